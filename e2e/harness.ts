@@ -1,0 +1,68 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { createCore } from '../electron/core/core.ts';
+import { sandboxProfile } from '../electron/core/profiles/sandbox.ts';
+import { startWebHost, type WebHost } from '../electron/host/web.ts';
+import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
+
+export const ROOT = join(import.meta.dirname, '..');
+
+const CHROMIUM_FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync',
+];
+
+const CHROME_PATHS = [
+  '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
+];
+
+/** CHROMIUM_PATH, then Debian's Chromium, then an installed Chrome. */
+export function findBrowser(): string {
+  const fromEnv = process.env.CHROMIUM_PATH;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new Error(`CHROMIUM_PATH is set to ${fromEnv}, but no file is there.`);
+    return fromEnv;
+  }
+  const found = CHROME_PATHS.find((p) => existsSync(p));
+  if (found) return found;
+  throw new Error(
+    'No browser for the e2e tests. Install Chromium with `sudo apt-get install -y chromium` (Debian/Ubuntu), '
+    + 'or install Google Chrome, or set CHROMIUM_PATH to a Chromium or Chrome executable.',
+  );
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: findBrowser(), args: CHROMIUM_FLAGS, headless: true });
+}
+
+export interface DeskUnderTest {
+  sandbox: SandboxProcess;
+  host: WebHost;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** A real Sandbox process and the real web host over it, as `npm start` runs them. */
+export async function startDesk(): Promise<DeskUnderTest> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'treasury-desk-e2e-'));
+  const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dataDir, 'sandbox') });
+  try {
+    const core = createCore({ profile: sandboxProfile(sandbox.credentialsPath), log: () => {} });
+    const host = await startWebHost({ core, staticDir: join(ROOT, 'dist', 'renderer') });
+    return {
+      sandbox, host, dataDir,
+      async stop() {
+        await host.close();
+        await sandbox.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (e) {
+    await sandbox.stop();
+    throw e;
+  }
+}

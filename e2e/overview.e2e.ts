@@ -1,0 +1,84 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
+import { sandboxGet } from './sandboxApi.ts';
+
+type Total = { total: { amount: string; currency: string }; details: Record<string, { amount: string }> };
+
+describe('Overview in a real browser over the web host and a real Sandbox', () => {
+  let desk: DeskUnderTest;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    desk = await startDesk();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await desk?.stop();
+  });
+
+  it('shows the Sandbox\'s total balance and its breakdown by account type', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
+    const problems: string[] = [];
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
+
+    await page.goto(desk.host.url);
+    const amount = page.getByTestId('total-amount');
+    await amount.waitFor();
+
+    const expected = await sandboxGet<Total>(desk.sandbox.credentialsPath, '/wallet/total_balance', 'currency=USDT');
+    expect((await amount.textContent())!.replaceAll(',', '')).toBe(expected.total.amount);
+    expect(await page.getByTestId('total-currency').textContent()).toBe('USDT');
+
+    for (const [type, d] of Object.entries(expected.details)) {
+      const row = page.locator(`[data-account-type="${type}"] td.num`).first();
+      expect((await row.textContent())!.replaceAll(',', '')).toBe(d.amount);
+    }
+    // recharts drew one bar per account type.
+    await expect.poll(() => page.locator('[data-testid="breakdown-chart"] .recharts-bar-rectangle').count()).toBe(Object.keys(expected.details).length);
+    // The token left the address bar once read.
+    expect(page.url()).not.toContain('token=');
+
+    mkdirSync(join(ROOT, 'resources', 'screenshots'), { recursive: true });
+    await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'overview.png'), fullPage: true });
+    expect(problems).toEqual([]);
+  });
+
+  it('revalues the total when the operator picks another currency', async () => {
+    const page = await browser.newPage();
+    await page.goto(desk.host.url);
+    await page.getByTestId('total-amount').waitFor();
+    await page.getByRole('button', { name: 'BTC' }).click();
+    await expect.poll(() => page.getByTestId('total-currency').textContent()).toBe('BTC');
+    const expected = await sandboxGet<Total>(desk.sandbox.credentialsPath, '/wallet/total_balance', 'currency=BTC');
+    expect((await page.getByTestId('total-amount').textContent())!.replaceAll(',', '')).toBe(expected.total.amount);
+  });
+
+  it('refuses calls without the token and from another origin', async () => {
+    const noToken = await fetch(`${desk.host.origin}/rpc/totalBalance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    expect(noToken.status).toBe(401);
+    const foreign = await fetch(`${desk.host.origin}/rpc/totalBalance`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${desk.host.token}`, Origin: 'http://evil.example' },
+      body: '{}',
+    });
+    expect(foreign.status).toBe(403);
+    const page = await browser.newPage();
+    // A page on another origin cannot read the desk even with the token: CORS is never granted.
+    await page.goto('about:blank');
+    const leaked = await page.evaluate(async ([origin, token]) => {
+      try {
+        const r = await fetch(`${origin}/rpc/totalBalance`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: '{}' });
+        return await r.text();
+      } catch {
+        return 'blocked';
+      }
+    }, [desk.host.origin, desk.host.token] as const);
+    expect(leaked).toBe('blocked');
+  });
+});

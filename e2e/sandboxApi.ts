@@ -1,0 +1,17 @@
+import { createHash, createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+// The tests' own signed reader of the Sandbox, written apart from the desk's client, so that a figure
+// on screen is checked against what the exchange says rather than against the desk's own code.
+
+export async function sandboxGet<T>(credentialsPath: string, path: string, query = ''): Promise<T> {
+  const creds = JSON.parse(readFileSync(credentialsPath, 'utf8')) as { base_url: string; main: { key: string; secret: string } };
+  const url = new URL(creds.base_url);
+  const fullPath = `${url.pathname}${path}`;
+  const ts = String(Math.floor(Date.now() / 1000));
+  const payload = ['GET', fullPath, query, createHash('sha512').update('').digest('hex'), ts].join('\n');
+  const sign = createHmac('sha512', creds.main.secret).update(payload).digest('hex');
+  const res = await fetch(`${url.origin}${fullPath}${query ? `?${query}` : ''}`, { headers: { KEY: creds.main.key, Timestamp: ts, SIGN: sign } });
+  if (!res.ok) throw new Error(`Sandbox answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}

@@ -1,0 +1,27 @@
+import { build } from 'esbuild';
+
+// Electron loads plain JavaScript: the main process as an ES module, the preload as CommonJS
+// (a sandboxed preload cannot be an ES module). Both bundle shared/ and the core; electron stays external.
+await Promise.all([
+  build({
+    entryPoints: ['electron/main.ts'],
+    outfile: 'dist/electron/main.mjs',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    external: ['electron'],
+    sourcemap: true,
+    logLevel: 'warning',
+  }),
+  build({
+    entryPoints: ['electron/preload.ts'],
+    outfile: 'dist/electron/preload.cjs',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['electron'],
+    logLevel: 'warning',
+  }),
+]);

@@ -1,0 +1,66 @@
+import { channels, isChannelName, type ChannelName, type DeskErrorBody, type Reply } from '../../shared/ipc.ts';
+import { ApiClient } from './client/client.ts';
+import { ExchangeError, NetworkError } from './client/errors.ts';
+import { handlers, type HandlerDeps } from './handlers.ts';
+import type { Profile } from './profiles/profile.ts';
+
+/** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
+export interface Core {
+  invoke(channel: string, payload: unknown): Promise<Reply<unknown>>;
+}
+
+export interface CoreOptions {
+  profile: Profile;
+  log?: (line: string) => void;
+}
+
+function toErrorBody(e: unknown): DeskErrorBody {
+  if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
+  if (e instanceof NetworkError) return { kind: 'network', message: e.message };
+  return { kind: 'internal', message: 'The desk hit an internal error; the details are in its log.' };
+}
+
+export function createCore(opts: CoreOptions): Core {
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const deps: HandlerDeps = {
+    profile: opts.profile,
+    client: new ApiClient({ baseUrl: opts.profile.baseUrl, credentials: opts.profile.credentials }),
+  };
+
+  async function run<C extends ChannelName>(name: C, payload: unknown): Promise<Reply<unknown>> {
+    const parsed = channels[name].request.safeParse(payload ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const where = issue.path.length ? issue.path.join('.') : 'request';
+      return {
+        ok: false,
+        error: { kind: 'invalid_request', message: `${name}: ${where}: ${issue.message}`, path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) },
+      };
+    }
+    try {
+      const handler = handlers[name] as (req: unknown, deps: HandlerDeps) => Promise<unknown>;
+      const answer = await handler(parsed.data, deps);
+      const checked = channels[name].response.safeParse(answer);
+      if (!checked.success) {
+        const issue = checked.error.issues[0]!;
+        return { ok: false, error: { kind: 'exchange', message: `The exchange's answer to ${name} did not have the expected shape (${issue.path.join('.')}: ${issue.message}).` } };
+      }
+      return { ok: true, data: checked.data };
+    } catch (e) {
+      const body = toErrorBody(e);
+      // Messages are built from labels and addresses, never from credentials.
+      log(`[core] ${name} failed: ${body.kind}${body.label ? ` ${body.label}` : ''}: ${body.message}`);
+      if (body.kind === 'internal') log(`[core] ${(e as Error)?.stack ?? String(e)}`);
+      return { ok: false, error: body };
+    }
+  }
+
+  return {
+    invoke(channel, payload) {
+      if (!isChannelName(channel)) {
+        return Promise.resolve({ ok: false, error: { kind: 'invalid_request', message: `unknown channel: ${String(channel).slice(0, 64)}` } });
+      }
+      return run(channel, payload);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import type { BrowserWindowConstructorOptions, Event, HandlerDetails, WebContents } from 'electron';
+import { CONTENT_SECURITY_POLICY } from './csp.ts';
+
+// The hardened window (Electron security checklist): isolated, sandboxed renderer without Node,
+// a strict CSP on every response, navigation and new windows denied, every permission denied.
+// It takes the electron module as an argument so that tests can hand it a fake one.
+
+export interface WindowElectron {
+  BrowserWindow: new (opts: BrowserWindowConstructorOptions) => {
+    webContents: WebContents;
+    loadFile(path: string): Promise<void>;
+    once(event: 'ready-to-show', fn: () => void): unknown;
+    show(): void;
+  };
+  session: {
+    defaultSession: {
+      setPermissionRequestHandler(fn: ((wc: WebContents, permission: string, cb: (granted: boolean) => void) => void) | null): void;
+      setPermissionCheckHandler(fn: ((wc: WebContents | null, permission: string) => boolean) | null): void;
+      webRequest: {
+        onHeadersReceived(fn: (details: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void): void;
+      };
+    };
+  };
+}
+
+export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1280,
+    height: 860,
+    show: false,
+    title: 'Treasury Desk',
+    backgroundColor: '#0f172a',
+    webPreferences: {
+      preload: preloadPath,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      spellcheck: false,
+    },
+  };
+}
+
+export function hardenSession(electron: WindowElectron): void {
+  const ses = electron.session.defaultSession;
+  ses.setPermissionRequestHandler((_wc, _permission, cb) => cb(false));
+  ses.setPermissionCheckHandler(() => false);
+  ses.webRequest.onHeadersReceived((details, cb) => {
+    cb({ responseHeaders: { ...details.responseHeaders, 'Content-Security-Policy': [CONTENT_SECURITY_POLICY] } });
+  });
+}
+
+/** Navigation away from the app and every new window are refused. */
+export function hardenContents(contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>): void {
+  contents.setWindowOpenHandler((_details: HandlerDetails) => ({ action: 'deny' }));
+  contents.on('will-navigate', (event: Event) => event.preventDefault());
+  contents.on('will-redirect', (event: Event) => event.preventDefault());
+  contents.on('will-attach-webview', (event: Event) => event.preventDefault());
+}
+
+export function createMainWindow(electron: WindowElectron, paths: { preload: string; index: string }) {
+  hardenSession(electron);
+  const win = new electron.BrowserWindow(windowOptions(paths.preload));
+  win.once('ready-to-show', () => win.show());
+  void win.loadFile(paths.index);
+  return win;
+}

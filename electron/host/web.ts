@@ -1,0 +1,136 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { extname, join, normalize, sep } from 'node:path';
+import type { Core } from '../core/core.ts';
+import { CONTENT_SECURITY_POLICY } from './csp.ts';
+
+// The web host: the same app and contract as the Electron host, for machines without an Electron
+// binary and for browser tests. Loopback only, a random port, and a random token required on every
+// call; the token travels in the URL fragment, which browsers never send to a server or a referrer.
+
+export interface WebHost {
+  url: string;
+  origin: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+export interface WebHostOptions {
+  core: Core;
+  /** The built renderer (vite's output). */
+  staticDir: string;
+  port?: number;
+}
+
+const MAX_BODY = 1 << 20;
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
+};
+
+function securityHeaders(res: ServerResponse): void {
+  res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'no-referrer');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Cache-Control', 'no-store');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  securityHeaders(res);
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify(body));
+}
+
+function refuse(res: ServerResponse, status: number, message: string): void {
+  sendJson(res, status, { ok: false, error: { kind: 'invalid_request', message } });
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const given = Buffer.from(header?.replace(/^Bearer /, '') ?? '');
+  const want = Buffer.from(token);
+  return given.length === want.length && timingSafeEqual(given, want);
+}
+
+async function readBody(req: IncomingMessage): Promise<string | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) return null;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
+  const token = randomBytes(32).toString('base64url');
+  let origin = '';
+  const root = normalize(opts.staticDir);
+
+  async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
+    let rel = decodeURIComponent(pathname);
+    if (rel === '/' || !extname(rel)) rel = '/index.html';
+    const file = normalize(join(root, rel));
+    if (!file.startsWith(root + sep)) return refuse(res, 404, 'not found');
+    try {
+      const data = await readFile(file);
+      securityHeaders(res);
+      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.end(req.method === 'HEAD' ? undefined : data);
+    } catch {
+      refuse(res, 404, 'not found');
+    }
+  }
+
+  async function serveRpc(req: IncomingMessage, res: ServerResponse, channel: string): Promise<void> {
+    if (req.method !== 'POST') return refuse(res, 405, 'calls use POST');
+    // A browser always sends Origin on a cross-origin POST; anything but our own page is refused.
+    if (req.headers.origin !== undefined && req.headers.origin !== origin) return refuse(res, 403, 'requests from other origins are refused');
+    if (!tokenMatches(req.headers.authorization, token)) return refuse(res, 401, 'missing or wrong desk token');
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 415, 'calls must be application/json');
+    const text = await readBody(req);
+    if (text === null) return refuse(res, 413, 'request body is larger than 1 MiB');
+    let payload: unknown;
+    try {
+      payload = text ? JSON.parse(text) : {};
+    } catch {
+      return refuse(res, 400, 'request body is not valid JSON');
+    }
+    sendJson(res, 200, await opts.core.invoke(channel, payload));
+  }
+
+  const server: Server = createServer((req, res) => {
+    // Refuse DNS-rebinding: the page must be addressed as the loopback address we listen on.
+    if (req.headers.host !== new URL(origin).host) return refuse(res, 421, 'wrong Host header');
+    const { pathname } = new URL(req.url ?? '/', origin);
+    const handled = pathname.startsWith('/rpc/')
+      ? serveRpc(req, res, pathname.slice('/rpc/'.length))
+      : req.method === 'GET' || req.method === 'HEAD'
+        ? serveStatic(req, res, pathname)
+        : Promise.resolve(refuse(res, 405, 'method not allowed'));
+    handled.catch(() => {
+      if (!res.headersSent) refuse(res, 500, 'web host error');
+      else res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const { port } = server.address() as AddressInfo;
+  origin = `http://127.0.0.1:${port}`;
+
+  return {
+    url: `${origin}/#token=${token}`,
+    origin,
+    token,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}

@@ -1,0 +1,27 @@
+import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createCore } from './core/core.ts';
+import { sandboxProfile } from './core/profiles/sandbox.ts';
+import { createMainWindow, hardenContents } from './host/electron-window.ts';
+import { registerIpc, trustedSender } from './host/electron-ipc.ts';
+
+// Started by electron/start.ts, which runs the Sandbox and passes its credentials file.
+const credentialsPath = process.env.TREASURY_DESK_SANDBOX_CREDENTIALS;
+const here = import.meta.dirname;
+const rendererIndex = join(here, '..', 'renderer', 'index.html');
+
+app.enableSandbox();
+// Every web contents, the main window's included, is hardened as it is created.
+app.on('web-contents-created', (_e, contents) => hardenContents(contents));
+
+void app.whenReady().then(() => {
+  if (!credentialsPath) throw new Error('TREASURY_DESK_SANDBOX_CREDENTIALS is not set; start the desk with npm start');
+  const core = createCore({ profile: sandboxProfile(credentialsPath) });
+  let windowId: number | undefined;
+  registerIpc(ipcMain, core, trustedSender(pathToFileURL(rendererIndex).href, () => windowId));
+  const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), index: rendererIndex });
+  windowId = win.webContents.id;
+});
+
+app.on('window-all-closed', () => app.quit());

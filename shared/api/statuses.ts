@@ -1,0 +1,59 @@
+// §3.1. The spec shows no transitions, so which statuses are final is the desk's written assumption:
+// DONE, CANCEL and REJECT end a withdrawal; FAIL is "on-chain failure pending confirmation" and is
+// watched like any other non-final status; a status not listed here is shown as it came and watched.
+export const WITHDRAWAL_STATUSES = {
+  BCODE: 'Deposit-code operation',
+  CANCEL: 'Cancelled',
+  CANCELPEND: 'Cancellation pending',
+  DONE: 'Completed',
+  EXTPEND: 'Sent, awaiting confirmation',
+  FAIL: 'On-chain failure, pending confirmation',
+  FVERIFY: 'Face verification in progress',
+  LOCKED: 'Locked by the wallet',
+  MANUAL: 'Pending manual review',
+  REJECT: 'Rejected',
+  REQUEST: 'Requested',
+  REVIEW: 'Under review',
+} as const;
+
+/** Statuses that §3.1 says appear only in the create response. */
+export const WITHDRAWAL_CREATE_ONLY_STATUSES = {
+  INVALID: 'Invalid',
+  VERIFY: 'Verifying',
+  PROCES: 'Processing',
+  PEND: 'Processing',
+  DMOVE: 'Pending manual review',
+} as const;
+
+export type WithdrawalStatus = keyof typeof WITHDRAWAL_STATUSES | keyof typeof WITHDRAWAL_CREATE_ONLY_STATUSES;
+
+export const FINAL_WITHDRAWAL_STATUSES: ReadonlySet<string> = new Set(['DONE', 'CANCEL', 'REJECT']);
+
+export function isFinalWithdrawalStatus(status: string): boolean {
+  return FINAL_WITHDRAWAL_STATUSES.has(status);
+}
+
+export function describeWithdrawalStatus(status: string): string {
+  const known: Record<string, string> = { ...WITHDRAWAL_STATUSES, ...WITHDRAWAL_CREATE_ONLY_STATUSES };
+  return known[status] ?? `Unknown status "${status}" (watched until it changes)`;
+}
+
+// §3.2
+export const DEPOSIT_STATUSES = {
+  BLOCKED: 'Blocked',
+  DEP_CREDITED: 'Credited, withdrawal pending unlock',
+  DONE: 'Credited to spot account',
+  INVALID: 'Invalid',
+  MANUAL: 'Manual review',
+  PEND: 'Processing',
+  REVIEW: 'Compliance review',
+  TRACK: 'Tracking block confirmations',
+} as const;
+
+// §3.3
+export const TRANSFER_STATUSES = ['PENDING', 'SUCCESS', 'FAIL', 'PARTIAL_SUCCESS'] as const;
+
+// §3.4
+export const UID_TRANSFER_STATUSES = [
+  'CREATING', 'PENDING', 'CANCELLING', 'CANCELLED', 'REFUSING', 'REFUSED', 'RECEIVING', 'RECEIVED',
+] as const;

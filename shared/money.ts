@@ -1,0 +1,57 @@
+import Decimal from 'decimal.js';
+import { z } from 'zod';
+
+// Amounts travel as decimal strings and are computed with decimal.js; a JS number never holds money.
+export const Dec = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_DOWN });
+export type Dec = Decimal;
+
+const DECIMAL_RE = /^-?(0|[1-9]\d*)(\.\d+)?$/;
+
+export function isDecimalString(s: string): boolean {
+  return DECIMAL_RE.test(s);
+}
+
+export function dec(s: string): Decimal {
+  if (!isDecimalString(s)) throw new Error(`not a decimal amount: ${JSON.stringify(s)}`);
+  return new Dec(s);
+}
+
+/** Plain decimal string without exponent and without trailing zeros ("1.50000000" -> "1.5"). */
+export function fmt(d: Decimal, places?: number): string {
+  const v = places === undefined ? d : d.toDecimalPlaces(places, Decimal.ROUND_DOWN);
+  const s = v.toFixed();
+  return s === '-0' ? '0' : s;
+}
+
+export function decimalPlaces(s: string): number {
+  const i = s.indexOf('.');
+  return i < 0 ? 0 : s.length - i - 1;
+}
+
+/** §8.5: transfer and withdrawal amounts have at most 8 decimal places and are above 0. */
+export const MAX_AMOUNT_DECIMALS = 8;
+
+export function amountProblem(s: string, maxDecimals = MAX_AMOUNT_DECIMALS): string | null {
+  if (!/^(0|[1-9]\d*)(\.\d+)?$/.test(s)) return 'must be a plain decimal number such as 12.5';
+  if (decimalPlaces(s) > maxDecimals) return `has more than ${maxDecimals} decimal places`;
+  if (new Dec(s).lte(0)) return 'must be above 0';
+  return null;
+}
+
+/** A decimal string as sent on the wire (may be signed, any precision). */
+export const DecimalString = z.string().refine(isDecimalString, { message: 'must be a decimal number string' });
+
+/** An amount to move: §8.5 rules. */
+export const AmountString = z.string().superRefine((s, ctx) => {
+  const p = amountProblem(s);
+  if (p) ctx.addIssue({ code: 'custom', message: `amount ${p}` });
+});
+
+/** Groups the integer digits of a decimal string for display ("1234567.5" -> "1,234,567.5"); the digits stay exact. */
+export function groupDigits(s: string): string {
+  const neg = s.startsWith('-');
+  const body = neg ? s.slice(1) : s;
+  const [int, frac] = body.split('.');
+  const grouped = int!.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${neg ? '-' : ''}${grouped}${frac !== undefined ? `.${frac}` : ''}`;
+}
