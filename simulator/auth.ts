@@ -1,12 +1,18 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { DB } from './db.ts';
 import { ApiError } from './errors.ts';
-import type { PermissionGroup, Permissions } from './world.ts';
+import { PERMISSION_GROUPS, type PermissionGroup, type Permissions } from './world.ts';
 
-// §5.6–§5.8. This is the Sandbox's own verification, deliberately separate from the desk's signer and
+// §5.2–§5.9. This is the Sandbox's own verification, deliberately separate from the desk's signer and
 // tested against vectors made by the openssl command, so one misreading of the spec cannot hide on both sides.
 
 export const MAX_SKEW_SEC = 60;
+/** §5.3 / §8.5. */
+export const MAX_IP_ALLOW = 20;
+export const MAX_KEYS_PER_ACCOUNT = 20;
+
+/** A route's permission group: the five of §5.2, or the separate `unified` permission. */
+export type RouteGroup = PermissionGroup | 'unified';
 
 export interface Caller {
   key: string;
@@ -16,7 +22,69 @@ export interface Caller {
   perms: Permissions;
 }
 
-interface KeyRow { key: string; secret: string; uid: string; perms: string; ip_allow: string; main_uid: string | null; locked: number }
+/** Everything the check needs about one key, cached: a signed GET must not cost a database query. */
+export interface KeyInfo extends Caller {
+  secret: string;
+  ipAllow: ReadonlySet<string>;
+  locked: boolean;
+  /** Business areas enabled for the sub-account (§5.5); null for a main account or when all are. */
+  areas: ReadonlySet<RouteGroup> | null;
+}
+
+interface KeyRow { key: string; secret: string; uid: string; perms: string; ip_allow: string; main_uid: string | null; locked: number; areas: string | null }
+
+// The Sandbox's own table (the ledger's schema has no place for it): which business areas a
+// sub-account may use. No row means every area is enabled.
+const AREAS_SCHEMA = 'CREATE TABLE IF NOT EXISTS sub_account_areas (uid TEXT PRIMARY KEY, areas TEXT NOT NULL)';
+
+export const AREA_NAMES: readonly RouteGroup[] = [...PERMISSION_GROUPS, 'unified'];
+
+export class KeyStore {
+  private readonly cache = new Map<string, KeyInfo>();
+  private readonly byKey;
+
+  constructor(private readonly db: DB) {
+    db.exec(AREAS_SCHEMA);
+    this.byKey = db.prepare(`SELECT k.key, k.secret, k.uid, k.perms, k.ip_allow, a.main_uid, a.locked, s.areas
+      FROM api_keys k JOIN accounts a ON a.uid = k.uid LEFT JOIN sub_account_areas s ON s.uid = k.uid WHERE k.key = ?`);
+  }
+
+  /** Unknown keys are not cached, so random keys cannot grow the cache. */
+  get(key: string): KeyInfo | undefined {
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    const row = this.byKey.get(key) as KeyRow | undefined;
+    if (!row) return undefined;
+    const isSub = row.main_uid !== null;
+    const info: KeyInfo = {
+      key: row.key,
+      secret: row.secret,
+      uid: row.uid,
+      mainUid: row.main_uid ?? row.uid,
+      isSub,
+      perms: JSON.parse(row.perms) as Permissions,
+      ipAllow: new Set(JSON.parse(row.ip_allow) as string[]),
+      locked: row.locked !== 0,
+      areas: isSub && row.areas !== null ? new Set(JSON.parse(row.areas) as RouteGroup[]) : null,
+    };
+    this.cache.set(key, info);
+    return info;
+  }
+
+  /** Called after every admin change (new keys, locks, areas, world reset). */
+  invalidate(): void {
+    this.cache.clear();
+  }
+
+  setAreas(uid: string, areas: RouteGroup[] | null): void {
+    if (areas === null) this.db.prepare('DELETE FROM sub_account_areas WHERE uid = ?').run(uid);
+    else {
+      this.db.prepare('INSERT INTO sub_account_areas (uid, areas) VALUES (?, ?) ON CONFLICT(uid) DO UPDATE SET areas = excluded.areas')
+        .run(uid, JSON.stringify(areas));
+    }
+    this.invalidate();
+  }
+}
 
 export interface SignedRequest {
   method: string;
@@ -31,26 +99,30 @@ export interface SignedRequest {
 }
 
 function header(h: SignedRequest['headers'], name: string): string | undefined {
-  const v = h[name.toLowerCase()];
+  const v = h[name];
   return Array.isArray(v) ? v[0] : v;
 }
 
+const EMPTY_BODY_HASH = createHash('sha512').update('').digest('hex');
+
+export function bodyHash(body: Buffer | string): string {
+  return body.length === 0 ? EMPTY_BODY_HASH : createHash('sha512').update(body).digest('hex');
+}
+
+/** §5.7: method, path, query, SHA512 of the body, timestamp, joined by line feeds. */
 export function signatureString(method: string, path: string, query: string, body: Buffer | string, ts: string): string {
-  const bodyHash = createHash('sha512').update(body).digest('hex');
-  return [method.toUpperCase(), path, query, bodyHash, ts].join('\n');
+  return `${method.toUpperCase()}\n${path}\n${query}\n${bodyHash(body)}\n${ts}`;
 }
 
-function hmacHex(secret: string, payload: string): string {
-  return createHmac('sha512', secret).update(payload).digest('hex');
+function matchesHex(secret: string, payload: string, sign: string): boolean {
+  const expected = createHmac('sha512', secret).update(payload).digest();
+  if (sign.length !== 128 || !/^[0-9a-fA-F]+$/.test(sign)) return false;
+  return timingSafeEqual(expected, Buffer.from(sign, 'hex'));
 }
 
-function safeEqualHex(a: string, b: string): boolean {
-  const ab = Buffer.from(a.toLowerCase());
-  const bb = Buffer.from(b.toLowerCase());
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
-}
-
-function decodeQuery(raw: string): string | null {
+/** The query as §5.7 signs it: percent-decoded, in the order sent. null when it is not valid encoding. */
+export function decodeQuery(raw: string): string | null {
+  if (!raw.includes('%') && !raw.includes('+')) return raw;
   try {
     return decodeURIComponent(raw.replace(/\+/g, '%20'));
   } catch {
@@ -58,50 +130,64 @@ function decodeQuery(raw: string): string | null {
   }
 }
 
-export function authenticate(db: DB, req: SignedRequest): Caller {
-  const key = header(req.headers, 'KEY');
-  const ts = header(req.headers, 'Timestamp');
-  const sign = header(req.headers, 'SIGN');
-  const missing = [!key && 'KEY', !ts && 'Timestamp', !sign && 'SIGN'].filter(Boolean);
-  if (missing.length) throw new ApiError('MISSING_REQUIRED_HEADER', `missing header: ${missing.join(', ')}`);
+/** The key named by the KEY header, without checking anything else (rate limits count by its UID). */
+export function keyOf(headers: SignedRequest['headers']): string | undefined {
+  return header(headers, 'key');
+}
 
-  const row = db.prepare(`SELECT k.key, k.secret, k.uid, k.perms, k.ip_allow, a.main_uid, a.locked
-    FROM api_keys k JOIN accounts a ON a.uid = k.uid WHERE k.key = ?`).get(key) as KeyRow | undefined;
-  if (!row) throw new ApiError('INVALID_KEY', 'unknown API key');
+const TIMESTAMP = /^\d{1,12}(\.\d{1,9})?$/;
 
-  // §1: timestamps may be integer or decimal seconds.
-  const tsNum = /^\d+(\.\d+)?$/.test(ts!) ? Number(ts) : NaN;
-  if (!Number.isFinite(tsNum) || Math.abs(req.nowSec - tsNum) > MAX_SKEW_SEC) {
-    throw new ApiError('REQUEST_EXPIRED', `Timestamp ${ts} is more than ${MAX_SKEW_SEC}s from server time ${Math.floor(req.nowSec)}`);
+export function authenticate(keys: KeyStore, req: SignedRequest): Caller {
+  const key = header(req.headers, 'key');
+  const ts = header(req.headers, 'timestamp');
+  const sign = header(req.headers, 'sign');
+  if (!key || !ts || !sign) {
+    const missing = [!key && 'KEY', !ts && 'Timestamp', !sign && 'SIGN'].filter(Boolean);
+    throw new ApiError('MISSING_REQUIRED_HEADER', `missing header: ${missing.join(', ')}`);
   }
 
-  const ipAllow = JSON.parse(row.ip_allow) as string[];
-  if (ipAllow.length > 0 && !ipAllow.includes(req.ip.replace(/^::ffff:/, ''))) {
-    throw new ApiError('IP_FORBIDDEN', `source address ${req.ip} is not on the key's allow-list`);
+  const info = keys.get(key);
+  if (!info) throw new ApiError('INVALID_KEY', 'unknown API key');
+
+  // §1: timestamps may be integer or decimal seconds; the signature covers the value as sent.
+  const tsNum = TIMESTAMP.test(ts) ? Number(ts) : NaN;
+  if (!Number.isFinite(tsNum) || Math.abs(req.nowSec - tsNum) > MAX_SKEW_SEC) {
+    throw new ApiError('REQUEST_EXPIRED', `Timestamp ${ts.slice(0, 40)} is more than ${MAX_SKEW_SEC}s from server time ${Math.floor(req.nowSec)}`);
+  }
+
+  if (info.ipAllow.size > 0) {
+    const ip = req.ip.startsWith('::ffff:') ? req.ip.slice(7) : req.ip;
+    if (!info.ipAllow.has(ip)) throw new ApiError('IP_FORBIDDEN', `source address ${ip} is not on the key's allow-list`);
   }
 
   // The query is signed decoded, in the order sent (§5.7). A client that signs the query exactly as it
-  // was sent is accepted too: for every query without reserved characters the two are the same string,
-  // and the HMAC still proves the secret.
+  // was sent (ccxt does) is accepted too: for a query without reserved characters the two are the same
+  // string, and either way the HMAC proves the secret.
   const decoded = decodeQuery(req.rawQuery);
-  const candidates = decoded === null || decoded === req.rawQuery ? [req.rawQuery] : [decoded, req.rawQuery];
-  const ok = candidates.some((q) => safeEqualHex(hmacHex(row.secret, signatureString(req.method, req.path, q, req.body, ts!)), sign!));
+  let ok = matchesHex(info.secret, signatureString(req.method, req.path, decoded ?? req.rawQuery, req.body, ts), sign);
+  if (!ok && decoded !== null && decoded !== req.rawQuery) {
+    ok = matchesHex(info.secret, signatureString(req.method, req.path, req.rawQuery, req.body, ts), sign);
+  }
   if (!ok) throw new ApiError('INVALID_SIGNATURE', 'signature mismatch');
 
-  if (row.locked) throw new ApiError('ACCOUNT_LOCKED', 'account is locked');
-
-  return {
-    key: row.key,
-    uid: row.uid,
-    mainUid: row.main_uid ?? row.uid,
-    isSub: row.main_uid !== null,
-    perms: JSON.parse(row.perms) as Permissions,
-  };
+  if (info.locked) throw new ApiError('ACCOUNT_LOCKED', 'account is locked');
+  return info;
 }
 
-/** §5.2: GET is a read, every other method a write. */
-export function requirePermission(caller: Caller, group: PermissionGroup, method: string): void {
-  const level = caller.perms[group];
+/**
+ * §5.2: GET is a read, every other method a write; `unified` is a single switch. §5.5: a sub-account
+ * key is refused for an area not enabled for its sub-account, whatever the key itself may do.
+ */
+export function requirePermission(caller: Caller, group: RouteGroup, method: string): void {
+  const areas = (caller as Partial<KeyInfo>).areas;
+  if (caller.isSub && areas && !areas.has(group)) {
+    throw new ApiError('FORBIDDEN', `the ${group} area is not enabled for sub-account ${caller.uid}`);
+  }
+  if (group === 'unified') {
+    if (!caller.perms.unified) throw new ApiError('FORBIDDEN', 'key has no unified permission');
+    return;
+  }
+  const level = caller.perms[group] ?? 'none';
   if (level === 'none') throw new ApiError('FORBIDDEN', `key has no ${group} permission`);
-  if (method.toUpperCase() !== 'GET' && level !== 'write') throw new ApiError('READ_ONLY', `key is read-only for ${group}`);
+  if (method !== 'GET' && method !== 'HEAD' && level !== 'write') throw new ApiError('READ_ONLY', `key is read-only for ${group}`);
 }

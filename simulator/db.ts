@@ -4,6 +4,7 @@ import { join } from 'node:path';
 
 export type DB = Database.Database;
 
+// Amounts are TEXT decimal strings, computed with decimal.js (never REAL); times are integer seconds.
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS accounts (
@@ -13,6 +14,7 @@ CREATE TABLE IF NOT EXISTS accounts (
   locked INTEGER NOT NULL DEFAULT 0,
   created_at INTEGER NOT NULL
 );
+CREATE INDEX IF NOT EXISTS accounts_main ON accounts(main_uid);
 CREATE TABLE IF NOT EXISTS api_keys (
   key TEXT PRIMARY KEY,
   secret TEXT NOT NULL,
@@ -34,8 +36,145 @@ CREATE TABLE IF NOT EXISTS balances (
   unrealised_pnl TEXT NOT NULL DEFAULT '0',
   PRIMARY KEY (uid, account_type, sub_key, currency)
 );
--- Valuation prices in USDT, used by total_balance.
+-- Valuation prices in USDT, used by total_balance, tickers and small balances.
 CREATE TABLE IF NOT EXISTS prices (currency TEXT PRIMARY KEY, usdt TEXT NOT NULL);
+
+CREATE TABLE IF NOT EXISTS currencies (
+  currency TEXT PRIMARY KEY,
+  name TEXT NOT NULL,
+  name_cn TEXT NOT NULL,
+  low_cap INTEGER NOT NULL DEFAULT 0,      -- unsupported through the wallet API (§4.1)
+  deposit_fee TEXT NOT NULL DEFAULT '0',
+  withdraw_min TEXT NOT NULL,
+  withdraw_each TEXT NOT NULL,
+  withdraw_day TEXT NOT NULL,
+  review_above TEXT NOT NULL,              -- withdrawals at or above go through REVIEW
+  manual_above TEXT NOT NULL,              -- withdrawals at or above go through MANUAL
+  ord INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chains (
+  currency TEXT NOT NULL,
+  chain TEXT NOT NULL,
+  name_en TEXT NOT NULL,
+  name_cn TEXT NOT NULL,
+  contract_address TEXT NOT NULL DEFAULT '',
+  is_disabled INTEGER NOT NULL DEFAULT 0,
+  is_deposit_disabled INTEGER NOT NULL DEFAULT 0,
+  is_withdraw_disabled INTEGER NOT NULL DEFAULT 0,
+  decimal INTEGER NOT NULL,
+  is_tag INTEGER NOT NULL DEFAULT 0,
+  fee_fix TEXT NOT NULL,
+  fee_percent TEXT NOT NULL,               -- percent of the amount, "0.1" = 0.1%
+  min_confirms INTEGER NOT NULL,
+  min_deposit TEXT NOT NULL,
+  ord INTEGER NOT NULL,
+  PRIMARY KEY (currency, chain)
+);
+CREATE TABLE IF NOT EXISTS currency_pairs (
+  id TEXT PRIMARY KEY, base TEXT NOT NULL, quote TEXT NOT NULL,
+  amount_precision INTEGER NOT NULL, precision INTEGER NOT NULL, min_base TEXT NOT NULL, min_quote TEXT NOT NULL
+);
+
+-- Withdrawals: the wire id is 'w' || seq. next_at is when the life cycle moves it next (NULL: it waits).
+CREATE TABLE IF NOT EXISTS withdrawals (
+  seq INTEGER PRIMARY KEY,
+  uid TEXT NOT NULL,
+  withdraw_order_id TEXT NOT NULL DEFAULT '',
+  currency TEXT NOT NULL,
+  chain TEXT NOT NULL,
+  address TEXT NOT NULL,
+  memo TEXT NOT NULL DEFAULT '',
+  amount TEXT NOT NULL,
+  fee TEXT NOT NULL,
+  status TEXT NOT NULL,
+  type TEXT NOT NULL,                      -- 'withdraw' (on-chain) or 'internal'
+  route TEXT NOT NULL DEFAULT 'direct',    -- direct | review | manual | internal
+  outcome TEXT NOT NULL DEFAULT 'done',    -- done | fail | reject
+  receiver_uid TEXT,                       -- internal withdrawals: the Sandbox account credited
+  asset_class TEXT NOT NULL DEFAULT '',
+  txid TEXT NOT NULL DEFAULT '',
+  block_number TEXT NOT NULL DEFAULT '',
+  fail_reason TEXT NOT NULL DEFAULT '',
+  timestamp INTEGER NOT NULL,
+  timestamp2 INTEGER,
+  next_at REAL
+);
+CREATE INDEX IF NOT EXISTS withdrawals_uid_ts ON withdrawals(uid, timestamp);
+CREATE INDEX IF NOT EXISTS withdrawals_uid_woid ON withdrawals(uid, withdraw_order_id);
+CREATE INDEX IF NOT EXISTS withdrawals_next ON withdrawals(next_at) WHERE next_at IS NOT NULL;
+
+CREATE TABLE IF NOT EXISTS deposits (
+  seq INTEGER PRIMARY KEY,
+  uid TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  chain TEXT NOT NULL,
+  address TEXT NOT NULL,
+  memo TEXT NOT NULL DEFAULT '',
+  amount TEXT NOT NULL,
+  txid TEXT NOT NULL,
+  status TEXT NOT NULL,
+  timestamp INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS deposits_uid_ts ON deposits(uid, timestamp);
+
+-- Transfers between accounts of one main account: kind own (POST /wallet/transfers), main_sub, sub_sub.
+CREATE TABLE IF NOT EXISTS transfers (
+  tx_id INTEGER PRIMARY KEY,
+  kind TEXT NOT NULL,
+  main_uid TEXT NOT NULL,
+  from_uid TEXT NOT NULL,
+  from_type TEXT NOT NULL,
+  to_uid TEXT NOT NULL,
+  to_type TEXT NOT NULL,
+  sub_account TEXT NOT NULL DEFAULT '',
+  sub_account_type TEXT NOT NULL DEFAULT '',
+  direction TEXT NOT NULL DEFAULT '',
+  currency TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  source TEXT NOT NULL DEFAULT 'api',
+  client_order_id TEXT NOT NULL DEFAULT '',
+  status TEXT NOT NULL,
+  timest INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS transfers_main_kind_ts ON transfers(main_uid, kind, timest);
+CREATE UNIQUE INDEX IF NOT EXISTS transfers_coid ON transfers(main_uid, client_order_id) WHERE client_order_id != '';
+
+CREATE TABLE IF NOT EXISTS uid_transfers (
+  id INTEGER PRIMARY KEY,
+  push_uid TEXT NOT NULL,
+  receive_uid TEXT NOT NULL,
+  currency TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  create_time INTEGER NOT NULL,
+  status TEXT NOT NULL,
+  message TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX IF NOT EXISTS uid_transfers_push ON uid_transfers(push_uid, create_time);
+CREATE INDEX IF NOT EXISTS uid_transfers_recv ON uid_transfers(receive_uid, create_time);
+
+CREATE TABLE IF NOT EXISTS saved_addresses (
+  uid TEXT NOT NULL, currency TEXT NOT NULL, chain TEXT NOT NULL, address TEXT NOT NULL,
+  name TEXT NOT NULL, tag TEXT NOT NULL DEFAULT '', verified TEXT NOT NULL, ord INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS saved_addresses_uid ON saved_addresses(uid, currency);
+
+-- Addresses the Sandbox issued; a withdrawal to one of them is internal (§4.2).
+CREATE TABLE IF NOT EXISTS deposit_addresses (
+  uid TEXT NOT NULL, currency TEXT NOT NULL, chain TEXT NOT NULL, address TEXT NOT NULL, payment_id TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (uid, currency, chain)
+);
+CREATE INDEX IF NOT EXISTS deposit_addresses_addr ON deposit_addresses(chain, address, payment_id);
+
+CREATE TABLE IF NOT EXISTS small_balance_history (
+  id INTEGER PRIMARY KEY, uid TEXT NOT NULL, currency TEXT NOT NULL, amount TEXT NOT NULL, gt_amount TEXT NOT NULL,
+  create_time INTEGER NOT NULL
+);
+
+-- Every balance change after seeding, one row per account touched; ref names the record that caused it.
+CREATE TABLE IF NOT EXISTS ledger_entries (
+  id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, uid TEXT NOT NULL, account_type TEXT NOT NULL, sub_key TEXT NOT NULL,
+  currency TEXT NOT NULL, delta TEXT NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL
+);
 `;
 
 export function openDb(dataDir: string): DB {
@@ -48,11 +187,22 @@ export function openDb(dataDir: string): DB {
   return db;
 }
 
+const cache = new WeakMap<DB, Map<string, Database.Statement>>();
+
+/** A prepared statement, prepared once per database: handlers run thousands of times per second. */
+export function stmt(db: DB, sql: string): Database.Statement {
+  let m = cache.get(db);
+  if (!m) cache.set(db, (m = new Map()));
+  let s = m.get(sql);
+  if (!s) m.set(sql, (s = db.prepare(sql)));
+  return s;
+}
+
 export function getMeta(db: DB, k: string): string | undefined {
-  const row = db.prepare('SELECT v FROM meta WHERE k = ?').get(k) as { v: string } | undefined;
+  const row = stmt(db, 'SELECT v FROM meta WHERE k = ?').get(k) as { v: string } | undefined;
   return row?.v;
 }
 
 export function setMeta(db: DB, k: string, v: string): void {
-  db.prepare('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v').run(k, v);
+  stmt(db, 'INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v').run(k, v);
 }

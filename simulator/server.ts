@@ -1,9 +1,12 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
-import { authenticate, requirePermission, type Caller } from './auth.ts';
+import { randomBytes } from 'node:crypto';
+import { bucketFor, type BucketRef } from '../shared/api/rateLimits.ts';
+import { authenticate, keyOf, KeyStore, requirePermission, type Caller, type RouteGroup } from './auth.ts';
+import { Clock } from './clock.ts';
 import type { DB } from './db.ts';
 import { ApiError } from './errors.ts';
-import type { PermissionGroup } from './world.ts';
+import { Faults, type FaultPlan } from './faults.ts';
+import { RateLimiter } from './limits.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -14,15 +17,18 @@ export interface Ctx {
   query: Map<string, string>;
   params: Record<string, string>;
   body: unknown;
+  /** The server's time for this request (seconds, with decimals; includes an injected skew). */
   nowSec: number;
+  /** Source address of the request. */
+  ip: string;
 }
 
 export interface RouteDef {
   method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
   /** Path below /api/v4, in fastify's syntax (":id" for a parameter). */
   path: string;
-  /** Public routes need no signature; private routes check it and the permission group. */
-  group: PermissionGroup | 'public';
+  /** Public routes need no signature; private routes check it and the permission group (§5.2). */
+  group: RouteGroup | 'public';
   status?: number;
   handler: (ctx: Ctx) => unknown;
 }
@@ -30,8 +36,12 @@ export interface RouteDef {
 export interface ServerOptions {
   db: DB;
   routes: RouteDef[];
-  /** Seconds since the epoch; the admin API may move it. */
-  clock: () => number;
+  /** The Sandbox's clock (a function of seconds is accepted too, for older callers). */
+  clock: Clock | (() => number);
+  /** Rolling-window limits (§8.2); a new enabled one when omitted. */
+  limiter?: RateLimiter;
+  faults?: Faults;
+  keys?: KeyStore;
 }
 
 /** Public routes run without a key; nothing in them may read the caller's account. */
@@ -40,13 +50,30 @@ const PUBLIC_CALLER: Caller = Object.freeze({
   perms: { spot: 'none', futures: 'none', delivery: 'none', wallet: 'none', withdraw: 'none', unified: false },
 } satisfies Caller);
 
-function splitUrl(url: string): { path: string; rawQuery: string } {
-  const i = url.indexOf('?');
-  return i < 0 ? { path: url, rawQuery: '' } : { path: url.slice(0, i), rawQuery: url.slice(i + 1) };
+/** Per-request state, filled in onRequest. */
+interface Pending {
+  path: string;
+  /** Path below /api/v4. */
+  sub: string;
+  rawQuery: string;
+  nowSec: number;
+  /** Seconds added by skew faults. */
+  skew: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sandbox: Pending | null;
+  }
+  interface FastifyContextConfig {
+    def?: RouteDef;
+    bucket?: BucketRef;
+  }
 }
 
 function parseQuery(raw: string): Map<string, string> {
   const out = new Map<string, string>();
+  if (raw === '') return out;
   for (const [k, v] of new URLSearchParams(raw)) if (!out.has(k)) out.set(k, v);
   return out;
 }
@@ -55,7 +82,7 @@ function parseBody(req: FastifyRequest, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
   if (type !== 'application/json') {
-    throw new ApiError('INVALID_CONTENT_TYPE', `Content-Type must be application/json, got ${type || 'none'}`);
+    throw new ApiError('INVALID_CONTENT_TYPE', `Content-Type must be application/json, got ${type.slice(0, 80) || 'none'}`);
   }
   try {
     return JSON.parse(raw.toString('utf8'));
@@ -64,69 +91,185 @@ function parseBody(req: FastifyRequest, raw: Buffer): unknown {
   }
 }
 
-function micros(): string {
-  return String(BigInt(Date.now()) * 1000n + BigInt(Math.floor((performance.now() % 1) * 1000)));
+// §1: responses are JSON. An Accept header that rules JSON out gets NOT_ACCEPTABLE; none at all is fine.
+function acceptsJson(accept: string | undefined): boolean {
+  if (!accept) return true;
+  for (const part of accept.split(',')) {
+    const media = part.split(';')[0]!.trim().toLowerCase();
+    if (media === '' || media === '*/*' || media === 'application/*' || media === 'application/json') return true;
+  }
+  return false;
+}
+
+function micros(sec: number): string {
+  return String(Math.round(sec * 1e6));
+}
+
+const TRACE_PREFIX = randomBytes(6).toString('hex');
+let traceSeq = 0;
+function traceId(): string {
+  traceSeq = (traceSeq + 1) % 0x1000000000000;
+  return TRACE_PREFIX + traceSeq.toString(16).padStart(12, '0');
 }
 
 function sendError(reply: FastifyReply, err: ApiError): void {
   void reply.code(err.status).send({ label: err.label, message: err.message });
 }
 
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
 export function buildServer(opts: ServerOptions): FastifyInstance {
-  const app = Fastify({ logger: false, bodyLimit: 1 << 20 });
+  const clock = opts.clock instanceof Clock ? opts.clock : fnClock(opts.clock);
+  const limiter = opts.limiter ?? new RateLimiter(() => clock.now() * 1000);
+  const faults = opts.faults ?? new Faults();
+  const keys = opts.keys ?? new KeyStore(opts.db);
+  // Sockets held open by timeout_after_commit faults: closed when the server closes.
+  const hanging = new Set<{ timer: NodeJS.Timeout; destroy: () => void }>();
+
+  const app = Fastify({
+    logger: false,
+    bodyLimit: 1 << 20,
+    exposeHeadRoutes: false,
+    forceCloseConnections: true,
+    return503OnClosing: false,
+  });
+  app.decorateRequest('sandbox', null);
   app.removeAllContentTypeParsers();
   // Every body is read as bytes: the signature covers the exact bytes sent (§5.8).
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  app.addHook('onRequest', async (req, reply) => {
-    reply.header('X-In-Time', micros());
-    reply.header('X-Svc-Trace-ID', randomUUID().replace(/-/g, ''));
-  });
-  app.addHook('onSend', async (_req, reply, payload) => {
-    reply.header('X-Out-Time', micros());
-    return payload;
+  const unrouted = (method: string, sub: string): BucketRef => {
+    // Unknown paths still count (every request does), per IP, in one bucket per rule, so that
+    // random paths cannot grow the limiter without bound.
+    const b = bucketFor(method, sub);
+    return { rule: { ...b.rule, scope: 'ip' }, key: `${b.rule.id}:unrouted` };
+  };
+
+  app.addHook('onRequest', (req, reply, done) => {
+    const url = req.raw.url ?? '';
+    if (!url.startsWith(API_PREFIX)) return done();
+    const q = url.indexOf('?');
+    const path = q < 0 ? url : url.slice(0, q);
+    const rawQuery = q < 0 ? '' : url.slice(q + 1);
+    const sub = path.slice(API_PREFIX.length);
+    const method = req.method;
+    const skew = faults.active ? faults.skewFor(method, sub) : 0;
+    const nowSec = clock.now() + skew;
+    req.sandbox = { path, sub, rawQuery, nowSec, skew };
+    reply.header('X-In-Time', micros(nowSec));
+    reply.header('X-Svc-Trace-ID', traceId());
+
+    const config = req.routeOptions.config;
+    const def = config.def;
+    const bucket = def ? (config.bucket ?? bucketFor(method, sub)) : unrouted(method, sub);
+    let scope: string;
+    if (bucket.rule.scope === 'ip' || !def || def.group === 'public') scope = `ip:${req.ip}`;
+    else {
+      // A UID bucket counts every request that names a known key, signed well or not (§8.2 counts
+      // failures too); a request with no usable key counts against its source address.
+      const key = keyOf(req.headers);
+      const info = key ? keys.get(key) : undefined;
+      scope = info ? info.uid : `ip:${req.ip}`;
+    }
+    const d = limiter.check(`${scope}|${bucket.key}`, bucket.rule.limit, bucket.rule.windowSec);
+    reply.header('X-Svc-RateLimit-Requests-Remain', String(d.remain));
+    reply.header('X-Svc-RateLimit-Limit', String(d.limit));
+    reply.header('X-Svc-RateLimit-Reset-Timestamp', String(d.resetMs));
+    if (!d.allowed) {
+      sendError(reply, new ApiError('TOO_MANY_REQUESTS',
+        `rate limit ${d.limit} per ${bucket.rule.windowSec}s reached for ${method} ${sub}; retry after ${d.resetMs} (Unix ms)`));
+      return;
+    }
+    done();
   });
 
-  const known = new Map<string, Set<string>>();
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.sandbox) reply.header('X-Out-Time', micros(clock.now() + req.sandbox.skew));
+    done(null, payload);
+  });
+
+  const known: RegExp[] = [];
   for (const r of opts.routes) {
     const url = API_PREFIX + r.path;
-    known.set(url, (known.get(url) ?? new Set()).add(r.method));
+    known.push(new RegExp(`^${url.replace(/[.]/g, '\\.').replace(/:[^/]+/g, '[^/]+')}$`));
+    const fixed = !r.path.includes(':');
     app.route({
       method: r.method,
       url,
+      config: { def: r, ...(fixed ? { bucket: bucketFor(r.method, r.path) } : {}) },
       handler: async (req, reply) => {
-        const { path, rawQuery } = splitUrl(req.raw.url ?? '');
+        const st = req.sandbox!;
         const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-        const nowSec = opts.clock();
         let caller = PUBLIC_CALLER;
         if (r.group !== 'public') {
-          caller = authenticate(opts.db, { method: req.method, path, rawQuery, body: raw, headers: req.headers, ip: req.ip, nowSec });
+          caller = authenticate(keys, { method: req.method, path: st.path, rawQuery: st.rawQuery, body: raw, headers: req.headers, ip: req.ip, nowSec: st.nowSec });
           requirePermission(caller, r.group, req.method);
         }
+        const plan: FaultPlan = faults.planFor(req.method, st.sub);
+        if (plan.latencyMs > 0) await sleep(plan.latencyMs);
+        if (plan.error) throw plan.error;
+        if (!acceptsJson(req.headers.accept)) throw new ApiError('NOT_ACCEPTABLE', 'the Sandbox answers application/json only');
         const body = parseBody(req, raw);
-        const result = r.handler({ db: opts.db, caller, query: parseQuery(rawQuery), params: req.params as Record<string, string>, body, nowSec });
-        return reply.code(r.status ?? 200).send(result);
+        let result: unknown;
+        let failure: unknown;
+        try {
+          result = await r.handler({ db: opts.db, caller, query: parseQuery(st.rawQuery), params: req.params as Record<string, string>, body, nowSec: st.nowSec, ip: req.ip });
+        } catch (e) {
+          failure = e;
+        }
+        if (plan.drop || plan.hangMs > 0) {
+          // The handler ran and its transaction committed; the client never learns the outcome.
+          reply.hijack();
+          const socket = req.raw.socket;
+          if (plan.drop) socket.destroy();
+          else {
+            const h = { timer: setTimeout(() => { hanging.delete(h); socket.destroy(); }, plan.hangMs), destroy: () => socket.destroy() };
+            hanging.add(h);
+          }
+          return reply;
+        }
+        if (failure !== undefined) throw failure;
+        return reply.code(r.status ?? 200).send(result ?? null);
       },
     });
   }
 
   app.setNotFoundHandler((req, reply) => {
-    const { path } = splitUrl(req.raw.url ?? '');
-    const routeMatches = [...known.keys()].some((u) => new RegExp(`^${u.replace(/:[^/]+/g, '[^/]+')}$`).test(path));
-    if (routeMatches) sendError(reply, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path}`));
-    else sendError(reply, new ApiError('NOT_FOUND', `no such path: ${path}`));
+    const path = (req.raw.url ?? '').split('?')[0]!;
+    if (known.some((re) => re.test(path))) sendError(reply, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path.slice(0, 200)}`));
+    else sendError(reply, new ApiError('NOT_FOUND', `no such path: ${path.slice(0, 200)}`));
   });
 
   app.setErrorHandler((error, _req, reply) => {
     if (error instanceof ApiError) return sendError(reply, error);
     const err = error as { code?: string; message?: string; statusCode?: number };
     const code = err.code ?? '';
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new ApiError('INVALID_REQUEST_BODY', 'request body is too large'));
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new ApiError('INVALID_REQUEST_BODY', 'request body is larger than 1 MiB'));
+    if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_TYPE') {
+      return sendError(reply, new ApiError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json'));
+    }
     if (code.startsWith('FST_ERR_CTP')) return sendError(reply, new ApiError('INVALID_REQUEST_BODY', err.message ?? 'unreadable body'));
     const status = err.statusCode;
-    if (status && status >= 400 && status < 500) return sendError(reply, new ApiError('BAD_REQUEST', err.message ?? 'bad request', status));
+    if (status && status >= 400 && status < 500) return sendError(reply, new ApiError('BAD_REQUEST', err.message ?? 'bad request', 400));
     return sendError(reply, new ApiError('INTERNAL', 'internal error'));
   });
 
+  app.addHook('onClose', (_app, done) => {
+    for (const h of hanging) {
+      clearTimeout(h.timer);
+      h.destroy();
+    }
+    hanging.clear();
+    done();
+  });
+
   return app;
+}
+
+function fnClock(now: () => number): Clock {
+  const c = new Clock();
+  c.advance(now() - c.now());
+  return c;
 }

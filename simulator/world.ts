@@ -103,3 +103,7 @@ export function seedDemo(db: DB, now: number): SeedResult {
     return { main, readOnly, subAccounts };
   })();
 }
+
+export function seedWorld(db: DB, _world: 'demo' | 'bench', nowSec: number): SeedResult {
+  return seedDemo(db, Math.floor(nowSec));
+}

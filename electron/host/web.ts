@@ -92,7 +92,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     if (!tokenMatches(req.headers.authorization, token)) return refuse(res, 401, 'missing or wrong desk token');
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 415, 'calls must be application/json');
     const text = await readBody(req);
-    if (text === null) return refuse(res, 413, 'request body is larger than 1 MiB');
+    if (text === null) {
+      res.setHeader('Connection', 'close');
+      return refuse(res, 413, 'request body is larger than 1 MiB');
+    }
     let payload: unknown;
     try {
       payload = text ? JSON.parse(text) : {};

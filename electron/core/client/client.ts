@@ -1,6 +1,13 @@
+import { bucketFor } from '../../../shared/api/rateLimits.ts';
 import { ErrorBody } from '../../../shared/api/records.ts';
+import { epochMsFromAnyUnit, ServerClock } from './clock.ts';
 import { ExchangeError, NetworkError } from './errors.ts';
+import { backoffMs, isRetryableRead } from './retry.ts';
+import { Scheduler, type Feedback, type Priority } from './scheduler.ts';
 import { encodeQuery, sign, type QueryPairs } from './sign.ts';
+import { realTimer, sleep, type Timer } from './time.ts';
+
+export type { Priority } from './scheduler.ts';
 
 export interface Credentials {
   key: string;
@@ -15,60 +22,180 @@ export interface ApiRequest {
   body?: unknown;
   /** Public endpoints go out unsigned. */
   signed?: boolean;
+  /** 'action' for a person's click, 'visible' for the page on screen (default), 'background' for polling. */
+  priority?: Priority;
 }
 
 export interface ApiClientOptions {
   baseUrl: string;
   credentials: Credentials;
-  /** Seconds since the epoch, as the exchange's clock would read it. */
-  now?: () => number;
+  /** The service name in the rate-limit header prefix (§4.3): X-<svc>-RateLimit-*. */
+  svc?: string;
   timeoutMs?: number;
   fetch?: typeof fetch;
+  timer?: Timer;
+  /** Share one scheduler between clients of one machine so that IP-scoped buckets are counted once. */
+  scheduler?: Scheduler;
+  /** For a client that makes its own scheduler. */
+  limitsOff?: boolean;
+  /** Names the UID budget this key draws from (default: the key itself). */
+  account?: string;
+  clock?: ServerClock;
+  /** Attempts for a read, the first included (default 4). Writes always get one. */
+  maxReadAttempts?: number;
+  random?: () => number;
+}
+
+/** A request as it went out and came back, for callers that need more than the body. */
+export interface ApiResponse<T> {
+  status: number;
+  data: T;
+  headers: Headers;
 }
 
 export class ApiClient {
+  readonly clock: ServerClock;
+  readonly scheduler: Scheduler;
   private readonly base: URL;
-  private readonly now: () => number;
   private readonly fetchImpl: typeof fetch;
+  private readonly timer: Timer;
+  private readonly svc: string;
+  private readonly account: string;
+  private readonly random: () => number;
 
   constructor(private readonly opts: ApiClientOptions) {
     this.base = new URL(opts.baseUrl.replace(/\/+$/, ''));
-    this.now = opts.now ?? (() => Date.now() / 1000);
     this.fetchImpl = opts.fetch ?? fetch;
+    this.timer = opts.timer ?? realTimer;
+    this.clock = opts.clock ?? new ServerClock(this.timer);
+    this.scheduler = opts.scheduler ?? new Scheduler({ timer: this.timer, limitsOff: opts.limitsOff });
+    this.svc = opts.svc ?? 'Svc';
+    this.account = opts.account ?? opts.credentials.key;
+    this.random = opts.random ?? Math.random;
+  }
+
+  get origin(): string {
+    return this.base.origin;
   }
 
   async request<T>(req: ApiRequest): Promise<T> {
+    return (await this.exchange<T>(req)).data;
+  }
+
+  /**
+   * Sends through the scheduler. Reads retry on 5xx, timeouts, network failures and 429 with jittered
+   * backoff. Writes are sent once: the write executor decides what an ambiguous failure means. The one
+   * exception is REQUEST_EXPIRED, which proves the request was refused unread: after one clock resync it
+   * is sent once more, write or not, so a desktop clock minutes off never reaches the operator.
+   */
+  async exchange<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+    const isRead = req.method === 'GET';
+    const maxAttempts = isRead ? (this.opts.maxReadAttempts ?? 4) : 1;
+    let resynced = false;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.once<T>(req);
+      } catch (e) {
+        if (!resynced && req.signed !== false && e instanceof ExchangeError && e.label === 'REQUEST_EXPIRED') {
+          resynced = true;
+          attempt--;
+          await this.syncClock(req.priority ?? 'visible').catch(() => {
+            // The refused answer's X-In-Time has already moved the offset; retry with that.
+          });
+          continue;
+        }
+        if (!isRead || attempt >= maxAttempts || !isRetryableRead(e)) throw e;
+        // A 429 has paused its bucket until the reset time; the scheduler does that wait.
+        const wait = e instanceof ExchangeError && e.status === 429 ? 0 : backoffMs(attempt, this.random);
+        if (wait > 0) await sleep(this.timer, wait);
+      }
+    }
+  }
+
+  /** Learns the server's clock from GET /spot/time ({"server_time": ms}, as the live service answers). */
+  async syncClock(priority: Priority = 'action'): Promise<void> {
+    const sentAt = this.timer.now();
+    const res = await this.once<{ server_time?: unknown }>({ method: 'GET', path: '/spot/time', signed: false, priority });
+    const receivedAt = this.timer.now();
+    const raw = res.data?.server_time;
+    const ms = epochMsFromAnyUnit(typeof raw === 'number' || typeof raw === 'string' ? String(raw) : undefined);
+    if (ms === undefined) throw new NetworkError(`${this.base.origin} answered /spot/time without a server_time`);
+    this.clock.observe(ms, sentAt, receivedAt, true);
+  }
+
+  private async once<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+    const ticket = await this.scheduler.acquire(bucketFor(req.method, req.path), this.account, req.priority ?? 'visible');
+    let feedback: Feedback = {};
+    try {
+      const { res, text, sentAt, receivedAt } = await this.send(req);
+      feedback = this.learn(res.headers, sentAt, receivedAt, res.status === 429);
+      return this.interpret<T>(res, text, feedback.resetAt);
+    } finally {
+      ticket.release(feedback);
+    }
+  }
+
+  private async send(req: ApiRequest): Promise<{ res: Response; text: string; sentAt: number; receivedAt: number }> {
     const { sent, signed } = encodeQuery(req.query ?? []);
-    const fullPath = `${this.base.pathname}${req.path}`;
+    const fullPath = `${this.base.pathname.replace(/\/$/, '')}${req.path}`;
     const url = `${this.base.origin}${fullPath}${sent ? `?${sent}` : ''}`;
     const body = req.body === undefined ? '' : JSON.stringify(req.body);
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (body) headers['Content-Type'] = 'application/json';
     if (req.signed !== false) {
-      const ts = String(Math.floor(this.now()));
+      // Signed when it leaves the queue, not when it entered: a queued request keeps a fresh Timestamp.
+      const ts = this.clock.timestamp();
       headers.KEY = this.opts.credentials.key;
       headers.Timestamp = ts;
       headers.SIGN = sign(this.opts.credentials.secret, req.method, fullPath, signed, body, ts);
     }
-
-    let res: Response;
+    const where = `${req.method} ${req.path} at ${this.base.origin}`;
+    const timeoutMs = this.opts.timeoutMs ?? 15_000;
+    const abort = new AbortController();
+    let timedOut = false;
+    const timeout = this.timer.setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, timeoutMs);
+    const sentAt = this.timer.now();
     try {
-      res = await this.fetchImpl(url, {
-        method: req.method,
-        headers,
-        body: body || undefined,
-        signal: AbortSignal.timeout(this.opts.timeoutMs ?? 15_000),
-      });
+      const res = await this.fetchImpl(url, { method: req.method, headers, body: body || undefined, signal: abort.signal });
+      const text = await res.text();
+      return { res, text, sentAt, receivedAt: this.timer.now() };
     } catch (e) {
-      throw new NetworkError(`no answer from ${this.base.origin}: ${(e as Error).message}`, e);
+      const why = timedOut ? `no answer within ${timeoutMs} ms` : `the connection failed (${errorCode(e)})`;
+      throw new NetworkError(`${where}: ${why}`, e, { timedOut });
+    } finally {
+      this.timer.clearTimeout(timeout);
     }
-    const text = await res.text();
+  }
+
+  /** Reads the clock and rate-limit headers (§4.3) of any answer, error or not. */
+  private learn(h: Headers, sentAt: number, receivedAt: number, tooMany: boolean): Feedback {
+    const inTime = epochMsFromAnyUnit(h.get('X-In-Time'));
+    if (inTime !== undefined) this.clock.observe(inTime, sentAt, receivedAt);
+    const prefix = `X-${this.svc}-RateLimit-`;
+    const int = (name: string): number | undefined => {
+      const v = h.get(prefix + name);
+      if (v === null || !/^\d+$/.test(v.trim())) return undefined;
+      return Number(v);
+    };
+    const resetServerMs = epochMsFromAnyUnit(h.get(`${prefix}Reset-Timestamp`));
+    return {
+      limit: int('Limit'),
+      remain: int('Requests-Remain'),
+      resetAt: resetServerMs === undefined ? undefined : this.clock.toLocal(resetServerMs),
+      tooMany,
+    };
+  }
+
+  private interpret<T>(res: Response, text: string, resetAt: number | undefined): ApiResponse<T> {
     if (res.ok) {
-      if (!text) return undefined as T;
+      if (!text) return { status: res.status, data: undefined as T, headers: res.headers };
       try {
-        return JSON.parse(text) as T;
+        return { status: res.status, data: JSON.parse(text) as T, headers: res.headers };
       } catch {
-        throw new NetworkError(`${this.base.origin} answered ${res.status} with a body that is not JSON`);
+        throw new NetworkError(`${this.base.origin} answered ${res.status} with a body that is not JSON`, undefined, { status: res.status });
       }
     }
     let parsed: ReturnType<typeof ErrorBody.safeParse> | undefined;
@@ -78,8 +205,15 @@ export class ApiClient {
       parsed = undefined;
     }
     if (parsed?.success) {
-      throw new ExchangeError(res.status, parsed.data.label, parsed.data.message ?? parsed.data.detail ?? '');
+      const retryAt = res.status === 429 ? resetAt : undefined;
+      throw new ExchangeError(res.status, parsed.data.label, parsed.data.message ?? parsed.data.detail ?? '', retryAt);
     }
-    throw new NetworkError(`${this.base.origin} answered HTTP ${res.status} without an error label`);
+    throw new NetworkError(`${this.base.origin} answered HTTP ${res.status} without an error label`, undefined, { status: res.status });
   }
+}
+
+function errorCode(e: unknown): string {
+  const cause = (e as { cause?: { code?: unknown } })?.cause;
+  if (cause && typeof cause.code === 'string') return cause.code;
+  return (e as Error)?.name ?? 'error';
 }

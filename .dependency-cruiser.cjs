@@ -1,0 +1,67 @@
+// The import rules of DESIGN.md. `npm test` runs this; e2e/importRules.test... proves a broken rule fails it.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'shared-is-standalone',
+      comment: 'shared/ imports no other folder of the project',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { path: '^(electron|renderer|simulator|e2e|bench)/' },
+    },
+    {
+      name: 'shared-no-node',
+      comment: 'shared/ imports no node: module (it runs in the renderer too)',
+      severity: 'error',
+      from: { path: '^shared/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'renderer-only-shared',
+      comment: 'renderer/ imports shared/ only (and npm packages)',
+      severity: 'error',
+      from: { path: '^renderer/' },
+      to: { path: '^(electron|simulator|e2e|bench)/' },
+    },
+    {
+      name: 'renderer-no-node',
+      severity: 'error',
+      from: { path: '^renderer/' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'core-no-electron-no-ui',
+      comment: 'electron/core/ imports shared/ and Node built-ins; never electron, the renderer or the Sandbox',
+      severity: 'error',
+      from: { path: '^electron/core/' },
+      to: { path: '^(renderer|simulator|e2e|bench)/|^electron/(host|main|preload|start)' },
+    },
+    {
+      name: 'only-hosts-import-electron',
+      comment: 'only electron/main.ts, electron/preload.ts and electron/host/electron* import electron',
+      severity: 'error',
+      from: { pathNot: '^electron/(main\\.ts|preload\\.ts|host/electron[^/]*)$' },
+      to: { path: '^electron$|node_modules/electron/', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'npm-unknown', 'type-only', 'core', 'unknown', 'undetermined'] },
+    },
+    {
+      name: 'sandbox-stays-apart',
+      comment: 'simulator/ may use spec data from shared/api (and shared/money) but never the desk',
+      severity: 'error',
+      from: { path: '^simulator/' },
+      to: { path: '^(electron|renderer|e2e|bench)/|^shared/(?!api/|money\\.ts$)' },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^dist/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+  },
+};

@@ -1,0 +1,67 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { _electron } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
+import { ROOT } from './harness.ts';
+import { CHANNEL_NAMES } from '../shared/ipc.ts';
+import { sandboxGet } from './sandboxApi.ts';
+
+// The Electron binary is fetched on first run where there is internet; this test never triggers that
+// download, and skips with the reason where the binary or a display is missing.
+function electronBinary(): { path: string } | { skip: string } {
+  const pkg = join(ROOT, 'node_modules', 'electron');
+  const pathFile = join(pkg, 'path.txt');
+  if (!existsSync(pathFile)) return { skip: 'the Electron binary is not installed (node_modules/electron/path.txt is absent; it downloads on first `npm start` with internet)' };
+  const binary = join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
+  if (!existsSync(binary)) return { skip: `the Electron binary is missing at ${binary}` };
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return { skip: 'no display (run under xvfb-run)' };
+  return { path: binary };
+}
+
+const electron = electronBinary();
+const reason = 'skip' in electron ? ` [skipped: ${electron.skip}]` : '';
+
+describe.skipIf('skip' in electron)(`the Electron app${reason}`, () => {
+  let sandbox: SandboxProcess;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'desk-electron-'));
+    sandbox = await launchSandbox({ root: ROOT, dataDir: join(dataDir, 'sandbox') });
+  });
+  afterAll(async () => {
+    await sandbox?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('opens a hardened window that shows the Sandbox\'s total balance', async () => {
+    const app = await _electron.launch({
+      executablePath: (electron as { path: string }).path,
+      args: [ROOT],
+      env: { ...process.env, TREASURY_DESK_SANDBOX_CREDENTIALS: sandbox.credentialsPath } as Record<string, string>,
+    });
+    try {
+      const page = await app.firstWindow();
+      const amount = page.getByTestId('total-amount');
+      await amount.waitFor();
+      const expected = await sandboxGet<{ total: { amount: string } }>(sandbox.credentialsPath, '/wallet/total_balance', 'currency=USDT');
+      expect((await amount.textContent())!.replaceAll(',', '')).toBe(expected.total.amount);
+      // No Node in the page, no ipcRenderer, and the desk API is one method per channel.
+      expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
+      expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
+      expect(await page.evaluate(() => Object.keys((globalThis as unknown as { desk: object }).desk).sort())).toEqual([...CHANNEL_NAMES].sort());
+      // Navigation away and new windows are denied.
+      await page.evaluate(() => { (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com'; });
+      await page.waitForTimeout(300);
+      expect(page.url()).toMatch(/^file:/);
+      expect(app.windows()).toHaveLength(1);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe.runIf('skip' in electron)('the Electron app', () => {
+  it.skip(`is not run here: ${'skip' in electron ? electron.skip : ''}`, () => {});
+});

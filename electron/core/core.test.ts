@@ -1,0 +1,66 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createCore, type Core } from './core.ts';
+
+// A stand-in exchange that answers with a chosen status and body, to check how the core reports it.
+let exchange: Server;
+let answer: { status: number; body: string } = { status: 200, body: '{}' };
+let core: Core;
+const logs: string[] = [];
+const SECRET = 'f'.repeat(64);
+
+beforeAll(async () => {
+  exchange = createServer((_req, res) => { res.writeHead(answer.status, { 'Content-Type': 'application/json' }); res.end(answer.body); });
+  await new Promise<void>((r) => exchange.listen(0, '127.0.0.1', () => r()));
+  const port = (exchange.address() as AddressInfo).port;
+  core = createCore({
+    profile: { name: 'Test', environment: 'sandbox', baseUrl: `http://127.0.0.1:${port}/api/v4`, credentials: { key: 'abcd1234abcd1234', secret: SECRET } },
+    log: (l) => logs.push(l),
+  });
+});
+afterAll(() => new Promise<void>((r) => exchange.close(() => r())));
+
+describe('core.invoke', () => {
+  it.each([
+    ['an unknown channel', 'nope', {}, /unknown channel/],
+    ['a wrong type', 'totalBalance', { currency: 7 }, /currency/],
+    ['a value outside the list', 'totalBalance', { currency: 'EUR' }, /currency/],
+    ['an unexpected field', 'totalBalance', { currency: 'USDT', extra: 1 }, /extra|Unrecognized/],
+    ['a non-object', 'totalBalance', 'USDT', /request/],
+  ])('answers %s with a clear invalid_request error', async (_name, channel, payload, message) => {
+    const reply = await core.invoke(channel, payload);
+    expect(reply.ok).toBe(false);
+    if (!reply.ok) {
+      expect(reply.error.kind).toBe('invalid_request');
+      expect(reply.error.message).toMatch(message);
+    }
+  });
+
+  it('shows an exchange label with a sentence the operator can act on', async () => {
+    answer = { status: 401, body: JSON.stringify({ label: 'INVALID_SIGNATURE', message: 'signature mismatch' }) };
+    const reply = await core.invoke('totalBalance', {});
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'exchange', label: 'INVALID_SIGNATURE' } });
+    if (!reply.ok) expect(reply.error.message).toMatch(/secret in Settings/);
+  });
+
+  it('shows an unknown label with the server\'s message', async () => {
+    answer = { status: 400, body: JSON.stringify({ label: 'SOMETHING_NEW', message: 'a new rule' }) };
+    const reply = await core.invoke('totalBalance', {});
+    if (!reply.ok) expect(reply.error.message).toBe('The exchange answered SOMETHING_NEW: a new rule.');
+  });
+
+  it('refuses an answer that does not have the record\'s shape rather than showing it', async () => {
+    answer = { status: 200, body: JSON.stringify({ total: { amount: 12.5, currency: 'USDT' }, details: {} }) };
+    const reply = await core.invoke('totalBalance', {});
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'exchange' } });
+  });
+
+  it('never puts the secret in a reply or a log line', async () => {
+    answer = { status: 500, body: 'oops' };
+    const replies = [await core.invoke('totalBalance', {}), await core.invoke('profileCurrent', {})];
+    expect(JSON.stringify(replies)).not.toContain(SECRET);
+    expect(JSON.stringify(replies)).not.toContain('abcd1234abcd1234');
+    expect(logs.join('\n')).not.toContain(SECRET);
+  });
+});

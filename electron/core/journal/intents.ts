@@ -1,0 +1,117 @@
+import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import type { IntentKind, JournalRecord } from './records.ts';
+
+/**
+ * Where an intent stands, as the journal proves it:
+ * - pending_approval: journaled, not approved; never sent by itself.
+ * - approved: may be sent; no request is out (none left yet, or the last was refused with 429).
+ * - in_flight: a request may have left and no answer is recorded (after a crash: maybe applied).
+ * - unconfirmed: the answer was ambiguous; only lookups decide what happens next.
+ * - accepted: the exchange holds it; a withdrawal stays here until a final status (watched).
+ * - done: accepted and finished (a transfer, or a withdrawal in DONE, CANCEL or REJECT).
+ * - refused: the exchange answered a clear refusal; nothing was applied.
+ * - needs_attention: the desk cannot prove what happened; an operator settles it.
+ * - settled, cancelled: closed by the operator.
+ */
+export type IntentState =
+  | 'pending_approval' | 'approved' | 'in_flight' | 'unconfirmed' | 'accepted'
+  | 'done' | 'refused' | 'needs_attention' | 'settled' | 'cancelled';
+
+export const FINISHED_STATES: ReadonlySet<IntentState> = new Set(['done', 'refused', 'settled', 'cancelled']);
+
+export interface IntentView {
+  id: string;
+  kind: IntentKind;
+  client_id: string | null;
+  body: Readonly<Record<string, string | number | boolean>>;
+  note?: string;
+  state: IntentState;
+  created_at: number;
+  updated_at: number;
+  approved_by?: string;
+  attempts: number;
+  last_sent_at?: number;
+  /** Absent lookups since the last send: their span is what allows a resend. */
+  absent_lookups: number;
+  first_absent_at?: number;
+  last_absent_at?: number;
+  exchange_id?: string;
+  status?: string;
+  label?: string;
+  reason?: string;
+}
+
+export function isFinished(v: IntentView): boolean {
+  return FINISHED_STATES.has(v.state);
+}
+
+/** Applies one record to the map of intents; records of unknown intents are an error of the journal. */
+export function applyRecord(views: Map<string, IntentView>, r: JournalRecord): void {
+  const at = Date.parse(r.at);
+  if (r.type === 'intent') {
+    if (views.has(r.intent)) throw new Error(`intent ${r.intent} is journaled twice`);
+    views.set(r.intent, {
+      id: r.intent, kind: r.kind, client_id: r.client_id, body: r.body, ...(r.note ? { note: r.note } : {}),
+      state: 'pending_approval', created_at: at, updated_at: at, attempts: 0, absent_lookups: 0,
+    });
+    return;
+  }
+  const v = views.get(r.intent);
+  if (!v) throw new Error(`a ${r.type} record names intent ${r.intent}, which was never journaled`);
+  v.updated_at = at;
+  switch (r.type) {
+    case 'approval':
+      v.approved_by = r.by;
+      v.state = 'approved';
+      break;
+    case 'cancelled':
+      v.state = 'cancelled';
+      v.reason = r.reason;
+      break;
+    case 'sent':
+      v.attempts = r.attempt;
+      v.last_sent_at = at;
+      v.absent_lookups = 0;
+      delete v.first_absent_at;
+      delete v.last_absent_at;
+      v.state = 'in_flight';
+      break;
+    case 'unconfirmed':
+      v.state = 'unconfirmed';
+      v.reason = r.reason;
+      break;
+    case 'lookup':
+      v.absent_lookups += 1;
+      v.first_absent_at ??= at;
+      v.last_absent_at = at;
+      break;
+    case 'retry':
+      v.state = 'approved';
+      v.reason = r.reason;
+      break;
+    case 'result':
+      if (r.outcome === 'refused') {
+        v.state = 'refused';
+        if (r.label !== undefined) v.label = r.label;
+        if (r.message !== undefined) v.reason = r.message;
+      } else {
+        if (r.exchange_id !== undefined) v.exchange_id = r.exchange_id;
+        if (r.status !== undefined) v.status = r.status;
+        delete v.reason;
+        v.state = v.kind === 'withdrawal' && !(v.status && isFinalWithdrawalStatus(v.status)) ? 'accepted' : 'done';
+      }
+      break;
+    case 'status':
+      v.status = r.status;
+      if (r.final) v.state = 'done';
+      break;
+    case 'needs_attention':
+      v.state = 'needs_attention';
+      v.reason = r.reason;
+      break;
+    case 'settled':
+      v.state = 'settled';
+      v.reason = `${r.outcome === 'done' ? 'settled as done' : 'settled as not done'} by ${r.by}: ${r.note}`;
+      break;
+  }
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+
+// One JSON line per record. Records describe what the desk decided and what the exchange answered;
+// they never carry a key, a secret or a passphrase (the request bodies journaled hold only the
+// fields that go on the wire, and no write body of the API holds a credential).
+
+export const INTENT_KINDS = ['withdrawal', 'main_sub_transfer', 'own_transfer', 'sub_to_sub_transfer', 'uid_transfer'] as const;
+export type IntentKind = (typeof INTENT_KINDS)[number];
+
+const Kind = z.enum(INTENT_KINDS);
+const IntentId = z.string().min(1).max(64);
+const Scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+const intent = z.strictObject({
+  type: z.literal('intent'),
+  intent: IntentId,
+  kind: Kind,
+  /** withdraw_order_id or client_order_id; null for the kinds the API gives no id. */
+  client_id: z.string().nullable(),
+  /** The JSON body as it goes on the wire. */
+  body: z.record(z.string(), Scalar),
+  note: z.string().max(500).optional(),
+});
+const approval = z.strictObject({ type: z.literal('approval'), intent: IntentId, by: z.string().max(200) });
+const cancelled = z.strictObject({ type: z.literal('cancelled'), intent: IntentId, reason: z.string().max(500) });
+/** Written (and fsync'd) before the request leaves: without it the request certainly never left. */
+const sent = z.strictObject({ type: z.literal('sent'), intent: IntentId, attempt: z.number().int().min(1) });
+const unconfirmed = z.strictObject({
+  type: z.literal('unconfirmed'), intent: IntentId, attempt: z.number().int().min(1), reason: z.string().max(500),
+});
+/** A lookup that did not find the id; the span of these decides when a resend is allowed. */
+const lookup = z.strictObject({ type: z.literal('lookup'), intent: IntentId, found: z.literal(false) });
+/** The exchange refused without applying (429): the intent is ready to be sent again. */
+const retry = z.strictObject({ type: z.literal('retry'), intent: IntentId, reason: z.string().max(500) });
+const result = z.strictObject({
+  type: z.literal('result'),
+  intent: IntentId,
+  outcome: z.enum(['accepted', 'refused']),
+  via: z.enum(['response', 'lookup', 'records']),
+  exchange_id: z.string().optional(),
+  status: z.string().optional(),
+  http_status: z.number().int().optional(),
+  label: z.string().optional(),
+  message: z.string().max(1000).optional(),
+});
+const status = z.strictObject({ type: z.literal('status'), intent: IntentId, status: z.string(), final: z.boolean() });
+const needsAttention = z.strictObject({ type: z.literal('needs_attention'), intent: IntentId, reason: z.string().max(1000) });
+const settled = z.strictObject({
+  type: z.literal('settled'), intent: IntentId, by: z.string().max(200), outcome: z.enum(['done', 'not_done']), note: z.string().max(1000),
+});
+
+export const RecordBody = z.discriminatedUnion('type', [
+  intent, approval, cancelled, sent, unconfirmed, lookup, retry, result, status, needsAttention, settled,
+]);
+export type RecordBody = z.infer<typeof RecordBody>;
+export type RecordType = RecordBody['type'];
+
+/** What sits on each line besides the body: position, time, and the chain. */
+export interface RecordMeta {
+  seq: number;
+  /** ISO-8601 time the record was written (the desk's clock). */
+  at: string;
+  /** SHA-256 (hex) of the previous record; 64 zeros for the first. */
+  prev: string;
+  /** SHA-256 (hex) of this line's text without its hash field. */
+  hash: string;
+}
+
+export type JournalRecord = RecordBody & RecordMeta;

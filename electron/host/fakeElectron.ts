@@ -1,0 +1,80 @@
+import type { IpcMainInvokeEvent } from 'electron';
+
+// A stand-in for the electron module in unit tests: it records what the desk asks of Electron, so
+// the hardening and the IPC sender checks are tested where the Electron binary is absent.
+
+type Listener = (...args: unknown[]) => unknown;
+
+export class FakeWebContents {
+  static nextId = 1;
+  readonly id = FakeWebContents.nextId++;
+  readonly listeners = new Map<string, Listener[]>();
+  windowOpenHandler: ((d: unknown) => { action: string }) | undefined;
+  on(event: string, fn: Listener) {
+    this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
+    return this;
+  }
+  setWindowOpenHandler(fn: (d: unknown) => { action: string }) {
+    this.windowOpenHandler = fn;
+  }
+  /** Fires an event the way Electron would and tells whether some listener prevented it. */
+  emitPreventable(event: string, ...args: unknown[]): boolean {
+    let prevented = false;
+    const e = { preventDefault: () => { prevented = true; } };
+    for (const fn of this.listeners.get(event) ?? []) fn(e, ...args);
+    return prevented;
+  }
+}
+
+export function fakeElectron() {
+  const created: { opts: unknown; win: FakeWindow }[] = [];
+  class FakeWindow {
+    readonly webContents = new FakeWebContents();
+    loaded: string | undefined;
+    constructor(readonly opts: unknown) {
+      created.push({ opts, win: this });
+    }
+    async loadFile(p: string) { this.loaded = p; }
+    once() { return this; }
+    show() {}
+  }
+  const session = {
+    permissionRequest: undefined as undefined | ((wc: unknown, p: string, cb: (g: boolean) => void) => void),
+    permissionCheck: undefined as undefined | ((wc: unknown, p: string) => boolean),
+    headers: undefined as undefined | ((d: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void),
+  };
+  const handlers = new Map<string, (event: IpcMainInvokeEvent, payload: unknown) => Promise<unknown>>();
+  const appListeners = new Map<string, Listener>();
+  const exposed = new Map<string, unknown>();
+  const invoked: { channel: string; payload: unknown }[] = [];
+  let ready!: () => void;
+  const whenReady = new Promise<void>((r) => { ready = r; });
+  const module = {
+    app: {
+      enableSandbox: () => { module.app.sandboxed = true; },
+      sandboxed: false,
+      on: (event: string, fn: Listener) => { appListeners.set(event, fn); },
+      whenReady: () => whenReady,
+      quit: () => {},
+    },
+    BrowserWindow: FakeWindow,
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (fn: typeof session.permissionRequest) => { session.permissionRequest = fn; },
+        setPermissionCheckHandler: (fn: typeof session.permissionCheck) => { session.permissionCheck = fn; },
+        webRequest: { onHeadersReceived: (fn: typeof session.headers) => { session.headers = fn; } },
+      },
+    },
+    ipcMain: { handle: (channel: string, fn: (event: IpcMainInvokeEvent, payload: unknown) => Promise<unknown>) => { handlers.set(channel, fn); } },
+    ipcRenderer: { invoke: async (channel: string, payload: unknown) => { invoked.push({ channel, payload }); return { ok: true, data: null }; } },
+    contextBridge: { exposeInMainWorld: (name: string, api: unknown) => { exposed.set(name, api); } },
+  };
+  return { module, created, session, handlers, appListeners, exposed, invoked, ready: () => ready() };
+}
+
+export function fakeEvent(opts: { senderId: number; url: string; subframe?: boolean }): IpcMainInvokeEvent {
+  return {
+    sender: { id: opts.senderId },
+    senderFrame: { url: opts.url, parent: opts.subframe ? {} : null },
+  } as unknown as IpcMainInvokeEvent;
+}

@@ -1,0 +1,84 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Core } from '../core/core.ts';
+import { startWebHost, type WebHost } from './web.ts';
+
+function raw(host: WebHost, opts: { method: string; path: string; headers?: Record<string, string>; body?: string }) {
+  const url = new URL(host.origin);
+  return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
+    const req = request({ host: url.hostname, port: url.port, method: opts.method, path: opts.path, headers: opts.headers, agent: false }, (res) => {
+      let body = '';
+      res.on('data', (c) => { body += c; });
+      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+    });
+    req.on('error', reject);
+    req.end(opts.body);
+  });
+}
+
+describe('web host', () => {
+  let host: WebHost;
+  const core: Core = { invoke: vi.fn(async (channel, payload) => ({ ok: true as const, data: { channel, payload } })) };
+  const call = (channel: string, body: string, headers: Record<string, string> = {}) => raw(host, {
+    method: 'POST', path: `/rpc/${channel}`, body,
+    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}`, ...headers },
+  });
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'desk-web-'));
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>desk</title>');
+    host = await startWebHost({ core, staticDir: dir });
+  });
+  afterAll(() => host.close());
+
+  it('listens on 127.0.0.1 with a random port and a long random token in the fragment', () => {
+    expect(host.origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(host.url).toBe(`${host.origin}/#token=${host.token}`);
+    expect(host.token.length).toBeGreaterThanOrEqual(40);
+  });
+
+  it('serves the app with a strict CSP', async () => {
+    const r = await raw(host, { method: 'GET', path: '/' });
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('<title>desk</title>');
+    expect(String(r.headers['content-security-policy'])).toContain("script-src 'self'");
+  });
+
+  it('passes a call with the token to the core', async () => {
+    const r = await call('totalBalance', '{"currency":"BTC"}');
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toEqual({ ok: true, data: { channel: 'totalBalance', payload: { currency: 'BTC' } } });
+  });
+
+  it.each([
+    ['no token', { Authorization: '' }, 401],
+    ['a wrong token', { Authorization: 'Bearer nope' }, 401],
+    ['another origin', { Origin: 'http://evil.example' }, 403],
+    ['a rebinding Host header', { Host: 'evil.example' }, 421],
+    ['a form content type', { 'Content-Type': 'application/x-www-form-urlencoded' }, 415],
+  ])('refuses a call with %s and runs nothing', async (_name, headers, status) => {
+    vi.mocked(core.invoke).mockClear();
+    const r = await call('totalBalance', '{}', headers);
+    expect(r.status).toBe(status);
+    expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { kind: 'invalid_request' } });
+    expect(core.invoke).not.toHaveBeenCalled();
+  });
+
+  it('answers bad JSON and oversized bodies with a clear error', async () => {
+    const bad = await call('totalBalance', '{"currency":');
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.message).toMatch(/not valid JSON/);
+    const big = await call('totalBalance', JSON.stringify({ pad: 'x'.repeat(2 << 20) }));
+    expect(big.status).toBe(413);
+  });
+
+  it('never serves files outside the app folder', async () => {
+    for (const path of ['/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fetc%2fpasswd.txt']) {
+      const r = await raw(host, { method: 'GET', path });
+      expect(r.body).not.toContain('root:');
+    }
+  });
+});

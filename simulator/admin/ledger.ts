@@ -1,0 +1,3 @@
+import type { AdminRouteDef } from './types.ts';
+
+export const ledgerAdminRoutes: AdminRouteDef[] = [];
