@@ -33,6 +33,9 @@ export const RATE_RULES: readonly RateRule[] = [
   { id: 'spot_cancel', limit: 200, windowSec: 1, scope: 'uid', per: 'group', match: /^(DELETE \/spot\/orders(\/[^/]+)?|POST \/spot\/cancel_batch_orders)$/ },
   { id: 'spot_other', limit: 200, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/spot(\/.*)?$/ },
   { id: 'futures_other', limit: 200, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/futures(\/.*)?$/ },
+  { id: 'delivery_other', limit: 200, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/delivery(\/.*)?$/ },
+  { id: 'options_other', limit: 200, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/options(\/.*)?$/ },
+  { id: 'unified_loans', limit: 15, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^POST \/unified\/loans$/ },
   { id: 'margin_other', limit: 150, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/margin(\/.*)?$/ },
   { id: 'sub_accounts', limit: 80, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/sub_accounts(\/.*)?$/ },
   { id: 'other_private', limit: 150, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/.*$/ },
@@ -49,7 +52,7 @@ function endpointOf(method: string, path: string): string {
   const p = path
     .replace(/^\/withdrawals\/(?!push$)[^/]+$/, '/withdrawals/{id}')
     .replace(/^\/spot\/orders\/[^/]+$/, '/spot/orders/{id}')
-    .replace(/^\/futures\/[^/]+\//, '/futures/{settle}/');
+    .replace(/^\/(futures|delivery)\/[^/]+\//, '/$1/{settle}/');
   return `${method} ${p}`;
 }
 

@@ -52,6 +52,8 @@ export interface Ticket {
 }
 
 interface Slot {
+  /** Dispatch order within the bucket. */
+  seq: number;
   sentAt: number;
   /** null while the request is in flight. */
   doneAt: number | null;
@@ -70,6 +72,12 @@ class Bucket {
   readonly queue: Waiter[] = [];
   pausedUntil = 0;
   limit: number;
+  /**
+   * False until an answer came back. Until then one request goes alone, so that a budget another program
+   * already spent shows in its headers before a whole burst runs into 429s.
+   */
+  informed = false;
+  dispatched = 0;
   readonly windowMs: number;
 
   constructor(readonly key: string, readonly ref: BucketRef) {
@@ -99,7 +107,9 @@ class Bucket {
   /** Earliest local ms at which one more request fits (Infinity: only an in-flight answer can free a slot). */
   opensAt(now: number, safety: number, limitsOff: boolean): number {
     const paused = this.pausedUntil > now ? this.pausedUntil : now;
-    if (limitsOff || this.used() < this.limit) return paused;
+    if (limitsOff) return paused;
+    if (!this.informed && this.slots.length > 0) return Infinity;
+    if (this.used() < this.limit) return paused;
     const expiries: number[] = [];
     for (const s of this.slots) if (s.doneAt !== null) expiries.push(s.doneAt + this.windowMs + safety);
     for (const t of this.phantoms) expiries.push(t + this.windowMs + safety);
@@ -201,7 +211,7 @@ export class Scheduler {
 
   private dispatch(b: Bucket, now: number): void {
     const waiter = b.queue.shift()!;
-    const slot: Slot = { sentAt: now, doneAt: null };
+    const slot: Slot = { seq: b.dispatched++, sentAt: now, doneAt: null };
     b.slots.push(slot);
     this.inFlight++;
     let released = false;
@@ -219,11 +229,13 @@ export class Scheduler {
   private settle(b: Bucket, slot: Slot, fb: Feedback): void {
     const now = this.timer.now();
     slot.doneAt = now;
+    b.informed = true;
     if (fb.limit !== undefined && Number.isInteger(fb.limit) && fb.limit > 0) b.limit = fb.limit;
     if (fb.remain !== undefined && Number.isInteger(fb.remain) && fb.remain >= 0) {
-      // What the server had counted when this request arrived, against what we had sent by then.
+      // What the server had counted when this request arrived, against what we had sent before it (in
+      // dispatch order: answers may come back in any order, arrivals mostly keep it).
       const serverUsed = b.limit - fb.remain;
-      const ours = b.slots.filter((s) => s.sentAt <= slot.sentAt).length + b.phantoms.length;
+      const ours = b.slots.filter((s) => s.seq <= slot.seq).length + b.phantoms.length;
       const missing = Math.min(serverUsed - ours, b.limit - b.used());
       for (let i = 0; i < missing; i++) b.phantoms.push(now);
     }

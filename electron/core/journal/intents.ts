@@ -83,7 +83,7 @@ export function applyRecord(views: Map<string, IntentView>, r: JournalRecord): v
     case 'lookup':
       v.absent_lookups += 1;
       v.first_absent_at ??= at;
-      v.last_absent_at = at;
+      v.last_absent_at = Date.parse(r.asked_at);
       break;
     case 'retry':
       v.state = 'approved';

@@ -28,8 +28,14 @@ const sent = z.strictObject({ type: z.literal('sent'), intent: IntentId, attempt
 const unconfirmed = z.strictObject({
   type: z.literal('unconfirmed'), intent: IntentId, attempt: z.number().int().min(1), reason: z.string().max(500),
 });
-/** A lookup that did not find the id; the span of these decides when a resend is allowed. */
-const lookup = z.strictObject({ type: z.literal('lookup'), intent: IntentId, found: z.literal(false) });
+/**
+ * A lookup that did not find the id; the span of these decides when a resend is allowed. `asked_at` is
+ * when the lookup left: the exchange's "absent" holds from at least then, so spans are measured from
+ * the first lookup's answer (the record's time) to the last lookup's asking, never longer than proven.
+ */
+const lookup = z.strictObject({
+  type: z.literal('lookup'), intent: IntentId, found: z.literal(false), asked_at: z.iso.datetime(),
+});
 /** The exchange refused without applying (429): the intent is ready to be sent again. */
 const retry = z.strictObject({ type: z.literal('retry'), intent: IntentId, reason: z.string().max(500) });
 const result = z.strictObject({
