@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
-import { CHANNEL_NAMES, wireChannel } from '../shared/ipc.ts';
+import { CHANNEL_NAMES, wireChannel, wireEvent } from '../shared/ipc.ts';
 import { fakeElectron, fakeEvent, FakeWebContents } from './host/fakeElectron.ts';
 
 // main.ts and preload.ts run against a fake `electron` module: the wiring is checked where the
@@ -67,10 +67,19 @@ describe('electron/preload.ts', () => {
     await import('./preload.ts');
     const desk = fake.current.exposed.get('desk') as Record<string, (r: unknown) => Promise<unknown>>;
     expect([...fake.current.exposed.keys()]).toEqual(['desk']);
-    expect(Object.keys(desk).sort()).toEqual([...CHANNEL_NAMES].sort());
+    expect(Object.keys(desk).sort()).toEqual([...CHANNEL_NAMES, 'on'].sort());
     expect(Object.isFrozen(desk)).toBe(true);
     for (const value of Object.values(desk)) expect(typeof value).toBe('function');
     await desk.totalBalance!({ currency: 'BTC' });
     expect(fake.current.invoked).toEqual([{ channel: wireChannel('totalBalance'), payload: { currency: 'BTC' } }]);
+    // Events: only contract events can be subscribed to, and unsubscribing removes the listener.
+    const on = desk.on as unknown as (e: string, fn: (p: unknown) => void) => () => void;
+    expect(() => on('desk:totalBalance', () => {})).toThrow(/unknown desk event/);
+    const got: unknown[] = [];
+    const off = on('rateLimits', (p) => got.push(p));
+    for (const fn of fake.current.rendererListeners.get(wireEvent('rateLimits'))!) fn({}, { buckets: [] });
+    expect(got).toEqual([{ buckets: [] }]);
+    off();
+    expect(fake.current.rendererListeners.get(wireEvent('rateLimits'))).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { createCore } from './core/core.ts';
 import { sandboxProfile } from './core/profiles/sandbox.ts';
 import { createMainWindow, hardenContents } from './host/electron-window.ts';
-import { registerIpc, trustedSender } from './host/electron-ipc.ts';
+import { forwardEvents, registerIpc, trustedSender } from './host/electron-ipc.ts';
 
 // Started by electron/start.ts, which runs the Sandbox and passes its credentials file.
 const credentialsPath = process.env.TREASURY_DESK_SANDBOX_CREDENTIALS;
@@ -22,6 +22,7 @@ void app.whenReady().then(() => {
   registerIpc(ipcMain, core, trustedSender(pathToFileURL(rendererIndex).href, () => windowId));
   const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), index: rendererIndex });
   windowId = win.webContents.id;
+  forwardEvents(core, win.webContents);
 });
 
 app.on('window-all-closed', () => app.quit());

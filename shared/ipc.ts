@@ -40,6 +40,33 @@ export function wireChannel(name: ChannelName): string {
   return `desk:${name}`;
 }
 
+// Events the core pushes to the renderer (the renderer never asks for them): each with its schema.
+export const events = {
+  /** Request buckets that are busy: something queued, nearly spent, or paused after a 429. */
+  rateLimits: z.object({
+    buckets: z.array(z.object({
+      key: z.string(),
+      queued: z.number().int().nonnegative(),
+      remaining: z.number().int(),
+      limit: z.number().int().positive(),
+      paused_until_ms: z.number().nullable(),
+    })),
+  }),
+} as const;
+
+export type Events = typeof events;
+export type EventName = keyof Events;
+export type EventPayload<E extends EventName> = z.output<Events[E]>;
+export const EVENT_NAMES = Object.keys(events) as EventName[];
+
+export function isEventName(name: unknown): name is EventName {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
+}
+
+export function wireEvent(name: EventName): string {
+  return `desk-event:${name}`;
+}
+
 export const DeskErrorKind = z.enum(['invalid_request', 'exchange', 'network', 'locked', 'internal']);
 export type DeskErrorKind = z.infer<typeof DeskErrorKind>;
 
@@ -54,7 +81,10 @@ export type DeskErrorBody = z.infer<typeof DeskErrorBody>;
 
 export type Reply<T> = { ok: true; data: T } | { ok: false; error: DeskErrorBody };
 
-/** What the renderer sees as `window.desk`: one method per channel, each answering a Reply. */
+/** What the renderer sees as `window.desk`: one method per channel, each answering a Reply, and `on` for events. */
 export type DeskApi = {
   [C in ChannelName]: (request: ChannelRequest<C>) => Promise<Reply<ChannelResponse<C>>>;
+} & {
+  /** Subscribes to a core event; returns the function that unsubscribes. */
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 };

@@ -13,7 +13,7 @@ import { startLifecycle } from './lifecycle.ts';
 import { RateLimiter } from './limits.ts';
 import type { SandboxOptions } from './options.ts';
 import { allRoutes } from './routes/index.ts';
-import { API_PREFIX, buildServer } from './server.ts';
+import { API_PREFIX, buildServer, type RouteDef } from './server.ts';
 import { seedWorld, type KeyPair, type SeedResult } from './world.ts';
 
 // One running Sandbox: its store, clock, limits, faults, REST and admin routes, and credentials.json.
@@ -24,6 +24,8 @@ export interface SandboxConfig {
   port: number;
   host: string;
   options: SandboxOptions;
+  /** Replaces the REST routes (tests of the platform alone); every other part stays as in production. */
+  routes?: RouteDef[];
 }
 
 export interface Credentials {
@@ -84,7 +86,7 @@ export async function startSandbox(config: SandboxConfig): Promise<RunningSandbo
     const keys = new KeyStore(db);
     const limiter = new RateLimiter(() => clock.now() * 1000, !config.options.noLimits);
     const faults = new Faults();
-    const app = buildServer({ db, routes: allRoutes({ clock, options: config.options }), clock, limiter, faults, keys });
+    const app = buildServer({ db, routes: config.routes ?? allRoutes({ clock, options: config.options }), clock, limiter, faults, keys });
     mountAdmin(app, {
       db, clock, options: config.options, token: adminToken,
       routes: [...ledgerAdminRoutes, ...controlAdminRoutes({ keys, faults, limiter })],

@@ -134,6 +134,20 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     exposeHeadRoutes: false,
     forceCloseConnections: true,
     return503OnClosing: false,
+    // Requests Node's HTTP parser cannot read never reach a route: answer them in the §7 shape too.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => {
+      if (err.code === 'ECONNRESET' || socket.destroyed) return;
+      const body = JSON.stringify({ label: 'BAD_REQUEST', message: `unreadable HTTP request (${err.code ?? 'parse error'})` });
+      if (socket.writable) {
+        socket.write(`HTTP/1.1 400 Bad Request\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+      }
+      socket.destroy();
+    },
+    // URLs the router cannot decode (a lone %) never reach the hooks: answer them here, counted too.
+    frameworkErrors: (error, req, reply) => {
+      if ((req.raw.url ?? '').startsWith(API_PREFIX) && !req.sandbox && !admit(req, reply, undefined, undefined)) return;
+      sendError(reply, new ApiError('BAD_REQUEST', error.message.slice(0, 200)));
+    },
   });
   app.decorateRequest('sandbox', null);
   app.removeAllContentTypeParsers();
@@ -147,9 +161,9 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     return { rule: { ...b.rule, scope: 'ip' }, key: `${b.rule.id}:unrouted` };
   };
 
-  app.addHook('onRequest', (req, reply, done) => {
+  /** Sets the §4.3 headers and counts the request; false when it is over its limit (answered 429). */
+  const admit = (req: FastifyRequest, reply: FastifyReply, def: RouteDef | undefined, fixed: BucketRef | undefined): boolean => {
     const url = req.raw.url ?? '';
-    if (!url.startsWith(API_PREFIX)) return done();
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
     const rawQuery = q < 0 ? '' : url.slice(q + 1);
@@ -161,9 +175,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     reply.header('X-In-Time', micros(nowSec));
     reply.header('X-Svc-Trace-ID', traceId());
 
-    const config = req.routeOptions.config;
-    const def = config.def;
-    const bucket = def ? (config.bucket ?? bucketFor(method, sub)) : unrouted(method, sub);
+    const bucket = def ? (fixed ?? bucketFor(method, sub)) : unrouted(method, sub);
     let scope: string;
     if (bucket.rule.scope === 'ip' || !def || def.group === 'public') scope = `ip:${req.ip}`;
     else {
@@ -177,12 +189,16 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     reply.header('X-Svc-RateLimit-Requests-Remain', String(d.remain));
     reply.header('X-Svc-RateLimit-Limit', String(d.limit));
     reply.header('X-Svc-RateLimit-Reset-Timestamp', String(d.resetMs));
-    if (!d.allowed) {
-      sendError(reply, new ApiError('TOO_MANY_REQUESTS',
-        `rate limit ${d.limit} per ${bucket.rule.windowSec}s reached for ${method} ${sub}; retry after ${d.resetMs} (Unix ms)`));
-      return;
-    }
-    done();
+    if (d.allowed) return true;
+    sendError(reply, new ApiError('TOO_MANY_REQUESTS',
+      `rate limit ${d.limit} per ${bucket.rule.windowSec}s reached for ${method} ${sub.slice(0, 200)}; retry after ${d.resetMs} (Unix ms)`));
+    return false;
+  };
+
+  app.addHook('onRequest', (req, reply, done) => {
+    if (!(req.raw.url ?? '').startsWith(API_PREFIX)) return done();
+    const config = req.routeOptions.config;
+    if (admit(req, reply, config.def, config.bucket)) done();
   });
 
   app.addHook('onSend', (req, reply, payload, done) => {

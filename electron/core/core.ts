@@ -1,4 +1,4 @@
-import { channels, isChannelName, type ChannelName, type DeskErrorBody, type Reply } from '../../shared/ipc.ts';
+import { channels, events, isChannelName, type ChannelName, type DeskErrorBody, type EventName, type EventPayload, type Reply } from '../../shared/ipc.ts';
 import { ApiClient } from './client/client.ts';
 import { ExchangeError, NetworkError } from './client/errors.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
@@ -7,7 +7,11 @@ import type { Profile } from './profiles/profile.ts';
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
 export interface Core {
   invoke(channel: string, payload: unknown): Promise<Reply<unknown>>;
+  /** Core events for the renderer; hosts forward them. Returns the function that unsubscribes. */
+  subscribe(listener: EventListener): () => void;
 }
+
+export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
 export interface CoreOptions {
   profile: Profile;
@@ -55,7 +59,19 @@ export function createCore(opts: CoreOptions): Core {
     }
   }
 
+  const listeners = new Set<EventListener>();
+  /** Every event is checked against its schema before it leaves, like every answer. */
+  function emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
+    const checked = events[event].parse(payload) as EventPayload<E>;
+    for (const l of listeners) l(event, checked);
+  }
+  void emit;
+
   return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
     invoke(channel, payload) {
       if (!isChannelName(channel)) {
         return Promise.resolve({ ok: false, error: { kind: 'invalid_request', message: `unknown channel: ${String(channel).slice(0, 64)}` } });

@@ -1,14 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { CHANNEL_NAMES, wireChannel } from '../../shared/ipc.ts';
-import type { Core } from '../core/core.ts';
-import { registerIpc, trustedSender } from './electron-ipc.ts';
-import { fakeElectron, fakeEvent } from './fakeElectron.ts';
+import { CHANNEL_NAMES, wireChannel, wireEvent } from '../../shared/ipc.ts';
+import type { Core, EventListener } from '../core/core.ts';
+import { forwardEvents, registerIpc, trustedSender } from './electron-ipc.ts';
+import { fakeElectron, fakeEvent, FakeWebContents } from './fakeElectron.ts';
 
 const INDEX = 'file:///app/dist/renderer/index.html';
 
 function setup() {
   const fake = fakeElectron();
-  const core: Core = { invoke: vi.fn(async () => ({ ok: true as const, data: 'answer' })) };
+  const core: Core = { invoke: vi.fn(async () => ({ ok: true as const, data: 'answer' })), subscribe: () => () => {} };
   registerIpc(fake.module.ipcMain as never, core, trustedSender(INDEX, () => 7));
   return { fake, core };
 }
@@ -36,5 +36,22 @@ describe('Electron IPC host', () => {
     const reply = await fake.handlers.get(wireChannel('totalBalance'))!(fakeEvent(ev), {});
     expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_request' } });
     expect(core.invoke).not.toHaveBeenCalled();
+  });
+});
+
+describe('Electron event forwarding', () => {
+  it('sends core events to the desk window only, and stops when unsubscribed', () => {
+    let listener: EventListener | undefined;
+    const core: Core = { invoke: vi.fn(), subscribe: (l) => { listener = l; return () => { listener = undefined; }; } };
+    const contents = new FakeWebContents();
+    const stop = forwardEvents(core, contents);
+    const payload = { buckets: [{ key: 'wallet_80:GET /wallet/total_balance', queued: 3, remaining: 0, limit: 80, paused_until_ms: null }] };
+    listener!('rateLimits', payload);
+    expect(contents.sent).toEqual([{ channel: wireEvent('rateLimits'), payload }]);
+    contents.destroyed = true;
+    listener!('rateLimits', payload);
+    expect(contents.sent).toHaveLength(1);
+    stop();
+    expect(listener).toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import type { IpcMainInvokeEvent } from 'electron';
-import { CHANNEL_NAMES, wireChannel, type Reply } from '../../shared/ipc.ts';
+import { CHANNEL_NAMES, wireChannel, wireEvent, type Reply } from '../../shared/ipc.ts';
 import type { Core } from '../core/core.ts';
 
 export interface IpcMainLike {
@@ -29,4 +29,11 @@ export function trustedSender(indexUrl: string, windowContentsId: () => number |
     if (event.sender.id !== windowContentsId()) return false;
     return frame.url.split('#')[0] === indexUrl;
   };
+}
+
+/** Core events go to our window only (never broadcast to other web contents). */
+export function forwardEvents(core: Core, contents: { send(channel: string, payload: unknown): void; isDestroyed(): boolean }): () => void {
+  return core.subscribe((event, payload) => {
+    if (!contents.isDestroyed()) contents.send(wireEvent(event), payload);
+  });
 }

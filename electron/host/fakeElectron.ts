@@ -10,6 +10,14 @@ export class FakeWebContents {
   readonly id = FakeWebContents.nextId++;
   readonly listeners = new Map<string, Listener[]>();
   windowOpenHandler: ((d: unknown) => { action: string }) | undefined;
+  readonly sent: { channel: string; payload: unknown }[] = [];
+  destroyed = false;
+  send(channel: string, payload: unknown) {
+    this.sent.push({ channel, payload });
+  }
+  isDestroyed() {
+    return this.destroyed;
+  }
   on(event: string, fn: Listener) {
     this.listeners.set(event, [...(this.listeners.get(event) ?? []), fn]);
     return this;
@@ -47,6 +55,7 @@ export function fakeElectron() {
   const appListeners = new Map<string, Listener>();
   const exposed = new Map<string, unknown>();
   const invoked: { channel: string; payload: unknown }[] = [];
+  const rendererListeners = new Map<string, Listener[]>();
   let ready!: () => void;
   const whenReady = new Promise<void>((r) => { ready = r; });
   const module = {
@@ -66,10 +75,14 @@ export function fakeElectron() {
       },
     },
     ipcMain: { handle: (channel: string, fn: (event: IpcMainInvokeEvent, payload: unknown) => Promise<unknown>) => { handlers.set(channel, fn); } },
-    ipcRenderer: { invoke: async (channel: string, payload: unknown) => { invoked.push({ channel, payload }); return { ok: true, data: null }; } },
+    ipcRenderer: {
+      invoke: async (channel: string, payload: unknown) => { invoked.push({ channel, payload }); return { ok: true, data: null }; },
+      on: (channel: string, fn: Listener) => { rendererListeners.set(channel, [...(rendererListeners.get(channel) ?? []), fn]); },
+      removeListener: (channel: string, fn: Listener) => { rendererListeners.set(channel, (rendererListeners.get(channel) ?? []).filter((f) => f !== fn)); },
+    },
     contextBridge: { exposeInMainWorld: (name: string, api: unknown) => { exposed.set(name, api); } },
   };
-  return { module, created, session, handlers, appListeners, exposed, invoked, ready: () => ready() };
+  return { module, created, session, handlers, appListeners, exposed, invoked, rendererListeners, ready: () => ready() };
 }
 
 export function fakeEvent(opts: { senderId: number; url: string; subframe?: boolean }): IpcMainInvokeEvent {

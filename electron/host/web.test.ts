@@ -3,7 +3,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Core } from '../core/core.ts';
+import type { Core, EventListener } from '../core/core.ts';
 import { startWebHost, type WebHost } from './web.ts';
 
 function raw(host: WebHost, opts: { method: string; path: string; headers?: Record<string, string>; body?: string }) {
@@ -21,7 +21,11 @@ function raw(host: WebHost, opts: { method: string; path: string; headers?: Reco
 
 describe('web host', () => {
   let host: WebHost;
-  const core: Core = { invoke: vi.fn(async (channel, payload) => ({ ok: true as const, data: { channel, payload } })) };
+  const listeners = new Set<EventListener>();
+  const core: Core = {
+    invoke: vi.fn(async (channel, payload) => ({ ok: true as const, data: { channel, payload } })),
+    subscribe: (l) => { listeners.add(l); return () => listeners.delete(l); },
+  };
   const call = (channel: string, body: string, headers: Record<string, string> = {}) => raw(host, {
     method: 'POST', path: `/rpc/${channel}`, body,
     headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}`, ...headers },
@@ -73,6 +77,23 @@ describe('web host', () => {
     expect(JSON.parse(bad.body).error.message).toMatch(/not valid JSON/);
     const big = await call('totalBalance', JSON.stringify({ pad: 'x'.repeat(2 << 20) }));
     expect(big.status).toBe(413);
+  });
+
+  it('streams core events to a token holder only', async () => {
+    const refused = await raw(host, { method: 'GET', path: '/events' });
+    expect(refused.status).toBe(401);
+    const res = await fetch(`${host.origin}/events`, { headers: { Authorization: `Bearer ${host.token}` } });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    await reader.read();
+    const payload = { buckets: [{ key: 'withdraw:POST /withdrawals', queued: 4, remaining: 0, limit: 1, paused_until_ms: null }] };
+    for (const l of listeners) l('rateLimits', payload);
+    let text = '';
+    while (!text.includes('\n\n')) text += (await reader.read()).value;
+    expect(text).toBe(`event: rateLimits\ndata: ${JSON.stringify(payload)}\n\n`);
+    await reader.cancel();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(listeners.size).toBe(0);
   });
 
   it('never serves files outside the app folder', async () => {

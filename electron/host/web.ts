@@ -105,10 +105,29 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     sendJson(res, 200, await opts.core.invoke(channel, payload));
   }
 
+  /** Core events as server-sent events, on a stream opened with the token in a header (not the URL). */
+  function serveEvents(req: IncomingMessage, res: ServerResponse): void {
+    if (req.method !== 'GET') return refuse(res, 405, 'events use GET');
+    if (req.headers.origin !== undefined && req.headers.origin !== origin) return refuse(res, 403, 'requests from other origins are refused');
+    if (!tokenMatches(req.headers.authorization, token)) return refuse(res, 401, 'missing or wrong desk token');
+    securityHeaders(res);
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
+    res.write(': desk events\n\n');
+    const unsubscribe = opts.core.subscribe((event, payload) => {
+      res.write(`event: ${event}\ndata: ${JSON.stringify(payload)}\n\n`);
+    });
+    const keepAlive = setInterval(() => res.write(': keep-alive\n\n'), 25_000);
+    req.on('close', () => {
+      clearInterval(keepAlive);
+      unsubscribe();
+    });
+  }
+
   const server: Server = createServer((req, res) => {
     // Refuse DNS-rebinding: the page must be addressed as the loopback address we listen on.
     if (req.headers.host !== new URL(origin).host) return refuse(res, 421, 'wrong Host header');
     const { pathname } = new URL(req.url ?? '/', origin);
+    if (pathname === '/events') return serveEvents(req, res);
     const handled = pathname.startsWith('/rpc/')
       ? serveRpc(req, res, pathname.slice('/rpc/'.length))
       : req.method === 'GET' || req.method === 'HEAD'

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { bucketFor } from '../../../shared/api/rateLimits.ts';
 import { ErrorBody } from '../../../shared/api/records.ts';
 import { epochMsFromAnyUnit, ServerClock } from './clock.ts';
@@ -38,7 +39,7 @@ export interface ApiClientOptions {
   scheduler?: Scheduler;
   /** For a client that makes its own scheduler. */
   limitsOff?: boolean;
-  /** Names the UID budget this key draws from (default: the key itself). */
+  /** Names the UID budget this key draws from (default: a digest of the key, never the key: it shows in events). */
   account?: string;
   clock?: ServerClock;
   /** Attempts for a read, the first included (default 4). Writes always get one. */
@@ -62,6 +63,7 @@ export class ApiClient {
   private readonly svc: string;
   private readonly account: string;
   private readonly random: () => number;
+  private sent = 0;
 
   constructor(private readonly opts: ApiClientOptions) {
     this.base = new URL(opts.baseUrl.replace(/\/+$/, ''));
@@ -70,12 +72,17 @@ export class ApiClient {
     this.clock = opts.clock ?? new ServerClock(this.timer);
     this.scheduler = opts.scheduler ?? new Scheduler({ timer: this.timer, limitsOff: opts.limitsOff });
     this.svc = opts.svc ?? 'Svc';
-    this.account = opts.account ?? opts.credentials.key;
+    this.account = opts.account ?? `key-${createHash('sha256').update(opts.credentials.key).digest('hex').slice(0, 12)}`;
     this.random = opts.random ?? Math.random;
   }
 
   get origin(): string {
     return this.base.origin;
+  }
+
+  /** HTTP requests this client has sent (retries and clock syncs included). */
+  get requestCount(): number {
+    return this.sent;
   }
 
   async request<T>(req: ApiRequest): Promise<T> {
@@ -158,6 +165,7 @@ export class ApiClient {
       abort.abort();
     }, timeoutMs);
     const sentAt = this.timer.now();
+    this.sent++;
     try {
       const res = await this.fetchImpl(url, { method: req.method, headers, body: body || undefined, signal: abort.signal });
       const text = await res.text();

@@ -98,7 +98,7 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
   });
 
   it("lets a person's action overtake queued background polling in the same bucket", async () => {
-    const { time, ex, client } = setup();
+    const { time, ex, client } = setup({ latency: () => 5 });
     const polls = Array.from({ length: 200 }, () => client.request({ method: 'GET', path: '/wallet/total_balance', priority: 'background' }));
     await time.advance(2_000); // the first 80 have gone; 120 wait for the window
     expect(ex.count('GET', '/wallet/total_balance')).toBe(80);
@@ -112,6 +112,8 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
 
   it('lets an action overtake background work waiting for the in-flight cap', async () => {
     const { time, ex, client } = setup({ latency: () => 500 });
+    await time.run(client.request({ method: 'GET', path: '/wallet/deposits' }));
+    ex.arrivals.length = 0;
     const polls = Array.from({ length: 40 }, (_, i) => client.request({ method: 'GET', path: `/wallet/deposits`, query: [['n', String(i)]], priority: 'background' }));
     const click = client.request({ method: 'GET', path: '/wallet/saved_address', priority: 'action' });
     await time.run(Promise.all([click, ...polls]));

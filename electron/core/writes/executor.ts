@@ -1,0 +1,321 @@
+import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import type { IntentView } from '../journal/intents.ts';
+import type { Journal } from '../journal/journal.ts';
+import type { RecordBody, RecordType } from '../journal/records.ts';
+import { newOrderId } from './ids.ts';
+import { buildBody, KINDS, type WriteInput } from './inputs.ts';
+import { lookupTransfer, lookupWithdrawal, reconcileUidTransfer, type Found, type Lookup, type WriteClient } from './lookups.ts';
+import { classifyFailure, DUPLICATE_LABELS } from './outcome.ts';
+
+// Exactly-once writes. The rules, in order of importance:
+// 1. Nothing leaves before the journal holds it: the intent, the approval, and a "sent" record per attempt.
+// 2. After an ambiguous failure a write with an id is sent again only when lookups of that id, spanning
+//    the settling time, all find it absent; a write without an id is never sent again.
+// 3. The exchange is never trusted to refuse a reused id; the desk's own lookups are the only guard.
+
+export const DEFAULT_SETTLE_MS = 30_000;
+export const DEFAULT_LOOKUP_INTERVAL_MS = 5_000;
+
+export interface ExecutorOptions {
+  journal: Journal;
+  client: WriteClient;
+  /** How long an id must stay absent, over several lookups, before a resend (a setting; 30 s by default). */
+  settleMs?: number;
+  /** Pause between lookups, and before a retry after a 429. */
+  lookupIntervalMs?: number;
+  now?: () => number;
+  newId?: () => string;
+}
+
+export interface WriteEvent {
+  record: RecordType;
+  intent: IntentView;
+}
+
+/** Transfer statuses (§3.3) that say the transfer did not happen. */
+const FAILED_TRANSFER_STATUSES = new Set(['FAIL']);
+
+export class WriteExecutor {
+  private readonly journal: Journal;
+  private readonly client: WriteClient;
+  private readonly settleMs: number;
+  private readonly intervalMs: number;
+  private readonly now: () => number;
+  private readonly newId: () => string;
+  private readonly running = new Map<string, Promise<IntentView>>();
+  private readonly listeners = new Set<(e: WriteEvent) => void>();
+  private readonly stopper = new AbortController();
+
+  constructor(opts: ExecutorOptions) {
+    this.journal = opts.journal;
+    this.client = opts.client;
+    this.settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
+    this.intervalMs = opts.lookupIntervalMs ?? DEFAULT_LOOKUP_INTERVAL_MS;
+    this.now = opts.now ?? Date.now;
+    this.newId = opts.newId ?? (() => newOrderId(this.now()));
+  }
+
+  /** Every state change, as the journal records it (the core forwards these to the renderer). */
+  on(listener: (e: WriteEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Journals an intent awaiting approval; nothing is sent. */
+  prepare(w: WriteInput, note?: string): IntentView {
+    const id = this.newId();
+    const spec = KINDS[w.kind];
+    const body = buildBody(w, spec.idField ? id : null);
+    this.record({ type: 'intent', intent: id, kind: w.kind, client_id: spec.idField ? id : null, body, ...(note ? { note } : {}) });
+    return this.view(id);
+  }
+
+  /** Records the operator's approval and drives the intent until the exchange's answer is settled. */
+  approve(id: string, by: string): Promise<IntentView> {
+    const v = this.view(id);
+    if (v.state !== 'pending_approval') throw new Error(`intent ${id} is ${v.state}; only an intent awaiting approval can be approved`);
+    this.record({ type: 'approval', intent: id, by });
+    return this.drive(id);
+  }
+
+  submit(w: WriteInput, by: string, note?: string): Promise<IntentView> {
+    return this.approve(this.prepare(w, note).id, by);
+  }
+
+  /** Drops an intent that was never approved (so never sent). */
+  cancel(id: string, reason: string): IntentView {
+    const v = this.view(id);
+    if (v.state !== 'pending_approval') throw new Error(`intent ${id} is ${v.state}; only an intent awaiting approval can be cancelled`);
+    this.record({ type: 'cancelled', intent: id, reason });
+    return this.view(id);
+  }
+
+  /** The operator's verdict on an intent the desk could not prove either way. */
+  settle(id: string, by: string, outcome: 'done' | 'not_done', note: string): IntentView {
+    const v = this.view(id);
+    if (v.state !== 'needs_attention') throw new Error(`intent ${id} is ${v.state}; only an intent that needs attention can be settled`);
+    this.record({ type: 'settled', intent: id, by, outcome, note });
+    return this.view(id);
+  }
+
+  /** On start: drives every intent the journal left approved, in flight or unconfirmed. */
+  resume(): Promise<IntentView[]> {
+    const movable = this.journal.unfinished().filter((v) => ['approved', 'in_flight', 'unconfirmed'].includes(v.state));
+    return Promise.all(movable.map((v) => this.drive(v.id)));
+  }
+
+  /** Looks up accepted withdrawals once and journals status changes; DONE, CANCEL and REJECT finish them. */
+  async pollStatuses(): Promise<void> {
+    const watched = this.journal.unfinished('withdrawal').filter((v) => v.state === 'accepted' && !this.running.has(v.id));
+    for (const v of watched) {
+      const l = await lookupWithdrawal(this.client, v, this.now());
+      if (l.kind !== 'found') continue;
+      if (l.status !== undefined && l.status !== v.status) {
+        this.record({ type: 'status', intent: v.id, status: l.status, final: isFinalWithdrawalStatus(l.status) });
+      }
+      if (l.copies > 1) this.flagCopies(v, l);
+    }
+  }
+
+  /** Stops driving intents (they stay in the journal as they are) and waits for the loops to end. */
+  async stop(): Promise<void> {
+    this.stopper.abort();
+    await Promise.allSettled([...this.running.values()]);
+  }
+
+  private get stopped(): boolean {
+    return this.stopper.signal.aborted;
+  }
+
+  private view(id: string): IntentView {
+    const v = this.journal.intent(id);
+    if (!v) throw new Error(`no intent ${id} in the journal`);
+    return v;
+  }
+
+  private record(body: RecordBody): void {
+    this.journal.append(body);
+    const event: WriteEvent = { record: body.type, intent: this.view(body.intent) };
+    for (const fn of this.listeners) {
+      try {
+        fn(event);
+      } catch {
+        // A listener's failure must not stop a write half-way.
+      }
+    }
+  }
+
+  private drive(id: string): Promise<IntentView> {
+    const current = this.running.get(id);
+    if (current) return current;
+    const p = this.loop(id).finally(() => this.running.delete(id));
+    this.running.set(id, p);
+    return p;
+  }
+
+  private async loop(id: string): Promise<IntentView> {
+    for (;;) {
+      const v = this.view(id);
+      if (this.stopped) return v;
+      switch (v.state) {
+        case 'approved':
+          await this.sendOnce(v);
+          break;
+        case 'in_flight':
+          // Only a previous run leaves this (a "sent" with no outcome): the request may have landed.
+          this.onAmbiguous(v, 'the desk stopped while the request was out');
+          break;
+        case 'unconfirmed':
+          await this.resolveOnce(v);
+          break;
+        default:
+          return v;
+      }
+    }
+  }
+
+  private async sendOnce(v: IntentView): Promise<void> {
+    const spec = KINDS[v.kind];
+    if (spec.idField && v.attempts > 0) {
+      // A resend: one last look right before it, in case the earlier attempt has just landed.
+      const l = await this.lookup(v);
+      if (l.kind === 'found') return this.recordFound(v, l);
+      if (l.kind === 'unknown') return this.sleep();
+    }
+    const attempt = v.attempts + 1;
+    this.record({ type: 'sent', intent: v.id, attempt });
+    let answer: Record<string, unknown> | undefined;
+    try {
+      answer = await this.client.request<Record<string, unknown>>({ method: 'POST', path: spec.path, body: v.body, priority: 'action' });
+    } catch (e) {
+      const f = classifyFailure(e);
+      if (f.kind === 'rate_limited') {
+        this.record({ type: 'retry', intent: v.id, reason: `${f.reason}: nothing was applied; sending again after a pause` });
+        return this.sleep();
+      }
+      if (f.kind === 'refused') {
+        if (spec.idField && (attempt > 1 || DUPLICATE_LABELS.has(f.label))) {
+          // After a resend a refusal may be caused by the first attempt having landed (a reused id, a
+          // spent balance): only a lookup can say which.
+          const l = await this.lookup(this.view(v.id));
+          if (l.kind === 'found') return this.recordFound(this.view(v.id), l);
+          if (l.kind === 'unknown') {
+            this.record({ type: 'unconfirmed', intent: v.id, attempt, reason: `refused with ${f.label} on attempt ${attempt}; checking whether an earlier attempt landed` });
+            return;
+          }
+        }
+        this.record({ type: 'result', intent: v.id, outcome: 'refused', via: 'response', http_status: f.status, label: f.label, message: f.message });
+        return;
+      }
+      return this.onAmbiguous(this.view(v.id), f.reason);
+    }
+    const exchangeId = answer?.id ?? answer?.tx_id;
+    this.record({
+      type: 'result', intent: v.id, outcome: 'accepted', via: 'response',
+      ...(exchangeId !== undefined && exchangeId !== null ? { exchange_id: String(exchangeId) } : {}),
+      ...(typeof answer?.status === 'string' ? { status: answer.status } : {}),
+    });
+  }
+
+  private onAmbiguous(v: IntentView, reason: string): void {
+    const spec = KINDS[v.kind];
+    if (spec.idField || v.kind === 'uid_transfer') {
+      this.record({ type: 'unconfirmed', intent: v.id, attempt: Math.max(1, v.attempts), reason });
+      return;
+    }
+    this.record({
+      type: 'needs_attention', intent: v.id,
+      reason: `The ${spec.what} got no clear answer (${reason}). The API gives this kind of transfer no id to look up, so the desk will not send it again: check both accounts' balances, then settle it as done or not done.`,
+    });
+  }
+
+  private async resolveOnce(v: IntentView): Promise<void> {
+    const spec = KINDS[v.kind];
+    const askedAt = this.now();
+    const l = await this.lookup(v);
+    if (l.kind === 'found') {
+      if (v.kind === 'uid_transfer' && l.copies > 1) {
+        this.record({
+          type: 'needs_attention', intent: v.id,
+          reason: `The UID transfer got no clear answer, and ${l.copies} outgoing UID transfers to user ${String(v.body.receive_uid)} of ${String(v.body.amount)} ${String(v.body.currency)} match it. Check which one is this transfer, then settle it.`,
+        });
+        return;
+      }
+      return this.recordFound(v, l);
+    }
+    if (l.kind === 'unknown') {
+      if (l.refusedLabel !== undefined) {
+        this.record({
+          type: 'needs_attention', intent: v.id,
+          reason: `The ${spec.what} got no clear answer, and the exchange refused the desk's check (${l.refusedLabel}: ${l.reason}). It will not be sent again: check the exchange's records, then settle it.`,
+        });
+        return;
+      }
+      return this.sleep();
+    }
+    this.record({ type: 'lookup', intent: v.id, found: false, asked_at: new Date(askedAt).toISOString() });
+    const after = this.view(v.id);
+    const span = (after.last_absent_at ?? 0) - (after.first_absent_at ?? 0);
+    if (after.absent_lookups < 2 || span < this.settleMs) return this.sleep();
+    if (spec.idField) {
+      this.record({ type: 'retry', intent: v.id, reason: `id ${v.client_id} absent over ${after.absent_lookups} lookups spanning ${Math.round(span / 1000)} s; sending again` });
+      return;
+    }
+    this.record({
+      type: 'needs_attention', intent: v.id,
+      reason: `The UID transfer got no clear answer and no matching record appeared over ${Math.round(span / 1000)} s, so it most likely did not happen. The API gives it no id, so the desk cannot prove it and will not send it again: check the account, then settle it (and send it again by hand if needed).`,
+    });
+  }
+
+  private lookup(v: IntentView): Promise<Lookup> {
+    switch (v.kind) {
+      case 'withdrawal':
+        return lookupWithdrawal(this.client, v, this.now());
+      case 'main_sub_transfer':
+        return lookupTransfer(this.client, v);
+      case 'uid_transfer':
+        return reconcileUidTransfer(this.client, v, this.claimedUidTransfers(v.id), this.now());
+      default:
+        return Promise.resolve({ kind: 'unknown', reason: 'this kind of write cannot be looked up' });
+    }
+  }
+
+  /** Exchange ids of UID transfers other intents already account for. */
+  private claimedUidTransfers(except: string): Set<string> {
+    return new Set(this.journal.intents()
+      .filter((o) => o.kind === 'uid_transfer' && o.id !== except && o.exchange_id !== undefined)
+      .map((o) => o.exchange_id!));
+  }
+
+  private recordFound(v: IntentView, l: Found): void {
+    const via = v.kind === 'uid_transfer' ? 'records' : 'lookup';
+    const ids = l.exchange_id !== undefined ? { exchange_id: l.exchange_id } : {};
+    if (v.kind !== 'withdrawal' && l.status !== undefined && FAILED_TRANSFER_STATUSES.has(l.status)) {
+      this.record({ type: 'result', intent: v.id, outcome: 'refused', via, ...ids, status: l.status, message: `The exchange recorded the ${KINDS[v.kind].what} with status ${l.status}; nothing moved.` });
+      return;
+    }
+    this.record({ type: 'result', intent: v.id, outcome: 'accepted', via, ...ids, ...(l.status !== undefined ? { status: l.status } : {}) });
+    if (l.copies > 1) this.flagCopies(this.view(v.id), l);
+  }
+
+  private flagCopies(v: IntentView, l: Found): void {
+    this.record({
+      type: 'needs_attention', intent: v.id,
+      reason: `The exchange holds ${l.copies} ${KINDS[v.kind].what}s with id ${v.client_id}: it was applied more than once. Cancel the extra one if its status still allows it, then settle this intent.`,
+    });
+  }
+
+  private sleep(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => {
+      const t = setTimeout(done, this.intervalMs);
+      const signal = this.stopper.signal;
+      function done(): void {
+        clearTimeout(t);
+        signal.removeEventListener('abort', done);
+        resolve();
+      }
+      signal.addEventListener('abort', done);
+    });
+  }
+}

@@ -1,0 +1,236 @@
+import { randomBytes } from 'node:crypto';
+import Decimal from 'decimal.js';
+import { Dec, decimalPlaces, fmt } from '../../shared/money.ts';
+import { stmt, type DB } from '../db.ts';
+import { ApiError } from '../errors.ts';
+import { applyMoves, spot } from '../ledger.ts';
+import { addressOwner } from './addresses.ts';
+import { chainsOf, currencyRow, type ChainRow, type CurrencyRow } from './catalog.ts';
+import { recordDeposit } from './deposits.ts';
+
+// The withdrawal life cycle (§3.1 shows no transitions; this is the Sandbox's documented choice):
+//   REQUEST -> EXTPEND -> DONE                          small amounts
+//   REQUEST -> REVIEW  -> EXTPEND -> DONE               at or above the currency's review threshold
+//   REQUEST -> MANUAL  -> EXTPEND -> DONE | REJECT      at or above the manual threshold
+//   EXTPEND -> FAIL    -> REJECT                        some on-chain sends fail
+//   REQUEST -> DONE                                     internal (to a Sandbox address): free, no block
+//   REQUEST | REVIEW | MANUAL | FVERIFY -> CANCELPEND -> CANCEL    by DELETE
+// The amount leaves spot when the withdrawal is accepted; CANCEL and REJECT return it whole.
+
+export interface WithdrawalRow {
+  seq: number; uid: string; withdraw_order_id: string; currency: string; chain: string; address: string; memo: string;
+  amount: string; fee: string; status: string; type: string; route: string; outcome: string; receiver_uid: string | null;
+  asset_class: string; txid: string; block_number: string; fail_reason: string; timestamp: number; timestamp2: number | null;
+  next_at: number | null;
+}
+
+/** Seconds each status lasts at speed 1 before the life cycle moves it on. */
+export const PACE_SEC: Record<string, number> = { REQUEST: 10, REVIEW: 30, MANUAL: 60, EXTPEND: 30, FAIL: 60, CANCELPEND: 3 };
+
+export const CANCELLABLE = ['REQUEST', 'REVIEW', 'MANUAL', 'FVERIFY'] as const;
+export const FINAL = new Set(['DONE', 'CANCEL', 'REJECT']);
+/** Statuses in which the amount has gone back to the account. */
+export const REFUNDED = new Set(['CANCEL', 'REJECT']);
+/** §3.1 statuses that appear in lists; the admin API may move a withdrawal to any of them. */
+export const LIST_STATUSES = ['BCODE', 'CANCEL', 'CANCELPEND', 'DONE', 'EXTPEND', 'FAIL', 'FVERIFY', 'LOCKED', 'MANUAL', 'REJECT', 'REQUEST', 'REVIEW'] as const;
+
+export const CANCEL_REASON = 'Cancelled by the user';
+
+export function wireId(seq: number): string {
+  return `w${seq}`;
+}
+
+/** Accepts "w123" (list ids) and "123" (create-response ids); null when it is neither. */
+export function parseWithdrawalId(s: string): number | null {
+  const m = /^w?([1-9]\d{0,15})$/.exec(s);
+  return m ? Number(m[1]) : null;
+}
+
+export function nextAt(status: string, nowSec: number, speed: number): number | null {
+  const pace = PACE_SEC[status];
+  if (pace === undefined || speed <= 0) return null;
+  return nowSec + pace / speed;
+}
+
+/** §2.3 record as GET /wallet/withdrawals shows it. */
+export function withdrawalRecord(w: WithdrawalRow) {
+  return {
+    id: wireId(w.seq),
+    txid: w.txid,
+    block_number: w.block_number,
+    withdraw_order_id: w.withdraw_order_id,
+    timestamp: String(w.timestamp),
+    amount: w.amount,
+    fee: w.fee,
+    currency: w.currency,
+    address: w.address,
+    type: w.type,
+    fail_reason: w.status === 'CANCEL' ? w.fail_reason : '',
+    timestamp2: w.status === 'DONE' || w.status === 'CANCEL' ? String(w.timestamp2 ?? '') : '',
+    memo: w.memo,
+    status: w.status,
+    chain: w.chain,
+  };
+}
+
+export function getWithdrawal(db: DB, seq: number): WithdrawalRow | undefined {
+  return stmt(db, 'SELECT * FROM withdrawals WHERE seq = ?').get(seq) as WithdrawalRow | undefined;
+}
+
+export function feeFor(chain: ChainRow, amount: Decimal): Decimal {
+  const pct = amount.times(chain.fee_percent).div(100).toDecimalPlaces(chain.decimal, Decimal.ROUND_UP);
+  return new Dec(chain.fee_fix).plus(pct);
+}
+
+function utcDayStart(nowSec: number): number {
+  return Math.floor(nowSec / 86400) * 86400;
+}
+
+/** Daily amount already used by withdrawals of this UTC day that were not returned. */
+export function usedToday(db: DB, uid: string, currency: string, nowSec: number): Decimal {
+  const rows = stmt(db, 'SELECT amount, status FROM withdrawals WHERE uid = ? AND currency = ? AND timestamp >= ?')
+    .all(uid, currency, utcDayStart(nowSec)) as { amount: string; status: string }[];
+  return rows.reduce((s, r) => (REFUNDED.has(r.status) ? s : s.plus(r.amount)), new Dec(0));
+}
+
+export function dayRemaining(db: DB, cur: CurrencyRow, uid: string, nowSec: number): Decimal {
+  return Decimal.max(0, new Dec(cur.withdraw_day).minus(usedToday(db, uid, cur.currency, nowSec)));
+}
+
+export interface WithdrawInput {
+  uid: string; currency: string; chain: string; address: string; memo: string; amount: string; withdraw_order_id: string; asset_class: string;
+}
+
+/** Creates a withdrawal (one transaction: checks, debit, record). Refusals throw ApiError with the §7 label. */
+export function createWithdrawal(db: DB, input: WithdrawInput, nowSec: number, speed: number, refuseDuplicates: boolean) {
+  return db.transaction(() => {
+    const cur = currencyRow(db, input.currency);
+    if (!cur || cur.low_cap) throw new ApiError('INVALID_CURRENCY', `currency ${input.currency} cannot be withdrawn through the API`);
+    const chain = chainsOf(db, input.currency).find((c) => c.chain === input.chain);
+    if (!chain) throw new ApiError('INVALID_PARAM_VALUE', `chain ${input.chain} is not a chain of ${input.currency}`);
+    if (chain.is_disabled || chain.is_withdraw_disabled) throw new ApiError('API_WITHDRAW_DISABLED', `withdrawals of ${input.currency} on ${chain.chain} are disabled`);
+    if (chain.is_tag && input.memo === '') throw new ApiError('MISSING_REQUIRED_PARAM', `memo is required on chain ${chain.chain}`);
+    if (decimalPlaces(input.amount) > chain.decimal) {
+      throw new ApiError('INVALID_PRECISION', `amount has more than ${chain.decimal} decimal places, the precision of ${chain.chain}`);
+    }
+    if (refuseDuplicates && input.withdraw_order_id !== '' &&
+      stmt(db, 'SELECT 1 FROM withdrawals WHERE uid = ? AND withdraw_order_id = ?').get(input.uid, input.withdraw_order_id)) {
+      throw new ApiError('ORDER_EXISTS', `withdraw_order_id ${input.withdraw_order_id} was used already`);
+    }
+    const amount = new Dec(input.amount);
+    const receiver = addressOwner(db, chain, input.address, input.memo);
+    const fee = receiver ? new Dec(0) : feeFor(chain, amount);
+    if (amount.lt(cur.withdraw_min)) throw new ApiError('AMOUNT_TOO_LITTLE', `the minimum withdrawal of ${cur.currency} is ${cur.withdraw_min}`);
+    if (amount.lte(fee)) throw new ApiError('AMOUNT_TOO_LITTLE', `amount must be above the fee of ${fmt(fee)} ${cur.currency}`);
+    if (amount.gt(cur.withdraw_each)) throw new ApiError('WITHDRAWAL_OVER_LIMIT', `the maximum per withdrawal of ${cur.currency} is ${cur.withdraw_each}`);
+    const remain = dayRemaining(db, cur, input.uid, nowSec);
+    if (amount.gt(remain)) throw new ApiError('WITHDRAWAL_OVER_LIMIT', `the daily limit left for ${cur.currency} is ${fmt(remain)}`);
+
+    const route = receiver ? 'internal' : amount.gte(cur.manual_above) ? 'manual' : amount.gte(cur.review_above) ? 'review' : 'direct';
+    const ts = Math.floor(nowSec);
+    const info = stmt(db, `INSERT INTO withdrawals (uid, withdraw_order_id, currency, chain, address, memo, amount, fee, status, type, route, outcome,
+      receiver_uid, asset_class, timestamp, next_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'REQUEST', ?, ?, 'done', ?, ?, ?, ?)`)
+      .run(input.uid, input.withdraw_order_id, cur.currency, chain.chain, input.address, input.memo, fmt(amount), fmt(fee),
+        receiver ? 'internal' : 'withdraw', route, receiver ?? null, input.asset_class, ts, nextAt('REQUEST', nowSec, speed));
+    const seq = Number(info.lastInsertRowid);
+    // Some sends fail or are refused, deterministically by id, so a run can be replayed.
+    const outcome = route === 'manual' && seq % 4 === 0 ? 'reject' : route !== 'internal' && seq % 20 === 13 ? 'fail' : 'done';
+    if (outcome !== 'done') stmt(db, 'UPDATE withdrawals SET outcome = ? WHERE seq = ?').run(outcome, seq);
+    applyMoves(db, [{ pocket: spot(input.uid), currency: cur.currency, delta: amount.neg() }], 'withdraw', wireId(seq), nowSec);
+
+    // §3.1: these statuses appear only in the create response.
+    const createStatus = route === 'internal' ? 'PROCES' : route === 'manual' ? 'DMOVE' : route === 'review' ? 'VERIFY' : 'PEND';
+    return {
+      id: String(seq),
+      timestamp: String(ts),
+      withdraw_order_id: input.withdraw_order_id,
+      currency: cur.currency,
+      address: input.address,
+      txid: '',
+      amount: fmt(amount),
+      memo: input.memo,
+      withdraw_id: wireId(seq),
+      asset_class: input.asset_class,
+      status: createStatus,
+      chain: chain.chain,
+    };
+  })();
+}
+
+function hexTxid(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/**
+ * Puts a withdrawal into `status` with that status's effects: a txid on EXTPEND, success time, block
+ * and (internal) the receiver's credit on DONE, the amount returned on CANCEL and REJECT. A final
+ * withdrawal never moves again. Runs in one transaction.
+ */
+export function enterStatus(db: DB, seq: number, status: string, nowSec: number, speed: number): WithdrawalRow {
+  return db.transaction(() => {
+    const w = getWithdrawal(db, seq);
+    if (!w) throw new ApiError('INVALID_WITHDRAW_ID', `no withdrawal ${wireId(seq)}`);
+    if (FINAL.has(w.status)) throw new ApiError('INVALID_WITHDRAW_CANCEL_STATUS', `withdrawal ${wireId(seq)} is ${w.status}, a final status`);
+    if (!(LIST_STATUSES as readonly string[]).includes(status)) throw new ApiError('INVALID_PARAM_VALUE', `not a withdrawal status: ${status}`);
+    const ts = Math.floor(nowSec);
+    const internal = w.type === 'internal';
+    let { txid, block_number, fail_reason } = w;
+    let timestamp2: number | null = w.timestamp2;
+    if (status === 'EXTPEND' && !txid) txid = internal ? `Internal transfer ${wireId(seq)}` : hexTxid();
+    if (status === 'DONE') {
+      if (!txid) txid = internal ? `Internal transfer ${wireId(seq)}` : hexTxid();
+      if (!internal) block_number = String(18_000_000 + seq);
+      timestamp2 = ts;
+      if (internal && w.receiver_uid) {
+        const arriving = new Dec(w.amount).minus(w.fee);
+        recordDeposit(db, { uid: w.receiver_uid, currency: w.currency, chain: w.chain, address: w.address, memo: w.memo, amount: fmt(arriving), txid, status: 'DONE' }, nowSec);
+      }
+    }
+    if (REFUNDED.has(status)) {
+      applyMoves(db, [{ pocket: spot(w.uid), currency: w.currency, delta: new Dec(w.amount) }], status === 'CANCEL' ? 'withdraw_cancel' : 'withdraw_reject', wireId(seq), nowSec);
+      if (status === 'CANCEL') {
+        fail_reason = CANCEL_REASON;
+        timestamp2 = ts;
+      }
+    }
+    stmt(db, 'UPDATE withdrawals SET status = ?, txid = ?, block_number = ?, fail_reason = ?, timestamp2 = ?, next_at = ? WHERE seq = ?')
+      .run(status, txid, block_number, fail_reason, timestamp2, FINAL.has(status) ? null : nextAt(status, nowSec, speed), seq);
+    return getWithdrawal(db, seq)!;
+  })();
+}
+
+/** The status the life cycle moves a withdrawal to next, or null when it waits for someone. */
+export function autoNext(w: WithdrawalRow): string | null {
+  switch (w.status) {
+    case 'REQUEST': return w.route === 'internal' ? 'DONE' : w.route === 'manual' ? 'MANUAL' : w.route === 'review' ? 'REVIEW' : 'EXTPEND';
+    case 'REVIEW': return 'EXTPEND';
+    case 'MANUAL': return w.outcome === 'reject' ? 'REJECT' : 'EXTPEND';
+    case 'EXTPEND': return w.outcome === 'fail' ? 'FAIL' : 'DONE';
+    case 'FAIL': return 'REJECT';
+    case 'CANCELPEND': return 'CANCEL';
+    default: return null;
+  }
+}
+
+/** DELETE /withdrawals/{id}: REQUEST, REVIEW, MANUAL and FVERIFY may be cancelled; the funds return at CANCEL. */
+export function cancelWithdrawal(db: DB, uid: string, idText: string, nowSec: number, speed: number) {
+  const seq = parseWithdrawalId(idText);
+  const w = seq === null ? undefined : getWithdrawal(db, seq);
+  if (!w || w.uid !== uid) throw new ApiError('INVALID_WITHDRAW_ID', `no withdrawal ${idText} on this account`);
+  if (!(CANCELLABLE as readonly string[]).includes(w.status)) {
+    throw new ApiError('INVALID_WITHDRAW_CANCEL_STATUS', `withdrawal ${wireId(w.seq)} is ${w.status}; only ${CANCELLABLE.join(', ')} can be cancelled`);
+  }
+  const after = enterStatus(db, w.seq, 'CANCELPEND', nowSec, speed);
+  return {
+    id: wireId(after.seq),
+    timestamp: String(after.timestamp),
+    currency: after.currency,
+    address: after.address,
+    txid: after.txid,
+    amount: after.amount,
+    memo: after.memo,
+    block_number: after.block_number,
+    status: after.status,
+    chain: after.chain,
+  };
+}
