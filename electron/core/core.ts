@@ -28,7 +28,7 @@ export function createCore(opts: CoreOptions): Core {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const deps: HandlerDeps = {
     profile: opts.profile,
-    client: new ApiClient({ baseUrl: opts.profile.baseUrl, credentials: opts.profile.credentials }),
+    client: new ApiClient({ baseUrl: opts.profile.baseUrl, credentials: opts.profile.credentials, limitsOff: opts.profile.environment === 'sandbox' && opts.profile.limitsOff === true }),
   };
 
   async function run<C extends ChannelName>(name: C, payload: unknown): Promise<Reply<unknown>> {

@@ -119,7 +119,12 @@ export class ApiClient {
     }
   }
 
-  /** Learns the server's clock from GET /spot/time ({"server_time": ms}, as the live service answers). */
+  /**
+   * Learns the server's clock from GET /spot/time. The spec names the endpoint without a shape (§4.4);
+   * the live service answers {"server_time": <epoch ms>} (gateio/gateapi-java docs/SystemTime.md:
+   * "serverTime, Long, Server current time(ms)", wire name server_time as in the API v4 docs'
+   * getSystemTime example `{"server_time": 1597026383085}`). Seconds are accepted too, told apart by size.
+   */
   async syncClock(priority: Priority = 'action'): Promise<void> {
     const sentAt = this.timer.now();
     const res = await this.once<{ server_time?: unknown }>({ method: 'GET', path: '/spot/time', signed: false, priority });

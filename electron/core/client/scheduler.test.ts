@@ -166,6 +166,15 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     expect(early.length).toBeLessThanOrEqual(10);
   });
 
+  it('reads the rate-limit headers under the profile\'s service name (§4.3)', async () => {
+    const time = new FakeTime();
+    const ex = new FakeExchange(time, { svc: 'Acme', latency: jitter(3) });
+    const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, svc: 'Acme' });
+    ex.external('GET', '/wallet/deposits', CREDS.key, 195);
+    await time.run(Promise.all(Array.from({ length: 12 }, () => client.request({ method: 'GET', path: '/wallet/deposits' }))));
+    expect(ex.arrivals.filter((a) => a.status === 429)).toHaveLength(0);
+  });
+
   it('honours a lower limit announced by X-Svc-RateLimit-Limit', async () => {
     const { time, ex, client } = setup();
     ex.on('GET', '/wallet/fee', () => ({ body: {} }));

@@ -230,8 +230,10 @@ export class Scheduler {
     const now = this.timer.now();
     slot.doneAt = now;
     b.informed = true;
-    if (fb.limit !== undefined && Number.isInteger(fb.limit) && fb.limit > 0) b.limit = fb.limit;
-    if (fb.remain !== undefined && Number.isInteger(fb.remain) && fb.remain >= 0) {
+    // With limits off (a Sandbox started without them) the headers describe nothing we keep; a 429 still pauses.
+    const counting = !this.limitsOff;
+    if (counting && fb.limit !== undefined && Number.isInteger(fb.limit) && fb.limit > 0) b.limit = fb.limit;
+    if (counting && fb.remain !== undefined && Number.isInteger(fb.remain) && fb.remain >= 0) {
       // What the server had counted when this request arrived, against what we had sent before it (in
       // dispatch order: answers may come back in any order, arrivals mostly keep it).
       const serverUsed = b.limit - fb.remain;
@@ -242,7 +244,7 @@ export class Scheduler {
     if (fb.tooMany) {
       const until = fb.resetAt !== undefined && fb.resetAt > now ? fb.resetAt : now + b.windowMs;
       b.pausedUntil = Math.max(b.pausedUntil, until + this.safety);
-    } else if (fb.remain === 0 && fb.resetAt !== undefined && fb.resetAt > now) {
+    } else if (counting && fb.remain === 0 && fb.resetAt !== undefined && fb.resetAt > now) {
       b.pausedUntil = Math.max(b.pausedUntil, fb.resetAt + this.safety);
     }
   }

@@ -6,6 +6,8 @@ export interface Profile {
   environment: ProfileSummary['environment'];
   baseUrl: string;
   credentials: Credentials;
+  /** Sandbox profiles only, for tests: the Sandbox was started with --no-limits, so the desk need not pace. */
+  limitsOff?: boolean;
 }
 
 /** The renderer sees a key only like this: enough to tell keys apart, never enough to use one. */

@@ -83,3 +83,22 @@ describe('sub-account balances', () => {
     });
   }
 });
+
+describe('30-day windows (property)', () => {
+  it('cover any range exactly, in the fewest windows, none longer than 30 days', async () => {
+    const fc = (await import('fast-check')).default;
+    fc.assert(
+      fc.property(fc.integer({ min: 1_500_000_000, max: 1_800_000_000 }), fc.integer({ min: 1, max: 800 * DAY }), (from, len) => {
+        const w = thirtyDayWindows(from, from + len);
+        expect(w[0]!.from).toBe(from);
+        expect(w.at(-1)!.to).toBe(from + len);
+        expect(w).toHaveLength(Math.ceil(len / MAX_RANGE_SEC));
+        for (let i = 0; i < w.length; i++) {
+          expect(w[i]!.to - w[i]!.from).toBeGreaterThan(0);
+          expect(w[i]!.to - w[i]!.from).toBeLessThanOrEqual(MAX_RANGE_SEC);
+          if (i > 0) expect(w[i]!.from).toBe(w[i - 1]!.to);
+        }
+      }),
+    );
+  });
+});

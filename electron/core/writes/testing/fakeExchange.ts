@@ -119,7 +119,11 @@ export class FakeExchange {
     if (fault !== 'none') this.faultsApplied.set(fault, (this.faultsApplied.get(fault) ?? 0) + 1);
     if (fault === 'drop_before') return void res.socket?.destroy();
     if (fault === 'error_before') return json(res, 503, { label: 'TOO_BUSY', message: 'try later' });
-    if (fault === 'rate_limited') return json(res, 429, { label: 'TOO_MANY_REQUESTS', message: 'slow down' });
+    if (fault === 'rate_limited') {
+      // §4.3: the reset time tells the client's scheduler how long to pause the bucket.
+      res.setHeader('X-Svc-RateLimit-Reset-Timestamp', String(Date.now() + 100));
+      return json(res, 429, { label: 'TOO_MANY_REQUESTS', message: 'slow down' });
+    }
 
     if (method === 'GET') return this.read(path, url.searchParams, res);
     if (method !== 'POST') return json(res, 405, { label: 'METHOD_NOT_ALLOWED', message: method });

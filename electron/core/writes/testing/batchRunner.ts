@@ -1,0 +1,38 @@
+// A stand-in for the core process in the crash test: it journals a batch and sends it (mode "start"), or
+// picks up whatever the journal left unfinished (mode "resume"). The test kills it with SIGKILL mid-batch.
+// Usage: tsx batchRunner.ts <start|resume> <journal> <base_url> <count> <settle_ms>
+import { ApiClient } from '../../client/client.ts';
+import { Journal } from '../../journal/journal.ts';
+import { WriteExecutor } from '../executor.ts';
+
+const [mode, journalPath, baseUrl, countArg, settleArg] = process.argv.slice(2);
+if (!mode || !journalPath || !baseUrl || !countArg || !settleArg) {
+  process.stderr.write('usage: batchRunner <start|resume> <journal> <base_url> <count> <settle_ms>\n');
+  process.exit(2);
+}
+const count = Number(countArg);
+
+const journal = Journal.open(journalPath);
+const client = new ApiClient({
+  baseUrl, credentials: { key: 'test-key', secret: 'test-secret' }, limitsOff: true, timeoutMs: 300, maxReadAttempts: 2,
+});
+const executor = new WriteExecutor({ journal, client, settleMs: Number(settleArg), lookupIntervalMs: 100 });
+
+if (journal.recovered) process.stdout.write(`TORN ${JSON.stringify(journal.recovered)}\n`);
+
+if (mode === 'start') {
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) {
+    ids.push(executor.prepare({ kind: 'withdrawal', input: { currency: 'USDT', amount: `${i + 1}.25`, address: `Tcrash${i}`, chain: 'TRX' } }, `batch ${i}`).id);
+    ids.push(executor.prepare({ kind: 'main_sub_transfer', input: { sub_account: String(200 + (i % 5)), currency: 'USDT', amount: `${i + 1}`, direction: 'to' } }, `batch ${i}`).id);
+  }
+  process.stdout.write('PREPARED\n');
+  await Promise.all(ids.map((id) => executor.approve(id, 'batch')));
+} else {
+  await executor.resume();
+}
+const states: Record<string, number> = {};
+for (const v of journal.intents()) states[v.state] = (states[v.state] ?? 0) + 1;
+process.stdout.write(`DONE ${JSON.stringify(states)}\n`);
+journal.close();
+process.exit(0);
