@@ -1,22 +1,116 @@
 import { z } from 'zod';
+import { ENVIRONMENT_NAMES, PERMISSION_GROUPS } from './api/environments.ts';
 import { TotalBalance, VALUATION_CURRENCIES } from './api/records.ts';
 
 // The IPC contract: every channel the renderer may call, with the schema its request must parse by
 // before anything runs in the core, and the schema of its answer. Preload, hosts, core handlers and
 // renderer hooks all derive from this one object.
 
+export const PermissionLevel = z.enum(['none', 'read', 'write']);
+export const Permissions = z.object({
+  ...Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, PermissionLevel])) as Record<(typeof PERMISSION_GROUPS)[number], typeof PermissionLevel>,
+  unified: z.boolean(),
+}).strict();
+export type Permissions = z.infer<typeof Permissions>;
+
+const Name = z.string().trim().min(1, 'a name is required').max(64, 'at most 64 characters');
+const ApiKey = z.string().trim().regex(/^[A-Za-z0-9]{8,128}$/, 'an API key is 8 to 128 letters and digits');
+const ApiSecret = z.string().trim().regex(/^[A-Za-z0-9]{16,256}$/, 'an API secret is 16 to 256 letters and digits');
+const BaseUrl = z.string().trim().url('a base address such as https://host/api/v4').refine((u) => /^https?:\/\//.test(u) && /\/api\/v4\/?$/.test(u), 'the base address must be http(s) and end in /api/v4');
+const Svc = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/, 'the service name is letters and digits, as in X-<name>-RateLimit-Limit');
+
 export const ProfileSummary = z.object({
+  id: z.string(),
   name: z.string(),
-  environment: z.enum(['live', 'testnet', 'futures', 'sandbox']),
+  environment: z.enum(ENVIRONMENT_NAMES as [string, ...string[]]),
   base_url: z.string(),
+  svc: z.string(),
   key_masked: z.string(),
+  permissions: Permissions,
+  sub_keys: z.array(z.object({ uid: z.string(), key_masked: z.string() })),
+  /** The Sandbox profile is built in: its keys come from the Sandbox, it cannot be edited or removed. */
+  built_in: z.boolean(),
 });
 export type ProfileSummary = z.infer<typeof ProfileSummary>;
+
+export const ProfileInput = z.object({
+  /** Absent for a new profile. */
+  id: z.string().max(64).optional(),
+  name: Name,
+  environment: z.enum(['live', 'testnet', 'futures']),
+  base_url: BaseUrl,
+  svc: Svc,
+  key: ApiKey,
+  /** Absent when editing: the stored secret stays. */
+  secret: ApiSecret.optional(),
+  permissions: Permissions,
+  sub_keys: z.array(z.object({ uid: z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits'), key: ApiKey, secret: ApiSecret.optional() }).strict()).max(100),
+}).strict();
+export type ProfileInput = z.infer<typeof ProfileInput>;
+
+export const VaultStatus = z.object({
+  locked: z.boolean(),
+  /** How secrets are kept: the OS keychain through Electron, or a passphrase; null until a secret is stored. */
+  backend: z.enum(['safeStorage', 'passphrase']).nullable(),
+  passphrase_set: z.boolean(),
+  /** Why the OS keychain is not used, when it is not. */
+  keychain_note: z.string().nullable(),
+});
+export type VaultStatus = z.infer<typeof VaultStatus>;
+
+export const Settings = z.object({
+  idle_lock_minutes: z.number().int().min(1).max(24 * 60),
+  settle_seconds: z.number().int().min(5).max(600),
+}).strict();
+export type Settings = z.infer<typeof Settings>;
+
+const Passphrase = z.string().min(10, 'a passphrase has at least 10 characters').max(1024);
 
 export const channels = {
   profileCurrent: {
     request: z.object({}).strict(),
+    response: ProfileSummary.nullable(),
+  },
+  profilesList: {
+    request: z.object({}).strict(),
+    response: z.object({ active_id: z.string().nullable(), profiles: z.array(ProfileSummary) }),
+  },
+  /** Saves after one read call with the key; a refusal comes back with the label's sentence and nothing is saved. */
+  profileSave: {
+    request: ProfileInput,
     response: ProfileSummary,
+  },
+  profileRemove: {
+    request: z.object({ id: z.string().max(64) }).strict(),
+    response: z.object({ removed: z.literal(true) }),
+  },
+  profileSelect: {
+    request: z.object({ id: z.string().max(64) }).strict(),
+    response: ProfileSummary,
+  },
+  vaultStatus: {
+    request: z.object({}).strict(),
+    response: VaultStatus,
+  },
+  vaultUnlock: {
+    request: z.object({ passphrase: z.string().min(1).max(1024) }).strict(),
+    response: VaultStatus,
+  },
+  vaultLock: {
+    request: z.object({}).strict(),
+    response: VaultStatus,
+  },
+  vaultSetPassphrase: {
+    request: z.object({ current: z.string().max(1024).optional(), next: Passphrase }).strict(),
+    response: VaultStatus,
+  },
+  settingsGet: {
+    request: z.object({}).strict(),
+    response: Settings,
+  },
+  settingsSave: {
+    request: Settings,
+    response: Settings,
   },
   totalBalance: {
     request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT') }).strict(),
@@ -42,6 +136,9 @@ export function wireChannel(name: ChannelName): string {
 
 // Events the core pushes to the renderer (the renderer never asks for them): each with its schema.
 export const events = {
+  vault: VaultStatus,
+  /** The profiles changed (saved, removed, selected, or a permission corrected by the exchange's answer). */
+  profiles: z.object({ active_id: z.string().nullable() }),
   /** Request buckets that are busy: something queued, nearly spent, or paused after a 429. */
   rateLimits: z.object({
     buckets: z.array(z.object({

@@ -44,7 +44,7 @@ describe('npm run sandbox', () => {
   it.each([
     [['--data', 'x', '--world', 'moon'], /--world must be demo or bench/],
     [['--data', 'x', '--port', 'eighty'], /--port must be 0 to 65535/],
-    [['--data', 'x', '--speed', '-1'], /--speed must be a number/],
+    [['--data', 'x', '--speed', 'fast'], /--speed must be a number/],
     [['--port', '0'], /--data <dir> is required/],
     [['--data', 'x', '--limits-off'], /Unknown option '--limits-off'/],
     [['--data', 'x', '--host', '0.0.0.0'], /loopback/],

@@ -227,8 +227,10 @@ function seedDemoData(s: Stmts, mainUid: string, subs: string[], now: number): v
     const external = String(20000001 + g.int(5000));
     const outgoing = g.rand() < 0.6;
     const status = g.pick(pushStatuses);
-    s.push.run(outgoing ? mainUid : external, outgoing ? external : mainUid, g.pick(['USDT', 'USDT', 'BTC', 'ETH']),
-      g.amount(1, 2000, 4), now - 120 - g.int(90 * DAY), status, status === 'PENDING' ? 'Waiting for the receiver to accept' : '');
+    const currency = g.pick(['USDT', 'USDT', 'BTC', 'ETH']);
+    const [lo, hi] = SIZES[currency]!;
+    s.push.run(outgoing ? mainUid : external, outgoing ? external : mainUid, currency,
+      g.amount(lo, hi / 4, 4), now - 120 - g.int(90 * DAY), status, status === 'PENDING' ? 'Waiting for the receiver to accept' : '');
   }
 
   const saved: [string, string, string, string][] = [

@@ -70,7 +70,7 @@ describe('a crash mid-batch', () => {
       if (r.type === 'sent') sentNoOutcome.add(r.intent);
       if (r.type === 'result' || r.type === 'retry') sentNoOutcome.delete(r.intent);
     }
-    // The kill left work of every sort behind: never sent, and sent without a recorded answer.
+    // The kill left writes behind that were sent (or queued to be) with no recorded answer.
     expect(fake.withdrawals.length + fake.subTransfers.size).toBeLessThan(2 * COUNT);
     expect(sentNoOutcome.size).toBeGreaterThan(0);
 

@@ -44,7 +44,9 @@ export class WriteExecutor {
   private readonly newId: () => string;
   private readonly running = new Map<string, Promise<IntentView>>();
   private readonly listeners = new Set<(e: WriteEvent) => void>();
-  private readonly stopper = new AbortController();
+  private stopped = false;
+  /** Pending pauses, woken at once by stop(). */
+  private readonly sleepers = new Set<() => void>();
 
   constructor(opts: ExecutorOptions) {
     this.journal = opts.journal;
@@ -119,12 +121,9 @@ export class WriteExecutor {
 
   /** Stops driving intents (they stay in the journal as they are) and waits for the loops to end. */
   async stop(): Promise<void> {
-    this.stopper.abort();
+    this.stopped = true;
+    for (const wake of [...this.sleepers]) wake();
     await Promise.allSettled([...this.running.values()]);
-  }
-
-  private get stopped(): boolean {
-    return this.stopper.signal.aborted;
   }
 
   private view(id: string): IntentView {
@@ -308,14 +307,13 @@ export class WriteExecutor {
   private sleep(): Promise<void> {
     if (this.stopped) return Promise.resolve();
     return new Promise((resolve) => {
-      const t = setTimeout(done, this.intervalMs);
-      const signal = this.stopper.signal;
-      function done(): void {
+      const wake = (): void => {
         clearTimeout(t);
-        signal.removeEventListener('abort', done);
+        this.sleepers.delete(wake);
         resolve();
-      }
-      signal.addEventListener('abort', done);
+      };
+      const t = setTimeout(wake, this.intervalMs);
+      this.sleepers.add(wake);
     });
   }
 }

@@ -18,6 +18,10 @@ const client = new ApiClient({
 });
 const executor = new WriteExecutor({ journal, client, settleMs: Number(settleArg), lookupIntervalMs: 100 });
 
+// The client's timers are unref'd (a rate-limit wake-up must not keep a finished process alive); this
+// process has nothing else, so hold it open while the batch is being worked.
+const keepAlive = setInterval(() => undefined, 1000);
+
 if (journal.recovered) process.stdout.write(`TORN ${JSON.stringify(journal.recovered)}\n`);
 
 if (mode === 'start') {
@@ -34,5 +38,6 @@ if (mode === 'start') {
 const states: Record<string, number> = {};
 for (const v of journal.intents()) states[v.state] = (states[v.state] ?? 0) + 1;
 process.stdout.write(`DONE ${JSON.stringify(states)}\n`);
+clearInterval(keepAlive);
 journal.close();
 process.exit(0);

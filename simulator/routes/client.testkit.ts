@@ -1,0 +1,46 @@
+import { admin, send, signed, startTestSandbox, type Key, type Reply, type TestSandbox } from '../testkit/http.ts';
+import type { SandboxOptions } from '../options.ts';
+
+// A signed client over real HTTP for the contract tests of the Sandbox's endpoints. Limits are off and
+// the life cycle frozen unless a test asks otherwise, so that each test moves withdrawals itself.
+
+export interface Client {
+  s: TestSandbox;
+  main: Key;
+  readOnly: Key;
+  subs: Key[];
+  get(path: string, query?: Record<string, string | number>, key?: Key): Promise<Reply>;
+  post(path: string, body: unknown, key?: Key): Promise<Reply>;
+  del(path: string, key?: Key): Promise<Reply>;
+  publicGet(path: string, query?: Record<string, string | number>): Promise<Reply>;
+  admin(method: string, path: string, body?: unknown): Promise<Reply>;
+}
+
+function qs(query: Record<string, string | number> = {}): string {
+  return Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+}
+
+export async function startClient(options: Partial<SandboxOptions> = {}): Promise<Client> {
+  const s = await startTestSandbox({ noLimits: true, speed: 0, ...options });
+  const c = s.credentials;
+  return {
+    s, main: c.main, readOnly: c.read_only, subs: c.sub_accounts,
+    get: (path, query, key = c.main) => signed(s.baseUrl, key, { method: 'GET', path, query: qs(query) }),
+    post: (path, body, key = c.main) => signed(s.baseUrl, key, { method: 'POST', path, body: body === undefined ? '' : JSON.stringify(body) }),
+    del: (path, key = c.main) => signed(s.baseUrl, key, { method: 'DELETE', path }),
+    publicGet: (path, query) => send(s.baseUrl, { method: 'GET', path: `${new URL(s.baseUrl).pathname}${path}${query ? `?${qs(query)}` : ''}` }),
+    admin: (method, path, body) => admin(s, method, path, body),
+  };
+}
+
+/** The §7 label of a failed reply (and its status), for compact assertions. */
+export function failure(r: Reply): { status: number; label: string } {
+  return { status: r.status, label: (r.json as { label?: string } | undefined)?.label ?? `(no label: ${r.text.slice(0, 80)})` };
+}
+
+/** Spot available of a currency for the caller of `key`, read over the API. */
+export async function spotAvailable(c: Client, currency: string, key = c.main): Promise<string> {
+  const r = await c.get('/spot/accounts', { currency }, key);
+  if (r.status !== 200) throw new Error(`spot/accounts answered ${r.status} ${r.text}`);
+  return (r.json as { available: string }[])[0]?.available ?? '0';
+}
