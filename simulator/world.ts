@@ -112,7 +112,7 @@ function statements(db: DB) {
 }
 
 function seedBalances(s: Stmts, g: Gen, uid: string, f: number, opts: { derivatives: boolean; dust: boolean; finance: boolean }): void {
-  s.bal.run(uid, 'spot', '', 'USDT', g.amount(1000 * f, 50000 * f, 6), g.amount(0, 500 * f, 6), '0', '0');
+  s.bal.run(uid, 'spot', '', 'USDT', g.amount(50000 * f, 80000 * f, 6), g.amount(0, 500 * f, 6), '0', '0');
   s.bal.run(uid, 'spot', '', 'BTC', g.amount(0.1 * f, 3 * f, 8), '0', '0', '0');
   s.bal.run(uid, 'spot', '', 'ETH', g.amount(1 * f, 40 * f, 8), g.amount(0, 0.5 * f, 8), '0', '0');
   s.bal.run(uid, 'spot', '', 'SOL', g.amount(5 * f, 400 * f, 8), '0', '0', '0');

@@ -1,8 +1,13 @@
+import { join } from 'node:path';
 import { channels, events, isChannelName, type ChannelName, type DeskErrorBody, type EventName, type EventPayload, type Reply } from '../../shared/ipc.ts';
-import { ApiClient } from './client/client.ts';
+import type { ApiRequest } from './client/client.ts';
 import { ExchangeError, NetworkError } from './client/errors.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import type { Profile } from './profiles/profile.ts';
+import { InputError, ProfileStore } from './profiles/store.ts';
+import { NoProfileError, Sessions } from './session.ts';
+import { SettingsStore } from './settings.ts';
+import { LockedError, type VaultPort } from './vaultPort.ts';
 
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
 export interface Core {
@@ -14,22 +19,59 @@ export interface Core {
 export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
 export interface CoreOptions {
-  profile: Profile;
+  /** The built-in profile: the Sandbox's, or one pinned by a test or benchmark. */
+  profile?: Profile;
+  /** The desk's data folder; without it nothing is stored (pinned-profile mode). */
+  dataDir?: string;
+  /** Required with dataDir: where secrets of stored profiles are kept. */
+  vault?: VaultPort;
   log?: (line: string) => void;
 }
 
 function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
   if (e instanceof NetworkError) return { kind: 'network', message: e.message };
+  if (e instanceof LockedError) return { kind: 'locked', message: e.message };
+  if (e instanceof NoProfileError) return { kind: 'invalid_request', message: e.message };
+  if (e instanceof InputError) return { kind: 'invalid_request', message: e.message, path: e.path };
   return { kind: 'internal', message: 'The desk hit an internal error; the details are in its log.' };
 }
 
 export function createCore(opts: CoreOptions): Core {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const listeners = new Set<EventListener>();
+  /** Every event is checked against its schema before it leaves, like every answer. */
+  function emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
+    const checked = events[event].parse(payload) as EventPayload<E>;
+    for (const l of listeners) l(event, checked);
+  }
+
+  const vault = opts.dataDir ? (opts.vault ?? null) : null;
+  const sessions = new Sessions({
+    builtIn: opts.profile,
+    ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
+    onBusyBuckets: (busy) => emit('rateLimits', {
+      buckets: busy.map((b) => ({ key: b.key.replace(/^[^|]*\|/, ''), queued: b.queued, remaining: b.remaining, limit: b.limit, paused_until_ms: b.pausedUntil })),
+    }),
+    onProfilesChanged: (active_id) => emit('profiles', { active_id }),
+  });
+  vault?.onChange(() => emit('vault', vault.status()));
+
   const deps: HandlerDeps = {
-    profile: opts.profile,
-    client: new ApiClient({ baseUrl: opts.profile.baseUrl, credentials: opts.profile.credentials, limitsOff: opts.profile.environment === 'sandbox' && opts.profile.limitsOff === true }),
+    sessions,
+    vault,
+    settings: new SettingsStore(opts.dataDir ? join(opts.dataDir, 'settings.json') : undefined),
+    async call<T>(req: ApiRequest): Promise<T> {
+      const { client } = sessions.active();
+      try {
+        return await client.request<T>(req);
+      } catch (e) {
+        sessions.learnFromRefusal(e, req.method, req.path);
+        throw e;
+      }
+    },
   };
+  if (vault) vault.setIdleMinutes(deps.settings.get().idle_lock_minutes);
 
   async function run<C extends ChannelName>(name: C, payload: unknown): Promise<Reply<unknown>> {
     const parsed = channels[name].request.safeParse(payload ?? {});
@@ -52,20 +94,12 @@ export function createCore(opts: CoreOptions): Core {
       return { ok: true, data: checked.data };
     } catch (e) {
       const body = toErrorBody(e);
-      // Messages are built from labels and addresses, never from credentials.
+      // Messages are built from labels, addresses and field names, never from credentials.
       log(`[core] ${name} failed: ${body.kind}${body.label ? ` ${body.label}` : ''}: ${body.message}`);
       if (body.kind === 'internal') log(`[core] ${(e as Error)?.stack ?? String(e)}`);
       return { ok: false, error: body };
     }
   }
-
-  const listeners = new Set<EventListener>();
-  /** Every event is checked against its schema before it leaves, like every answer. */
-  function emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
-    const checked = events[event].parse(payload) as EventPayload<E>;
-    for (const l of listeners) l(event, checked);
-  }
-  void emit;
 
   return {
     subscribe(listener) {

@@ -1,11 +1,17 @@
 import type { z } from 'zod';
-import type { ChannelName, Channels } from '../../shared/ipc.ts';
-import type { ApiClient } from './client/client.ts';
-import { summarize, type Profile } from './profiles/profile.ts';
+import type { ChannelName, Channels, VaultStatus } from '../../shared/ipc.ts';
+import type { ApiRequest } from './client/client.ts';
+import { InputError } from './profiles/store.ts';
+import type { Sessions } from './session.ts';
+import type { SettingsStore } from './settings.ts';
+import type { VaultPort } from './vaultPort.ts';
 
 export interface HandlerDeps {
-  profile: Profile;
-  client: ApiClient;
+  sessions: Sessions;
+  settings: SettingsStore;
+  vault: VaultPort | null;
+  /** A request signed by the active profile's key. */
+  call<T>(req: ApiRequest): Promise<T>;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;
@@ -14,8 +20,46 @@ type Answer<C extends ChannelName> = z.input<Channels[C]['response']>;
 
 export type Handlers = { [C in ChannelName]: (req: Parsed<C>, deps: HandlerDeps) => Promise<Answer<C>> };
 
+const NO_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: 'This desk runs with a pinned profile and keeps no secrets.' };
+
+function needVault(deps: HandlerDeps): VaultPort {
+  if (!deps.vault) throw new InputError([], NO_VAULT.keychain_note!);
+  return deps.vault;
+}
+
 export const handlers: Handlers = {
-  profileCurrent: async (_req, { profile }) => summarize(profile),
-  totalBalance: async (req, { client }) =>
-    client.request({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }),
+  profileCurrent: async (_req, { sessions }) => sessions.activeSummary(),
+  profilesList: async (_req, { sessions }) => ({ active_id: sessions.activeId(), profiles: sessions.list() }),
+  profileSave: async (req, { sessions }) => sessions.save(req),
+  profileRemove: async (req, { sessions }) => {
+    sessions.remove(req.id);
+    return { removed: true as const };
+  },
+  profileSelect: async (req, { sessions }) => sessions.select(req.id),
+
+  vaultStatus: async (_req, { vault }) => vault?.status() ?? NO_VAULT,
+  vaultUnlock: async (req, deps) => {
+    const vault = needVault(deps);
+    await vault.unlock(req.passphrase);
+    return vault.status();
+  },
+  vaultLock: async (_req, deps) => {
+    const vault = needVault(deps);
+    vault.lock();
+    return vault.status();
+  },
+  vaultSetPassphrase: async (req, deps) => {
+    const vault = needVault(deps);
+    await vault.setPassphrase(req.current, req.next);
+    return vault.status();
+  },
+
+  settingsGet: async (_req, { settings }) => settings.get(),
+  settingsSave: async (req, { settings, vault }) => {
+    vault?.setIdleMinutes(req.idle_lock_minutes);
+    return settings.set(req);
+  },
+
+  totalBalance: async (req, { call }) =>
+    call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }),
 };

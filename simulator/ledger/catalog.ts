@@ -18,7 +18,7 @@ export interface CurrencyDef {
 export const CURRENCIES: CurrencyDef[] = [
   {
     currency: 'USDT', name: 'Tether', name_cn: '泰达币', price: '1',
-    withdraw_min: '10', withdraw_each: '1000000', withdraw_day: '5000000', review_above: '20000', manual_above: '200000',
+    withdraw_min: '10', withdraw_each: '1000000', withdraw_day: '5000000', review_above: '20000', manual_above: '100000',
     chains: [
       { chain: 'ETH', name_en: 'ETH/ERC20', name_cn: '以太坊/ERC20', contract_address: '0xdac17f958d2ee523a2206206994597c13d831ec7', decimal: 6, fee_fix: '4.5', min_confirms: 12, min_deposit: '1' },
       { chain: 'TRX', name_en: 'Tron/TRC20', name_cn: '波场/TRC20', contract_address: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t', decimal: 6, fee_fix: '1', min_confirms: 20, min_deposit: '1' },

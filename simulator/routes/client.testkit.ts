@@ -1,8 +1,12 @@
 import { admin, send, signed, startTestSandbox, type Key, type Reply, type TestSandbox } from '../testkit/http.ts';
+import { lifecycleTick } from '../lifecycle.ts';
 import type { SandboxOptions } from '../options.ts';
 
 // A signed client over real HTTP for the contract tests of the Sandbox's endpoints. Limits are off and
-// the life cycle frozen unless a test asks otherwise, so that each test moves withdrawals itself.
+// the life cycle crawls unless a test asks otherwise, so that each test moves withdrawals itself.
+
+/** Slow enough that the timer never moves a withdrawal during a test; step() moves them on purpose. */
+export const SLOW = 0.001;
 
 export interface Client {
   s: TestSandbox;
@@ -14,6 +18,8 @@ export interface Client {
   del(path: string, key?: Key): Promise<Reply>;
   publicGet(path: string, query?: Record<string, string | number>): Promise<Reply>;
   admin(method: string, path: string, body?: unknown): Promise<Reply>;
+  /** Moves every waiting withdrawal one step along its life cycle. */
+  step(): number;
 }
 
 function qs(query: Record<string, string | number> = {}): string {
@@ -21,7 +27,7 @@ function qs(query: Record<string, string | number> = {}): string {
 }
 
 export async function startClient(options: Partial<SandboxOptions> = {}): Promise<Client> {
-  const s = await startTestSandbox({ noLimits: true, speed: 0, ...options });
+  const s = await startTestSandbox({ noLimits: true, speed: SLOW, ...options });
   const c = s.credentials;
   return {
     s, main: c.main, readOnly: c.read_only, subs: c.sub_accounts,
@@ -30,6 +36,11 @@ export async function startClient(options: Partial<SandboxOptions> = {}): Promis
     del: (path, key = c.main) => signed(s.baseUrl, key, { method: 'DELETE', path }),
     publicGet: (path, query) => send(s.baseUrl, { method: 'GET', path: `${new URL(s.baseUrl).pathname}${path}${query ? `?${qs(query)}` : ''}` }),
     admin: (method, path, body) => admin(s, method, path, body),
+    step: () => {
+      // Everything waiting is due now; the records keep real times (no jump of the clock).
+      s.db.prepare('UPDATE withdrawals SET next_at = ? WHERE next_at IS NOT NULL').run(s.clock.now() - 1);
+      return lifecycleTick(s.db, s.clock.now(), SLOW);
+    },
   };
 }
 

@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+// `npm run bench -- <name>` runs bench/<name>.ts; `npm run bench` runs every registered benchmark in
+// turn. Each runs in its own process and prints its figures as one JSON object on its last line.
+
+const BENCHMARKS: Record<string, string> = {
+  sandbox: 'the Sandbox: signed GET against a bare fastify route, then mixed load and memory (issue 3)',
+  client: 'the desk\'s client against ccxt on a bench-world Sandbox (issue 4)',
+};
+
+const ROOT = join(import.meta.dirname, '..');
+const TSX = createRequire(join(ROOT, 'package.json')).resolve('tsx');
+
+function runOne(name: string): Promise<number> {
+  const file = join(ROOT, 'bench', `${name}.ts`);
+  if (!existsSync(file)) {
+    process.stderr.write(`bench: ${name} is registered but bench/${name}.ts does not exist yet\n`);
+    return Promise.resolve(1);
+  }
+  process.stderr.write(`bench: ${name}: ${BENCHMARKS[name]}\n`);
+  const child = spawn(process.execPath, ['--import', TSX, file], { stdio: 'inherit', cwd: ROOT });
+  const forward = (sig: NodeJS.Signals) => child.kill(sig);
+  process.once('SIGINT', forward);
+  process.once('SIGTERM', forward);
+  return new Promise((resolve) => child.once('exit', (code) => {
+    process.off('SIGINT', forward);
+    process.off('SIGTERM', forward);
+    resolve(code ?? 1);
+  }));
+}
+
+async function main(): Promise<void> {
+  const asked = process.argv.slice(2);
+  const unknown = asked.filter((n) => !(n in BENCHMARKS));
+  if (unknown.length) {
+    process.stderr.write(`bench: unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHMARKS).join(', ')}\n`);
+    process.exit(2);
+  }
+  let failed = 0;
+  for (const name of asked.length ? asked : Object.keys(BENCHMARKS)) if ((await runOne(name)) !== 0) failed++;
+  process.exit(failed ? 1 : 0);
+}
+
+void main();

@@ -1,0 +1,176 @@
+import autocannon, { type Client, type Request as AcRequest, type Result } from 'autocannon';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, createHmac } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+// `npm run bench -- sandbox` (issue 3). The Sandbox runs as a child process with --no-limits; the load
+// generator (autocannon) runs here.
+//  1. signed GET /wallet/total_balance, 50 connections, against a bare fastify route (also a child)
+//     under the same load in the same run;
+//  2. mixed load (signed reads of several endpoints, transfers and withdrawals), with the Sandbox's
+//     resident memory read from /proc/<pid>/status after the warm-up and at the end.
+// Timestamps must stay within 60 s of the server, so every connection is re-signed once a second from
+// setupClient (the request buffers are rebuilt once a second, not per request).
+//
+// BENCH_SECONDS (default 15): length of each throughput run; BENCH_WARMUP_SECONDS (30) and
+// BENCH_MIXED_SECONDS (300): the mixed load. The last line printed is one JSON object.
+
+const ROOT = join(import.meta.dirname, '..');
+const TSX = createRequire(join(ROOT, 'package.json')).resolve('tsx');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 15);
+const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 30);
+const MIXED = Number(process.env.BENCH_MIXED_SECONDS ?? 300);
+const CONNECTIONS = 50;
+
+interface KeyPair { uid: string; key: string; secret: string }
+interface Creds { base_url: string; main: KeyPair; sub_accounts: KeyPair[] }
+
+const children: ChildProcess[] = [];
+
+function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', TSX, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], cwd: ROOT });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code} before it was ready`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = ready.exec(line);
+      if (m) resolve({ child, url: m[1]! });
+    });
+  });
+}
+
+function stopAll(): void {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+}
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round((Number(m[1]) / 1024) * 10) / 10 : NaN;
+}
+
+const EMPTY_HASH = createHash('sha512').update('').digest('hex');
+
+function signedHeaders(k: KeyPair, method: string, fullPath: string, query: string, body: string): Record<string, string> {
+  const ts = String(Math.floor(Date.now() / 1000));
+  const bodyHash = body ? createHash('sha512').update(body).digest('hex') : EMPTY_HASH;
+  const sign = createHmac('sha512', k.secret).update(`${method}\n${fullPath}\n${query}\n${bodyHash}\n${ts}`).digest('hex');
+  return { KEY: k.key, Timestamp: ts, SIGN: sign, Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) };
+}
+
+interface Spec { method: 'GET' | 'POST'; path: string; query?: string; body?: string; key: KeyPair }
+
+function build(prefix: string, specs: Spec[]): AcRequest[] {
+  return specs.map((s) => {
+    const fullPath = `${prefix}${s.path}`;
+    return {
+      method: s.method,
+      path: `${fullPath}${s.query ? `?${s.query}` : ''}`,
+      headers: signedHeaders(s.key, s.method, fullPath, s.query ?? '', s.body ?? ''),
+      ...(s.body ? { body: s.body } : {}),
+    };
+  });
+}
+
+/** Runs autocannon; every connection's requests are re-signed once a second. */
+function load(url: string, opts: { connections: number; duration: number; specs?: Spec[]; prefix?: string; path?: string }): Promise<Result> {
+  const clients = new Set<Client>();
+  const resign = opts.specs ? setInterval(() => {
+    const reqs = build(opts.prefix!, opts.specs!);
+    for (const c of clients) c.setRequests(reqs);
+  }, 1000) : undefined;
+  return new Promise((resolve, reject) => {
+    const requests = opts.specs ? build(opts.prefix!, opts.specs) : undefined;
+    const inst = autocannon({
+      url,
+      connections: opts.connections,
+      duration: opts.duration,
+      ...(requests ? { requests } : { requests: [{ method: 'GET', path: opts.path! }] }),
+      setupClient: (c: Client) => { clients.add(c); },
+    }, (err: Error | null, result: Result) => {
+      if (resign) clearInterval(resign);
+      if (err) reject(err);
+      else resolve(result);
+    });
+    inst.on('error', reject);
+  });
+}
+
+function statusSummary(r: Result): string {
+  return `2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`;
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
+  try {
+    const bare = await start([join(ROOT, 'bench', 'bare-server.ts')], /^bare listening on (\S+)$/);
+    const sandbox = await start([join(ROOT, 'simulator', 'main.ts'), '--port', '0', '--data', dataDir, '--no-limits'], /^Sandbox listening on (\S+)$/);
+    const creds = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as Creds;
+    const base = new URL(creds.base_url);
+    const prefix = base.pathname;
+    const origin = base.origin;
+    const main = creds.main;
+    const tb: Spec[] = [{ method: 'GET', path: '/wallet/total_balance', key: main }];
+
+    // A short run of each first, so that neither is measured cold.
+    await load(`${bare.url}`, { connections: CONNECTIONS, duration: 3, path: '/bare' });
+    await load(origin, { connections: CONNECTIONS, duration: 3, specs: tb, prefix });
+
+    const bareRun = await load(`${bare.url}`, { connections: CONNECTIONS, duration: SECONDS, path: '/bare' });
+    process.stderr.write(`bare fastify: ${bareRun.requests.average} req/s (${statusSummary(bareRun)})\n`);
+    const signedRun = await load(origin, { connections: CONNECTIONS, duration: SECONDS, specs: tb, prefix });
+    process.stderr.write(`signed GET /wallet/total_balance: ${signedRun.requests.average} req/s, p50 ${signedRun.latency.p50} ms, p99 ${signedRun.latency.p99} ms (${statusSummary(signedRun)})\n`);
+    if (signedRun.non2xx > 0 || signedRun.errors > 0) throw new Error(`the signed run had failures: ${statusSummary(signedRun)}`);
+
+    // Mixed load: reads of several endpoints by the main account and a sub-account, transfers that go
+    // back and forth (so that balances hold out), main/sub transfers and withdrawals.
+    const sub = creds.sub_accounts[0]!;
+    const body = (o: unknown) => JSON.stringify(o);
+    const mixed: Spec[] = [
+      { method: 'GET', path: '/wallet/total_balance', key: main },
+      { method: 'GET', path: '/wallet/sub_account_balances', query: 'page=1&limit=100', key: main },
+      { method: 'GET', path: '/wallet/withdrawals', query: 'limit=100', key: main },
+      { method: 'GET', path: '/wallet/deposits', query: 'currency=USDT', key: main },
+      { method: 'GET', path: '/spot/accounts', key: main },
+      { method: 'GET', path: '/futures/usdt/accounts', key: main },
+      { method: 'GET', path: '/wallet/withdraw_status', query: 'currency=USDT', key: main },
+      { method: 'GET', path: '/wallet/total_balance', query: 'currency=BTC', key: sub },
+      { method: 'POST', path: '/wallet/transfers', body: body({ currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1.5' }), key: main },
+      { method: 'POST', path: '/wallet/transfers', body: body({ currency: 'USDT', from: 'futures', to: 'spot', settle: 'usdt', amount: '1.5' }), key: main },
+      { method: 'POST', path: '/wallet/sub_account_transfers', body: body({ sub_account: sub.uid, currency: 'USDT', amount: '0.25', direction: 'to' }), key: main },
+      { method: 'POST', path: '/wallet/sub_account_transfers', body: body({ sub_account: sub.uid, currency: 'USDT', amount: '0.25', direction: 'from' }), key: main },
+      { method: 'POST', path: '/withdrawals', body: body({ currency: 'USDT', chain: 'TRX', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '10' }), key: main },
+    ];
+    const pid = sandbox.child.pid!;
+    let rssStart = NaN;
+    const sampler = setTimeout(() => { rssStart = rssMb(pid); }, WARMUP * 1000);
+    const mixedRun = await load(origin, { connections: 20, duration: WARMUP + MIXED, specs: mixed, prefix });
+    clearTimeout(sampler);
+    const rssEnd = rssMb(pid);
+    process.stderr.write(`mixed load ${WARMUP}+${MIXED} s: ${mixedRun.requests.average} req/s (${statusSummary(mixedRun)}); RSS ${rssStart} MB -> ${rssEnd} MB\n`);
+
+    const figures = {
+      signed_get_rps: Math.round(signedRun.requests.average),
+      bare_rps: Math.round(bareRun.requests.average),
+      p50_ms: signedRun.latency.p50,
+      p99_ms: signedRun.latency.p99,
+      rss_start_mb: rssStart,
+      rss_end_mb: rssEnd,
+    };
+    const ok = figures.signed_get_rps >= figures.bare_rps / 2 && figures.p99_ms <= 10 && Math.abs(rssEnd - rssStart) <= rssStart * 0.1;
+    process.stderr.write(`targets (signed >= bare/2, p99 <= 10 ms, RSS within 10%): ${ok ? 'met' : 'NOT met'}\n`);
+    process.stdout.write(`${JSON.stringify(figures)}\n`);
+  } finally {
+    stopAll();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((e: unknown) => {
+  stopAll();
+  process.stderr.write(`bench sandbox: ${(e as Error).stack ?? String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,134 @@
+import type { PermissionGroup } from '../../shared/api/environments.ts';
+import { permissionGroupFor } from '../../shared/api/environments.ts';
+import type { ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
+import { ApiClient } from './client/client.ts';
+import { ExchangeError } from './client/errors.ts';
+import type { BucketState, Scheduler } from './client/scheduler.ts';
+import { Scheduler as RateScheduler } from './client/scheduler.ts';
+import { summarize, type Profile } from './profiles/profile.ts';
+import { InputError, type ProfileStore } from './profiles/store.ts';
+import { LockedError, type VaultPort } from './vaultPort.ts';
+
+export const SANDBOX_ID = 'sandbox';
+
+export interface SessionOptions {
+  /** Stored profiles (absent in tests that pin one profile). */
+  store?: ProfileStore;
+  vault?: VaultPort;
+  /** The built-in Sandbox profile, or a pinned profile for tests and benchmarks. */
+  builtIn?: Profile;
+  onBusyBuckets?: (busy: BucketState[]) => void;
+  onProfilesChanged?: (activeId: string | null) => void;
+}
+
+export class NoProfileError extends Error {
+  constructor() {
+    super('No profile is selected. Add or pick one on the Settings page.');
+    this.name = 'NoProfileError';
+  }
+}
+
+/**
+ * Which profile is active and the one client that signs for it. The client (and with it every
+ * secret) exists only while the vault is unlocked; locking drops it.
+ */
+export class Sessions {
+  private current: { id: string; profile: Profile; client: ApiClient } | null = null;
+  private readonly scheduler: Scheduler;
+
+  constructor(private readonly opts: SessionOptions) {
+    this.scheduler = new RateScheduler({ onState: (busy) => opts.onBusyBuckets?.(busy) });
+    opts.vault?.onChange(() => {
+      if (opts.vault!.isLocked()) this.current = null;
+    });
+  }
+
+  private get builtInId(): string | null {
+    return this.opts.builtIn ? (this.opts.builtIn.id ?? SANDBOX_ID) : null;
+  }
+
+  private locked(): boolean {
+    return this.opts.vault?.isLocked() ?? false;
+  }
+
+  activeId(): string | null {
+    const stored = this.opts.store?.activeId() ?? null;
+    if (stored && this.opts.store!.has(stored)) return stored;
+    return this.builtInId;
+  }
+
+  list(): ProfileSummary[] {
+    const builtIn = this.opts.builtIn ? [{ ...summarize(this.opts.builtIn), id: this.builtInId!, built_in: true }] : [];
+    return [...builtIn, ...(this.opts.store?.summaries() ?? [])];
+  }
+
+  activeSummary(): ProfileSummary | null {
+    const id = this.activeId();
+    return this.list().find((p) => p.id === id) ?? null;
+  }
+
+  private makeClient(profile: Profile): ApiClient {
+    const limitsOff = profile.environment === 'sandbox' && profile.limitsOff === true;
+    return new ApiClient({
+      baseUrl: profile.baseUrl,
+      credentials: profile.credentials,
+      svc: profile.svc,
+      ...(limitsOff ? { limitsOff: true } : { scheduler: this.scheduler }),
+    });
+  }
+
+  /** The active profile and its client; throws while locked or when none is chosen. */
+  active(): { profile: Profile; client: ApiClient } {
+    if (this.locked()) throw new LockedError();
+    const id = this.activeId();
+    if (!id) throw new NoProfileError();
+    if (this.current?.id !== id) {
+      const profile = id === this.builtInId ? this.opts.builtIn! : this.opts.store!.open(id, this.opts.vault!.box());
+      this.current = { id, profile, client: this.makeClient(profile) };
+    }
+    this.opts.vault?.touch();
+    return this.current;
+  }
+
+  select(id: string): ProfileSummary {
+    if (id !== this.builtInId && !this.opts.store?.has(id)) throw new InputError(['id'], `there is no profile ${id}`);
+    this.opts.store?.setActive(id === this.builtInId ? null : id);
+    this.current = null;
+    this.opts.onProfilesChanged?.(this.activeId());
+    return this.activeSummary()!;
+  }
+
+  /** One read call with the new key before anything is stored: a refusal comes back with its label and nothing is saved. */
+  async save(input: ProfileInput): Promise<ProfileSummary> {
+    if (!this.opts.store || !this.opts.vault) throw new InputError([], 'this desk keeps no stored profiles');
+    if (this.locked()) throw new LockedError();
+    const box = this.opts.vault.box();
+    const profile = this.opts.store.resolve(input, box);
+    await this.makeClient(profile).request({ method: 'GET', path: '/wallet/total_balance', priority: 'action' });
+    this.opts.store.save(profile, box);
+    if (this.current?.id === profile.id) this.current = null;
+    this.opts.onProfilesChanged?.(this.activeId());
+    return this.list().find((p) => p.id === profile.id)!;
+  }
+
+  remove(id: string): void {
+    if (id === this.builtInId) throw new InputError(['id'], 'the Sandbox profile is built in and cannot be removed');
+    if (!this.opts.store?.remove(id)) throw new InputError(['id'], `there is no profile ${id}`);
+    if (this.current?.id === id) this.current = null;
+    this.opts.onProfilesChanged?.(this.activeId());
+  }
+
+  /**
+   * READ_ONLY or FORBIDDEN proves the key's permission for that group is less than declared: record
+   * what the exchange proved so that the desk stops offering what the key cannot do.
+   */
+  learnFromRefusal(e: unknown, method: string, path: string): void {
+    if (!(e instanceof ExchangeError) || (e.label !== 'READ_ONLY' && e.label !== 'FORBIDDEN')) return;
+    const id = this.activeId();
+    const group: PermissionGroup | null = permissionGroupFor(method, path);
+    if (!id || !group || id === this.builtInId || !this.opts.store) return;
+    if (this.opts.store.correctPermission(id, group, e.label === 'READ_ONLY' ? 'read' : 'none')) {
+      this.opts.onProfilesChanged?.(id);
+    }
+  }
+}

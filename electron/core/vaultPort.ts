@@ -1,0 +1,24 @@
+import type { VaultStatus } from '../../shared/ipc.ts';
+import type { SecretBox } from './profiles/store.ts';
+
+/** What the core needs of the vault (electron/core/vault/ implements it). */
+export interface VaultPort {
+  status(): VaultStatus;
+  isLocked(): boolean;
+  unlock(passphrase: string): Promise<void>;
+  lock(): void;
+  setPassphrase(current: string | undefined, next: string): Promise<void>;
+  /** Seals and opens secrets; throws LockedError while locked. */
+  box(): SecretBox;
+  /** The operator did something: restart the idle timer. */
+  touch(): void;
+  setIdleMinutes(minutes: number): void;
+  onChange(listener: () => void): () => void;
+}
+
+export class LockedError extends Error {
+  constructor() {
+    super('The desk is locked. Unlock it with your passphrase; nothing is signed while it is locked.');
+    this.name = 'LockedError';
+  }
+}
