@@ -40,11 +40,12 @@ export const ProfileInput = z.object({
   environment: z.enum(['live', 'testnet', 'futures']),
   base_url: BaseUrl,
   svc: Svc,
-  key: ApiKey,
-  /** Absent when editing: the stored secret stays. */
+  /** Absent when editing: the stored key and secret stay. */
+  key: ApiKey.optional(),
+  /** Absent when editing the same key: the stored secret stays. */
   secret: ApiSecret.optional(),
   permissions: Permissions,
-  sub_keys: z.array(z.object({ uid: z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits'), key: ApiKey, secret: ApiSecret.optional() }).strict()).max(100),
+  sub_keys: z.array(z.object({ uid: z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits'), key: ApiKey.optional(), secret: ApiSecret.optional() }).strict()).max(100),
 }).strict();
 export type ProfileInput = z.infer<typeof ProfileInput>;
 

@@ -65,10 +65,6 @@ declare module 'fastify' {
   interface FastifyRequest {
     sandbox: Pending | null;
   }
-  interface FastifyContextConfig {
-    def?: RouteDef;
-    bucket?: BucketRef;
-  }
 }
 
 function parseQuery(raw: string): Map<string, string> {
@@ -112,9 +108,12 @@ function traceId(): string {
   return TRACE_PREFIX + traceSeq.toString(16).padStart(12, '0');
 }
 
-function sendError(reply: FastifyReply, err: ApiError): void {
-  void reply.code(err.status).send({ label: err.label, message: err.message });
+function outTime(reply: FastifyReply, clock: Clock): void {
+  const st = reply.request.sandbox;
+  if (st) reply.header('X-Out-Time', micros(clock.now() + st.skew));
 }
+
+const EMPTY = Buffer.alloc(0);
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
@@ -127,6 +126,12 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   const keys = opts.keys ?? new KeyStore(opts.db);
   // Sockets held open by timeout_after_commit faults: closed when the server closes.
   const hanging = new Set<{ timer: NodeJS.Timeout; destroy: () => void }>();
+
+  const sendError = (reply: FastifyReply, err: ApiError): void => {
+    outTime(reply, clock);
+    void reply.code(err.status).send({ label: err.label, message: err.message });
+  };
+  const underApi = (req: FastifyRequest) => (req.raw.url ?? '').startsWith(API_PREFIX);
 
   const app = Fastify({
     logger: false,
@@ -145,7 +150,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     },
     // URLs the router cannot decode (a lone %) never reach the hooks: answer them here, counted too.
     frameworkErrors: (error, req, reply) => {
-      if ((req.raw.url ?? '').startsWith(API_PREFIX) && !req.sandbox && !admit(req, reply, undefined, undefined)) return;
+      if (underApi(req) && !req.sandbox && !admit(req, reply, undefined, undefined)) return;
       sendError(reply, new ApiError('BAD_REQUEST', error.message.slice(0, 200)));
     },
   });
@@ -195,29 +200,18 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     return false;
   };
 
-  app.addHook('onRequest', (req, reply, done) => {
-    if (!(req.raw.url ?? '').startsWith(API_PREFIX)) return done();
-    const config = req.routeOptions.config;
-    if (admit(req, reply, config.def, config.bucket)) done();
-  });
-
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (req.sandbox) reply.header('X-Out-Time', micros(clock.now() + req.sandbox.skew));
-    done(null, payload);
-  });
-
   const known: RegExp[] = [];
   for (const r of opts.routes) {
     const url = API_PREFIX + r.path;
     known.push(new RegExp(`^${url.replace(/[.]/g, '\\.').replace(/:[^/]+/g, '[^/]+')}$`));
-    const fixed = !r.path.includes(':');
+    const fixed = r.path.includes(':') ? undefined : bucketFor(r.method, r.path);
     app.route({
       method: r.method,
       url,
-      config: { def: r, ...(fixed ? { bucket: bucketFor(r.method, r.path) } : {}) },
       handler: async (req, reply) => {
+        if (!admit(req, reply, r, fixed)) return reply;
         const st = req.sandbox!;
-        const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+        const raw = Buffer.isBuffer(req.body) ? req.body : EMPTY;
         let caller = PUBLIC_CALLER;
         if (r.group !== 'public') {
           caller = authenticate(keys, { method: req.method, path: st.path, rawQuery: st.rawQuery, body: raw, headers: req.headers, ip: req.ip, nowSec: st.nowSec });
@@ -247,18 +241,22 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
           return reply;
         }
         if (failure !== undefined) throw failure;
+        outTime(reply, clock);
         return reply.code(r.status ?? 200).send(result ?? null);
       },
     });
   }
 
   app.setNotFoundHandler((req, reply) => {
+    if (underApi(req) && !admit(req, reply, undefined, undefined)) return;
     const path = (req.raw.url ?? '').split('?')[0]!;
     if (known.some((re) => re.test(path))) sendError(reply, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path.slice(0, 200)}`));
     else sendError(reply, new ApiError('NOT_FOUND', `no such path: ${path.slice(0, 200)}`));
   });
 
-  app.setErrorHandler((error, _req, reply) => {
+  app.setErrorHandler((error, req, reply) => {
+    // Errors raised before the handler (an unreadable body) have not been counted yet.
+    if (underApi(req) && !req.sandbox && !admit(req, reply, undefined, undefined)) return;
     if (error instanceof ApiError) return sendError(reply, error);
     const err = error as { code?: string; message?: string; statusCode?: number };
     const code = err.code ?? '';

@@ -1,10 +1,17 @@
+import type { ReactElement } from 'react';
 import { ErrorPanel } from './components/ErrorPanel.tsx';
+import { LockScreen } from './components/LockScreen.tsx';
+import { RateLimitBar } from './components/RateLimitBar.tsx';
+import { useInvalidateOnEvents } from './hooks/useDeskEvents.ts';
 import { useDeskQuery } from './hooks/useDeskQuery.ts';
 import { Overview } from './pages/Overview.tsx';
+import { SettingsPage } from './pages/Settings.tsx';
+import { useRoute, type Route } from './state/route.ts';
 
 function ProfileBadge() {
   const profile = useDeskQuery('profileCurrent', {});
   if (profile.isError) return <ErrorPanel error={profile.error} />;
+  if (profile.data === null) return <a href="#/settings">No profile: add one in Settings</a>;
   if (!profile.data) return null;
   return (
     <div className="profile" data-testid="profile">
@@ -15,16 +22,28 @@ function ProfileBadge() {
   );
 }
 
+const PAGES: Record<Route, { title: string; render: () => ReactElement }> = {
+  overview: { title: 'Overview', render: () => <Overview /> },
+  settings: { title: 'Settings', render: () => <SettingsPage /> },
+};
+
 export function App() {
+  useInvalidateOnEvents();
+  const route = useRoute();
+  const vault = useDeskQuery('vaultStatus', {});
+  if (vault.data?.locked) return <LockScreen />;
   return (
     <div className="shell">
       <nav className="sidebar">
         <div className="brand">Treasury Desk</div>
-        <a className="active" href="#/">Overview</a>
+        {(Object.keys(PAGES) as Route[]).map((r) => (
+          <a key={r} className={r === route ? 'active' : ''} href={`#/${r}`}>{PAGES[r].title}</a>
+        ))}
       </nav>
       <main>
         <div className="topbar"><ProfileBadge /></div>
-        <Overview />
+        {PAGES[route].render()}
+        <RateLimitBar />
       </main>
     </div>
   );

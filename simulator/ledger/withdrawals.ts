@@ -170,8 +170,8 @@ export function enterStatus(db: DB, seq: number, status: string, nowSec: number,
   return db.transaction(() => {
     const w = getWithdrawal(db, seq);
     if (!w) throw new ApiError('INVALID_WITHDRAW_ID', `no withdrawal ${wireId(seq)}`);
-    if (FINAL.has(w.status)) throw new ApiError('INVALID_WITHDRAW_CANCEL_STATUS', `withdrawal ${wireId(seq)} is ${w.status}, a final status`);
     if (!(LIST_STATUSES as readonly string[]).includes(status)) throw new ApiError('INVALID_PARAM_VALUE', `not a withdrawal status: ${status}`);
+    if (FINAL.has(w.status)) throw new ApiError('INVALID_WITHDRAW_CANCEL_STATUS', `withdrawal ${wireId(seq)} is ${w.status}, a final status`);
     const ts = Math.floor(nowSec);
     const internal = w.type === 'internal';
     let { txid, block_number, fail_reason } = w;

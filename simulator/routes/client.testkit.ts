@@ -1,4 +1,4 @@
-import { admin, send, signed, startTestSandbox, type Key, type Reply, type TestSandbox } from '../testkit/http.ts';
+import { admin, send, signed, startTestSandbox, type Key as SigningKey, type Reply, type TestSandbox } from '../testkit/http.ts';
 import { lifecycleTick } from '../lifecycle.ts';
 import type { SandboxOptions } from '../options.ts';
 
@@ -7,6 +7,8 @@ import type { SandboxOptions } from '../options.ts';
 
 /** Slow enough that the timer never moves a withdrawal during a test; step() moves them on purpose. */
 export const SLOW = 0.001;
+
+export interface Key extends SigningKey { uid: string }
 
 export interface Client {
   s: TestSandbox;
@@ -29,11 +31,13 @@ function qs(query: Record<string, string | number> = {}): string {
 export async function startClient(options: Partial<SandboxOptions> = {}): Promise<Client> {
   const s = await startTestSandbox({ noLimits: true, speed: SLOW, ...options });
   const c = s.credentials;
+  const ts = () => String(Math.floor(s.clock.now()));
   return {
     s, main: c.main, readOnly: c.read_only, subs: c.sub_accounts,
-    get: (path, query, key = c.main) => signed(s.baseUrl, key, { method: 'GET', path, query: qs(query) }),
-    post: (path, body, key = c.main) => signed(s.baseUrl, key, { method: 'POST', path, body: body === undefined ? '' : JSON.stringify(body) }),
-    del: (path, key = c.main) => signed(s.baseUrl, key, { method: 'DELETE', path }),
+    // Signed at the Sandbox's time, so that a test may advance its clock.
+    get: (path, query, key = c.main) => signed(s.baseUrl, key, { method: 'GET', path, query: qs(query), timestamp: ts() }),
+    post: (path, body, key = c.main) => signed(s.baseUrl, key, { method: 'POST', path, body: body === undefined ? '' : JSON.stringify(body), timestamp: ts() }),
+    del: (path, key = c.main) => signed(s.baseUrl, key, { method: 'DELETE', path, timestamp: ts() }),
     publicGet: (path, query) => send(s.baseUrl, { method: 'GET', path: `${new URL(s.baseUrl).pathname}${path}${query ? `?${qs(query)}` : ''}` }),
     admin: (method, path, body) => admin(s, method, path, body),
     step: () => {

@@ -4,8 +4,9 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { HistoryCache } from '../sync/historyCache.ts';
+import { subAccountSpotBalances } from '../sync/subAccounts.ts';
+import { thirtyDayWindows } from '../sync/windows.ts';
 import { ApiClient } from './client.ts';
-import { ExchangeError } from './errors.ts';
 
 // The real client against a real Sandbox over loopback, limits on.
 
@@ -78,26 +79,58 @@ describe('client against the Sandbox', () => {
       for (const path of ['/wallet/fee', '/wallet/fee'] as const) {
         await expect(client.request({ method: 'GET', path })).resolves.toBeDefined();
       }
-      expect(wire.filter((w) => w.status === 401).length).toBeLessThanOrEqual(1);
+      // One refusal, one resync, one retry; after that the desk signs with the server's time.
+      expect(wire.map((w) => `${w.path} ${w.status}`)).toEqual(['/wallet/fee 401', '/spot/time 200', '/wallet/fee 200', '/wallet/fee 200']);
       expect(Math.abs(client.clock.offsetMs - 300_000)).toBeLessThan(2_000);
     } finally {
       await admin('DELETE', '/faults');
     }
   }, 30_000);
 
-  it('reads a year of withdrawals and deposits in 30-day windows, then only what is new', async (ctx) => {
-    const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: `${creds.main.uid}-history` });
-    const probe = await client.request({ method: 'GET', path: '/wallet/withdrawals', query: [['limit', '1']] }).catch((e: unknown) => e);
-    if (probe instanceof ExchangeError && probe.label === 'NOT_FOUND') {
-      ctx.skip('the Sandbox does not serve GET /wallet/withdrawals yet');
-      return;
-    }
-    const cache = new HistoryCache({ client, dir: join(dir, 'history') });
+  it('reads a year of withdrawals and deposits in the fewest requests, then only what is new in 2', async () => {
+    const wire: Array<{ path: string; status: number }> = [];
+    const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: `${creds.main.uid}-history`, fetch: countingFetch(wire) });
+    await client.syncClock();
+    let now = Math.floor(client.clock.nowMs() / 1000);
+    const cache = new HistoryCache({ client, dir: join(dir, 'history'), nowSec: () => now });
+    const counts = async (from: number, to: number) =>
+      (await admin('GET', `/counts?uid=${creds.main.uid}&from=${from}&to=${to}`)) as { withdrawals: number; deposits: number };
+
     const cold = await cache.sync();
-    expect(cold.kind).toBe('cold');
-    expect(cache.withdrawals().length).toBeGreaterThan(0);
+    let minimum = 0;
+    for (const w of thirtyDayWindows(now - 365 * 86_400, now)) {
+      const c = await counts(w.from, w.to);
+      minimum += Math.floor(c.withdrawals / 1000) + 1 + Math.floor(c.deposits / 500) + 1;
+    }
+    const year = await counts(now - 365 * 86_400, now);
+    expect(year.withdrawals).toBeGreaterThan(0);
+    expect(cache.withdrawals()).toHaveLength(year.withdrawals);
+    expect(cache.deposits()).toHaveLength(year.deposits);
+    expect(cold.requests).toBe(minimum);
+    expect(wire.filter((w) => w.status !== 200)).toEqual([]);
+
+    for (let i = 0; i < 3; i++) await admin('POST', '/deposits', { uid: creds.main.uid, currency: 'USDT', amount: '1.5' });
+    now += 5;
     const warm = await cache.sync();
     expect(warm.kind).toBe('warm');
-    expect(warm.requests).toBeLessThanOrEqual(2);
+    expect(warm.requests).toBe(2);
+    expect(warm.newDeposits).toBe(3);
+    expect(cache.deposits()).toHaveLength(year.deposits + 3);
+
+    // Unfinished withdrawals are followed without re-reading the year.
+    const open = cache.unfinishedIds().length;
+    const track = await cache.trackUnfinished();
+    expect(track.requests).toBeLessThanOrEqual(Math.max(open, 1));
+    expect(track.stillUnfinished).toBe(cache.unfinishedIds().length);
   }, 60_000);
+
+  it('reads every sub-account spot balance in pages of 100', async () => {
+    const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: `${creds.main.uid}-subs` });
+    const rows = [];
+    for await (const r of subAccountSpotBalances(client)) rows.push(r);
+    const c = (await admin('GET', `/counts?uid=${creds.main.uid}`)) as { sub_accounts: number };
+    expect(rows).toHaveLength(c.sub_accounts);
+    expect(new Set(rows.map((r) => r.uid)).size).toBe(c.sub_accounts);
+    expect(client.requestCount).toBe(Math.floor(c.sub_accounts / 100) + 1);
+  }, 30_000);
 });

@@ -77,18 +77,23 @@ export class ProfileStore {
    * the stored one (for the main key and for each sub-account key whose key did not change).
    */
   resolve(input: ProfileInput, box: SecretBox): Profile {
-    const previous = input.id && this.has(input.id) ? this.open(input.id, box) : null;
-    const secret = input.secret ?? (previous?.credentials.key === input.key ? previous.credentials.secret : undefined);
+    if (input.id && !this.has(input.id)) throw new InputError(['id'], `there is no profile ${input.id}`);
+    const previous = input.id ? this.open(input.id, box) : null;
+    const key = input.key ?? previous?.credentials.key;
+    if (!key) throw new InputError(['key'], 'the API key is required');
+    const secret = input.secret ?? (previous?.credentials.key === key ? previous.credentials.secret : undefined);
     if (!secret) throw new InputError(['secret'], 'the API secret is required for a new key');
     const subKeys = input.sub_keys.map((k, i) => {
-      const old = previous?.subKeys?.find((o) => o.uid === k.uid && o.key === k.key);
-      const s = k.secret ?? old?.secret;
+      const old = previous?.subKeys?.find((o) => o.uid === k.uid);
+      const subKey = k.key ?? old?.key;
+      if (!subKey) throw new InputError(['sub_keys', i, 'key'], `the key of sub-account ${k.uid} is required`);
+      const s = k.secret ?? (old?.key === subKey ? old.secret : undefined);
       if (!s) throw new InputError(['sub_keys', i, 'secret'], `the secret of sub-account ${k.uid}'s key is required`);
-      return { uid: k.uid, key: k.key, secret: s };
+      return { uid: k.uid, key: subKey, secret: s };
     });
     return {
       id: input.id ?? randomUUID(), name: input.name, environment: input.environment, baseUrl: input.base_url.replace(/\/+$/, ''),
-      svc: input.svc, permissions: input.permissions, credentials: { key: input.key, secret }, subKeys,
+      svc: input.svc, permissions: input.permissions, credentials: { key, secret }, subKeys,
     };
   }
 

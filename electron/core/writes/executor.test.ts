@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../client/client.ts';
 import { Journal } from '../journal/journal.ts';
+import { Vault } from '../vault/vault.ts';
 import { WriteExecutor, type WriteEvent } from './executor.ts';
 import { FakeExchange, randomFaults, type Fault, type FakeOptions } from './testing/fakeExchange.ts';
 
@@ -232,5 +233,39 @@ describe('exactly-once writes against a faulty exchange', () => {
     executor.cancel(v.id, 'operator changed their mind');
     expect(journal.unfinished()).toEqual([]);
     expect(() => executor.approve(v.id, 'a')).toThrow(/cancelled/);
+  });
+
+  it('sends nothing while the vault is locked, and carries on after unlock', async () => {
+    await setUp({});
+    const vault = Vault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
+    await vault.initWithPassphrase('a long enough passphrase');
+    vault.putProfile({ id: 'p1', name: 'Live', environment: 'live', base_url: baseUrl }, [{ slot: 'main', key: 'AKEY123456789', secret: 'SSECRET987654321' }]);
+    const client = new ApiClient({ baseUrl, credentials: vault.credentialsView('p1'), account: 'p1', limitsOff: true, timeoutMs: TIMEOUT_MS });
+    const guarded = new WriteExecutor({
+      journal, client, settleMs: SETTLE_MS, lookupIntervalMs: INTERVAL_MS,
+      blocked: () => (vault.status().locked ? 'the desk is locked' : null),
+    });
+    // An executor that does not ask first still cannot send: signing needs the vault.
+    const unguarded = new WriteExecutor({ journal, client, settleMs: SETTLE_MS, lookupIntervalMs: INTERVAL_MS });
+    vault.lock();
+
+    const a = await guarded.submit(withdrawal(1), 'alice');
+    expect(a).toMatchObject({ state: 'approved', attempts: 0 });
+    const b = unguarded.submit(withdrawal(2), 'alice');
+    await new Promise((r) => setTimeout(r, 3 * INTERVAL_MS));
+    expect(fake.posts.size).toBe(0);
+    expect(journal.unfinished().map((v) => v.state).sort()).toEqual(['approved', 'approved']);
+    expect(journal.intents().find((v) => v.id !== a.id)?.reason).toMatch(/not sent: The desk is locked/);
+
+    await vault.unlock('a long enough passphrase');
+    const [ra, rb] = await Promise.all([guarded.resume().then(() => journal.intent(a.id)!), b]);
+    await unguarded.stop();
+    expect(ra.state).toBe('accepted');
+    expect(rb.state).toBe('accepted');
+    expect(fake.withdrawals).toHaveLength(2);
+    expect(fake.posts.get('/withdrawals')).toBe(2);
+    const journalText = (await import('node:fs')).readFileSync(join(dir, 'journal.jsonl'), 'utf8');
+    expect(journalText).not.toContain('SSECRET987654321');
+    expect(journalText).not.toContain('AKEY123456789');
   });
 });

@@ -25,6 +25,11 @@ export interface ExecutorOptions {
   lookupIntervalMs?: number;
   now?: () => number;
   newId?: () => string;
+  /**
+   * Why the desk cannot sign right now (the vault is locked), or null. While there is a reason, intents
+   * are not driven: they wait, as journaled, for resume() (which the core calls on unlock).
+   */
+  blocked?: () => string | null;
 }
 
 export interface WriteEvent {
@@ -42,6 +47,7 @@ export class WriteExecutor {
   private readonly intervalMs: number;
   private readonly now: () => number;
   private readonly newId: () => string;
+  private readonly blocked: () => string | null;
   private readonly running = new Map<string, Promise<IntentView>>();
   private readonly listeners = new Set<(e: WriteEvent) => void>();
   private stopped = false;
@@ -55,6 +61,7 @@ export class WriteExecutor {
     this.intervalMs = opts.lookupIntervalMs ?? DEFAULT_LOOKUP_INTERVAL_MS;
     this.now = opts.now ?? Date.now;
     this.newId = opts.newId ?? (() => newOrderId(this.now()));
+    this.blocked = opts.blocked ?? (() => null);
   }
 
   /** Every state change, as the journal records it (the core forwards these to the renderer). */
@@ -155,7 +162,7 @@ export class WriteExecutor {
   private async loop(id: string): Promise<IntentView> {
     for (;;) {
       const v = this.view(id);
-      if (this.stopped) return v;
+      if (this.stopped || this.blocked() !== null) return v;
       switch (v.state) {
         case 'approved':
           await this.sendOnce(v);
@@ -188,6 +195,10 @@ export class WriteExecutor {
       answer = await this.client.request<Record<string, unknown>>({ method: 'POST', path: spec.path, body: v.body, priority: 'action' });
     } catch (e) {
       const f = classifyFailure(e);
+      if (f.kind === 'not_sent') {
+        this.record({ type: 'retry', intent: v.id, reason: `not sent: ${f.reason}` });
+        return this.sleep();
+      }
       if (f.kind === 'rate_limited') {
         this.record({ type: 'retry', intent: v.id, reason: `${f.reason}: nothing was applied; sending again after a pause` });
         return this.sleep();

@@ -34,6 +34,7 @@ const DAY_S = 86_400;
 function unknownFrom(e: unknown): Lookup {
   const f = classifyFailure(e);
   if (f.kind === 'refused') return { kind: 'unknown', reason: f.message, refusedLabel: f.label };
+  if (f.kind === 'not_sent') return { kind: 'unknown', reason: f.reason };
   return { kind: 'unknown', reason: f.reason };
 }
 

@@ -4,15 +4,19 @@ import { ExchangeError, NetworkError } from '../client/errors.ts';
  * What a failed write tells the desk:
  * - refused: a 4xx with a label; the exchange decided and applied nothing.
  * - rate_limited: a 429; refused at the gate before any processing, so nothing was applied.
+ * - not_sent: the desk itself stopped the request before it left (the vault is locked).
  * - ambiguous: no answer, a dropped connection, a timeout, a 5xx, or anything the desk cannot read:
  *   the write may or may not have been applied, and only the exchange's records can tell.
  */
 export type Failure =
   | { kind: 'refused'; status: number; label: string; message: string }
   | { kind: 'rate_limited'; reason: string }
+  | { kind: 'not_sent'; reason: string }
   | { kind: 'ambiguous'; reason: string };
 
 export function classifyFailure(e: unknown): Failure {
+  // Errors raised before anything is signed say so (VaultError): nothing can have reached the exchange.
+  if ((e as { requestNotSent?: unknown })?.requestNotSent === true) return { kind: 'not_sent', reason: (e as Error).message };
   if (e instanceof ExchangeError) {
     if (e.status === 429) return { kind: 'rate_limited', reason: `HTTP 429 ${e.label}` };
     if (e.status >= 400 && e.status < 500) return { kind: 'refused', status: e.status, label: e.label, message: e.message };
