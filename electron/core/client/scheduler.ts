@@ -40,7 +40,7 @@ export interface SchedulerOptions {
   maxInFlight?: number;
   /** No rate limiting at all: only for Sandbox profiles started with limits off, in tests. */
   limitsOff?: boolean;
-  /** Added to every window to absorb timer granularity and server-side ordering (default 25 ms). */
+  /** Added to every window to absorb timer granularity and server-side ordering (default 5 ms). */
   safetyMs?: number;
   /** Called with the busy buckets whenever that picture changes (an empty list when all is idle). */
   onState?: (busy: BucketState[]) => void;
@@ -140,7 +140,7 @@ export class Scheduler {
   constructor(private readonly opts: SchedulerOptions = {}) {
     this.timer = opts.timer ?? realTimer;
     this.maxInFlight = opts.maxInFlight ?? 8;
-    this.safety = opts.safetyMs ?? 25;
+    this.safety = opts.safetyMs ?? 5;
   }
 
   get limitsOff(): boolean {

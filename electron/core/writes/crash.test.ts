@@ -28,7 +28,7 @@ afterEach(async () => {
 });
 
 function run(mode: 'start' | 'resume', journal: string, baseUrl: string, onLine: (line: string, child: ChildProcess) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, baseUrl, String(COUNT), '1000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, baseUrl, String(COUNT), '1500'], { stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   const err: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (l) => err.push(l));

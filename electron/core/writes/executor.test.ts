@@ -9,9 +9,9 @@ import { WriteExecutor, type WriteEvent } from './executor.ts';
 import { FakeExchange, randomFaults, type Fault, type FakeOptions } from './testing/fakeExchange.ts';
 
 // The executor against an in-process exchange over HTTP, through the real client. Times are short
-// (a 1 s settling time, 300 ms client timeout) so that hundreds of ambiguous writes resolve in seconds.
+// (a 1.5 s settling time against 450 ms late commits, a 300 ms client timeout) so that hundreds of ambiguous writes resolve in seconds.
 
-const SETTLE_MS = 1000;
+const SETTLE_MS = 1500;
 const INTERVAL_MS = 100;
 const TIMEOUT_MS = 300;
 const LATE_COMMIT_MS = 450;
@@ -114,9 +114,10 @@ describe('exactly-once writes against a faulty exchange', () => {
   });
 
   it('the same fault doubles the withdrawal when the settling time is shorter than the flight (the guard is what saves it)', async () => {
-    await setUp({ fault: scripted(['POST', '/withdrawals', 'late_commit']) }, 0);
+    // The original lands 2 s after it arrived, long after a resend with no settling time.
+    await setUp({ fault: scripted(['POST', '/withdrawals', 'late_commit']), lateCommitMs: 2000 }, 0);
     const v = await executor.submit(withdrawal(0), 'alice');
-    await new Promise((r) => setTimeout(r, LATE_COMMIT_MS + 100));
+    for (let i = 0; i < 40 && fake.withdrawals.length < 2; i++) await new Promise((r) => setTimeout(r, 100));
     expect(fake.posts.get('/withdrawals')).toBe(2);
     expect(fake.withdrawals.filter((w) => w.withdraw_order_id === v.client_id)).toHaveLength(2);
     // ...and the desk notices the double on its next look.
