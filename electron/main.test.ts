@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { CHANNEL_NAMES, wireChannel, wireEvent } from '../shared/ipc.ts';
-import { fakeElectron, fakeEvent, FakeWebContents } from './host/fakeElectron.ts';
+import { fakeElectron, fakeEvent, FakeWebContents } from './host/electron-fake.ts';
 
 // main.ts and preload.ts run against a fake `electron` module: the wiring is checked where the
 // Electron binary is absent.

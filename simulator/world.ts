@@ -323,8 +323,3 @@ export function resetWorld(db: DB, nowSec: number): void {
     seedTree(db, world, mainUid, Math.floor(nowSec), false);
   })();
 }
-
-/** Kept for callers of the walking skeleton. */
-export function seedDemo(db: DB, now: number): SeedResult {
-  return seedWorld(db, 'demo', now);
-}

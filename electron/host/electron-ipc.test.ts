@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { CHANNEL_NAMES, wireChannel, wireEvent } from '../../shared/ipc.ts';
 import type { Core, EventListener } from '../core/core.ts';
 import { forwardEvents, registerIpc, trustedSender } from './electron-ipc.ts';
-import { fakeElectron, fakeEvent, FakeWebContents } from './fakeElectron.ts';
+import { fakeElectron, fakeEvent, FakeWebContents } from './electron-fake.ts';
 
 const INDEX = 'file:///app/dist/renderer/index.html';
 

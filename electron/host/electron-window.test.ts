@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMainWindow, hardenContents, windowOptions } from './electron-window.ts';
-import { FakeWebContents, fakeElectron } from './fakeElectron.ts';
+import { FakeWebContents, fakeElectron } from './electron-fake.ts';
 
 describe('the hardened Electron window', () => {
   it('isolates and sandboxes the renderer, without Node', () => {

@@ -7,7 +7,7 @@ import { createCore, type Core } from '../core/core.ts';
 import { sandboxProfile } from '../core/profiles/sandbox.ts';
 import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
 import { registerIpc, trustedSender } from './electron-ipc.ts';
-import { fakeElectron, fakeEvent } from './fakeElectron.ts';
+import { fakeElectron, fakeEvent } from './electron-fake.ts';
 import { startWebHost, type WebHost } from './web.ts';
 
 // The same contract tests run through both hosts, with a real core over a real Sandbox: the Electron

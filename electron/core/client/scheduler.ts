@@ -40,7 +40,7 @@ export interface SchedulerOptions {
   maxInFlight?: number;
   /** No rate limiting at all: only for Sandbox profiles started with limits off, in tests. */
   limitsOff?: boolean;
-  /** Added to every window to absorb timer granularity and server-side ordering (default 5 ms). */
+  /** Added to every window for timer granularity and rounding at the server; the round trip is margin already, since a slot is dated by its answer (default 5 ms). */
   safetyMs?: number;
   /** Called with the busy buckets whenever that picture changes (an empty list when all is idle). */
   onState?: (busy: BucketState[]) => void;
