@@ -241,8 +241,18 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
           return reply;
         }
         if (failure !== undefined) throw failure;
-        outTime(reply, clock);
-        return reply.code(r.status ?? 200).send(result ?? null);
+        // The hot path writes the answer itself: one header block and one string, without the reply
+        // pipeline's hooks and serializer lookups (the benchmark's signed GET spends its time here).
+        const json = JSON.stringify(result ?? null);
+        reply.hijack();
+        const res = reply.raw;
+        const headers = reply.getHeaders();
+        headers['x-out-time'] = micros(clock.now() + st.skew);
+        headers['content-type'] = 'application/json; charset=utf-8';
+        headers['content-length'] = Buffer.byteLength(json);
+        res.writeHead(r.status ?? 200, headers);
+        res.end(json);
+        return reply;
       },
     });
   }

@@ -1,6 +1,8 @@
 import { join } from 'node:path';
 import { channels, events, isChannelName, type ChannelName, type DeskErrorBody, type EventName, type EventPayload, type Reply } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
+import { rateLimitEvent } from './client/rateLimitEvent.ts';
+import type { BucketState } from './client/scheduler.ts';
 import { ExchangeError, NetworkError } from './client/errors.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import type { Profile } from './profiles/profile.ts';
@@ -37,6 +39,21 @@ function toErrorBody(e: unknown): DeskErrorBody {
   return { kind: 'internal', message: 'The desk hit an internal error; the details are in its log.' };
 }
 
+/** At most one call per `ms`, always with the latest arguments: the picture, not every frame of it. */
+function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number): (...args: A) => void {
+  let last: A | null = null;
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  return (...args: A) => {
+    last = args;
+    if (timer) return;
+    timer = setTimeout(() => {
+      timer = null;
+      fn(...last!);
+    }, ms);
+    timer.unref?.();
+  };
+}
+
 export function createCore(opts: CoreOptions): Core {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const listeners = new Set<EventListener>();
@@ -50,9 +67,7 @@ export function createCore(opts: CoreOptions): Core {
   const sessions = new Sessions({
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
-    onBusyBuckets: (busy) => emit('rateLimits', {
-      buckets: busy.map((b) => ({ key: b.key.replace(/^[^|]*\|/, ''), queued: b.queued, remaining: b.remaining, limit: b.limit, paused_until_ms: b.pausedUntil })),
-    }),
+    onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
   });
   vault?.onChange(() => emit('vault', vault.status()));

@@ -69,12 +69,16 @@ export class Sessions {
 
   private makeClient(profile: Profile): ApiClient {
     const limitsOff = profile.environment === 'sandbox' && profile.limitsOff === true;
-    return new ApiClient({
+    const client = new ApiClient({
       baseUrl: profile.baseUrl,
       credentials: profile.credentials,
       svc: profile.svc,
       ...(limitsOff ? { limitsOff: true } : { scheduler: this.scheduler }),
     });
+    // Learn the exchange's clock up front; should it fail, answers' X-In-Time and the one resync after a
+    // REQUEST_EXPIRED still correct it.
+    void client.syncClock('background').catch(() => {});
+    return client;
   }
 
   /** The active profile and its client; throws while locked or when none is chosen. */
