@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { DB } from './db.ts';
 import { ApiError } from './errors.ts';
 import { PERMISSION_GROUPS, type PermissionGroup, type Permissions } from './world.ts';
@@ -25,6 +25,8 @@ export interface Caller {
 /** Everything the check needs about one key, cached: a signed GET must not cost a database query. */
 export interface KeyInfo extends Caller {
   secret: string;
+  /** The secret imported once, so that each HMAC skips the key import. */
+  hmacKey: KeyObject;
   ipAllow: ReadonlySet<string>;
   locked: boolean;
   /** Business areas enabled for the sub-account (§5.5); null for a main account or when all are. */
@@ -59,6 +61,7 @@ export class KeyStore {
     const info: KeyInfo = {
       key: row.key,
       secret: row.secret,
+      hmacKey: createSecretKey(Buffer.from(row.secret, 'utf8')),
       uid: row.uid,
       mainUid: row.main_uid ?? row.uid,
       isSub,
@@ -114,10 +117,12 @@ export function signatureString(method: string, path: string, query: string, bod
   return `${method.toUpperCase()}\n${path}\n${query}\n${bodyHash(body)}\n${ts}`;
 }
 
-function matchesHex(secret: string, payload: string, sign: string): boolean {
-  const expected = createHmac('sha512', secret).update(payload).digest();
-  if (sign.length !== 128 || !/^[0-9a-fA-F]+$/.test(sign)) return false;
-  return timingSafeEqual(expected, Buffer.from(sign, 'hex'));
+function matchesHex(key: KeyObject, payload: string, sign: string): boolean {
+  if (sign.length !== 128) return false;
+  // Buffer.from stops at the first character that is not hex, so a malformed SIGN comes out short.
+  const given = Buffer.from(sign, 'hex');
+  if (given.length !== 64) return false;
+  return timingSafeEqual(createHmac('sha512', key).update(payload).digest(), given);
 }
 
 /** The query as §5.7 signs it: percent-decoded, in the order sent. null when it is not valid encoding. */
@@ -164,9 +169,9 @@ export function authenticate(keys: KeyStore, req: SignedRequest): Caller {
   // was sent (ccxt does) is accepted too: for a query without reserved characters the two are the same
   // string, and either way the HMAC proves the secret.
   const decoded = decodeQuery(req.rawQuery);
-  let ok = matchesHex(info.secret, signatureString(req.method, req.path, decoded ?? req.rawQuery, req.body, ts), sign);
+  let ok = matchesHex(info.hmacKey, signatureString(req.method, req.path, decoded ?? req.rawQuery, req.body, ts), sign);
   if (!ok && decoded !== null && decoded !== req.rawQuery) {
-    ok = matchesHex(info.secret, signatureString(req.method, req.path, req.rawQuery, req.body, ts), sign);
+    ok = matchesHex(info.hmacKey, signatureString(req.method, req.path, req.rawQuery, req.body, ts), sign);
   }
   if (!ok) throw new ApiError('INVALID_SIGNATURE', 'signature mismatch');
 

@@ -3,7 +3,7 @@ import { Clock } from './clock.ts';
 import { DEFAULT_OPTIONS } from './options.ts';
 import { allRoutes } from './routes/index.ts';
 import type { RouteDef } from './server.ts';
-import { send, sign, signed, startTestSandbox, type Reply, type TestSandbox } from './testkit/http.ts';
+import { admin, send, sign, signed, startTestSandbox, type Key, type Reply, type TestSandbox } from './testkit/http.ts';
 
 // Authentication labels (§5.9), the headers of §4.3 and the request-format labels of §7, over HTTP
 // against a whole Sandbox.
@@ -83,6 +83,27 @@ describe('authentication (§5)', () => {
   });
 });
 
+describe('permission groups on the real withdrawal routes (§5.2, §5.5)', () => {
+  const key = async (perms: Record<string, string>): Promise<Key> => (await admin(s, 'POST', '/keys', { uid: '10000001', perms })).json as Key;
+  const withdraw = (k: Key) => signed(s.baseUrl, k, { method: 'POST', path: '/withdrawals', body: '{}' });
+  const list = (k: Key) => signed(s.baseUrl, k, { method: 'GET', path: '/wallet/withdrawals' });
+
+  it('POST /withdrawals is in the withdrawal group, GET /wallet/withdrawals stays in the wallet group', async () => {
+    const walletOnly = await key({ wallet: 'write' });
+    expect(fail(await withdraw(walletOnly))).toBe('401 FORBIDDEN');
+    expect((await list(walletOnly)).status).toBe(200);
+    const withdrawOnly = await key({ withdraw: 'write' });
+    expect(fail(await list(withdrawOnly))).toBe('401 FORBIDDEN');
+    // Past authentication: the empty body is the handler's to refuse.
+    expect((await withdraw(withdrawOnly)).status).toBe(400);
+    expect(fail(await withdraw(s.credentials.read_only))).toBe('401 READ_ONLY');
+  });
+
+  it('sub-account keys cannot withdraw', async () => {
+    expect(fail(await withdraw(s.credentials.sub_accounts[0]!))).toBe('401 FORBIDDEN');
+  });
+});
+
 describe('response headers (§4.3)', () => {
   it('every answer carries the rate-limit, time and trace headers, success or failure', async () => {
     const replies = [
@@ -117,6 +138,11 @@ describe('request-format errors (§7)', () => {
     expect(fail(await send(s.baseUrl, { method: 'GET', path: '/api/v4/wallet/nothing' }))).toBe('404 NOT_FOUND');
     expect(fail(await send(s.baseUrl, { method: 'GET', path: '/elsewhere' }))).toBe('404 NOT_FOUND');
     expect(fail(await send(s.baseUrl, { method: 'DELETE', path: `/api/v4${TB}` }))).toBe('400 METHOD_NOT_ALLOWED');
+  });
+
+  it('a missing parameter: 400 MISSING_REQUIRED_PARAM', async () => {
+    const r = await signed(s.baseUrl, s.credentials.main, { method: 'GET', path: '/wallet/deposit_address' });
+    expect(fail(r)).toBe('400 MISSING_REQUIRED_PARAM');
   });
 
   it('a value out of range: 400 INVALID_PARAM_VALUE', async () => {

@@ -59,6 +59,8 @@ interface Pending {
   nowSec: number;
   /** Seconds added by skew faults. */
   skew: number;
+  /** The §4.3 headers decided on arrival (lower-case names, as Node writes them). */
+  headers: Record<string, string>;
 }
 
 declare module 'fastify' {
@@ -108,9 +110,11 @@ function traceId(): string {
   return TRACE_PREFIX + traceSeq.toString(16).padStart(12, '0');
 }
 
-function outTime(reply: FastifyReply, clock: Clock): void {
+function stampHeaders(reply: FastifyReply, clock: Clock): void {
   const st = reply.request.sandbox;
-  if (st) reply.header('X-Out-Time', micros(clock.now() + st.skew));
+  if (!st) return;
+  reply.headers(st.headers);
+  reply.header('x-out-time', micros(clock.now() + st.skew));
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -128,7 +132,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   const hanging = new Set<{ timer: NodeJS.Timeout; destroy: () => void }>();
 
   const sendError = (reply: FastifyReply, err: ApiError): void => {
-    outTime(reply, clock);
+    stampHeaders(reply, clock);
     void reply.code(err.status).send({ label: err.label, message: err.message });
   };
   const underApi = (req: FastifyRequest) => (req.raw.url ?? '').startsWith(API_PREFIX);
@@ -176,10 +180,6 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     const method = req.method;
     const skew = faults.active ? faults.skewFor(method, sub) : 0;
     const nowSec = clock.now() + skew;
-    req.sandbox = { path, sub, rawQuery, nowSec, skew };
-    reply.header('X-In-Time', micros(nowSec));
-    reply.header('X-Svc-Trace-ID', traceId());
-
     const bucket = def ? (fixed ?? bucketFor(method, sub)) : unrouted(method, sub);
     let scope: string;
     if (bucket.rule.scope === 'ip' || !def || def.group === 'public') scope = `ip:${req.ip}`;
@@ -191,9 +191,16 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       scope = info ? info.uid : `ip:${req.ip}`;
     }
     const d = limiter.check(`${scope}|${bucket.key}`, bucket.rule.limit, bucket.rule.windowSec);
-    reply.header('X-Svc-RateLimit-Requests-Remain', String(d.remain));
-    reply.header('X-Svc-RateLimit-Limit', String(d.limit));
-    reply.header('X-Svc-RateLimit-Reset-Timestamp', String(d.resetMs));
+    req.sandbox = {
+      path, sub, rawQuery, nowSec, skew,
+      headers: {
+        'x-in-time': micros(nowSec),
+        'x-svc-trace-id': traceId(),
+        'x-svc-ratelimit-requests-remain': String(d.remain),
+        'x-svc-ratelimit-limit': String(d.limit),
+        'x-svc-ratelimit-reset-timestamp': String(d.resetMs),
+      },
+    };
     if (d.allowed) return true;
     sendError(reply, new ApiError('TOO_MANY_REQUESTS',
       `rate limit ${d.limit} per ${bucket.rule.windowSec}s reached for ${method} ${sub.slice(0, 200)}; retry after ${d.resetMs} (Unix ms)`));
@@ -208,8 +215,8 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     app.route({
       method: r.method,
       url,
-      handler: async (req, reply) => {
-        if (!admit(req, reply, r, fixed)) return reply;
+      handler: (req, reply) => {
+        if (!admit(req, reply, r, fixed)) return undefined;
         const st = req.sandbox!;
         const raw = Buffer.isBuffer(req.body) ? req.body : EMPTY;
         let caller = PUBLIC_CALLER;
@@ -218,43 +225,59 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
           requirePermission(caller, r.group, req.method);
         }
         const plan: FaultPlan = faults.planFor(req.method, st.sub);
-        if (plan.latencyMs > 0) await sleep(plan.latencyMs);
-        if (plan.error) throw plan.error;
-        if (!acceptsJson(req.headers.accept)) throw new ApiError('NOT_ACCEPTABLE', 'the Sandbox answers application/json only');
-        const body = parseBody(req, raw);
-        let result: unknown;
-        let failure: unknown;
-        try {
-          result = await r.handler({ db: opts.db, caller, query: parseQuery(st.rawQuery), params: req.params as Record<string, string>, body, nowSec: st.nowSec, ip: req.ip });
-        } catch (e) {
-          failure = e;
-        }
-        if (plan.drop || plan.hangMs > 0) {
-          // The handler ran and its transaction committed; the client never learns the outcome.
-          reply.hijack();
-          const socket = req.raw.socket;
-          if (plan.drop) socket.destroy();
-          else {
-            const h = { timer: setTimeout(() => { hanging.delete(h); socket.destroy(); }, plan.hangMs), destroy: () => socket.destroy() };
-            hanging.add(h);
-          }
-          return reply;
-        }
-        if (failure !== undefined) throw failure;
-        // The hot path writes the answer itself: one header block and one string, without the reply
-        // pipeline's hooks and serializer lookups (the benchmark's signed GET spends its time here).
-        const json = JSON.stringify(result ?? null);
-        reply.hijack();
-        const res = reply.raw;
-        const headers = reply.getHeaders();
-        headers['x-out-time'] = micros(clock.now() + st.skew);
-        headers['content-type'] = 'application/json; charset=utf-8';
-        headers['content-length'] = Buffer.byteLength(json);
-        res.writeHead(r.status ?? 200, headers);
-        res.end(json);
-        return reply;
+        // Synchronous unless a latency fault or the handler itself makes it wait.
+        if (plan.latencyMs > 0) return sleep(plan.latencyMs).then(() => run(req, reply, r, st, plan, caller, raw));
+        return run(req, reply, r, st, plan, caller, raw);
       },
     });
+  }
+
+  function run(req: FastifyRequest, reply: FastifyReply, r: RouteDef, st: Pending, plan: FaultPlan, caller: Caller, raw: Buffer): undefined | Promise<undefined> {
+    if (plan.error) throw plan.error;
+    if (!acceptsJson(req.headers.accept)) throw new ApiError('NOT_ACCEPTABLE', 'the Sandbox answers application/json only');
+    const body = parseBody(req, raw);
+    let result: unknown;
+    try {
+      result = r.handler({ db: opts.db, caller, query: parseQuery(st.rawQuery), params: req.params as Record<string, string>, body, nowSec: st.nowSec, ip: req.ip });
+    } catch (e) {
+      return complete(req, reply, r, st, plan, undefined, e);
+    }
+    if (result instanceof Promise) {
+      return result.then((v) => complete(req, reply, r, st, plan, v, undefined), (e) => complete(req, reply, r, st, plan, undefined, e));
+    }
+    return complete(req, reply, r, st, plan, result, undefined);
+  }
+
+  function complete(req: FastifyRequest, reply: FastifyReply, r: RouteDef, st: Pending, plan: FaultPlan, result: unknown, failure: unknown): undefined {
+    if (plan.drop || plan.hangMs > 0) {
+      // The handler ran and its transaction committed; the client never learns the outcome.
+      reply.hijack();
+      const socket = req.raw.socket;
+      if (plan.drop) socket.destroy();
+      else {
+        const h = { timer: setTimeout(() => { hanging.delete(h); socket.destroy(); }, plan.hangMs), destroy: () => socket.destroy() };
+        hanging.add(h);
+      }
+      return undefined;
+    }
+    if (failure !== undefined) throw failure;
+    // The hot path writes the answer itself: one header block and one string, without the reply
+    // pipeline's hooks and serializer lookups (the benchmark's signed GET spends its time here).
+    const json = JSON.stringify(result ?? null);
+    reply.hijack();
+    const h = st.headers;
+    reply.raw.writeHead(r.status ?? 200, {
+      'x-in-time': h['x-in-time'],
+      'x-svc-trace-id': h['x-svc-trace-id'],
+      'x-svc-ratelimit-requests-remain': h['x-svc-ratelimit-requests-remain'],
+      'x-svc-ratelimit-limit': h['x-svc-ratelimit-limit'],
+      'x-svc-ratelimit-reset-timestamp': h['x-svc-ratelimit-reset-timestamp'],
+      'x-out-time': micros(clock.now() + st.skew),
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(json),
+    });
+    reply.raw.end(json);
+    return undefined;
   }
 
   app.setNotFoundHandler((req, reply) => {

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Journal, JournalError, readJournal } from './journal.ts';
 
@@ -163,5 +164,31 @@ describe('journal', () => {
     expect(j.length).toBe(1);
     closeAll();
     expect(readJournal(path).records).toHaveLength(1);
+  });
+
+  it('names the changed line for any one-character edit anywhere in the file', () => {
+    const j = openJournal();
+    for (let i = 0; i < 6; i++) {
+      withdrawalIntent(j, `w${i}`, `${i + 1}.5`);
+      j.append({ type: 'approval', intent: `w${i}`, by: 'op' });
+    }
+    closeAll();
+    const original = readFileSync(path, 'utf8');
+    const lineStarts = [0];
+    for (let i = 0; i < original.length - 1; i++) if (original[i] === '\n') lineStarts.push(i + 1);
+    const printable = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
+    fc.assert(fc.property(fc.integer({ min: 0, max: original.length - 2 }), printable, (pos, ch) => {
+      fc.pre(original[pos] !== '\n' && original[pos] !== ch);
+      writeFileSync(path, original.slice(0, pos) + ch + original.slice(pos + 1));
+      const line = lineStarts.filter((s) => s <= pos).length;
+      let err: unknown;
+      try {
+        Journal.open(path).close();
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(JournalError);
+      expect((err as JournalError).line).toBe(line);
+    }), { numRuns: 300 });
   });
 });

@@ -1,8 +1,8 @@
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 'node:crypto';
 
-// The vault's primitives: scrypt turns a passphrase into a 32-byte master key; HKDF splits the master
-// key into an encryption key and a MAC key; AES-256-GCM seals each secret, bound by its additional data
-// to the slot it belongs to, so a sealed secret moved to another profile fails to open.
+// The vault's primitives: scrypt turns a passphrase into a 32-byte key-encryption key; HKDF derives the
+// key that seals secrets from the master key (so the master key itself never encrypts data); AES-256-GCM
+// seals, and its additional data names what is sealed, so a wrapped master key cannot pass for a secret.
 
 export interface ScryptParams {
   N: number;
@@ -28,15 +28,10 @@ export function deriveMasterKey(passphrase: string, salt: Buffer, params: Scrypt
 
 export interface VaultKeys {
   enc: Buffer;
-  mac: Buffer;
 }
 
 export function splitKeys(master: Buffer): VaultKeys {
-  const salt = Buffer.from('treasury-desk-vault-v1');
-  return {
-    enc: Buffer.from(hkdfSync('sha256', master, salt, 'enc', 32)),
-    mac: Buffer.from(hkdfSync('sha256', master, salt, 'mac', 32)),
-  };
+  return { enc: Buffer.from(hkdfSync('sha256', master, Buffer.from('treasury-desk-vault-v1'), 'enc', 32)) };
 }
 
 export function seal(key: Buffer, plain: string, aad: string): Sealed {
@@ -57,24 +52,4 @@ export function open(key: Buffer, s: Sealed, aad: string): string | null {
   } catch {
     return null;
   }
-}
-
-export function mac(key: Buffer, text: string): string {
-  return createHmac('sha256', key).update(text, 'utf8').digest('hex');
-}
-
-export function macEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === y.length && x.length > 0 && timingSafeEqual(x, y);
-}
-
-/** JSON with sorted keys, so the MAC does not depend on property order. */
-export function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined)
-      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
-  }
-  return JSON.stringify(v);
 }

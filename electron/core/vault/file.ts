@@ -3,8 +3,8 @@ import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } fro
 import { dirname } from 'node:path';
 import { z } from 'zod';
 
-// The vault file: profiles' non-secret parts in clear, their keys only sealed, and a MAC over the clear
-// parts so that an edited base address or a swapped entry is refused at unlock.
+// The vault file holds no profile and no secret: only the master key, wrapped by the keyring or by a
+// passphrase, and a check value that tells "this is the vault's key" from "this is some key".
 
 const Sealed = z.strictObject({ iv: z.string(), data: z.string(), tag: z.string() });
 
@@ -14,48 +14,25 @@ export const Protection = z.discriminatedUnion('kind', [
     kdf: z.strictObject({
       name: z.literal('scrypt'), salt: z.string(), N: z.number().int().min(2), r: z.number().int().min(1), p: z.number().int().min(1),
     }),
+    /** The master key, AES-256-GCM under the scrypt key. */
+    wrapped: Sealed,
   }),
   z.strictObject({
     kind: z.literal('safe_storage'),
-    /** The Linux backend in use when the vault was made (Signal Desktop records it for the same reason). */
+    /** The Linux backend in use when the key was stored (Signal Desktop records it for the same reason). */
     backend: z.string().nullable(),
-    /** The random master key, encrypted by safeStorage, base64. */
+    /** The master key, encrypted by safeStorage, base64. */
     wrapped_key: z.string(),
   }),
 ]);
 export type Protection = z.infer<typeof Protection>;
 
-export const StoredKey = z.strictObject({
-  /** "main", or "sub:<uid>" for a sub-account's key. */
-  slot: z.string().regex(/^(main|sub:\d{1,18})$/),
-  key_masked: z.string(),
-  /** What the key may do (§5.2 groups), as the operator declared it or the exchange corrected it. */
-  permissions: z.record(z.string(), z.string()).optional(),
-  sealed: Sealed,
-});
-export type StoredKey = z.infer<typeof StoredKey>;
-
-export const ProfileMeta = z.strictObject({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/),
-  name: z.string().min(1).max(100),
-  environment: z.string().min(1).max(40),
-  base_url: z.string().url(),
-  /** The service name in header prefixes (§4.3). */
-  service_name: z.string().regex(/^[A-Za-z0-9]{1,20}$/).default('Svc'),
-});
-export type ProfileMeta = z.infer<typeof ProfileMeta>;
-
-export const StoredProfile = ProfileMeta.extend({ keys: z.array(StoredKey) });
-export type StoredProfile = z.infer<typeof StoredProfile>;
-
 export const VaultFile = z.strictObject({
   format: z.literal('treasury-desk-vault'),
   version: z.literal(1),
   protection: Protection,
-  verifier: Sealed,
-  idle_lock_ms: z.number().int().min(0).nullable(),
-  profiles: z.array(StoredProfile),
-  mac: z.string().regex(/^[0-9a-f]{64}$/),
+  /** HMAC-SHA256 of a fixed text under the master key. */
+  check: z.string().regex(/^[0-9a-f]{64}$/),
 });
 export type VaultFile = z.infer<typeof VaultFile>;
 

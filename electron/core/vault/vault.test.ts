@@ -1,19 +1,25 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../client/client.ts';
+import { ProfileStore } from '../profiles/store.ts';
+import { LockedError } from '../vaultPort.ts';
 import { VaultError } from './errors.ts';
-import { Vault, type SafeStorageLike, type VaultClock } from './vault.ts';
+import { DeskVault, type SafeStorageLike, type VaultClock } from './vault.ts';
 
 const FAST_SCRYPT = { N: 2 ** 14, r: 8, p: 1 };
 const MAIN = { key: 'AKmainKEY0123456789abcdef', secret: 'SECRETmain-9f8e7d6c5b4a39281706f5e4d3c2b1a0' };
-const SUB = { key: 'AKsubKEY99887766554433', secret: 'SECRETsub-0a1b2c3d4e5f60718293a4b5c6d7e8f9' };
+const SUB = { uid: '10001', key: 'AKsubKEY99887766554433', secret: 'SECRETsub-0a1b2c3d4e5f60718293a4b5c6d7e8f9' };
 const PASS = 'correct horse battery staple';
-const PROFILE = { id: 'live1', name: 'Live treasury', environment: 'live', base_url: 'https://api.example.com/api/v4' };
+const PROFILE = {
+  id: 'live1', name: 'Live treasury', environment: 'live' as const, baseUrl: 'https://api.example.com/api/v4',
+  credentials: { key: MAIN.key, secret: MAIN.secret }, subKeys: [SUB],
+  permissions: { spot: 'read' as const, futures: 'none' as const, delivery: 'none' as const, wallet: 'write' as const, withdraw: 'write' as const, unified: false },
+};
 
 let dir: string;
 let path: string;
@@ -28,20 +34,23 @@ afterEach(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs fn, expects a VaultError with that code, and keeps its message for the secret check. */
-async function expectVaultError(fn: () => unknown, code: string): Promise<VaultError> {
+/** Runs fn, expects that error (a VaultError code, or LockedError), and keeps its message for the secret check. */
+async function expectError(fn: () => unknown, code: string): Promise<Error> {
   try {
     await fn();
   } catch (e) {
-    expect(e).toBeInstanceOf(VaultError);
-    expect((e as VaultError).code).toBe(code);
+    if (code === 'LOCKED') expect(e).toBeInstanceOf(LockedError);
+    else {
+      expect(e).toBeInstanceOf(VaultError);
+      expect((e as VaultError).code).toBe(code);
+    }
     errors.push((e as Error).message);
-    return e as VaultError;
+    return e as Error;
   }
   throw new Error(`expected ${code}`);
 }
 
-/** Like Electron's safeStorage: AES under a key held by "the keyring". */
+/** Like Electron's safeStorage: AES under a key that "the keyring" holds. */
 function fakeSafeStorage(backend: string, keyring: Buffer = randomBytes(32), available = true): SafeStorageLike {
   return {
     isEncryptionAvailable: () => available,
@@ -92,180 +101,190 @@ class FakeClock implements VaultClock {
   }
 }
 
-async function passphraseVault(clock?: FakeClock): Promise<Vault> {
-  const v = Vault.open({ path, scrypt: FAST_SCRYPT, ...(clock ? { clock } : {}) });
-  await v.initWithPassphrase(PASS);
-  v.putProfile(PROFILE, [{ slot: 'main', ...MAIN }, { slot: 'sub:10001', ...SUB }]);
+async function passphraseVault(clock?: FakeClock): Promise<DeskVault> {
+  const v = DeskVault.open({ path, scrypt: FAST_SCRYPT, platform: 'linux', ...(clock ? { clock } : {}) });
+  await v.setPassphrase(undefined, PASS);
   return v;
 }
 
-/** Every representation of a secret that could leak into a file. */
-function leakForms(s: string): string[] {
-  return [s, Buffer.from(s).toString('base64'), Buffer.from(s).toString('hex'), s.slice(4, 20)];
-}
-
+/** Every form in which a secret could leak into a file or a message. */
 function expectNoSecretIn(text: string): void {
-  for (const c of [MAIN.key, MAIN.secret, SUB.key, SUB.secret, PASS]) for (const f of leakForms(c)) expect(text).not.toContain(f);
+  for (const c of [MAIN.key, MAIN.secret, SUB.key, SUB.secret, PASS]) {
+    for (const f of [c, Buffer.from(c).toString('base64'), Buffer.from(c).toString('hex'), c.slice(4, 20)]) expect(text).not.toContain(f);
+  }
 }
 
 describe('vault with a passphrase', () => {
-  it('stores secrets only encrypted, file mode 0600, written atomically', async () => {
+  it('keeps profile secrets only sealed: neither file holds a key or secret in clear (profiles and vault, mode 0600)', async () => {
     const v = await passphraseVault();
-    const text = readFileSync(path, 'utf8');
-    expectNoSecretIn(text);
-    expect(text).toContain('"Live treasury"');
-    expect(text).toContain('https://api.example.com/api/v4');
-    expect(text).toContain('"key_masked": "AKma…cdef"');
+    const store = new ProfileStore(join(dir, 'profiles.json'));
+    store.save(PROFILE, v.box());
+    for (const f of readdirSync(dir)) expectNoSecretIn(readFileSync(join(dir, f), 'utf8'));
+    expect(readdirSync(dir).sort()).toEqual(['profiles.json', 'vault.json']);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(readdirSync(dir)).toEqual(['vault.json']);
-    expect(JSON.parse(text).protection.kdf).toMatchObject({ name: 'scrypt', N: FAST_SCRYPT.N, r: 8, p: 1 });
-    expect(v.credentials('live1')).toEqual(MAIN);
-    expect(v.credentials('live1', 'sub:10001')).toEqual(SUB);
+    expect(JSON.parse(readFileSync(path, 'utf8')).protection.kdf).toMatchObject({ name: 'scrypt', N: FAST_SCRYPT.N, r: 8, p: 1 });
+    expect(store.summaries()[0]).toMatchObject({ key_masked: 'AKma…cdef', sub_keys: [{ uid: '10001', key_masked: 'AKsu…4433' }] });
+    expect(store.open('live1', v.box())).toMatchObject({ credentials: { key: MAIN.key, secret: MAIN.secret }, subKeys: [SUB] });
+    expect(v.status()).toEqual({ locked: false, backend: 'passphrase', passphrase_set: true, keychain_note: expect.stringMatching(/not available in this host/) });
   });
 
-  it('shows only masked keys outside the core', async () => {
+  it('starts locked after a restart, refuses a wrong passphrase with a clear error, opens with the right one', async () => {
     const v = await passphraseVault();
-    v.lock();
-    const listed = JSON.stringify(v.profiles());
-    expectNoSecretIn(listed);
-    expect(v.profiles()[0]!.keys.map((k) => k.key_masked)).toEqual(['AKma…cdef', 'AKsu…4433']);
-  });
-
-  it('refuses a wrong passphrase with a clear error, and opens with the right one after a restart', async () => {
-    (await passphraseVault()).lock();
-    const again = Vault.open({ path });
-    expect(again.status()).toMatchObject({ initialised: true, protection: 'passphrase', locked: true });
-    const e = await expectVaultError(() => again.unlock('correct horse battery stapler'), 'WRONG_PASSPHRASE');
-    expect(e.message).toMatch(/passphrase is not the one this vault was made with/);
-    await expectVaultError(() => again.unlock(), 'WRONG_PASSPHRASE');
-    await expectVaultError(() => again.credentials('live1'), 'LOCKED');
+    const sealed = v.box().seal(MAIN.secret);
+    const again = DeskVault.open({ path });
+    expect(again.status()).toMatchObject({ locked: true, backend: 'passphrase', passphrase_set: true });
+    await expectError(() => again.box(), 'LOCKED');
+    const e = await expectError(() => again.unlock('correct horse battery stapler'), 'WRONG_PASSPHRASE');
+    expect(e.message).toMatch(/passphrase is not the one this vault was set with/);
     await again.unlock(PASS);
-    expect(again.credentials('live1')).toEqual(MAIN);
+    expect(again.box().open(sealed)).toBe(MAIN.secret);
   });
 
-  it('refuses a file whose clear part was edited (a base address pointed elsewhere)', async () => {
-    (await passphraseVault()).lock();
-    writeFileSync(path, readFileSync(path, 'utf8').replace('https://api.example.com', 'https://evil.example.net'));
-    const e = await expectVaultError(() => Vault.open({ path }).unlock(PASS), 'TAMPERED');
-    expect(e.message).toMatch(/changed outside the desk/);
-  });
-
-  it('refuses a damaged file with a message that says so', async () => {
-    (await passphraseVault()).lock();
+  it('says exactly what is wrong with a damaged vault file or an edited sealed secret', async () => {
+    const v = await passphraseVault();
+    const sealed = v.box().seal(MAIN.secret);
     const text = readFileSync(path, 'utf8');
     writeFileSync(path, text.slice(0, text.length / 2));
-    const e = await expectVaultError(() => Vault.open({ path }), 'CORRUPT');
-    expect(e.message).toMatch(/cannot be read as a vault/);
+    expect((await expectError(() => DeskVault.open({ path }), 'CORRUPT')).message).toMatch(/cannot be read as a vault/);
     writeFileSync(path, JSON.stringify({ ...JSON.parse(text), version: 7 }));
-    expect((await expectVaultError(() => Vault.open({ path }), 'CORRUPT')).message).toMatch(/at version/);
+    expect((await expectError(() => DeskVault.open({ path }), 'CORRUPT')).message).toMatch(/not in the vault's format \(at version/);
+    writeFileSync(path, JSON.stringify({ ...JSON.parse(text), check: 'ab'.repeat(32) }));
+    expect((await expectError(() => DeskVault.open({ path }).unlock(PASS), 'CORRUPT')).message).toMatch(/does not match the vault file/);
+
+    const parts = sealed.split('.');
+    const edited = [...parts.slice(0, 3), Buffer.from('x'.repeat(20)).toString('base64')].join('.');
+    expect((await expectError(() => v.box().open(edited), 'CORRUPT')).message).toMatch(/profiles file was changed/);
   });
 
   it('locks after the operator\'s idle time (injected clock), and on demand', async () => {
     const clock = new FakeClock();
     const v = await passphraseVault(clock);
-    const events: unknown[] = [];
-    v.on((e) => events.push(e));
-    v.setIdleLock(5 * 60_000);
+    const sealed = v.box().seal(MAIN.secret);
+    let changes = 0;
+    v.onChange(() => changes++);
+    v.setIdleMinutes(5);
     clock.advance(4 * 60_000);
-    expect(v.credentials('live1').key).toBe(MAIN.key);
+    v.touch();
     clock.advance(4 * 60_000);
-    expect(v.status().locked).toBe(false);
+    expect(v.isLocked()).toBe(false);
+    // Background signing is not the operator's activity: it does not hold the vault open.
+    expect(v.box().open(sealed)).toBe(MAIN.secret);
     clock.advance(60_000 + 1);
-    expect(events).toEqual([{ locked: true, reason: 'idle' }]);
-    await expectVaultError(() => v.credentials('live1'), 'LOCKED');
+    expect(changes).toBe(1);
+    expect(v.status().locked).toBe(true);
+    await expectError(() => v.box(), 'LOCKED');
 
     await v.unlock(PASS);
-    // Timers late (the machine slept): the limit still holds at the next use.
+    const box = v.box();
+    // Timers late (the machine slept): the limit still holds at the next use, even of a box kept open.
     clock.jump(6 * 60_000);
-    await expectVaultError(() => v.credentials('live1'), 'LOCKED');
+    await expectError(() => box.open(sealed), 'LOCKED');
     await v.unlock(PASS);
     v.lock();
-    expect(events.at(-1)).toEqual({ locked: true, reason: 'on demand' });
-    await expectVaultError(() => v.credentials('live1'), 'LOCKED');
+    expect(v.isLocked()).toBe(true);
+    await expectError(() => box.seal('x'), 'LOCKED');
   });
 
-  it('signs nothing while locked: a client over a locked vault sends no request', async () => {
+  it('signs nothing while locked: a client whose credentials come from the vault sends no request', async () => {
     let seen = 0;
     const server = createServer((_req, res) => {
       seen++;
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"total":{"amount":"1","currency":"USDT"},"details":{}}');
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     try {
       const v = await passphraseVault();
+      const sealed = v.box().seal(JSON.stringify(MAIN));
+      const fromVault = () => JSON.parse(v.box().open(sealed)) as typeof MAIN;
+      const credentials = { get key() { return fromVault().key; }, get secret() { return fromVault().secret; } };
       const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`;
-      const client = new ApiClient({ baseUrl, credentials: v.credentialsView('live1'), account: 'live1-main', limitsOff: true, maxReadAttempts: 1 });
+      const client = new ApiClient({ baseUrl, credentials, account: 'live1-main', limitsOff: true, maxReadAttempts: 1 });
       await client.request({ method: 'GET', path: '/wallet/total_balance' });
       expect(seen).toBe(1);
       v.lock();
-      await expectVaultError(() => client.request({ method: 'GET', path: '/wallet/total_balance' }), 'LOCKED');
+      await expectError(() => client.request({ method: 'GET', path: '/wallet/total_balance' }), 'LOCKED');
       expect(seen).toBe(1);
     } finally {
       await new Promise<void>((ok) => server.close(() => ok()));
     }
   });
 
-  it('changes the passphrase: the old one stops working, the keys stay', async () => {
+  it('changes the passphrase by rewrapping one key: the old passphrase stops working, sealed secrets stay readable', async () => {
     const v = await passphraseVault();
-    await expectVaultError(() => v.changePassphrase('not the passphrase', 'a new long passphrase'), 'WRONG_PASSPHRASE');
-    await v.changePassphrase(PASS, 'a new long passphrase');
-    v.lock();
-    const again = Vault.open({ path });
-    await expectVaultError(() => again.unlock(PASS), 'WRONG_PASSPHRASE');
+    const sealed = v.box().seal(SUB.secret);
+    await expectError(() => v.setPassphrase('not the passphrase', 'a new long passphrase'), 'WRONG_PASSPHRASE');
+    await expectError(() => v.setPassphrase(undefined, 'a new long passphrase'), 'WRONG_PASSPHRASE');
+    await v.setPassphrase(PASS, 'a new long passphrase');
+    const again = DeskVault.open({ path });
+    await expectError(() => again.unlock(PASS), 'WRONG_PASSPHRASE');
     await again.unlock('a new long passphrase');
-    expect(again.credentials('live1', 'sub:10001')).toEqual(SUB);
+    expect(again.box().open(sealed)).toBe(SUB.secret);
     expectNoSecretIn(readFileSync(path, 'utf8'));
   });
 
   it('refuses a short passphrase', async () => {
-    await expectVaultError(() => Vault.open({ path, scrypt: FAST_SCRYPT }).initWithPassphrase('short'), 'WEAK_PASSPHRASE');
+    await expectError(() => DeskVault.open({ path, scrypt: FAST_SCRYPT }).setPassphrase(undefined, 'short'), 'WEAK_PASSPHRASE');
   });
 });
 
 describe('vault with Electron safeStorage', () => {
-  it('refuses the basic_text and unknown backends on Linux so the desk falls back to a passphrase', async () => {
+  it('refuses the basic_text and unknown backends on Linux, says why, and falls back to a passphrase', async () => {
     for (const backend of ['basic_text', 'unknown']) {
-      const v = Vault.open({ path, safeStorage: fakeSafeStorage(backend), platform: 'linux' });
-      const e = await expectVaultError(() => v.initWithSafeStorage(), 'SAFE_STORAGE_WEAK');
-      expect(e.message).toContain(`"${backend}" backend`);
+      const v = DeskVault.open({ path, safeStorage: fakeSafeStorage(backend), platform: 'linux' });
+      expect(v.status()).toMatchObject({ backend: null, locked: false, keychain_note: expect.stringContaining(`"${backend}" backend`) });
+      const e = await expectError(() => v.box(), 'SAFE_STORAGE_WEAK');
       expect(e.message).toMatch(/set a passphrase/);
+      expect(readdirSync(dir)).toEqual([]);
     }
-    await expectVaultError(() => Vault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', randomBytes(32), false), platform: 'linux' }).initWithSafeStorage(), 'SAFE_STORAGE_UNAVAILABLE');
-    await expectVaultError(() => Vault.open({ path, platform: 'linux' }).initWithSafeStorage(), 'SAFE_STORAGE_UNAVAILABLE');
-    // The fallback:
-    const v = Vault.open({ path, safeStorage: fakeSafeStorage('basic_text'), platform: 'linux', scrypt: FAST_SCRYPT });
-    await v.initWithPassphrase(PASS);
-    expect(v.status().protection).toBe('passphrase');
+    await expectError(() => DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', randomBytes(32), false), platform: 'linux' }).box(), 'SAFE_STORAGE_UNAVAILABLE');
+    await expectError(() => DeskVault.open({ path, platform: 'linux' }).box(), 'SAFE_STORAGE_UNAVAILABLE');
+
+    const v = DeskVault.open({ path, safeStorage: fakeSafeStorage('basic_text'), platform: 'linux', scrypt: FAST_SCRYPT });
+    await v.setPassphrase(undefined, PASS);
+    expect(v.box().open(v.box().seal('x'))).toBe('x');
+    expect(v.status()).toMatchObject({ backend: 'passphrase', passphrase_set: true, keychain_note: expect.stringContaining('"basic_text" backend') });
   });
 
-  it('keeps the master key wrapped by the keyring, and says exactly what happened when the keyring changed', async () => {
+  it('wraps the key with a real keyring, opens itself at start, and says exactly what happened when the keyring changed', async () => {
     const keyring = randomBytes(32);
-    const v = Vault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', keyring), platform: 'linux' });
-    await v.initWithSafeStorage();
-    v.putProfile(PROFILE, [{ slot: 'main', ...MAIN }]);
-    v.lock();
-    expectNoSecretIn(readFileSync(path, 'utf8'));
+    const v = DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', keyring), platform: 'linux' });
+    const sealed = v.box().seal(MAIN.secret);
+    expect(v.status()).toEqual({ locked: false, backend: 'safeStorage', passphrase_set: false, keychain_note: null });
     expect(JSON.parse(readFileSync(path, 'utf8')).protection).toMatchObject({ kind: 'safe_storage', backend: 'gnome_libsecret' });
+    expectNoSecretIn(readFileSync(path, 'utf8'));
 
-    const same = Vault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', keyring), platform: 'linux' });
-    await same.unlock();
-    expect(same.credentials('live1')).toEqual(MAIN);
+    const same = DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', keyring), platform: 'linux' });
+    expect(same.isLocked()).toBe(false);
+    expect(same.box().open(sealed)).toBe(MAIN.secret);
+    same.lock();
+    await same.unlock('');
+    expect(same.box().open(sealed)).toBe(MAIN.secret);
 
-    const otherBackend = Vault.open({ path, safeStorage: fakeSafeStorage('kwallet5', keyring), platform: 'linux' });
-    const e1 = await expectVaultError(() => otherBackend.unlock(), 'KEYRING_CHANGED');
-    expect(e1.message).toMatch(/stored with the "gnome_libsecret" keyring, but safeStorage now uses "kwallet5"/);
+    const otherBackend = DeskVault.open({ path, safeStorage: fakeSafeStorage('kwallet5', keyring), platform: 'linux' });
+    expect(otherBackend.status()).toMatchObject({ locked: true, keychain_note: expect.stringMatching(/stored with the "gnome_libsecret" keyring, but safeStorage now uses "kwallet5"/) });
+    await expectError(() => otherBackend.unlock(''), 'KEYRING_CHANGED');
 
-    const resetKeyring = Vault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', randomBytes(32)), platform: 'linux' });
-    const e2 = await expectVaultError(() => resetKeyring.unlock(), 'KEYRING_CHANGED');
-    expect(e2.message).toMatch(/could not decrypt the vault's key/);
+    const resetKeyring = DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', randomBytes(32)), platform: 'linux' });
+    expect(resetKeyring.isLocked()).toBe(true);
+    expect((await expectError(() => resetKeyring.unlock(''), 'KEYRING_CHANGED')).message).toMatch(/could not decrypt the vault's key/);
+    await expectError(() => DeskVault.open({ path, platform: 'linux' }).unlock(''), 'SAFE_STORAGE_UNAVAILABLE');
+  });
 
-    await expectVaultError(() => Vault.open({ path, platform: 'linux' }).unlock(), 'SAFE_STORAGE_UNAVAILABLE');
+  it('moves from the keyring to a passphrase without resealing anything', async () => {
+    const keyring = randomBytes(32);
+    const v = DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', keyring), platform: 'linux', scrypt: FAST_SCRYPT });
+    const sealed = v.box().seal(MAIN.secret);
+    await v.setPassphrase(undefined, PASS);
+    const again = DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', keyring), platform: 'linux' });
+    expect(again.status()).toMatchObject({ locked: true, backend: 'passphrase' });
+    await again.unlock(PASS);
+    expect(again.box().open(sealed)).toBe(MAIN.secret);
   });
 });
 
 describe('vault messages', () => {
   it('never carry a key, a secret or the passphrase', () => {
-    expect(errors.length).toBeGreaterThan(10);
+    expect(errors.length).toBeGreaterThan(15);
     for (const m of errors) expectNoSecretIn(m);
   });
 });

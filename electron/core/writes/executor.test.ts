@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApiClient } from '../client/client.ts';
 import { Journal } from '../journal/journal.ts';
-import { Vault } from '../vault/vault.ts';
+import { DeskVault } from '../vault/vault.ts';
 import { WriteExecutor, type WriteEvent } from './executor.ts';
 import { FakeExchange, randomFaults, type Fault, type FakeOptions } from './testing/fakeExchange.ts';
 
@@ -238,13 +238,16 @@ describe('exactly-once writes against a faulty exchange', () => {
 
   it('sends nothing while the vault is locked, and carries on after unlock', async () => {
     await setUp({});
-    const vault = Vault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
-    await vault.initWithPassphrase('a long enough passphrase');
-    vault.putProfile({ id: 'p1', name: 'Live', environment: 'live', base_url: baseUrl }, [{ slot: 'main', key: 'AKEY123456789', secret: 'SSECRET987654321' }]);
-    const client = new ApiClient({ baseUrl, credentials: vault.credentialsView('p1'), account: 'p1', limitsOff: true, timeoutMs: TIMEOUT_MS });
+    const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
+    await vault.setPassphrase(undefined, 'a long enough passphrase');
+    // As the core holds a stored profile: its key and secret sealed, opened at each signature.
+    const sealed = vault.box().seal(JSON.stringify({ key: 'AKEY123456789', secret: 'SSECRET987654321' }));
+    const open = () => JSON.parse(vault.box().open(sealed)) as { key: string; secret: string };
+    const credentials = { get key() { return open().key; }, get secret() { return open().secret; } };
+    const client = new ApiClient({ baseUrl, credentials, account: 'p1', limitsOff: true, timeoutMs: TIMEOUT_MS });
     const guarded = new WriteExecutor({
       journal, client, settleMs: SETTLE_MS, lookupIntervalMs: INTERVAL_MS,
-      blocked: () => (vault.status().locked ? 'the desk is locked' : null),
+      blocked: () => (vault.isLocked() ? 'the desk is locked' : null),
     });
     // An executor that does not ask first still cannot send: signing needs the vault.
     const unguarded = new WriteExecutor({ journal, client, settleMs: SETTLE_MS, lookupIntervalMs: INTERVAL_MS });

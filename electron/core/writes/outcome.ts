@@ -1,4 +1,5 @@
 import { ExchangeError, NetworkError } from '../client/errors.ts';
+import { LockedError } from '../vaultPort.ts';
 
 /**
  * What a failed write tells the desk:
@@ -15,8 +16,8 @@ export type Failure =
   | { kind: 'ambiguous'; reason: string };
 
 export function classifyFailure(e: unknown): Failure {
-  // Errors raised before anything is signed say so (VaultError): nothing can have reached the exchange.
-  if ((e as { requestNotSent?: unknown })?.requestNotSent === true) return { kind: 'not_sent', reason: (e as Error).message };
+  // Signing needs the vault: a request stopped by the lock never reached the exchange.
+  if (e instanceof LockedError) return { kind: 'not_sent', reason: e.message };
   if (e instanceof ExchangeError) {
     if (e.status === 429) return { kind: 'rate_limited', reason: `HTTP 429 ${e.label}` };
     if (e.status >= 400 && e.status < 500) return { kind: 'refused', status: e.status, label: e.label, message: e.message };

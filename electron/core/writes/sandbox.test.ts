@@ -44,15 +44,19 @@ async function admin(method: string, path: string, body?: unknown): Promise<unkn
   return text ? JSON.parse(text) : undefined;
 }
 
-/** About 20% of the writes hit one of four faults (each rule fires on its own at 5.5%); lookups see 503s. */
+/**
+ * About 20% of the writes hit a fault: three rules fire on their own at 7% each (1 - 0.93^3 = 19.6%),
+ * and two 429s per path (only two: with limits off the Sandbox's reset time is "now", so the client's
+ * scheduler pauses the whole bucket for its window, 3 to 10 s, after each). Lookups see 503s at 10%.
+ */
 async function faultsOn(seed: number): Promise<void> {
   await admin('DELETE', '/faults');
   for (const path of ['/withdrawals', '/wallet/sub_account_transfers']) {
-    const common = { path, method: 'POST', rate: 0.055 };
+    const common = { path, method: 'POST', rate: 0.07 };
     await admin('POST', '/faults', { ...common, seed: seed + 1, kind: 'error', status: 502, label: 'SERVER_ERROR' });
     await admin('POST', '/faults', { ...common, seed: seed + 2, kind: 'drop' });
     await admin('POST', '/faults', { ...common, seed: seed + 3, kind: 'timeout_after_commit', hang_ms: 1500 });
-    await admin('POST', '/faults', { ...common, seed: seed + 4, kind: 'error', status: 429, label: 'TOO_MANY_REQUESTS' });
+    await admin('POST', '/faults', { path, method: 'POST', every: 37, times: 2, kind: 'error', status: 429, label: 'TOO_MANY_REQUESTS' });
   }
   await admin('POST', '/faults', { path: '/wallet/*', method: 'GET', rate: 0.1, seed: seed + 5, kind: 'error', status: 503, label: 'TOO_BUSY' });
 }
@@ -98,7 +102,7 @@ describe('exactly-once writes against the Sandbox with faults on', () => {
     try {
       const sub = creds.sub_accounts[0]!.uid;
       const results = await Promise.all([
-        ...Array.from({ length: COUNT }, (_, i) => executor.submit({ kind: 'withdrawal', input: { currency: 'USDT', amount: `${(i % 9) + 2}.5`, address: TRX, chain: 'TRX' } }, 'test')),
+        ...Array.from({ length: COUNT }, (_, i) => executor.submit({ kind: 'withdrawal', input: { currency: 'USDT', amount: `${(i % 9) + 10}.5`, address: TRX, chain: 'TRX' } }, 'test')),
         ...Array.from({ length: COUNT }, (_, i) => executor.submit({ kind: 'main_sub_transfer', input: { sub_account: sub, currency: 'USDT', amount: `${(i % 9) + 1}`, direction: 'to' } }, 'test')),
       ]);
       const faults = await admin('GET', '/faults') as Array<{ kind: string; path: string; fired: number }>;

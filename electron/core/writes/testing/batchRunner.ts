@@ -39,7 +39,7 @@ if (mode === 'start') {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const address = sandbox ? SANDBOX_TRX_ADDRESS : `Tcrash${i}`;
-    ids.push(executor.prepare({ kind: 'withdrawal', input: { currency: 'USDT', amount: `${(i % 9) + 2}.25`, address, chain: 'TRX' } }, `batch ${i}`).id);
+    ids.push(executor.prepare({ kind: 'withdrawal', input: { currency: 'USDT', amount: `${(i % 9) + 10}.25`, address, chain: 'TRX' } }, `batch ${i}`).id);
     ids.push(executor.prepare({ kind: 'main_sub_transfer', input: { sub_account: subUid(i), currency: 'USDT', amount: `${(i % 9) + 1}`, direction: 'to' } }, `batch ${i}`).id);
   }
   process.stdout.write('PREPARED\n');
