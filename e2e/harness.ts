@@ -2,8 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { createCore } from '../electron/core/core.ts';
-import { sandboxProfile } from '../electron/core/profiles/sandbox.ts';
+import type { Core } from '../electron/core/core.ts';
+import { openDesk } from '../electron/core/desk.ts';
 import { startWebHost, type WebHost } from '../electron/host/web.ts';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
 
@@ -40,6 +40,7 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 export interface DeskUnderTest {
+  core: Core;
   sandbox: SandboxProcess;
   host: WebHost;
   dataDir: string;
@@ -51,12 +52,13 @@ export async function startDesk(): Promise<DeskUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'treasury-desk-e2e-'));
   const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dataDir, 'sandbox') });
   try {
-    const core = createCore({ profile: sandboxProfile(sandbox.credentialsPath), log: () => {} });
+    const core = openDesk({ home: join(dataDir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {} });
     const host = await startWebHost({ core, staticDir: join(ROOT, 'dist', 'renderer') });
     return {
-      sandbox, host, dataDir,
+      core, sandbox, host, dataDir,
       async stop() {
         await host.close();
+        await core.close();
         await sandbox.stop();
         rmSync(dataDir, { recursive: true, force: true });
       },

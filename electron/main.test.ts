@@ -18,6 +18,7 @@ vi.mock('electron', () => {
     get session() { return pick('session'); },
     get ipcRenderer() { return pick('ipcRenderer'); },
     get contextBridge() { return pick('contextBridge'); },
+    get safeStorage() { return pick('safeStorage'); },
   };
 });
 
@@ -27,6 +28,7 @@ async function loadMain() {
   const creds = join(dir, 'credentials.json');
   writeFileSync(creds, JSON.stringify({ base_url: 'http://127.0.0.1:9/api/v4', main: { uid: '1', key: 'k'.repeat(32), secret: 's'.repeat(64) } }));
   vi.stubEnv('TREASURY_DESK_SANDBOX_CREDENTIALS', creds);
+  vi.stubEnv('TREASURY_DESK_HOME', join(dir, 'home'));
   vi.resetModules();
   await import('./main.ts');
   fake.current.ready();

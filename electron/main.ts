@@ -1,8 +1,7 @@
-import { app, BrowserWindow, ipcMain, session } from 'electron';
+import { app, BrowserWindow, ipcMain, safeStorage, session } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createCore } from './core/core.ts';
-import { sandboxProfile } from './core/profiles/sandbox.ts';
+import { openDesk } from './core/desk.ts';
 import { createMainWindow, hardenContents } from './host/electron-window.ts';
 import { forwardEvents, registerIpc, trustedSender } from './host/electron-ipc.ts';
 
@@ -17,12 +16,14 @@ app.on('web-contents-created', (_e, contents) => hardenContents(contents));
 
 void app.whenReady().then(() => {
   if (!credentialsPath) throw new Error('TREASURY_DESK_SANDBOX_CREDENTIALS is not set; start the desk with npm start');
-  const core = createCore({ profile: sandboxProfile(credentialsPath) });
+  // The same data folder as the web host: Electron's userData for productName "Treasury Desk".
+  const core = openDesk({ home: process.env.TREASURY_DESK_HOME ?? app.getPath('userData'), sandboxCredentialsPath: credentialsPath, safeStorage });
   let windowId: number | undefined;
   registerIpc(ipcMain, core, trustedSender(pathToFileURL(rendererIndex).href, () => windowId));
   const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), index: rendererIndex });
   windowId = win.webContents.id;
   forwardEvents(core, win.webContents);
+  app.on('will-quit', () => void core.close());
 });
 
 app.on('window-all-closed', () => app.quit());

@@ -1,9 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCore } from './core/core.ts';
+import { openDesk } from './core/desk.ts';
 import { deskHome } from './core/paths.ts';
-import { sandboxProfile } from './core/profiles/sandbox.ts';
 import { startWebHost } from './host/web.ts';
 import { launchSandbox } from './sandbox-launcher.ts';
 
@@ -44,16 +43,16 @@ async function main(): Promise<void> {
   if ('binary' in electron) {
     const app = spawn(electron.binary, [root], {
       stdio: 'inherit',
-      env: { ...process.env, TREASURY_DESK_SANDBOX_CREDENTIALS: sandbox.credentialsPath },
+      env: { ...process.env, TREASURY_DESK_HOME: home, TREASURY_DESK_SANDBOX_CREDENTIALS: sandbox.credentialsPath },
     });
     shutdown.push(async () => void app.kill('SIGTERM'));
     app.once('exit', (code) => exit(code ?? 0));
     return;
   }
 
-  const core = createCore({ profile: sandboxProfile(sandbox.credentialsPath) });
+  const core = openDesk({ home, sandboxCredentialsPath: sandbox.credentialsPath });
   const host = await startWebHost({ core, staticDir: join(root, 'dist', 'renderer') });
-  shutdown.unshift(() => host.close());
+  shutdown.unshift(() => host.close(), () => core.close());
   process.stdout.write(`Treasury Desk: ${host.url}\n`);
   process.stdout.write(`Electron was not started: ${electron.reason}; serving the app on 127.0.0.1 instead (Ctrl-C stops it).\n`);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ENVIRONMENT_NAMES, PERMISSION_GROUPS } from './api/environments.ts';
 import { TotalBalance, VALUATION_CURRENCIES } from './api/records.ts';
+import { WRITE_KINDS, WriteRequest } from './api/writes.ts';
 
 // The IPC contract: every channel the renderer may call, with the schema its request must parse by
 // before anything runs in the core, and the schema of its answer. Preload, hosts, core handlers and
@@ -65,6 +66,31 @@ export const Settings = z.object({
 }).strict();
 export type Settings = z.infer<typeof Settings>;
 
+/** A write as the journal proves it stands (electron/core/journal/intents.ts explains each state). */
+export const IntentView = z.object({
+  id: z.string(),
+  kind: z.enum(WRITE_KINDS),
+  client_id: z.string().nullable(),
+  body: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  note: z.string().optional(),
+  state: z.enum(['pending_approval', 'approved', 'in_flight', 'unconfirmed', 'accepted', 'done', 'refused', 'needs_attention', 'settled', 'cancelled']),
+  created_at: z.number(),
+  updated_at: z.number(),
+  approved_by: z.string().optional(),
+  attempts: z.number().int(),
+  last_sent_at: z.number().optional(),
+  absent_lookups: z.number().int(),
+  first_absent_at: z.number().optional(),
+  last_absent_at: z.number().optional(),
+  exchange_id: z.string().optional(),
+  status: z.string().optional(),
+  label: z.string().optional(),
+  reason: z.string().optional(),
+});
+export type IntentView = z.infer<typeof IntentView>;
+
+const IntentId = z.object({ id: z.string().min(1).max(64) }).strict();
+
 const Passphrase = z.string().min(10, 'a passphrase has at least 10 characters').max(1024);
 
 export const channels = {
@@ -113,6 +139,29 @@ export const channels = {
     request: Settings,
     response: Settings,
   },
+  /** Journals a write for review; nothing is sent until it is approved. */
+  writePrepare: {
+    request: z.object({ write: WriteRequest, note: z.string().max(500).optional() }).strict(),
+    response: IntentView,
+  },
+  /** The operator's confirmation: the write goes out, exactly once. Answers when the exchange has answered or the write is unconfirmed. */
+  writeApprove: {
+    request: IntentId,
+    response: IntentView,
+  },
+  writeCancel: {
+    request: z.object({ id: z.string().min(1).max(64), reason: z.string().trim().min(1).max(500) }).strict(),
+    response: IntentView,
+  },
+  /** For a write the desk cannot prove: the operator says what happened, having checked the exchange. */
+  writeSettle: {
+    request: z.object({ id: z.string().min(1).max(64), outcome: z.enum(['done', 'not_done']), note: z.string().trim().min(1).max(500) }).strict(),
+    response: IntentView,
+  },
+  intentsList: {
+    request: z.object({ unfinished_only: z.boolean().default(false) }).strict(),
+    response: z.array(IntentView),
+  },
   totalBalance: {
     request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT') }).strict(),
     response: TotalBalance,
@@ -138,6 +187,8 @@ export function wireChannel(name: ChannelName): string {
 // Events the core pushes to the renderer (the renderer never asks for them): each with its schema.
 export const events = {
   vault: VaultStatus,
+  /** A write changed state (journaled first, then told). */
+  intent: IntentView,
   /** The profiles changed (saved, removed, selected, or a permission corrected by the exchange's answer). */
   profiles: z.object({ active_id: z.string().nullable() }),
   /** Request buckets that are busy: something queued, nearly spent, or paused after a 429. */

@@ -22,15 +22,22 @@ export interface Caller {
   perms: Permissions;
 }
 
+/** What a handler learns about the caller: never the secret. */
+export interface AuthedCaller extends Caller {
+  /** Business areas enabled for the sub-account (§5.5); null for a main account or when all are. */
+  areas: ReadonlySet<RouteGroup> | null;
+}
+
 /** Everything the check needs about one key, cached: a signed GET must not cost a database query. */
-export interface KeyInfo extends Caller {
+export interface KeyInfo {
+  uid: string;
   secret: string;
   /** The secret imported once, so that each HMAC skips the key import. */
   hmacKey: KeyObject;
   ipAllow: ReadonlySet<string>;
   locked: boolean;
-  /** Business areas enabled for the sub-account (§5.5); null for a main account or when all are. */
-  areas: ReadonlySet<RouteGroup> | null;
+  /** Handed to handlers as ctx.caller; built once per key. */
+  caller: AuthedCaller;
 }
 
 interface KeyRow { key: string; secret: string; uid: string; perms: string; ip_allow: string; main_uid: string | null; locked: number; areas: string | null }
@@ -59,16 +66,19 @@ export class KeyStore {
     if (!row) return undefined;
     const isSub = row.main_uid !== null;
     const info: KeyInfo = {
-      key: row.key,
+      uid: row.uid,
       secret: row.secret,
       hmacKey: createSecretKey(Buffer.from(row.secret, 'utf8')),
-      uid: row.uid,
-      mainUid: row.main_uid ?? row.uid,
-      isSub,
-      perms: JSON.parse(row.perms) as Permissions,
       ipAllow: new Set(JSON.parse(row.ip_allow) as string[]),
       locked: row.locked !== 0,
-      areas: isSub && row.areas !== null ? new Set(JSON.parse(row.areas) as RouteGroup[]) : null,
+      caller: Object.freeze({
+        key: row.key,
+        uid: row.uid,
+        mainUid: row.main_uid ?? row.uid,
+        isSub,
+        perms: Object.freeze(JSON.parse(row.perms) as Permissions),
+        areas: isSub && row.areas !== null ? new Set(JSON.parse(row.areas) as RouteGroup[]) : null,
+      }),
     };
     this.cache.set(key, info);
     return info;
@@ -176,7 +186,7 @@ export function authenticate(keys: KeyStore, req: SignedRequest): Caller {
   if (!ok) throw new ApiError('INVALID_SIGNATURE', 'signature mismatch');
 
   if (info.locked) throw new ApiError('ACCOUNT_LOCKED', 'account is locked');
-  return info;
+  return info.caller;
 }
 
 /**
@@ -184,7 +194,7 @@ export function authenticate(keys: KeyStore, req: SignedRequest): Caller {
  * key is refused for an area not enabled for its sub-account, whatever the key itself may do.
  */
 export function requirePermission(caller: Caller, group: RouteGroup, method: string): void {
-  const areas = (caller as Partial<KeyInfo>).areas;
+  const areas = (caller as Partial<AuthedCaller>).areas;
   if (caller.isSub && areas && !areas.has(group)) {
     throw new ApiError('FORBIDDEN', `the ${group} area is not enabled for sub-account ${caller.uid}`);
   }

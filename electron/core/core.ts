@@ -14,6 +14,8 @@ import { LockedError, type VaultPort } from './vaultPort.ts';
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
 export interface Core {
   invoke(channel: string, payload: unknown): Promise<Reply<unknown>>;
+  /** Stops background work (status polling, writes in progress wait as journaled) and closes files. */
+  close(): Promise<void>;
   /** Core events for the renderer; hosts forward them. Returns the function that unsubscribes. */
   subscribe(listener: EventListener): () => void;
 }
@@ -64,9 +66,14 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
+  const settings = new SettingsStore(opts.dataDir ? join(opts.dataDir, 'settings.json') : undefined);
   const sessions = new Sessions({
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
+    ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
+    settleMs: () => settings.get().settle_seconds * 1000,
+    onWrite: (e) => emit('intent', e.intent),
+    log,
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
   });
@@ -75,7 +82,7 @@ export function createCore(opts: CoreOptions): Core {
   const deps: HandlerDeps = {
     sessions,
     vault,
-    settings: new SettingsStore(opts.dataDir ? join(opts.dataDir, 'settings.json') : undefined),
+    settings,
     async call<T>(req: ApiRequest): Promise<T> {
       const { client } = sessions.active();
       try {
@@ -86,7 +93,8 @@ export function createCore(opts: CoreOptions): Core {
       }
     },
   };
-  if (vault) vault.setIdleMinutes(deps.settings.get().idle_lock_minutes);
+  if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
+  sessions.start();
 
   async function run<C extends ChannelName>(name: C, payload: unknown): Promise<Reply<unknown>> {
     const parsed = channels[name].request.safeParse(payload ?? {});
@@ -117,6 +125,7 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   return {
+    close: () => sessions.close(),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

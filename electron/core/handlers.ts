@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ChannelName, Channels, VaultStatus } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import { InputError } from './profiles/store.ts';
-import type { Sessions } from './session.ts';
+import type { ActiveSession, Sessions } from './session.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
 
@@ -21,6 +21,25 @@ type Answer<C extends ChannelName> = z.input<Channels[C]['response']>;
 export type Handlers = { [C in ChannelName]: (req: Parsed<C>, deps: HandlerDeps) => Promise<Answer<C>> };
 
 const NO_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: 'This desk runs with a pinned profile and keeps no secrets.' };
+
+/** How long writeApprove waits for the exchange's first answer before it answers with the state so far. */
+const APPROVE_ANSWER_MS = 10_000;
+
+function writesOf(sessions: Sessions): { writes: NonNullable<ActiveSession['writes']>; journal: NonNullable<ActiveSession['journal']> } {
+  const s = sessions.active();
+  if (!s.writes || !s.journal) throw new InputError([], 'This desk runs without a journal, so it sends no writes.');
+  return { writes: s.writes, journal: s.journal };
+}
+
+/** The executor refuses an operation on an intent in the wrong state with a plain Error: that is the operator's input. */
+function asInput<T>(fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof Error && !(e instanceof InputError)) throw new InputError(['id'], e.message);
+    throw e;
+  }
+}
 
 function needVault(deps: HandlerDeps): VaultPort {
   if (!deps.vault) throw new InputError([], NO_VAULT.keychain_note!);
@@ -58,6 +77,21 @@ export const handlers: Handlers = {
   settingsSave: async (req, { settings, vault }) => {
     vault?.setIdleMinutes(req.idle_lock_minutes);
     return settings.set(req);
+  },
+
+  writePrepare: async (req, { sessions }) => asInput(() => writesOf(sessions).writes.prepare(req.write, req.note)),
+  writeApprove: async (req, { sessions }) => {
+    const { writes, journal } = writesOf(sessions);
+    const driving = asInput(() => writes.approve(req.id, 'operator'));
+    // A write whose answer is slow or ambiguous keeps going in the core; its progress arrives as events.
+    const early = new Promise<null>((r) => setTimeout(() => r(null), APPROVE_ANSWER_MS).unref?.());
+    return (await Promise.race([driving, early])) ?? journal.intent(req.id)!;
+  },
+  writeCancel: async (req, { sessions }) => asInput(() => writesOf(sessions).writes.cancel(req.id, req.reason)),
+  writeSettle: async (req, { sessions }) => asInput(() => writesOf(sessions).writes.settle(req.id, 'operator', req.outcome, req.note)),
+  intentsList: async (req, { sessions }) => {
+    const { journal } = writesOf(sessions);
+    return (req.unfinished_only ? journal.unfinished() : journal.intents()).sort((a, b) => b.created_at - a.created_at);
   },
 
   totalBalance: async (req, { call }) =>

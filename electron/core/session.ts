@@ -1,6 +1,8 @@
 import type { PermissionGroup } from '../../shared/api/environments.ts';
 import { permissionGroupFor } from '../../shared/api/environments.ts';
 import type { ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { ApiClient } from './client/client.ts';
 import { ExchangeError } from './client/errors.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
@@ -8,6 +10,8 @@ import { Scheduler as RateScheduler } from './client/scheduler.ts';
 import { summarize, type Profile } from './profiles/profile.ts';
 import { InputError, type ProfileStore } from './profiles/store.ts';
 import { LockedError, type VaultPort } from './vaultPort.ts';
+import { Journal } from './journal/journal.ts';
+import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
 
 export const SANDBOX_ID = 'sandbox';
 
@@ -17,9 +21,26 @@ export interface SessionOptions {
   vault?: VaultPort;
   /** The built-in Sandbox profile, or a pinned profile for tests and benchmarks. */
   builtIn?: Profile;
+  /** Where each profile's write journal lives (`<dir>/<profile id>.jsonl`); without it writes are refused. */
+  journalDir?: string;
+  /** How long an id must stay absent before a write is sent again (the operator's setting). */
+  settleMs?: () => number;
   onBusyBuckets?: (busy: BucketState[]) => void;
   onProfilesChanged?: (activeId: string | null) => void;
+  onWrite?: (e: WriteEvent) => void;
+  log?: (line: string) => void;
 }
+
+export interface ActiveSession {
+  id: string;
+  profile: Profile;
+  client: ApiClient;
+  writes: WriteExecutor | null;
+  journal: Journal | null;
+}
+
+/** Withdrawals accepted but not final are looked up this often (background priority). */
+const STATUS_POLL_MS = 15_000;
 
 export class NoProfileError extends Error {
   constructor() {
@@ -33,14 +54,60 @@ export class NoProfileError extends Error {
  * secret) exists only while the vault is unlocked; locking drops it.
  */
 export class Sessions {
-  private current: { id: string; profile: Profile; client: ApiClient } | null = null;
+  private current: ActiveSession | null = null;
   private readonly scheduler: Scheduler;
+  private poller: ReturnType<typeof setInterval> | null = null;
 
   constructor(private readonly opts: SessionOptions) {
     this.scheduler = new RateScheduler({ onState: (busy) => opts.onBusyBuckets?.(busy) });
     opts.vault?.onChange(() => {
-      if (opts.vault!.isLocked()) this.current = null;
+      // Locking drops the client and with it every secret; unlocking resumes the journal's unfinished writes.
+      if (opts.vault!.isLocked()) this.drop();
+      else this.start();
     });
+  }
+
+  /** Opens the active profile's session now, so that writes a previous run left unfinished are resumed. */
+  start(): void {
+    try {
+      this.active();
+    } catch (e) {
+      if (!(e instanceof LockedError) && !(e instanceof NoProfileError)) this.opts.log?.(`[core] cannot open the active profile: ${(e as Error).message}`);
+    }
+  }
+
+  private drop(): void {
+    const old = this.current;
+    this.current = null;
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+    if (old?.writes) void old.writes.stop().finally(() => old.journal?.close());
+  }
+
+  async close(): Promise<void> {
+    const old = this.current;
+    this.current = null;
+    if (this.poller) clearInterval(this.poller);
+    this.poller = null;
+    await old?.writes?.stop();
+    old?.journal?.close();
+  }
+
+  private openWrites(id: string, client: ApiClient): Pick<ActiveSession, 'writes' | 'journal'> {
+    if (!this.opts.journalDir) return { writes: null, journal: null };
+    mkdirSync(this.opts.journalDir, { recursive: true });
+    const journal = Journal.open(join(this.opts.journalDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`));
+    const writes = new WriteExecutor({
+      journal,
+      client,
+      settleMs: this.opts.settleMs?.(),
+      blocked: () => (this.locked() ? 'the desk is locked' : null),
+    });
+    if (this.opts.onWrite) writes.on(this.opts.onWrite);
+    void writes.resume().catch((e: unknown) => this.opts.log?.(`[core] resuming writes failed: ${(e as Error).message}`));
+    this.poller = setInterval(() => void writes.pollStatuses().catch(() => {}), STATUS_POLL_MS);
+    this.poller.unref?.();
+    return { writes, journal };
   }
 
   private get builtInId(): string | null {
@@ -82,22 +149,24 @@ export class Sessions {
   }
 
   /** The active profile and its client; throws while locked or when none is chosen. */
-  active(): { profile: Profile; client: ApiClient } {
+  active(): ActiveSession {
     if (this.locked()) throw new LockedError();
     const id = this.activeId();
     if (!id) throw new NoProfileError();
     if (this.current?.id !== id) {
+      this.drop();
       const profile = id === this.builtInId ? this.opts.builtIn! : this.opts.store!.open(id, this.opts.vault!.box());
-      this.current = { id, profile, client: this.makeClient(profile) };
+      const client = this.makeClient(profile);
+      this.current = { id, profile, client, ...this.openWrites(id, client) };
     }
-    this.opts.vault?.touch();
     return this.current;
   }
 
   select(id: string): ProfileSummary {
     if (id !== this.builtInId && !this.opts.store?.has(id)) throw new InputError(['id'], `there is no profile ${id}`);
     this.opts.store?.setActive(id === this.builtInId ? null : id);
-    this.current = null;
+    this.drop();
+    this.start();
     this.opts.onProfilesChanged?.(this.activeId());
     return this.activeSummary()!;
   }
@@ -110,15 +179,15 @@ export class Sessions {
     const profile = this.opts.store.resolve(input, box);
     await this.makeClient(profile).request({ method: 'GET', path: '/wallet/total_balance', priority: 'action' });
     this.opts.store.save(profile, box);
-    if (this.current?.id === profile.id) this.current = null;
+    if (this.current?.id === profile.id) this.drop();
     this.opts.onProfilesChanged?.(this.activeId());
     return this.list().find((p) => p.id === profile.id)!;
   }
 
   remove(id: string): void {
     if (id === this.builtInId) throw new InputError(['id'], 'the Sandbox profile is built in and cannot be removed');
+    if (this.current?.id === id) this.drop();
     if (!this.opts.store?.remove(id)) throw new InputError(['id'], `there is no profile ${id}`);
-    if (this.current?.id === id) this.current = null;
     this.opts.onProfilesChanged?.(this.activeId());
   }
 

@@ -65,7 +65,10 @@ export function fakeElectron() {
       on: (event: string, fn: Listener) => { appListeners.set(event, fn); },
       whenReady: () => whenReady,
       quit: () => {},
+      getPath: () => { throw new Error('tests set TREASURY_DESK_HOME'); },
     },
+    // A desktop without a keyring: the vault falls back to a passphrase.
+    safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '', getSelectedStorageBackend: () => 'basic_text' },
     BrowserWindow: FakeWindow,
     session: {
       defaultSession: {

@@ -8,7 +8,7 @@ const INDEX = 'file:///app/dist/renderer/index.html';
 
 function setup() {
   const fake = fakeElectron();
-  const core: Core = { invoke: vi.fn(async () => ({ ok: true as const, data: 'answer' })), subscribe: () => () => {} };
+  const core: Core = { invoke: vi.fn(async () => ({ ok: true as const, data: 'answer' })), subscribe: () => () => {}, close: async () => {} };
   registerIpc(fake.module.ipcMain as never, core, trustedSender(INDEX, () => 7));
   return { fake, core };
 }
@@ -42,7 +42,7 @@ describe('Electron IPC host', () => {
 describe('Electron event forwarding', () => {
   it('sends core events to the desk window only, and stops when unsubscribed', () => {
     let listener: EventListener | undefined;
-    const core: Core = { invoke: vi.fn(), subscribe: (l) => { listener = l; return () => { listener = undefined; }; } };
+    const core: Core = { invoke: vi.fn(), subscribe: (l) => { listener = l; return () => { listener = undefined; }; }, close: async () => {} };
     const contents = new FakeWebContents();
     const stop = forwardEvents(core, contents);
     const payload = { buckets: [{ key: 'wallet_80:GET /wallet/total_balance', queued: 3, remaining: 0, limit: 80, paused_until_ms: null }] };

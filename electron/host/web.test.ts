@@ -25,6 +25,7 @@ describe('web host', () => {
   const core: Core = {
     invoke: vi.fn(async (channel, payload) => ({ ok: true as const, data: { channel, payload } })),
     subscribe: (l) => { listeners.add(l); return () => listeners.delete(l); },
+    close: async () => {},
   };
   const call = (channel: string, body: string, headers: Record<string, string> = {}) => raw(host, {
     method: 'POST', path: `/rpc/${channel}`, body,

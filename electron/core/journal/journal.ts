@@ -140,6 +140,7 @@ export class Journal {
     this.now = opts.now ?? Date.now;
     this.lockPath = `${path}.lock`;
     takeLock(this.lockPath);
+    let fd: number | undefined;
     try {
       const { records, torn } = readJournal(path);
       for (const r of records) {
@@ -152,10 +153,11 @@ export class Journal {
       this.seq = records.length;
       this.head = records.at(-1)?.hash ?? GENESIS;
       const isNew = !existsSync(path);
-      this.fd = openSync(path, 'a+', 0o600);
+      this.fd = fd = openSync(path, 'a+', 0o600);
       this.recovered = torn ? this.cutTornTail(torn) : null;
       if (isNew) fsyncDir(dirname(path));
     } catch (e) {
+      if (fd !== undefined) closeSync(fd);
       releaseLock(this.lockPath);
       throw e;
     }

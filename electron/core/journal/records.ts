@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { WRITE_KINDS } from '../../../shared/api/writes.ts';
 
 // One JSON line per record. Records describe what the desk decided and what the exchange answered;
 // they never carry a key, a secret or a passphrase (the request bodies journaled hold only the
 // fields that go on the wire, and no write body of the API holds a credential).
 
-export const INTENT_KINDS = ['withdrawal', 'main_sub_transfer', 'own_transfer', 'sub_to_sub_transfer', 'uid_transfer'] as const;
+export const INTENT_KINDS = WRITE_KINDS;
 export type IntentKind = (typeof INTENT_KINDS)[number];
 
 const Kind = z.enum(INTENT_KINDS);

@@ -12,6 +12,8 @@ export interface SecretBox {
 }
 
 const SealedPart = z.object({
+  // Sealed too, and checked on open: an edited profiles.json must not send a key to another host.
+  base_url: z.string(),
   key: z.string(),
   secret: z.string(),
   sub_keys: z.array(z.object({ uid: z.string(), key: z.string(), secret: z.string() })),
@@ -66,6 +68,9 @@ export class ProfileStore {
     const p = this.file.read().profiles.find((x) => x.id === id);
     if (!p) throw new Error(`no profile ${id}`);
     const secrets = SealedPart.parse(JSON.parse(box.open(p.sealed)));
+    if (secrets.base_url !== p.base_url) {
+      throw new Error(`profiles.json was changed outside the desk: profile "${p.name}" now points at ${p.base_url}, but its key was stored for ${secrets.base_url}. The desk will not send the key there; edit the profile in Settings.`);
+    }
     return {
       id: p.id, name: p.name, environment: p.environment, baseUrl: p.base_url, svc: p.svc, permissions: p.permissions,
       credentials: { key: secrets.key, secret: secrets.secret }, subKeys: secrets.sub_keys,
@@ -103,7 +108,7 @@ export class ProfileStore {
       id: profile.id!, name: profile.name, environment: profile.environment as StoredProfile['environment'],
       base_url: profile.baseUrl, svc: profile.svc ?? 'Svc', key_masked: maskKey(profile.credentials.key),
       permissions: profile.permissions!, sub_keys: (profile.subKeys ?? []).map((k) => ({ uid: k.uid, key_masked: maskKey(k.key) })),
-      sealed: box.seal(JSON.stringify({ key: profile.credentials.key, secret: profile.credentials.secret, sub_keys: profile.subKeys ?? [] })),
+      sealed: box.seal(JSON.stringify({ base_url: profile.baseUrl, key: profile.credentials.key, secret: profile.credentials.secret, sub_keys: profile.subKeys ?? [] })),
     };
     const others = doc.profiles.filter((p) => p.id !== stored.id);
     this.file.write({ ...doc, profiles: [...others, stored] });

@@ -47,7 +47,8 @@ async function admin(method: string, path: string, body?: unknown): Promise<unkn
 /**
  * About 20% of the writes hit a fault: three rules fire on their own at 7% each (1 - 0.93^3 = 19.6%),
  * and two 429s per path (only two: with limits off the Sandbox's reset time is "now", so the client's
- * scheduler pauses the whole bucket for its window, 3 to 10 s, after each). Lookups see 503s at 10%.
+ * scheduler pauses the whole bucket for its window, 3 to 10 s, after each). Lookups see 503s at 10%,
+ * and the exchange's clock runs 5 minutes ahead.
  */
 async function faultsOn(seed: number): Promise<void> {
   await admin('DELETE', '/faults');
@@ -59,6 +60,8 @@ async function faultsOn(seed: number): Promise<void> {
     await admin('POST', '/faults', { path, method: 'POST', every: 37, times: 2, kind: 'error', status: 429, label: 'TOO_MANY_REQUESTS' });
   }
   await admin('POST', '/faults', { path: '/wallet/*', method: 'GET', rate: 0.1, seed: seed + 5, kind: 'error', status: 503, label: 'TOO_BUSY' });
+  // The exchange's clock 5 minutes ahead of the desk's: the client learns the offset (REQUEST_EXPIRED once).
+  await admin('POST', '/faults', { path: '*', kind: 'skew', skew_sec: 300 });
 }
 
 function client(): ApiClient {
@@ -76,8 +79,11 @@ async function exchangeCounts(withdrawIds: string[], transferIds: string[]): Pro
   }
   const wanted = new Set(transferIds);
   const transfers = new Map<string, number>();
+  const nowSec = Math.floor(Date.now() / 1000);
   const rows = await c.request<Array<{ client_order_id: string }>>({
-    method: 'GET', path: '/wallet/sub_account_transfers', query: [['sub_uid', creds.sub_accounts[0]!.uid], ['limit', '1000']],
+    // An explicit window: records made while the skew fault was on carry the exchange's time, 5 minutes ahead.
+    method: 'GET', path: '/wallet/sub_account_transfers',
+    query: [['sub_uid', creds.sub_accounts[0]!.uid], ['from', String(nowSec - 86_400)], ['to', String(nowSec + 3600)], ['limit', '1000']],
   });
   for (const r of rows) if (wanted.has(r.client_order_id)) transfers.set(r.client_order_id, (transfers.get(r.client_order_id) ?? 0) + 1);
   return { withdrawals, transfers };

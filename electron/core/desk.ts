@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+import { createCore, type Core } from './core.ts';
+import { sandboxProfile } from './profiles/sandbox.ts';
+import { DeskVault, type SafeStorageLike } from './vault/vault.ts';
+
+export interface DeskOptions {
+  /** The desk's data folder (deskHome()). */
+  home: string;
+  /** The running Sandbox's credentials.json: its profile is built in. */
+  sandboxCredentialsPath?: string;
+  /** Electron's safeStorage, where the host has one. */
+  safeStorage?: SafeStorageLike;
+  log?: (line: string) => void;
+}
+
+/** The core as both hosts run it: stored profiles behind the vault, the built-in Sandbox profile, journals. */
+export function openDesk(opts: DeskOptions): Core {
+  const vault = DeskVault.open({ path: join(opts.home, 'vault.json'), ...(opts.safeStorage ? { safeStorage: opts.safeStorage } : {}) });
+  return createCore({
+    dataDir: opts.home,
+    vault,
+    ...(opts.sandboxCredentialsPath ? { profile: sandboxProfile(opts.sandboxCredentialsPath) } : {}),
+    ...(opts.log ? { log: opts.log } : {}),
+  });
+}
