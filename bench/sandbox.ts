@@ -120,7 +120,7 @@ async function main(): Promise<void> {
     await load(origin, { connections: CONNECTIONS, duration: 3, specs: tb, prefix });
 
     const bareRun = await load(`${bare.url}`, { connections: CONNECTIONS, duration: SECONDS, path: '/bare' });
-    process.stderr.write(`bare fastify: ${bareRun.requests.average} req/s (${statusSummary(bareRun)})\n`);
+    process.stderr.write(`bare fastify: ${bareRun.requests.average} req/s, p50 ${bareRun.latency.p50} ms, p99 ${bareRun.latency.p99} ms (${statusSummary(bareRun)})\n`);
     const signedRun = await load(origin, { connections: CONNECTIONS, duration: SECONDS, specs: tb, prefix });
     process.stderr.write(`signed GET /wallet/total_balance: ${signedRun.requests.average} req/s, p50 ${signedRun.latency.p50} ms, p99 ${signedRun.latency.p99} ms (${statusSummary(signedRun)})\n`);
     if (signedRun.non2xx > 0 || signedRun.errors > 0) throw new Error(`the signed run had failures: ${statusSummary(signedRun)}`);

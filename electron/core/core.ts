@@ -9,6 +9,7 @@ import type { Profile } from './profiles/profile.ts';
 import { InputError, ProfileStore } from './profiles/store.ts';
 import { NoProfileError, Sessions } from './session.ts';
 import { SettingsStore } from './settings.ts';
+import { VaultError } from './vault/errors.ts';
 import { LockedError, type VaultPort } from './vaultPort.ts';
 
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
@@ -38,6 +39,8 @@ function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof LockedError) return { kind: 'locked', message: e.message };
   if (e instanceof NoProfileError) return { kind: 'invalid_request', message: e.message };
   if (e instanceof InputError) return { kind: 'invalid_request', message: e.message, path: e.path };
+  // Vault messages are written for the operator (what happened, what to do) and never carry a secret.
+  if (e instanceof VaultError) return { kind: e.code === 'WRONG_PASSPHRASE' ? 'locked' : 'invalid_request', label: e.code, message: e.message };
   return { kind: 'internal', message: 'The desk hit an internal error; the details are in its log.' };
 }
 

@@ -1,0 +1,117 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
+
+// An operator adds a key as a person would: passphrase first, then the profile, which the desk checks
+// with one read call before keeping it; then locks and unlocks. The Sandbox plays the exchange.
+
+const PASSPHRASE = 'correct horse battery staple';
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(p).isDirectory() ? filesUnder(p) : [p];
+  });
+}
+
+describe('Settings: profiles, keys at rest and the lock', () => {
+  let desk: DeskUnderTest;
+  let browser: Browser;
+  let page: Page;
+  let creds: { base_url: string; read_only: { key: string; secret: string } };
+
+  beforeAll(async () => {
+    desk = await startDesk();
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.setDefaultTimeout(15_000);
+    creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
+    await page.goto(desk.host.url);
+    await page.getByRole('link', { name: 'Settings' }).click();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await desk?.stop();
+  });
+
+  it('lists the built-in Sandbox profile as active', async () => {
+    const row = page.locator('[data-profile="Sandbox"]');
+    await expect.poll(() => row.textContent()).toContain('active');
+  });
+
+  it('sets a passphrase before any live key is stored', async () => {
+    await page.getByLabel('New passphrase', { exact: true }).fill(PASSPHRASE);
+    await page.getByLabel('Repeat new passphrase').fill(PASSPHRASE);
+    await page.getByRole('button', { name: 'Set passphrase' }).click();
+    await page.getByText('Passphrase saved.').waitFor();
+    await expect.poll(() => page.getByTestId('vault').textContent()).toContain('passphrase (scrypt, AES-256-GCM)');
+  });
+
+  it('checks a key with the exchange and keeps nothing when the exchange refuses it', async () => {
+    await page.getByRole('button', { name: 'Add a profile' }).click();
+    const form = page.getByRole('form', { name: 'New profile' });
+    await form.getByLabel('Name', { exact: true }).fill('Rehearsal');
+    await form.getByLabel('Environment').selectOption('testnet');
+    await form.getByLabel('Base address').fill(creds.base_url);
+    await form.getByLabel('Service name in headers').fill('Svc');
+    await form.getByLabel('API key').fill(creds.read_only.key);
+    await form.getByLabel('API secret').fill('0'.repeat(64));
+    await form.getByRole('button', { name: 'Check and save' }).click();
+    await form.getByRole('alert').filter({ hasText: 'INVALID_SIGNATURE' }).waitFor();
+    expect(await form.getByRole('alert').textContent()).toContain('Check that the secret in Settings matches the key.');
+    expect(await page.locator('[data-profile="Rehearsal"]').count()).toBe(0);
+  });
+
+  it('refuses a malformed field in the form itself, naming it', async () => {
+    const form = page.getByRole('form', { name: 'New profile' });
+    await form.getByLabel('Base address').fill('ftp://example.com');
+    await form.getByRole('button', { name: 'Check and save' }).click();
+    await expect.poll(() => form.textContent()).toContain('/api/v4');
+    await form.getByLabel('Base address').fill(creds.base_url);
+  });
+
+  it('saves the key once the exchange accepts it, and shows it masked only', async () => {
+    const form = page.getByRole('form', { name: 'New profile' });
+    await form.getByLabel('API secret').fill(creds.read_only.secret);
+    await form.getByRole('button', { name: 'Check and save' }).click();
+    const row = page.locator('[data-profile="Rehearsal"]');
+    await row.waitFor();
+    expect(await row.textContent()).toContain(`${creds.read_only.key.slice(0, 4)}…${creds.read_only.key.slice(-4)}`);
+    await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'settings.png'), fullPage: true });
+    const html = await page.content();
+    expect(html).not.toContain(creds.read_only.key);
+    expect(html).not.toContain(creds.read_only.secret);
+    // On disk: the secret and the key only sealed, never in clear.
+    for (const file of filesUnder(join(desk.dataDir, 'home'))) {
+      const text = readFileSync(file, 'utf8');
+      expect(text, file).not.toContain(creds.read_only.secret);
+      expect(text, file).not.toContain(creds.read_only.key);
+    }
+  });
+
+  it('switches to the new profile and reads balances with its key', async () => {
+    await page.locator('[data-profile="Rehearsal"]').getByRole('button', { name: 'Use' }).click();
+    await expect.poll(() => page.getByTestId('profile').textContent()).toContain('Rehearsal');
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await page.getByTestId('total-amount').waitFor();
+  });
+
+  it('locks on demand, refuses a wrong passphrase, and unlocks with the right one', async () => {
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('button', { name: 'Lock now' }).click();
+    const lock = page.getByRole('dialog', { name: 'Treasury Desk is locked' });
+    await lock.waitFor();
+    // While locked, the core signs nothing.
+    const locked = await desk.core.invoke('totalBalance', {});
+    expect(locked).toMatchObject({ ok: false, error: { kind: 'locked' } });
+    await lock.getByLabel('Passphrase').fill('not the passphrase');
+    await lock.getByRole('button', { name: 'Unlock' }).click();
+    await lock.getByRole('alert').waitFor();
+    await lock.getByLabel('Passphrase').fill(PASSPHRASE);
+    await lock.getByRole('button', { name: 'Unlock' }).click();
+    await lock.waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('profile').textContent()).toContain('Rehearsal');
+  });
+});
