@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCore, type Core } from './core.ts';
 import { sandboxProfile } from './profiles/sandbox.ts';
@@ -15,6 +16,8 @@ export interface DeskOptions {
 
 /** The core as both hosts run it: stored profiles behind the vault, the built-in Sandbox profile, journals. */
 export function openDesk(opts: DeskOptions): Core {
+  // Only the operator's own account may read the desk's folder.
+  mkdirSync(opts.home, { recursive: true, mode: 0o700 });
   const vault = DeskVault.open({ path: join(opts.home, 'vault.json'), ...(opts.safeStorage ? { safeStorage: opts.safeStorage } : {}) });
   return createCore({
     dataDir: opts.home,
