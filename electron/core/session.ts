@@ -12,6 +12,7 @@ import { InputError, type ProfileStore } from './profiles/store.ts';
 import { LockedError, type VaultPort } from './vaultPort.ts';
 import { Journal } from './journal/journal.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
+import { KINDS } from './writes/inputs.ts';
 
 export const SANDBOX_ID = 'sandbox';
 
@@ -104,6 +105,9 @@ export class Sessions {
       blocked: () => (this.locked() ? 'the desk is locked' : null),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
+    writes.on(({ intent }) => {
+      if (intent.state === 'refused' && intent.label) this.learnFromLabel(intent.label, 'POST', KINDS[intent.kind].path);
+    });
     void writes.resume().catch((e: unknown) => this.opts.log?.(`[core] resuming writes failed: ${(e as Error).message}`));
     this.poller = setInterval(() => void writes.pollStatuses().catch(() => {}), STATUS_POLL_MS);
     this.poller.unref?.();
@@ -196,11 +200,15 @@ export class Sessions {
    * what the exchange proved so that the desk stops offering what the key cannot do.
    */
   learnFromRefusal(e: unknown, method: string, path: string): void {
-    if (!(e instanceof ExchangeError) || (e.label !== 'READ_ONLY' && e.label !== 'FORBIDDEN')) return;
+    if (e instanceof ExchangeError) this.learnFromLabel(e.label, method, path);
+  }
+
+  private learnFromLabel(label: string, method: string, path: string): void {
+    if (label !== 'READ_ONLY' && label !== 'FORBIDDEN') return;
     const id = this.activeId();
     const group: PermissionGroup | null = permissionGroupFor(method, path);
     if (!id || !group || id === this.builtInId || !this.opts.store) return;
-    if (this.opts.store.correctPermission(id, group, e.label === 'READ_ONLY' ? 'read' : 'none')) {
+    if (this.opts.store.correctPermission(id, group, label === 'READ_ONLY' ? 'read' : 'none')) {
       this.opts.onProfilesChanged?.(id);
     }
   }

@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { EventPayload, ProfileSummary } from '../../shared/ipc.ts';
+import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
+import type { Core } from './core.ts';
+import { openDesk } from './desk.ts';
+
+// The desk's core as the hosts run it, against a real Sandbox with its limits on.
+
+const ROOT = join(import.meta.dirname, '..', '..');
+let sandbox: SandboxProcess;
+let dir: string;
+let core: Core;
+let creds: { base_url: string; read_only: { key: string; secret: string } };
+const busy: EventPayload<'rateLimits'>[] = [];
+const profileEvents: unknown[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'desk-core-'));
+  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
+  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  core = openDesk({ home: join(dir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {} });
+  core.subscribe((event, payload) => {
+    if (event === 'rateLimits') busy.push(payload as EventPayload<'rateLimits'>);
+    if (event === 'profiles') profileEvents.push(payload);
+  });
+});
+afterAll(async () => {
+  await core?.close();
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the core over a real Sandbox', () => {
+  it('queues past a bucket\'s limit instead of drawing a 429, and tells the renderer', async () => {
+    // GET /wallet/total_balance allows 80 per 10 s (§8.2): 84 at once must wait, not fail.
+    const replies = await Promise.all(Array.from({ length: 84 }, () => core.invoke('totalBalance', {})));
+    expect(replies.filter((r) => !r.ok)).toEqual([]);
+    const queued = busy.flatMap((e) => e.buckets).filter((b) => b.key.includes('/wallet/total_balance') && b.queued > 0);
+    expect(queued.length).toBeGreaterThan(0);
+    expect(queued[0]!.limit).toBe(80);
+  }, 40_000);
+
+  it('corrects a declared permission when the exchange answers READ_ONLY', async () => {
+    expect((await core.invoke('vaultSetPassphrase', { next: 'passphrase for tests' })).ok).toBe(true);
+    const saved = await core.invoke('profileSave', {
+      name: 'Declared too much', environment: 'live', base_url: creds.base_url, svc: 'Svc',
+      key: creds.read_only.key, secret: creds.read_only.secret,
+      permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
+      sub_keys: [],
+    });
+    expect(saved.ok).toBe(true);
+    const id = (saved as { data: ProfileSummary }).data.id;
+    await core.invoke('profileSelect', { id });
+    const prepared = await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '15' } } });
+    expect(prepared.ok).toBe(true);
+    const approved = await core.invoke('writeApprove', { id: (prepared as { data: { id: string } }).data.id });
+    expect(approved).toMatchObject({ ok: true, data: { state: 'refused', label: 'READ_ONLY' } });
+    const list = await core.invoke('profilesList', {});
+    const profile = (list as { data: { profiles: ProfileSummary[] } }).data.profiles.find((p) => p.id === id)!;
+    expect(profile.permissions.withdraw).toBe('read');
+    expect(profile.permissions.wallet).toBe('write');
+    expect(profileEvents.length).toBeGreaterThan(0);
+  });
+});
