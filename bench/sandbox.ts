@@ -1,7 +1,7 @@
 import autocannon, { type Client, type Request as AcRequest, type Result } from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,13 +10,14 @@ import { createInterface } from 'node:readline';
 // `npm run bench -- sandbox` (issue 3). The Sandbox runs as a child process with --no-limits; the load
 // generator (autocannon) runs here.
 //  1. signed GET /wallet/total_balance, 50 connections, against a bare fastify route (also a child)
-//     under the same load in the same run;
+//     answering the same body under the same load in the same run (a tiny-body route is measured too,
+//     for reference, on stderr);
 //  2. mixed load (signed reads of several endpoints, transfers and withdrawals), with the Sandbox's
 //     resident memory read from /proc/<pid>/status after the warm-up and at the end.
 // Timestamps must stay within 60 s of the server, so every connection is re-signed once a second from
 // setupClient (the request buffers are rebuilt once a second, not per request).
 //
-// BENCH_SECONDS (default 15): length of each throughput run; BENCH_WARMUP_SECONDS (30) and
+// BENCH_SECONDS (default 15): length of each of the three throughput runs; BENCH_WARMUP_SECONDS (30) and
 // BENCH_MIXED_SECONDS (300): the mixed load. The last line printed is one JSON object.
 
 const ROOT = join(import.meta.dirname, '..');
@@ -31,8 +32,8 @@ interface Creds { base_url: string; main: KeyPair; sub_accounts: KeyPair[] }
 
 const children: ChildProcess[] = [];
 
-function start(args: string[], ready: RegExp): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', TSX, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], cwd: ROOT });
+function start(args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', TSX, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], cwd: ROOT, env: { ...process.env, ...env } });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code} before it was ready`)));
@@ -106,7 +107,6 @@ function statusSummary(r: Result): string {
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
   try {
-    const bare = await start([join(ROOT, 'bench', 'bare-server.ts')], /^bare listening on (\S+)$/);
     const sandbox = await start([join(ROOT, 'simulator', 'main.ts'), '--port', '0', '--data', dataDir, '--no-limits'], /^Sandbox listening on (\S+)$/);
     const creds = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as Creds;
     const base = new URL(creds.base_url);
@@ -115,12 +115,22 @@ async function main(): Promise<void> {
     const main = creds.main;
     const tb: Spec[] = [{ method: 'GET', path: '/wallet/total_balance', key: main }];
 
+    // The bare route answers the very body the Sandbox answers, so both runs move the same bytes.
+    const [sample] = build(prefix, tb);
+    const res = await fetch(`${origin}${sample!.path}`, { headers: sample!.headers as Record<string, string> });
+    if (!res.ok) throw new Error(`the Sandbox answered ${res.status} to the sample request: ${await res.text()}`);
+    const bodyFile = join(dataDir, 'bare-body.json');
+    writeFileSync(bodyFile, await res.text());
+    const bare = await start([join(ROOT, 'bench', 'bare-server.ts')], /^bare listening on (\S+)$/, { BARE_BODY_FILE: bodyFile });
+
     // A short run of each first, so that neither is measured cold.
-    await load(`${bare.url}`, { connections: CONNECTIONS, duration: 3, path: '/bare' });
+    await load(bare.url, { connections: CONNECTIONS, duration: 3, path: '/same' });
     await load(origin, { connections: CONNECTIONS, duration: 3, specs: tb, prefix });
 
-    const bareRun = await load(`${bare.url}`, { connections: CONNECTIONS, duration: SECONDS, path: '/bare' });
-    process.stderr.write(`bare fastify: ${bareRun.requests.average} req/s, p50 ${bareRun.latency.p50} ms, p99 ${bareRun.latency.p99} ms (${statusSummary(bareRun)})\n`);
+    const tinyRun = await load(bare.url, { connections: CONNECTIONS, duration: SECONDS, path: '/tiny' });
+    process.stderr.write(`bare fastify, tiny body (reference only): ${tinyRun.requests.average} req/s, p50 ${tinyRun.latency.p50} ms, p99 ${tinyRun.latency.p99} ms (${statusSummary(tinyRun)})\n`);
+    const bareRun = await load(bare.url, { connections: CONNECTIONS, duration: SECONDS, path: '/same' });
+    process.stderr.write(`bare fastify, same body: ${bareRun.requests.average} req/s, p50 ${bareRun.latency.p50} ms, p99 ${bareRun.latency.p99} ms (${statusSummary(bareRun)})\n`);
     const signedRun = await load(origin, { connections: CONNECTIONS, duration: SECONDS, specs: tb, prefix });
     process.stderr.write(`signed GET /wallet/total_balance: ${signedRun.requests.average} req/s, p50 ${signedRun.latency.p50} ms, p99 ${signedRun.latency.p99} ms (${statusSummary(signedRun)})\n`);
     if (signedRun.non2xx > 0 || signedRun.errors > 0) throw new Error(`the signed run had failures: ${statusSummary(signedRun)}`);

@@ -4,6 +4,7 @@ import { LockScreen } from './components/LockScreen.tsx';
 import { RateLimitBar } from './components/RateLimitBar.tsx';
 import { useInvalidateOnEvents } from './hooks/useDeskEvents.ts';
 import { useDeskQuery } from './hooks/useDeskQuery.ts';
+import { ActivityPage } from './pages/Activity.tsx';
 import { Overview } from './pages/Overview.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
 import { useRoute, type Route } from './state/route.ts';
@@ -24,6 +25,7 @@ function ProfileBadge() {
 
 const PAGES: Record<Route, { title: string; render: () => ReactElement }> = {
   overview: { title: 'Overview', render: () => <Overview /> },
+  activity: { title: 'Activity', render: () => <ActivityPage /> },
   settings: { title: 'Settings', render: () => <SettingsPage /> },
 };
 

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
-export type Route = 'overview' | 'settings';
-const ROUTES: Route[] = ['overview', 'settings'];
+export type Route = 'overview' | 'activity' | 'settings';
+const ROUTES: Route[] = ['overview', 'activity', 'settings'];
 
 function current(): Route {
   const name = window.location.hash.replace(/^#\/?/, '');
