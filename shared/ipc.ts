@@ -119,8 +119,9 @@ export const channels = {
     request: z.object({}).strict(),
     response: VaultStatus,
   },
+  /** With the OS keychain the passphrase is empty: the operator's desktop session is the gate. */
   vaultUnlock: {
-    request: z.object({ passphrase: z.string().min(1).max(1024) }).strict(),
+    request: z.object({ passphrase: z.string().max(1024) }).strict(),
     response: VaultStatus,
   },
   vaultLock: {
@@ -130,6 +131,11 @@ export const channels = {
   vaultSetPassphrase: {
     request: z.object({ current: z.string().max(1024).optional(), next: Passphrase }).strict(),
     response: VaultStatus,
+  },
+  /** The operator used the window (a key or a click): the idle lock's clock starts again. Polling never counts. */
+  userActive: {
+    request: z.object({}).strict(),
+    response: z.object({ locked: z.boolean() }),
   },
   settingsGet: {
     request: z.object({}).strict(),

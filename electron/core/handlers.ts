@@ -73,6 +73,10 @@ export const handlers: Handlers = {
     return vault.status();
   },
 
+  userActive: async (_req, { vault }) => {
+    vault?.touch();
+    return { locked: vault?.isLocked() ?? false };
+  },
   settingsGet: async (_req, { settings }) => settings.get(),
   settingsSave: async (req, { settings, vault }) => {
     vault?.setIdleMinutes(req.idle_lock_minutes);

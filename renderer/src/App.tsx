@@ -3,6 +3,7 @@ import { ErrorPanel } from './components/ErrorPanel.tsx';
 import { LockScreen } from './components/LockScreen.tsx';
 import { RateLimitBar } from './components/RateLimitBar.tsx';
 import { useInvalidateOnEvents } from './hooks/useDeskEvents.ts';
+import { useReportActivity } from './hooks/useReportActivity.ts';
 import { useDeskQuery } from './hooks/useDeskQuery.ts';
 import { ActivityPage } from './pages/Activity.tsx';
 import { Overview } from './pages/Overview.tsx';
@@ -33,7 +34,8 @@ export function App() {
   useInvalidateOnEvents();
   const route = useRoute();
   const vault = useDeskQuery('vaultStatus', {});
-  if (vault.data?.locked) return <LockScreen />;
+  useReportActivity();
+  if (vault.data?.locked) return <LockScreen keychain={vault.data.backend === 'safeStorage'} />;
   return (
     <div className="shell">
       <nav className="sidebar">

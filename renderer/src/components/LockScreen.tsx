@@ -3,7 +3,7 @@ import { useDeskMutation } from '../hooks/useDeskMutation.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
 
 /** Covers the whole window while the vault is locked; nothing is signed until it is unlocked. */
-export function LockScreen() {
+export function LockScreen({ keychain }: { keychain: boolean }) {
   const unlock = useDeskMutation('vaultUnlock');
   const [passphrase, setPassphrase] = useState('');
   const submit = (e: FormEvent) => {
@@ -14,10 +14,10 @@ export function LockScreen() {
     <div className="lock" role="dialog" aria-label="Treasury Desk is locked">
       <form className="card form" onSubmit={submit}>
         <h2>Treasury Desk is locked</h2>
-        <p className="muted">Nothing is signed while the desk is locked. Enter your passphrase to continue.</p>
-        <input type="password" aria-label="Passphrase" autoFocus value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="current-password" />
+        <p className="muted">Nothing is signed while the desk is locked. {keychain ? 'Your keys are in the system keychain.' : 'Enter your passphrase to continue.'}</p>
+        {!keychain && <input type="password" aria-label="Passphrase" autoFocus value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="current-password" />}
         {unlock.isError && <ErrorPanel error={unlock.error} />}
-        <button type="submit" className="primary" disabled={unlock.isPending || !passphrase}>{unlock.isPending ? 'Unlocking…' : 'Unlock'}</button>
+        <button type="submit" className="primary" disabled={unlock.isPending || (!keychain && !passphrase)}>{unlock.isPending ? 'Unlocking…' : 'Unlock'}</button>
       </form>
     </div>
   );
