@@ -181,16 +181,19 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     const skew = faults.active ? faults.skewFor(method, sub) : 0;
     const nowSec = clock.now() + skew;
     const bucket = def ? (fixed ?? bucketFor(method, sub)) : unrouted(method, sub);
-    let scope: string;
-    if (bucket.rule.scope === 'ip' || !def || def.group === 'public') scope = `ip:${req.ip}`;
-    else {
-      // A UID bucket counts every request that names a known key, signed well or not (§8.2 counts
-      // failures too); a request with no usable key counts against its source address.
-      const key = keyOf(req.headers);
-      const info = key ? keys.get(key) : undefined;
-      scope = info ? info.uid : `ip:${req.ip}`;
+    let scope = '';
+    // With limits off nothing is counted, so the bucket's owner need not be found.
+    if (limiter.enabled) {
+      if (bucket.rule.scope === 'ip' || !def || def.group === 'public') scope = `ip:${req.ip}`;
+      else {
+        // A UID bucket counts every request that names a known key, signed well or not (§8.2 counts
+        // failures too); a request with no usable key counts against its source address.
+        const key = keyOf(req.headers);
+        const info = key ? keys.get(key) : undefined;
+        scope = info ? info.uid : `ip:${req.ip}`;
+      }
     }
-    const d = limiter.check(`${scope}|${bucket.key}`, bucket.rule.limit, bucket.rule.windowSec);
+    const d = limiter.check(scope === '' ? bucket.key : `${scope}|${bucket.key}`, bucket.rule.limit, bucket.rule.windowSec);
     req.sandbox = {
       path, sub, rawQuery, nowSec, skew,
       headers: {
