@@ -1,4 +1,5 @@
 import { ApiError } from './errors.ts';
+import { mulberry32 } from './random.ts';
 
 // Faults injected on purpose through the admin API, so that the desk's retry and exactly-once logic can
 // be tested against a misbehaving exchange. They fire deterministically: on every Nth matching request,
@@ -47,16 +48,6 @@ export interface FaultPlan {
 
 const NO_FAULT: FaultPlan = Object.freeze({ latencyMs: 0, drop: false, hangMs: 0 });
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function globToRegExp(glob: string): RegExp {
   const body = glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');

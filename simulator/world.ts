@@ -5,6 +5,7 @@ import { HOUSE_UID } from './ledger.ts';
 import { addressShape } from './ledger/addresses.ts';
 import { CURRENCIES, seedCatalog, type ChainDef } from './ledger/catalog.ts';
 import { nextAt, PACE_SEC } from './ledger/withdrawals.ts';
+import { mulberry32 } from './random.ts';
 
 export const PERMISSION_GROUPS = ['spot', 'futures', 'delivery', 'wallet', 'withdraw'] as const;
 export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
@@ -21,18 +22,6 @@ export const ALL_READ: Permissions = {
 export interface KeyPair { uid: string; key: string; secret: string }
 
 export type WorldName = 'demo' | 'bench';
-
-/** Deterministic pseudo-random numbers, so that a world seeds the same way every time. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export function createKey(db: DB, uid: string, perms: Permissions, label: string, ipAllow: string[] = []): KeyPair {
   const key = randomBytes(16).toString('hex');
