@@ -34,12 +34,15 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
     expect(prepared.ok).toBe(true);
     const intent = (prepared as { data: { id: string; client_id: string } }).data;
 
-    const fault = await fetch(`${admin.url}/faults`, {
+    const fault = (spec: object) => fetch(`${admin.url}/faults`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${admin.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ kind: 'drop', path: '/withdrawals', method: 'POST', times: 1 }),
+      body: JSON.stringify(spec),
     });
-    expect(fault.ok).toBe(true);
+    // The withdrawal commits, then the connection drops; the first lookup of its id is slow, so the
+    // unconfirmed state lasts long enough for anyone (and this test) to see it.
+    expect((await fault({ kind: 'drop', path: '/withdrawals', method: 'POST', times: 1 })).ok).toBe(true);
+    expect((await fault({ kind: 'latency', latency_ms: 4000, path: '/wallet/withdrawals', method: 'GET', times: 1 })).ok).toBe(true);
 
     await page.goto(desk.host.url);
     await page.getByRole('link', { name: 'Activity' }).click();
