@@ -1,4 +1,4 @@
-// The Sandbox's admin API (simulator/ENDPOINTS.md, "Admin routes"): copies of the bench world so that
+// The Sandbox's admin API (simulator/README.md (endpoints section), "Admin routes"): copies of the bench world so that
 // each client has its own main account and UID budget, record counts for the benchmark's minimums,
 // the server clock, and deposits credited by hand.
 

@@ -1,7 +1,7 @@
 import { stmt, type DB } from '../db.ts';
 
 // What the Sandbox lists: currencies with their chains, fees and limits, markets and prices. Figures
-// are modelled on the live service's public pages (see simulator/ENDPOINTS.md), rounded.
+// are modelled on the live service's public pages (see simulator/README.md (endpoints section)), rounded.
 
 export interface ChainDef {
   chain: string; name_en: string; name_cn: string; contract_address?: string;

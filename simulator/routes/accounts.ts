@@ -6,7 +6,7 @@ import { currencyName, optional } from './params.ts';
 import { balancesByUid, crossView, futuresAccount, marginView } from './views.ts';
 
 // §4.4 the caller's own account reads the desk needs; the spec names them without shapes, so the
-// shapes follow the live service's documentation (simulator/ENDPOINTS.md).
+// shapes follow the live service's documentation (simulator/README.md (endpoints section)).
 
 export function accountRoutes(): RouteDef[] {
   return [

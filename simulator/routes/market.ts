@@ -5,7 +5,7 @@ import { chainsOf, listCurrencies, priceOf } from '../ledger/catalog.ts';
 import type { RouteDef } from '../server.ts';
 import { optional } from './params.ts';
 
-// §4.4 public spot reads. Shapes follow the live service's documentation (simulator/ENDPOINTS.md).
+// §4.4 public spot reads. Shapes follow the live service's documentation (simulator/README.md (endpoints section)).
 
 interface PairRow { id: string; base: string; quote: string; amount_precision: number; precision: number; min_base: string; min_quote: string }
 
