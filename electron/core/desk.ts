@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCore, type Core } from './core.ts';
 import { sandboxProfile } from './profiles/sandbox.ts';
@@ -18,6 +18,7 @@ export interface DeskOptions {
 export function openDesk(opts: DeskOptions): Core {
   // Only the operator's own account may read the desk's folder.
   mkdirSync(opts.home, { recursive: true, mode: 0o700 });
+  if (process.platform !== 'win32') chmodSync(opts.home, 0o700);
   const vault = DeskVault.open({ path: join(opts.home, 'vault.json'), ...(opts.safeStorage ? { safeStorage: opts.safeStorage } : {}) });
   return createCore({
     dataDir: opts.home,
