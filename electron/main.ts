@@ -15,9 +15,13 @@ app.enableSandbox();
 app.on('web-contents-created', (_e, contents) => hardenContents(contents));
 
 void app.whenReady().then(() => {
-  if (!credentialsPath) throw new Error('TREASURY_DESK_SANDBOX_CREDENTIALS is not set; start the desk with npm start');
   // The same data folder as the web host: Electron's userData for productName "Treasury Desk".
-  const core = openDesk({ home: process.env.TREASURY_DESK_HOME ?? app.getPath('userData'), sandboxCredentialsPath: credentialsPath, safeStorage });
+  // Without a Sandbox (a packaged app today), the desk opens with the operator's stored profiles only.
+  const core = openDesk({
+    home: process.env.TREASURY_DESK_HOME ?? app.getPath('userData'),
+    ...(credentialsPath ? { sandboxCredentialsPath: credentialsPath } : {}),
+    safeStorage,
+  });
   let windowId: number | undefined;
   registerIpc(ipcMain, core, trustedSender(pathToFileURL(rendererIndex).href, () => windowId));
   const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), index: rendererIndex });
