@@ -101,6 +101,8 @@ CREATE TABLE IF NOT EXISTS withdrawals (
 );
 CREATE INDEX IF NOT EXISTS withdrawals_uid_ts ON withdrawals(uid, timestamp);
 CREATE INDEX IF NOT EXISTS withdrawals_uid_woid ON withdrawals(uid, withdraw_order_id);
+-- The daily-limit sum (ledger/withdrawals.ts usedToday) reads this index only, never the table.
+CREATE INDEX IF NOT EXISTS withdrawals_day ON withdrawals(uid, currency, timestamp, status, amount);
 CREATE INDEX IF NOT EXISTS withdrawals_next ON withdrawals(next_at) WHERE next_at IS NOT NULL;
 
 CREATE TABLE IF NOT EXISTS deposits (

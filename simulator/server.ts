@@ -23,6 +23,14 @@ export interface Ctx {
   ip: string;
 }
 
+/**
+ * A handler's answer already serialized (a cached read, §2.9): written as it is, so that a cache hit
+ * does not pay JSON.stringify again.
+ */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
+
 export interface RouteDef {
   method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
   /** Path below /api/v4, in fastify's syntax (":id" for a parameter). */
@@ -59,8 +67,24 @@ interface Pending {
   nowSec: number;
   /** Seconds added by skew faults. */
   skew: number;
-  /** The §4.3 headers decided on arrival (lower-case names, as Node writes them). */
-  headers: Record<string, string>;
+  /** The §4.3 header values decided on arrival; the answer adds X-Out-Time. */
+  inTime: string;
+  traceId: string;
+  remain: string;
+  limit: string;
+  reset: string;
+}
+
+/** The §4.3 headers (lower-case names, as Node writes them). */
+function svcHeaders(st: Pending, outTime: string): Record<string, string> {
+  return {
+    'x-in-time': st.inTime,
+    'x-svc-trace-id': st.traceId,
+    'x-svc-ratelimit-requests-remain': st.remain,
+    'x-svc-ratelimit-limit': st.limit,
+    'x-svc-ratelimit-reset-timestamp': st.reset,
+    'x-out-time': outTime,
+  };
 }
 
 declare module 'fastify' {
@@ -91,7 +115,7 @@ function parseBody(req: FastifyRequest, raw: Buffer): unknown {
 
 // §1: responses are JSON. An Accept header that rules JSON out gets NOT_ACCEPTABLE; none at all is fine.
 function acceptsJson(accept: string | undefined): boolean {
-  if (!accept) return true;
+  if (!accept || accept === 'application/json') return true;
   for (const part of accept.split(',')) {
     const media = part.split(';')[0]!.trim().toLowerCase();
     if (media === '' || media === '*/*' || media === 'application/*' || media === 'application/json') return true;
@@ -113,8 +137,7 @@ function traceId(): string {
 function stampHeaders(reply: FastifyReply, clock: Clock): void {
   const st = reply.request.sandbox;
   if (!st) return;
-  reply.headers(st.headers);
-  reply.header('x-out-time', micros(clock.now() + st.skew));
+  reply.headers(svcHeaders(st, micros(clock.now() + st.skew)));
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -196,13 +219,11 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     const d = limiter.check(scope === '' ? bucket.key : `${scope}|${bucket.key}`, bucket.rule.limit, bucket.rule.windowSec);
     req.sandbox = {
       path, sub, rawQuery, nowSec, skew,
-      headers: {
-        'x-in-time': micros(nowSec),
-        'x-svc-trace-id': traceId(),
-        'x-svc-ratelimit-requests-remain': String(d.remain),
-        'x-svc-ratelimit-limit': String(d.limit),
-        'x-svc-ratelimit-reset-timestamp': String(d.resetMs),
-      },
+      inTime: micros(nowSec),
+      traceId: traceId(),
+      remain: String(d.remain),
+      limit: String(d.limit),
+      reset: String(d.resetMs),
     };
     if (d.allowed) return true;
     sendError(reply, new ApiError('TOO_MANY_REQUESTS',
@@ -266,15 +287,14 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     if (failure !== undefined) throw failure;
     // The hot path writes the answer itself: one header block and one string, without the reply
     // pipeline's hooks and serializer lookups (the benchmark's signed GET spends its time here).
-    const json = JSON.stringify(result ?? null);
+    const json = result instanceof JsonText ? result.text : JSON.stringify(result ?? null);
     reply.hijack();
-    const h = st.headers;
     reply.raw.writeHead(r.status ?? 200, {
-      'x-in-time': h['x-in-time'],
-      'x-svc-trace-id': h['x-svc-trace-id'],
-      'x-svc-ratelimit-requests-remain': h['x-svc-ratelimit-requests-remain'],
-      'x-svc-ratelimit-limit': h['x-svc-ratelimit-limit'],
-      'x-svc-ratelimit-reset-timestamp': h['x-svc-ratelimit-reset-timestamp'],
+      'x-in-time': st.inTime,
+      'x-svc-trace-id': st.traceId,
+      'x-svc-ratelimit-requests-remain': st.remain,
+      'x-svc-ratelimit-limit': st.limit,
+      'x-svc-ratelimit-reset-timestamp': st.reset,
       'x-out-time': micros(clock.now() + st.skew),
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(json),

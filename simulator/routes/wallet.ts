@@ -5,7 +5,7 @@ import { depositAddress } from '../ledger/addresses.ts';
 import { chainsOf, currencyRow, listCurrencies, type CurrencyRow } from '../ledger/catalog.ts';
 import { convertSmallBalances, listSmallBalances } from '../ledger/smallBalance.ts';
 import { dayRemaining } from '../ledger/withdrawals.ts';
-import type { Ctx, RouteDef } from '../server.ts';
+import { JsonText, type Ctx, type RouteDef } from '../server.ts';
 import { TOTAL_BALANCE_CURRENCIES, totalBalance } from '../valuation.ts';
 import { bodyObject, currencyName, optional, page, pageLimit, required } from './params.ts';
 
@@ -22,7 +22,8 @@ function walletCurrency(ctx: Ctx, name: string): CurrencyRow {
 /** §2.9: total balance figures are cached up to a minute per uid and target currency. */
 export const TOTAL_BALANCE_TTL_SEC = 60;
 
-const totalCaches = new WeakMap<DB, Map<string, { at: number; value: unknown }>>();
+// The figures are kept serialized: a hit within the minute answers the same bytes without re-encoding.
+const totalCaches = new WeakMap<DB, Map<string, { at: number; json: JsonText }>>();
 
 /** The admin API forgets cached totals after it changes balances behind the API's back. */
 export function forgetTotals(db: DB): void {
@@ -127,10 +128,10 @@ export function walletRoutes(): RouteDef[] {
         if (!totalCache) totalCaches.set(ctx.db, (totalCache = new Map()));
         const key = `${ctx.caller.uid}|${currency}`;
         const hit = totalCache.get(key);
-        if (hit && ctx.nowSec - hit.at < TOTAL_BALANCE_TTL_SEC && ctx.nowSec >= hit.at) return hit.value;
-        const value = totalBalance(ctx.db, ctx.caller.uid, currency);
-        totalCache.set(key, { at: ctx.nowSec, value });
-        return value;
+        if (hit && ctx.nowSec - hit.at < TOTAL_BALANCE_TTL_SEC && ctx.nowSec >= hit.at) return hit.json;
+        const json = new JsonText(JSON.stringify(totalBalance(ctx.db, ctx.caller.uid, currency)));
+        totalCache.set(key, { at: ctx.nowSec, json });
+        return json;
       },
     },
     {
