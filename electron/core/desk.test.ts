@@ -64,4 +64,33 @@ describe('the core over a real Sandbox', () => {
     expect(profile.permissions.wallet).toBe('write');
     expect(profileEvents.length).toBeGreaterThan(0);
   });
+
+  it('keeps working when the desk is locked and unlocked while a withdrawal is still in flight', async () => {
+    const admin = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { admin_url: string; admin_token: string };
+    await fetch(`${admin.admin_url}/faults`, {
+      method: 'POST', headers: { Authorization: `Bearer ${admin.admin_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ kind: 'latency', latency_ms: 2000, path: '/withdrawals', method: 'POST', times: 1 }),
+    });
+    await core.invoke('profileSelect', { id: 'sandbox' });
+    const prepared = await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '12' } } });
+    const intent = (prepared as { data: { id: string; client_id: string } }).data;
+    const approving = core.invoke('writeApprove', { id: intent.id });
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await core.invoke('vaultLock', {})).ok).toBe(true);
+    expect((await core.invoke('vaultUnlock', { passphrase: 'passphrase for tests' })).ok).toBe(true);
+    expect((await core.invoke('intentsList', {})).ok).toBe(true);
+    await approving;
+    await expect.poll(async () => {
+      const list = await core.invoke('intentsList', {});
+      return (list as { data: { id: string; state: string }[] }).data.find((i) => i.id === intent.id)?.state;
+    }, { timeout: 20_000 }).toMatch(/accepted|done/);
+    const key = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')).main;
+    const { createHash, createHmac } = await import('node:crypto');
+    const path = '/api/v4/wallet/withdrawals';
+    const query = `withdraw_order_id=${intent.client_id}`;
+    const ts = String(Math.floor(Date.now() / 1000));
+    const sign = createHmac('sha512', key.secret).update(['GET', path, query, createHash('sha512').update('').digest('hex'), ts].join('\n')).digest('hex');
+    const res = await fetch(`${new URL(creds.base_url).origin}${path}?${query}`, { headers: { KEY: key.key, Timestamp: ts, SIGN: sign } });
+    expect(await res.json()).toHaveLength(1);
+  }, 40_000);
 });

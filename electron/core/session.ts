@@ -58,6 +58,7 @@ export class Sessions {
   private current: ActiveSession | null = null;
   private readonly scheduler: Scheduler;
   private poller: ReturnType<typeof setInterval> | null = null;
+  private readonly journals = new Map<string, Journal>();
 
   constructor(private readonly opts: SessionOptions) {
     this.scheduler = new RateScheduler({ onState: (busy) => opts.onBusyBuckets?.(busy) });
@@ -82,7 +83,9 @@ export class Sessions {
     this.current = null;
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
-    if (old?.writes) void old.writes.stop().finally(() => old.journal?.close());
+    // The journal stays open (one per profile, for the life of the core): a quick unlock or a switch
+    // back must not race the old executor's stop for the same file.
+    if (old?.writes) void old.writes.stop();
   }
 
   async close(): Promise<void> {
@@ -91,13 +94,18 @@ export class Sessions {
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
     await old?.writes?.stop();
-    old?.journal?.close();
+    for (const j of this.journals.values()) j.close();
+    this.journals.clear();
   }
 
   private openWrites(id: string, client: ApiClient): Pick<ActiveSession, 'writes' | 'journal'> {
     if (!this.opts.journalDir) return { writes: null, journal: null };
-    mkdirSync(this.opts.journalDir, { recursive: true });
-    const journal = Journal.open(join(this.opts.journalDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`));
+    let journal = this.journals.get(id);
+    if (!journal) {
+      mkdirSync(this.opts.journalDir, { recursive: true });
+      journal = Journal.open(join(this.opts.journalDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`));
+      this.journals.set(id, journal);
+    }
     const writes = new WriteExecutor({
       journal,
       client,
