@@ -91,6 +91,14 @@ export type IntentView = z.infer<typeof IntentView>;
 
 const IntentId = z.object({ id: z.string().min(1).max(64) }).strict();
 
+export const JournalState = z.object({
+  state: z.enum(['ok', 'damaged', 'none']),
+  damage: z.object({ reason: z.string(), entry: z.number().int().nullable(), missing: z.number().int().nonnegative() }).nullable(),
+  /** A last line cut short by a crash, cut at open and kept in a file: nothing was sent on its strength. */
+  recovered: z.object({ line: z.number().int(), bytes: z.number().int(), saved_to: z.string() }).nullable(),
+});
+export type JournalState = z.infer<typeof JournalState>;
+
 const Passphrase = z.string().min(10, 'a passphrase has at least 10 characters').max(1024);
 
 export const channels = {
@@ -168,6 +176,21 @@ export const channels = {
     request: z.object({ unfinished_only: z.boolean().default(false) }).strict(),
     response: z.array(IntentView),
   },
+  /** Whether the active profile's journal verified, what is wrong when it did not, and any torn line cut at open. */
+  journalStatus: {
+    request: z.object({}).strict(),
+    response: JournalState,
+  },
+  /** The operator has read the notice of a torn last line. */
+  journalAcknowledgeRecovery: {
+    request: z.object({}).strict(),
+    response: JournalState,
+  },
+  /** Keeps a damaged journal as evidence and starts a new one; its unfinished writes come over as needing attention, never sent. */
+  journalArchive: {
+    request: z.object({}).strict(),
+    response: z.object({ archived_to: z.string(), carried_over: z.number().int().nonnegative() }),
+  },
   totalBalance: {
     request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT') }).strict(),
     response: TotalBalance,
@@ -195,6 +218,8 @@ export const events = {
   vault: VaultStatus,
   /** A write changed state (journaled first, then told). */
   intent: IntentView,
+  /** The active profile's journal changed state (found damaged, archived, a recovery shown or acknowledged). */
+  journal: z.object({}).strict(),
   /** The profiles changed (saved, removed, selected, or a permission corrected by the exchange's answer). */
   profiles: z.object({ active_id: z.string().nullable() }),
   /** Request buckets that are busy: something queued, nearly spent, or paused after a 429. */

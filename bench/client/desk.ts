@@ -5,6 +5,7 @@ import { HistoryCache } from '../../electron/core/sync/historyCache.ts';
 import { subAccountBalancesAllAtOnce, subAccountSpotBalances } from '../../electron/core/sync/subAccounts.ts';
 import { windowedRecords } from '../../electron/core/sync/windows.ts';
 import { WriteExecutor } from '../../electron/core/writes/executor.ts';
+import { fileJournalKey } from '../../electron/core/journal/mac.ts';
 
 // The desk's side of the benchmark, composed only of the core's own modules: the client and its
 // scheduler, the sync iterators, the history cache and the write executor. Nothing here paces or
@@ -85,7 +86,7 @@ export interface WithdrawalOrder {
  * them by the withdrawal bucket (§8.2: 1 per 3 s per UID).
  */
 export async function deskBatch(client: ApiClient, dir: string, order: WithdrawalOrder): Promise<BatchResult> {
-  const journal = Journal.open(join(dir, 'journal.jsonl'));
+  const journal = Journal.open(join(dir, 'journal.jsonl'), { key: fileJournalKey(join(dir, 'journal.key')) });
   const executor = new WriteExecutor({ journal, client });
   const acceptedAt: number[] = [];
   let t0 = 0;

@@ -7,7 +7,7 @@ import { ExchangeError, NetworkError } from './client/errors.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import type { Profile } from './profiles/profile.ts';
 import { InputError, ProfileStore } from './profiles/store.ts';
-import { NoProfileError, Sessions } from './session.ts';
+import { JournalDamagedWritesError, NoProfileError, Sessions } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { VaultError } from './vault/errors.ts';
 import { LockedError, type VaultPort } from './vaultPort.ts';
@@ -37,6 +37,7 @@ function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
   if (e instanceof NetworkError) return { kind: 'network', message: e.message };
   if (e instanceof LockedError) return { kind: 'locked', message: e.message };
+  if (e instanceof JournalDamagedWritesError) return { kind: 'invalid_request', label: 'JOURNAL_DAMAGED', message: e.message };
   if (e instanceof NoProfileError) return { kind: 'invalid_request', message: e.message };
   if (e instanceof InputError) return { kind: 'invalid_request', message: e.message, path: e.path };
   // Vault messages are written for the operator (what happened, what to do) and never carry a secret.
@@ -76,6 +77,7 @@ export function createCore(opts: CoreOptions): Core {
     ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
     settleMs: () => settings.get().settle_seconds * 1000,
     onWrite: (e) => emit('intent', e.intent),
+    onJournalChanged: () => emit('journal', {}),
     log,
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),

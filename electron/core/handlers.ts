@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ChannelName, Channels, VaultStatus } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import { InputError } from './profiles/store.ts';
-import type { ActiveSession, Sessions } from './session.ts';
+import { JournalDamagedWritesError, type ActiveSession, type Sessions } from './session.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
 
@@ -27,6 +27,7 @@ const APPROVE_ANSWER_MS = 10_000;
 
 function writesOf(sessions: Sessions): { writes: NonNullable<ActiveSession['writes']>; journal: NonNullable<ActiveSession['journal']> } {
   const s = sessions.active();
+  if (s.damage) throw new JournalDamagedWritesError(s.damage);
   if (!s.writes || !s.journal) throw new InputError([], 'This desk runs without a journal, so it sends no writes.');
   return { writes: s.writes, journal: s.journal };
 }
@@ -97,6 +98,10 @@ export const handlers: Handlers = {
     const { journal } = writesOf(sessions);
     return (req.unfinished_only ? journal.unfinished() : journal.intents()).sort((a, b) => b.created_at - a.created_at);
   },
+
+  journalStatus: async (_req, { sessions }) => sessions.journalState(),
+  journalAcknowledgeRecovery: async (_req, { sessions }) => sessions.acknowledgeRecovery(),
+  journalArchive: async (_req, { sessions }) => sessions.archiveDamagedJournal(),
 
   totalBalance: async (req, { call }) =>
     call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }),

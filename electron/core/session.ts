@@ -10,7 +10,9 @@ import { Scheduler as RateScheduler } from './client/scheduler.ts';
 import { summarize, type Profile } from './profiles/profile.ts';
 import { InputError, type ProfileStore } from './profiles/store.ts';
 import { LockedError, type VaultPort } from './vaultPort.ts';
-import { Journal } from './journal/journal.ts';
+import { archiveAndRestart } from './journal/archive.ts';
+import { Journal, JournalDamagedError, type JournalDamage, type JournalOptions } from './journal/journal.ts';
+import { fileJournalKey, type JournalKey } from './journal/mac.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
 import { KINDS } from './writes/inputs.ts';
 
@@ -29,6 +31,8 @@ export interface SessionOptions {
   onBusyBuckets?: (busy: BucketState[]) => void;
   onProfilesChanged?: (activeId: string | null) => void;
   onWrite?: (e: WriteEvent) => void;
+  /** The journal's state changed (found damaged, archived, a recovery shown or acknowledged). */
+  onJournalChanged?: () => void;
   log?: (line: string) => void;
 }
 
@@ -38,6 +42,22 @@ export interface ActiveSession {
   client: ApiClient;
   writes: WriteExecutor | null;
   journal: Journal | null;
+  /** Set when the profile's journal failed verification: reads go on, writes stop. */
+  damage: JournalDamage | null;
+}
+
+/** What the operator is told about the active profile's journal. */
+export interface JournalState {
+  state: 'ok' | 'damaged' | 'none';
+  damage: JournalDamage | null;
+  recovered: { line: number; bytes: number; saved_to: string } | null;
+}
+
+export class JournalDamagedWritesError extends Error {
+  constructor(readonly damage: JournalDamage) {
+    super(`Writes on this profile are stopped: its journal failed verification (${damage.reason}) Nothing will be sent. Open the Activity page to archive the damaged journal and start a new one.`);
+    this.name = 'JournalDamagedWritesError';
+  }
 }
 
 /** Withdrawals accepted but not final are looked up this often (background priority). */
@@ -59,6 +79,7 @@ export class Sessions {
   private readonly scheduler: Scheduler;
   private poller: ReturnType<typeof setInterval> | null = null;
   private readonly journals = new Map<string, Journal>();
+  private readonly damaged = new Map<string, JournalDamage>();
 
   constructor(private readonly opts: SessionOptions) {
     this.scheduler = new RateScheduler({ onState: (busy) => opts.onBusyBuckets?.(busy) });
@@ -98,14 +119,46 @@ export class Sessions {
     this.journals.clear();
   }
 
-  private openWrites(id: string, client: ApiClient): Pick<ActiveSession, 'writes' | 'journal'> {
-    if (!this.opts.journalDir) return { writes: null, journal: null };
+  private journalPath(id: string): string {
+    return join(this.opts.journalDir!, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`);
+  }
+
+  /**
+   * Stored profiles' journals are keyed from the vault. The built-in Sandbox profile's is keyed by a
+   * per-desk file: its own keys sit in clear in the Sandbox's credentials.json, so its journal guards
+   * play money only, and it must work with no vault at all (the web host).
+   */
+  private journalOptions(id: string): JournalOptions {
+    const key: JournalKey = id === this.builtInId
+      ? (this.deskKey ??= fileJournalKey(join(this.opts.journalDir!, 'desk-journal.key')))
+      : () => this.opts.vault!.journalKey();
+    return { key };
+  }
+
+  private deskKey: JournalKey | null = null;
+
+  private openJournal(id: string): Journal | null {
     let journal = this.journals.get(id);
-    if (!journal) {
-      mkdirSync(this.opts.journalDir, { recursive: true });
-      journal = Journal.open(join(this.opts.journalDir, `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`));
-      this.journals.set(id, journal);
+    if (journal || this.damaged.has(id)) return journal ?? null;
+    mkdirSync(this.opts.journalDir!, { recursive: true, mode: 0o700 });
+    try {
+      journal = Journal.open(this.journalPath(id), this.journalOptions(id));
+    } catch (e) {
+      if (!(e instanceof JournalDamagedError)) throw e;
+      this.damaged.set(id, e.damage);
+      this.opts.log?.(`[core] ${e.message} Writes on profile ${id} are stopped until an operator archives it.`);
+      this.opts.onJournalChanged?.();
+      return null;
     }
+    this.journals.set(id, journal);
+    if (journal.recovered) this.opts.onJournalChanged?.();
+    return journal;
+  }
+
+  private openWrites(id: string, client: ApiClient): Pick<ActiveSession, 'writes' | 'journal' | 'damage'> {
+    if (!this.opts.journalDir) return { writes: null, journal: null, damage: null };
+    const journal = this.openJournal(id);
+    if (!journal) return { writes: null, journal: null, damage: this.damaged.get(id)! };
     const writes = new WriteExecutor({
       journal,
       client,
@@ -119,7 +172,38 @@ export class Sessions {
     void writes.resume().catch((e: unknown) => this.opts.log?.(`[core] resuming writes failed: ${(e as Error).message}`));
     this.poller = setInterval(() => void writes.pollStatuses().catch(() => {}), STATUS_POLL_MS);
     this.poller.unref?.();
-    return { writes, journal };
+    return { writes, journal, damage: null };
+  }
+
+  journalState(): JournalState {
+    const s = this.active();
+    if (s.damage) return { state: 'damaged', damage: s.damage, recovered: null };
+    if (!s.journal) return { state: 'none', damage: null, recovered: null };
+    const r = s.journal.recovered;
+    return { state: 'ok', damage: null, recovered: r ? { line: r.line, bytes: r.bytes, saved_to: r.savedTo } : null };
+  }
+
+  /** The operator has read the notice of a torn last line the journal cut at open. */
+  acknowledgeRecovery(): JournalState {
+    const s = this.active();
+    if (s.journal) s.journal.recovered = null;
+    this.opts.onJournalChanged?.();
+    return this.journalState();
+  }
+
+  /** Keeps the damaged journal as evidence, starts a new one, and carries its unfinished writes over as needing attention. */
+  archiveDamagedJournal(): { archived_to: string; carried_over: number } {
+    const s = this.active();
+    const damage = s.damage;
+    if (!damage) throw new InputError([], 'The journal of this profile verified; there is nothing to archive.');
+    const { journal, archivedTo, carriedOver } = archiveAndRestart(this.journalPath(s.id), damage, this.journalOptions(s.id));
+    this.opts.log?.(`[core] damaged journal of profile ${s.id} archived as ${archivedTo}; ${carriedOver} unfinished writes carried over as needing attention`);
+    this.damaged.delete(s.id);
+    this.journals.set(s.id, journal);
+    this.drop();
+    this.start();
+    this.opts.onJournalChanged?.();
+    return { archived_to: archivedTo, carried_over: carriedOver };
   }
 
   private get builtInId(): string | null {

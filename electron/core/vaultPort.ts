@@ -10,6 +10,8 @@ export interface VaultPort {
   setPassphrase(current: string | undefined, next: string): Promise<void>;
   /** Seals and opens secrets; throws LockedError while locked. */
   box(): SecretBox;
+  /** The key that authenticates stored profiles' journals (derived from the master key); throws LockedError while locked. */
+  journalKey(): Buffer;
   /** The operator did something: restart the idle timer. */
   touch(): void;
   setIdleMinutes(minutes: number): void;

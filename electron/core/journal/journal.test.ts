@@ -1,17 +1,23 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Journal, JournalError, readJournal } from './journal.ts';
+import { headPath } from './head.ts';
+import { Journal, JournalDamagedError, JournalError, readJournal, type JournalDamage } from './journal.ts';
+import { entryMac, fileJournalKey, genesisMac } from './mac.ts';
+import { TEST_KEY_BYTES, testJournalKey } from './testkit/key.ts';
 
 let dir: string;
 let path: string;
 const open: Journal[] = [];
 
-function openJournal(): Journal {
-  const j = Journal.open(path);
+function openJournal(p = path): Journal {
+  const j = Journal.open(p, { key: testJournalKey });
   open.push(j);
   return j;
 }
@@ -20,11 +26,34 @@ function closeAll(): void {
   for (const j of open.splice(0)) j.close();
 }
 
+function damageOf(fn: () => unknown): JournalDamage {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(JournalDamagedError);
+    return (e as JournalDamagedError).damage;
+  }
+  throw new Error('the journal opened, but it should have been found damaged');
+}
+
 function withdrawalIntent(j: Journal, id: string, amount = '1.5'): void {
   j.append({
     type: 'intent', intent: id, kind: 'withdrawal', client_id: id,
     body: { withdraw_order_id: id, currency: 'USDT', amount, address: 'Taddr1', chain: 'TRX' },
   });
+}
+
+/** Six entries: w1 approved and sent, w2 approved. */
+function sixEntries(): string {
+  const j = openJournal();
+  withdrawalIntent(j, 'w1');
+  j.append({ type: 'approval', intent: 'w1', by: 'op' });
+  j.append({ type: 'sent', intent: 'w1', attempt: 1 });
+  j.append({ type: 'result', intent: 'w1', outcome: 'accepted', via: 'response', exchange_id: 'w9', status: 'REQUEST' });
+  withdrawalIntent(j, 'w2', '10');
+  j.append({ type: 'approval', intent: 'w2', by: 'op' });
+  closeAll();
+  return readFileSync(path, 'utf8');
 }
 
 beforeEach(() => {
@@ -38,142 +67,154 @@ afterEach(() => {
 });
 
 describe('journal', () => {
-  it('keeps every record across a reopen, chained by SHA-256, and lists unfinished intents by kind', () => {
-    const j = openJournal();
-    withdrawalIntent(j, 'w1');
-    j.append({ type: 'approval', intent: 'w1', by: 'operator' });
-    j.append({ type: 'sent', intent: 'w1', attempt: 1 });
-    withdrawalIntent(j, 'w2');
-    j.append({ type: 'approval', intent: 'w2', by: 'operator' });
-    j.append({ type: 'sent', intent: 'w2', attempt: 1 });
-    j.append({ type: 'result', intent: 'w2', outcome: 'accepted', via: 'response', exchange_id: 'w100', status: 'DONE' });
-    j.append({
-      type: 'intent', intent: 't1', kind: 'main_sub_transfer', client_id: 't1',
-      body: { sub_account: '101', currency: 'USDT', amount: '3', direction: 'to', client_order_id: 't1' },
-    });
-    closeAll();
-
-    const lines = readFileSync(path, 'utf8').trimEnd().split('\n');
-    expect(lines).toHaveLength(8);
-    for (let i = 1; i < lines.length; i++) {
-      const prev = JSON.parse(lines[i - 1]!) as { hash: string };
-      const cur = JSON.parse(lines[i]!) as { prev: string; hash: string };
-      expect(cur.prev).toBe(prev.hash);
-      const withoutHash = `${lines[i]!.replace(/,"hash":"[0-9a-f]{64}"\}$/, '')}}`;
-      expect(createHash('sha256').update(withoutHash).digest('hex')).toBe(cur.hash);
+  it('keeps every entry across a reopen, each MAC-chained under the key and the journal\'s name, with a sealed head', () => {
+    const text = sixEntries();
+    const lines = text.trimEnd().split('\n');
+    expect(lines).toHaveLength(6);
+    let prev = genesisMac(TEST_KEY_BYTES, 'journal');
+    for (const line of lines) {
+      const cur = JSON.parse(line) as { prev: string; mac: string };
+      expect(cur.prev).toBe(prev);
+      expect(entryMac(TEST_KEY_BYTES, 'journal', `${line.replace(/,"mac":"[0-9a-f]{64}"\}$/, '')}}`)).toBe(cur.mac);
+      prev = cur.mac;
     }
     expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(statSync(headPath(path)).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(headPath(path), 'utf8'))).toMatchObject({ seq: 6, mac: prev });
 
     const again = openJournal();
-    expect(again.length).toBe(8);
-    expect(again.intent('w1')).toMatchObject({ state: 'in_flight', attempts: 1, approved_by: 'operator' });
-    expect(again.intent('w2')).toMatchObject({ state: 'done', exchange_id: 'w100', status: 'DONE' });
-    expect(again.unfinished('withdrawal').map((v) => v.id)).toEqual(['w1']);
-    expect(again.unfinished('main_sub_transfer').map((v) => [v.id, v.state])).toEqual([['t1', 'pending_approval']]);
-    expect(again.unfinished().map((v) => v.id).sort()).toEqual(['t1', 'w1']);
+    expect(again.length).toBe(6);
+    expect(again.intent('w1')).toMatchObject({ state: 'accepted', exchange_id: 'w9' });
+    expect(again.intent('w2')).toMatchObject({ state: 'approved' });
+    // Approved by the run before this one: the executor looks such intents up before any send.
+    expect(again.approvedInThisRun('w2')).toBe(false);
+    withdrawalIntent(again, 'w3');
+    again.append({ type: 'approval', intent: 'w3', by: 'op' });
+    expect(again.approvedInThisRun('w3')).toBe(true);
   });
 
-  it('refuses a journal whose line was edited, naming the line', () => {
-    const j = openJournal();
-    withdrawalIntent(j, 'w1');
-    withdrawalIntent(j, 'w2', '10');
-    withdrawalIntent(j, 'w3');
-    closeAll();
-
-    const lines = readFileSync(path, 'utf8').split('\n');
-    lines[1] = lines[1]!.replace('"amount":"10"', '"amount":"99"');
-    writeFileSync(path, lines.join('\n'));
-    expect(() => openJournal()).toThrow(JournalError);
-    expect(() => openJournal()).toThrow(/line 2: the line does not match its own hash/);
+  it('refuses forged entries with a recomputed SHA-256 chain (the old format), naming the first', () => {
+    const text = sixEntries();
+    const last = JSON.parse(text.trimEnd().split('\n').at(-1)!) as { mac: string };
+    let prev = last.mac;
+    const forged = [
+      { seq: 7, type: 'intent', intent: 'evil', kind: 'withdrawal', client_id: 'evil', body: { withdraw_order_id: 'evil', currency: 'USDT', amount: '5000', address: 'Tattacker', chain: 'TRX' } },
+      { seq: 8, type: 'approval', intent: 'evil', by: 'operator' },
+    ].map(({ seq, ...body }) => {
+      const t = JSON.stringify({ seq, at: new Date().toISOString(), prev, ...body });
+      prev = createHash('sha256').update(t).digest('hex');
+      return `${t.slice(0, -1)},"hash":"${prev}"}`;
+    });
+    appendFileSync(path, `${forged.join('\n')}\n`);
+    const d = damageOf(() => openJournal());
+    expect(d.entry).toBe(7);
+    expect(d.reason).toMatch(/entry 7 .*earlier version.*did not authenticate/);
   });
 
-  it('refuses an edit even when the edited line carries a recomputed hash, at the next line', () => {
-    const j = openJournal();
-    withdrawalIntent(j, 'w1');
-    withdrawalIntent(j, 'w2', '10');
-    withdrawalIntent(j, 'w3');
-    closeAll();
+  it('refuses forged entries MAC\'d under any other key, and an authentic journal moved to another profile', () => {
+    const text = sixEntries();
+    const lines = text.trimEnd().split('\n');
+    const prev = (JSON.parse(lines.at(-1)!) as { mac: string }).mac;
+    const other = Buffer.alloc(32, 9);
+    const t = JSON.stringify({ seq: 7, at: new Date().toISOString(), prev, type: 'approval', intent: 'w1', by: 'x' });
+    appendFileSync(path, `${t.slice(0, -1)},"mac":"${entryMac(other, 'journal', t)}"}\n`);
+    expect(damageOf(() => openJournal())).toMatchObject({ entry: 7 });
 
-    const lines = readFileSync(path, 'utf8').split('\n');
-    const body = `${lines[1]!.replace(/,"hash":"[0-9a-f]{64}"\}$/, '')}}`.replace('"amount":"10"', '"amount":"99"');
-    const hash = createHash('sha256').update(body).digest('hex');
-    lines[1] = `${body.slice(0, -1)},"hash":"${hash}"}`;
-    writeFileSync(path, lines.join('\n'));
-    let err: unknown;
-    try {
-      openJournal();
-    } catch (e) {
-      err = e;
+    writeFileSync(path, text);
+    const moved = join(dir, 'other-profile.jsonl');
+    copyFileSync(path, moved);
+    copyFileSync(headPath(path), headPath(moved));
+    expect(damageOf(() => openJournal(moved)).reason).toMatch(/head file does not verify|another profile/);
+    unlinkSync(headPath(moved));
+    expect(damageOf(() => openJournal(moved))).toMatchObject({ entry: 1 });
+  });
+
+  it('finds entries cut from the end (one, two, all but two) against the sealed head, and says how many', () => {
+    const text = sixEntries();
+    const lines = text.trimEnd().split('\n');
+    for (const keep of [5, 4, 2]) {
+      writeFileSync(path, `${lines.slice(0, keep).join('\n')}\n`);
+      const d = damageOf(() => openJournal());
+      expect(d.missing).toBe(6 - keep);
+      expect(d.reason).toMatch(new RegExp(`ends at entry ${keep}.*${6 - keep} (entry is|entries are) missing`));
     }
-    expect(err).toBeInstanceOf(JournalError);
-    expect((err as JournalError).line).toBe(3);
-    expect((err as Error).message).toMatch(/line 3: the chain is broken/);
+    writeFileSync(path, '');
+    expect(damageOf(() => openJournal()).missing).toBe(6);
   });
 
-  it('refuses a journal with a line removed', () => {
-    const j = openJournal();
-    withdrawalIntent(j, 'w1');
-    withdrawalIntent(j, 'w2');
-    withdrawalIntent(j, 'w3');
-    closeAll();
-    const lines = readFileSync(path, 'utf8').split('\n');
+  it('finds a missing or edited head, and a line removed from the middle', () => {
+    const text = sixEntries();
+    const head = readFileSync(headPath(path), 'utf8');
+    unlinkSync(headPath(path));
+    expect(damageOf(() => openJournal()).reason).toMatch(/sealed head is missing/);
+    writeFileSync(headPath(path), head.replace('"seq":6', '"seq":4'));
+    expect(damageOf(() => openJournal()).reason).toMatch(/head file does not verify/);
+    writeFileSync(headPath(path), head);
+    const lines = text.split('\n');
     lines.splice(1, 1);
     writeFileSync(path, lines.join('\n'));
-    expect(() => openJournal()).toThrow(/line 2: the record is numbered 3/);
+    expect(damageOf(() => openJournal())).toMatchObject({ entry: 2 });
   });
 
-  it('cuts a torn last line (crash mid-write), keeps its bytes aside, and loses no earlier record', () => {
+  it('keeps a whole last entry that only lost its newline: nothing is dropped, no alarm', () => {
+    const text = sixEntries();
+    writeFileSync(path, text.slice(0, -1));
     const j = openJournal();
-    withdrawalIntent(j, 'w1');
-    j.append({ type: 'approval', intent: 'w1', by: 'op' });
-    closeAll();
-    const whole = readFileSync(path, 'utf8');
-    appendFileSync(path, '{"seq":3,"at":"2026-01-01T00:00:00.000Z","prev":"ab');
+    expect(j.length).toBe(6);
+    expect(j.recovered).toBeNull();
+    expect(j.intent('w2')?.state).toBe('approved');
+    expect(readFileSync(path, 'utf8')).toBe(text);
+  });
 
-    expect(readJournal(path).torn).toEqual({ line: 3, bytes: 51 });
+  it('cuts a torn line after the head (a crash mid-append), keeps its bytes aside, and reports it', () => {
+    const whole = sixEntries();
+    appendFileSync(path, '{"seq":7,"at":"2026-01-01T00:00:00.000Z","prev":"ab');
+    expect(readJournal(path, testJournalKey).torn).toEqual({ line: 7, bytes: 51 });
     const again = openJournal();
-    expect(again.recovered).toMatchObject({ line: 3, bytes: 51 });
-    expect(again.length).toBe(2);
-    expect(again.intent('w1')?.state).toBe('approved');
+    expect(again.recovered).toMatchObject({ line: 7, bytes: 51 });
+    expect(again.length).toBe(6);
     expect(readFileSync(path, 'utf8')).toBe(whole);
     const saved = readdirSync(dir).filter((f) => f.startsWith('journal.jsonl.torn-'));
     expect(saved).toHaveLength(1);
-    expect(readFileSync(join(dir, saved[0]!), 'utf8')).toMatch(/^\{"seq":3/);
-
-    again.append({ type: 'sent', intent: 'w1', attempt: 1 });
+    expect(readFileSync(join(dir, saved[0]!), 'utf8')).toMatch(/^\{"seq":7/);
+    again.append({ type: 'sent', intent: 'w2', attempt: 1 });
     closeAll();
-    const third = openJournal();
-    expect(third.recovered).toBeNull();
-    expect(third.intent('w1')?.state).toBe('in_flight');
+    expect(openJournal().recovered).toBeNull();
+  });
+
+  it('accepts entries written after the head when a crash came between them, and moves the head', () => {
+    sixEntries();
+    const staleHead = readFileSync(headPath(path), 'utf8');
+    const j = openJournal();
+    j.append({ type: 'sent', intent: 'w2', attempt: 1 });
+    closeAll();
+    writeFileSync(headPath(path), staleHead);
+    const again = openJournal();
+    expect(again.length).toBe(7);
+    expect(again.recovered).toBeNull();
+    expect(JSON.parse(readFileSync(headPath(path), 'utf8'))).toMatchObject({ seq: 7 });
   });
 
   it('lets one writer at a time hold the journal', () => {
     openJournal();
-    expect(() => Journal.open(path)).toThrow(/open already/);
+    expect(() => Journal.open(path, { key: testJournalKey })).toThrow(/open already/);
     closeAll();
-    // A lock left by a process that no longer exists (a crash) is taken over.
     writeFileSync(`${path}.lock`, '999999999');
     expect(openJournal().length).toBe(0);
   });
 
   it('refuses records that do not fit the state machine before they reach the file', () => {
     const j = openJournal();
-    expect(() => j.append({ type: 'sent', intent: 'nobody', attempt: 1 })).toThrow(/never journaled/);
+    expect(() => j.append({ type: 'sent', intent: 'nobody', attempt: 1 })).toThrow(JournalError);
     withdrawalIntent(j, 'w1');
     expect(() => withdrawalIntent(j, 'w1')).toThrow(/journaled already/);
     expect(j.length).toBe(1);
     closeAll();
-    expect(readJournal(path).records).toHaveLength(1);
+    expect(readJournal(path, testJournalKey).records).toHaveLength(1);
   });
 
-  it('names the changed line for any one-character edit anywhere in the file', () => {
-    const j = openJournal();
-    for (let i = 0; i < 6; i++) {
-      withdrawalIntent(j, `w${i}`, `${i + 1}.5`);
-      j.append({ type: 'approval', intent: `w${i}`, by: 'op' });
-    }
-    closeAll();
-    const original = readFileSync(path, 'utf8');
+  it('names the changed entry for any one-character edit anywhere in the file', () => {
+    const original = sixEntries();
     const lineStarts = [0];
     for (let i = 0; i < original.length - 1; i++) if (original[i] === '\n') lineStarts.push(i + 1);
     const printable = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
@@ -181,14 +222,39 @@ describe('journal', () => {
       fc.pre(original[pos] !== '\n' && original[pos] !== ch);
       writeFileSync(path, original.slice(0, pos) + ch + original.slice(pos + 1));
       const line = lineStarts.filter((s) => s <= pos).length;
-      let err: unknown;
-      try {
-        Journal.open(path).close();
-      } catch (e) {
-        err = e;
-      }
-      expect(err).toBeInstanceOf(JournalError);
-      expect((err as JournalError).line).toBe(line);
+      const d = damageOf(() => Journal.open(path, { key: testJournalKey }).close());
+      expect(d.entry).toBe(line);
     }), { numRuns: 300 });
+  });
+});
+
+describe('a crash at each step of an append (SIGKILL)', () => {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const runner = join(here, 'testkit', 'appendRunner.ts');
+  const tsx = createRequire(import.meta.url).resolve('tsx');
+
+  for (const step of ['line-written', 'line-synced', 'head-written'] as const) {
+    it(`killed at "${step}" of entry 3: no alarm on reopen, and entries 1 and 2 are kept`, () => {
+      const r = spawnSync(process.execPath, ['--import', tsx, runner, path, '5', '3', step], { encoding: 'utf8' });
+      expect(r.signal).toBe('SIGKILL');
+      expect(r.stdout.trim().split('\n')).toEqual(['APPENDED 1', 'APPENDED 2']);
+      const j = Journal.open(path, { key: fileJournalKey(`${path}.key`) });
+      open.push(j);
+      // Entry 3 was written whole before the kill in each of these steps; it is kept, never cut.
+      expect(j.length).toBe(3);
+      expect(j.recovered).toBeNull();
+      expect(j.intents().map((v) => v.id)).toEqual(['w1', 'w2', 'w3']);
+      expect(JSON.parse(readFileSync(headPath(path), 'utf8'))).toMatchObject({ seq: 3 });
+    });
+  }
+
+  it('a cut into an entry the head already counts is damage, not a torn append', () => {
+    const r = spawnSync(process.execPath, ['--import', tsx, runner, path, '2', '99', 'line-written'], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.slice(0, text.length - 40));
+    // The head names entry 2, which the cut destroyed: a torn write the head already counted is damage.
+    const d = damageOf(() => Journal.open(path, { key: fileJournalKey(`${path}.key`) }));
+    expect(d.missing).toBe(1);
   });
 });

@@ -1,18 +1,20 @@
-import { createHash } from 'node:crypto';
 import {
   closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyRecord, isFinished, type IntentView } from './intents.ts';
+import { headPath, writeHead } from './head.ts';
+import { entryMac, type JournalKey } from './mac.ts';
 import { RecordBody, type IntentKind, type JournalRecord } from './records.ts';
+import { JournalDamagedError, journalIdOf, verifyJournal, type Verified } from './verify.ts';
 
-// The journal is the desk's memory of every write it decided on. Each line is one JSON record carrying
-// the SHA-256 of the record before it and its own, so an edited, removed or reordered line is found on
-// open. Appends are synchronous and fsync'd: when append() returns, the record survives a crash, which
-// is what lets "journal, then send" promise that no request left without a trace.
+// The journal is the desk's memory of every write it decided on. Each line is one JSON entry carrying
+// the MAC of the entry before it and its own (HMAC under a key the vault protects), and a sealed head
+// records where the chain ends, so a forged, edited, reordered or shortened journal is found on open
+// and never drives a write. Appends are synchronous and fsync'd: when append() returns, the entry
+// survives a crash, which is what lets "journal, then send" promise that no request left without a trace.
 
-export const GENESIS = '0'.repeat(64);
-const HASH_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/;
+export { JournalDamagedError, type JournalDamage } from './verify.ts';
 
 export class JournalError extends Error {
   constructor(message: string, readonly line?: number) {
@@ -21,68 +23,26 @@ export class JournalError extends Error {
   }
 }
 
-/** A last line cut short by a crash mid-write; its bytes are kept beside the journal, never replayed. */
+/** A last line cut short by a crash mid-append; its bytes are kept beside the journal, never replayed. */
 export interface TornTail {
   line: number;
   bytes: number;
   savedTo: string;
 }
 
+/** Points inside append(), for the crash tests that kill the process at each of them. */
+export type AppendStep = 'line-written' | 'line-synced' | 'head-written';
+
 export interface JournalOptions {
+  /** The MAC key; called at open and at every append (it throws while the vault is locked). */
+  key: JournalKey;
   now?: () => number;
-}
-
-function sha256(s: string): string {
-  return createHash('sha256').update(s, 'utf8').digest('hex');
-}
-
-/** Serialises a record: the hash covers the exact text of the line without its hash field. */
-function encodeLine(seq: number, at: string, prev: string, body: RecordBody): { line: string; hash: string } {
-  const text = JSON.stringify({ seq, at, prev, ...body });
-  const hash = sha256(text);
-  return { line: `${text.slice(0, -1)},"hash":"${hash}"}`, hash };
-}
-
-/** Checks one line against the chain; returns the record or throws naming the line. */
-function decodeLine(path: string, lineNo: number, line: string, prevHash: string): JournalRecord {
-  const where = `journal ${path}, line ${lineNo}`;
-  const m = HASH_SUFFIX.exec(line);
-  if (!m) throw new JournalError(`${where}: the line has no hash; the journal was edited or damaged.`, lineNo);
-  const hash = m[1]!;
-  const text = `${line.slice(0, m.index)}}`;
-  if (sha256(text) !== hash) {
-    throw new JournalError(`${where}: the line does not match its own hash; it was edited or damaged after it was written.`, lineNo);
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch {
-    throw new JournalError(`${where}: the line is not valid JSON.`, lineNo);
-  }
-  const { seq, at, prev, ...rest } = raw as { seq?: unknown; at?: unknown; prev?: unknown };
-  if (seq !== lineNo) throw new JournalError(`${where}: the record is numbered ${String(seq)}; a line was removed, added or moved.`, lineNo);
-  if (prev !== prevHash) {
-    throw new JournalError(`${where}: the chain is broken (its "prev" is not the hash of line ${lineNo - 1}); a line before it was edited, removed or reordered.`, lineNo);
-  }
-  if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) throw new JournalError(`${where}: the record has no valid time.`, lineNo);
-  const body = RecordBody.safeParse(rest);
-  if (!body.success) throw new JournalError(`${where}: the record is not one the desk writes (${body.error.issues[0]?.message}).`, lineNo);
-  return { ...body.data, seq, at, prev, hash } as JournalRecord;
+  onAppendStep?: (step: AppendStep) => void;
 }
 
 /** Reads and verifies a journal without opening it for writing (a torn last line is reported, not cut). */
-export function readJournal(path: string): { records: JournalRecord[]; torn: { line: number; bytes: number } | null } {
-  const buf = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
-  const end = buf.lastIndexOf(0x0a) + 1;
-  const lines = end === 0 ? [] : buf.subarray(0, end - 1).toString('utf8').split('\n');
-  const records: JournalRecord[] = [];
-  let prev = GENESIS;
-  lines.forEach((line, i) => {
-    const r = decodeLine(path, i + 1, line, prev);
-    records.push(r);
-    prev = r.hash;
-  });
-  return { records, torn: end < buf.length ? { line: lines.length + 1, bytes: buf.length - end } : null };
+export function readJournal(path: string, key: JournalKey): Verified {
+  return verifyJournal(path, key());
 }
 
 function processAlive(pid: number): boolean {
@@ -128,34 +88,49 @@ function releaseLock(lockPath: string): void {
 export class Journal {
   private fd: number;
   private seq: number;
-  private head: string;
+  private lastMac: string;
   private readonly views = new Map<string, IntentView>();
+  /** Intents approved by this process: any other approved intent came from an earlier run (or a restored copy). */
+  private readonly approvedHere = new Set<string>();
+  private readonly key: JournalKey;
+  private readonly id: string;
   private readonly now: () => number;
+  private readonly step: (s: AppendStep) => void;
   private readonly lockPath: string;
   private failed: JournalError | null = null;
-  /** Set when open() found and cut a torn last line. */
-  readonly recovered: TornTail | null;
+  /** Set when open() found and cut a torn last line; the operator is told until they acknowledge it. */
+  recovered: TornTail | null;
 
   private constructor(readonly path: string, opts: JournalOptions) {
+    this.key = opts.key;
+    this.id = journalIdOf(path);
     this.now = opts.now ?? Date.now;
+    this.step = opts.onAppendStep ?? (() => {});
     this.lockPath = `${path}.lock`;
     takeLock(this.lockPath);
     let fd: number | undefined;
     try {
-      const { records, torn } = readJournal(path);
-      for (const r of records) {
+      const key = this.key();
+      const v = verifyJournal(path, key);
+      for (const r of v.records) {
         try {
           applyRecord(this.views, r);
         } catch (e) {
-          throw new JournalError(`journal ${path}, line ${r.seq}: ${(e as Error).message}.`, r.seq);
+          throw new JournalDamagedError(path, { reason: `entry ${r.seq} does not fit the entries before it (${(e as Error).message}).`, entry: r.seq, missing: 0 });
         }
       }
-      this.seq = records.length;
-      this.head = records.at(-1)?.hash ?? GENESIS;
+      this.seq = v.records.length;
+      this.lastMac = v.lastMac;
       const isNew = !existsSync(path);
       this.fd = fd = openSync(path, 'a+', 0o600);
-      this.recovered = torn ? this.cutTornTail(torn) : null;
+      this.recovered = v.torn ? this.cutTornTail(v.torn) : null;
+      if (v.unterminated) {
+        writeSync(this.fd, '\n');
+        fsyncSync(this.fd);
+      }
       if (isNew) fsyncDir(dirname(path));
+      // Entries after the head are whole and authentic: a crash came between an entry and its head.
+      if (v.headSeq < this.seq) writeHead(headPath(path), key, this.id, { seq: this.seq, mac: this.lastMac });
     } catch (e) {
       if (fd !== undefined) closeSync(fd);
       releaseLock(this.lockPath);
@@ -163,11 +138,12 @@ export class Journal {
     }
   }
 
-  static open(path: string, opts: JournalOptions = {}): Journal {
+  /** Opens and verifies a journal; throws JournalDamagedError when it fails verification. */
+  static open(path: string, opts: JournalOptions): Journal {
     return new Journal(path, opts);
   }
 
-  // A crash mid-append leaves a line without its newline. That record's append() never returned, so
+  // A crash mid-append leaves a line without its newline. That entry's append() never returned, so
   // no request was sent on its strength; keep its bytes for the record and continue from the line before.
   private cutTornTail(torn: { line: number; bytes: number }): TornTail {
     const size = readFileSync(this.path).length;
@@ -181,14 +157,17 @@ export class Journal {
     return { line: torn.line, bytes: torn.bytes, savedTo };
   }
 
-  /** Appends one record and returns once it is on disk. */
+  /** Appends one entry and returns once it and the head are on disk. */
   append(body: RecordBody): JournalRecord {
     const parsed = RecordBody.parse(body);
+    if (this.failed) throw this.failed;
+    const key = this.key();
     const seq = this.seq + 1;
     const at = new Date(this.now()).toISOString();
-    const { line, hash } = encodeLine(seq, at, this.head, parsed);
-    const record = { ...parsed, seq, at, prev: this.head, hash } as JournalRecord;
-    // Fold first, on a copy: a record the state machine rejects never reaches the file.
+    const text = JSON.stringify({ seq, at, prev: this.lastMac, ...parsed });
+    const mac = entryMac(key, this.id, text);
+    const record = { ...parsed, seq, at, prev: this.lastMac, mac } as JournalRecord;
+    // Fold first, on a copy: an entry the state machine rejects never reaches the file.
     const scratch = new Map<string, IntentView>();
     const current = this.views.get(record.intent);
     if (record.type !== 'intent') {
@@ -198,19 +177,23 @@ export class Journal {
       throw new JournalError(`intent ${record.intent} is journaled already`);
     }
     applyRecord(scratch, record);
-    if (this.failed) throw this.failed;
     try {
-      writeSync(this.fd, `${line}\n`);
+      writeSync(this.fd, `${text.slice(0, -1)},"mac":"${mac}"}\n`);
+      this.step('line-written');
       fsyncSync(this.fd);
+      this.step('line-synced');
+      writeHead(headPath(this.path), key, this.id, { seq, mac });
+      this.step('head-written');
     } catch (e) {
       // Part of the line may be on disk: appending more would bury a torn line mid-file. Stop writing;
-      // the next open cuts the torn tail and carries on from the last whole record.
+      // the next open cuts the torn tail (or keeps the whole entry) and carries on from there.
       this.failed = new JournalError(`the journal could not be written (${(e as Error).message}); restart the desk before sending anything.`);
       throw this.failed;
     }
     this.seq = seq;
-    this.head = hash;
+    this.lastMac = mac;
     this.views.set(record.intent, scratch.get(record.intent)!);
+    if (record.type === 'approval') this.approvedHere.add(record.intent);
     return record;
   }
 
@@ -226,6 +209,11 @@ export class Journal {
   /** Intents not finished (still to send, in flight, unconfirmed, watched, or waiting for an operator). */
   unfinished(kind?: IntentKind): IntentView[] {
     return this.intents().filter((v) => !isFinished(v) && (kind === undefined || v.kind === kind));
+  }
+
+  /** True when this process recorded the intent's approval; false for one approved in an earlier run. */
+  approvedInThisRun(id: string): boolean {
+    return this.approvedHere.has(id);
   }
 
   get length(): number {

@@ -62,15 +62,15 @@ export const RecordBody = z.discriminatedUnion('type', [
 export type RecordBody = z.infer<typeof RecordBody>;
 export type RecordType = RecordBody['type'];
 
-/** What sits on each line besides the body: position, time, and the chain. */
+/** What sits on each line besides the body: position, time, and the authenticated chain. */
 export interface RecordMeta {
   seq: number;
   /** ISO-8601 time the record was written (the desk's clock). */
   at: string;
-  /** SHA-256 (hex) of the previous record; 64 zeros for the first. */
+  /** The previous entry's MAC; for the first, the journal's genesis value (journal/mac.ts). */
   prev: string;
-  /** SHA-256 (hex) of this line's text without its hash field. */
-  hash: string;
+  /** HMAC-SHA256 under the journal key of the journal's name and this line's text without its mac field. */
+  mac: string;
 }
 
 export type JournalRecord = RecordBody & RecordMeta;

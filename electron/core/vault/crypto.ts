@@ -28,10 +28,13 @@ export function deriveMasterKey(passphrase: string, salt: Buffer, params: Scrypt
 
 export interface VaultKeys {
   enc: Buffer;
+  /** Authenticates the write journals (journal/mac.ts); rewrapping the master key keeps it. */
+  journal: Buffer;
 }
 
 export function splitKeys(master: Buffer): VaultKeys {
-  return { enc: Buffer.from(hkdfSync('sha256', master, Buffer.from('treasury-desk-vault-v1'), 'enc', 32)) };
+  const derive = (info: string): Buffer => Buffer.from(hkdfSync('sha256', master, Buffer.from('treasury-desk-vault-v1'), info, 32));
+  return { enc: derive('enc'), journal: derive('journal') };
 }
 
 export function seal(key: Buffer, plain: string, aad: string): Sealed {

@@ -169,6 +169,7 @@ export class DeskVault implements VaultPort {
     this.clearTimer();
     if (!this.keys) return;
     this.keys.enc.fill(0);
+    this.keys.journal.fill(0);
     this.keys = null;
     this.emit();
   }
@@ -228,6 +229,12 @@ export class DeskVault implements VaultPort {
         return plain;
       },
     };
+  }
+
+  /** The journals' MAC key; throws LockedError while locked. The caller must not keep it past a lock. */
+  journalKey(): Buffer {
+    if (!this.file) this.createWithKeyring();
+    return this.keysOrThrow().journal;
   }
 
   /** The operator did something. Background signing is not activity: it must not hold the vault open. */
@@ -310,6 +317,7 @@ export class DeskVault implements VaultPort {
 
   private openWith(master: Buffer): void {
     this.keys?.enc.fill(0);
+    this.keys?.journal.fill(0);
     this.keys = splitKeys(master);
     master.fill(0);
     this.lastActivity = this.clock.now();

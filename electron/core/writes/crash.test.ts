@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournal } from '../journal/journal.ts';
 import { FakeExchange, randomFaults } from './testing/fakeExchange.ts';
+import { journalKeyOf } from './testing/batchRunner.key.ts';
 
 // The executor runs in a child process (as the core would), is killed with SIGKILL in the middle of a
 // batch, and is started again over the same journal. The exchange (in this process) outlives both runs.
@@ -64,7 +65,7 @@ describe('a crash mid-batch', () => {
     });
     expect(prepared).toBe(true);
     expect(first.signal).toBe('SIGKILL');
-    const atKill = readJournal(journal).records;
+    const atKill = readJournal(journal, journalKeyOf(journal)).records;
     const sentNoOutcome = new Set<string>();
     for (const r of atKill) {
       if (r.type === 'sent') sentNoOutcome.add(r.intent);
@@ -82,7 +83,7 @@ describe('a crash mid-batch', () => {
     const states = JSON.parse(done.slice(5)) as Record<string, number>;
     expect(Object.keys(states).sort()).toEqual(['accepted', 'done']);
 
-    const { records } = readJournal(journal);
+    const { records } = readJournal(journal, journalKeyOf(journal));
     const intents = records.filter((r) => r.type === 'intent');
     expect(intents).toHaveLength(2 * COUNT);
     const withdrawalIds = intents.filter((r) => r.kind === 'withdrawal').map((r) => r.client_id);

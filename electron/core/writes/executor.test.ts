@@ -7,6 +7,7 @@ import { Journal } from '../journal/journal.ts';
 import { DeskVault } from '../vault/vault.ts';
 import { WriteExecutor, type WriteEvent } from './executor.ts';
 import { FakeExchange, randomFaults, type Fault, type FakeOptions } from './testing/fakeExchange.ts';
+import { testJournalKey } from '../journal/testkit/key.ts';
 
 // The executor against an in-process exchange over HTTP, through the real client. Times are short
 // (a 1.5 s settling time against 450 ms late commits, a 300 ms client timeout) so that hundreds of ambiguous writes resolve in seconds.
@@ -25,7 +26,7 @@ let baseUrl: string;
 async function setUp(opts: FakeOptions, settleMs = SETTLE_MS): Promise<void> {
   fake = new FakeExchange({ lateCommitMs: LATE_COMMIT_MS, ...opts });
   baseUrl = await fake.start();
-  journal = Journal.open(join(dir, 'journal.jsonl'));
+  journal = Journal.open(join(dir, 'journal.jsonl'), { key: testJournalKey });
   executor = makeExecutor(baseUrl, settleMs);
 }
 

@@ -182,8 +182,15 @@ export class WriteExecutor {
 
   private async sendOnce(v: IntentView): Promise<void> {
     const spec = KINDS[v.kind];
-    if (spec.idField && v.attempts > 0) {
-      // A resend: one last look right before it, in case the earlier attempt has just landed.
+    const earlierRun = !this.journal.approvedInThisRun(v.id);
+    if (earlierRun && !spec.idField) {
+      // Approved before this run began, whatever the journal says of attempts: a restored copy of the data
+      // folder looks exactly like this. Without an id nothing can prove it absent, so it is never sent.
+      return this.onAmbiguous(v, 'it was approved in an earlier run of the desk and this run cannot prove it was not sent');
+    }
+    if (spec.idField && (v.attempts > 0 || earlierRun)) {
+      // A resend, or a first send of an intent approved in an earlier run (a crash, or a restored copy of
+      // the journal): look the id up right before it, in case an earlier attempt landed.
       const l = await this.lookup(v);
       if (l.kind === 'found') return this.recordFound(v, l);
       if (l.kind === 'unknown') return this.sleep();

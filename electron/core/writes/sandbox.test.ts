@@ -10,6 +10,8 @@ import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
 import { Journal, readJournal } from '../journal/journal.ts';
 import { WriteExecutor } from './executor.ts';
+import { testJournalKey } from '../journal/testkit/key.ts';
+import { journalKeyOf } from './testing/batchRunner.key.ts';
 
 // The same proofs against the real Sandbox over loopback, with its admin faults on: errors before the
 // commit, connections dropped after it, answers held past the client's timeout after it, and 429s. The
@@ -103,7 +105,7 @@ afterAll(async () => {
 describe('exactly-once writes against the Sandbox with faults on', () => {
   it('200 withdrawals and 200 main/sub transfers under a 20% fault rate land exactly once each', async () => {
     await faultsOn(1000);
-    const journal = Journal.open(join(dir, 'journal-batch.jsonl'));
+    const journal = Journal.open(join(dir, 'journal-batch.jsonl'), { key: testJournalKey });
     const executor = new WriteExecutor({ journal, client: client(), settleMs: SETTLE_MS, lookupIntervalMs: 150 });
     try {
       const sub = creds.sub_accounts[0]!.uid;
@@ -148,7 +150,7 @@ describe('exactly-once writes against the Sandbox with faults on', () => {
     const first = await run('start', (line, kill) => {
       if (line !== 'PREPARED') return;
       poll = setInterval(() => {
-        const landed = readJournal(journalPath).records.filter((r) => r.type === 'result').length;
+        const landed = readJournal(journalPath, journalKeyOf(journalPath)).records.filter((r) => r.type === 'result').length;
         if (landed >= 60) {
           clearInterval(poll);
           kill();
@@ -157,13 +159,13 @@ describe('exactly-once writes against the Sandbox with faults on', () => {
     });
     clearInterval(poll);
     expect(first.signal).toBe('SIGKILL');
-    const atKill = readJournal(journalPath).records;
+    const atKill = readJournal(journalPath, journalKeyOf(journalPath)).records;
     expect(atKill.filter((r) => r.type === 'result').length).toBeLessThan(2 * COUNT);
 
     const second = await run('resume', () => undefined);
     expect(second.code).toBe(0);
 
-    const intents = readJournal(journalPath).records.filter((r) => r.type === 'intent');
+    const intents = readJournal(journalPath, journalKeyOf(journalPath)).records.filter((r) => r.type === 'intent');
     expect(intents).toHaveLength(2 * COUNT);
     const counts = await exchangeCounts(
       intents.filter((r) => r.kind === 'withdrawal').map((r) => r.client_id!),

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { ApiClient } from '../../client/client.ts';
 import { Journal } from '../../journal/journal.ts';
 import { WriteExecutor } from '../executor.ts';
+import { journalKeyOf } from './batchRunner.key.ts';
 
 const [mode, journalPath, baseUrl, countArg, settleArg, credentialsPath] = process.argv.slice(2);
 if (!mode || !journalPath || !baseUrl || !countArg || !settleArg) {
@@ -19,7 +20,7 @@ const sandbox = credentialsPath
   : null;
 const subUid = (i: number): string => sandbox ? sandbox.sub_accounts[0]!.uid : String(200 + (i % 5));
 
-const journal = Journal.open(journalPath);
+const journal = Journal.open(journalPath, { key: journalKeyOf(journalPath) });
 const client = new ApiClient({
   baseUrl, credentials: sandbox?.main ?? { key: 'test-key', secret: 'test-secret' }, limitsOff: true,
   timeoutMs: sandbox ? 1000 : 300, maxReadAttempts: 2,
