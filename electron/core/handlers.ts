@@ -37,7 +37,7 @@ function asInput<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof Error && !(e instanceof InputError)) throw new InputError(['id'], e.message);
+    if (e instanceof Error && !(e instanceof InputError) && !(e instanceof JournalDamagedWritesError)) throw new InputError(['id'], e.message);
     throw e;
   }
 }

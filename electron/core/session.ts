@@ -55,7 +55,7 @@ export interface JournalState {
 
 export class JournalDamagedWritesError extends Error {
   constructor(readonly damage: JournalDamage) {
-    super(`Writes on this profile are stopped: its journal failed verification (${damage.reason}) Nothing will be sent. Open the Activity page to archive the damaged journal and start a new one.`);
+    super(`Writes on this profile are stopped: its journal failed verification: ${damage.reason} Nothing will be sent. Open the Activity page to archive the damaged journal and start a new one.`);
     this.name = 'JournalDamagedWritesError';
   }
 }

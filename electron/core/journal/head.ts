@@ -32,12 +32,12 @@ export function readHead(path: string, key: Buffer, journalId: string): HeadRead
   try {
     parsed = HeadFile.safeParse(JSON.parse(readFileSync(path, 'utf8')));
   } catch {
-    return { kind: 'bad', why: 'the head file is not valid JSON' };
+    return { kind: 'bad', why: 'The head file is not valid JSON.' };
   }
-  if (!parsed.success) return { kind: 'bad', why: 'the head file is not in the head\'s format' };
+  if (!parsed.success) return { kind: 'bad', why: 'The head file is not in the head\'s format.' };
   const { seq, mac, tag } = parsed.data;
   if (!sameMac(tag, headTag(key, journalId, seq, mac))) {
-    return { kind: 'bad', why: 'the head file does not verify with the journal key (it was edited, or it belongs to another journal or another vault)' };
+    return { kind: 'bad', why: 'The head file does not verify with the journal key: it was edited, or it belongs to another journal or another vault.' };
   }
   return { kind: 'ok', seq, mac };
 }

@@ -108,7 +108,7 @@ describe('journal', () => {
     appendFileSync(path, `${forged.join('\n')}\n`);
     const d = damageOf(() => openJournal());
     expect(d.entry).toBe(7);
-    expect(d.reason).toMatch(/entry 7 .*earlier version.*did not authenticate/);
+    expect(d.reason).toMatch(/Entry 7: .*earlier version.*did not authenticate/);
   });
 
   it('refuses forged entries MAC\'d under any other key, and an authentic journal moved to another profile', () => {

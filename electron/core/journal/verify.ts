@@ -89,7 +89,7 @@ export function verifyJournal(path: string, key: Buffer): Verified {
   let prev = genesisMac(key, journalId);
   lines.forEach((line, i) => {
     const d = decode(key, journalId, i + 1, line, prev);
-    if (!d.ok) damaged(`entry ${i + 1} ${d.why}.`, i + 1);
+    if (!d.ok) damaged(`Entry ${i + 1}: ${d.why}.`, i + 1);
     records.push((d as { record: JournalRecord }).record);
     prev = (d as { record: JournalRecord }).record.mac;
   });
@@ -111,14 +111,14 @@ export function verifyJournal(path: string, key: Buffer): Verified {
 
   const headSeq = head.kind === 'ok' ? head.seq : 0;
   if (head.kind === 'absent' && records.length > 0) {
-    damaged(`the journal holds ${records.length} entries but its sealed head is missing, so the desk cannot tell whether entries were cut from its end.`, null);
+    damaged(`The journal holds ${records.length} entries but its sealed head is missing, so the desk cannot tell whether entries were cut from its end.`, null);
   }
   if (headSeq > records.length) {
     const n = headSeq - records.length;
-    damaged(`it ends at entry ${records.length}, but its sealed head says entry ${headSeq} was written: ${n} ${n === 1 ? 'entry is' : 'entries are'} missing from the end.`, records.length + 1, n);
+    damaged(`It ends at entry ${records.length}, but its sealed head says entry ${headSeq} was written: ${n} ${n === 1 ? 'entry is' : 'entries are'} missing from the end.`, records.length + 1, n);
   }
   if (head.kind === 'ok' && headSeq > 0 && !sameMac(records[headSeq - 1]!.mac, head.mac)) {
-    damaged(`entry ${headSeq} is not the entry the sealed head names: the journal was replaced by another copy.`, headSeq);
+    damaged(`Entry ${headSeq} is not the entry the sealed head names: the journal was replaced by another copy.`, headSeq);
   }
   return { records, lastMac: prev, torn, unterminated, headSeq };
 }

@@ -4,7 +4,8 @@ import { describeWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import { groupDigits } from '../../../shared/money.ts';
 import type { IntentView } from '../../../shared/ipc.ts';
 import { ErrorPanel } from '../components/ErrorPanel.tsx';
-import { deskApi } from '../desk/desk.ts';
+import { JournalNotice } from '../components/JournalNotice.tsx';
+import { DeskError, deskApi } from '../desk/desk.ts';
 import { useDeskMutation } from '../hooks/useDeskMutation.ts';
 import { useDeskQuery } from '../hooks/useDeskQuery.ts';
 
@@ -46,6 +47,11 @@ function SettleForm({ intent, onDone }: { intent: IntentView; onDone: () => void
   );
 }
 
+/** The journal notice says this one, with the way forward. */
+function isJournalDamaged(e: Error): boolean {
+  return e instanceof DeskError && e.body.label === 'JOURNAL_DAMAGED';
+}
+
 /** Every write the desk journaled, live: what it was, where it stands, and what the operator may do. */
 export function ActivityPage() {
   const qc = useQueryClient();
@@ -58,7 +64,8 @@ export function ActivityPage() {
   return (
     <section className="page">
       <header className="page-header"><h1>Activity</h1></header>
-      {list.isError && <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />}
+      <JournalNotice />
+      {list.isError && !isJournalDamaged(list.error) && <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />}
       {list.data && list.data.length === 0 && <p className="muted">No withdrawals or transfers yet.</p>}
       {list.data && list.data.length > 0 && (
         <table className="table" data-testid="intents">

@@ -1,0 +1,83 @@
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IntentView, Reply } from '../../../shared/ipc.ts';
+import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import { ApiClient } from '../client/client.ts';
+import { createCore, type Core } from '../core.ts';
+import { sandboxProfile } from '../profiles/sandbox.ts';
+
+// A journal that fails verification is a state of the desk, not a crash: reads go on, writes on that
+// profile stop with a sentence that says why, and the operator archives it to go on. Nothing from the
+// damaged journal is ever sent again: the Sandbox's records are the proof.
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
+
+let tmp: string;
+let sandbox: SandboxProcess;
+
+function ok<T>(reply: Reply<T>): T {
+  if (!reply.ok) throw new Error(`expected success, got ${reply.error.kind}: ${reply.error.message}`);
+  return reply.data;
+}
+
+function openCore(dataDir: string): Core {
+  return createCore({ profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true }, dataDir, log: () => {} });
+}
+
+/** The Sandbox's own count of withdrawals, read by a client of the test's. */
+async function withdrawalsAtExchange(): Promise<number> {
+  const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
+  const c = new ApiClient({ baseUrl, credentials, limitsOff: true });
+  const now = Math.floor(Date.now() / 1000);
+  return (await c.request<unknown[]>({ method: 'GET', path: '/wallet/withdrawals', query: [['from', String(now - 86_400)], ['to', String(now + 60)], ['limit', '1000']] })).length;
+}
+
+beforeAll(async () => {
+  tmp = mkdtempSync(join(tmpdir(), 'journal-damaged-'));
+  sandbox = await launchSandbox({ dataDir: join(tmp, 'sandbox'), root, extraArgs: ['--no-limits'] });
+}, 60_000);
+
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('a journal with one changed byte', () => {
+  it('keeps reads going, stops writes with the reason, and after archiving carries unfinished writes over unsent', async () => {
+    const dataDir = join(tmp, 'desk');
+    let core = openCore(dataDir);
+    const sent = ok(await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '21', address: TRX, chain: 'TRX' } } })) as { id: string };
+    expect(ok(await core.invoke('writeApprove', { id: sent.id }))).toMatchObject({ state: 'accepted' });
+    ok(await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '22', address: TRX, chain: 'TRX' } } }));
+    await core.close();
+    const before = await withdrawalsAtExchange();
+
+    const path = join(dataDir, 'journals', 'sandbox.jsonl');
+    const text = readFileSync(path, 'utf8');
+    writeFileSync(path, text.replace('"amount":"21"', '"amount":"91"'));
+
+    core = openCore(dataDir);
+    expect(ok(await core.invoke('journalStatus', {}))).toMatchObject({ state: 'damaged', damage: { entry: 1 } });
+    expect(ok(await core.invoke('totalBalance', {}))).toHaveProperty('total');
+    const refused = await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '1', address: TRX, chain: 'TRX' } } });
+    expect(refused).toMatchObject({ ok: false, error: { label: 'JOURNAL_DAMAGED' } });
+    expect(!refused.ok && refused.error.message).toMatch(/Entry 1: its MAC does not verify.*Nothing will be sent/);
+
+    const archived = ok(await core.invoke('journalArchive', {})) as { carried_over: number };
+    expect(archived.carried_over).toBe(1);
+    expect(readdirSync(join(dataDir, 'journals', 'archive'))).toHaveLength(2);
+    expect(ok(await core.invoke('journalStatus', {}))).toMatchObject({ state: 'ok', damage: null });
+    const intents = ok(await core.invoke('intentsList', {})) as IntentView[];
+    expect(intents).toHaveLength(1);
+    expect(intents[0]).toMatchObject({ id: sent.id, state: 'needs_attention' });
+    expect(intents[0]!.reason).toMatch(/failed verification.*will never send it/);
+    // The carried-over write is settled by the operator; nothing leaves for it.
+    ok(await core.invoke('writeSettle', { id: sent.id, outcome: 'done', note: 'seen at the exchange' }));
+    expect(await withdrawalsAtExchange()).toBe(before);
+    await core.close();
+  });
+});
