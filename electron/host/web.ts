@@ -1,5 +1,5 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, realpath } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
@@ -48,8 +48,10 @@ function refuse(res: ServerResponse, status: number, message: string): void {
   sendJson(res, status, { ok: false, error: { kind: 'invalid_request', message } });
 }
 
+/** `Authorization: Bearer <token>` exactly: a bare token or another scheme is refused. */
 function tokenMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header?.replace(/^Bearer /, '') ?? '');
+  if (!header?.startsWith('Bearer ')) return false;
+  const given = Buffer.from(header.slice('Bearer '.length));
   const want = Buffer.from(token);
   return given.length === want.length && timingSafeEqual(given, want);
 }
@@ -68,15 +70,25 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const token = randomBytes(32).toString('base64url');
   let origin = '';
-  const root = normalize(opts.staticDir);
+  // The real folder: a symlink inside it must not lead a request out of it.
+  const root = await realpath(normalize(opts.staticDir));
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    let rel = decodeURIComponent(pathname);
+    let rel: string;
+    try {
+      rel = decodeURIComponent(pathname);
+    } catch {
+      return refuse(res, 400, 'the address has a malformed % escape');
+    }
     if (rel === '/' || !extname(rel)) rel = '/index.html';
+    // Source maps would hand out the source; they are not built, and never served.
+    if (extname(rel).toLowerCase() === '.map') return refuse(res, 404, 'not found');
     const file = normalize(join(root, rel));
     if (!file.startsWith(root + sep)) return refuse(res, 404, 'not found');
     try {
-      const data = await readFile(file);
+      const real = await realpath(file);
+      if (!real.startsWith(root + sep)) return refuse(res, 404, 'not found');
+      const data = await readFile(real);
       securityHeaders(res);
       res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
       res.end(req.method === 'HEAD' ? undefined : data);
