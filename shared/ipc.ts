@@ -65,9 +65,10 @@ export function baseUrlProblem(environment: string, baseUrl: string): string | n
   } catch {
     return null; // BaseUrl already names this.
   }
-  if (url.protocol === 'https:') return null;
+  // Only http(s) is in question here: anything else is BaseUrl's to name.
+  if (url.protocol !== 'http:') return null;
   const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-  if (environment === 'futures' && url.protocol === 'http:' && loopback) return null;
+  if (environment === 'futures' && loopback) return null;
   return environment === 'futures'
     ? 'the base address must be https:// (plain http only to this machine: 127.0.0.1, localhost or [::1])'
     : 'a live or simulated-trading profile needs an https:// base address';

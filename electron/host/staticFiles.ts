@@ -14,9 +14,13 @@ export type StaticFile = { ok: true; path: string; type: string } | { ok: false;
 
 const NOT_FOUND: StaticFile = { ok: false, status: 404, message: 'not found' };
 
-/** The build folder as the file system names it (symlinks resolved), to hand to resolveStatic. */
-export function realRoot(dir: string): Promise<string> {
-  return realpath(normalize(dir));
+/** The build folder as the file system names it (symlinks resolved), to hand to resolveStatic. Not built yet: nothing is served. */
+export async function realRoot(dir: string): Promise<string> {
+  try {
+    return await realpath(normalize(dir));
+  } catch {
+    return normalize(dir);
+  }
 }
 
 /** `root` must come from realRoot(); `pathname` is the URL's path, still percent-encoded. */
