@@ -86,3 +86,16 @@ describe('failed unlocks back off', () => {
     expect(again.status().unlock_wait_ms).toBeGreaterThan(0);
   });
 });
+
+describe('a passphrase change racing a lock', () => {
+  it('changes nothing and stays locked when the desk locks while scrypt runs', async () => {
+    const path = join(dir, 'vault.json');
+    const v = DeskVault.open({ path, scrypt: FAST_SCRYPT, clock: new StillClock() });
+    await v.setPassphrase(undefined, PASS);
+    const changing = v.setPassphrase(PASS, 'a new long passphrase');
+    v.lock();
+    expect(await code(changing)).toBe('LockedError');
+    expect(v.isLocked()).toBe(true);
+    expect(await code(DeskVault.open({ path, scrypt: FAST_SCRYPT }).unlock(PASS))).toBe('ok');
+  });
+});

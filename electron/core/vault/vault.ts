@@ -232,6 +232,11 @@ export class DeskVault implements VaultPort {
     const wrapped = seal(kek, text, MASTER_AAD);
     text.fill(0);
     kek.fill(0);
+    // Locked (idle or "Lock now") while scrypt ran: finishing would unlock it again.
+    if (file && this.isLocked()) {
+      master.fill(0);
+      throw new LockedError('The desk locked while the passphrase was being changed; nothing was changed. Unlock it and try again.');
+    }
     this.write({
       format: 'treasury-desk-vault', version: 1, check: checkValue(master),
       protection: { kind: 'passphrase', kdf: { name: 'scrypt', salt: salt.toString('base64'), ...params }, wrapped },
