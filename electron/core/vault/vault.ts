@@ -58,7 +58,7 @@ export interface VaultOptions {
 /** As the IPC contract's passphrase rule (shared/ipc.ts). */
 export const MIN_PASSPHRASE = 10;
 const CHECK_TEXT = 'treasury-desk-vault-check-v1';
-/** Sealed before bindings existed: additional data 'secret' only. Opened to be re-sealed, never made. */
+/** Unbound (additional data 'secret' only): what seal() makes without a binding, and how profiles were sealed before bindings. */
 const LEGACY_PREFIX = 'tdv1';
 /** Sealed with the caller's binding (profile id, environment, base address) as additional data. */
 const BOX_PREFIX = 'tdv2';
