@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type DB = Database.Database;
@@ -179,9 +179,23 @@ CREATE TABLE IF NOT EXISTS ledger_entries (
 );
 `;
 
+/**
+ * Only the operator's account may read the Sandbox's store (it holds the Sandbox's keys): the folder is
+ * 0700 and sandbox.sqlite 0600 before SQLite opens it, so that its -wal and -shm files, which SQLite
+ * creates with the database file's mode, are 0600 too.
+ */
+function privateStore(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = join(dataDir, 'sandbox.sqlite');
+  if (process.platform === 'win32') return file;
+  chmodSync(dataDir, 0o700);
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) if (existsSync(f)) chmodSync(f, 0o600);
+  return file;
+}
+
 export function openDb(dataDir: string): DB {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'sandbox.sqlite'));
+  const db = new Database(privateStore(dataDir));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -35,7 +35,7 @@ export function App() {
   const route = useRoute();
   const vault = useDeskQuery('vaultStatus', {});
   useReportActivity();
-  if (vault.data?.locked) return <LockScreen keychain={vault.data.backend === 'safeStorage'} />;
+  if (vault.data?.locked) return <LockScreen keychain={vault.data.backend === 'safeStorage'} waitMs={vault.data.unlock_wait_ms} />;
   return (
     <div className="shell">
       <nav className="sidebar">
