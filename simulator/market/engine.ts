@@ -303,9 +303,11 @@ export class Book {
           return false;
         }
         if (funds) {
+          // Whole means spent down to dust: less than one lot at the next maker's price.
           const take = Math.min(m.left, Math.floor(need / l.price));
+          if (take === 0) return need < t.amount;
           need -= take * l.price;
-          if (need < l.price) return take > 0 || need < t.amount; // the rest is dust
+          if (need === 0 || take < m.left) return true;
         } else {
           need -= Math.min(m.left, need);
           if (need === 0) return true;
