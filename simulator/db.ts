@@ -172,6 +172,57 @@ CREATE TABLE IF NOT EXISTS small_balance_history (
   create_time INTEGER NOT NULL
 );
 
+-- Spot orders (simulator/market). Amounts are decimal strings; \`locked\` is what the order still holds
+-- locked in its account (released when it leaves the book). Open orders are loaded into the book on start.
+CREATE TABLE IF NOT EXISTS spot_orders (
+  id INTEGER PRIMARY KEY,
+  uid TEXT NOT NULL,
+  text TEXT NOT NULL,
+  pair TEXT NOT NULL,
+  type TEXT NOT NULL,
+  account TEXT NOT NULL,
+  side TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  price TEXT NOT NULL,
+  tif TEXT NOT NULL,
+  left_amount TEXT NOT NULL,
+  filled_amount TEXT NOT NULL,
+  filled_total TEXT NOT NULL,
+  fee TEXT NOT NULL,
+  fee_currency TEXT NOT NULL,
+  locked TEXT NOT NULL,
+  stp_id INTEGER NOT NULL,
+  stp_act TEXT NOT NULL,
+  status TEXT NOT NULL,
+  finish_as TEXT NOT NULL,
+  create_ms INTEGER NOT NULL,
+  update_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS spot_orders_open ON spot_orders(pair, id) WHERE status = 'open';
+CREATE INDEX IF NOT EXISTS spot_orders_uid ON spot_orders(uid, pair, status, id);
+CREATE INDEX IF NOT EXISTS spot_orders_text ON spot_orders(uid, text, id);
+-- One row per side of each trade (GET /spot/my_trades reads the owner's rows).
+CREATE TABLE IF NOT EXISTS spot_fills (
+  id INTEGER PRIMARY KEY,
+  trade_id INTEGER NOT NULL,
+  uid TEXT NOT NULL,
+  order_id INTEGER NOT NULL,
+  pair TEXT NOT NULL,
+  side TEXT NOT NULL,
+  role TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  price TEXT NOT NULL,
+  fee TEXT NOT NULL,
+  fee_currency TEXT NOT NULL,
+  text TEXT NOT NULL,
+  ts_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS spot_fills_uid ON spot_fills(uid, pair, id);
+CREATE INDEX IF NOT EXISTS spot_fills_order ON spot_fills(uid, order_id);
+-- Last trade price per pair (tickers), and self-trade prevention groups (§3.5; set by the admin API).
+CREATE TABLE IF NOT EXISTS pair_last (pair TEXT PRIMARY KEY, price TEXT NOT NULL, ts_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS stp_members (uid TEXT PRIMARY KEY, stp_id INTEGER NOT NULL);
+
 -- Every balance change after seeding, one row per account touched; ref names the record that caused it.
 CREATE TABLE IF NOT EXISTS ledger_entries (
   id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, uid TEXT NOT NULL, account_type TEXT NOT NULL, sub_key TEXT NOT NULL,
