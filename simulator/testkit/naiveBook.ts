@@ -49,6 +49,13 @@ export class NaiveBook {
     this.insert(o.side, { id: o.id, price: o.price, left: o.left, stpId: o.stpId, seq: this.seq++ });
   }
 
+  /** Many resting orders at once (a benchmark's starting book): appended, then sorted once. */
+  restAll(orders: { id: number; side: 'buy' | 'sell'; price: number; left: number; stpId: number }[]): void {
+    for (const o of orders) (o.side === 'buy' ? this.bids : this.asks).push({ id: o.id, price: o.price, left: o.left, stpId: o.stpId, seq: this.seq++ });
+    this.bids.sort((a, b) => (NaiveBook.ahead('buy', a, b) ? -1 : 1));
+    this.asks.sort((a, b) => (NaiveBook.ahead('sell', a, b) ? -1 : 1));
+  }
+
   cancel(id: number): boolean {
     for (const list of [this.bids, this.asks]) {
       const i = list.findIndex((x) => x.id === id);
