@@ -194,12 +194,18 @@ async function httpFigures(): Promise<{ http_orders_per_s: number; signed_get_rp
 }
 
 async function main(): Promise<void> {
+  // BENCH_ONLY=engine or http runs one half (for profiling); the figures of the other half are 0.
+  const only = process.env.BENCH_ONLY;
   const { initial, stream } = workload(15);
-  const engine = engineFigures(initial, stream);
-  process.stderr.write(`engine: ${stream.length} orders, ${engine.orders_per_s}/s, p99 ${engine.p99_us} µs, book at least ${engine.book_orders} orders over ${engine.price_levels} levels (${engine.endOrders} at the end)\n`);
-  const [checked, different] = check(initial, stream);
-  process.stderr.write(`reference: ${checked} orders identical, ${different} different\n`);
-  const http = process.env.BENCH_SKIP_HTTP ? { http_orders_per_s: 0, signed_get_rps: 0 } : await httpFigures();
+  let engine = { orders_per_s: 0, p99_us: 0, book_orders: 0, price_levels: 0, endOrders: 0 };
+  let checked = 0, different = 0;
+  if (only !== 'http') {
+    engine = engineFigures(initial, stream);
+    process.stderr.write(`engine: ${stream.length} orders, ${engine.orders_per_s}/s, p99 ${engine.p99_us} µs, book at least ${engine.book_orders} orders over ${engine.price_levels} levels (${engine.endOrders} at the end)\n`);
+    [checked, different] = check(initial, stream);
+    process.stderr.write(`reference: ${checked} orders identical, ${different} different\n`);
+  }
+  const http = only === 'engine' ? { http_orders_per_s: 0, signed_get_rps: 0 } : await httpFigures();
   const figures = {
     orders_per_s: engine.orders_per_s, p99_us: engine.p99_us, book_orders: engine.book_orders, price_levels: engine.price_levels,
     checked_orders: checked, ...http,

@@ -8,7 +8,7 @@ import { marketAdminRoutes } from './admin/market.ts';
 import { ADMIN_PREFIX, mountAdmin } from './admin/server.ts';
 import { KeyStore } from './auth.ts';
 import { Clock } from './clock.ts';
-import { getMeta, openDb, setMeta, type DB } from './db.ts';
+import { commitBatch, getMeta, openDb, setMeta, type DB } from './db.ts';
 import { Faults } from './faults.ts';
 import { startLifecycle } from './lifecycle.ts';
 import { RateLimiter } from './limits.ts';
@@ -122,6 +122,7 @@ export async function startSandbox(config: SandboxConfig): Promise<RunningSandbo
         closed = true;
         stopLifecycle();
         await app.close();
+        commitBatch(db);
         db.close();
       },
     };

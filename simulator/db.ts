@@ -198,7 +198,6 @@ CREATE TABLE IF NOT EXISTS spot_orders (
   create_ms INTEGER NOT NULL,
   update_ms INTEGER NOT NULL
 );
-CREATE INDEX IF NOT EXISTS spot_orders_open ON spot_orders(pair, id) WHERE status = 'open';
 CREATE INDEX IF NOT EXISTS spot_orders_uid ON spot_orders(uid, pair, status, id);
 CREATE INDEX IF NOT EXISTS spot_orders_text ON spot_orders(uid, text, id);
 -- One row per side of each trade (GET /spot/my_trades reads the owner's rows).
@@ -218,7 +217,6 @@ CREATE TABLE IF NOT EXISTS spot_fills (
   ts_ms INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS spot_fills_uid ON spot_fills(uid, pair, id);
-CREATE INDEX IF NOT EXISTS spot_fills_order ON spot_fills(uid, order_id);
 -- Last trade price per pair (tickers), and self-trade prevention groups (§3.5; set by the admin API).
 CREATE TABLE IF NOT EXISTS pair_last (pair TEXT PRIMARY KEY, price TEXT NOT NULL, ts_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS stp_members (uid TEXT PRIMARY KEY, stp_id INTEGER NOT NULL);
@@ -249,6 +247,25 @@ export function stmt(db: DB, sql: string): Database.Statement {
   let s = m.get(sql);
   if (!s) m.set(sql, (s = db.prepare(sql)));
   return s;
+}
+
+/**
+ * Group commit for the spot market's writes: `tx` (a db.transaction function, made once) runs as a savepoint inside a transaction that stays
+ * open until the end of the current event-loop turn, so the orders that arrive together share one
+ * commit (a commit is most of an order's cost). Reads on this connection see the writes at once; an
+ * order's answer may leave a few milliseconds before its commit, and close() commits what is pending.
+ */
+export function inBatch<A extends unknown[], T>(db: DB, tx: (...args: A) => T, ...args: A): T {
+  if (!db.inTransaction) {
+    db.exec('BEGIN IMMEDIATE');
+    setImmediate(() => commitBatch(db));
+  }
+  return tx(...args);
+}
+
+/** Commits an open batch (inBatch); nothing when none is open. */
+export function commitBatch(db: DB): void {
+  if (db.open && db.inTransaction) db.exec('COMMIT');
 }
 
 export function getMeta(db: DB, k: string): string | undefined {

@@ -1,6 +1,7 @@
 import { stmt } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import { account } from '../ledger/transfers.ts';
+import { noteStpGroup } from '../market/service.ts';
 import { bodyObject } from '../routes/params.ts';
 import type { AdminRouteDef } from './types.ts';
 
@@ -22,6 +23,7 @@ export const marketAdminRoutes: AdminRouteDef[] = [
       }
       if (id === 0) stmt(ctx.db, 'DELETE FROM stp_members WHERE uid = ?').run(uid);
       else stmt(ctx.db, 'INSERT INTO stp_members (uid, stp_id) VALUES (?, ?) ON CONFLICT(uid) DO UPDATE SET stp_id = excluded.stp_id').run(uid, id);
+      noteStpGroup(ctx.db, uid, id);
       return { uid, stp_id: id };
     },
   },

@@ -22,28 +22,38 @@ function write(db: DB, p: Pocket, currency: string, available: Decimal, locked: 
     .run(p.uid, p.type, p.subKey, currency, fmt(available), fmt(locked));
 }
 
-/** Locks `amount` of the pocket's available money; BALANCE_NOT_ENOUGH (nothing changed) when short. */
-export function lockFunds(db: DB, p: Pocket, currency: string, amount: Decimal): void {
-  const row = read(db, p, currency);
-  const avail = new Dec(row.available);
-  if (avail.lt(amount)) {
-    throw new ApiError('BALANCE_NOT_ENOUGH', `the ${p.type} account holds ${row.available} ${currency} available; the order needs ${fmt(amount)}`);
-  }
-  write(db, p, currency, avail.minus(amount), new Dec(row.locked).plus(amount));
-}
-
-interface Delta { pocket: Pocket; currency: string; available: Decimal; locked: Decimal }
+interface Delta { pocket: Pocket; currency: string; available: Decimal; locked: Decimal; row?: Row }
 
 /** Balance changes of one order's fills, summed per pocket and currency, then written once each. */
 export class Deltas {
   private readonly byKey = new Map<string, Delta>();
 
-  add(pocket: Pocket, currency: string, available: Decimal | null, locked: Decimal | null): void {
+  private entry(pocket: Pocket, currency: string): Delta {
     const key = `${pocket.uid}\u0000${pocket.type}\u0000${pocket.subKey}\u0000${currency}`;
     let d = this.byKey.get(key);
     if (!d) this.byKey.set(key, (d = { pocket, currency, available: new Dec(0), locked: new Dec(0) }));
+    return d;
+  }
+
+  add(pocket: Pocket, currency: string, available: Decimal | null, locked: Decimal | null): void {
+    const d = this.entry(pocket, currency);
     if (available) d.available = d.available.plus(available);
     if (locked) d.locked = d.locked.plus(locked);
+  }
+
+  /**
+   * Locks `amount` of the pocket's available money (first change of this batch for that pocket);
+   * BALANCE_NOT_ENOUGH when short, before anything is written.
+   */
+  lock(db: DB, pocket: Pocket, currency: string, amount: Decimal): void {
+    const d = this.entry(pocket, currency);
+    d.row = read(db, pocket, currency);
+    const avail = new Dec(d.row.available).plus(d.available);
+    if (avail.lt(amount)) {
+      throw new ApiError('BALANCE_NOT_ENOUGH', `the ${pocket.type} account holds ${fmt(avail)} ${currency} available; the order needs ${fmt(amount)}`);
+    }
+    d.available = d.available.minus(amount);
+    d.locked = d.locked.plus(amount);
   }
 
   /**
@@ -54,7 +64,7 @@ export class Deltas {
     const entry = stmt(db, 'INSERT INTO ledger_entries (ts, uid, account_type, sub_key, currency, delta, kind, ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     for (const d of this.byKey.values()) {
       if (d.available.isZero() && d.locked.isZero()) continue;
-      const row = read(db, d.pocket, d.currency);
+      const row = d.row ?? read(db, d.pocket, d.currency);
       const available = new Dec(row.available).plus(d.available);
       const locked = new Dec(row.locked).plus(d.locked);
       if (available.isNegative() || locked.isNegative()) {

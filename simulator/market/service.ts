@@ -1,10 +1,10 @@
 import type Decimal from 'decimal.js';
 import { Dec, fmt } from '../../shared/money.ts';
-import { stmt, type DB } from '../db.ts';
+import { inBatch, stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import { HOUSE_UID, spot, type Pocket } from '../ledger.ts';
 import { Book, EngineRefusal, type EngineFinish, type Side, type StpAct, type TimeInForce } from './engine.ts';
-import { Deltas, lockFunds } from './funds.ts';
+import { Deltas } from './funds.ts';
 import { insertFill, insertOrder, openRows, updateOrder, type OrderRec } from './records.ts';
 import { fromScaled, toScaled } from './scaled.ts';
 
@@ -51,9 +51,6 @@ export function pocketOf(o: { uid: string; account: string; pair: string }): Poc
   return o.account === 'margin' ? { uid: o.uid, type: 'margin', subKey: o.pair } : spot(o.uid);
 }
 
-export function stpGroupOf(db: DB, uid: string): number {
-  return (stmt(db, 'SELECT stp_id FROM stp_members WHERE uid = ?').get(uid) as { stp_id: number } | undefined)?.stp_id ?? 0;
-}
 
 const markets = new WeakMap<DB, Market>();
 
@@ -61,6 +58,14 @@ export function marketOf(db: DB): Market {
   let m = markets.get(db);
   if (!m) markets.set(db, (m = new Market(db)));
   return m;
+}
+
+/** Keeps a loaded market's STP groups in step with the store after the admin API changed one. */
+export function noteStpGroup(db: DB, uid: string, stpId: number): void {
+  const m = markets.get(db);
+  if (!m) return;
+  if (stpId === 0) m.stpGroups.delete(uid);
+  else m.stpGroups.set(uid, stpId);
 }
 
 /** Drops the in-memory market (after a reset, or a failure mid-order); the next call rebuilds it. */
@@ -75,10 +80,18 @@ export class Market {
   readonly pairs = new Map<string, PairInfo>();
   /** Per pair: when the book last changed (ms) and a change counter (order_book `with_id`). */
   readonly changed = new Map<string, { ms: number; id: number }>();
+  /** Self-trade prevention group per uid (§3.5), from stp_members. */
+  readonly stpGroups = new Map<string, number>();
   private nextOrder: number;
   private nextTrade: number;
+  /** Last trade price per pair as stored in pair_last (ticks), so that an unchanged price is not rewritten. */
+  private readonly lastTicks = new Map<string, number>();
+  private readonly placeTx: (uid: string, req: PlaceRequest, nowSec: number, stpId: number, onMove: () => void) => OrderRec;
+  private readonly cancelTx: (orders: OrderRec[], nowSec: number, onMove: () => void) => OrderRec[];
 
   constructor(private readonly db: DB) {
+    this.placeTx = db.transaction((uid: string, req: PlaceRequest, nowSec: number, stpId: number, onMove: () => void) => this.placeInTx(uid, req, nowSec, stpId, onMove));
+    this.cancelTx = db.transaction((orders: OrderRec[], nowSec: number, onMove: () => void) => this.cancelInTx(orders, nowSec, onMove));
     for (const p of db.prepare('SELECT * FROM currency_pairs').all() as { id: string; base: string; quote: string; amount_precision: number; precision: number; min_base: string; min_quote: string }[]) {
       this.pairs.set(p.id, { id: p.id, base: p.base, quote: p.quote, ap: p.amount_precision, pp: p.precision, minBase: new Dec(p.min_base), minQuote: new Dec(p.min_quote), maxQuote: new Dec(MAX_QUOTE_AMOUNT) });
       this.books.set(p.id, new Book());
@@ -88,6 +101,7 @@ export class Market {
       this.book(o.pair).restore({ id: o.id, owner: o.uid, side: o.side, price: scaledOf(o.price, pair.pp), left: scaledOf(o.left, pair.ap), stpId: o.stpId });
       this.open.set(o.id, o);
     }
+    for (const r of db.prepare('SELECT uid, stp_id FROM stp_members').all() as { uid: string; stp_id: number }[]) this.stpGroups.set(r.uid, r.stp_id);
     this.nextOrder = ((db.prepare('SELECT MAX(id) AS m FROM spot_orders').get() as { m: number | null }).m ?? 0) + 1;
     this.nextTrade = ((db.prepare('SELECT MAX(trade_id) AS m FROM spot_fills').get() as { m: number | null }).m ?? 0) + 1;
   }
@@ -103,16 +117,13 @@ export class Market {
 
   /** Places an order for `uid`; answers its record after matching. */
   place(uid: string, req: PlaceRequest, nowSec: number): OrderRec {
-    const stpId = stpGroupOf(this.db, uid);
+    const stpId = this.stpGroups.get(uid) ?? 0;
     if (req.stpAct && stpId === 0) {
       throw new ApiError('INVALID_PARAM_VALUE', 'stp_act needs membership in a self-trade prevention group; this account is in none (§3.5)');
     }
     let moved = false;
     try {
-      return this.db.transaction(() => {
-        const r = this.placeInTx(uid, req, nowSec, stpId, () => { moved = true; });
-        return r;
-      })();
+      return inBatch(this.db, this.placeTx, uid, req, nowSec, stpId, () => { moved = true; });
     } catch (e) {
       if (moved) forgetMarket(this.db);
       throw e;
@@ -126,7 +137,8 @@ export class Market {
     const buy = req.side === 'buy';
     const lockCurrency = buy ? pair.quote : pair.base;
     const lock = new Dec(buy && req.type === 'limit' ? fromScaled(req.ticks * req.units, pair.pp + pair.ap) : req.amount);
-    lockFunds(this.db, pocket, lockCurrency, lock);
+    const deltas = new Deltas();
+    deltas.lock(this.db, pocket, lockCurrency, lock);
 
     const taker: OrderRec = {
       id: this.nextOrder, uid, text: req.text, pair: pair.id, type: req.type, account: req.account, side: req.side, amount: req.amount,
@@ -143,7 +155,6 @@ export class Market {
     }
     this.nextOrder++;
     onMove();
-    const deltas = new Deltas();
     const house = spot(HOUSE_UID);
     for (const f of result.fills) {
       const maker = this.open.get(f.maker.id)!;
@@ -210,29 +221,33 @@ export class Market {
   /** Cancels resting orders of their owner; answers their records. */
   cancel(orders: OrderRec[], nowSec: number): OrderRec[] {
     if (orders.length === 0) return [];
-    const ms = Math.floor(nowSec * 1000);
     let moved = false;
     try {
-      return this.db.transaction(() => {
-        const deltas = new Deltas();
-        for (const o of orders) {
-          this.book(o.pair).cancel(o.id);
-          moved = true;
-          o.updateMs = ms;
-          this.finish(o, 'cancelled', 'cancelled', deltas);
-          this.touch(o.pair, ms);
-        }
-        deltas.apply(this.db, 'spot_cancel', `o${orders[0]!.id}`, nowSec);
-        return orders;
-      })();
+      return inBatch(this.db, this.cancelTx, orders, nowSec, () => { moved = true; });
     } catch (e) {
       if (moved) forgetMarket(this.db);
       throw e;
     }
   }
 
+  private cancelInTx(orders: OrderRec[], nowSec: number, onMove: () => void): OrderRec[] {
+    const ms = Math.floor(nowSec * 1000);
+    const deltas = new Deltas();
+    for (const o of orders) {
+      this.book(o.pair).cancel(o.id);
+      onMove();
+      o.updateMs = ms;
+      this.finish(o, 'cancelled', 'cancelled', deltas);
+      this.touch(o.pair, ms);
+    }
+    deltas.apply(this.db, 'spot_cancel', `o${orders[0]!.id}`, nowSec);
+    return orders;
+  }
+
   /** The pair's last trade price moves its ticker and, for a USDT pair, the base currency's valuation. */
   private recordLast(pair: PairInfo, ticks: number, ms: number): void {
+    if (this.lastTicks.get(pair.id) === ticks) return;
+    this.lastTicks.set(pair.id, ticks);
     const price = fromScaled(ticks, pair.pp);
     stmt(this.db, 'INSERT INTO pair_last (pair, price, ts_ms) VALUES (?, ?, ?) ON CONFLICT(pair) DO UPDATE SET price = excluded.price, ts_ms = excluded.ts_ms')
       .run(pair.id, price, ms);
