@@ -222,6 +222,7 @@ CREATE TABLE IF NOT EXISTS pair_last (pair TEXT PRIMARY KEY, price TEXT NOT NULL
 CREATE TABLE IF NOT EXISTS stp_members (uid TEXT PRIMARY KEY, stp_id INTEGER NOT NULL);
 
 -- Every balance change after seeding, one row per account touched; ref names the record that caused it.
+-- Spot orders and trades are journalled in spot_orders and spot_fills instead.
 CREATE TABLE IF NOT EXISTS ledger_entries (
   id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, uid TEXT NOT NULL, account_type TEXT NOT NULL, sub_key TEXT NOT NULL,
   currency TEXT NOT NULL, delta TEXT NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL

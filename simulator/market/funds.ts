@@ -58,10 +58,11 @@ export class Deltas {
 
   /**
    * Writes every change; a balance that would go below zero is a bug of the market (its locks cover
-   * every fill), so it throws and the transaction rolls back. Changes of ownership are journalled.
+   * every fill), so it throws and the transaction rolls back. The journal of these moves is spot_fills
+   * (each side's amount, price and fee) and spot_orders (what each order locks), not ledger_entries:
+   * one fill would otherwise cost four more rows, and orders are the Sandbox's busiest writes.
    */
-  apply(db: DB, kind: string, ref: string, tsSec: number): void {
-    const entry = stmt(db, 'INSERT INTO ledger_entries (ts, uid, account_type, sub_key, currency, delta, kind, ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  apply(db: DB): void {
     for (const d of this.byKey.values()) {
       if (d.available.isZero() && d.locked.isZero()) continue;
       const row = d.row ?? read(db, d.pocket, d.currency);
@@ -71,8 +72,6 @@ export class Deltas {
         throw new Error(`market settlement would leave ${d.pocket.uid} ${d.pocket.type} ${d.currency} at ${fmt(available)}/${fmt(locked)}`);
       }
       write(db, d.pocket, d.currency, available, locked);
-      const owned = d.available.plus(d.locked);
-      if (!owned.isZero()) entry.run(Math.floor(tsSec), d.pocket.uid, d.pocket.type, d.pocket.subKey, d.currency, fmt(owned), kind, ref);
     }
     this.byKey.clear();
   }

@@ -200,7 +200,7 @@ export class Market {
     const release = taker.locked.minus(keep);
     if (!release.isZero()) deltas.add(pocket, lockCurrency, release, release.neg());
     taker.locked = keep;
-    deltas.apply(this.db, 'spot_trade', `o${taker.id}`, nowSec);
+    deltas.apply(this.db);
     insertOrder(this.db, taker);
     if (result.rested) this.open.set(taker.id, taker);
     if (result.fills.length > 0) this.recordLast(pair, result.fills[result.fills.length - 1]!.price, ms);
@@ -240,7 +240,7 @@ export class Market {
       this.finish(o, 'cancelled', 'cancelled', deltas);
       this.touch(o.pair, ms);
     }
-    deltas.apply(this.db, 'spot_cancel', `o${orders[0]!.id}`, nowSec);
+    deltas.apply(this.db);
     return orders;
   }
 
