@@ -221,3 +221,17 @@ describe('self-trade prevention and margin', () => {
     expect(await marginQuote()).toEqual(mBefore);
   });
 });
+
+describe('custom ids (§2.10)', () => {
+  test('a text stands for the order id for 30 minutes after creation, then only the id finds it', async () => {
+    const b = await book();
+    const price = new Decimal(b.bids[b.bids.length - 1]![0]).minus(700).toFixed();
+    const o = SpotOrder.parse((await place({ side: 'buy', amount: '0.001', price, text: 't-thirty' })).json);
+    await c.admin('POST', '/clock/advance', { seconds: 29 * 60 });
+    expect((await c.get('/spot/orders/t-thirty', { currency_pair: PAIR })).json.id).toBe(o.id);
+    await c.admin('POST', '/clock/advance', { seconds: 61 });
+    expect(failure(await c.get('/spot/orders/t-thirty', { currency_pair: PAIR }))).toEqual({ status: 404, label: 'ORDER_NOT_FOUND' });
+    expect((await c.get(`/spot/orders/${o.id}`, { currency_pair: PAIR })).json.text).toBe('t-thirty');
+    await del(`/spot/orders/${o.id}`, { currency_pair: PAIR });
+  });
+});
