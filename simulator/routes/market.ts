@@ -3,7 +3,7 @@ import { stmt } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import { chainsOf, listCurrencies, priceOf } from '../ledger/catalog.ts';
 import { fromScaled } from '../market/scaled.ts';
-import { marketOf } from '../market/service.ts';
+import { MAX_QUOTE_AMOUNT, marketOf } from '../market/service.ts';
 import type { RouteDef } from '../server.ts';
 import { optional } from './params.ts';
 
@@ -42,7 +42,7 @@ export function marketRoutes(): RouteDef[] {
         const names = new Map(listCurrencies(db).map((c) => [c.currency, c.name]));
         return pairs(db).map((p) => ({
           id: p.id, base: p.base, base_name: names.get(p.base) ?? p.base, quote: p.quote, quote_name: names.get(p.quote) ?? p.quote, fee: '0.2',
-          min_base_amount: p.min_base, min_quote_amount: p.min_quote, max_base_amount: '', max_quote_amount: '5000000',
+          min_base_amount: p.min_base, min_quote_amount: p.min_quote, max_base_amount: '', max_quote_amount: MAX_QUOTE_AMOUNT,
           amount_precision: p.amount_precision, precision: p.precision, trade_status: 'tradable', sell_start: 1516378650, buy_start: 1516378650,
           delisting_time: 0, type: 'normal', trade_url: '', st_tag: false,
         }));
