@@ -264,7 +264,10 @@ export function inBatch<A extends unknown[], T>(db: DB, tx: (...args: A) => T, .
   return tx(...args);
 }
 
-/** Commits an open batch (inBatch); nothing when none is open. */
+/**
+ * Commits an open batch (inBatch); nothing when none is open. A failing commit throws out of the
+ * timer and stops the Sandbox: the store rolled back, and answers already sent must not be trusted.
+ */
 export function commitBatch(db: DB): void {
   if (db.open && db.inTransaction) db.exec('COMMIT');
 }

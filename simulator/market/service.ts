@@ -9,9 +9,10 @@ import { insertFill, insertOrder, openRows, updateOrder, type OrderRec } from '.
 import { fromScaled, toScaled } from './scaled.ts';
 
 // The Sandbox's spot market: one engine book per pair, kept in memory and rebuilt from the stored open
-// orders, with every order's money in the ledger. An order is one SQLite transaction: lock, match,
-// settle fills with fees, store. If anything fails after the book moved, the in-memory market is
-// dropped and rebuilt from the store (which rolled back), so the two never disagree.
+// orders, with every order's money in the ledger. An order is one savepoint (inBatch in db.ts: orders
+// arriving together share a commit): lock, match, settle fills with fees, store. If anything fails
+// after the book moved, the in-memory market is dropped and rebuilt from the store (which rolled the
+// savepoint back), so the two never disagree.
 
 /** One fee schedule for every user, as GET /wallet/fee answers (VIP 0): maker and taker 0.2%. */
 export const MAKER_FEE = new Dec('0.002');
