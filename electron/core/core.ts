@@ -33,7 +33,7 @@ export interface CoreOptions {
   vault?: VaultPort;
   log?: (line: string) => void;
   /** Pace of the history loops (tests and benchmarks). */
-  history?: { syncEveryMs?: number; tickMs?: number };
+  history?: { syncEveryMs?: number; tickMs?: number; checkMaxMs?: number };
 }
 
 function toErrorBody(e: unknown): DeskErrorBody {

@@ -24,6 +24,8 @@ export interface HistoryServiceOptions {
   log: (line: string) => void;
   syncEveryMs?: number;
   tickMs?: number;
+  /** Longest wait between two checks of a record that does not move (default 2 min). */
+  checkMaxMs?: number;
 }
 
 const SYNC_EVERY_MS = 60_000;
@@ -41,7 +43,7 @@ export class ProfileHistory {
   constructor(readonly session: ActiveSession, private readonly opts: HistoryServiceOptions) {
     const file = opts.dataDir ? join(opts.dataDir, 'cache', `${session.id.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`) : ':memory:';
     const db = file === ':memory:' ? openHistoryDb(':memory:') : openHistoryDb(file, opts.log);
-    this.cache = new HistoryCache({ client: session.client, db, priority: 'background' });
+    this.cache = new HistoryCache({ client: session.client, db, priority: 'background', ...(opts.checkMaxMs ? { checkMaxMs: opts.checkMaxMs, checkBaseMs: Math.min(5_000, opts.checkMaxMs) } : {}) });
   }
 
   get db(): HistoryDb {

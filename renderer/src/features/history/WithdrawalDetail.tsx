@@ -18,7 +18,7 @@ function cancelError(e: Error): string | null {
   return null;
 }
 
-function CancelButton({ id, amount }: { id: string; amount: string }) {
+function CancelButton({ id, amount, status, cancellable }: { id: string; amount: string; status: string; cancellable: boolean }) {
   const qc = useQueryClient();
   const [confirming, setConfirming] = useState(false);
   const cancel = useMutation({
@@ -34,6 +34,7 @@ function CancelButton({ id, amount }: { id: string; amount: string }) {
       {confirming && (
         <div className="confirm" role="alertdialog" aria-label={`Cancel ${id}`}>
           <p>Cancel withdrawal {id} of {amount}? The exchange decides: if it has already sent it, the cancellation is refused.</p>
+          {!cancellable && <p className="field-error">Its status has just become {status}: the exchange will most likely refuse.</p>}
           <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate()}>Yes, cancel it</button>
           <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
         </div>
@@ -45,10 +46,14 @@ function CancelButton({ id, amount }: { id: string; amount: string }) {
 
 /** One withdrawal: every status the desk saw and when, the failure reason, and who sent it. */
 export function WithdrawalDetail({ id, onClose }: { id: string; onClose: () => void }) {
+  const [offered, setOffered] = useState(false);
   const q = useQuery({ queryKey: historyKeys.detail(id), queryFn: () => call('withdrawalDetail', { id }) });
   if (q.isError) return <ErrorPanel error={q.error} />;
   if (!q.data) return <p className="muted">Loading {id}…</p>;
   const { record: r, timeline, intent, cancellable } = q.data;
+  // Once offered, the cancel stays on this panel even if the status moves on while the operator looks:
+  // the exchange is the judge, and its refusal is shown in words.
+  if (cancellable && !offered) setOffered(true);
   return (
     <aside className="card detail" aria-label={`Withdrawal ${r.id}`} data-detail={r.id}>
       <div className="page-header"><h2>Withdrawal {r.id}</h2><button type="button" onClick={onClose}>Close</button></div>
@@ -75,7 +80,7 @@ export function WithdrawalDetail({ id, onClose }: { id: string; onClose: () => v
       ) : (
         <p className="muted" data-testid="sent-by">No journal entry: it predates this desk's watch, or another tool sent it before.</p>
       )}
-      {cancellable && <CancelButton id={r.id} amount={`${groupDigits(r.amount)} ${r.currency}`} />}
+      {(cancellable || offered) && <CancelButton id={r.id} amount={`${groupDigits(r.amount)} ${r.currency}`} status={r.status} cancellable={cancellable} />}
     </aside>
   );
 }
