@@ -9,6 +9,7 @@ import { join } from 'node:path';
 const BENCHMARKS: Record<string, string> = {
   sandbox: 'the Sandbox: signed GET against a bare fastify route, then mixed load and memory (issue 3)',
   client: 'the desk\'s client against ccxt on a bench-world Sandbox (issue 4)',
+  ui: 'the history pages in Chromium through the web host, 100,000 cached withdrawals (issue 10)',
 };
 
 const ROOT = join(import.meta.dirname, '..');
