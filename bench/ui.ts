@@ -43,7 +43,10 @@ function startHost(script: string, home: string, creds: string): Promise<Host> {
     child.stdout!.on('data', (c: Buffer) => {
       buf += c.toString();
       const m = /URL (\S+)/.exec(buf);
-      if (m) resolve({ child, url: m[1]!, startedAt });
+      if (m) {
+        process.stderr.write(`bench ui: host ready ${Math.round(performance.now() - startedAt)} ms after its start\n`);
+        resolve({ child, url: m[1]!, startedAt });
+      }
     });
     child.once('exit', (code) => reject(new Error(`host exited (${code})`)));
   });

@@ -38,7 +38,7 @@ export const HistoryPageRequest = z.strictObject({
   sort: HistorySort.default({ by: 'time', dir: 'desc' }),
   /** The `next_cursor` of the page before; absent for the first page. */
   cursor: z.string().max(400).optional(),
-  limit: z.number().int().min(1).max(500).default(100),
+  limit: z.number().int().min(1).max(1000).default(100),
 });
 export type HistoryPageRequest = z.input<typeof HistoryPageRequest>;
 

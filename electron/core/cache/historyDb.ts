@@ -142,6 +142,18 @@ export class HistoryDb {
         `CREATE INDEX IF NOT EXISTS ${t}_open ON ${t}(final, next_check)`,
       );
       if (spec.hasChain) ddl.push(`CREATE INDEX IF NOT EXISTS ${t}_chain ON ${t}(chain, ts, key)`);
+      // A trigram index over the searched fields: a fragment anywhere in an address or txid is found
+      // without reading every row (a LIKE '%…%' must). Kept by triggers, so no write path can forget it.
+      const found = spec.search.join(', ');
+      const vals = (p: string) => spec.search.map((c) => `${p}.${c}`).join(', ');
+      ddl.push(
+        `CREATE VIRTUAL TABLE IF NOT EXISTS ${t}_fts USING fts5(${found}, content='${t}', content_rowid='rowid', tokenize='trigram')`,
+        `CREATE TRIGGER IF NOT EXISTS ${t}_fts_ins AFTER INSERT ON ${t} BEGIN INSERT INTO ${t}_fts(rowid, ${found}) VALUES (new.rowid, ${vals('new')}); END`,
+        `CREATE TRIGGER IF NOT EXISTS ${t}_fts_del AFTER DELETE ON ${t} BEGIN INSERT INTO ${t}_fts(${t}_fts, rowid, ${found}) VALUES ('delete', old.rowid, ${vals('old')}); END`,
+        `CREATE TRIGGER IF NOT EXISTS ${t}_fts_upd AFTER UPDATE OF ${found} ON ${t} BEGIN
+           INSERT INTO ${t}_fts(${t}_fts, rowid, ${found}) VALUES ('delete', old.rowid, ${vals('old')});
+           INSERT INTO ${t}_fts(rowid, ${found}) VALUES (new.rowid, ${vals('new')}); END`,
+      );
     }
     this.db.exec(ddl.join(';\n'));
   }
@@ -222,7 +234,11 @@ export class HistoryDb {
     if (f.chain && spec.hasChain) { parts.push('t.chain = ?'); params.push(f.chain); }
     if (f.from !== undefined) { parts.push('t.ts >= ?'); params.push(f.from * 1000); }
     if (f.to !== undefined) { parts.push('t.ts <= ?'); params.push(f.to * 1000 + 999); }
-    if (f.search) {
+    if (f.search && f.search.length >= 3) {
+      // Trigrams need three characters; the fragment is quoted as one FTS5 string, never read as syntax.
+      parts.push(`t.rowid IN (SELECT rowid FROM ${spec.kind}_fts WHERE ${spec.kind}_fts MATCH ?)`);
+      params.push(`"${f.search.replace(/"/g, '""')}"`);
+    } else if (f.search) {
       parts.push(`(${spec.search.map((c) => `t.${c} LIKE ? ESCAPE '\\'`).join(' OR ')})`);
       for (let i = 0; i < spec.search.length; i++) params.push(likeFragment(f.search));
     }
