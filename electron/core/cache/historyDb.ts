@@ -192,7 +192,8 @@ export class HistoryDb {
        ON CONFLICT(key) DO UPDATE SET ${spec.fields.map((f) => `${f} = excluded.${f}`).join(', ')},
          ts = excluded.ts, amount_scaled = excluded.amount_scaled, final = excluded.final,
          next_check = CASE WHEN ${kind}.status = excluded.status THEN ${kind}.next_check ELSE excluded.next_check END,
-         checks = CASE WHEN ${kind}.status = excluded.status THEN ${kind}.checks ELSE 0 END`,
+         checks = CASE WHEN ${kind}.status = excluded.status THEN ${kind}.checks ELSE 0 END
+       WHERE ${spec.fields.map((f) => `${kind}.${f} IS NOT excluded.${f}`).join(' OR ')}`,
     );
     const log = this.db.prepare('INSERT INTO status_log (kind, key, status, seen_at) VALUES (?, ?, ?, ?)');
     const changes: Change[] = [];

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import type { HistoryFilters } from '../../../../shared/history.ts';
 
 /** Keeps typing cheap: the search reaches the core when the operator pauses (this delay counts in the bench). */
-const SEARCH_DEBOUNCE_MS = 60;
+const SEARCH_DEBOUNCE_MS = 30;
 
 function toSec(date: string, end: boolean): number | undefined {
   if (!date) return undefined;
