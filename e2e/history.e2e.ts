@@ -63,6 +63,22 @@ describe('History: withdrawals, deposits, transfers', () => {
     await expect.poll(() => total('uid_transfers')).toBe(sent.length + received.length);
   });
 
+  it('shows the deposit address of each chain with its memo, minimum, confirmations and a QR code', async () => {
+    await open('deposits');
+    const expected = await sandboxGet<{ min_deposit_amount: string; multichain_addresses: Array<{ chain: string; address: string; payment_id: string; min_confirms: number }> }>(creds, '/wallet/deposit_address', 'currency=XRP');
+    await page.getByLabel('Deposit currency').fill('XRP');
+    await page.getByRole('button', { name: 'Show' }).click();
+    for (const a of expected.multichain_addresses) {
+      const card = page.locator(`.address-card[data-chain="${a.chain}"]`);
+      await expect.poll(() => card.textContent()).toContain(a.address);
+      if (a.payment_id) expect(await card.textContent()).toContain(a.payment_id);
+      expect(await card.textContent()).toContain(`after ${a.min_confirms} confirmations`);
+      expect(await card.getByRole('img', { name: `QR code of ${a.chain} address` }).getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
+    }
+    expect(expected.multichain_addresses.some((a) => a.payment_id)).toBe(true);
+    expect(await page.getByRole('region', { name: 'Deposit address' }).textContent()).toContain(`Minimum deposit: ${expected.min_deposit_amount}`);
+  });
+
   it('changes a badge and the in-flight count without a reload when the Sandbox moves a withdrawal', async () => {
     await open('withdrawals');
     const withdrawals = await sandboxAll<W>(creds, '/wallet/withdrawals');
