@@ -10,7 +10,7 @@ await Promise.all([
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    external: ['electron'],
+    external: ['electron', 'better-sqlite3'],
     sourcemap: false,
     logLevel: 'warning',
   }),

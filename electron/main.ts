@@ -1,9 +1,10 @@
-import { app, BrowserWindow, ipcMain, protocol, safeStorage, session } from 'electron';
+import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, session } from 'electron';
 import { join } from 'node:path';
 import { openDesk } from './core/desk.ts';
 import { createMainWindow, hardenContents } from './host/electron-window.ts';
 import { forwardEvents, registerIpc, trustedSender } from './host/electron-ipc.ts';
 import { APP_INDEX_URL, registerAppScheme, serveApp } from './host/electron-protocol.ts';
+import { showNotifications } from './host/electron-notify.ts';
 
 // Started by electron/start.ts, which runs the Sandbox and passes its credentials file.
 const credentialsPath = process.env.TREASURY_DESK_SANDBOX_CREDENTIALS;
@@ -30,6 +31,7 @@ void app.whenReady().then(() => {
   const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), url: APP_INDEX_URL });
   windowId = win.webContents.id;
   forwardEvents(core, win.webContents);
+  showNotifications(core, Notification);
   app.on('will-quit', () => void core.close());
 });
 

@@ -11,6 +11,7 @@ import { InputError, ProfileStore } from './profiles/store.ts';
 import { JournalDamagedWritesError, NoProfileError, Sessions } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { VaultError } from './vault/errors.ts';
+import { HistoryService } from './history/service.ts';
 import { LockedError, type VaultPort } from './vaultPort.ts';
 
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
@@ -32,6 +33,8 @@ export interface CoreOptions {
   /** Required with dataDir: where secrets of stored profiles are kept. */
   vault?: VaultPort;
   log?: (line: string) => void;
+  /** Pace of the history loops (tests and benchmarks). */
+  history?: { syncEveryMs?: number; tickMs?: number; checkMaxMs?: number };
 }
 
 function toErrorBody(e: unknown): DeskErrorBody {
@@ -71,6 +74,12 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
+  const history = new HistoryService({
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    log,
+    events: { changed: (e) => emit('history', e), notify: (n) => emit('notify', n) },
+    ...(opts.history ?? {}),
+  });
   const settings = new SettingsStore(opts.dataDir ? join(opts.dataDir, 'settings.json') : undefined);
   const sessions = new Sessions({
     builtIn: opts.profile,
@@ -82,11 +91,14 @@ export function createCore(opts: CoreOptions): Core {
     log,
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
+    onActive: (session) => history.attach(session),
   });
   vault?.onChange(() => emit('vault', vault.status()));
 
   const deps: HandlerDeps = {
     sessions,
+    history,
+    log,
     vault,
     settings,
     async call<T>(req: ApiRequest): Promise<T> {
@@ -131,7 +143,10 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   return {
-    close: () => sessions.close(),
+    close: async () => {
+      await sessions.close();
+      history.close();
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

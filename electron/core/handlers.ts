@@ -5,6 +5,8 @@ import { InputError } from './profiles/store.ts';
 import { JournalDamagedWritesError, type ActiveSession, type Sessions } from './session.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
+import type { HistoryService } from './history/service.ts';
+import { historyHandlers } from './history/handlers.ts';
 
 export interface HandlerDeps {
   sessions: Sessions;
@@ -12,6 +14,9 @@ export interface HandlerDeps {
   vault: VaultPort | null;
   /** A request signed by the active profile's key. */
   call<T>(req: ApiRequest): Promise<T>;
+  /** The active profile's cached histories (issue 10). */
+  history: HistoryService;
+  log?: (line: string) => void;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;
@@ -105,4 +110,6 @@ export const handlers: Handlers = {
 
   totalBalance: async (req, { call }) =>
     call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }),
+
+  ...historyHandlers,
 };

@@ -33,6 +33,8 @@ export interface SessionOptions {
   onWrite?: (e: WriteEvent) => void;
   /** The journal's state changed (found damaged, archived, a recovery shown or acknowledged). */
   onJournalChanged?: () => void;
+  /** The active session opened (a profile chosen, the vault unlocked) or closed (null). */
+  onActive?: (session: ActiveSession | null) => void;
   log?: (line: string) => void;
 }
 
@@ -112,6 +114,7 @@ export class Sessions {
     const old = this.current;
     this.current = null;
     if (old && old.id !== this.builtInId) wipeProfile(old.profile);
+    if (old) this.opts.onActive?.(null);
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
     // The journal stays open (one per profile, for the life of the core): a quick unlock or a switch
@@ -122,6 +125,7 @@ export class Sessions {
   async close(): Promise<void> {
     const old = this.current;
     this.current = null;
+    if (old) this.opts.onActive?.(null);
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
     await old?.writes?.stop();
@@ -265,6 +269,7 @@ export class Sessions {
       const profile = id === this.builtInId ? this.opts.builtIn! : this.opts.store!.open(id, this.opts.vault!.box());
       const client = this.makeClient(profile);
       this.current = { id, profile, client, ...this.openWrites(id, client) };
+      this.opts.onActive?.(this.current);
     }
     return this.current;
   }
