@@ -222,6 +222,8 @@ export const events = {
   journal: z.object({}).strict(),
   /** The profiles changed (saved, removed, selected, or a permission corrected by the exchange's answer). */
   profiles: z.object({ active_id: z.string().nullable() }),
+  /** The desk's supervisor saw its Sandbox stop, and started it again on the same port and data. */
+  sandbox: z.object({ state: z.enum(['down', 'restarted']), at: z.number() }),
   /** Request buckets that are busy: something queued, nearly spent, or paused after a 429. */
   rateLimits: z.object({
     buckets: z.array(z.object({

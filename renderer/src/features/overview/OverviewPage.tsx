@@ -1,10 +1,10 @@
 import Decimal from 'decimal.js';
-import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { VALUATION_CURRENCIES, type TotalBalance } from '../../../shared/api/records.ts';
-import { groupDigits } from '../../../shared/money.ts';
-import { ErrorPanel } from '../components/ErrorPanel.tsx';
-import { useDeskQuery } from '../hooks/useDeskQuery.ts';
-import { useUi } from '../state/ui.ts';
+import { useSearchParams } from 'react-router';
+import { VALUATION_CURRENCIES, type TotalBalance, type ValuationCurrency } from '../../../../shared/api/records.ts';
+import { groupDigits } from '../../../../shared/money.ts';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { useDeskQuery } from '../../desk/hooks.ts';
+import { BreakdownChart } from './BreakdownChart.tsx';
 
 const ACCOUNT_TYPE_NAMES: Record<string, string> = {
   spot: 'Spot', margin: 'Isolated margin', futures: 'Perpetual futures', cross_margin: 'Cross margin',
@@ -12,19 +12,24 @@ const ACCOUNT_TYPE_NAMES: Record<string, string> = {
   meme_box: 'Meme box', payment: 'Payment',
 };
 
-const compactFormat = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
-const compact = (v: number) => compactFormat.format(v);
-
 function breakdown(data: TotalBalance) {
   return Object.entries(data.details)
     .map(([type, d]) => ({ type, name: ACCOUNT_TYPE_NAMES[type] ?? type, ...d }))
     .sort((a, b) => new Decimal(b.amount).cmp(a.amount));
 }
 
-export function Overview() {
-  const currency = useUi((s) => s.valuationCurrency);
-  const setCurrency = useUi((s) => s.setValuationCurrency);
+/** The valuation currency lives in the address (`#/overview?currency=BTC`): reload and back keep it. */
+function useCurrency(): [ValuationCurrency, (c: ValuationCurrency) => void] {
+  const [search, setSearch] = useSearchParams();
+  const asked = search.get('currency');
+  const currency = (VALUATION_CURRENCIES as readonly string[]).includes(asked ?? '') ? (asked as ValuationCurrency) : 'USDT';
+  return [currency, (c) => setSearch(c === 'USDT' ? {} : { currency: c })];
+}
+
+export default function OverviewPage() {
+  const [currency, setCurrency] = useCurrency();
   const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: 60_000 });
+  const rows = total.data ? breakdown(total.data) : [];
 
   return (
     <section className="page">
@@ -56,24 +61,13 @@ export function Overview() {
 
           <div className="card">
             <h2>By account type</h2>
-            <div className="chart" data-testid="breakdown-chart">
-              <ResponsiveContainer width="100%" height={260}>
-                {/* The chart needs numbers to draw bars; amounts shown as text stay exact strings. */}
-                <BarChart layout="vertical" data={breakdown(total.data).map((r) => ({ name: r.name, value: Number(r.amount) }))}>
-                  <CartesianGrid strokeDasharray="3 3" stroke="#334155" />
-                  <XAxis type="number" stroke="#94a3b8" tickFormatter={compact} />
-                  <YAxis type="category" dataKey="name" stroke="#94a3b8" width={140} />
-                  <Tooltip formatter={(v) => [String(v), total.data.total.currency]} />
-                  <Bar dataKey="value" fill="#38bdf8" isAnimationActive={false} />
-                </BarChart>
-              </ResponsiveContainer>
-            </div>
+            <BreakdownChart rows={rows} currency={total.data.total.currency} />
             <table className="table" data-testid="breakdown-table">
               <thead>
                 <tr><th>Account type</th><th className="num">Amount ({total.data.total.currency})</th><th className="num">Unrealised PnL</th><th className="num">Borrowed</th></tr>
               </thead>
               <tbody>
-                {breakdown(total.data).map((r) => (
+                {rows.map((r) => (
                   <tr key={r.type} data-account-type={r.type}>
                     <td>{r.name}</td>
                     <td className="num">{groupDigits(r.amount)}</td>

@@ -1,21 +1,18 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { deskApi } from '../desk/desk.ts';
-import { useDeskMutation } from '../hooks/useDeskMutation.ts';
-import { useDeskQuery } from '../hooks/useDeskQuery.ts';
-import { ErrorPanel } from './ErrorPanel.tsx';
+import { useState } from 'react';
+import { Dialog } from '../../components/Dialog.tsx';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 
 /**
  * What the desk found when it opened this profile's journal: a journal that failed verification (writes
  * stop until the operator archives it) or a torn last line it cut (nothing was sent on its strength).
+ * The `journal` event refreshes it (shared/ipcStale.ts).
  */
 export function JournalNotice() {
-  const qc = useQueryClient();
   const status = useDeskQuery('journalStatus', {});
   const archive = useDeskMutation('journalArchive');
   const acknowledge = useDeskMutation('journalAcknowledgeRecovery');
   const [confirming, setConfirming] = useState(false);
-  useEffect(() => deskApi()?.on('journal', () => void qc.invalidateQueries({ queryKey: ['journalStatus'] })), [qc]);
 
   const s = status.data;
   if (archive.data) {
@@ -38,15 +35,18 @@ export function JournalNotice() {
         <p>Someone or something changed the desk’s data folder, or the vault was reset since the journal was written. To go on,
           archive the damaged journal (it is kept whole, as evidence) and start a new one. Every write it left unfinished comes
           over as “Needs your attention”, to be settled against the exchange’s records; none is ever sent again.</p>
-        {!confirming && <button type="button" onClick={() => setConfirming(true)}>Archive it and start a new journal…</button>}
+        <button type="button" onClick={() => setConfirming(true)}>Archive it and start a new journal…</button>
         {confirming && (
-          <div className="confirm" role="alertdialog" aria-label="Confirm archiving the journal">
+          <Dialog role="alertdialog" label="Confirm archiving the journal" onClose={() => setConfirming(false)}>
             <p>Archive the damaged journal and start a new one?</p>
-            <button type="button" className="primary" onClick={() => archive.mutate({}, { onSettled: () => setConfirming(false) })}>Archive and start a new journal</button>
-            <button type="button" onClick={() => setConfirming(false)}>Not now</button>
-          </div>
+            {archive.isError && <ErrorPanel error={archive.error} />}
+            <div className="actions">
+              <button type="button" className="primary" disabled={archive.isPending}
+                onClick={() => archive.mutate({}, { onSuccess: () => setConfirming(false) })}>Archive and start a new journal</button>
+              <button type="button" onClick={() => setConfirming(false)}>Not now</button>
+            </div>
+          </Dialog>
         )}
-        {archive.isError && <ErrorPanel error={archive.error} />}
       </div>
     );
   }
@@ -57,6 +57,7 @@ export function JournalNotice() {
           the desk had stopped while writing it. That line was never acted on, so nothing was sent on its strength. Its bytes
           are kept in <span className="mono">{s.recovered.saved_to}</span>.</p>
         <button type="button" onClick={() => acknowledge.mutate({})}>I have read this</button>
+        {acknowledge.isError && <ErrorPanel error={acknowledge.error} />}
       </div>
     );
   }

@@ -1,0 +1,32 @@
+import { NavLink, Outlet, useNavigation } from 'react-router';
+import { useDeskEventsIntoCache, useDeskQuery } from '../desk/hooks.ts';
+import { LockScreen } from '../features/lock/LockScreen.tsx';
+import { PAGES } from './routes.ts';
+import { StatusBar } from './StatusBar.tsx';
+import { useAppliedTheme } from './theme.ts';
+import { useReportActivity } from './useReportActivity.ts';
+
+/** The frame around every page: the sidebar, the page in view, and the status bar; or the lock screen. */
+export function Shell() {
+  useDeskEventsIntoCache();
+  useReportActivity();
+  useAppliedTheme();
+  const vault = useDeskQuery('vaultStatus', {});
+  const navigation = useNavigation();
+  if (vault.data?.locked) return <LockScreen keychain={vault.data.backend === 'safeStorage'} />;
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Pages">
+        <div className="brand">Treasury Desk</div>
+        {PAGES.map((p) => (
+          <NavLink key={p.path} to={`/${p.path}`}>{p.title}</NavLink>
+        ))}
+      </nav>
+      <main aria-busy={navigation.state === 'loading'}>
+        {navigation.state === 'loading' && <p className="muted small" role="status">Loading the page…</p>}
+        <Outlet />
+      </main>
+      <StatusBar />
+    </div>
+  );
+}
