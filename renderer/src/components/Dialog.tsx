@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 
 /**
  * A modal dialog on the platform's <dialog> (showModal): the rest of the window is inert, so focus
@@ -11,9 +11,10 @@ export function Dialog({ label, onClose, children, role = 'dialog' }: {
   const ref = useRef<HTMLDialogElement>(null);
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
+  // Taken at first render, before an autofocused field inside takes the focus.
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
   useEffect(() => {
     const dialog = ref.current!;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
     const cancel = (e: Event) => {
       e.preventDefault();
@@ -25,6 +26,6 @@ export function Dialog({ label, onClose, children, role = 'dialog' }: {
       if (dialog.open) dialog.close();
       if (opener?.isConnected) opener.focus();
     };
-  }, []);
+  }, [opener]);
   return <dialog ref={ref} className="dialog" role={role === 'alertdialog' ? 'alertdialog' : undefined} aria-label={label}>{children}</dialog>;
 }

@@ -1,0 +1,74 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { createDesk, DeskProvider } from '../desk/DeskProvider.tsx';
+import { fakeDesk, type FakeDesk } from '../testkit/fakeDesk.ts';
+import { baseAnswers, OPEN_VAULT } from '../testkit/fixtures.ts';
+import { testQueryClient } from '../testkit/renderPage.tsx';
+import { pageRoutes } from './router.tsx';
+
+function renderApp(fake: FakeDesk, at: string) {
+  const router = createMemoryRouter(pageRoutes(), { initialEntries: [at] });
+  render(
+    <DeskProvider desk={createDesk(fake.api)}>
+      <QueryClientProvider client={testQueryClient()}><RouterProvider router={router} /></QueryClientProvider>
+    </DeskProvider>,
+  );
+  return router;
+}
+
+describe('the shell', () => {
+  it('names the pages that exist in the sidebar and marks the one in view', async () => {
+    renderApp(fakeDesk(baseAnswers()), '/activity');
+    const nav = await screen.findByRole('navigation', { name: 'Pages' });
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Overview', 'Activity', 'Settings']);
+    await waitFor(() => expect(within(nav).getByRole('link', { name: 'Activity' }).getAttribute('aria-current')).toBe('page'));
+    expect(within(nav).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBeNull();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Activity' })).toBeTruthy();
+  });
+
+  it('sends an unknown address to the Overview', async () => {
+    const router = renderApp(fakeDesk(baseAnswers()), '/nowhere');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/overview'));
+  });
+
+  it('keeps the profile, lock state, connection and request budget in view, and no made-up withdrawal count', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderApp(fake, '/overview');
+    const status = await screen.findByRole('contentinfo', { name: 'Status' });
+    await waitFor(() => expect(within(status).getByTestId('profile').textContent).toContain('Sandbox'));
+    expect(within(status).getByTestId('lock-state').textContent).toBe('No passphrase set');
+    await waitFor(() => expect(within(status).getByTestId('connection').textContent).toMatch(/^The Sandbox answered \d+ s ago$/));
+    expect(within(status).getByTestId('rate-limits').textContent).toBe('Requests within limits');
+    expect(within(status).queryByTestId('withdrawals-in-flight')).toBeNull();
+    act(() => fake.emit('rateLimits', { buckets: [{ key: 'u1:wallet', queued: 2, remaining: 3, limit: 80, paused_until_ms: null }] }));
+    expect(within(status).getByTestId('rate-limits').textContent).toBe('wallet: 3/80 left, 2 waiting');
+  });
+
+  it('names the Sandbox when it does not answer, and says when it was restarted', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderApp(fake, '/overview');
+    const connection = await screen.findByTestId('connection');
+    await waitFor(() => expect(connection.textContent).toContain('The Sandbox answered'));
+    act(() => fake.emit('sandbox', { state: 'down', at: Date.now() }));
+    expect(connection.textContent).toBe('The Sandbox stopped; restarting it…');
+    fake.answers.totalBalance = new Error('The exchange did not answer.');
+    act(() => fake.emit('sandbox', { state: 'restarted', at: Date.now() }));
+    await waitFor(() => expect(connection.textContent).toMatch(/^The Sandbox did not answer \(No connection, \d+ s ago\) · Sandbox restarted \d+ s ago$/));
+  });
+
+  it('covers the window with the lock screen while the vault is locked', async () => {
+    renderApp(fakeDesk({ ...baseAnswers(), vaultStatus: { ...OPEN_VAULT, locked: true, backend: 'passphrase', passphrase_set: true } }), '/overview');
+    expect(await screen.findByRole('dialog', { name: 'Treasury Desk is locked' })).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
+  });
+
+  it('moves between pages by the sidebar', async () => {
+    const router = renderApp(fakeDesk(baseAnswers()), '/overview');
+    await userEvent.click(await screen.findByRole('link', { name: 'Settings' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+  });
+});
