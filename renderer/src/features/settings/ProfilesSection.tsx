@@ -58,7 +58,8 @@ export function ProfilesSection() {
       {needsPassphrase && (
         <p className="notice" data-testid="passphrase-needed">
           This desk has no system keychain here, so a live key can only be stored under a passphrase.{' '}
-          <a href="#set-passphrase">Set a passphrase</a> below first; then add the profile.
+          <button type="button" className="link" onClick={() => document.querySelector<HTMLInputElement>('[data-field="new-passphrase"]')?.focus()}>Set a passphrase</button>
+          {' '}below first; then add the profile.
         </p>
       )}
       <button type="button" className="primary" disabled={needsPassphrase} onClick={() => setEditing('new')}>Add a profile</button>

@@ -16,6 +16,8 @@ describe('Settings page', () => {
     renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
     expect((await screen.findByTestId('passphrase-needed')).textContent).toContain('a live key can only be stored under a passphrase');
     expect(screen.getByRole('button', { name: 'Add a profile' })).toHaveProperty('disabled', true);
+    await userEvent.click(screen.getByRole('button', { name: 'Set a passphrase' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('New passphrase'));
   });
 
   it('after "Passphrase saved." the keys-at-rest note no longer asks for one, and a profile can be added', async () => {

@@ -25,7 +25,7 @@ export function VaultSection() {
   };
   return (
     <div className="card" data-testid="vault">
-      <h2 id="set-passphrase">Keys at rest</h2>
+      <h2>Keys at rest</h2>
       <p>
         {s.backend === 'safeStorage' && 'Secrets are encrypted by the operating system\'s keychain.'}
         {s.backend === 'passphrase' && 'Secrets are encrypted with a key derived from your passphrase (scrypt, AES-256-GCM).'}
@@ -36,7 +36,7 @@ export function VaultSection() {
       <form onSubmit={submit} className="row" aria-label="Passphrase" noValidate>
         {s.passphrase_set && <Field label="Current passphrase"><input type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" /></Field>}
         <Field label="New passphrase" error={problem?.includes('10') ? problem : undefined}>
-          <input type="password" placeholder="10 characters or more" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" />
+          <input type="password" data-field="new-passphrase" placeholder="10 characters or more" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" />
         </Field>
         <Field label="Repeat new passphrase" error={problem?.includes('differ') ? problem : undefined}>
           <input type="password" value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
