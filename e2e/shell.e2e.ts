@@ -72,8 +72,8 @@ describe('the shell in a real browser', () => {
         await page.getByRole('link', { name: p.heading }).click();
         await page.getByRole('heading', { level: 1, name: p.heading }).waitFor();
         await p.ready(page);
-        expect(await page.evaluate(() => document.documentElement.dataset.theme)).toBe(theme);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(await page.evaluate<string>('document.documentElement.dataset.theme')).toBe(theme);
+        const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
         expect(overflow, `${p.path} overflows sideways by ${overflow} px`).toBeLessThanOrEqual(0);
         const result = await new AxeBuilder({ page }).analyze();
         const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
@@ -87,12 +87,13 @@ describe('the shell in a real browser', () => {
 
   it('works from the keyboard alone, and focus never falls to the page body', async () => {
     await open({ width: 1280, height: 800 });
-    const focused = () => page.evaluate(() => {
-      const a = document.activeElement as HTMLInputElement | null;
+    // (Page scripts are strings: this side of the tests is type-checked for Node, without the DOM's types.)
+    const focused = () => page.evaluate<string>(`(() => {
+      const a = document.activeElement;
       if (!a || a === document.body) return 'body';
       const name = a.getAttribute('aria-label') ?? a.labels?.[0]?.textContent ?? a.textContent?.trim().slice(0, 40);
-      return `${a.tagName.toLowerCase()}:${name}`;
-    });
+      return a.tagName.toLowerCase() + ':' + name;
+    })()`);
     // From the top of the page, Tab reaches the sidebar; Enter opens Settings.
     let reached = '';
     for (let i = 0; i < 10 && reached !== 'a:Settings'; i++) {
@@ -119,10 +120,10 @@ describe('the shell in a real browser', () => {
     const visited = new Set<string>();
     for (let i = 0; i < 40; i++) {
       await page.keyboard.press('Tab');
-      const where = await page.evaluate(() => {
+      const where = await page.evaluate<string>(`(() => {
         const a = document.activeElement;
-        return !a || a === document.body ? 'outside the page' : a.closest('dialog') ? 'dialog' : `page: ${a.tagName} ${a.textContent?.slice(0, 30)}`;
-      });
+        return !a || a === document.body ? 'outside the page' : a.closest('dialog') ? 'dialog' : 'page: ' + a.tagName + ' ' + a.textContent?.slice(0, 30);
+      })()`);
       visited.add(where);
     }
     expect([...visited].filter((w) => w.startsWith('page:'))).toEqual([]);

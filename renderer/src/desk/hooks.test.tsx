@@ -5,11 +5,11 @@ import { QUERY_CHANNELS } from '../../../shared/ipcStale.ts';
 import { fakeDesk } from '../testkit/fakeDesk.ts';
 import { baseAnswers, intent, OPEN_VAULT } from '../testkit/fixtures.ts';
 import { renderWithDesk } from '../testkit/renderPage.tsx';
-import { useDeskEventsIntoCache, useDeskMutation, useDeskQuery } from './hooks.ts';
+import { useDeskMutation, useDeskQuery } from './hooks.ts';
 
 // Every read the window may hold at once, and the event wiring: what each event and write refetches.
+// (The page wrapper wires the events into the cache, as the shell does.)
 function AllReads() {
-  useDeskEventsIntoCache();
   const reads = {
     profileCurrent: useDeskQuery('profileCurrent', {}),
     profilesList: useDeskQuery('profilesList', {}),

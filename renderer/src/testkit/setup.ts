@@ -1,4 +1,4 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // jsdom has <dialog> but not its modal methods: open and close it as the browser would (the focus
@@ -16,3 +16,5 @@ if (typeof HTMLDialogElement !== 'undefined' && !HTMLDialogElement.prototype.sho
 // recharts' ResponsiveContainer measures its box.
 globalThis.ResizeObserver ??= class { observe() {} unobserve() {} disconnect() {} } as unknown as typeof ResizeObserver;
 afterEach(() => cleanup());
+// Pages load lazily and two cores are shared by several jobs: give each wait room.
+configure({ asyncUtilTimeout: 5000 });

@@ -66,7 +66,7 @@ export default function ActivityPage() {
   return (
     <section className="page">
       <header className="page-header">
-        <h1>Activity</h1>
+        <h1 tabIndex={-1}>Activity</h1>
         <nav className="segmented" aria-label="Which writes">
           <Link to={pagePath('activity')} aria-current={!unfinishedOnly ? 'true' : undefined}>All</Link>
           <Link to={pagePath('activity', { show: 'unfinished' })} aria-current={unfinishedOnly ? 'true' : undefined}>Unfinished</Link>

@@ -34,7 +34,7 @@ export default function OverviewPage() {
   return (
     <section className="page">
       <header className="page-header">
-        <h1>Overview</h1>
+        <h1 tabIndex={-1}>Overview</h1>
         <div className="segmented" role="group" aria-label="Valuation currency">
           {VALUATION_CURRENCIES.map((c) => (
             <button key={c} type="button" aria-pressed={c === currency} onClick={() => setCurrency(c)}>{c}</button>

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { PERMISSION_GROUP_NAMES, PERMISSION_GROUPS } from '../../../../shared/api/environments.ts';
 import type { ProfileSummary } from '../../../../shared/ipc.ts';
 import { Dialog } from '../../components/Dialog.tsx';
@@ -20,6 +20,8 @@ export function ProfilesSection() {
   const [editing, setEditing] = useState<ProfileSummary | 'new' | null>(null);
   const [confirmRemove, setConfirmRemove] = useState<ProfileSummary | null>(null);
   const needsPassphrase = passphraseNeeded(vault.data);
+  const addButton = useRef<HTMLButtonElement>(null);
+  const removed = useRef(false);
 
   if (list.isError) return <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />;
   if (!list.data) return <p role="status">Loading profiles…</p>;
@@ -30,13 +32,17 @@ export function ProfilesSection() {
         <thead><tr><th>Name</th><th>Environment</th><th>Key</th><th>Permissions</th><th><span className="sr-only">Actions</span></th></tr></thead>
         <tbody>
           {list.data.profiles.map((p) => (
-            <tr key={p.id} data-profile={p.name}>
+            <tr key={p.id} data-profile={p.name} tabIndex={-1} aria-label={`Profile ${p.name}`}>
               <td>{p.name}{p.id === list.data.active_id && <span className="badge">active</span>}</td>
               <td className="wrap"><span className={`env env-${p.environment}`}>{p.environment}</span> <span className="muted small">{p.base_url}</span></td>
               <td className="mono">{p.key_masked}{p.sub_keys.length > 0 && <span className="muted small"> +{p.sub_keys.length} sub-account keys</span>}</td>
               <td className="small">{permissionText(p.permissions)}</td>
               <td className="row-actions">
-                {p.id !== list.data.active_id && <button type="button" onClick={() => select.mutate({ id: p.id })}>Use</button>}
+                {p.id !== list.data.active_id && <button type="button" onClick={(e) => {
+                  // "Use" goes away once the profile is active: focus stays on its row.
+                  e.currentTarget.closest('tr')?.focus();
+                  select.mutate({ id: p.id });
+                }}>Use</button>}
                 {!p.built_in && <button type="button" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>Edit</button>}
                 {!p.built_in && <button type="button" className="danger" onClick={() => setConfirmRemove(p)} aria-label={`Remove ${p.name}`}>Remove</button>}
               </td>
@@ -47,10 +53,14 @@ export function ProfilesSection() {
       {select.isError && <ErrorPanel error={select.error} />}
       {remove.isError && <ErrorPanel error={remove.error} />}
       {confirmRemove && (
-        <Dialog role="alertdialog" label="Confirm removal" onClose={() => setConfirmRemove(null)}>
+        <Dialog role="alertdialog" label="Confirm removal" onClose={() => setConfirmRemove(null)}
+          returnFocus={() => (removed.current ? addButton.current : null)}>
           <p>Remove the profile <strong>{confirmRemove.name}</strong> and its stored key? The key stays valid at the exchange; revoke it there if it is no longer needed.</p>
           <div className="actions">
-            <button type="button" className="danger" onClick={() => remove.mutate({ id: confirmRemove.id }, { onSettled: () => setConfirmRemove(null) })}>Remove profile</button>
+            <button type="button" className="danger" onClick={() => {
+              removed.current = false;
+              remove.mutate({ id: confirmRemove.id }, { onSuccess: () => { removed.current = true; }, onSettled: () => setConfirmRemove(null) });
+            }}>Remove profile</button>
             <button type="button" autoFocus onClick={() => setConfirmRemove(null)}>Keep it</button>
           </div>
         </Dialog>
@@ -62,7 +72,7 @@ export function ProfilesSection() {
           {' '}below first; then add the profile.
         </p>
       )}
-      <button type="button" className="primary" disabled={needsPassphrase} onClick={() => setEditing('new')}>Add a profile</button>
+      <button type="button" ref={addButton} className="primary" disabled={needsPassphrase} onClick={() => setEditing('new')}>Add a profile</button>
       {editing !== null && (
         <Dialog label={editing === 'new' ? 'New profile' : `Edit profile ${editing.name}`} onClose={() => setEditing(null)}>
           <ProfileForm existing={editing === 'new' ? undefined : editing} onDone={() => setEditing(null)} />

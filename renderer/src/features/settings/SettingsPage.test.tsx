@@ -1,9 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { VaultStatus } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
-import { baseAnswers } from '../../testkit/fixtures.ts';
+import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import SettingsPage from './SettingsPage.tsx';
 
@@ -91,5 +91,38 @@ describe('Settings page', () => {
     await userEvent.keyboard('{Escape}');
     await waitFor(() => expect(screen.queryByRole('form', { name: 'New profile' })).toBeNull());
     expect(document.activeElement).toBe(add);
+  });
+});
+
+describe('Settings page: preferences and focus', () => {
+  it('applies the chosen theme to the window and keeps the choice', async () => {
+    renderWithDesk(fakeDesk(baseAnswers()), <SettingsPage />, { at: '/settings' });
+    await userEvent.selectOptions(await screen.findByLabelText('Theme'), 'dark');
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
+    expect(localStorage.getItem('desk-theme')).toBe('dark');
+    await userEvent.selectOptions(screen.getByLabelText('Theme'), 'light');
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('light'));
+    await userEvent.selectOptions(screen.getByLabelText('Theme'), 'system');
+    expect(localStorage.getItem('desk-theme')).toBeNull();
+  });
+
+  it('keeps focus on a profile\'s row when "Use" goes away, and on the heading when a removed profile\'s row goes', async () => {
+    const rehearsal = { ...SANDBOX_PROFILE, id: 'p2', name: 'Rehearsal', environment: 'testnet' as const, built_in: false };
+    const fake = fakeDesk({ ...baseAnswers(), profilesList: { active_id: 'sandbox', profiles: [SANDBOX_PROFILE, rehearsal] },
+      profileSelect: rehearsal, profileRemove: { removed: true } });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    const row = (await screen.findByText('Rehearsal')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Use' }));
+    fake.answers.profilesList = { active_id: 'p2', profiles: [SANDBOX_PROFILE, rehearsal] };
+    act(() => fake.emit('profiles', { active_id: 'p2' }));
+    await waitFor(() => expect(within(row).queryByRole('button', { name: 'Use' })).toBeNull());
+    expect(document.activeElement).toBe(row);
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Remove Rehearsal' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove profile' }));
+    fake.answers.profilesList = { active_id: 'sandbox', profiles: [SANDBOX_PROFILE] };
+    act(() => fake.emit('profiles', { active_id: 'sandbox' }));
+    await waitFor(() => expect(screen.queryByText('Rehearsal')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add a profile' }));
   });
 });
