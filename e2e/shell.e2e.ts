@@ -75,6 +75,13 @@ describe('the shell in a real browser', () => {
         expect(await page.evaluate<string>('document.documentElement.dataset.theme')).toBe(theme);
         const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - document.documentElement.clientWidth');
         expect(overflow, `${p.path} overflows sideways by ${overflow} px`).toBeLessThanOrEqual(0);
+        if (p.path === 'overview') {
+          // The chart's tooltip is checked as shown: the theme's colours (axe measures them) and a grouped figure.
+          await page.locator('[data-testid="breakdown-chart"] .recharts-bar-rectangle').first().hover();
+          const tip = page.locator('.chart-tooltip');
+          await tip.waitFor();
+          expect(await tip.textContent()).toMatch(/^Spot\d{1,3}(,\d{3})+(\.\d+)? USDT$/);
+        }
         const result = await new AxeBuilder({ page }).analyze();
         const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
           .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
