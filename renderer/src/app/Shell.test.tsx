@@ -65,6 +65,15 @@ describe('the shell', () => {
     expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
   });
 
+  it('gives focus to the page heading when the desk is unlocked', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), vaultStatus: { ...OPEN_VAULT, locked: true, backend: 'passphrase', passphrase_set: true } });
+    renderApp(fake, '/settings');
+    await screen.findByRole('dialog', { name: 'Treasury Desk is locked' });
+    act(() => fake.emit('vault', { ...OPEN_VAULT, locked: false, backend: 'passphrase', passphrase_set: true }));
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Settings' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+  });
+
   it('moves between pages by the sidebar', async () => {
     const router = renderApp(fakeDesk(baseAnswers()), '/overview');
     await userEvent.click(await screen.findByRole('link', { name: 'Settings' }));

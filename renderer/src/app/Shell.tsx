@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useNavigation } from 'react-router';
 import { useDeskEventsIntoCache, useDeskQuery } from '../desk/hooks.ts';
 import { LockScreen } from '../features/lock/LockScreen.tsx';
@@ -13,7 +14,14 @@ export function Shell() {
   useAppliedTheme();
   const vault = useDeskQuery('vaultStatus', {});
   const navigation = useNavigation();
-  if (vault.data?.locked) return <LockScreen keychain={vault.data.backend === 'safeStorage'} />;
+  const locked = vault.data?.locked ?? false;
+  const wasLocked = useRef(locked);
+  useEffect(() => {
+    // Back from the lock screen: focus goes to the page's heading, not to the body.
+    if (wasLocked.current && !locked) document.querySelector<HTMLElement>('main h1')?.focus();
+    wasLocked.current = locked;
+  }, [locked]);
+  if (locked) return <LockScreen keychain={vault.data?.backend === 'safeStorage'} />;
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Pages">
