@@ -62,6 +62,13 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(screen.getByTestId('intents').textContent).toBe('w-9:unconfirmed');
   });
 
+  it('keeps the newer state when an older view of the same intent arrives after it', async () => {
+    const { fake, counts, after } = await setUp();
+    await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted', updated_at: 2000 })));
+    await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed', updated_at: 1000 })));
+    expect(screen.getByTestId('intents').textContent).toBe('w-9:accepted');
+  });
+
   it('refetches the balance, and only it, when an intent says money moved', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({ totalBalance: 1 });

@@ -25,6 +25,8 @@ export function mergeIntent(qc: QueryClient, intent: IntentView): void {
     const request = key[2] as ChannelRequest<'intentsList'> | undefined;
     const keep = !(request?.unfinished_only && FINISHED_INTENT_STATES.has(intent.state));
     const at = list.findIndex((i) => i.id === intent.id);
+    // An answer can arrive after the event of a later state: the newer view stays.
+    if (at >= 0 && list[at]!.updated_at > intent.updated_at) continue;
     const next = at >= 0 ? list.filter((i) => keep || i.id !== intent.id).map((i) => (i.id === intent.id ? intent : i))
       : keep ? [intent, ...list] : list;
     qc.setQueryData(key, next);
