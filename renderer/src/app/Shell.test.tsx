@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
 import { createDesk, DeskProvider } from '../desk/DeskProvider.tsx';
+import { HOST_DOWN } from '../desk/webDesk.ts';
 import { fakeDesk, type FakeDesk } from '../testkit/fakeDesk.ts';
 import { baseAnswers, OPEN_VAULT } from '../testkit/fixtures.ts';
 import { testQueryClient } from '../testkit/renderPage.tsx';
@@ -57,6 +58,16 @@ describe('the shell', () => {
     fake.answers.totalBalance = new Error('The exchange did not answer.');
     act(() => fake.emit('sandbox', { state: 'restarted', at: Date.now() }));
     await waitFor(() => expect(connection.textContent).toMatch(/^The Sandbox did not answer \(No connection, \d+ s ago\) · Sandbox restarted \d+ s ago$/));
+  });
+
+  it('blames the desk\'s host, not the Sandbox, when the host itself is gone', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderApp(fake, '/overview');
+    const connection = await screen.findByTestId('connection');
+    await waitFor(() => expect(connection.textContent).toContain('The Sandbox answered'));
+    fake.answers.totalBalance = () => ({ ok: false, error: { kind: 'network', message: HOST_DOWN } }) as never;
+    await userEvent.click(screen.getByRole('button', { name: 'BTC' }));
+    await waitFor(() => expect(connection.textContent).toMatch(/^The desk's host does not answer \(\d+ s ago\): is it still running\?$/));
   });
 
   it('covers the window with the lock screen while the vault is locked', async () => {

@@ -36,6 +36,7 @@ export function connectionText(c: ConnectionState, profile: ProfileSummary | nul
   if (c.sandbox?.state === 'down') return { text: 'The Sandbox stopped; restarting it…', bad: true };
   const restarted = c.sandbox?.state === 'restarted' ? ` · Sandbox restarted ${age(now - c.sandbox.at)}` : '';
   if (c.lastFailure && (c.lastAnswerAt === null || c.lastFailure.at > c.lastAnswerAt)) {
+    if (c.lastFailure.host) return { text: `The desk's host does not answer (${age(now - c.lastFailure.at)}): is it still running?`, bad: true };
     return { text: `${Who} did not answer (${c.lastFailure.title}, ${age(now - c.lastFailure.at)})${restarted}`, bad: true };
   }
   if (c.lastAnswerAt === null) return { text: `Waiting for ${who}…${restarted}`, bad: false };

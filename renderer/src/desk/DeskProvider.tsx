@@ -3,13 +3,14 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ChannelName, ChannelRequest, ChannelResponse, DeskApi, EventName, EventPayload, Reply } from '../../../shared/ipc.ts';
 import { EXCHANGE_CHANNELS } from '../../../shared/ipcStale.ts';
 import { DeskError, errorTitle, operatorMessage } from './desk.ts';
+import { HOST_DOWN } from './webDesk.ts';
 
 /** What the window knows of its link to the exchange, from the outcomes of calls that reach it. */
 export interface ConnectionState {
   /** When a call last came back with the exchange's answer (accepted or refused: it answered). */
   lastAnswerAt: number | null;
   /** The last call that got no answer, when it is newer than the last answer. */
-  lastFailure: { at: number; title: string; message: string } | null;
+  lastFailure: { at: number; title: string; message: string; host: boolean } | null;
   /** What the desk's supervisor last said of the Sandbox. */
   sandbox: EventPayload<'sandbox'> | null;
 }
@@ -41,8 +42,9 @@ export function createDesk(api: DeskApi | null, now: () => number = Date.now): D
       }
       const error = new DeskError(reply.error);
       if (reached && reply.error.kind === 'exchange') connection.setState({ lastAnswerAt: now(), lastFailure: null });
-      if (reply.error.kind === 'network' || (reached && reply.error.kind === 'internal')) {
-        connection.setState({ lastFailure: { at: now(), title: errorTitle(error), message: operatorMessage(error) } });
+      const host = reply.error.kind === 'network' && reply.error.message === HOST_DOWN;
+      if (host || (reached && (reply.error.kind === 'network' || reply.error.kind === 'internal'))) {
+        connection.setState({ lastFailure: { at: now(), title: errorTitle(error), message: operatorMessage(error), host } });
       }
       throw error;
     },
