@@ -1,11 +1,11 @@
-import { CHANNEL_NAMES, type DeskErrorBody } from '../../../shared/ipc.ts';
+import { CHANNEL_NAMES, type DeskApi, type DeskErrorBody } from '../../../shared/ipc.ts';
 
 declare global {
   interface Window {
-    desk?: DeskApiGlobal;
+    /** The Electron preload's desk; absent in a browser, where the web desk is built instead. */
+    desk?: DeskApi;
   }
 }
-type DeskApiGlobal = import('../../../shared/ipc.ts').DeskApi;
 
 /** An error answered by the core (or by the host when the core is unreachable). */
 export class DeskError extends Error {
