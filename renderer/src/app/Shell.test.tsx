@@ -58,6 +58,8 @@ describe('the shell', () => {
     fake.answers.totalBalance = new Error('The exchange did not answer.');
     act(() => fake.emit('sandbox', { state: 'restarted', at: Date.now() }));
     await waitFor(() => expect(connection.textContent).toMatch(/^The Sandbox did not answer \(No connection, \d+ s ago\) · Sandbox restarted \d+ s ago$/));
+    // Screen readers hear the news once, without the ticking age.
+    expect(within(screen.getByRole('contentinfo', { name: 'Status' })).getByRole('status').textContent).toBe('The Sandbox did not answer');
   });
 
   it('blames the desk\'s host, not the Sandbox, when the host itself is gone', async () => {

@@ -43,6 +43,13 @@ export function connectionText(c: ConnectionState, profile: ProfileSummary | nul
   return { text: `${Who} answered ${age(now - c.lastAnswerAt)}${restarted}`, bad: false };
 }
 
+/** The connection's news, without the ticking age, for screen readers. */
+function announcement(c: ConnectionState, profile: ProfileSummary | null | undefined): string {
+  const text = connectionText(c, profile, 0).text;
+  if (c.sandbox?.state === 'down' || (c.lastFailure && (c.lastAnswerAt === null || c.lastFailure.at > c.lastAnswerAt))) return text.replace(/ \(.*$/, '');
+  return c.sandbox?.state === 'restarted' ? 'Sandbox restarted' : '';
+}
+
 function budgetText(r: EventPayload<'rateLimits'> | null): string {
   const busiest = [...(r?.buckets ?? [])].sort((a, b) => a.remaining / a.limit - b.remaining / b.limit)[0];
   if (!busiest) return 'Requests within limits';
@@ -69,7 +76,9 @@ export function StatusBar() {
           : profile.data === null ? <Link to="/settings">No profile: add one in Settings</Link> : '…'}
       </span>
       <span data-testid="lock-state">{lockText(vault.data)}</span>
-      <span data-testid="connection" role="status" className={link.bad ? 'bad' : undefined}>{link.text}</span>
+      <span data-testid="connection" className={link.bad ? 'bad' : undefined}>{link.text}</span>
+      {/* Read out when the link changes, not every time its age ticks. */}
+      <span className="sr-only" role="status">{announcement(connection, profile.data)}</span>
       <span data-testid="rate-limits">{budgetText(limits)}</span>
       {inFlight !== null && <span data-testid="withdrawals-in-flight">{inFlight} withdrawals on their way</span>}
     </footer>
