@@ -1,7 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 
-// The renderer is loaded from file:// in Electron and from the web host over loopback: relative base.
+// The renderer is loaded from app:// in Electron and from the web host over loopback: relative base.
 // Pages are lazy chunks (app/routes.ts); the libraries every page needs are split by family so that no
 // chunk reaches the size warning (which stays at Vite's default).
 export default defineConfig({
@@ -11,7 +11,8 @@ export default defineConfig({
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps in the shipped bundle (the web host refuses *.map as well).
+    sourcemap: false,
     rolldownOptions: {
       output: {
         codeSplitting: {

@@ -11,7 +11,7 @@ await Promise.all([
     format: 'esm',
     target: 'node22',
     external: ['electron'],
-    sourcemap: true,
+    sourcemap: false,
     logLevel: 'warning',
   }),
   build({

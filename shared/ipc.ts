@@ -47,8 +47,32 @@ export const ProfileInput = z.object({
   secret: ApiSecret.optional(),
   permissions: Permissions,
   sub_keys: z.array(z.object({ uid: z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits'), key: ApiKey.optional(), secret: ApiSecret.optional() }).strict()).max(100),
-}).strict();
+}).strict().superRefine((p, ctx) => {
+  const problem = baseUrlProblem(p.environment, p.base_url);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['base_url'], message: problem });
+});
 export type ProfileInput = z.infer<typeof ProfileInput>;
+
+/**
+ * A key for real money goes out over TLS only: live and simulated-trading profiles take https://. The
+ * futures-alternative profile may also name a plain-http exchange on this machine's loopback (a local
+ * rehearsal such as the Sandbox), where no relay sits between desk and exchange.
+ */
+export function baseUrlProblem(environment: string, baseUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return null; // BaseUrl already names this.
+  }
+  // Only http(s) is in question here: anything else is BaseUrl's to name.
+  if (url.protocol !== 'http:') return null;
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (environment === 'futures' && loopback) return null;
+  return environment === 'futures'
+    ? 'the base address must be https:// (plain http only to this machine: 127.0.0.1, localhost or [::1])'
+    : 'a live or simulated-trading profile needs an https:// base address';
+}
 
 export const VaultStatus = z.object({
   locked: z.boolean(),
@@ -57,6 +81,8 @@ export const VaultStatus = z.object({
   passphrase_set: z.boolean(),
   /** Why the OS keychain is not used, when it is not. */
   keychain_note: z.string().nullable(),
+  /** After failed passphrases: how long before the next unlock may be tried (0: now). */
+  unlock_wait_ms: z.number().int().nonnegative(),
 });
 export type VaultStatus = z.infer<typeof VaultStatus>;
 
@@ -136,8 +162,12 @@ export const channels = {
     request: z.object({}).strict(),
     response: VaultStatus,
   },
+  /**
+   * Sets the first passphrase, or (unlocked only) changes it with the current one, or moves a keychain
+   * vault to a passphrase with `leave_keychain: true`. Never unlocks a locked desk.
+   */
   vaultSetPassphrase: {
-    request: z.object({ current: z.string().max(1024).optional(), next: Passphrase }).strict(),
+    request: z.object({ current: z.string().max(1024).optional(), next: Passphrase, leave_keychain: z.literal(true).optional() }).strict(),
     response: VaultStatus,
   },
   /** The operator used the window (a key or a click): the idle lock's clock starts again. Polling never counts. */

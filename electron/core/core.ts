@@ -4,6 +4,7 @@ import type { ApiRequest } from './client/client.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
 import { ExchangeError, NetworkError } from './client/errors.ts';
+import { WipedSecretError } from './client/sign.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import type { Profile } from './profiles/profile.ts';
 import { InputError, ProfileStore } from './profiles/store.ts';
@@ -38,12 +39,12 @@ export interface CoreOptions {
 function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
   if (e instanceof NetworkError) return { kind: 'network', message: e.message };
-  if (e instanceof LockedError) return { kind: 'locked', message: e.message };
+  if (e instanceof LockedError || e instanceof WipedSecretError) return { kind: 'locked', message: e.message };
   if (e instanceof JournalDamagedWritesError) return { kind: 'invalid_request', label: 'JOURNAL_DAMAGED', message: e.message };
   if (e instanceof NoProfileError) return { kind: 'invalid_request', message: e.message };
   if (e instanceof InputError) return { kind: 'invalid_request', message: e.message, path: e.path };
   // Vault messages are written for the operator (what happened, what to do) and never carry a secret.
-  if (e instanceof VaultError) return { kind: e.code === 'WRONG_PASSPHRASE' ? 'locked' : 'invalid_request', label: e.code, message: e.message };
+  if (e instanceof VaultError) return { kind: e.code === 'WRONG_PASSPHRASE' || e.code === 'UNLOCK_BACKOFF' ? 'locked' : 'invalid_request', label: e.code, message: e.message };
   return { kind: 'internal', message: 'The desk hit an internal error; the details are in its log.' };
 }
 

@@ -20,7 +20,7 @@ type Answer<C extends ChannelName> = z.input<Channels[C]['response']>;
 
 export type Handlers = { [C in ChannelName]: (req: Parsed<C>, deps: HandlerDeps) => Promise<Answer<C>> };
 
-const NO_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: 'This desk runs with a pinned profile and keeps no secrets.' };
+const NO_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: 'This desk runs with a pinned profile and keeps no secrets.', unlock_wait_ms: 0 };
 
 /** How long writeApprove waits for the exchange's first answer before it answers with the state so far. */
 const APPROVE_ANSWER_MS = 10_000;
@@ -70,7 +70,7 @@ export const handlers: Handlers = {
   },
   vaultSetPassphrase: async (req, deps) => {
     const vault = needVault(deps);
-    await vault.setPassphrase(req.current, req.next);
+    await vault.setPassphrase(req.current, req.next, req.leave_keychain === true);
     return vault.status();
   },
 

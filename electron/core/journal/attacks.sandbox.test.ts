@@ -180,6 +180,20 @@ describe('an attacker who can write the data folder', () => {
     expect(rows).toHaveLength(1);
   });
 
+  it('resets the vault and enters the keys again: the old journal no longer verifies and drives nothing', async () => {
+    const dir = mkdtempSync(join(tmp, 'desk-'));
+    const first = await DeskRun.start(dir);
+    first.blocked = true;
+    await first.writes.approve(first.writes.prepare(withdrawal('14')).id, 'op');
+    await first.close();
+    const before = await holdings();
+    rmSync(join(dir, 'vault.json'));
+    const e = await nextRunDamaged(dir);
+    expect(e.damage.entry).toBe(1);
+    expect(e.message).toMatch(/another key \(another vault/);
+    expect(await holdings()).toEqual(before);
+  });
+
   it('restores a copy of the whole folder taken while writes were approved: nothing is sent twice', async () => {
     const dir = mkdtempSync(join(tmp, 'desk-'));
     const first = await DeskRun.start(dir);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,19 @@ describe('a journal with one changed byte', () => {
     // The carried-over write is settled by the operator; nothing leaves for it.
     ok(await core.invoke('writeSettle', { id: sent.id, outcome: 'done', note: 'seen at the exchange' }));
     expect(await withdrawalsAtExchange()).toBe(before);
+    await core.close();
+  });
+
+  it('tells the operator about a torn last line it cut at open, until they acknowledge it', async () => {
+    const dataDir = join(tmp, 'desk-torn');
+    let core = openCore(dataDir);
+    ok(await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '23', address: TRX, chain: 'TRX' } } }));
+    await core.close();
+    appendFileSync(join(dataDir, 'journals', 'sandbox.jsonl'), '{"seq":2,"at":"2026-');
+    core = openCore(dataDir);
+    expect(ok(await core.invoke('journalStatus', {}))).toMatchObject({ state: 'ok', recovered: { line: 2, bytes: 20 } });
+    expect(ok(await core.invoke('intentsList', {}))).toHaveLength(1);
+    expect(ok(await core.invoke('journalAcknowledgeRecovery', {}))).toMatchObject({ state: 'ok', recovered: null });
     await core.close();
   });
 });

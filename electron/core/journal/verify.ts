@@ -76,14 +76,15 @@ function decode(key: Buffer, journalId: string, lineNo: number, line: string, pr
 /** Verifies the journal at `path` and its head; throws JournalDamagedError naming what failed. */
 export function verifyJournal(path: string, key: Buffer): Verified {
   const journalId = journalIdOf(path);
+  // The head first: it only moves after its entry is on disk, so a reader racing a writer sees a head
+  // no further than the lines it reads next.
+  const head = readHead(headPath(path), key, journalId);
   const buf = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
   const end = buf.lastIndexOf(0x0a) + 1;
   const lines = end === 0 ? [] : buf.subarray(0, end - 1).toString('utf8').split('\n');
-  const head = readHead(headPath(path), key, journalId);
   const damaged = (reason: string, entry: number | null, missing = 0): never => {
     throw new JournalDamagedError(path, { reason, entry, missing });
   };
-  if (head.kind === 'bad') damaged(head.why, null);
 
   const records: JournalRecord[] = [];
   let prev = genesisMac(key, journalId);
@@ -109,6 +110,7 @@ export function verifyJournal(path: string, key: Buffer): Verified {
     }
   }
 
+  if (head.kind === 'bad') damaged(head.why, null);
   const headSeq = head.kind === 'ok' ? head.seq : 0;
   if (head.kind === 'absent' && records.length > 0) {
     damaged(`The journal holds ${records.length} entries but its sealed head is missing, so the desk cannot tell whether entries were cut from its end.`, null);

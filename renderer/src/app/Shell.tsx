@@ -21,7 +21,7 @@ export function Shell() {
     if (wasLocked.current && !locked) document.querySelector<HTMLElement>('main h1')?.focus();
     wasLocked.current = locked;
   }, [locked]);
-  if (locked) return <LockScreen keychain={vault.data?.backend === 'safeStorage'} />;
+  if (locked) return <LockScreen keychain={vault.data?.backend === 'safeStorage'} waitMs={vault.data?.unlock_wait_ms ?? 0} />;
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Pages">

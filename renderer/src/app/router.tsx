@@ -2,7 +2,7 @@ import { createHashRouter, Navigate, type RouteObject } from 'react-router';
 import { DEFAULT_PAGE, PAGES } from './routes.ts';
 import { Shell } from './Shell.tsx';
 
-/** Hash history: the renderer is served from file:// in Electron, where only the fragment can carry the route. */
+/** Hash history: both hosts serve only the build folder's files (app://desk/index.html in Electron), so the route lives in the fragment and a reload still asks for index.html. */
 export function pageRoutes(): RouteObject[] {
   return [{
     path: '/',

@@ -7,7 +7,7 @@ export const SANDBOX_PROFILE: ProfileSummary = {
   sub_keys: [], built_in: true,
 };
 
-export const OPEN_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: null };
+export const OPEN_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: null, unlock_wait_ms: 0 };
 
 export const TOTAL: ChannelResponse<'totalBalance'> = {
   total: { amount: '1234567.5', currency: 'USDT' },

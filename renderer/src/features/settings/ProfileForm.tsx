@@ -21,11 +21,16 @@ function subError(errors: FieldErrors<ProfileFormValues>, i: number, f: 'uid' | 
 /** Add or edit a profile. The form checks with the contract's own schema; the core then makes one read call with the key before storing it. */
 export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; onDone: () => void }) {
   const save = useDeskMutation('profileSave');
-  const { register, handleSubmit, setValue, control, formState: { errors } } = useForm<ProfileFormValues, unknown, ProfileInput>({
+  const { register, handleSubmit, setValue, control, watch, formState: { errors } } = useForm<ProfileFormValues, unknown, ProfileInput>({
     resolver: zodResolver(ProfileFormSchema as never) as never,
     defaultValues: initialValues(existing, ENVIRONMENTS.live),
   });
   const subs = useFieldArray({ control, name: 'sub_keys' });
+  // The core carries stored keys over only when the profile stays where it was (same address, same environment).
+  const [baseUrl, environment] = watch(['base_url', 'environment']);
+  const moved = existing !== undefined && (baseUrl.trim().replace(/\/+$/, '') !== existing.base_url || environment !== existing.environment);
+  const keep = existing !== undefined && !moved;
+  const again = moved ? 'Enter it again: the address or environment changed.' : undefined;
 
   const chooseEnvironment = (env: Env) => {
     setValue('base_url', ENVIRONMENTS[env].base_url);
@@ -48,10 +53,10 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
       </Field>
       <Field label="Base address" error={sentence(errors.base_url?.message)}><input autoComplete="off" {...register('base_url')} /></Field>
       <Field label="Service name in headers" error={sentence(errors.svc?.message)}><input autoComplete="off" {...register('svc')} /></Field>
-      <Field label="API key" error={sentence(errors.key?.message)} hint={existing ? `Leave empty to keep ${existing.key_masked}.` : undefined}>
+      <Field label="API key" error={sentence(errors.key?.message)} hint={keep ? `Leave empty to keep ${existing.key_masked}.` : again}>
         <input autoComplete="off" spellCheck={false} {...register('key')} />
       </Field>
-      <Field label="API secret" error={sentence(errors.secret?.message)} hint={existing ? 'Leave empty to keep the stored secret.' : undefined}>
+      <Field label="API secret" error={sentence(errors.secret?.message)} hint={keep ? 'Leave empty to keep the stored secret.' : again}>
         <input type="password" autoComplete="new-password" {...register('secret')} />
       </Field>
 

@@ -7,8 +7,8 @@ import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import SettingsPage from './SettingsPage.tsx';
 
-const NO_KEYCHAIN: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: 'The system keyring (Electron safeStorage) is not available in this host. Set a passphrase to protect the keys.' };
-const PASSPHRASE: VaultStatus = { locked: false, backend: 'passphrase', passphrase_set: true, keychain_note: NO_KEYCHAIN.keychain_note };
+const NO_KEYCHAIN: VaultStatus = { locked: false, backend: null, passphrase_set: false, unlock_wait_ms: 0, keychain_note: 'The system keyring (Electron safeStorage) is not available in this host. Set a passphrase to protect the keys.' };
+const PASSPHRASE: VaultStatus = { locked: false, backend: 'passphrase', passphrase_set: true, unlock_wait_ms: 0, keychain_note: NO_KEYCHAIN.keychain_note };
 
 describe('Settings page', () => {
   it('says a passphrase is needed before the profile form, when there is no keychain', async () => {

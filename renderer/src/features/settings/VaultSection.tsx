@@ -11,6 +11,7 @@ export function VaultSection() {
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [leaveKeychain, setLeaveKeychain] = useState(false);
 
   if (status.isError) return <ErrorPanel error={status.error} />;
   if (!status.data) return null;
@@ -21,7 +22,10 @@ export function VaultSection() {
     if (next.length < 10) return setProblem('A passphrase has at least 10 characters.');
     if (next !== again) return setProblem('The two new passphrases differ.');
     setProblem(null);
-    setPassphrase.mutate({ ...(s.passphrase_set ? { current } : {}), next }, { onSuccess: () => { setCurrent(''); setNext(''); setAgain(''); } });
+    const confirm = s.backend === 'safeStorage' && leaveKeychain ? { leave_keychain: true as const } : {};
+    setPassphrase.mutate({ ...(s.passphrase_set ? { current } : {}), ...confirm, next }, {
+      onSuccess: () => { setCurrent(''); setNext(''); setAgain(''); setLeaveKeychain(false); },
+    });
   };
   return (
     <div className="card" data-testid="vault">
@@ -41,6 +45,9 @@ export function VaultSection() {
         <Field label="Repeat new passphrase" error={problem?.includes('differ') ? problem : undefined}>
           <input type="password" value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
         </Field>
+        {s.backend === 'safeStorage' && (
+          <label className="small inline"><input type="checkbox" checked={leaveKeychain} onChange={(e) => setLeaveKeychain(e.target.checked)} /> Move the keys from the keychain to this passphrase</label>
+        )}
         <button type="submit" disabled={setPassphrase.isPending}>{s.passphrase_set ? 'Change passphrase' : 'Set passphrase'}</button>
         {s.passphrase_set && <button type="button" onClick={() => lock.mutate({})}>Lock now</button>}
       </form>
