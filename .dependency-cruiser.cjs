@@ -51,6 +51,13 @@ module.exports = {
       to: { path: '^(electron|renderer|e2e|bench)/|^shared/(?!api/|money\\.ts$)' },
     },
     {
+      name: 'renderer-testkit-for-tests',
+      comment: 'the renderer test kit (fake desk, fixtures) is imported by tests only, never by the app',
+      severity: 'error',
+      from: { path: '^renderer/', pathNot: '(\\.test\\.tsx?$|^renderer/src/testkit/)' },
+      to: { path: '^renderer/src/testkit/' },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       from: {},

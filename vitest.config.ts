@@ -12,6 +12,16 @@ export default defineConfig({
         },
       },
       {
+        // Component tests: each page with a fake desk, in jsdom.
+        test: {
+          name: 'renderer',
+          include: ['renderer/**/*.test.tsx'],
+          environment: 'jsdom',
+          setupFiles: ['renderer/src/testkit/setup.ts'],
+          testTimeout: 15_000,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],

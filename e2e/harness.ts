@@ -5,7 +5,7 @@ import { chromium, type Browser } from 'playwright-core';
 import type { Core } from '../electron/core/core.ts';
 import { openDesk, type DeskOptions } from '../electron/core/desk.ts';
 import { startWebHost, type WebHost } from '../electron/host/web.ts';
-import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
+import { superviseSandbox, type SupervisedSandbox } from '../electron/sandbox-launcher.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
 
@@ -41,7 +41,8 @@ export async function launchBrowser(): Promise<Browser> {
 
 export interface DeskUnderTest {
   core: Core;
-  sandbox: SandboxProcess;
+  /** Supervised as `npm start` does: restarted on the same port and data when it dies. */
+  sandbox: SupervisedSandbox;
   host: WebHost;
   dataDir: string;
   stop(): Promise<void>;
@@ -50,15 +51,21 @@ export interface DeskUnderTest {
 /** A real Sandbox process and the real web host over it, as `npm start` runs them. */
 export async function startDesk(opts: { sandboxArgs?: string[]; history?: DeskOptions['history'] } = {}): Promise<DeskUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'treasury-desk-e2e-'));
-  const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dataDir, 'sandbox'), extraArgs: opts.sandboxArgs ?? [] });
+  let core: Core | undefined;
+  const sandbox = await superviseSandbox({
+    root: ROOT, dataDir: join(dataDir, 'sandbox'), extraArgs: opts.sandboxArgs ?? [],
+    onDown: () => core?.reportSandbox?.('down'),
+    onRestarted: () => core?.reportSandbox?.('restarted'),
+  });
   try {
-    const core = openDesk({ home: join(dataDir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, ...(opts.history ? { history: opts.history } : {}) });
+    core = openDesk({ home: join(dataDir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, ...(opts.history ? { history: opts.history } : {}) });
     const host = await startWebHost({ core, staticDir: join(ROOT, 'dist', 'renderer') });
+    const opened = core;
     return {
-      core, sandbox, host, dataDir,
+      core: opened, sandbox, host, dataDir,
       async stop() {
         await host.close();
-        await core.close();
+        await opened.close();
         await sandbox.stop();
         rmSync(dataDir, { recursive: true, force: true });
       },

@@ -87,7 +87,7 @@ describe('History: withdrawals, deposits, transfers', () => {
     const inFlight = async () => Number((await page.getByTestId('in-flight').textContent())!.replace(/\D/g, ''));
     const before = withdrawals.filter((w) => !['DONE', 'CANCEL', 'REJECT'].includes(w.status)).length;
     await expect.poll(inFlight).toBe(before);
-    expect(await page.getByTestId('shell-in-flight').textContent()).toBe(String(before));
+    expect(await page.getByTestId('withdrawals-in-flight').textContent()).toBe(`${before} withdrawals on their way`);
     await search(moving.address);
     await expect.poll(() => row(moving.id).locator('[data-status]').getAttribute('data-status')).toBe('EXTPEND');
 
@@ -95,7 +95,7 @@ describe('History: withdrawals, deposits, transfers', () => {
     await expect.poll(() => row(moving.id).locator('[data-status]').getAttribute('data-status'), { timeout: 20_000 }).toBe('DONE');
     expect(await row(moving.id).textContent()).toContain('Completed');
     await expect.poll(inFlight).toBe(before - 1);
-    await expect.poll(() => page.getByTestId('shell-in-flight').textContent()).toBe(String(before - 1));
+    await expect.poll(() => page.getByTestId('withdrawals-in-flight').textContent()).toBe(`${before - 1} withdrawals on their way`);
     await search('');
   });
 

@@ -1,8 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
+import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
 type Total = { total: { amount: string; currency: string }; details: Record<string, { amount: string }> };
@@ -44,8 +42,6 @@ describe('Overview in a real browser over the web host and a real Sandbox', () =
     // The token left the address bar once read.
     expect(page.url()).not.toContain('token=');
 
-    mkdirSync(join(ROOT, 'resources', 'screenshots'), { recursive: true });
-    await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'overview.png'), fullPage: true });
     expect(problems).toEqual([]);
   });
 

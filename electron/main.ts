@@ -32,6 +32,11 @@ void app.whenReady().then(() => {
   windowId = win.webContents.id;
   forwardEvents(core, win.webContents);
   showNotifications(core, Notification);
+  // `npm start` supervises the Sandbox and tells this process when it stopped or came back.
+  process.on('message', (m: unknown) => {
+    const state = (m as { sandbox?: unknown } | null)?.sandbox;
+    if (state === 'down' || state === 'restarted') core.reportSandbox?.(state);
+  });
   app.on('will-quit', () => void core.close());
 });
 

@@ -63,3 +63,82 @@ export function launchSandbox(opts: LaunchOptions): Promise<SandboxProcess> {
     });
   });
 }
+
+export interface SupervisedSandbox {
+  baseUrl: string;
+  credentialsPath: string;
+  /** The Sandbox process running now (a new one after each restart). */
+  current(): ChildProcess;
+  /** How many times it was restarted. */
+  restarts(): number;
+  /** Stops it for good: no restart follows. */
+  stop(): Promise<void>;
+}
+
+export interface SuperviseOptions extends LaunchOptions {
+  /** The Sandbox stopped without being asked to; a restart follows. */
+  onDown?: (how: { code: number | null; signal: NodeJS.Signals | null }) => void;
+  /** It is back, on the same port with the same data folder. */
+  onRestarted?: (sandbox: SandboxProcess) => void;
+  /** It kept dying: the supervisor stopped restarting it. */
+  onGiveUp?: (error: Error) => void;
+  /** Restarts allowed within a minute before giving up (default 5). */
+  maxRestartsPerMinute?: number;
+}
+
+/**
+ * The Sandbox under supervision: when its process dies (a crash, a kill) it is started again on the
+ * same port and data folder, so its world and every base address the desk holds stay valid. A Ctrl-C
+ * reaches the Sandbox too (same process group): a child stopped by SIGINT is not restarted.
+ */
+export async function superviseSandbox(opts: SuperviseOptions): Promise<SupervisedSandbox> {
+  let sandbox = await launchSandbox(opts);
+  const port = Number(new URL(sandbox.baseUrl).port);
+  let stopping = false;
+  let restarts = 0;
+  const recent: number[] = [];
+  const limit = opts.maxRestartsPerMinute ?? 5;
+
+  const watch = (s: SandboxProcess) => {
+    s.child.once('exit', (code, signal) => {
+      if (stopping || signal === 'SIGINT') return;
+      opts.onDown?.({ code, signal });
+      void restart();
+    });
+  };
+  const restart = async (): Promise<void> => {
+    for (let attempt = 0; !stopping; attempt++) {
+      const now = Date.now();
+      while (recent.length && now - recent[0]! > 60_000) recent.shift();
+      if (recent.length >= limit) {
+        opts.onGiveUp?.(new Error(`the Sandbox stopped ${recent.length} times within a minute`));
+        return;
+      }
+      recent.push(now);
+      try {
+        sandbox = await launchSandbox({ ...opts, port });
+        if (stopping) return void sandbox.stop();
+        restarts++;
+        watch(sandbox);
+        opts.onRestarted?.(sandbox);
+        return;
+      } catch (e) {
+        // The old port may linger a moment after a kill: wait a little longer each time.
+        if (attempt + 1 >= limit) return opts.onGiveUp?.(e as Error);
+        await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
+      }
+    }
+  };
+  watch(sandbox);
+
+  return {
+    baseUrl: sandbox.baseUrl,
+    credentialsPath: sandbox.credentialsPath,
+    current: () => sandbox.child,
+    restarts: () => restarts,
+    stop: () => {
+      stopping = true;
+      return sandbox.stop();
+    },
+  };
+}

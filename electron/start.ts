@@ -1,14 +1,15 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Core } from './core/core.ts';
 import { openDesk } from './core/desk.ts';
 import { electronSqliteBinding } from './electron-native.ts';
 import { deskHome } from './core/paths.ts';
 import { startWebHost } from './host/web.ts';
-import { launchSandbox } from './sandbox-launcher.ts';
+import { superviseSandbox } from './sandbox-launcher.ts';
 
-// `npm start`: the Sandbox as a child process, then the desk in Electron where its binary can run,
-// otherwise the same app through the web host on 127.0.0.1.
+// `npm start`: the Sandbox as a supervised child process, then the desk in Electron where its binary
+// can run, otherwise the same app through the web host on 127.0.0.1.
 
 const root = join(import.meta.dirname, '..');
 
@@ -26,36 +27,66 @@ function electronUnavailable(): { reason: string } | { binary: string } {
   return { reason: 'the Electron binary is not installed and could not be downloaded' };
 }
 
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
 async function main(): Promise<void> {
   const home = deskHome();
-  const sandbox = await launchSandbox({ root, dataDir: join(home, 'sandbox'), onOutput: (l) => process.stderr.write(`[sandbox] ${l}\n`) });
-  const shutdown: Array<() => Promise<void>> = [() => sandbox.stop()];
+  let core: Core | null = null;
+  let app: ChildProcess | null = null;
+  const tell = (state: 'down' | 'restarted') => {
+    core?.reportSandbox?.(state);
+    // The Electron app holds its own core: it hears of the Sandbox over its IPC channel.
+    if (app?.connected) app.send({ sandbox: state });
+  };
+  const shutdown: Array<() => Promise<void>> = [];
+  let exiting = false;
   const exit = (code: number) => {
+    if (exiting) return;
+    exiting = true;
     void Promise.allSettled(shutdown.map((f) => f())).then(() => process.exit(code));
   };
-  process.on('SIGINT', () => exit(0));
-  process.on('SIGTERM', () => exit(0));
-  sandbox.child.once('exit', (code) => {
-    process.stderr.write(`The Sandbox stopped (code ${code}); stopping the desk.\n`);
-    exit(1);
+
+  const sandbox = await superviseSandbox({
+    root, dataDir: join(home, 'sandbox'), onOutput: (l) => say(`[sandbox] ${l}`),
+    onDown: ({ code, signal }) => {
+      say(`The Sandbox stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); restarting it with the same data.`);
+      tell('down');
+    },
+    onRestarted: (s) => {
+      say(`The Sandbox was restarted on ${s.baseUrl}; the desk goes on.`);
+      tell('restarted');
+    },
+    onGiveUp: (e) => {
+      say(`The Sandbox could not be kept running (${e.message}); stopping the desk.`);
+      exit(1);
+    },
   });
+  shutdown.push(() => sandbox.stop());
+  const interrupted = (signal: string) => () => {
+    say(signal === 'SIGINT' ? 'Ctrl-C: stopping the desk and the Sandbox.' : `${signal}: stopping the desk and the Sandbox.`);
+    exit(0);
+  };
+  process.on('SIGINT', interrupted('SIGINT'));
+  process.on('SIGTERM', interrupted('SIGTERM'));
 
   const electron = electronUnavailable();
   if ('binary' in electron) {
     const version = spawnSync(electron.binary, ['--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }).stdout.trim().replace(/^v/, '');
     const binding = await electronSqliteBinding(root, version);
-    const app = spawn(electron.binary, [root], {
-      stdio: 'inherit',
+    app = spawn(electron.binary, [root], {
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
       env: { ...process.env, TREASURY_DESK_HOME: home, TREASURY_DESK_SANDBOX_CREDENTIALS: sandbox.credentialsPath, TREASURY_DESK_SQLITE_BINDING: binding },
     });
-    shutdown.push(async () => void app.kill('SIGTERM'));
-    app.once('exit', (code) => exit(code ?? 0));
+    const child = app;
+    shutdown.push(async () => void child.kill('SIGTERM'));
+    child.once('exit', (code) => exit(code ?? 0));
     return;
   }
 
-  const core = openDesk({ home, sandboxCredentialsPath: sandbox.credentialsPath });
+  core = openDesk({ home, sandboxCredentialsPath: sandbox.credentialsPath });
   const host = await startWebHost({ core, staticDir: join(root, 'dist', 'renderer') });
-  shutdown.unshift(() => host.close(), () => core.close());
+  const opened = core;
+  shutdown.unshift(() => host.close(), () => opened.close());
   process.stdout.write(`Treasury Desk: ${host.url}\n`);
   process.stdout.write(`Electron was not started: ${electron.reason}; serving the app on 127.0.0.1 instead (Ctrl-C stops it).\n`);
 }

@@ -308,6 +308,8 @@ export const events = {
   }),
   /** Something the operator should know now: the Electron host shows it as a desktop notification, the web page as the browser's. */
   notify: z.object({ title: z.string(), body: z.string(), tag: z.string() }),
+  /** The desk's supervisor saw its Sandbox stop, and started it again on the same port and data. */
+  sandbox: z.object({ state: z.enum(['down', 'restarted']), at: z.number() }),
   /** Request buckets that are busy: something queued, nearly spent, or paused after a 429. */
   rateLimits: z.object({
     buckets: z.array(z.object({

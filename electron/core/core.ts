@@ -21,6 +21,8 @@ export interface Core {
   close(): Promise<void>;
   /** Core events for the renderer; hosts forward them. Returns the function that unsubscribes. */
   subscribe(listener: EventListener): () => void;
+  /** The host's supervisor saw the Sandbox stop or come back (same port, same data): told to the window. */
+  reportSandbox?(state: 'down' | 'restarted'): void;
 }
 
 export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
@@ -147,6 +149,7 @@ export function createCore(opts: CoreOptions): Core {
       await sessions.close();
       history.close();
     },
+    reportSandbox: (state) => emit('sandbox', { state, at: Date.now() }),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

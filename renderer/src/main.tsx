@@ -1,17 +1,26 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './App.tsx';
+import { RouterProvider } from 'react-router';
+import { createDeskRouter } from './app/router.tsx';
+import { createDesk, DeskProvider } from './desk/DeskProvider.tsx';
+import { createWebDesk } from './desk/webDesk.ts';
 import './styles.css';
 
 // Retries of exchange reads belong to the core's scheduler, which knows the rate limits; the
 // renderer does not add its own on top.
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
+// Electron's preload gives window.desk; in a browser the web desk takes the token from the address
+// before the router reads the fragment.
+const desk = createDesk(window.desk ?? createWebDesk());
+const router = createDeskRouter();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <App />
-    </QueryClientProvider>
+    <DeskProvider desk={desk}>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </DeskProvider>
   </StrictMode>,
 );

@@ -1,11 +1,11 @@
-import { DeskError } from '../desk/desk.ts';
+import { errorTitle, operatorMessage } from '../desk/desk.ts';
 
+/** An error in words: the exchange's label as the title, then the sentence (never a channel name or field path). */
 export function ErrorPanel({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  const body = error instanceof DeskError ? error.body : null;
   return (
     <div className="error-panel" role="alert">
-      <strong>{body?.label ?? (body?.kind === 'network' ? 'No connection' : 'Error')}</strong>
-      <p>{body?.message ?? (error as Error)?.message ?? String(error)}</p>
+      <strong>{errorTitle(error)}</strong>
+      <p>{operatorMessage(error)}</p>
       {onRetry && <button type="button" onClick={onRetry}>Try again</button>}
     </div>
   );

@@ -13,6 +13,9 @@ function takeToken(): string | null {
   return sessionStorage.getItem('desk-token');
 }
 
+/** The web host itself did not answer (the desk's process is gone), as opposed to the exchange behind it. */
+export const HOST_DOWN = 'The desk\'s host does not answer. Is `npm start` still running?';
+
 export function createWebDesk(): DeskApi | null {
   const token = takeToken();
   if (!token) return null;
@@ -25,7 +28,7 @@ export function createWebDesk(): DeskApi | null {
         body: JSON.stringify(request ?? {}),
       });
     } catch {
-      return { ok: false, error: { kind: 'network', message: 'The desk\'s host does not answer. Is `npm start` still running?' } };
+      return { ok: false, error: { kind: 'network', message: HOST_DOWN } };
     }
     try {
       return (await res.json()) as Reply<unknown>;

@@ -1,8 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { call } from '../../desk/desk.ts';
+import { useDeskQuery } from '../../desk/hooks.ts';
 import { Copy } from './Copy.tsx';
 
 function Qr({ text, label }: { text: string; label: string }) {
@@ -21,7 +20,7 @@ function Qr({ text, label }: { text: string; label: string }) {
 export function DepositAddressPanel() {
   const [currency, setCurrency] = useState('USDT');
   const [asked, setAsked] = useState<string | null>(null);
-  const q = useQuery({ queryKey: ['history', 'deposit-address', asked], queryFn: () => call('depositAddress', { currency: asked! }), enabled: !!asked });
+  const q = useDeskQuery('depositAddress', { currency: asked ?? '' }, { enabled: asked !== null });
   return (
     <section className="card" aria-label="Deposit address">
       <h2>Deposit address</h2>

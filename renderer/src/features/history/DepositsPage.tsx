@@ -4,6 +4,7 @@ import type { DepositRow, HistoryFilters, HistorySort } from '../../../../shared
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { DepositAddressPanel } from './DepositAddressPanel.tsx';
+import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, type Column } from './HistoryTable.tsx';
@@ -22,6 +23,7 @@ const COLUMNS: Column<DepositRow>[] = [
 ];
 
 export function DepositsPage() {
+  const desk = useDesk();
   const [filters, setFilters] = useState<HistoryFilters>({});
   const [sort, setSort] = useState<HistorySort>({ by: 'time', dir: 'desc' });
   const [note, setNote] = useState<string | null>(null);
@@ -31,7 +33,7 @@ export function DepositsPage() {
     <section aria-label="Deposits">
       <div className="page-header">
         <h1>Deposits</h1>
-        <button type="button" onClick={() => downloadCsv('deposits', { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}>Export CSV</button>
+        <button type="button" onClick={() => downloadCsv(desk, 'deposits', { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}>Export CSV</button>
       </div>
       <SyncLine />
       {note && <p className="muted small" role="status">{note}</p>}

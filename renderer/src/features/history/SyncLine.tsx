@@ -1,13 +1,11 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { call } from '../../desk/desk.ts';
-import { historyKeys, useHistoryStatus } from './queries.ts';
+import { useDeskMutation } from '../../desk/hooks.ts';
+import { useHistoryStatus } from './queries.ts';
 
 /** How fresh the cache is, how many withdrawals are still moving, and a Refresh that reads what is new now. */
 export function SyncLine() {
-  const qc = useQueryClient();
   const status = useHistoryStatus();
-  const sync = useMutation({ mutationFn: () => call('historySync', {}), onSuccess: () => qc.invalidateQueries({ queryKey: historyKeys.all }) });
+  const sync = useDeskMutation('historySync');
   const s = status.data;
   return (
     <div className="row small muted sync-line">
@@ -19,7 +17,7 @@ export function SyncLine() {
           {s.last_error && <span className="field-error">· last read failed: {s.last_error}</span>}
         </>
       )}
-      <button type="button" className="small" disabled={sync.isPending} onClick={() => sync.mutate()}>{sync.isPending ? 'Reading…' : 'Refresh'}</button>
+      <button type="button" className="small" disabled={sync.isPending} onClick={() => sync.mutate({})}>{sync.isPending ? 'Reading…' : 'Refresh'}</button>
       {sync.isError && <ErrorPanel error={sync.error} />}
     </div>
   );

@@ -3,6 +3,7 @@ import { TRANSFER_STATUSES, UID_TRANSFER_STATUSES } from '../../../../shared/api
 import type { HistoryFilters, HistorySort, TransferRow, UidTransferRow } from '../../../../shared/history.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, type Column } from './HistoryTable.tsx';
@@ -33,6 +34,7 @@ const UID: Column<UidTransferRow>[] = [
 ];
 
 function List<K extends 'transfers' | 'uid_transfers'>({ kind }: { kind: K }) {
+  const desk = useDesk();
   const [filters, setFilters] = useState<HistoryFilters>({});
   const [sort, setSort] = useState<HistorySort>({ by: 'time', dir: 'desc' });
   const [note, setNote] = useState<string | null>(null);
@@ -41,7 +43,7 @@ function List<K extends 'transfers' | 'uid_transfers'>({ kind }: { kind: K }) {
   return (
     <>
       <div className="row">
-        <button type="button" onClick={() => downloadCsv(kind, { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}>Export CSV</button>
+        <button type="button" onClick={() => downloadCsv(desk, kind, { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}>Export CSV</button>
         {note && <span className="muted small" role="status">{note}</span>}
       </div>
       {error && <ErrorPanel error={error} />}

@@ -1,22 +1,16 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { groupDigits } from '../../../../shared/money.ts';
 import type { UnsentItem } from '../../../../shared/history.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { call } from '../../desk/desk.ts';
-import { historyKeys } from './queries.ts';
+import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 
 function Acknowledge({ item }: { item: UnsentItem }) {
-  const qc = useQueryClient();
   const [note, setNote] = useState('');
-  const ack = useMutation({
-    mutationFn: () => call('unsentAcknowledge', { kind: item.kind, id: item.id, note }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: historyKeys.all }),
-  });
+  const ack = useDeskMutation('unsentAcknowledge');
   return (
     <div className="row">
       <input aria-label={`Note for ${item.id}`} placeholder="what you found (who sent it, why)" size={40} value={note} onChange={(e) => setNote(e.target.value)} />
-      <button type="button" disabled={!note.trim() || ack.isPending} onClick={() => ack.mutate()}>Acknowledge</button>
+      <button type="button" disabled={!note.trim() || ack.isPending} onClick={() => ack.mutate({ kind: item.kind, id: item.id, note })}>Acknowledge</button>
       {ack.isError && <ErrorPanel error={ack.error} />}
     </div>
   );
@@ -27,7 +21,7 @@ function Acknowledge({ item }: { item: UnsentItem }) {
  * kept at the top of the page until an operator says what they were.
  */
 export function UnsentPanel() {
-  const q = useQuery({ queryKey: historyKeys.unsent, queryFn: () => call('unsentList', {}) });
+  const q = useDeskQuery('unsentList', {});
   if (q.isError) return <ErrorPanel error={q.error} />;
   if (!q.data?.length) return null;
   return (

@@ -1,11 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { describeWithdrawalStatus } from '../../../../shared/api/statuses.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { call, DeskError } from '../../desk/desk.ts';
+import { DeskError } from '../../desk/desk.ts';
+import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { Copy } from './Copy.tsx';
-import { historyKeys } from './queries.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 
 const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
@@ -19,12 +18,8 @@ function cancelError(e: Error): string | null {
 }
 
 function CancelButton({ id, amount, status, cancellable }: { id: string; amount: string; status: string; cancellable: boolean }) {
-  const qc = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const cancel = useMutation({
-    mutationFn: () => call('withdrawalCancel', { id }),
-    onSettled: () => qc.invalidateQueries({ queryKey: historyKeys.all }),
-  });
+  const cancel = useDeskMutation('withdrawalCancel');
   if (cancel.isSuccess) {
     return <p className="notice" role="status">Cancellation accepted (202): the exchange is processing it; the status now reads {cancel.data.status}, and this page follows it to the end.</p>;
   }
@@ -35,7 +30,7 @@ function CancelButton({ id, amount, status, cancellable }: { id: string; amount:
         <div className="confirm" role="alertdialog" aria-label={`Cancel ${id}`}>
           <p>Cancel withdrawal {id} of {amount}? The exchange decides: if it has already sent it, the cancellation is refused.</p>
           {!cancellable && <p className="field-error">Its status has just become {status}: the exchange will most likely refuse.</p>}
-          <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate()}>Yes, cancel it</button>
+          <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ id })}>Yes, cancel it</button>
           <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
         </div>
       )}
@@ -47,7 +42,7 @@ function CancelButton({ id, amount, status, cancellable }: { id: string; amount:
 /** One withdrawal: every status the desk saw and when, the failure reason, and who sent it. */
 export function WithdrawalDetail({ id, onClose }: { id: string; onClose: () => void }) {
   const [offered, setOffered] = useState(false);
-  const q = useQuery({ queryKey: historyKeys.detail(id), queryFn: () => call('withdrawalDetail', { id }) });
+  const q = useDeskQuery('withdrawalDetail', { id });
   if (q.isError) return <ErrorPanel error={q.error} />;
   if (!q.data) return <p className="muted">Loading {id}…</p>;
   const { record: r, timeline, intent, cancellable } = q.data;

@@ -1,8 +1,10 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { WITHDRAWAL_STATUSES } from '../../../../shared/api/statuses.ts';
 import type { HistoryFilters, HistorySort, WithdrawalRow } from '../../../../shared/history.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, type Column } from './HistoryTable.tsx';
@@ -24,20 +26,37 @@ const COLUMNS: Column<WithdrawalRow>[] = [
   { id: 'flag', header: '', width: '120px', render: (r) => (r.desk.unsent ? <span className={`unsent-tag ${r.desk.unsent.state}`}>{r.desk.unsent.state === 'flagged' ? 'not sent by this desk' : 'acknowledged'}</span> : null) },
 ];
 
+const URL_FILTERS = ['currency', 'status', 'chain', 'search'] as const;
+
 export function WithdrawalsPage() {
-  const [filters, setFilters] = useState<HistoryFilters>({});
+  const desk = useDesk();
+  // Currency, status, chain and search live in the address (#/withdrawals?status=EXTPEND): back, forward
+  // and reload keep the view; the date range stays on the page.
+  const [params, setParams] = useSearchParams();
+  const [dates, setDates] = useState<Pick<HistoryFilters, 'from' | 'to'>>({});
+  const filters = useMemo<HistoryFilters>(() => {
+    const f: HistoryFilters = { ...dates };
+    for (const k of URL_FILTERS) {
+      const v = params.get(k);
+      if (v) f[k] = v;
+    }
+    return f;
+  }, [params, dates]);
   const [sort, setSort] = useState<HistorySort>({ by: 'time', dir: 'desc' });
   const [selected, setSelected] = useState<string | null>(null);
   const [exported, setExported] = useState<string | null>(null);
   const [exportError, setExportError] = useState<Error | null>(null);
-  const onFilters = useCallback((f: HistoryFilters) => setFilters(f), []);
+  const onFilters = useCallback((f: HistoryFilters) => {
+    setDates({ ...(f.from !== undefined ? { from: f.from } : {}), ...(f.to !== undefined ? { to: f.to } : {}) });
+    setParams(Object.fromEntries(URL_FILTERS.flatMap((k) => (f[k] ? [[k, f[k]!]] : []))), { replace: true });
+  }, [setParams]);
   return (
     <section aria-label="Withdrawals">
       <div className="page-header">
         <h1>Withdrawals</h1>
         <button type="button" onClick={() => {
           setExportError(null);
-          downloadCsv('withdrawals', { filters, sort }).then((n) => setExported(`${n} rows exported`), (e: Error) => setExportError(e));
+          downloadCsv(desk, 'withdrawals', { filters, sort }).then((n) => setExported(`${n} rows exported`), (e: Error) => setExportError(e));
         }}>Export CSV</button>
       </div>
       <SyncLine />

@@ -1,12 +1,12 @@
 import type { HistoryKind, HistoryQuery } from '../../../../shared/history.ts';
-import { call } from '../../desk/desk.ts';
+import type { Desk } from '../../desk/DeskProvider.tsx';
 
 /**
  * The core writes the whole filtered list as CSV text; the page hands it to the browser's (or
  * Electron's) save dialog as a download, so the operator picks where it goes.
  */
-export async function downloadCsv(kind: HistoryKind, query: HistoryQuery): Promise<number> {
-  const { csv, filename, rows } = await call('historyExport', { kind, query });
+export async function downloadCsv(desk: Desk, kind: HistoryKind, query: HistoryQuery): Promise<number> {
+  const { csv, filename, rows } = await desk.call('historyExport', { kind, query });
   const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
   const a = document.createElement('a');
   a.href = url;

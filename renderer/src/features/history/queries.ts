@@ -1,10 +1,11 @@
-import { useInfiniteQuery, useQuery, useQueryClient, keepPreviousData } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useInfiniteQuery, keepPreviousData } from '@tanstack/react-query';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
-import { call, deskApi } from '../../desk/desk.ts';
+import { useDesk } from '../../desk/DeskProvider.tsx';
+import { useDeskQuery } from '../../desk/hooks.ts';
+import { deskKeys } from '../../desk/queryKeys.ts';
 
-// Query keys for the history channels, one factory, so that the `history` event makes stale only the
-// history queries (lists, counts, flags, details) and nothing else.
+// The history lists, keyed by the desk's key factory (channel, then filters and sort): the `history`
+// event makes stale only these (shared/ipcStale.ts).
 
 export const LIST_CHANNEL = {
   withdrawals: 'withdrawalsList',
@@ -12,14 +13,6 @@ export const LIST_CHANNEL = {
   transfers: 'transfersList',
   uid_transfers: 'uidTransfersList',
 } as const;
-
-export const historyKeys = {
-  all: ['history'] as const,
-  list: (kind: HistoryKind, filters: HistoryFilters, sort: HistorySort) => ['history', 'list', kind, filters, sort] as const,
-  status: ['history', 'status'] as const,
-  unsent: ['history', 'unsent'] as const,
-  detail: (id: string) => ['history', 'detail', id] as const,
-};
 
 /** The first page is small so that the list paints at once; the rest come in larger pages as the view nears them. */
 export const FIRST_PAGE = 100;
@@ -34,10 +27,12 @@ interface AnyPage {
 
 /** One list, a page at a time by keyset cursor; pages load as the operator scrolls towards them. */
 export function useHistoryPages(kind: HistoryKind, filters: HistoryFilters, sort: HistorySort) {
+  const desk = useDesk();
+  const channel = LIST_CHANNEL[kind] as 'withdrawalsList';
   return useInfiniteQuery({
-    queryKey: historyKeys.list(kind, filters, sort),
+    queryKey: deskKeys[channel].of({ filters, sort }),
     queryFn: ({ pageParam }): Promise<AnyPage> =>
-      call(LIST_CHANNEL[kind] as 'withdrawalsList', { filters, sort, ...(pageParam ? { cursor: pageParam, limit: PAGE_SIZE } : { limit: FIRST_PAGE }) }),
+      desk.call(channel, { filters, sort, ...(pageParam ? { cursor: pageParam, limit: PAGE_SIZE } : { limit: FIRST_PAGE }) }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: AnyPage) => last.next_cursor ?? undefined,
     placeholderData: keepPreviousData,
@@ -47,11 +42,6 @@ export function useHistoryPages(kind: HistoryKind, filters: HistoryFilters, sort
 }
 
 export function useHistoryStatus() {
-  return useQuery({ queryKey: historyKeys.status, queryFn: () => call('historyStatus', {}) });
+  return useDeskQuery('historyStatus', {});
 }
 
-/** The `history` event invalidates the history queries, and only those. */
-export function useHistoryEvents(): void {
-  const qc = useQueryClient();
-  useEffect(() => deskApi()?.on('history', () => void qc.invalidateQueries({ queryKey: historyKeys.all })), [qc]);
-}

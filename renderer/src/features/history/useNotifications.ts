@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { deskApi } from '../../desk/desk.ts';
+import { useDesk } from '../../desk/DeskProvider.tsx';
 
 // Under the web host the core's `notify` events become the browser's notifications. Permission is asked
 // once (the answer is the browser's to keep); under Electron the main process shows them itself.
@@ -7,9 +7,10 @@ import { deskApi } from '../../desk/desk.ts';
 const ASKED = 'desk-notifications-asked';
 
 export function useBrowserNotifications(): void {
+  const desk = useDesk();
   useEffect(() => {
     if (window.desk || typeof Notification === 'undefined') return;
-    return deskApi()?.on('notify', (n) => {
+    return desk.on('notify', (n) => {
       const show = () => {
         if (Notification.permission === 'granted') new Notification(n.title, { body: n.body, tag: n.tag });
       };
@@ -18,5 +19,5 @@ export function useBrowserNotifications(): void {
         void Notification.requestPermission().then(show);
       } else show();
     });
-  }, []);
+  }, [desk]);
 }

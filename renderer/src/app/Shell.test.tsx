@@ -1,0 +1,99 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { createDesk, DeskProvider } from '../desk/DeskProvider.tsx';
+import { HOST_DOWN } from '../desk/webDesk.ts';
+import { fakeDesk, type FakeDesk } from '../testkit/fakeDesk.ts';
+import { baseAnswers, OPEN_VAULT } from '../testkit/fixtures.ts';
+import { testQueryClient } from '../testkit/renderPage.tsx';
+import { pageRoutes } from './router.tsx';
+
+function renderApp(fake: FakeDesk, at: string) {
+  const router = createMemoryRouter(pageRoutes(), { initialEntries: [at] });
+  render(
+    <DeskProvider desk={createDesk(fake.api)}>
+      <QueryClientProvider client={testQueryClient()}><RouterProvider router={router} /></QueryClientProvider>
+    </DeskProvider>,
+  );
+  return router;
+}
+
+describe('the shell', () => {
+  it('names the pages that exist in the sidebar and marks the one in view', async () => {
+    renderApp(fakeDesk(baseAnswers()), '/activity');
+    const nav = await screen.findByRole('navigation', { name: 'Pages' });
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Overview', 'Withdrawals', 'Deposits', 'Transfers', 'Activity', 'Settings']);
+    await waitFor(() => expect(within(nav).getByRole('link', { name: 'Activity' }).getAttribute('aria-current')).toBe('page'));
+    expect(within(nav).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBeNull();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Activity' })).toBeTruthy();
+  });
+
+  it('sends an unknown address to the Overview', async () => {
+    const router = renderApp(fakeDesk(baseAnswers()), '/nowhere');
+    await waitFor(() => expect(router.state.location.pathname).toBe('/overview'));
+  });
+
+  it('keeps the profile, lock state, connection and request budget in view, and the withdrawals on their way as the history cache counts them', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderApp(fake, '/overview');
+    const status = await screen.findByRole('contentinfo', { name: 'Status' });
+    await waitFor(() => expect(within(status).getByTestId('profile').textContent).toContain('Sandbox'));
+    expect(within(status).getByTestId('lock-state').textContent).toBe('No passphrase set');
+    await waitFor(() => expect(within(status).getByTestId('connection').textContent).toMatch(/^The Sandbox answered \d+ s ago$/));
+    expect(within(status).getByTestId('rate-limits').textContent).toBe('Requests within limits');
+    await waitFor(() => expect(within(status).getByTestId('withdrawals-in-flight').textContent).toBe('0 withdrawals on their way'));
+    fake.answers.historyStatus = { ...(fake.answers.historyStatus as object), in_flight: 3 } as never;
+    act(() => fake.emit('history', { changes: [], in_flight: 3, unsent: 0 }));
+    await waitFor(() => expect(within(status).getByTestId('withdrawals-in-flight').textContent).toBe('3 withdrawals on their way'));
+    act(() => fake.emit('rateLimits', { buckets: [{ key: 'u1:wallet', queued: 2, remaining: 3, limit: 80, paused_until_ms: null }] }));
+    expect(within(status).getByTestId('rate-limits').textContent).toBe('wallet: 3/80 left, 2 waiting');
+  });
+
+  it('names the Sandbox when it does not answer, and says when it was restarted', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderApp(fake, '/overview');
+    const connection = await screen.findByTestId('connection');
+    await waitFor(() => expect(connection.textContent).toContain('The Sandbox answered'));
+    act(() => fake.emit('sandbox', { state: 'down', at: Date.now() }));
+    expect(connection.textContent).toBe('The Sandbox stopped; restarting it…');
+    fake.answers.totalBalance = new Error('The exchange did not answer.');
+    act(() => fake.emit('sandbox', { state: 'restarted', at: Date.now() }));
+    await waitFor(() => expect(connection.textContent).toMatch(/^The Sandbox did not answer \(No connection, \d+ s ago\) · Sandbox restarted \d+ s ago$/));
+    // Screen readers hear the news once, without the ticking age.
+    expect(within(screen.getByRole('contentinfo', { name: 'Status' })).getByRole('status').textContent).toBe('The Sandbox did not answer');
+  });
+
+  it('blames the desk\'s host, not the Sandbox, when the host itself is gone', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderApp(fake, '/overview');
+    const connection = await screen.findByTestId('connection');
+    await waitFor(() => expect(connection.textContent).toContain('The Sandbox answered'));
+    fake.answers.totalBalance = () => ({ ok: false, error: { kind: 'network', message: HOST_DOWN } }) as never;
+    await userEvent.click(screen.getByRole('button', { name: 'BTC' }));
+    await waitFor(() => expect(connection.textContent).toMatch(/^The desk's host does not answer \(\d+ s ago\): is it still running\?$/));
+  });
+
+  it('covers the window with the lock screen while the vault is locked', async () => {
+    renderApp(fakeDesk({ ...baseAnswers(), vaultStatus: { ...OPEN_VAULT, locked: true, backend: 'passphrase', passphrase_set: true } }), '/overview');
+    expect(await screen.findByRole('dialog', { name: 'Treasury Desk is locked' })).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
+  });
+
+  it('gives focus to the page heading when the desk is unlocked', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), vaultStatus: { ...OPEN_VAULT, locked: true, backend: 'passphrase', passphrase_set: true } });
+    renderApp(fake, '/settings');
+    await screen.findByRole('dialog', { name: 'Treasury Desk is locked' });
+    act(() => fake.emit('vault', { ...OPEN_VAULT, locked: false, backend: 'passphrase', passphrase_set: true }));
+    const heading = await screen.findByRole('heading', { level: 1, name: 'Settings' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+  });
+
+  it('moves between pages by the sidebar', async () => {
+    const router = renderApp(fakeDesk(baseAnswers()), '/overview');
+    await userEvent.click(await screen.findByRole('link', { name: 'Settings' }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+  });
+});

@@ -1,0 +1,42 @@
+import { useEffect, useRef } from 'react';
+import { NavLink, Outlet, useNavigation } from 'react-router';
+import { useDeskEventsIntoCache, useDeskQuery } from '../desk/hooks.ts';
+import { useBrowserNotifications } from '../features/history/useNotifications.ts';
+import { LockScreen } from '../features/lock/LockScreen.tsx';
+import { PAGES } from './routes.ts';
+import { StatusBar } from './StatusBar.tsx';
+import { useAppliedTheme } from './theme.ts';
+import { useReportActivity } from './useReportActivity.ts';
+
+/** The frame around every page: the sidebar, the page in view, and the status bar; or the lock screen. */
+export function Shell() {
+  useDeskEventsIntoCache();
+  useReportActivity();
+  useAppliedTheme();
+  useBrowserNotifications();
+  const vault = useDeskQuery('vaultStatus', {});
+  const navigation = useNavigation();
+  const locked = vault.data?.locked ?? false;
+  const wasLocked = useRef(locked);
+  useEffect(() => {
+    // Back from the lock screen: focus goes to the page's heading, not to the body.
+    if (wasLocked.current && !locked) document.querySelector<HTMLElement>('main h1')?.focus();
+    wasLocked.current = locked;
+  }, [locked]);
+  if (locked) return <LockScreen keychain={vault.data?.backend === 'safeStorage'} waitMs={vault.data?.unlock_wait_ms ?? 0} />;
+  return (
+    <div className="shell">
+      <nav className="sidebar" aria-label="Pages">
+        <div className="brand">Treasury Desk</div>
+        {PAGES.map((p) => (
+          <NavLink key={p.path} to={`/${p.path}`}>{p.title}</NavLink>
+        ))}
+      </nav>
+      <main aria-busy={navigation.state === 'loading'}>
+        {navigation.state === 'loading' && <p className="muted small" role="status">Loading the page…</p>}
+        <Outlet />
+      </main>
+      <StatusBar />
+    </div>
+  );
+}

@@ -1,0 +1,18 @@
+import { createHashRouter, Navigate, type RouteObject } from 'react-router';
+import { DEFAULT_PAGE, PAGES } from './routes.ts';
+import { Shell } from './Shell.tsx';
+
+/** Hash history: both hosts serve only the build folder's files (app://desk/index.html in Electron), so the route lives in the fragment and a reload still asks for index.html. */
+export function pageRoutes(): RouteObject[] {
+  return [{
+    path: '/',
+    element: <Shell />,
+    children: [
+      { index: true, element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
+      ...PAGES.map((p): RouteObject => ({ path: p.path, lazy: async () => ({ Component: (await p.load()).default }) })),
+      { path: '*', element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
+    ],
+  }];
+}
+
+export const createDeskRouter = () => createHashRouter(pageRoutes());

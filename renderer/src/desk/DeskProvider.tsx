@@ -1,0 +1,68 @@
+import { createContext, useContext, type ReactNode } from 'react';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import type { ChannelName, ChannelRequest, ChannelResponse, DeskApi, EventName, EventPayload, Reply } from '../../../shared/ipc.ts';
+import { EXCHANGE_CHANNELS } from '../../../shared/ipcStale.ts';
+import { DeskError, errorTitle, operatorMessage } from './desk.ts';
+import { HOST_DOWN } from './webDesk.ts';
+
+/** What the window knows of its link to the exchange, from the outcomes of calls that reach it. */
+export interface ConnectionState {
+  /** When a call last came back with the exchange's answer (accepted or refused: it answered). */
+  lastAnswerAt: number | null;
+  /** The last call that got no answer, when it is newer than the last answer. */
+  lastFailure: { at: number; title: string; message: string; host: boolean } | null;
+  /** What the desk's supervisor last said of the Sandbox. */
+  sandbox: EventPayload<'sandbox'> | null;
+}
+
+/** The desk as the window uses it: calls that throw DeskError, events, and the connection state. */
+export interface Desk {
+  readonly api: DeskApi | null;
+  call<C extends ChannelName>(name: C, request: ChannelRequest<C>): Promise<ChannelResponse<C>>;
+  on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
+  readonly connection: StoreApi<ConnectionState>;
+}
+
+const NO_TOKEN = new DeskError({ kind: 'invalid_request', message: 'This page was opened without the desk\'s token. Open the address that `npm start` printed.' });
+
+export function createDesk(api: DeskApi | null, now: () => number = Date.now): Desk {
+  const connection = createStore<ConnectionState>(() => ({ lastAnswerAt: null, lastFailure: null, sandbox: null }));
+  api?.on('sandbox', (sandbox) => connection.setState({ sandbox }));
+  return {
+    api,
+    connection,
+    async call(name, request) {
+      if (!api) throw NO_TOKEN;
+      const method = api[name] as unknown as (r: typeof request) => Promise<Reply<ChannelResponse<typeof name>>>;
+      const reply = await method(request);
+      const reached = EXCHANGE_CHANNELS.has(name);
+      if (reply.ok) {
+        if (reached) connection.setState({ lastAnswerAt: now(), lastFailure: null });
+        return reply.data;
+      }
+      const error = new DeskError(reply.error);
+      if (reached && reply.error.kind === 'exchange') connection.setState({ lastAnswerAt: now(), lastFailure: null });
+      const host = reply.error.kind === 'network' && reply.error.message === HOST_DOWN;
+      if (host || (reached && (reply.error.kind === 'network' || reply.error.kind === 'internal'))) {
+        connection.setState({ lastFailure: { at: now(), title: errorTitle(error), message: operatorMessage(error), host } });
+      }
+      throw error;
+    },
+    on(event, listener) {
+      return api ? api.on(event, listener) : () => {};
+    },
+  };
+}
+
+const DeskContext = createContext<Desk | null>(null);
+
+/** Hands the desk to every component below: the real one in the app, a fake one in tests. */
+export function DeskProvider({ desk, children }: { desk: Desk; children: ReactNode }) {
+  return <DeskContext.Provider value={desk}>{children}</DeskContext.Provider>;
+}
+
+export function useDesk(): Desk {
+  const desk = useContext(DeskContext);
+  if (!desk) throw new Error('useDesk outside a DeskProvider');
+  return desk;
+}

@@ -1,0 +1,123 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ChannelName } from '../../../shared/ipc.ts';
+import { QUERY_CHANNELS } from '../../../shared/ipcStale.ts';
+import { fakeDesk } from '../testkit/fakeDesk.ts';
+import { baseAnswers, intent, OPEN_VAULT } from '../testkit/fixtures.ts';
+import { renderWithDesk } from '../testkit/renderPage.tsx';
+import { useDeskMutation, useDeskQuery } from './hooks.ts';
+
+// Every read the window may hold at once, and the event wiring: what each event and write refetches.
+// (The page wrapper wires the events into the cache, as the shell does.)
+function AllReads() {
+  const reads = {
+    profileCurrent: useDeskQuery('profileCurrent', {}),
+    profilesList: useDeskQuery('profilesList', {}),
+    vaultStatus: useDeskQuery('vaultStatus', {}),
+    settingsGet: useDeskQuery('settingsGet', {}),
+    intentsList: useDeskQuery('intentsList', { unfinished_only: false }),
+    journalStatus: useDeskQuery('journalStatus', {}),
+    totalBalance: useDeskQuery('totalBalance', { currency: 'USDT' }),
+    withdrawalsList: useDeskQuery('withdrawalsList', {}),
+    depositsList: useDeskQuery('depositsList', {}),
+    transfersList: useDeskQuery('transfersList', {}),
+    uidTransfersList: useDeskQuery('uidTransfersList', {}),
+    withdrawalDetail: useDeskQuery('withdrawalDetail', { id: 'w1' }),
+    historyStatus: useDeskQuery('historyStatus', {}),
+    unsentList: useDeskQuery('unsentList', {}),
+    depositAddress: useDeskQuery('depositAddress', { currency: 'USDT' }),
+  };
+  const save = useDeskMutation('settingsSave');
+  return (
+    <div>
+      <p data-testid="loaded">{Object.values(reads).every((r) => r.isSuccess) ? 'yes' : 'no'}</p>
+      <p data-testid="intents">{reads.intentsList.data?.map((i) => `${i.id}:${i.state}`).join(',')}</p>
+      <p data-testid="idle">{reads.settingsGet.data?.idle_lock_minutes}</p>
+      <p data-testid="locked">{String(reads.vaultStatus.data?.locked)}</p>
+      <button type="button" onClick={() => save.mutate({ idle_lock_minutes: 42, settle_seconds: 30 })}>save</button>
+    </div>
+  );
+}
+
+async function setUp() {
+  const fake = fakeDesk({ ...baseAnswers(), settingsSave: (r) => ({ idle_lock_minutes: r.idle_lock_minutes, settle_seconds: r.settle_seconds }) as never });
+  renderWithDesk(fake, <AllReads />);
+  await waitFor(() => expect(screen.getByTestId('loaded').textContent).toBe('yes'));
+  const counts = () => Object.fromEntries(QUERY_CHANNELS.map((c) => [c, fake.count(c)])) as Record<ChannelName, number>;
+  /** Lets every refetch an event started run to its end, then answers how many more calls each read made. */
+  const after = async (before: Record<string, number>, step: () => void) => {
+    await act(async () => {
+      step();
+      for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 5));
+    });
+    const now = counts();
+    return Object.fromEntries(QUERY_CHANNELS.map((c) => [c, now[c] - before[c]!]).filter(([, n]) => n !== 0));
+  };
+  return { fake, counts, after };
+}
+
+const HISTORY_ONCE = { withdrawalsList: 1, depositsList: 1, transfersList: 1, uidTransfersList: 1, withdrawalDetail: 1, historyStatus: 1, unsentList: 1 };
+
+describe('targeted refresh: each event and write refetches only what it makes stale', () => {
+  it('loads each read once', async () => {
+    const { counts } = await setUp();
+    expect(Object.values(counts())).toEqual(QUERY_CHANNELS.map(() => 1));
+  });
+
+  it('writes an intent event straight into the list and refetches nothing', async () => {
+    const { fake, counts, after } = await setUp();
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({});
+    expect(screen.getByTestId('intents').textContent).toBe('w-9:in_flight');
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({});
+    expect(screen.getByTestId('intents').textContent).toBe('w-9:unconfirmed');
+  });
+
+  it('keeps the newer state when an older view of the same intent arrives after it', async () => {
+    const { fake, counts, after } = await setUp();
+    await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted', updated_at: 2000 })));
+    await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed', updated_at: 1000 })));
+    expect(screen.getByTestId('intents').textContent).toBe('w-9:accepted');
+  });
+
+  it('refetches the balance, and only it, when an intent says money moved', async () => {
+    const { fake, counts, after } = await setUp();
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({ totalBalance: 1 });
+  });
+
+  it('refetches the profile-scoped reads on a profile event, not the vault or the settings', async () => {
+    const { fake, counts, after } = await setUp();
+    expect(await after(counts(), () => fake.emit('profiles', { active_id: 'sandbox' }))).toEqual({
+      profileCurrent: 1, profilesList: 1, journalStatus: 1, intentsList: 1, totalBalance: 1, ...HISTORY_ONCE, depositAddress: 1,
+    });
+  });
+
+  it('refetches the history reads, and only them, on a history event', async () => {
+    const { fake, counts, after } = await setUp();
+    expect(await after(counts(), () => fake.emit('history', { changes: [], in_flight: 0, unsent: 0 }))).toEqual(HISTORY_ONCE);
+    expect(await after(counts(), () => fake.emit('notify', { title: 't', body: 'b', tag: 'x' }))).toEqual({});
+  });
+
+  it('refetches the journal and its writes on a journal event', async () => {
+    const { fake, counts, after } = await setUp();
+    expect(await after(counts(), () => fake.emit('journal', {}))).toEqual({ journalStatus: 1, intentsList: 1 });
+  });
+
+  it('writes the vault event into the cache without asking for it again', async () => {
+    const { fake, counts, after } = await setUp();
+    const delta = await after(counts(), () => fake.emit('vault', { ...OPEN_VAULT, locked: true }));
+    expect(delta.vaultStatus).toBeUndefined();
+    expect(screen.getByTestId('locked').textContent).toBe('true');
+  });
+
+  it('writes a saved setting from the answer and refetches nothing', async () => {
+    const { counts, after } = await setUp();
+    expect(await after(counts(), () => screen.getByRole('button', { name: 'save' }).click())).toEqual({});
+    expect(screen.getByTestId('idle').textContent).toBe('42');
+  });
+
+  it('refetches figures once the Sandbox is back, not while it is down', async () => {
+    const { fake, counts, after } = await setUp();
+    expect(await after(counts(), () => fake.emit('sandbox', { state: 'down', at: 1 }))).toEqual({});
+    expect(await after(counts(), () => fake.emit('sandbox', { state: 'restarted', at: 2 }))).toEqual({ totalBalance: 1, intentsList: 1 });
+  });
+});

@@ -1,0 +1,64 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fakeDesk } from '../../testkit/fakeDesk.ts';
+import { baseAnswers, intent } from '../../testkit/fixtures.ts';
+import { renderWithDesk } from '../../testkit/renderPage.tsx';
+import ActivityPage from './ActivityPage.tsx';
+
+describe('Activity page', () => {
+  it('lists a write for review and approves it, keeping focus on its row', async () => {
+    const pending = intent();
+    const fake = fakeDesk({ ...baseAnswers(), intentsList: [pending], writeApprove: { ...pending, state: 'accepted', exchange_id: 'w123' } });
+    renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
+    const row = (await screen.findByText('Awaiting your approval')).closest('tr')!;
+    expect(row.textContent).toContain('2,500.5 USDT to TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA (TRX)');
+    await userEvent.click(within(row).getByRole('button', { name: 'Approve and send' }));
+    expect(fake.calls.writeApprove).toEqual([{ id: 'i-1' }]);
+    await waitFor(() => expect(row.textContent).toContain('Accepted by the exchange'));
+    expect(within(row).queryByRole('button', { name: 'Approve and send' })).toBeNull();
+    expect(document.activeElement).toBe(row);
+    expect(row.textContent).toContain('Exchange id: w123');
+  });
+
+  it('shows a cancellation as the operator\'s word, and a refusal as a problem', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), intentsList: [
+      intent({ id: 'c', state: 'cancelled', reason: 'cancelled by the operator' }),
+      intent({ id: 'r', state: 'refused', label: 'BALANCE_NOT_ENOUGH', reason: 'not enough USDT' }),
+    ] });
+    renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
+    const cancelled = await screen.findByText(/Cancelled by the operator/);
+    expect(cancelled.className).not.toContain('field-error');
+    expect(screen.getByText(/BALANCE_NOT_ENOUGH/).className).toContain('field-error');
+  });
+
+  it('reads "unfinished only" from the address', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), intentsList: [] });
+    renderWithDesk(fake, <ActivityPage />, { at: '/activity?show=unfinished' });
+    expect(await screen.findByText('No unfinished writes.')).toBeTruthy();
+    expect(fake.calls.intentsList![0]).toEqual({ unfinished_only: true });
+    expect(screen.getByRole('link', { name: 'Unfinished' }).getAttribute('aria-current')).toBe('true');
+  });
+
+  it('settles a write that needs attention in a dialog that Escape closes', async () => {
+    const stuck = intent({ id: 's', state: 'needs_attention', kind: 'own_transfer', reason: 'the connection dropped', body: { currency: 'USDT', amount: '5', from: 'spot', to: 'margin' } });
+    const fake = fakeDesk({ ...baseAnswers(), intentsList: [stuck], writeSettle: { ...stuck, state: 'settled' } });
+    renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Settle…' }));
+    const dialog = screen.getByRole('dialog', { name: 'Settle s' });
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(dialog.isConnected).toBe(false);
+    await userEvent.click(screen.getByRole('button', { name: 'Settle…' }));
+    await userEvent.type(screen.getByLabelText('What you checked'), 'spot history shows it');
+    await userEvent.click(screen.getByRole('button', { name: 'It happened' }));
+    await waitFor(() => expect(fake.calls.writeSettle).toEqual([{ id: 's', outcome: 'done', note: 'spot history shows it' }]));
+  });
+
+  it('keeps the journal notice: a damaged journal stops writes and offers the archive', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), journalStatus: { state: 'damaged', damage: { reason: 'entry 3 does not verify', entry: 3, missing: 0 }, recovered: null } });
+    renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
+    expect((await screen.findByText('This profile’s journal failed verification')).textContent).toBeTruthy();
+    expect(screen.getByText('entry 3 does not verify')).toBeTruthy();
+  });
+});

@@ -1,0 +1,89 @@
+import { useRef, useState } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { describeWithdrawalStatus } from '../../../../shared/api/statuses.ts';
+import type { IntentView } from '../../../../shared/ipc.ts';
+import { pagePath } from '../../app/routes.ts';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { DeskError } from '../../desk/desk.ts';
+import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { capitalised, KIND_NAMES, STATE_NAMES, summary, TROUBLE_STATES } from './intentText.ts';
+import { JournalNotice } from './JournalNotice.tsx';
+import { SettleDialog } from './SettleDialog.tsx';
+
+/** The journal notice says this one, with the way forward. */
+function isJournalDamaged(e: Error): boolean {
+  return e instanceof DeskError && e.body.label === 'JOURNAL_DAMAGED';
+}
+
+/** A detail the exchange gave, labelled; the journal keeps the id and status, the body what the operator asked. */
+function Detail({ name, value }: { name: string; value: string | number | boolean | undefined }) {
+  if (value === undefined || value === '') return null;
+  return <div><span className="muted">{name}:</span> <span className="mono">{String(value)}</span></div>;
+}
+
+function IntentRow({ intent: i, onSettle }: { intent: IntentView; onSettle: (i: IntentView) => void }) {
+  const approve = useDeskMutation('writeApprove');
+  const cancel = useDeskMutation('writeCancel');
+  const rowRef = useRef<HTMLTableRowElement>(null);
+  // The buttons go away as the state moves on: focus stays on the row, not the page body.
+  const act = (run: () => void) => {
+    rowRef.current?.focus();
+    run();
+  };
+  const trouble = TROUBLE_STATES.has(i.state);
+  return (
+    <tr ref={rowRef} tabIndex={-1} data-intent={i.id} data-state={i.state} aria-label={`${KIND_NAMES[i.kind]} ${summary(i)}`}>
+      <td className="small">{new Date(i.created_at).toLocaleString()}</td>
+      <td>{KIND_NAMES[i.kind]}</td>
+      <td className="small wrap">{summary(i)}<Detail name="Id" value={i.client_id ?? undefined} /></td>
+      <td>{STATE_NAMES[i.state] ?? i.state}{i.attempts > 1 && <span className="muted small"> · {i.attempts} sends</span>}
+        {(i.label || i.reason) && <div className={`small ${trouble ? 'field-error' : 'muted'}`}>{i.label ?? ''} {capitalised(i.reason ?? '')}</div>}
+        {approve.isError && <ErrorPanel error={approve.error} />}
+        {cancel.isError && <ErrorPanel error={cancel.error} />}
+      </td>
+      <td className="small wrap">
+        <Detail name="Exchange id" value={i.exchange_id} />
+        {i.status && <div title={describeWithdrawalStatus(i.status)}><span className="muted">Status:</span> {i.status}: {describeWithdrawalStatus(i.status)}</div>}
+        <Detail name="Fee" value={i.body.fee} />
+        <Detail name="Txid" value={i.body.txid} />
+      </td>
+      <td className="row-actions">
+        {i.state === 'pending_approval' && <button type="button" className="primary" onClick={() => act(() => approve.mutate({ id: i.id }))}>Approve and send</button>}
+        {i.state === 'pending_approval' && <button type="button" onClick={() => act(() => cancel.mutate({ id: i.id, reason: 'cancelled by the operator' }))}>Cancel</button>}
+        {i.state === 'needs_attention' && <button type="button" onClick={() => onSettle(i)}>Settle…</button>}
+      </td>
+    </tr>
+  );
+}
+
+/** Every write the desk journaled, live: what it was, where it stands, and what the operator may do. */
+export default function ActivityPage() {
+  const [search] = useSearchParams();
+  const unfinishedOnly = search.get('show') === 'unfinished';
+  const list = useDeskQuery('intentsList', { unfinished_only: unfinishedOnly });
+  const [settling, setSettling] = useState<IntentView | null>(null);
+
+  return (
+    <section className="page">
+      <header className="page-header">
+        <h1 tabIndex={-1}>Activity</h1>
+        <nav className="segmented" aria-label="Which writes">
+          <Link to={pagePath('activity')} aria-current={!unfinishedOnly ? 'true' : undefined}>All</Link>
+          <Link to={pagePath('activity', { show: 'unfinished' })} aria-current={unfinishedOnly ? 'true' : undefined}>Unfinished</Link>
+        </nav>
+      </header>
+      <JournalNotice />
+      {list.isError && !isJournalDamaged(list.error) && <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />}
+      {list.data && list.data.length === 0 && <p className="muted">{unfinishedOnly ? 'No unfinished writes.' : 'No withdrawals or transfers yet.'}</p>}
+      {list.data && list.data.length > 0 && (
+        <table className="table intents" data-testid="intents">
+          <thead><tr><th>When</th><th>What</th><th>Details</th><th>State</th><th>At the exchange</th><th><span className="sr-only">Actions</span></th></tr></thead>
+          <tbody>
+            {list.data.map((i) => <IntentRow key={i.id} intent={i} onSettle={setSettling} />)}
+          </tbody>
+        </table>
+      )}
+      {settling && <SettleDialog intent={settling} onDone={() => setSettling(null)} />}
+    </section>
+  );
+}

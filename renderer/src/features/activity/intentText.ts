@@ -1,0 +1,32 @@
+import type { IntentView } from '../../../../shared/ipc.ts';
+import { groupDigits } from '../../../../shared/money.ts';
+
+export const KIND_NAMES: Record<IntentView['kind'], string> = {
+  withdrawal: 'Withdrawal', main_sub_transfer: 'Main/sub transfer', own_transfer: 'Own-account transfer',
+  sub_to_sub_transfer: 'Sub-to-sub transfer', uid_transfer: 'UID transfer',
+};
+
+// What each state means for the operator: the journal's proof, in words.
+export const STATE_NAMES: Record<IntentView['state'], string> = {
+  pending_approval: 'Awaiting your approval', approved: 'Approved, queued', in_flight: 'Sent, awaiting the answer',
+  unconfirmed: 'Unconfirmed: looking it up, never resent blindly', accepted: 'Accepted by the exchange', done: 'Done',
+  refused: 'Refused by the exchange', needs_attention: 'Needs your attention', settled: 'Settled by you', cancelled: 'Cancelled',
+};
+
+/** States whose reason is a problem to read as one; a cancellation or a settlement is the operator's own word. */
+export const TROUBLE_STATES: ReadonlySet<IntentView['state']> = new Set(['refused', 'needs_attention', 'unconfirmed']);
+
+export function summary(i: IntentView): string {
+  const b = i.body;
+  const amount = typeof b.amount === 'string' ? `${groupDigits(b.amount)} ${b.currency ?? ''}` : '';
+  if (i.kind === 'withdrawal') return `${amount} to ${b.address} (${b.chain})`;
+  if (i.kind === 'main_sub_transfer') return `${amount} ${b.direction === 'to' ? 'to' : 'from'} sub-account ${b.sub_account}`;
+  if (i.kind === 'sub_to_sub_transfer') return `${amount} from ${b.sub_account_from} to ${b.sub_account_to}`;
+  if (i.kind === 'uid_transfer') return `${amount} to UID ${b.receive_uid}`;
+  return `${amount} from ${b.from} to ${b.to}`;
+}
+
+/** The first letter up: reasons are journaled in lower case ("cancelled by the operator"). */
+export function capitalised(s: string): string {
+  return s ? s[0]!.toUpperCase() + s.slice(1) : s;
+}

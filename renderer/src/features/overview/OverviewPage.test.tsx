@@ -1,0 +1,40 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { fakeDesk } from '../../testkit/fakeDesk.ts';
+import { baseAnswers, TOTAL } from '../../testkit/fixtures.ts';
+import { renderWithDesk } from '../../testkit/renderPage.tsx';
+import OverviewPage from './OverviewPage.tsx';
+
+describe('Overview page', () => {
+  it('shows the total grouped, and each account type with its exact amount', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
+    expect(await screen.findByTestId('total-amount')).toHaveProperty('textContent', '1,234,567.5');
+    const table = screen.getByTestId('breakdown-table');
+    expect(within(table).getByText('Spot').closest('tr')!.textContent).toContain('1,200,000');
+    expect(within(table).getByText('Perpetual futures').closest('tr')!.textContent).toContain('34,567.5');
+  });
+
+  it('takes the valuation currency from the address and puts the choice back into it', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), totalBalance: (r) => ({ ...TOTAL, total: { ...TOTAL.total, currency: r.currency ?? 'USDT' } }) });
+    const { router } = renderWithDesk(fake, <OverviewPage />, { at: '/overview?currency=BTC' });
+    await waitFor(() => expect(screen.getByTestId('total-currency').textContent).toBe('BTC'));
+    expect(fake.calls.totalBalance![0]).toEqual({ currency: 'BTC' });
+    expect(screen.getByRole('button', { name: 'BTC' }).getAttribute('aria-pressed')).toBe('true');
+    await userEvent.click(screen.getByRole('button', { name: 'USD' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?currency=USD'));
+    await waitFor(() => expect(screen.getByTestId('total-currency').textContent).toBe('USD'));
+  });
+
+  it('shows a failure as a sentence with a way to try again', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), totalBalance: { ok: false, error: { kind: 'exchange', label: 'SERVER_ERROR', message: 'The exchange failed inside; try again shortly.' } } as never });
+    renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('SERVER_ERROR');
+    expect(alert.textContent).toContain('The exchange failed inside');
+    fake.answers.totalBalance = TOTAL;
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByTestId('total-amount')).toHaveProperty('textContent', '1,234,567.5');
+  });
+});

@@ -1,0 +1,85 @@
+import Decimal from 'decimal.js';
+import { useSearchParams } from 'react-router';
+import { VALUATION_CURRENCIES, type TotalBalance, type ValuationCurrency } from '../../../../shared/api/records.ts';
+import { groupDigits } from '../../../../shared/money.ts';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { useDeskQuery } from '../../desk/hooks.ts';
+import { BreakdownChart } from './BreakdownChart.tsx';
+
+const ACCOUNT_TYPE_NAMES: Record<string, string> = {
+  spot: 'Spot', margin: 'Isolated margin', futures: 'Perpetual futures', cross_margin: 'Cross margin',
+  delivery: 'Delivery', options: 'Options', finance: 'Earn', quant: 'Quant', warrant: 'Warrants', cbbc: 'CBBC',
+  meme_box: 'Meme box', payment: 'Payment',
+};
+
+function breakdown(data: TotalBalance) {
+  return Object.entries(data.details)
+    .map(([type, d]) => ({ type, name: ACCOUNT_TYPE_NAMES[type] ?? type, ...d }))
+    .sort((a, b) => new Decimal(b.amount).cmp(a.amount));
+}
+
+/** The valuation currency lives in the address (`#/overview?currency=BTC`): reload and back keep it. */
+function useCurrency(): [ValuationCurrency, (c: ValuationCurrency) => void] {
+  const [search, setSearch] = useSearchParams();
+  const asked = search.get('currency');
+  const currency = (VALUATION_CURRENCIES as readonly string[]).includes(asked ?? '') ? (asked as ValuationCurrency) : 'USDT';
+  return [currency, (c) => setSearch(c === 'USDT' ? {} : { currency: c })];
+}
+
+export default function OverviewPage() {
+  const [currency, setCurrency] = useCurrency();
+  const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: 60_000 });
+  const rows = total.data ? breakdown(total.data) : [];
+
+  return (
+    <section className="page">
+      <header className="page-header">
+        <h1 tabIndex={-1}>Overview</h1>
+        <div className="segmented" role="group" aria-label="Valuation currency">
+          {VALUATION_CURRENCIES.map((c) => (
+            <button key={c} type="button" aria-pressed={c === currency} onClick={() => setCurrency(c)}>{c}</button>
+          ))}
+        </div>
+      </header>
+
+      {total.isPending && <p className="muted" role="status">Loading balances…</p>}
+      {total.isError && <ErrorPanel error={total.error} onRetry={() => void total.refetch()} />}
+      {total.data && (
+        <>
+          <div className="card total">
+            <div className="label">Total balance (main account)</div>
+            <div className="figure" data-testid="total-balance">
+              <span data-testid="total-amount">{groupDigits(total.data.total.amount)}</span>{' '}
+              <span data-testid="total-currency">{total.data.total.currency}</span>
+            </div>
+            <div className="muted small">
+              {total.data.total.unrealised_pnl !== undefined && <>Unrealised PnL {groupDigits(total.data.total.unrealised_pnl)} · </>}
+              {total.data.total.borrowed !== undefined && <>Borrowed {groupDigits(total.data.total.borrowed)} · </>}
+              The exchange caches this figure for up to a minute.
+            </div>
+          </div>
+
+          <div className="card">
+            <h2>By account type</h2>
+            <BreakdownChart rows={rows} currency={total.data.total.currency} />
+            <table className="table" data-testid="breakdown-table">
+              <thead>
+                <tr><th>Account type</th><th className="num">Amount ({total.data.total.currency})</th><th className="num">Unrealised PnL</th><th className="num">Borrowed</th></tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.type} data-account-type={r.type}>
+                    <td>{r.name}</td>
+                    <td className="num">{groupDigits(r.amount)}</td>
+                    <td className="num">{r.unrealised_pnl !== undefined ? groupDigits(r.unrealised_pnl) : '—'}</td>
+                    <td className="num">{r.borrowed !== undefined ? groupDigits(r.borrowed) : '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,128 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { VaultStatus } from '../../../../shared/ipc.ts';
+import { fakeDesk } from '../../testkit/fakeDesk.ts';
+import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
+import { renderWithDesk } from '../../testkit/renderPage.tsx';
+import SettingsPage from './SettingsPage.tsx';
+
+const NO_KEYCHAIN: VaultStatus = { locked: false, backend: null, passphrase_set: false, unlock_wait_ms: 0, keychain_note: 'The system keyring (Electron safeStorage) is not available in this host. Set a passphrase to protect the keys.' };
+const PASSPHRASE: VaultStatus = { locked: false, backend: 'passphrase', passphrase_set: true, unlock_wait_ms: 0, keychain_note: NO_KEYCHAIN.keychain_note };
+
+describe('Settings page', () => {
+  it('says a passphrase is needed before the profile form, when there is no keychain', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), vaultStatus: NO_KEYCHAIN });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    expect((await screen.findByTestId('passphrase-needed')).textContent).toContain('a live key can only be stored under a passphrase');
+    expect(screen.getByRole('button', { name: 'Add a profile' })).toHaveProperty('disabled', true);
+    await userEvent.click(screen.getByRole('button', { name: 'Set a passphrase' }));
+    expect(document.activeElement).toBe(screen.getByLabelText('New passphrase'));
+  });
+
+  it('after "Passphrase saved." the keys-at-rest note no longer asks for one, and a profile can be added', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), vaultStatus: NO_KEYCHAIN, vaultSetPassphrase: PASSPHRASE });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    await userEvent.type(await screen.findByLabelText('New passphrase'), 'correct horse battery');
+    await userEvent.type(screen.getByLabelText('Repeat new passphrase'), 'correct horse battery');
+    await userEvent.click(screen.getByRole('button', { name: 'Set passphrase' }));
+    await screen.findByText('Passphrase saved.');
+    const vault = screen.getByTestId('vault');
+    expect(vault.textContent).toContain('derived from your passphrase');
+    expect(vault.textContent).not.toContain('Set a passphrase');
+    expect(screen.queryByTestId('passphrase-needed')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Add a profile' })).toHaveProperty('disabled', false);
+  });
+
+  it('flags an empty API key and a bad address at their inputs, before asking the core', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add a profile' }));
+    const form = screen.getByRole('form', { name: 'New profile' });
+    await userEvent.type(within(form).getByLabelText('Name'), 'Rehearsal');
+    await userEvent.clear(within(form).getByLabelText('Base address'));
+    await userEvent.type(within(form).getByLabelText('Base address'), 'ftp://example.com');
+    await userEvent.click(within(form).getByRole('button', { name: 'Check and save' }));
+    const key = within(form).getByLabelText('API key');
+    await waitFor(() => expect(key.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(key.getAttribute('aria-describedby')!)!.textContent).toBe('An API key is required.');
+    const address = within(form).getByLabelText('Base address');
+    expect(address.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(address.getAttribute('aria-describedby')!)!.textContent).toMatch(/api\/v4/);
+    expect(within(form).getByLabelText('Name').getAttribute('aria-invalid')).toBeNull();
+    expect(fake.count('profileSave')).toBe(0);
+  });
+
+  it('shows the core\'s refusal as a sentence, without the channel or field names, and clears it on the next attempt', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), profileSave: { ok: false, error: { kind: 'exchange', label: 'INVALID_SIGNATURE', message: 'Check that the secret in Settings matches the key.' } } as never });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add a profile' }));
+    const form = screen.getByRole('form', { name: 'New profile' });
+    await userEvent.type(within(form).getByLabelText('Name'), 'Rehearsal');
+    await userEvent.type(within(form).getByLabelText('API key'), 'abcdefgh12345678');
+    await userEvent.type(within(form).getByLabelText('API secret'), '0'.repeat(32));
+    await userEvent.click(within(form).getByRole('button', { name: 'Check and save' }));
+    expect((await within(form).findByRole('alert')).textContent).toContain('INVALID_SIGNATURE');
+    // The next attempt fails in the form itself: the exchange's old answer goes.
+    await userEvent.clear(within(form).getByLabelText('API key'));
+    await userEvent.click(within(form).getByRole('button', { name: 'Check and save' }));
+    await waitFor(() => expect(within(form).queryByRole('alert')).toBeNull());
+    expect(within(form).getByLabelText('API key').getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it('turns a refusal of the request into the sentence alone', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), vaultSetPassphrase: { ok: false, error: { kind: 'invalid_request', message: 'vaultSetPassphrase: next: a passphrase has at least 10 characters', path: ['next'] } } as never });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    await userEvent.type(await screen.findByLabelText('New passphrase'), 'long enough passphrase');
+    await userEvent.type(screen.getByLabelText('Repeat new passphrase'), 'long enough passphrase');
+    await userEvent.click(screen.getByRole('button', { name: 'Set passphrase' }));
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('A passphrase has at least 10 characters.');
+    expect(alert.textContent).not.toContain('vaultSetPassphrase');
+    expect(alert.textContent).not.toContain('next:');
+  });
+
+  it('closes the profile form with Escape and gives focus back to "Add a profile"', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    const add = await screen.findByRole('button', { name: 'Add a profile' });
+    await userEvent.click(add);
+    expect(document.activeElement).toBe(within(screen.getByRole('form', { name: 'New profile' })).getByLabelText('Name'));
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByRole('form', { name: 'New profile' })).toBeNull());
+    expect(document.activeElement).toBe(add);
+  });
+});
+
+describe('Settings page: preferences and focus', () => {
+  it('applies the chosen theme to the window and keeps the choice', async () => {
+    renderWithDesk(fakeDesk(baseAnswers()), <SettingsPage />, { at: '/settings' });
+    await userEvent.selectOptions(await screen.findByLabelText('Theme'), 'dark');
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('dark'));
+    expect(localStorage.getItem('desk-theme')).toBe('dark');
+    await userEvent.selectOptions(screen.getByLabelText('Theme'), 'light');
+    await waitFor(() => expect(document.documentElement.dataset.theme).toBe('light'));
+    await userEvent.selectOptions(screen.getByLabelText('Theme'), 'system');
+    expect(localStorage.getItem('desk-theme')).toBeNull();
+  });
+
+  it('keeps focus on a profile\'s row when "Use" goes away, and on the heading when a removed profile\'s row goes', async () => {
+    const rehearsal = { ...SANDBOX_PROFILE, id: 'p2', name: 'Rehearsal', environment: 'testnet' as const, built_in: false };
+    const fake = fakeDesk({ ...baseAnswers(), profilesList: { active_id: 'sandbox', profiles: [SANDBOX_PROFILE, rehearsal] },
+      profileSelect: rehearsal, profileRemove: { removed: true } });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    const row = (await screen.findByText('Rehearsal')).closest('tr')!;
+    await userEvent.click(within(row).getByRole('button', { name: 'Use' }));
+    fake.answers.profilesList = { active_id: 'p2', profiles: [SANDBOX_PROFILE, rehearsal] };
+    act(() => fake.emit('profiles', { active_id: 'p2' }));
+    await waitFor(() => expect(within(row).queryByRole('button', { name: 'Use' })).toBeNull());
+    expect(document.activeElement).toBe(row);
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Remove Rehearsal' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove profile' }));
+    fake.answers.profilesList = { active_id: 'sandbox', profiles: [SANDBOX_PROFILE] };
+    act(() => fake.emit('profiles', { active_id: 'sandbox' }));
+    await waitFor(() => expect(screen.queryByText('Rehearsal')).toBeNull());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Add a profile' }));
+  });
+});

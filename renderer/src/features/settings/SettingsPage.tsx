@@ -1,0 +1,14 @@
+import { ProfilesSection } from './ProfilesSection.tsx';
+import { PreferencesSection } from './PreferencesSection.tsx';
+import { VaultSection } from './VaultSection.tsx';
+
+export default function SettingsPage() {
+  return (
+    <section className="page">
+      <header className="page-header"><h1 tabIndex={-1}>Settings</h1></header>
+      <ProfilesSection />
+      <VaultSection />
+      <PreferencesSection />
+    </section>
+  );
+}

@@ -1,0 +1,44 @@
+import type { ChannelResponse, IntentView, ProfileSummary, VaultStatus } from '../../../shared/ipc.ts';
+import type { FakeAnswers } from './fakeDesk.ts';
+
+export const SANDBOX_PROFILE: ProfileSummary = {
+  id: 'sandbox', name: 'Sandbox', environment: 'sandbox', base_url: 'http://127.0.0.1:1/api/v4', svc: 'Svc', key_masked: 'abcd…wxyz',
+  permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
+  sub_keys: [], built_in: true,
+};
+
+export const OPEN_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: null, unlock_wait_ms: 0 };
+
+export const TOTAL: ChannelResponse<'totalBalance'> = {
+  total: { amount: '1234567.5', currency: 'USDT' },
+  details: { spot: { amount: '1200000', currency: 'USDT' }, futures: { amount: '34567.5', currency: 'USDT', unrealised_pnl: '12.5' } },
+} as ChannelResponse<'totalBalance'>;
+
+export function intent(over: Partial<IntentView> = {}): IntentView {
+  return {
+    id: 'i-1', kind: 'withdrawal', client_id: 'desk-1-abc', state: 'pending_approval', created_at: 1_700_000_000_000, updated_at: 1_700_000_000_000,
+    body: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '2500.5' },
+    attempts: 0, absent_lookups: 0, ...over,
+  };
+}
+
+/** What every page's shell reads, answered as a fresh Sandbox desk would. */
+export function baseAnswers(): FakeAnswers {
+  return {
+    profileCurrent: SANDBOX_PROFILE,
+    profilesList: { active_id: 'sandbox', profiles: [SANDBOX_PROFILE] },
+    vaultStatus: OPEN_VAULT,
+    settingsGet: { idle_lock_minutes: 15, settle_seconds: 30 },
+    intentsList: [],
+    journalStatus: { state: 'ok', damage: null, recovered: null },
+    totalBalance: TOTAL,
+    userActive: { locked: false },
+    withdrawalsList: EMPTY_PAGE, depositsList: EMPTY_PAGE, transfersList: EMPTY_PAGE, uidTransfersList: EMPTY_PAGE,
+    withdrawalDetail: { record: null, timeline: [], intent: null, cancellable: false } as never,
+    historyStatus: { synced_to: null, watching_since: null, syncing: false, last_error: null, in_flight: 0, deposits_pending: 0, unsent: 0 } as never,
+    unsentList: [],
+    depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] } as never,
+  };
+}
+
+const EMPTY_PAGE = { total: 0, rows: [], next_cursor: null } as never;

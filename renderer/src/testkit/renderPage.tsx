@@ -1,0 +1,32 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement, ReactNode } from 'react';
+import { useAppliedTheme } from '../app/theme.ts';
+import { useDeskEventsIntoCache } from '../desk/hooks.ts';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createDesk, DeskProvider, type Desk } from '../desk/DeskProvider.tsx';
+import type { FakeDesk } from './fakeDesk.ts';
+
+export function testQueryClient(): QueryClient {
+  return new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, gcTime: Infinity } } });
+}
+
+/** What the shell does for every page: events into the cache, the theme onto the window. */
+function ShellWiring({ children }: { children: ReactNode }) {
+  useDeskEventsIntoCache();
+  useAppliedTheme();
+  return children;
+}
+
+/** Renders one page (or any element) at an address, with a fake desk behind it, as the app would. */
+export function renderWithDesk(fake: FakeDesk, element: ReactElement, opts: { path?: string; at?: string } = {}) {
+  const desk: Desk = createDesk(fake.api);
+  const queryClient = testQueryClient();
+  const router = createMemoryRouter([{ path: opts.path ?? '/*', element: <ShellWiring>{element}</ShellWiring> }], { initialEntries: [opts.at ?? '/'] });
+  const view = render(
+    <DeskProvider desk={desk}>
+      <QueryClientProvider client={queryClient}><RouterProvider router={router} /></QueryClientProvider>
+    </DeskProvider>,
+  );
+  return { ...view, desk, queryClient, router };
+}

@@ -1,0 +1,76 @@
+import type { ChannelName, EventName, IntentView } from './ipc.ts';
+
+// Which cached answers each core event and each write makes stale. The renderer refetches exactly
+// these (and writes an event's payload into the cache where the payload is the new value), so that a
+// profile switch or a write costs the reads it changes, not every read the window holds.
+
+/** Channels that read: their answers are cached, keyed by channel and request. */
+export const QUERY_CHANNELS = [
+  'profileCurrent', 'profilesList', 'vaultStatus', 'settingsGet', 'intentsList', 'journalStatus', 'totalBalance',
+  'withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList',
+  'depositAddress',
+] as const satisfies readonly ChannelName[];
+export type QueryChannel = (typeof QUERY_CHANNELS)[number];
+export type WriteChannel = Exclude<ChannelName, QueryChannel>;
+
+/** The exchange's histories as the desk's cache holds them: the `history` event says they moved. */
+const HISTORY_READS = ['withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList'] as const;
+
+/** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
+const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', 'totalBalance', ...HISTORY_READS, 'depositAddress'] as const;
+
+/** What each event makes stale (refetched if on screen, else on next view). */
+export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
+  // The payload is the new vaultStatus (written, not refetched); a lock or unlock changes what can be read.
+  vault: PROFILE_SCOPED,
+  // The payload is the intent itself, written into every cached intentsList; balances move only when money did.
+  intent: [],
+  journal: ['journalStatus', 'intentsList'],
+  profiles: PROFILE_SCOPED,
+  rateLimits: [],
+  // A restarted Sandbox may hold other figures than the page shows (its world moved on while down).
+  sandbox: ['totalBalance', 'intentsList'],
+  history: HISTORY_READS,
+  // Shown as a desktop or browser notification; it changes no read.
+  notify: [],
+};
+
+/** Events whose payload is the new value of a query: written straight into the cache. */
+export const WRITTEN_BY_EVENT = { vault: 'vaultStatus', intent: 'intentsList' } as const satisfies Partial<Record<EventName, QueryChannel>>;
+
+/** An intent in one of these states moved money (or settled that it did): the balance is stale. */
+export const MONEY_MOVED_STATES: ReadonlySet<IntentView['state']> = new Set(['accepted', 'done', 'settled']);
+
+/** Finished intents leave the "unfinished only" list (the core's journal uses the same four). */
+export const FINISHED_INTENT_STATES: ReadonlySet<IntentView['state']> = new Set(['done', 'refused', 'settled', 'cancelled']);
+
+/**
+ * What a write's own answer makes stale beyond what the core announces with an event. Writes the core
+ * announces (profiles, vault, intents, journal) add nothing here: the event does it, once. A write whose
+ * answer is the new value of a query names it in WRITTEN_BY_ANSWER instead.
+ */
+export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = {
+  profileSave: [], profileRemove: [], profileSelect: [],
+  vaultUnlock: [], vaultLock: [], vaultSetPassphrase: [],
+  userActive: [],
+  settingsSave: [],
+  writePrepare: [], writeApprove: [], writeCancel: [], writeSettle: [],
+  journalAcknowledgeRecovery: [], journalArchive: [],
+  // The core announces what these change with a `history` event; an acknowledgement or a cancel is also
+  // refetched at once, so the operator sees the answer without waiting for the next sync.
+  historyExport: [], historySync: [], unsentAcknowledge: ['unsentList', 'historyStatus'],
+  withdrawalCancel: ['withdrawalsList', 'withdrawalDetail', 'historyStatus'],
+};
+
+/** Writes whose answer is the new value of a query (request-free queries only). */
+export const WRITTEN_BY_ANSWER = {
+  settingsSave: 'settingsGet',
+  vaultUnlock: 'vaultStatus', vaultLock: 'vaultStatus', vaultSetPassphrase: 'vaultStatus',
+  journalAcknowledgeRecovery: 'journalStatus',
+  historySync: 'historyStatus',
+  // An intent answer is merged into the cached lists, like the `intent` event that follows it.
+  writePrepare: 'intentsList', writeApprove: 'intentsList', writeCancel: 'intentsList', writeSettle: 'intentsList',
+} as const satisfies Partial<Record<WriteChannel, QueryChannel>>;
+
+/** Channels whose answer comes from the exchange: their outcomes are the connection state the window shows. */
+export const EXCHANGE_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['totalBalance', 'profileSave', 'writeApprove']);
