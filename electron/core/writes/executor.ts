@@ -37,6 +37,15 @@ export interface WriteEvent {
   intent: IntentView;
 }
 
+/** Who drives each intent of a journal, across every executor over it in this process. */
+const drivers = new WeakMap<Journal, Map<string, Promise<IntentView>>>();
+
+function driversOf(journal: Journal): Map<string, Promise<IntentView>> {
+  let m = drivers.get(journal);
+  if (!m) drivers.set(journal, (m = new Map()));
+  return m;
+}
+
 /** Transfer statuses (§3.3) that say the transfer did not happen. */
 const FAILED_TRANSFER_STATUSES = new Set(['FAIL']);
 
@@ -154,8 +163,20 @@ export class WriteExecutor {
   private drive(id: string): Promise<IntentView> {
     const current = this.running.get(id);
     if (current) return current;
-    const p = this.loop(id).finally(() => this.running.delete(id));
+    // Another executor over the same journal (the one a lock, an unlock or a profile switch replaced,
+    // still finishing a request) may be driving this intent: wait for it to end, then look again, so
+    // that two executors never send the same intent side by side.
+    const drivers = driversOf(this.journal);
+    const other = drivers.get(id);
+    const p: Promise<IntentView> = (other ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => this.loop(id))
+      .finally(() => {
+        this.running.delete(id);
+        if (drivers.get(id) === p) drivers.delete(id);
+      });
     this.running.set(id, p);
+    drivers.set(id, p);
     return p;
   }
 
