@@ -3,7 +3,7 @@ import { channels, events, isChannelName, type ChannelName, type DeskErrorBody, 
 import type { ApiRequest } from './client/client.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
-import { ExchangeError, NetworkError } from './client/errors.ts';
+import { AnswerShapeError, ExchangeError, NetworkError } from './client/errors.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import type { Profile } from './profiles/profile.ts';
 import { InputError, ProfileStore } from './profiles/store.ts';
@@ -35,6 +35,7 @@ export interface CoreOptions {
 
 function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
+  if (e instanceof AnswerShapeError) return { kind: 'exchange', message: e.message };
   if (e instanceof NetworkError) return { kind: 'network', message: e.message };
   if (e instanceof LockedError) return { kind: 'locked', message: e.message };
   if (e instanceof NoProfileError) return { kind: 'invalid_request', message: e.message };
@@ -86,10 +87,10 @@ export function createCore(opts: CoreOptions): Core {
     sessions,
     vault,
     settings,
-    async call<T>(req: ApiRequest): Promise<T> {
+    async call(req, schema) {
       const { client } = sessions.active();
       try {
-        return await client.request<T>(req);
+        return await client.request(req, schema);
       } catch (e) {
         sessions.learnFromRefusal(e, req.method, req.path);
         throw e;
@@ -112,10 +113,13 @@ export function createCore(opts: CoreOptions): Core {
     try {
       const handler = handlers[name] as (req: unknown, deps: HandlerDeps) => Promise<unknown>;
       const answer = await handler(parsed.data, deps);
+      // Exchange answers were checked where they arrived (the client); a reply that fails its channel's
+      // schema here is the desk's own bug (a journal or settings file it wrote, a handler's mistake).
       const checked = channels[name].response.safeParse(answer);
       if (!checked.success) {
         const issue = checked.error.issues[0]!;
-        return { ok: false, error: { kind: 'exchange', message: `The exchange's answer to ${name} did not have the expected shape (${issue.path.join('.')}: ${issue.message}).` } };
+        log(`[core] ${name} answered outside its contract: ${issue.path.join('.') || 'answer'}: ${issue.message}`);
+        return { ok: false, error: { kind: 'internal', message: `The desk hit an internal error answering ${name}; the details are in its log.` } };
       }
       return { ok: true, data: checked.data };
     } catch (e) {

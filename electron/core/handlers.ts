@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { TotalBalance } from '../../shared/api/records.ts';
 import type { ChannelName, Channels, VaultStatus } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import { InputError } from './profiles/store.ts';
@@ -10,8 +11,8 @@ export interface HandlerDeps {
   sessions: Sessions;
   settings: SettingsStore;
   vault: VaultPort | null;
-  /** A request signed by the active profile's key. */
-  call<T>(req: ApiRequest): Promise<T>;
+  /** A request signed by the active profile's key, its answer checked against the record's schema. */
+  call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>>;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;
@@ -99,5 +100,5 @@ export const handlers: Handlers = {
   },
 
   totalBalance: async (req, { call }) =>
-    call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }),
+    call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }, TotalBalance),
 };

@@ -1,5 +1,6 @@
 import type { PermissionGroup } from '../../shared/api/environments.ts';
 import { permissionGroupFor } from '../../shared/api/environments.ts';
+import { TotalBalance } from '../../shared/api/records.ts';
 import type { ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -189,7 +190,7 @@ export class Sessions {
     if (this.locked()) throw new LockedError();
     const box = this.opts.vault.box();
     const profile = this.opts.store.resolve(input, box);
-    await this.makeClient(profile).request({ method: 'GET', path: '/wallet/total_balance', priority: 'action' });
+    await this.makeClient(profile).request({ method: 'GET', path: '/wallet/total_balance', priority: 'action' }, TotalBalance);
     this.opts.store.save(profile, box);
     if (this.current?.id === profile.id) this.drop();
     this.opts.onProfilesChanged?.(this.activeId());

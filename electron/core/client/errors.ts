@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import { labelSentence } from '../../../shared/api/labels.ts';
 
 // Errors carry labels, HTTP statuses and addresses only: never a key, a secret, a signature or a body.
@@ -54,5 +55,32 @@ export class NetworkError extends Error {
     this.timedOut = opts.timedOut ?? false;
     const code = causeCode(cause);
     this.ambiguous = !(code !== undefined && NOT_SENT_CODES.has(code) && !this.timedOut);
+  }
+}
+
+/**
+ * A 200 whose body is not the record the endpoint promises (a field the desk uses is missing or of the
+ * wrong type). It is a NetworkError because the answer is not the API's: for a write it may still mean
+ * the request was applied, so it counts as ambiguous, never as a refusal.
+ */
+export class AnswerShapeError extends NetworkError {
+  constructor(
+    /** "GET /wallet/withdrawals" */
+    readonly endpoint: string,
+    /** The field as a path into the answer ("[0].amount"), or "answer" for the whole body. */
+    readonly field: string,
+    readonly problem: string,
+    origin: string,
+  ) {
+    super(`The exchange's answer to ${endpoint} (${origin}) did not have the expected shape: ${field} ${problem}.`, undefined, { status: 200 });
+    this.name = 'AnswerShapeError';
+  }
+
+  static from(endpoint: string, origin: string, data: unknown, issue: z.core.$ZodIssue): AnswerShapeError {
+    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+    let at: unknown = data;
+    for (const p of issue.path) at = at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[p] : undefined;
+    const problem = at === undefined ? 'is missing' : `is not valid (${issue.message})`;
+    return new AnswerShapeError(endpoint, path || 'answer', problem, origin);
   }
 }

@@ -1,3 +1,4 @@
+import { Fees, TotalBalance } from '../../../shared/api/records.ts';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -58,7 +59,7 @@ describe('client against the Sandbox', () => {
     const wire: Array<{ path: string; status: number }> = [];
     const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: creds.main.uid, fetch: countingFetch(wire) });
     const answers = await Promise.all(
-      Array.from({ length: 100 }, () => client.request<{ total: { amount: string } }>({ method: 'GET', path: '/wallet/total_balance' })),
+      Array.from({ length: 100 }, () => client.request({ method: 'GET', path: '/wallet/total_balance' }, TotalBalance)),
     );
     expect(answers.every((a) => typeof a.total.amount === 'string')).toBe(true);
     expect(wire.filter((w) => w.status === 429)).toHaveLength(0);
@@ -77,7 +78,7 @@ describe('client against the Sandbox', () => {
       const wire: Array<{ path: string; status: number }> = [];
       const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: `${creds.main.uid}-skew`, fetch: countingFetch(wire) });
       for (const path of ['/wallet/fee', '/wallet/fee'] as const) {
-        await expect(client.request({ method: 'GET', path })).resolves.toBeDefined();
+        await expect(client.request({ method: 'GET', path }, Fees)).resolves.toMatchObject({ taker_fee: expect.any(String) });
       }
       // One refusal, one resync, one retry; after that the desk signs with the server's time.
       expect(wire.map((w) => `${w.path} ${w.status}`)).toEqual(['/wallet/fee 401', '/spot/time 200', '/wallet/fee 200', '/wallet/fee 200']);

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, type Priority } from './client.ts';
@@ -31,7 +32,7 @@ describe('Scheduler (property)', () => {
           const work = reqs.map(async (r) => {
             await new Promise<void>((resolve) => time.setTimeout(resolve, r.delayMs));
             const e = ENDPOINTS[r.endpoint]!;
-            return client.request({ method: e.method, path: e.path, signed: e.path !== '/spot/tickers', body: e.method === 'POST' ? {} : undefined, priority: PRIORITIES[r.priority] });
+            return client.request({ method: e.method, path: e.path, signed: e.path !== '/spot/tickers', body: e.method === 'POST' ? {} : undefined, priority: PRIORITIES[r.priority] }, z.unknown());
           });
           await time.run(Promise.all(work), 24 * 3_600_000);
           expect(ex.arrivals.filter((a) => a.status === 429)).toEqual([]);

@@ -2,7 +2,7 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import type { ApiClient, Priority } from '../client/client.ts';
-import { NetworkError } from '../client/errors.ts';
+import { listOf, Withdrawal } from '../../../shared/api/records.ts';
 import { MAX_LIMIT, MAX_RANGE_SEC, thirtyDayWindows, windowedRecords } from './windows.ts';
 
 // The year of withdrawals and deposits is read once (cold); later syncs read only what is new since the
@@ -12,7 +12,7 @@ import { MAX_LIMIT, MAX_RANGE_SEC, thirtyDayWindows, windowedRecords } from './w
 
 export interface WireRecord {
   id: string;
-  timestamp: string;
+  timestamp: string | number;
   status: string;
   [field: string]: unknown;
 }
@@ -58,11 +58,6 @@ export interface HistoryCacheOptions {
 }
 
 const EMPTY: HistoryFile = { version: 1, syncedTo: null, withdrawals: {}, deposits: {} };
-
-function isWireRecord(r: unknown): r is WireRecord {
-  const o = r as Partial<WireRecord> | null;
-  return !!o && typeof o.id === 'string' && typeof o.status === 'string';
-}
 
 function tsOf(r: WireRecord): number {
   const t = Number(r.timestamp);
@@ -131,8 +126,7 @@ export class HistoryCache {
 
   private async readInto(path: '/wallet/withdrawals' | '/wallet/deposits', into: Record<string, WireRecord>, from: number, to: number): Promise<number> {
     let added = 0;
-    for await (const r of windowedRecords<unknown>(this.opts.client, { path, from, to, priority: this.opts.priority ?? 'background' })) {
-      if (!isWireRecord(r)) continue;
+    for await (const r of windowedRecords(this.opts.client, { path, from, to, priority: this.opts.priority ?? 'background' })) {
       if (!into[r.id]) added++;
       into[r.id] = r;
     }
@@ -165,15 +159,12 @@ export class HistoryCache {
       const windowCost = Math.floor(inWindow / MAX_LIMIT['/wallet/withdrawals']) + 1;
       if (j - i > windowCost) {
         const [w] = thirtyDayWindows(start, end);
-        for await (const r of windowedRecords<unknown>(this.opts.client, { path: '/wallet/withdrawals', from: w!.from, to: w!.to, priority: this.opts.priority ?? 'background' })) {
-          if (isWireRecord(r)) note(r);
-        }
+        for await (const r of windowedRecords(this.opts.client, { path: '/wallet/withdrawals', from: w!.from, to: w!.to, priority: this.opts.priority ?? 'background' })) note(r);
       } else {
         for (let k = i; k < j; k++) {
           const id = open[k]!.id;
-          const rows = await this.opts.client.request<unknown>({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_id', id]], priority: this.opts.priority ?? 'background' });
-          if (!Array.isArray(rows)) throw new NetworkError(`${this.opts.client.origin} answered a withdrawal lookup with something other than a list`);
-          const found = rows.find((r): r is WireRecord => isWireRecord(r) && r.id === id);
+          const rows = await this.opts.client.request({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_id', id]], priority: this.opts.priority ?? 'background' }, listOf(Withdrawal));
+          const found = rows.find((r) => r.id === id);
           if (found) note(found);
         }
       }

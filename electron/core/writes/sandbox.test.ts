@@ -1,3 +1,4 @@
+import { listOf, SubAccountTransfer, Withdrawal } from '../../../shared/api/records.ts';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -74,18 +75,18 @@ async function exchangeCounts(withdrawIds: string[], transferIds: string[]): Pro
   const c = client();
   const withdrawals: number[] = [];
   for (const id of withdrawIds) {
-    const rows = await c.request<Array<{ withdraw_order_id: string }>>({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_order_id', id]] });
+    const rows = await c.request({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_order_id', id]] }, listOf(Withdrawal));
     withdrawals.push(rows.filter((r) => r.withdraw_order_id === id).length);
   }
   const wanted = new Set(transferIds);
   const transfers = new Map<string, number>();
   const nowSec = Math.floor(Date.now() / 1000);
-  const rows = await c.request<Array<{ client_order_id: string }>>({
+  const rows = await c.request({
     // An explicit window: records made while the skew fault was on carry the exchange's time, 5 minutes ahead.
     method: 'GET', path: '/wallet/sub_account_transfers',
     query: [['sub_uid', creds.sub_accounts[0]!.uid], ['from', String(nowSec - 86_400)], ['to', String(nowSec + 3600)], ['limit', '1000']],
-  });
-  for (const r of rows) if (wanted.has(r.client_order_id)) transfers.set(r.client_order_id, (transfers.get(r.client_order_id) ?? 0) + 1);
+  }, listOf(SubAccountTransfer));
+  for (const r of rows) if (r.client_order_id && wanted.has(r.client_order_id)) transfers.set(r.client_order_id, (transfers.get(r.client_order_id) ?? 0) + 1);
   return { withdrawals, transfers };
 }
 

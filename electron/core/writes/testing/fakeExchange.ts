@@ -27,6 +27,7 @@ export interface FakeWithdrawal {
   chain: string;
   status: string;
   timestamp: string;
+  fee: string;
 }
 
 export interface FakeOptions {
@@ -171,7 +172,7 @@ export class FakeExchange {
         const w: FakeWithdrawal = {
           id: `w${this.nextId++}`, withdraw_order_id: String(b.withdraw_order_id ?? ''), currency: String(b.currency),
           amount: String(b.amount), address: String(b.address), chain: String(b.chain), status: 'REQUEST',
-          timestamp: String(Math.floor(Date.now() / 1000)),
+          timestamp: String(Math.floor(Date.now() / 1000)), fee: '0',
         };
         this.withdrawals.push(w);
         out = { id: w.id, withdraw_order_id: w.withdraw_order_id, currency: w.currency, amount: w.amount, status: w.status };
