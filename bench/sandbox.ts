@@ -1,3 +1,5 @@
+import type { SandboxKey } from '../shared/sandbox.ts';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import autocannon, { type Client, type Request as AcRequest, type Result } from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
@@ -27,8 +29,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 30);
 const MIXED = Number(process.env.BENCH_MIXED_SECONDS ?? 300);
 const CONNECTIONS = 50;
 
-interface KeyPair { uid: string; key: string; secret: string }
-interface Creds { base_url: string; main: KeyPair; sub_accounts: KeyPair[] }
 
 const children: ChildProcess[] = [];
 
@@ -55,14 +55,14 @@ function rssMb(pid: number): number {
 
 const EMPTY_HASH = createHash('sha512').update('').digest('hex');
 
-function signedHeaders(k: KeyPair, method: string, fullPath: string, query: string, body: string): Record<string, string> {
+function signedHeaders(k: SandboxKey, method: string, fullPath: string, query: string, body: string): Record<string, string> {
   const ts = String(Math.floor(Date.now() / 1000));
   const bodyHash = body ? createHash('sha512').update(body).digest('hex') : EMPTY_HASH;
   const sign = createHmac('sha512', k.secret).update(`${method}\n${fullPath}\n${query}\n${bodyHash}\n${ts}`).digest('hex');
   return { KEY: k.key, Timestamp: ts, SIGN: sign, Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) };
 }
 
-interface Spec { method: 'GET' | 'POST'; path: string; query?: string; body?: string; key: KeyPair }
+interface Spec { method: 'GET' | 'POST'; path: string; query?: string; body?: string; key: SandboxKey }
 
 function build(prefix: string, specs: Spec[]): AcRequest[] {
   return specs.map((s) => {
@@ -108,7 +108,7 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
   try {
     const sandbox = await start([join(ROOT, 'simulator', 'main.ts'), '--port', '0', '--data', dataDir, '--no-limits'], /^Sandbox listening on (\S+)$/);
-    const creds = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as Creds;
+    const creds = readSandboxCredentials(join(dataDir, 'credentials.json'));
     const base = new URL(creds.base_url);
     const prefix = base.pathname;
     const origin = base.origin;

@@ -26,7 +26,10 @@ async function loadMain() {
   fake.current = fakeElectron();
   const dir = mkdtempSync(join(tmpdir(), 'desk-main-'));
   const creds = join(dir, 'credentials.json');
-  writeFileSync(creds, JSON.stringify({ base_url: 'http://127.0.0.1:9/api/v4', main: { uid: '1', key: 'k'.repeat(32), secret: 's'.repeat(64) } }));
+  const key = { uid: '1', key: 'k'.repeat(32), secret: 's'.repeat(64) };
+  writeFileSync(creds, JSON.stringify({
+    base_url: 'http://127.0.0.1:9/api/v4', admin_url: 'http://127.0.0.1:9/admin/v1', admin_token: 'a'.repeat(48), main: key, read_only: key, sub_accounts: [],
+  }));
   vi.stubEnv('TREASURY_DESK_SANDBOX_CREDENTIALS', creds);
   vi.stubEnv('TREASURY_DESK_HOME', join(dir, 'home'));
   vi.resetModules();

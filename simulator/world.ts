@@ -1,3 +1,4 @@
+import type { SandboxKey } from '../shared/sandbox.ts';
 import { randomBytes } from 'node:crypto';
 import type { DB } from './db.ts';
 import { getMeta, setMeta } from './db.ts';
@@ -19,7 +20,7 @@ export const ALL_READ: Permissions = {
   spot: 'read', futures: 'read', delivery: 'read', wallet: 'read', withdraw: 'read', unified: true,
 };
 
-export interface KeyPair { uid: string; key: string; secret: string }
+export type KeyPair = SandboxKey;
 
 export type WorldName = 'demo' | 'bench';
 

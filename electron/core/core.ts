@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { channels, events, isChannelName, type ChannelName, type DeskErrorBody, type EventName, type EventPayload, type Reply } from '../../shared/ipc.ts';
-import type { ApiRequest } from './client/client.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
 import { AnswerShapeError, ExchangeError, NetworkError } from './client/errors.ts';

@@ -1,4 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { SandboxCredentials } from '../../shared/sandbox.ts';
+import { readSandboxCredentials } from './profiles/sandbox.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,14 +15,14 @@ const ROOT = join(import.meta.dirname, '..', '..');
 let sandbox: SandboxProcess;
 let dir: string;
 let core: Core;
-let creds: { base_url: string; read_only: { key: string; secret: string } };
+let creds: SandboxCredentials;
 const busy: EventPayload<'rateLimits'>[] = [];
 const profileEvents: unknown[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'desk-core-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  creds = readSandboxCredentials(sandbox.credentialsPath);
   core = openDesk({ home: join(dir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {} });
   core.subscribe((event, payload) => {
     if (event === 'rateLimits') busy.push(payload as EventPayload<'rateLimits'>);
@@ -66,7 +68,7 @@ describe('the core over a real Sandbox', () => {
   });
 
   it('keeps working when the desk is locked and unlocked while a withdrawal is still in flight', async () => {
-    const admin = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { admin_url: string; admin_token: string };
+    const admin = readSandboxCredentials(sandbox.credentialsPath);
     await fetch(`${admin.admin_url}/faults`, {
       method: 'POST', headers: { Authorization: `Bearer ${admin.admin_token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ kind: 'latency', latency_ms: 2000, path: '/withdrawals', method: 'POST', times: 1 }),
@@ -84,7 +86,7 @@ describe('the core over a real Sandbox', () => {
       const list = await core.invoke('intentsList', {});
       return (list as { data: { id: string; state: string }[] }).data.find((i) => i.id === intent.id)?.state;
     }, { timeout: 20_000 }).toMatch(/accepted|done/);
-    const key = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')).main;
+    const key = readSandboxCredentials(sandbox.credentialsPath).main;
     const { createHash, createHmac } = await import('node:crypto');
     const path = '/api/v4/wallet/withdrawals';
     const query = `withdraw_order_id=${intent.client_id}`;

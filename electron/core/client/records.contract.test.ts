@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import {
   SpotAccount, SubAccountCrossMarginBalance, SubAccountFuturesBalance, SubAccountMarginBalance, SubAccountSpotBalance,
   SubAccountTransfer, TotalBalance, TransferOrderStatus, UidTransfer, Withdrawal, WithdrawalLimits,
 } from '../../../shared/api/records.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from './client.ts';
 import { AnswerShapeError } from './errors.ts';
@@ -34,7 +35,7 @@ const relay = (async (input: string | URL | Request, init?: RequestInit) => {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'td-records-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: dir });
-  const creds = JSON.parse(await readFile(sandbox.credentialsPath, 'utf8')) as { base_url: string; main: { uid: string; key: string; secret: string } };
+  const creds = readSandboxCredentials(sandbox.credentialsPath);
   client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: creds.main.uid, fetch: relay, limitsOff: true });
   await client.syncClock();
 }, 60_000);

@@ -1,5 +1,7 @@
+import type { SandboxCredentials } from '../../../shared/sandbox.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { Fees, TotalBalance } from '../../../shared/api/records.ts';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,16 +15,10 @@ import { ApiClient } from './client.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-interface Creds {
-  base_url: string;
-  admin_url: string;
-  admin_token: string;
-  main: { uid: string; key: string; secret: string };
-}
 
 let sandbox: SandboxProcess;
 let dir: string;
-let creds: Creds;
+let creds: SandboxCredentials;
 
 /** Counts what actually went over the wire, by path and status. */
 function countingFetch(log: Array<{ path: string; status: number }>): typeof fetch {
@@ -46,7 +42,7 @@ async function admin(method: string, path: string, body?: unknown): Promise<unkn
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'td-client-contract-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: dir });
-  creds = JSON.parse(await readFile(sandbox.credentialsPath, 'utf8')) as Creds;
+  creds = readSandboxCredentials(sandbox.credentialsPath);
 }, 60_000);
 
 afterAll(async () => {

@@ -1,6 +1,8 @@
+import type { SandboxCredentials } from '../../../shared/sandbox.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { listOf, SubAccountTransfer, Withdrawal } from '../../../shared/api/records.ts';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -22,17 +24,10 @@ const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const COUNT = 200;
 const SETTLE_MS = 1500;
 
-interface SandboxCreds {
-  base_url: string;
-  admin_url: string;
-  admin_token: string;
-  main: { uid: string; key: string; secret: string };
-  sub_accounts: Array<{ uid: string }>;
-}
 
 let dir: string;
 let sandbox: SandboxProcess;
-let creds: SandboxCreds;
+let creds: SandboxCredentials;
 
 async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${creds.admin_url}${path}`, {
@@ -93,7 +88,7 @@ async function exchangeCounts(withdrawIds: string[], transferIds: string[]): Pro
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'writes-sandbox-'));
   sandbox = await launchSandbox({ dataDir: join(dir, 'sandbox'), root, extraArgs: ['--no-limits'] });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as SandboxCreds;
+  creds = readSandboxCredentials(sandbox.credentialsPath);
 }, 60_000);
 
 afterAll(async () => {
