@@ -2,14 +2,14 @@ import { join } from 'node:path';
 import { channels, events, isChannelName, type ChannelName, type DeskErrorBody, type EventName, type EventPayload, type Reply } from '../../shared/ipc.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
-import { AnswerShapeError, ExchangeError, NetworkError } from './client/errors.ts';
+import { AnswerShapeError, ExchangeError, InputError, LockedError, NetworkError, NoProfileError } from './errors.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import type { Profile } from './profiles/profile.ts';
-import { InputError, ProfileStore } from './profiles/store.ts';
-import { NoProfileError, Sessions } from './session.ts';
+import { ProfileStore } from './profiles/store.ts';
+import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { VaultError } from './vault/errors.ts';
-import { LockedError, type VaultPort } from './vaultPort.ts';
+import type { VaultPort } from './vaultPort.ts';
 
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
 export interface Core {
@@ -70,7 +70,7 @@ export function createCore(opts: CoreOptions): Core {
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
   const settings = new SettingsStore(opts.dataDir ? join(opts.dataDir, 'settings.json') : undefined);
-  const sessions = new Sessions({
+  const session = new Session({
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
     ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
@@ -83,21 +83,21 @@ export function createCore(opts: CoreOptions): Core {
   vault?.onChange(() => emit('vault', vault.status()));
 
   const deps: HandlerDeps = {
-    sessions,
+    session,
     vault,
     settings,
     async call(req, schema) {
-      const { client } = sessions.active();
+      const { client } = session.active();
       try {
         return await client.request(req, schema);
       } catch (e) {
-        sessions.learnFromRefusal(e, req.method, req.path);
+        session.learnFromRefusal(e, req.method, req.path);
         throw e;
       }
     },
   };
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
-  sessions.start();
+  session.start();
 
   async function run<C extends ChannelName>(name: C, payload: unknown): Promise<Reply<unknown>> {
     const parsed = channels[name].request.safeParse(payload ?? {});
@@ -131,7 +131,7 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   return {
-    close: () => sessions.close(),
+    close: () => session.close(),
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -2,13 +2,13 @@ import type { z } from 'zod';
 import { TotalBalance } from '../../shared/api/records.ts';
 import type { ChannelName, Channels, VaultStatus } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
-import { InputError } from './profiles/store.ts';
-import type { ActiveSession, Sessions } from './session.ts';
+import { InputError } from './errors.ts';
+import type { ActiveSession, Session } from './session.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
 
 export interface HandlerDeps {
-  sessions: Sessions;
+  session: Session;
   settings: SettingsStore;
   vault: VaultPort | null;
   /** A request signed by the active profile's key, its answer checked against the record's schema. */
@@ -26,8 +26,8 @@ const NO_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: fa
 /** How long writeApprove waits for the exchange's first answer before it answers with the state so far. */
 const APPROVE_ANSWER_MS = 10_000;
 
-function writesOf(sessions: Sessions): { writes: NonNullable<ActiveSession['writes']>; journal: NonNullable<ActiveSession['journal']> } {
-  const s = sessions.active();
+function writesOf(session: Session): { writes: NonNullable<ActiveSession['writes']>; journal: NonNullable<ActiveSession['journal']> } {
+  const s = session.active();
   if (!s.writes || !s.journal) throw new InputError([], 'This desk runs without a journal, so it sends no writes.');
   return { writes: s.writes, journal: s.journal };
 }
@@ -48,14 +48,14 @@ function needVault(deps: HandlerDeps): VaultPort {
 }
 
 export const handlers: Handlers = {
-  profileCurrent: async (_req, { sessions }) => sessions.activeSummary(),
-  profilesList: async (_req, { sessions }) => ({ active_id: sessions.activeId(), profiles: sessions.list() }),
-  profileSave: async (req, { sessions }) => sessions.save(req),
-  profileRemove: async (req, { sessions }) => {
-    sessions.remove(req.id);
+  profileCurrent: async (_req, { session }) => session.activeSummary(),
+  profilesList: async (_req, { session }) => ({ active_id: session.activeId(), profiles: session.list() }),
+  profileSave: async (req, { session }) => session.save(req),
+  profileRemove: async (req, { session }) => {
+    session.remove(req.id);
     return { removed: true as const };
   },
-  profileSelect: async (req, { sessions }) => sessions.select(req.id),
+  profileSelect: async (req, { session }) => session.select(req.id),
 
   vaultStatus: async (_req, { vault }) => vault?.status() ?? NO_VAULT,
   vaultUnlock: async (req, deps) => {
@@ -84,18 +84,18 @@ export const handlers: Handlers = {
     return settings.set(req);
   },
 
-  writePrepare: async (req, { sessions }) => asInput(() => writesOf(sessions).writes.prepare(req.write, req.note)),
-  writeApprove: async (req, { sessions }) => {
-    const { writes, journal } = writesOf(sessions);
+  writePrepare: async (req, { session }) => asInput(() => writesOf(session).writes.prepare(req.write, req.note)),
+  writeApprove: async (req, { session }) => {
+    const { writes, journal } = writesOf(session);
     const driving = asInput(() => writes.approve(req.id, 'operator'));
     // A write whose answer is slow or ambiguous keeps going in the core; its progress arrives as events.
     const early = new Promise<null>((r) => setTimeout(() => r(null), APPROVE_ANSWER_MS).unref?.());
     return (await Promise.race([driving, early])) ?? journal.intent(req.id)!;
   },
-  writeCancel: async (req, { sessions }) => asInput(() => writesOf(sessions).writes.cancel(req.id, req.reason)),
-  writeSettle: async (req, { sessions }) => asInput(() => writesOf(sessions).writes.settle(req.id, 'operator', req.outcome, req.note)),
-  intentsList: async (req, { sessions }) => {
-    const { journal } = writesOf(sessions);
+  writeCancel: async (req, { session }) => asInput(() => writesOf(session).writes.cancel(req.id, req.reason)),
+  writeSettle: async (req, { session }) => asInput(() => writesOf(session).writes.settle(req.id, 'operator', req.outcome, req.note)),
+  intentsList: async (req, { session }) => {
+    const { journal } = writesOf(session);
     return (req.unfinished_only ? journal.unfinished() : journal.intents()).sort((a, b) => b.created_at - a.created_at);
   },
 

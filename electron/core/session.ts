@@ -5,12 +5,12 @@ import type { ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from './client/client.ts';
-import { ExchangeError } from './client/errors.ts';
+import { ExchangeError, InputError, LockedError, NoProfileError } from './errors.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
 import { Scheduler as RateScheduler } from './client/scheduler.ts';
 import { summarize, type Profile } from './profiles/profile.ts';
-import { InputError, type ProfileStore } from './profiles/store.ts';
-import { LockedError, type VaultPort } from './vaultPort.ts';
+import type { ProfileStore } from './profiles/store.ts';
+import type { VaultPort } from './vaultPort.ts';
 import { Journal } from './journal/journal.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
 import { KINDS } from './writes/inputs.ts';
@@ -44,18 +44,11 @@ export interface ActiveSession {
 /** Withdrawals accepted but not final are looked up this often (background priority). */
 const STATUS_POLL_MS = 15_000;
 
-export class NoProfileError extends Error {
-  constructor() {
-    super('No profile is selected. Add or pick one on the Settings page.');
-    this.name = 'NoProfileError';
-  }
-}
-
 /**
  * Which profile is active and the one client that signs for it. The client (and with it every
  * secret) exists only while the vault is unlocked; locking drops it.
  */
-export class Sessions {
+export class Session {
   private current: ActiveSession | null = null;
   private readonly scheduler: Scheduler;
   private poller: ReturnType<typeof setInterval> | null = null;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from './client.ts';
-import { ExchangeError, NetworkError } from './errors.ts';
+import { ExchangeError, NetworkError } from '../errors.ts';
 import { Scheduler, type BucketState } from './scheduler.ts';
 import { BASE_URL, FakeExchange } from './testkit/fakeExchange.ts';
 import { FakeTime } from './testkit/fakeTime.ts';

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { bucketFor } from '../../../shared/api/rateLimits.ts';
 import { ErrorBody } from '../../../shared/api/records.ts';
 import { epochMsFromAnyUnit, ServerClock } from './clock.ts';
-import { AnswerShapeError, ExchangeError, NetworkError } from './errors.ts';
+import { AnswerShapeError, ExchangeError, NetworkError } from '../errors.ts';
 import { backoffMs, isRetryableRead } from './retry.ts';
 import { Scheduler, type Feedback, type Priority } from './scheduler.ts';
 import { encodeQuery, sign, type QueryPairs } from './sign.ts';

@@ -11,7 +11,7 @@ import {
 import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from './client.ts';
-import { AnswerShapeError } from './errors.ts';
+import { AnswerShapeError } from '../errors.ts';
 
 // Every record the desk reads, from a real Sandbox through a relay that can damage one field of the
 // answer (the adversary: a proxy between desk and exchange, or an exchange that changed its records).

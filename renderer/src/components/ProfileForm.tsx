@@ -1,10 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { ENVIRONMENTS, PERMISSION_GROUP_NAMES, PERMISSION_GROUPS } from '../../../shared/api/environments.ts';
+import { ENVIRONMENTS, OPERATOR_ENVIRONMENTS, PERMISSION_GROUP_NAMES, PERMISSION_GROUPS, type OperatorEnvironment } from '../../../shared/api/environments.ts';
 import { ProfileInput, type Permissions, type ProfileSummary } from '../../../shared/ipc.ts';
 import { useDeskMutation } from '../hooks/useDeskMutation.ts';
 import { ErrorPanel } from './ErrorPanel.tsx';
 
-type Env = 'live' | 'testnet' | 'futures';
 interface SubRow { uid: string; key: string; secret: string }
 
 const NEW_PERMISSIONS: Permissions = { spot: 'read', futures: 'read', delivery: 'none', wallet: 'read', withdraw: 'none', unified: false };
@@ -12,7 +11,7 @@ const NEW_PERMISSIONS: Permissions = { spot: 'read', futures: 'read', delivery: 
 /** Add or edit a profile. The form checks with the contract's own schema; the core then makes one read call with the key before storing it. */
 export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; onDone: () => void }) {
   const [name, setName] = useState(existing?.name ?? '');
-  const [environment, setEnvironment] = useState<Env>((existing?.environment as Env) ?? 'live');
+  const [environment, setEnvironment] = useState<OperatorEnvironment>(existing && existing.environment !== 'sandbox' ? existing.environment : 'live');
   const [baseUrl, setBaseUrl] = useState(existing?.base_url ?? ENVIRONMENTS.live.base_url);
   const [svc, setSvc] = useState(existing?.svc ?? ENVIRONMENTS.live.svc);
   const [key, setKey] = useState('');
@@ -22,7 +21,7 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
   const [problems, setProblems] = useState<Record<string, string>>({});
   const save = useDeskMutation('profileSave');
 
-  const chooseEnvironment = (env: Env) => {
+  const chooseEnvironment = (env: OperatorEnvironment) => {
     setEnvironment(env);
     setBaseUrl(ENVIRONMENTS[env].base_url);
     setSvc(ENVIRONMENTS[env].svc);
@@ -54,8 +53,8 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
       <h2>{existing ? `Edit ${existing.name}` : 'New profile'}</h2>
       <label>Name <input value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />{field('name')}</label>
       <label>Environment
-        <select value={environment} onChange={(e) => chooseEnvironment(e.target.value as Env)}>
-          {(['live', 'testnet', 'futures'] as const).map((env) => <option key={env} value={env}>{ENVIRONMENTS[env].label}</option>)}
+        <select value={environment} onChange={(e) => chooseEnvironment(OPERATOR_ENVIRONMENTS.find((x) => x === e.target.value) ?? 'live')}>
+          {OPERATOR_ENVIRONMENTS.map((env) => <option key={env} value={env}>{ENVIRONMENTS[env].label}</option>)}
         </select>
       </label>
       <label>Base address <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} autoComplete="off" />{field('base_url')}</label>

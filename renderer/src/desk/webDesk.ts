@@ -1,4 +1,4 @@
-import { CHANNEL_NAMES, isEventName, type DeskApi, type Reply } from '../../../shared/ipc.ts';
+import { deskApiOver, isEventName, type ChannelName, type DeskApi, type DeskTransport, type EventName, type Reply } from '../../../shared/ipc.ts';
 
 // In a browser (web host) there is no preload: the same DeskApi is built over loopback HTTP.
 // The token comes in the URL fragment; it is kept for this tab only and removed from the address bar.
@@ -16,7 +16,7 @@ function takeToken(): string | null {
 export function createWebDesk(): DeskApi | null {
   const token = takeToken();
   if (!token) return null;
-  const call = async (name: string, request: unknown): Promise<Reply<unknown>> => {
+  const invoke = async (name: ChannelName, request: unknown): Promise<Reply<unknown>> => {
     let res: Response;
     try {
       res = await fetch(`./rpc/${name}`, {
@@ -33,8 +33,7 @@ export function createWebDesk(): DeskApi | null {
       return { ok: false, error: { kind: 'internal', message: `The desk's host answered HTTP ${res.status} without a reply.` } };
     }
   };
-  const methods = Object.fromEntries(CHANNEL_NAMES.map((n) => [n, (req: unknown) => call(n, req)]));
-  return { ...methods, on: eventStream(token) } as DeskApi;
+  return deskApiOver({ invoke, on: eventStream(token) } satisfies DeskTransport);
 }
 
 type Listener = (payload: unknown) => void;
@@ -84,7 +83,7 @@ function eventStream(token: string) {
     setTimeout(() => void run(), 2000);
   }
 
-  return (event: string, listener: Listener): (() => void) => {
+  return (event: EventName, listener: Listener): (() => void) => {
     if (!isEventName(event)) throw new Error(`unknown desk event: ${event}`);
     const set = listeners.get(event) ?? new Set<Listener>();
     set.add(listener);

@@ -1,7 +1,10 @@
 import type { z } from 'zod';
-import { labelSentence } from '../../../shared/api/labels.ts';
+import { labelSentence } from '../../shared/api/labels.ts';
 
-// Errors carry labels, HTTP statuses and addresses only: never a key, a secret, a signature or a body.
+// The core's error classes, one module: what the exchange answered, what the network did, what the
+// operator's input or the desk's state refuses. core.ts turns each into the renderer's error kind.
+// Errors carry labels, HTTP statuses, addresses and field names only: never a key, a secret, a
+// signature or a body. (The vault's own VaultError, with its codes, stays in vault/errors.ts.)
 
 /** The exchange answered with a §7 error body. */
 export class ExchangeError extends Error {
@@ -82,5 +85,27 @@ export class AnswerShapeError extends NetworkError {
     for (const p of issue.path) at = at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[p] : undefined;
     const problem = at === undefined ? 'is missing' : `is not valid (${issue.message})`;
     return new AnswerShapeError(endpoint, path || 'answer', problem, origin);
+  }
+}
+
+/** The operator's input is refused; `path` points into the request, for forms to highlight. */
+export class InputError extends Error {
+  constructor(readonly path: Array<string | number>, message: string) {
+    super(message);
+    this.name = 'InputError';
+  }
+}
+
+export class NoProfileError extends Error {
+  constructor() {
+    super('No profile is selected. Add or pick one on the Settings page.');
+    this.name = 'NoProfileError';
+  }
+}
+
+export class LockedError extends Error {
+  constructor() {
+    super('The desk is locked. Unlock it with your passphrase; nothing is signed while it is locked.');
+    this.name = 'LockedError';
   }
 }
