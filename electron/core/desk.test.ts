@@ -67,6 +67,34 @@ describe('the core over a real Sandbox', () => {
     expect(profileEvents.length).toBeGreaterThan(0);
   });
 
+  it('corrects a declared permission when a read is refused with FORBIDDEN', async () => {
+    const sub = creds.sub_accounts[0]!;
+    const saved = await core.invoke('profileSave', {
+      name: 'Sub-account', environment: 'live', base_url: creds.base_url, svc: 'Svc', key: sub.key, secret: sub.secret,
+      permissions: { spot: 'read', futures: 'read', delivery: 'read', wallet: 'read', withdraw: 'none', unified: false },
+      sub_keys: [],
+    });
+    expect(saved).toMatchObject({ ok: true });
+    const id = (saved as { data: ProfileSummary }).data.id;
+    await core.invoke('profileSelect', { id });
+    // The main account turns the sub-account's wallet area off (§5.5): its key may no longer read the wallet.
+    const areas = (list: string[] | null) => fetch(`${creds.admin_url}/accounts/${sub.uid}/areas`, {
+      method: 'PUT', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ areas: list }),
+    });
+    expect((await areas(['spot', 'futures'])).ok).toBe(true);
+    try {
+      const events = profileEvents.length;
+      const reply = await core.invoke('totalBalance', {});
+      expect(reply).toMatchObject({ ok: false, error: { kind: 'exchange', label: 'FORBIDDEN' } });
+      const list = await core.invoke('profilesList', {});
+      const profile = (list as { data: { profiles: ProfileSummary[] } }).data.profiles.find((p) => p.id === id)!;
+      expect(profile.permissions).toMatchObject({ wallet: 'none', spot: 'read', futures: 'read' });
+      expect(profileEvents.length).toBeGreaterThan(events);
+    } finally {
+      await areas(null);
+    }
+  });
+
   it('keeps working when the desk is locked and unlocked while a withdrawal is still in flight', async () => {
     const admin = readSandboxCredentials(sandbox.credentialsPath);
     await fetch(`${admin.admin_url}/faults`, {
