@@ -6,7 +6,7 @@ import { HOUSE_UID } from './ledger.ts';
 import { addressShape } from './ledger/addresses.ts';
 import { CURRENCIES, seedCatalog, type ChainDef } from './ledger/catalog.ts';
 import { nextAt, PACE_SEC } from './ledger/withdrawals.ts';
-import { mulberry32 } from './random.ts';
+import { mulberry32 } from '../shared/random.ts';
 
 export const PERMISSION_GROUPS = ['spot', 'futures', 'delivery', 'wallet', 'withdraw'] as const;
 export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];

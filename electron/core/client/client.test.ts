@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient } from './client.ts';
 import { ExchangeError, NetworkError } from '../errors.ts';
 import { Scheduler, type BucketState } from './scheduler.ts';
-import { BASE_URL, FakeExchange } from './testkit/fakeExchange.ts';
+import { BASE_URL, RateLimitedExchange } from './testkit/rateLimitedExchange.ts';
 import { FakeTime } from './testkit/fakeTime.ts';
 
 const CREDS = { key: 'KEY-abcdef123456', secret: 'SECRET-0f9e8d7c6b5a' };
@@ -12,7 +12,7 @@ const FIVE_MINUTES = 5 * 60_000;
 
 function setup(serverOffsetMs = 0, events?: BucketState[][]) {
   const time = new FakeTime();
-  const ex = new FakeExchange(time, { serverOffsetMs });
+  const ex = new RateLimitedExchange(time, { serverOffsetMs });
   const scheduler = new Scheduler({ timer: time, onState: events ? (s) => events.push(s) : undefined });
   const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, scheduler, timeoutMs: 2_000, random: () => 0.5 });
   return { time, ex, client };

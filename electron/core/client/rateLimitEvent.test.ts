@@ -4,13 +4,13 @@ import { events } from '../../../shared/ipc.ts';
 import { ApiClient } from './client.ts';
 import { rateLimitEvent } from './rateLimitEvent.ts';
 import { Scheduler, type BucketState } from './scheduler.ts';
-import { BASE_URL, FakeExchange } from './testkit/fakeExchange.ts';
+import { BASE_URL, RateLimitedExchange } from './testkit/rateLimitedExchange.ts';
 import { FakeTime } from './testkit/fakeTime.ts';
 
 describe('rateLimits event', () => {
   it('carries queued, remaining and the pause of busy buckets in the shape of the IPC contract', async () => {
     const time = new FakeTime();
-    const ex = new FakeExchange(time);
+    const ex = new RateLimitedExchange(time);
     const seen: BucketState[][] = [];
     const scheduler = new Scheduler({ timer: time, onState: (s) => seen.push(s) });
     const client = new ApiClient({ baseUrl: BASE_URL, credentials: { key: 'k', secret: 's' }, fetch: ex.fetch, timer: time, scheduler });

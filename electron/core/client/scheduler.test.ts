@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiClient, type ApiRequest, type Priority } from './client.ts';
 import type { BucketState } from './scheduler.ts';
 import { Scheduler } from './scheduler.ts';
-import { BASE_URL, FakeExchange, type Arrival } from './testkit/fakeExchange.ts';
+import { BASE_URL, RateLimitedExchange, type Arrival } from './testkit/rateLimitedExchange.ts';
 import { FakeTime } from './testkit/fakeTime.ts';
 
 const CREDS = { key: 'k-main', secret: 's-main' };
@@ -15,7 +15,7 @@ function jitter(seed: number): (n: number) => number {
 
 function setup(opts: { onState?: (b: BucketState[]) => void; latency?: (n: number) => number } = {}) {
   const time = new FakeTime();
-  const ex = new FakeExchange(time, { latency: opts.latency ?? jitter(1) });
+  const ex = new RateLimitedExchange(time, { latency: opts.latency ?? jitter(1) });
   const scheduler = new Scheduler({ timer: time, onState: opts.onState });
   const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, scheduler, random: () => 0.5 });
   return { time, ex, scheduler, client };
@@ -169,7 +169,7 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
 
   it('reads the rate-limit headers under the profile\'s service name (§4.3)', async () => {
     const time = new FakeTime();
-    const ex = new FakeExchange(time, { svc: 'Acme', latency: jitter(3) });
+    const ex = new RateLimitedExchange(time, { svc: 'Acme', latency: jitter(3) });
     const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, svc: 'Acme' });
     ex.external('GET', '/wallet/deposits', CREDS.key, 195);
     await time.run(Promise.all(Array.from({ length: 12 }, () => client.request({ method: 'GET', path: '/wallet/deposits' }, z.unknown()))));
@@ -199,7 +199,7 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
 
   it('turns every limit off for a Sandbox profile that asks for it', async () => {
     const time = new FakeTime();
-    const ex = new FakeExchange(time, { limits: false });
+    const ex = new RateLimitedExchange(time, { limits: false });
     const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, limitsOff: true });
     const start = time.now();
     await time.run(Promise.all(Array.from({ length: 20 }, () => client.request({ method: 'POST', path: '/withdrawals', body: {} }, z.unknown()))));

@@ -127,7 +127,7 @@ describe('exactly-once writes against the Sandbox with faults on', () => {
     await faultsOn(2000);
     const journalPath = join(dir, 'journal-crash.jsonl');
     const tsx = createRequire(import.meta.url).resolve('tsx');
-    const runner = join(here, 'testing', 'batchRunner.ts');
+    const runner = join(here, 'testkit', 'batchRunner.ts');
     const run = (mode: string, onLine: (l: string, kill: () => void) => void) => new Promise<{ code: number | null; signal: string | null }>((done) => {
       const child = spawn(process.execPath, ['--import', tsx, runner, mode, journalPath, creds.base_url, String(COUNT), String(SETTLE_MS), sandbox.credentialsPath], { stdio: ['ignore', 'pipe', 'pipe'] });
       const err: string[] = [];
