@@ -196,7 +196,7 @@ function seedDemoData(s: Stmts, mainUid: string, subs: string[], now: number): v
   for (let i = 0; i < 360; i++) seedWithdrawal(s, g, mainUid, now - 2 * DAY - g.int(88 * DAY), historicStatus(g), now, g.rand() < 0.6 ? `desk-${mainUid}-${i}` : '');
   for (const st of ['BCODE', 'FVERIFY', 'LOCKED']) seedWithdrawal(s, g, mainUid, now - DAY - g.int(DAY), st, now, '');
   for (const st of ['REQUEST', 'REQUEST', 'REVIEW', 'REVIEW', 'MANUAL', 'MANUAL', 'EXTPEND', 'EXTPEND', 'FAIL', 'CANCELPEND']) {
-    seedWithdrawal(s, g, mainUid, now - 60 - g.int(3000), st, now, `desk-${mainUid}-live-${st}-${g.int(1000)}`);
+    seedWithdrawal(s, g, mainUid, now - 60 - g.int(3000), st, now, `desk-${mainUid}-${st}-${g.int(1000)}`);
   }
   for (let i = 0; i < 270; i++) seedDeposit(s, g, mainUid, now - DAY - g.int(89 * DAY), g.rand() < 0.93 ? 'DONE' : 'DEP_CREDITED');
   for (const st of ['TRACK', 'PEND', 'REVIEW', 'MANUAL', 'BLOCKED', 'INVALID']) seedDeposit(s, g, mainUid, now - 60 - g.int(DAY), st);
