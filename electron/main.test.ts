@@ -63,6 +63,19 @@ describe('electron/main.ts', () => {
     const foreign = await f.handlers.get(wireChannel('profileCurrent'))!(fakeEvent({ senderId: win.webContents.id + 1, url: index }), {});
     expect(foreign).toMatchObject({ ok: false });
   });
+
+  it('quits only once the core has closed', async () => {
+    const f = await loadMain();
+    const willQuit = f.appListeners.get('will-quit') as (e: { preventDefault(): void }) => void;
+    let prevented = 0;
+    willQuit({ preventDefault: () => { prevented++; } });
+    expect(prevented).toBe(1);
+    expect(f.module.app.quits).toBe(0);
+    await vi.waitFor(() => expect(f.module.app.quits).toBe(1));
+    // The quit that follows the close goes through.
+    willQuit({ preventDefault: () => { prevented++; } });
+    expect(prevented).toBe(1);
+  });
 });
 
 describe('electron/preload.ts', () => {

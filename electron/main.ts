@@ -27,7 +27,16 @@ void app.whenReady().then(() => {
   const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), index: rendererIndex });
   windowId = win.webContents.id;
   forwardEvents(core, win.webContents);
-  app.on('will-quit', () => void core.close());
+  // Quitting waits for the core: writes in progress reach their journal and the files close.
+  let coreClosed = false;
+  app.on('will-quit', (event) => {
+    if (coreClosed) return;
+    event.preventDefault();
+    void core.close().catch(() => {}).finally(() => {
+      coreClosed = true;
+      app.quit();
+    });
+  });
 });
 
 app.on('window-all-closed', () => app.quit());

@@ -64,7 +64,8 @@ export function fakeElectron() {
       sandboxed: false,
       on: (event: string, fn: Listener) => { appListeners.set(event, fn); },
       whenReady: () => whenReady,
-      quit: () => {},
+      quits: 0,
+      quit: () => { module.app.quits++; },
       getPath: () => { throw new Error('tests set TREASURY_DESK_HOME'); },
     },
     // A desktop without a keyring: the vault falls back to a passphrase.
