@@ -69,6 +69,8 @@ export type Settings = z.infer<typeof Settings>;
 /** Where a write stands (electron/core/journal/intents.ts explains each state). */
 export const IntentState = z.enum(['pending_approval', 'approved', 'in_flight', 'unconfirmed', 'accepted', 'done', 'refused', 'needs_attention', 'settled', 'cancelled']);
 export type IntentState = z.infer<typeof IntentState>;
+/** States after which nothing more happens to a write. */
+export const FINISHED_INTENT_STATES: ReadonlySet<IntentState> = new Set(['done', 'refused', 'settled', 'cancelled']);
 
 /** A write as the journal proves it stands: the one declaration of the shape, used by the core's journal too. */
 export const IntentView = z.object({
@@ -95,6 +97,20 @@ export const IntentView = z.object({
 export type IntentView = z.infer<typeof IntentView>;
 
 const IntentId = z.object({ id: z.string().min(1).max(64) }).strict();
+
+/**
+ * A keyset cursor into a list sorted newest first: the last row of the page before. Never an offset:
+ * rows arrive while the operator scrolls, and an offset would skip or repeat them.
+ */
+export const IntentCursor = z.object({ created_at: z.number(), id: z.string().min(1).max(64) }).strict();
+export type IntentCursor = z.infer<typeof IntentCursor>;
+
+export const IntentPage = z.object({
+  items: z.array(IntentView),
+  /** Where the next (older) page starts; null on the last page. */
+  next: IntentCursor.nullable(),
+});
+export type IntentPage = z.infer<typeof IntentPage>;
 
 const Passphrase = z.string().min(10, 'a passphrase has at least 10 characters').max(1024);
 
@@ -169,9 +185,14 @@ export const channels = {
     request: z.object({ id: z.string().min(1).max(64), outcome: z.enum(['done', 'not_done']), note: z.string().trim().min(1).max(500) }).strict(),
     response: IntentView,
   },
+  /** One page of the journal, newest first, after the cursor (the first page without one). */
   intentsList: {
-    request: z.object({ unfinished_only: z.boolean().default(false) }).strict(),
-    response: z.array(IntentView),
+    request: z.object({
+      unfinished_only: z.boolean().default(false),
+      after: IntentCursor.optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+    }).strict(),
+    response: IntentPage,
   },
   totalBalance: {
     request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT') }).strict(),
@@ -215,6 +236,28 @@ export const events = {
 } as const;
 
 export type Events = typeof events;
+
+/**
+ * Which channels' answers each event makes stale. The renderer refetches exactly these (an `intent`
+ * event's payload is itself written into the cached intentsList pages, so that list is not refetched).
+ */
+export const STALE_AFTER_EVENT = {
+  vault: ['vaultStatus', 'profileCurrent', 'profilesList', 'totalBalance', 'intentsList'],
+  intent: ['totalBalance'],
+  profiles: ['profileCurrent', 'profilesList', 'totalBalance', 'intentsList'],
+  rateLimits: [],
+} as const satisfies { [E in EventName]: readonly ChannelName[] };
+
+/**
+ * Which channels' answers a successful call makes stale, beyond what the events it causes already
+ * say (a write's progress arrives as `intent` events; a profile change as a `profiles` event).
+ */
+export const STALE_AFTER_CALL = {
+  profileCurrent: [], profilesList: [], profileSave: [], profileRemove: [], profileSelect: [],
+  vaultStatus: [], vaultUnlock: ['vaultStatus'], vaultLock: ['vaultStatus'], vaultSetPassphrase: ['vaultStatus'],
+  userActive: [], settingsGet: [], settingsSave: ['settingsGet'],
+  writePrepare: [], writeApprove: [], writeCancel: [], writeSettle: [], intentsList: [], totalBalance: [],
+} as const satisfies { [C in ChannelName]: readonly ChannelName[] };
 export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;
 export const EVENT_NAMES = Object.keys(events) as EventName[];

@@ -112,7 +112,7 @@ describe('the core over a real Sandbox', () => {
     await approving;
     await expect.poll(async () => {
       const list = await core.invoke('intentsList', {});
-      return (list as { data: { id: string; state: string }[] }).data.find((i) => i.id === intent.id)?.state;
+      return (list as { data: { items: Array<{ id: string; state: string }> } }).data.items.find((i) => i.id === intent.id)?.state;
     }, { timeout: 20_000 }).toMatch(/accepted|done/);
     const key = readSandboxCredentials(sandbox.credentialsPath).main;
     const { createHash, createHmac } = await import('node:crypto');

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { TotalBalance } from '../../shared/api/records.ts';
-import type { ChannelName, Channels, VaultStatus } from '../../shared/ipc.ts';
+import type { ChannelName, Channels, IntentCursor, IntentPage, IntentView, VaultStatus } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import { InputError } from './errors.ts';
 import type { ActiveSession, Session } from './session.ts';
@@ -40,6 +40,19 @@ function asInput<T>(fn: () => T): T {
     if (e instanceof Error && !(e instanceof InputError)) throw new InputError(['id'], e.message);
     throw e;
   }
+}
+
+type Key = Pick<IntentView, 'created_at' | 'id'>;
+/** Newest first, ties broken by id: the order the cursor walks. */
+const newestFirst = (a: Key, b: Key): number => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** One page after `after` (exclusive), and the cursor of the page after it. */
+export function intentPage(all: IntentView[], after: IntentCursor | undefined, limit: number): IntentPage {
+  const sorted = all.sort(newestFirst);
+  const rest = after ? sorted.filter((v) => newestFirst(v, after) > 0) : sorted;
+  const items = rest.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next: rest.length > limit && last ? { created_at: last.created_at, id: last.id } : null };
 }
 
 function needVault(deps: HandlerDeps): VaultPort {
@@ -96,7 +109,7 @@ export const handlers: Handlers = {
   writeSettle: async (req, { session }) => asInput(() => writesOf(session).writes.settle(req.id, 'operator', req.outcome, req.note)),
   intentsList: async (req, { session }) => {
     const { journal } = writesOf(session);
-    return (req.unfinished_only ? journal.unfinished() : journal.intents()).sort((a, b) => b.created_at - a.created_at);
+    return intentPage(req.unfinished_only ? journal.unfinished() : journal.intents(), req.after, req.limit);
   },
 
   totalBalance: async (req, { call }) =>

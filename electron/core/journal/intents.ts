@@ -1,5 +1,5 @@
 import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
-import type { IntentState, IntentView } from '../../../shared/ipc.ts';
+import { FINISHED_INTENT_STATES, type IntentState, type IntentView } from '../../../shared/ipc.ts';
 import type { JournalRecord } from './records.ts';
 
 /**
@@ -16,7 +16,7 @@ import type { JournalRecord } from './records.ts';
  */
 export type { IntentState, IntentView } from '../../../shared/ipc.ts';
 
-export const FINISHED_STATES: ReadonlySet<IntentState> = new Set(['done', 'refused', 'settled', 'cancelled']);
+export const FINISHED_STATES: ReadonlySet<IntentState> = FINISHED_INTENT_STATES;
 
 export function isFinished(v: IntentView): boolean {
   return FINISHED_STATES.has(v.state);

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { EventName, EventPayload } from '../../../shared/ipc.ts';
+import { EVENT_NAMES, type EventName, type EventPayload } from '../../../shared/ipc.ts';
+import { applyEvent } from '../desk/cache.ts';
 import { deskApi } from '../desk/desk.ts';
 
 /** The latest payload of one core event (null until the first one arrives). */
@@ -10,17 +11,13 @@ export function useDeskEvent<E extends EventName>(event: E): EventPayload<E> | n
   return value;
 }
 
-/** Core events that change what queries show invalidate those queries: the core is the source of truth. */
+/** Core events keep the cache current: each one refetches what the contract says it made stale. */
 export function useInvalidateOnEvents(): void {
   const qc = useQueryClient();
   useEffect(() => {
     const desk = deskApi();
     if (!desk) return;
-    const offProfiles = desk.on('profiles', () => void qc.invalidateQueries());
-    const offVault = desk.on('vault', () => void qc.invalidateQueries());
-    return () => {
-      offProfiles();
-      offVault();
-    };
+    const offs = EVENT_NAMES.map((event) => desk.on(event, (payload) => void applyEvent(qc, event, payload)));
+    return () => offs.forEach((off) => off());
   }, [qc]);
 }

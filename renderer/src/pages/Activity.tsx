@@ -1,10 +1,8 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { describeWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import { groupDigits } from '../../../shared/money.ts';
 import type { IntentView } from '../../../shared/ipc.ts';
 import { ErrorPanel } from '../components/ErrorPanel.tsx';
-import { deskApi } from '../desk/desk.ts';
 import { useDeskMutation } from '../hooks/useDeskMutation.ts';
 import { useDeskQuery } from '../hooks/useDeskQuery.ts';
 
@@ -48,23 +46,22 @@ function SettleForm({ intent, onDone }: { intent: IntentView; onDone: () => void
 
 /** Every write the desk journaled, live: what it was, where it stands, and what the operator may do. */
 export function ActivityPage() {
-  const qc = useQueryClient();
-  const list = useDeskQuery('intentsList', { unfinished_only: false });
+  // The newest writes; an intent event updates its row in place (desk/cache.ts), nothing is refetched.
+  const list = useDeskQuery('intentsList', { unfinished_only: false, limit: 200 });
   const approve = useDeskMutation('writeApprove');
   const cancel = useDeskMutation('writeCancel');
   const [settling, setSettling] = useState<IntentView | null>(null);
-  useEffect(() => deskApi()?.on('intent', () => void qc.invalidateQueries({ queryKey: ['intentsList'] })), [qc]);
 
   return (
     <section className="page">
       <header className="page-header"><h1>Activity</h1></header>
       {list.isError && <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />}
-      {list.data && list.data.length === 0 && <p className="muted">No withdrawals or transfers yet.</p>}
-      {list.data && list.data.length > 0 && (
+      {list.data && list.data.items.length === 0 && <p className="muted">No withdrawals or transfers yet.</p>}
+      {list.data && list.data.items.length > 0 && (
         <table className="table" data-testid="intents">
           <thead><tr><th>When</th><th>What</th><th>Details</th><th>State</th><th>Exchange</th><th /></tr></thead>
           <tbody>
-            {list.data.map((i) => (
+            {list.data.items.map((i) => (
               <tr key={i.id} data-intent={i.id} data-state={i.state}>
                 <td className="small">{new Date(i.created_at).toLocaleString()}</td>
                 <td>{KIND_NAMES[i.kind]}</td>
