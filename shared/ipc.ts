@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ENVIRONMENT_NAMES, OPERATOR_ENVIRONMENTS, PERMISSION_GROUPS } from './api/environments.ts';
-import { TotalBalance, VALUATION_CURRENCIES } from './api/records.ts';
+import { Deposit, TotalBalance, VALUATION_CURRENCIES, Withdrawal } from './api/records.ts';
 import { WriteKind, WriteRequest } from './api/writes.ts';
 
 // The IPC contract: every channel the renderer may call, with the schema its request must parse by
@@ -112,6 +112,18 @@ export const IntentPage = z.object({
 });
 export type IntentPage = z.infer<typeof IntentPage>;
 
+/** A keyset cursor into the exchange's records as the desk keeps them, newest first (§2.3 `timestamp`, `id`). */
+export const RecordCursor = z.object({ timestamp: z.number(), id: z.string().min(1).max(64) }).strict();
+export type RecordCursor = z.infer<typeof RecordCursor>;
+
+const HistoryRequest = z.object({ after: RecordCursor.optional(), limit: z.number().int().min(1).max(500).default(100) }).strict();
+const historyPage = <S extends z.ZodType>(record: S) => z.object({
+  items: z.array(record),
+  next: RecordCursor.nullable(),
+  /** Server time (Unix seconds) up to which the desk has read the exchange's records. */
+  synced_to: z.number().nullable(),
+});
+
 const Passphrase = z.string().min(10, 'a passphrase has at least 10 characters').max(1024);
 
 export const channels = {
@@ -198,6 +210,18 @@ export const channels = {
     request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT') }).strict(),
     response: TotalBalance,
   },
+  /**
+   * The last year of withdrawals, one page, newest first. The first page (no cursor) first brings the
+   * desk's copy up to date (a warm read costs two requests); later pages read that same copy.
+   */
+  withdrawalsList: {
+    request: HistoryRequest,
+    response: historyPage(Withdrawal),
+  },
+  depositsList: {
+    request: HistoryRequest,
+    response: historyPage(Deposit),
+  },
 } as const;
 
 export type Channels = typeof channels;
@@ -242,9 +266,9 @@ export type Events = typeof events;
  * event's payload is itself written into the cached intentsList pages, so that list is not refetched).
  */
 export const STALE_AFTER_EVENT = {
-  vault: ['vaultStatus', 'profileCurrent', 'profilesList', 'totalBalance', 'intentsList'],
-  intent: ['totalBalance'],
-  profiles: ['profileCurrent', 'profilesList', 'totalBalance', 'intentsList'],
+  vault: ['vaultStatus', 'profileCurrent', 'profilesList', 'totalBalance', 'intentsList', 'withdrawalsList', 'depositsList'],
+  intent: ['totalBalance', 'withdrawalsList'],
+  profiles: ['profileCurrent', 'profilesList', 'totalBalance', 'intentsList', 'withdrawalsList', 'depositsList'],
   rateLimits: [],
 } as const satisfies { [E in EventName]: readonly ChannelName[] };
 
@@ -257,6 +281,7 @@ export const STALE_AFTER_CALL = {
   vaultStatus: [], vaultUnlock: ['vaultStatus'], vaultLock: ['vaultStatus'], vaultSetPassphrase: ['vaultStatus'],
   userActive: [], settingsGet: [], settingsSave: ['settingsGet'],
   writePrepare: [], writeApprove: [], writeCancel: [], writeSettle: [], intentsList: [], totalBalance: [],
+  withdrawalsList: [], depositsList: [],
 } as const satisfies { [C in ChannelName]: readonly ChannelName[] };
 export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;

@@ -1,5 +1,7 @@
 import { join } from 'node:path';
+import type { z } from 'zod';
 import { channels, events, isChannelName, type ChannelName, type DeskErrorBody, type EventName, type EventPayload, type Reply } from '../../shared/ipc.ts';
+import type { ApiRequest } from './client/client.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
 import { AnswerShapeError, ExchangeError, InputError, LockedError, NetworkError, NoProfileError } from './errors.ts';
@@ -8,6 +10,7 @@ import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
 import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
+import { HistoryCache } from './sync/historyCache.ts';
 import { VaultError } from './vault/errors.ts';
 import type { VaultPort } from './vaultPort.ts';
 
@@ -82,20 +85,48 @@ export function createCore(opts: CoreOptions): Core {
   });
   vault?.onChange(() => emit('vault', vault.status()));
 
-  const deps: HandlerDeps = {
-    session,
-    vault,
-    settings,
-    async call(req, schema) {
-      const { client } = session.active();
-      try {
-        return await client.request(req, schema);
-      } catch (e) {
-        session.learnFromRefusal(e, req.method, req.path);
-        throw e;
-      }
-    },
-  };
+  async function call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
+    const { client } = session.active();
+    try {
+      return await client.request(req, schema);
+    } catch (e) {
+      session.learnFromRefusal(e, req.method, req.path);
+      throw e;
+    }
+  }
+
+  // One copy of the withdrawal and deposit history per profile, read through the same signed,
+  // permission-correcting call as every other read; one sync at a time per profile.
+  const histories = new Map<string, { cache: HistoryCache; syncing: Promise<unknown> | null }>();
+  async function history(fresh: boolean): Promise<HistoryCache> {
+    if (!opts.dataDir) throw new InputError([], 'This desk runs without a data folder, so it keeps no history.');
+    const { id } = session.active();
+    let h = histories.get(id);
+    if (!h) {
+      const reader = {
+        request<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
+          // A profile switch mid-sync must not put one profile's records into another's copy.
+          if (session.active().id !== id) throw new InputError([], 'The profile changed while its history was being read.');
+          return call(req, schema);
+        },
+      };
+      const cache = new HistoryCache({
+        reader, dir: join(opts.dataDir, 'history', id.replace(/[^A-Za-z0-9_-]/g, '_')), priority: 'visible',
+        nowSec: () => session.active().client.clock.nowMs() / 1000,
+      });
+      histories.set(id, (h = { cache, syncing: null }));
+    }
+    const entry = h;
+    if (fresh) {
+      entry.syncing ??= entry.cache.sync().finally(() => { entry.syncing = null; });
+      await entry.syncing;
+    } else {
+      await entry.cache.load();
+    }
+    return entry.cache;
+  }
+
+  const deps: HandlerDeps = { session, vault, settings, call, history };
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
   session.start();
 

@@ -1,10 +1,11 @@
 import type { z } from 'zod';
 import { TotalBalance } from '../../shared/api/records.ts';
-import type { ChannelName, Channels, IntentCursor, IntentPage, IntentView, VaultStatus } from '../../shared/ipc.ts';
+import type { ChannelName, Channels, IntentCursor, IntentPage, IntentView, RecordCursor, VaultStatus } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import { InputError } from './errors.ts';
 import type { ActiveSession, Session } from './session.ts';
 import type { SettingsStore } from './settings.ts';
+import type { HistoryCache, WireRecord } from './sync/historyCache.ts';
 import type { VaultPort } from './vaultPort.ts';
 
 export interface HandlerDeps {
@@ -13,6 +14,8 @@ export interface HandlerDeps {
   vault: VaultPort | null;
   /** A request signed by the active profile's key, its answer checked against the record's schema. */
   call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>>;
+  /** The active profile's copy of its withdrawals and deposits, read through `call`; `fresh` syncs it first. */
+  history(fresh: boolean): Promise<HistoryCache>;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;
@@ -53,6 +56,18 @@ export function intentPage(all: IntentView[], after: IntentCursor | undefined, l
   const items = rest.slice(0, limit);
   const last = items.at(-1);
   return { items, next: rest.length > limit && last ? { created_at: last.created_at, id: last.id } : null };
+}
+
+const byTime = (a: { timestamp: string | number; id: string }, b: { timestamp: string | number; id: string }): number =>
+  Number(b.timestamp) - Number(a.timestamp) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** One page of records (newest first) after the cursor, and the cursor of the page after it. */
+export function recordPage<R extends WireRecord>(all: R[], after: RecordCursor | undefined, limit: number): { items: R[]; next: RecordCursor | null } {
+  const sorted = all.sort(byTime);
+  const rest = after ? sorted.filter((r) => byTime(r, after) > 0) : sorted;
+  const items = rest.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next: rest.length > limit && last ? { timestamp: Number(last.timestamp), id: last.id } : null };
 }
 
 function needVault(deps: HandlerDeps): VaultPort {
@@ -110,6 +125,15 @@ export const handlers: Handlers = {
   intentsList: async (req, { session }) => {
     const { journal } = writesOf(session);
     return intentPage(req.unfinished_only ? journal.unfinished() : journal.intents(), req.after, req.limit);
+  },
+
+  withdrawalsList: async (req, { history }) => {
+    const cache = await history(!req.after);
+    return { ...recordPage(cache.withdrawals(), req.after, req.limit), synced_to: cache.syncedTo };
+  },
+  depositsList: async (req, { history }) => {
+    const cache = await history(!req.after);
+    return { ...recordPage(cache.deposits(), req.after, req.limit), synced_to: cache.syncedTo };
   },
 
   totalBalance: async (req, { call }) =>

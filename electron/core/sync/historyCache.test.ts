@@ -22,7 +22,7 @@ function world() {
   const ex = new HistoryExchange();
   let now = START;
   const client = new ApiClient({ baseUrl: 'https://exchange.test/api/v4', credentials: { key: 'k', secret: 's' }, fetch: ex.fetch, limitsOff: true });
-  const cache = () => new HistoryCache({ client, dir, nowSec: () => now });
+  const cache = () => new HistoryCache({ reader: client, dir, nowSec: () => now });
   return { ex, client, cache, tick: (s: number) => (now += s), now: () => now };
 }
 

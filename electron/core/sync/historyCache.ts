@@ -1,8 +1,10 @@
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
-import type { ApiClient, Priority } from '../client/client.ts';
-import { listOf, Withdrawal } from '../../../shared/api/records.ts';
+import type { Priority } from '../client/client.ts';
+import { z } from 'zod';
+import { Deposit, listOf, Withdrawal } from '../../../shared/api/records.ts';
+import type { RecordReader } from './pagination.ts';
 import { MAX_LIMIT, MAX_RANGE_SEC, thirtyDayWindows, windowedRecords } from './windows.ts';
 
 // The year of withdrawals and deposits is read once (cold); later syncs read only what is new since the
@@ -10,20 +12,18 @@ import { MAX_LIMIT, MAX_RANGE_SEC, thirtyDayWindows, windowedRecords } from './w
 // Withdrawals that were not final are followed by id, so that warm syncs need not re-read old windows to
 // see them finish.
 
-export interface WireRecord {
-  id: string;
-  timestamp: string | number;
-  status: string;
-  [field: string]: unknown;
-}
+export type WireRecord = Withdrawal | Deposit;
 
-interface HistoryFile {
-  version: 1;
+// The file is checked like an answer: someone who can write the data folder must not put a record
+// the exchange never sent, in a shape the desk does not expect, in front of the operator.
+const HistoryFile = z.object({
+  version: z.literal(1),
   /** Server time (Unix seconds) up to which both lists were read. */
-  syncedTo: number | null;
-  withdrawals: Record<string, WireRecord>;
-  deposits: Record<string, WireRecord>;
-}
+  syncedTo: z.number().nullable(),
+  withdrawals: z.record(z.string(), Withdrawal),
+  deposits: z.record(z.string(), Deposit),
+});
+type HistoryFile = z.infer<typeof HistoryFile>;
 
 export interface SyncReport {
   kind: 'cold' | 'warm';
@@ -42,12 +42,13 @@ export interface TrackReport {
 }
 
 export interface HistoryCacheOptions {
-  client: ApiClient;
+  /** The signed call it reads through (in the core: the one that also corrects the profile's permissions). */
+  reader: RecordReader;
   /** The profile's data folder. */
   dir: string;
   file?: string;
-  /** Server-clock Unix seconds (default: the client's learned server clock). */
-  nowSec?: () => number;
+  /** Server-clock Unix seconds. */
+  nowSec: () => number;
   horizonDays?: number;
   /**
    * A warm sync starts this long before the last one ended: a record can become visible a little after
@@ -68,22 +69,24 @@ export class HistoryCache {
   private data: HistoryFile = structuredClone(EMPTY);
   private loaded = false;
   private readonly path: string;
+  /** Requests sent through this cache, for its reports. */
+  private sent = 0;
+  private readonly reader: RecordReader;
 
   constructor(private readonly opts: HistoryCacheOptions) {
     this.path = join(opts.dir, opts.file ?? 'history.json');
+    this.reader = { request: (req, schema) => { this.sent++; return opts.reader.request(req, schema); } };
   }
 
   private now(): number {
-    return Math.floor(this.opts.nowSec ? this.opts.nowSec() : this.opts.client.clock.nowMs() / 1000);
+    return Math.floor(this.opts.nowSec());
   }
 
   async load(): Promise<void> {
     if (this.loaded) return;
     try {
-      const parsed = JSON.parse(await readFile(this.path, 'utf8')) as Partial<HistoryFile>;
-      if (parsed.version === 1 && parsed.withdrawals && parsed.deposits) {
-        this.data = { version: 1, syncedTo: parsed.syncedTo ?? null, withdrawals: parsed.withdrawals, deposits: parsed.deposits };
-      }
+      const parsed = HistoryFile.safeParse(JSON.parse(await readFile(this.path, 'utf8')));
+      if (parsed.success) this.data = parsed.data;
     } catch (e) {
       // No file yet, or a file this version cannot read: start cold rather than fail.
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && !(e instanceof SyntaxError)) throw e;
@@ -96,11 +99,11 @@ export class HistoryCache {
   }
 
   /** Newest first. */
-  withdrawals(): WireRecord[] {
+  withdrawals(): Withdrawal[] {
     return Object.values(this.data.withdrawals).sort((a, b) => tsOf(b) - tsOf(a));
   }
 
-  deposits(): WireRecord[] {
+  deposits(): Deposit[] {
     return Object.values(this.data.deposits).sort((a, b) => tsOf(b) - tsOf(a));
   }
 
@@ -114,19 +117,19 @@ export class HistoryCache {
     const cold = this.data.syncedTo === null;
     const horizon = to - (this.opts.horizonDays ?? 365) * 86_400;
     const from = cold ? horizon : Math.max(horizon, this.data.syncedTo! - (this.opts.overlapSec ?? 600));
-    const before = this.opts.client.requestCount;
+    const before = this.sent;
     const [newWithdrawals, newDeposits] = await Promise.all([
       this.readInto('/wallet/withdrawals', this.data.withdrawals, from, to),
       this.readInto('/wallet/deposits', this.data.deposits, from, to),
     ]);
     this.data.syncedTo = to;
     await this.save();
-    return { kind: cold ? 'cold' : 'warm', from, to, requests: this.opts.client.requestCount - before, newWithdrawals, newDeposits };
+    return { kind: cold ? 'cold' : 'warm', from, to, requests: this.sent - before, newWithdrawals, newDeposits };
   }
 
   private async readInto(path: '/wallet/withdrawals' | '/wallet/deposits', into: Record<string, WireRecord>, from: number, to: number): Promise<number> {
     let added = 0;
-    for await (const r of windowedRecords(this.opts.client, { path, from, to, priority: this.opts.priority ?? 'background' })) {
+    for await (const r of windowedRecords(this.reader, { path, from, to, priority: this.opts.priority ?? 'background' })) {
       if (!into[r.id]) added++;
       into[r.id] = r;
     }
@@ -142,9 +145,9 @@ export class HistoryCache {
     await this.load();
     const open = Object.values(this.data.withdrawals).filter((r) => !isFinalWithdrawalStatus(r.status)).sort((a, b) => tsOf(a) - tsOf(b));
     const all = Object.values(this.data.withdrawals).map(tsOf).sort((a, b) => a - b);
-    const before = this.opts.client.requestCount;
+    const before = this.sent;
     const changed: TrackReport['changed'] = [];
-    const note = (r: WireRecord): void => {
+    const note = (r: Withdrawal): void => {
       const old = this.data.withdrawals[r.id];
       if (old && old.status !== r.status) changed.push({ id: r.id, status: r.status });
       this.data.withdrawals[r.id] = r;
@@ -159,11 +162,11 @@ export class HistoryCache {
       const windowCost = Math.floor(inWindow / MAX_LIMIT['/wallet/withdrawals']) + 1;
       if (j - i > windowCost) {
         const [w] = thirtyDayWindows(start, end);
-        for await (const r of windowedRecords(this.opts.client, { path: '/wallet/withdrawals', from: w!.from, to: w!.to, priority: this.opts.priority ?? 'background' })) note(r);
+        for await (const r of windowedRecords(this.reader, { path: '/wallet/withdrawals', from: w!.from, to: w!.to, priority: this.opts.priority ?? 'background' })) note(r);
       } else {
         for (let k = i; k < j; k++) {
           const id = open[k]!.id;
-          const rows = await this.opts.client.request({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_id', id]], priority: this.opts.priority ?? 'background' }, listOf(Withdrawal));
+          const rows = await this.reader.request({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_id', id]], priority: this.opts.priority ?? 'background' }, listOf(Withdrawal));
           const found = rows.find((r) => r.id === id);
           if (found) note(found);
         }
@@ -171,7 +174,7 @@ export class HistoryCache {
       i = j;
     }
     await this.save();
-    return { requests: this.opts.client.requestCount - before, changed, stillUnfinished: this.unfinishedIds().length };
+    return { requests: this.sent - before, changed, stillUnfinished: this.unfinishedIds().length };
   }
 
   /** Written to a temporary file and renamed over the old one, so a crash leaves the old file or the new one. */
