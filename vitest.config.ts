@@ -13,6 +13,8 @@ export default defineConfig({
           include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'simulator/**/*.test.ts', 'renderer/**/*.test.ts', 'e2e/**/*.test.ts'],
           environment: 'node',
           expect,
+          // electron-store imports `electron`: run it through Vitest so that the tests' fake electron applies.
+          server: { deps: { inline: ['electron-store'] } },
           testTimeout: 30_000,
         },
       },

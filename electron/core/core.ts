@@ -72,7 +72,7 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
-  const settings = new SettingsStore(opts.dataDir ? join(opts.dataDir, 'settings.json') : undefined);
+  const settings = new SettingsStore(opts.dataDir);
   const session = new Session({
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),

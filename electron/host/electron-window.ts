@@ -1,5 +1,6 @@
 import type { BrowserWindowConstructorOptions, Event, HandlerDetails, WebContents } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './csp.ts';
+import { routeOf, type WindowState, type WindowStateStore } from './windowState.ts';
 
 // The hardened window (Electron security checklist): isolated, sandboxed renderer without Node,
 // a strict CSP on every response, navigation and new windows denied, every permission denied.
@@ -8,9 +9,13 @@ import { CONTENT_SECURITY_POLICY } from './csp.ts';
 export interface WindowElectron {
   BrowserWindow: new (opts: BrowserWindowConstructorOptions) => {
     webContents: WebContents;
-    loadFile(path: string): Promise<void>;
+    loadFile(path: string, options?: { hash?: string }): Promise<void>;
     once(event: 'ready-to-show', fn: () => void): unknown;
+    on(event: 'close', fn: () => void): unknown;
     show(): void;
+    maximize(): void;
+    isMaximized(): boolean;
+    getNormalBounds(): { x: number; y: number; width: number; height: number };
   };
   session: {
     defaultSession: {
@@ -23,10 +28,11 @@ export interface WindowElectron {
   };
 }
 
-export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function windowOptions(preloadPath: string, state: WindowState = { maximized: false }): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 860,
+    ...state.bounds,
     show: false,
     title: 'Treasury Desk',
     backgroundColor: '#0f172a',
@@ -64,10 +70,16 @@ export function hardenContents(contents: Pick<WebContents, 'on' | 'setWindowOpen
   contents.on('will-attach-webview', (event: Event) => event.preventDefault());
 }
 
-export function createMainWindow(electron: WindowElectron, paths: { preload: string; index: string }) {
+/** Opens the window where the operator left it (bounds, maximized, page) and keeps that when it closes. */
+export function createMainWindow(electron: WindowElectron, paths: { preload: string; index: string }, state?: WindowStateStore) {
   hardenSession(electron);
-  const win = new electron.BrowserWindow(windowOptions(paths.preload));
-  win.once('ready-to-show', () => win.show());
-  void win.loadFile(paths.index);
+  const last = state?.load() ?? { maximized: false };
+  const win = new electron.BrowserWindow(windowOptions(paths.preload, last));
+  win.once('ready-to-show', () => {
+    if (last.maximized) win.maximize();
+    win.show();
+  });
+  win.on('close', () => state?.save({ bounds: win.getNormalBounds(), maximized: win.isMaximized(), route: routeOf(win.webContents.getURL()) }));
+  void win.loadFile(paths.index, last.route ? { hash: `/${last.route}` } : undefined);
   return win;
 }
