@@ -45,10 +45,17 @@ module.exports = {
     },
     {
       name: 'sandbox-stays-apart',
-      comment: 'simulator/ may use spec data from shared/api (and shared/money) but never the desk',
+      comment: 'simulator/ may use spec data from shared/api (and shared/money, the credentials.json schema in shared/sandbox, the seeded generator in shared/random) but never the desk',
       severity: 'error',
       from: { path: '^simulator/' },
-      to: { path: '^(electron|renderer|e2e|bench)/|^shared/(?!api/|money\\.ts$)' },
+      to: { path: '^(electron|renderer|e2e|bench)/|^shared/(?!api/|money\\.ts$|sandbox\\.ts$|random\\.ts$)' },
+    },
+    {
+      name: 'no-testkit-in-production',
+      comment: 'test helpers live in testkit/ folders and only tests, benchmarks and other testkit files import them',
+      severity: 'error',
+      from: { pathNot: '(\\.test\\.tsx?|\\.e2e\\.ts)$|/testkit/|^bench/' },
+      to: { path: '/testkit/' },
     },
     {
       name: 'renderer-testkit-for-tests',

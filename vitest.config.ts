@@ -1,5 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
+// Every test must assert something: a test that runs to the end without one fails (a test whose only
+// check sits behind an `if` that no longer holds would otherwise pass with nothing checked).
+const expect = { requireAssertions: true };
+
 export default defineConfig({
   test: {
     projects: [
@@ -8,6 +12,9 @@ export default defineConfig({
           name: 'unit',
           include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'simulator/**/*.test.ts', 'renderer/**/*.test.ts', 'e2e/**/*.test.ts'],
           environment: 'node',
+          expect,
+          // electron-store imports `electron`: run it through Vitest so that the tests' fake electron applies.
+          server: { deps: { inline: ['electron-store'] } },
           testTimeout: 30_000,
         },
       },
@@ -26,6 +33,7 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],
           environment: 'node',
+          expect,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // One browser and one Sandbox at a time on a 2-core machine.

@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ApiClient } from '../electron/core/client/client.ts';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
-import { SandboxAdmin, type SandboxCredentials } from './client/admin.ts';
+import { SandboxAdmin } from './client/admin.ts';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { deskBatch, deskHistoryCold, deskRefresh, historyCache } from './client/desk.ts';
 import { historyMinimum, refreshMinimum } from './client/minimums.ts';
 import { Peer } from './client/peer.ts';
@@ -65,7 +66,7 @@ async function main(): Promise<void> {
   dir = mkdtempSync(join(tmpdir(), 'bench-client-'));
   let t = performance.now();
   sandbox = await launchSandbox({ dataDir: join(dir, 'sandbox'), root: ROOT, extraArgs: ['--world', 'bench'], timeoutMs: 180_000 });
-  const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as SandboxCredentials;
+  const creds = readSandboxCredentials(sandbox.credentialsPath);
   const admin = new SandboxAdmin(creds);
   if (!(await admin.limitsEnabled())) throw new Error('the Sandbox answers with its rate limits off; this benchmark needs them on');
   const deskKey = await admin.copyWorld();

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Book, EngineRefusal, type Incoming } from '../simulator/market/engine.ts';
-import { mulberry32 } from '../simulator/random.ts';
+import { mulberry32 } from '../shared/random.ts';
 import { NaiveBook, type NaiveOutcome } from '../simulator/testkit/naiveBook.ts';
 import { load, ROOT, start, statusSummary, stopAll, type Creds, type Spec } from './load.ts';
 

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
@@ -18,7 +18,7 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(30_000);
-    const creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
+    const creds = readSandboxCredentials(desk.sandbox.credentialsPath);
     admin = { url: creds.admin_url, token: creds.admin_token };
   });
   afterAll(async () => {

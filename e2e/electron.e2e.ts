@@ -51,9 +51,27 @@ describe.skipIf('skip' in electron)(`the Electron app${reason}`, () => {
       expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
       expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
       expect(await page.evaluate(() => Object.keys((globalThis as unknown as { desk: object }).desk).sort())).toEqual([...CHANNEL_NAMES].sort());
-      // Navigation away and new windows are denied.
-      await page.evaluate(() => { (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com'; });
-      await page.waitForTimeout(300);
+      // Navigation away and new windows are denied: the main process records each attempt and what became
+      // of it (as Actual Budget's navigation test records shell.openExternal), so the test waits for the
+      // evidence instead of sleeping and looking.
+      await app.evaluate(({ app: electronApp, BrowserWindow }) => {
+        const seen: Array<{ what: string; url: string; prevented?: boolean }> = [];
+        (globalThis as { deskNavigation?: typeof seen }).deskNavigation = seen;
+        const contents = BrowserWindow.getAllWindows()[0]!.webContents;
+        // Registered after the desk's own handlers, so `defaultPrevented` tells whether they refused it.
+        contents.on('will-navigate', (event, url) => { seen.push({ what: 'navigate', url, prevented: event.defaultPrevented }); });
+        contents.on('did-navigate', (_event, url) => { seen.push({ what: 'navigated', url }); });
+        electronApp.on('browser-window-created', () => { seen.push({ what: 'window', url: '' }); });
+      });
+      const evidence = () => app.evaluate(() => (globalThis as { deskNavigation?: unknown[] }).deskNavigation);
+      await page.evaluate(() => { (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/away'; });
+      await expect.poll(evidence).toContainEqual({ what: 'navigate', url: 'https://example.com/away', prevented: true });
+      await page.evaluate(() => { (globalThis as unknown as { open: (u: string) => unknown }).open('https://example.com/popup'); });
+      // The popup is refused in the main process before any window exists; a later navigation proves
+      // the window.open call was handled in order before it.
+      await page.evaluate(() => { (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/after'; });
+      await expect.poll(evidence).toContainEqual({ what: 'navigate', url: 'https://example.com/after', prevented: true });
+      expect((await evidence())!.filter((e) => (e as { what: string }).what !== 'navigate')).toEqual([]);
       // Served on the privileged app:// scheme, never from file://.
       expect(page.url()).toMatch(/^app:\/\/desk\/index\.html/);
       expect(app.windows()).toHaveLength(1);

@@ -1,45 +1,56 @@
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const ROOT = join(import.meta.dirname, '..');
 const depcruise = join(ROOT, 'node_modules', '.bin', 'depcruise');
+const FOLDERS = ['shared', 'electron', 'renderer', 'simulator', 'e2e', 'bench'];
 
-function cruise(files: string[]) {
-  return spawnSync(depcruise, ['--config', '.dependency-cruiser.cjs', ...files], { cwd: ROOT, encoding: 'utf8' });
+// Probes are written into a copy of the tree, never into the live one: a test run that dies midway
+// must not leave a rule-breaking file in the sources (nor race another run's typecheck).
+let copy: string;
+beforeAll(() => {
+  copy = mkdtempSync(join(tmpdir(), 'td-import-rules-'));
+  for (const f of [...FOLDERS, '.dependency-cruiser.cjs', 'tsconfig.json', 'package.json']) cpSync(join(ROOT, f), join(copy, f), { recursive: true });
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
+});
+afterAll(() => {
+  if (copy) rmSync(copy, { recursive: true, force: true });
+});
+
+function cruise(cwd: string, files: string[]) {
+  return spawnSync(depcruise, ['--config', '.dependency-cruiser.cjs', ...files], { cwd, encoding: 'utf8' });
 }
 
-/** Writes a file that breaks one rule, runs the real check on it, and removes it again. */
-function probe(folder: string, source: string) {
-  const rel = join(folder, `__rule_probe_${randomBytes(4).toString('hex')}__.ts`);
-  writeFileSync(join(ROOT, rel), source);
-  try {
-    return cruise([rel]);
-  } finally {
-    rmSync(join(ROOT, rel), { force: true });
-  }
+/** Writes a file that breaks one rule into the copy and runs the real check on it. */
+function probe(file: string, source: string) {
+  mkdirSync(dirname(join(copy, file)), { recursive: true });
+  writeFileSync(join(copy, file), source);
+  return cruise(copy, [file]);
 }
 
 describe('import rules of DESIGN.md', () => {
   it('the project as it is passes', () => {
-    const r = cruise(['shared', 'electron', 'renderer', 'simulator', 'e2e', 'bench']);
+    const r = cruise(ROOT, FOLDERS);
     expect(r.stdout + r.stderr).toContain('no dependency violations');
     expect(r.status).toBe(0);
   });
 
   it.each([
-    ['renderer', "import { createCore } from '../electron/core/core.ts';\nexport const x = createCore;\n", 'renderer-only-shared'],
-    ['renderer', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n", 'renderer-no-node'],
-    ['shared', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n", 'shared-no-node'],
-    ['shared', "import { createCore } from '../electron/core/core.ts';\nexport const x = createCore;\n", 'shared-is-standalone'],
-    ['electron/core', "import { app } from 'electron';\nexport const x = app;\n", 'only-hosts-import-electron'],
-    ['electron/core', "import { startWebHost } from '../host/web.ts';\nexport const x = startWebHost;\n", 'core-no-electron-no-ui'],
-    ['simulator', "import { createCore } from '../electron/core/core.ts';\nexport const x = createCore;\n", 'sandbox-stays-apart'],
-    ['simulator', "import { channels } from '../shared/ipc.ts';\nexport const x = channels;\n", 'sandbox-stays-apart'],
-  ])('a file in %s breaking a rule fails the check (%#)', (folder, source, rule) => {
-    const r = probe(folder, source);
+    ['renderer/probe.ts', "import { createCore } from '../electron/core/core.ts';\nexport const x = createCore;\n", 'renderer-only-shared'],
+    ['renderer/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n", 'renderer-no-node'],
+    ['shared/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n", 'shared-no-node'],
+    ['shared/probe.ts', "import { createCore } from '../electron/core/core.ts';\nexport const x = createCore;\n", 'shared-is-standalone'],
+    ['electron/core/probe.ts', "import { app } from 'electron';\nexport const x = app;\n", 'only-hosts-import-electron'],
+    ['electron/core/probe.ts', "import { startWebHost } from '../host/web.ts';\nexport const x = startWebHost;\n", 'core-no-electron-no-ui'],
+    ['simulator/probe.ts', "import { createCore } from '../electron/core/core.ts';\nexport const x = createCore;\n", 'sandbox-stays-apart'],
+    ['simulator/probe.ts', "import { channels } from '../shared/ipc.ts';\nexport const x = channels;\n", 'sandbox-stays-apart'],
+    ['electron/core/writes/probe.ts', "import { FaultyExchange } from './testkit/faultyExchange.ts';\nexport const x = FaultyExchange;\n", 'no-testkit-in-production'],
+    ['simulator/routes/probe.ts', "import { send } from '../testkit/http.ts';\nexport const x = send;\n", 'no-testkit-in-production'],
+  ])('a file %s breaking a rule fails the check (%#)', (file, source, rule) => {
+    const r = probe(file, source);
     expect(r.stdout + r.stderr).toContain(rule);
     expect(r.status).not.toBe(0);
   });

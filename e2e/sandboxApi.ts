@@ -1,11 +1,11 @@
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { createHash, createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 
 // The tests' own signed reader of the Sandbox, written apart from the desk's client, so that a figure
 // on screen is checked against what the exchange says rather than against the desk's own code.
 
 export async function sandboxGet<T>(credentialsPath: string, path: string, query = ''): Promise<T> {
-  const creds = JSON.parse(readFileSync(credentialsPath, 'utf8')) as { base_url: string; main: { key: string; secret: string } };
+  const creds = readSandboxCredentials(credentialsPath);
   const url = new URL(creds.base_url);
   const fullPath = `${url.pathname}${path}`;
   const ts = String(Math.floor(Date.now() / 1000));

@@ -1,3 +1,5 @@
+import type { SandboxCredentials } from '../shared/sandbox.ts';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -20,14 +22,14 @@ describe('Settings: profiles, keys at rest and the lock', () => {
   let desk: DeskUnderTest;
   let browser: Browser;
   let page: Page;
-  let creds: { base_url: string; read_only: { key: string; secret: string } };
+  let creds: SandboxCredentials;
 
   beforeAll(async () => {
     desk = await startDesk();
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     page.setDefaultTimeout(15_000);
-    creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
+    creds = readSandboxCredentials(desk.sandbox.credentialsPath);
     await page.goto(desk.host.url);
     await page.getByRole('link', { name: 'Settings' }).click();
   });

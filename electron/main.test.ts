@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -12,6 +12,8 @@ const fake = vi.hoisted(() => ({ current: undefined as unknown as ReturnType<typ
 vi.mock('electron', () => {
   const pick = (k: string) => (fake.current.module as Record<string, unknown>)[k];
   return {
+    // electron-store reads the module as a default import.
+    get default() { return fake.current.module; },
     get app() { return pick('app'); },
     get BrowserWindow() { return pick('BrowserWindow'); },
     get ipcMain() { return pick('ipcMain'); },
@@ -23,11 +25,14 @@ vi.mock('electron', () => {
   };
 });
 
-async function loadMain() {
+async function loadMain(dir = mkdtempSync(join(tmpdir(), 'desk-main-'))) {
   fake.current = fakeElectron();
-  const dir = mkdtempSync(join(tmpdir(), 'desk-main-'));
+  fake.current.module.app.home = join(dir, 'home');
   const creds = join(dir, 'credentials.json');
-  writeFileSync(creds, JSON.stringify({ base_url: 'http://127.0.0.1:9/api/v4', main: { uid: '1', key: 'k'.repeat(32), secret: 's'.repeat(64) } }));
+  const key = { uid: '1', key: 'k'.repeat(32), secret: 's'.repeat(64) };
+  writeFileSync(creds, JSON.stringify({
+    base_url: 'http://127.0.0.1:9/api/v4', admin_url: 'http://127.0.0.1:9/admin/v1', admin_token: 'a'.repeat(48), main: key, read_only: key, sub_accounts: [],
+  }));
   vi.stubEnv('TREASURY_DESK_SANDBOX_CREDENTIALS', creds);
   vi.stubEnv('TREASURY_DESK_HOME', join(dir, 'home'));
   vi.resetModules();
@@ -93,6 +98,52 @@ describe('electron/main.ts', () => {
       expect(r.csp, url).toContain("default-src 'self'");
       expect(r.body).not.toMatch(/electron|"name": "treasury-desk"/);
     }
+  });
+
+  it('quits only once the core has closed', async () => {
+    const f = await loadMain();
+    const willQuit = f.appListeners.get('will-quit') as (e: { preventDefault(): void }) => void;
+    let prevented = 0;
+    willQuit({ preventDefault: () => { prevented++; } });
+    expect(prevented).toBe(1);
+    expect(f.module.app.quits).toBe(0);
+    await vi.waitFor(() => expect(f.module.app.quits).toBe(1));
+    // The quit that follows the close goes through.
+    willQuit({ preventDefault: () => { prevented++; } });
+    expect(prevented).toBe(1);
+  });
+});
+
+describe('the window as the operator left it', () => {
+  it('reopens with the bounds, maximized state and page it had when it closed (window.json, 0600)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'desk-main-'));
+    const first = await loadMain(dir);
+    const win = first.created[0]!.win;
+    expect(win.loadOptions).toBeUndefined();
+    win.bounds = { x: 40, y: 50, width: 1000, height: 700 };
+    win.maximized = true;
+    win.webContents.url += '#/activity';
+    win.listeners.get('close')!();
+    const file = join(dir, 'home', 'window.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+
+    const second = await loadMain(dir);
+    const again = second.created[0]!.win;
+    expect(again.opts).toMatchObject({ x: 40, y: 50, width: 1000, height: 700 });
+    expect(again.loadOptions).toEqual({ hash: '/activity' });
+    again.listeners.get('ready-to-show')!();
+    expect(again.maximized).toBe(true);
+  });
+
+  it('opens the default window over a window.json it cannot read, and leaves that file as it was', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'desk-main-'));
+    mkdirSync(join(dir, 'home'), { recursive: true });
+    writeFileSync(join(dir, 'home', 'window.json'), '{"window": {"bounds"');
+    const f = await loadMain(dir);
+    expect(f.created[0]!.win.opts).toMatchObject({ width: 1280, height: 860 });
+    // Closing does not write over it either: the operator finds the file as it was, and the reason in the log.
+    f.created[0]!.win.listeners.get('close')!();
+    expect(readFileSync(join(dir, 'home', 'window.json'), 'utf8')).toBe('{"window": {"bounds"');
   });
 });
 

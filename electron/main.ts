@@ -5,6 +5,7 @@ import { createMainWindow, hardenContents } from './host/electron-window.ts';
 import { forwardEvents, registerIpc, trustedSender } from './host/electron-ipc.ts';
 import { APP_INDEX_URL, registerAppScheme, serveApp } from './host/electron-protocol.ts';
 import { showNotifications } from './host/electron-notify.ts';
+import { windowStateStore } from './host/windowState.ts';
 
 // Started by electron/start.ts, which runs the Sandbox and passes its credentials file.
 const credentialsPath = process.env.TREASURY_DESK_SANDBOX_CREDENTIALS;
@@ -21,14 +22,15 @@ void app.whenReady().then(() => {
   serveApp(protocol, rendererDir);
   // The same data folder as the web host: Electron's userData for productName "Treasury Desk".
   // Without a Sandbox (a packaged app today), the desk opens with the operator's stored profiles only.
+  const home = process.env.TREASURY_DESK_HOME ?? app.getPath('userData');
   const core = openDesk({
-    home: process.env.TREASURY_DESK_HOME ?? app.getPath('userData'),
+    home,
     ...(credentialsPath ? { sandboxCredentialsPath: credentialsPath } : {}),
     safeStorage,
   });
   let windowId: number | undefined;
   registerIpc(ipcMain, core, trustedSender(APP_INDEX_URL, () => windowId));
-  const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), url: APP_INDEX_URL });
+  const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), url: APP_INDEX_URL }, windowStateStore(home));
   windowId = win.webContents.id;
   forwardEvents(core, win.webContents);
   showNotifications(core, Notification);
@@ -37,7 +39,16 @@ void app.whenReady().then(() => {
     const state = (m as { sandbox?: unknown } | null)?.sandbox;
     if (state === 'down' || state === 'restarted') core.reportSandbox?.(state);
   });
-  app.on('will-quit', () => void core.close());
+  // Quitting waits for the core: writes in progress reach their journal and the files close.
+  let coreClosed = false;
+  app.on('will-quit', (event) => {
+    if (coreClosed) return;
+    event.preventDefault();
+    void core.close().catch(() => {}).finally(() => {
+      coreClosed = true;
+      app.quit();
+    });
+  });
 });
 
 app.on('window-all-closed', () => app.quit());

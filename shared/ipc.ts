@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ENVIRONMENT_NAMES, PERMISSION_GROUPS } from './api/environments.ts';
+import { ENVIRONMENT_NAMES, OPERATOR_ENVIRONMENTS, PERMISSION_GROUPS } from './api/environments.ts';
 import { TotalBalance, VALUATION_CURRENCIES } from './api/records.ts';
-import { WRITE_KINDS, WriteRequest } from './api/writes.ts';
+import { WriteKind, WriteRequest } from './api/writes.ts';
 import {
   DepositAddress, DepositPage, HISTORY_KINDS, HistoryPageRequest, HistoryQuery, HistoryStatus, TimelineEntry, TransferPage,
   UidTransferPage, UnsentItem, WithdrawalPage, WithdrawalRow,
@@ -27,7 +27,7 @@ const Svc = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/, 'the service 
 export const ProfileSummary = z.object({
   id: z.string(),
   name: z.string(),
-  environment: z.enum(ENVIRONMENT_NAMES as [string, ...string[]]),
+  environment: z.enum(ENVIRONMENT_NAMES),
   base_url: z.string(),
   svc: z.string(),
   key_masked: z.string(),
@@ -42,7 +42,7 @@ export const ProfileInput = z.object({
   /** Absent for a new profile. */
   id: z.string().max(64).optional(),
   name: Name,
-  environment: z.enum(['live', 'testnet', 'futures']),
+  environment: z.enum(OPERATOR_ENVIRONMENTS),
   base_url: BaseUrl,
   svc: Svc,
   /** Absent when editing: the stored key and secret stay. */
@@ -96,19 +96,26 @@ export const Settings = z.object({
 }).strict();
 export type Settings = z.infer<typeof Settings>;
 
-/** A write as the journal proves it stands (electron/core/journal/intents.ts explains each state). */
+/** Where a write stands (electron/core/journal/intents.ts explains each state). */
+export const IntentState = z.enum(['pending_approval', 'approved', 'in_flight', 'unconfirmed', 'accepted', 'done', 'refused', 'needs_attention', 'settled', 'cancelled']);
+export type IntentState = z.infer<typeof IntentState>;
+/** States after which nothing more happens to a write. */
+export const FINISHED_INTENT_STATES: ReadonlySet<IntentState> = new Set(['done', 'refused', 'settled', 'cancelled']);
+
+/** A write as the journal proves it stands: the one declaration of the shape, used by the core's journal too. */
 export const IntentView = z.object({
   id: z.string(),
-  kind: z.enum(WRITE_KINDS),
+  kind: WriteKind,
   client_id: z.string().nullable(),
   body: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
   note: z.string().optional(),
-  state: z.enum(['pending_approval', 'approved', 'in_flight', 'unconfirmed', 'accepted', 'done', 'refused', 'needs_attention', 'settled', 'cancelled']),
+  state: IntentState,
   created_at: z.number(),
   updated_at: z.number(),
   approved_by: z.string().optional(),
   attempts: z.number().int(),
   last_sent_at: z.number().optional(),
+  /** Absent lookups since the last send: their span is what allows a resend. */
   absent_lookups: z.number().int(),
   first_absent_at: z.number().optional(),
   last_absent_at: z.number().optional(),
@@ -128,6 +135,20 @@ export const JournalState = z.object({
   recovered: z.object({ line: z.number().int(), bytes: z.number().int(), saved_to: z.string() }).nullable(),
 });
 export type JournalState = z.infer<typeof JournalState>;
+
+/**
+ * A keyset cursor into a list sorted newest first: the last row of the page before. Never an offset:
+ * rows arrive while the operator scrolls, and an offset would skip or repeat them.
+ */
+export const IntentCursor = z.object({ created_at: z.number(), id: z.string().min(1).max(64) }).strict();
+export type IntentCursor = z.infer<typeof IntentCursor>;
+
+export const IntentPage = z.object({
+  items: z.array(IntentView),
+  /** Where the next (older) page starts; null on the last page. */
+  next: IntentCursor.nullable(),
+});
+export type IntentPage = z.infer<typeof IntentPage>;
 
 const Passphrase = z.string().min(10, 'a passphrase has at least 10 characters').max(1024);
 
@@ -206,9 +227,14 @@ export const channels = {
     request: z.object({ id: z.string().min(1).max(64), outcome: z.enum(['done', 'not_done']), note: z.string().trim().min(1).max(500) }).strict(),
     response: IntentView,
   },
+  /** One page of the journal, newest first, after the cursor (the first page without one). */
   intentsList: {
-    request: z.object({ unfinished_only: z.boolean().default(false) }).strict(),
-    response: z.array(IntentView),
+    request: z.object({
+      unfinished_only: z.boolean().default(false),
+      after: IntentCursor.optional(),
+      limit: z.number().int().min(1).max(500).default(100),
+    }).strict(),
+    response: IntentPage,
   },
   /** Whether the active profile's journal verified, what is wrong when it did not, and any torn line cut at open. */
   journalStatus: {
@@ -323,6 +349,7 @@ export const events = {
 } as const;
 
 export type Events = typeof events;
+
 export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;
 export const EVENT_NAMES = Object.keys(events) as EventName[];
@@ -356,3 +383,20 @@ export type DeskApi = {
   /** Subscribes to a core event; returns the function that unsubscribes. */
   on<E extends EventName>(event: E, listener: (payload: EventPayload<E>) => void): () => void;
 };
+
+/** What a host's bridge carries: one call for every channel, one subscription for events, as JSON. */
+export interface DeskTransport {
+  invoke(name: ChannelName, request: unknown): Promise<Reply<unknown>>;
+  on(event: EventName, listener: (payload: unknown) => void): () => void;
+}
+
+/**
+ * The renderer's DeskApi over a host's transport, one method per contract channel. The transport
+ * carries untyped JSON; each reply's type is the contract's promise, kept by the core (a reply is
+ * checked against its channel's response schema, an event against its schema, before either leaves),
+ * so this is the one place where the wire's `unknown` becomes the channel's type.
+ */
+export function deskApiOver(transport: DeskTransport): DeskApi {
+  const methods = Object.fromEntries(CHANNEL_NAMES.map((name) => [name, (request: unknown) => transport.invoke(name, request)]));
+  return { ...methods, on: transport.on } as DeskApi;
+}

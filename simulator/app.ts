@@ -1,3 +1,4 @@
+import type { SandboxCredentials } from '../shared/sandbox.ts';
 import type { FastifyInstance } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, writeFileSync } from 'node:fs';
@@ -15,7 +16,7 @@ import { RateLimiter } from './limits.ts';
 import type { SandboxOptions } from './options.ts';
 import { allRoutes } from './routes/index.ts';
 import { API_PREFIX, buildServer, type RouteDef } from './server.ts';
-import { seedWorld, type KeyPair, type SeedResult } from './world.ts';
+import { seedWorld, type SeedResult } from './world.ts';
 
 // One running Sandbox: its store, clock, limits, faults, REST and admin routes, and credentials.json.
 // main.ts runs it from the command line; tests start it in-process on a free port.
@@ -29,14 +30,7 @@ export interface SandboxConfig {
   routes?: RouteDef[];
 }
 
-export interface Credentials {
-  base_url: string;
-  admin_url: string;
-  admin_token: string;
-  main: KeyPair;
-  read_only: KeyPair;
-  sub_accounts: KeyPair[];
-}
+export type Credentials = SandboxCredentials;
 
 export interface RunningSandbox {
   baseUrl: string;

@@ -1,5 +1,5 @@
 import { ApiError } from './errors.ts';
-import { mulberry32 } from './random.ts';
+import { mulberry32 } from '../shared/random.ts';
 
 // Faults injected on purpose through the admin API, so that the desk's retry and exactly-once logic can
 // be tested against a misbehaving exchange. They fire deterministically: on every Nth matching request,

@@ -7,8 +7,6 @@ const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_DOWN });
 // Fiat targets of §4.1 total_balance that are not traded currencies: fixed rates in the Sandbox.
 const FIAT_PER_USDT: Record<string, string> = { USD: '1', CNY: '7.1' };
 
-export const TOTAL_BALANCE_CURRENCIES = ['BTC', 'CNY', 'USD', 'USDT'] as const;
-
 function priceTable(db: DB): Map<string, Decimal> {
   const rows = db.prepare('SELECT currency, usdt FROM prices').all() as { currency: string; usdt: string }[];
   return new Map(rows.map((r) => [r.currency, new D(r.usdt)]));

@@ -1,3 +1,4 @@
+import type { SandboxKey } from '../shared/sandbox.ts';
 import { randomBytes } from 'node:crypto';
 import type { DB } from './db.ts';
 import { getMeta, setMeta } from './db.ts';
@@ -6,7 +7,7 @@ import { addressShape } from './ledger/addresses.ts';
 import { CURRENCIES, seedCatalog, type ChainDef } from './ledger/catalog.ts';
 import { nextAt, PACE_SEC } from './ledger/withdrawals.ts';
 import { seedMakers } from './market/makers.ts';
-import { mulberry32 } from './random.ts';
+import { mulberry32 } from '../shared/random.ts';
 
 export const PERMISSION_GROUPS = ['spot', 'futures', 'delivery', 'wallet', 'withdraw'] as const;
 export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
@@ -20,7 +21,7 @@ export const ALL_READ: Permissions = {
   spot: 'read', futures: 'read', delivery: 'read', wallet: 'read', withdraw: 'read', unified: true,
 };
 
-export interface KeyPair { uid: string; key: string; secret: string }
+export type KeyPair = SandboxKey;
 
 export type WorldName = 'demo' | 'bench';
 
@@ -196,7 +197,7 @@ function seedDemoData(s: Stmts, mainUid: string, subs: string[], now: number): v
   for (let i = 0; i < 360; i++) seedWithdrawal(s, g, mainUid, now - 2 * DAY - g.int(88 * DAY), historicStatus(g), now, g.rand() < 0.6 ? `desk-${mainUid}-${i}` : '');
   for (const st of ['BCODE', 'FVERIFY', 'LOCKED']) seedWithdrawal(s, g, mainUid, now - DAY - g.int(DAY), st, now, '');
   for (const st of ['REQUEST', 'REQUEST', 'REVIEW', 'REVIEW', 'MANUAL', 'MANUAL', 'EXTPEND', 'EXTPEND', 'FAIL', 'CANCELPEND']) {
-    seedWithdrawal(s, g, mainUid, now - 60 - g.int(3000), st, now, `desk-${mainUid}-live-${st}-${g.int(1000)}`);
+    seedWithdrawal(s, g, mainUid, now - 60 - g.int(3000), st, now, `desk-${mainUid}-${st}-${g.int(1000)}`);
   }
   for (let i = 0; i < 270; i++) seedDeposit(s, g, mainUid, now - DAY - g.int(89 * DAY), g.rand() < 0.93 ? 'DONE' : 'DEP_CREDITED');
   for (const st of ['TRACK', 'PEND', 'REVIEW', 'MANUAL', 'BLOCKED', 'INVALID']) seedDeposit(s, g, mainUid, now - 60 - g.int(DAY), st);

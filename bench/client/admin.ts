@@ -2,18 +2,9 @@
 // each client has its own main account and UID budget, record counts for the benchmark's minimums,
 // the server clock, and deposits credited by hand.
 
-export interface KeyPair {
-  uid: string;
-  key: string;
-  secret: string;
-}
+import type { SandboxCredentials, SandboxKey } from '../../shared/sandbox.ts';
 
-export interface SandboxCredentials {
-  base_url: string;
-  admin_url: string;
-  admin_token: string;
-  main: KeyPair;
-}
+export type KeyPair = SandboxKey;
 
 export interface RecordCounts {
   withdrawals: number;

@@ -1,3 +1,4 @@
+import { TotalBalance } from '../../shared/api/records.ts';
 import { join } from 'node:path';
 import type { ApiClient } from '../../electron/core/client/client.ts';
 import { Journal } from '../../electron/core/journal/journal.ts';
@@ -33,7 +34,7 @@ export async function deskRefresh(client: ApiClient, from: number, to: number): 
   const before = client.requestCount;
   const t0 = performance.now();
   const [, spot, margin, futures, cross, withdrawals, deposits] = await Promise.all([
-    client.request<unknown>({ method: 'GET', path: '/wallet/total_balance' }),
+    client.request({ method: 'GET', path: '/wallet/total_balance' }, TotalBalance),
     collect(subAccountSpotBalances(client)),
     subAccountBalancesAllAtOnce(client, '/wallet/sub_account_margin_balances'),
     subAccountBalancesAllAtOnce(client, '/wallet/sub_account_futures_balances'),

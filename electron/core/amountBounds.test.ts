@@ -41,7 +41,7 @@ describe('amount bounds at the channel', () => {
     const r = await core.invoke('writePrepare', { write });
     expect(r).toMatchObject({ ok: false, error: { kind: 'invalid_request', message: expect.stringMatching(/amount has more than (20 digits before the decimal point|8 decimal places)/) } });
     expect(JSON.stringify(r).length).toBeLessThan(2000);
-    expect(await core.invoke('intentsList', {})).toEqual({ ok: true, data: [] });
+    expect(await core.invoke('intentsList', {})).toEqual({ ok: true, data: { items: [], next: null } });
     expect(exchange.signed()).toEqual([]);
   });
 });

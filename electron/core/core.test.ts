@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createCore, type Core } from './core.ts';
+import { handlers } from './handlers.ts';
 
 // A stand-in exchange that answers with a chosen status and body, to check how the core reports it.
 let exchange: Server;
@@ -30,30 +31,36 @@ describe('core.invoke', () => {
     ['a non-object', 'totalBalance', 'USDT', /request/],
   ])('answers %s with a clear invalid_request error', async (_name, channel, payload, message) => {
     const reply = await core.invoke(channel, payload);
-    expect(reply.ok).toBe(false);
-    if (!reply.ok) {
-      expect(reply.error.kind).toBe('invalid_request');
-      expect(reply.error.message).toMatch(message);
-    }
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_request', message: expect.stringMatching(message) } });
   });
 
   it('shows an exchange label with a sentence the operator can act on', async () => {
     answer = { status: 401, body: JSON.stringify({ label: 'INVALID_SIGNATURE', message: 'signature mismatch' }) };
     const reply = await core.invoke('totalBalance', {});
-    expect(reply).toMatchObject({ ok: false, error: { kind: 'exchange', label: 'INVALID_SIGNATURE' } });
-    if (!reply.ok) expect(reply.error.message).toMatch(/secret in Settings/);
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'exchange', label: 'INVALID_SIGNATURE', message: expect.stringMatching(/secret in Settings/) } });
   });
 
   it('shows an unknown label with the server\'s message', async () => {
     answer = { status: 400, body: JSON.stringify({ label: 'SOMETHING_NEW', message: 'a new rule' }) };
     const reply = await core.invoke('totalBalance', {});
-    if (!reply.ok) expect(reply.error.message).toBe('The exchange answered SOMETHING_NEW: a new rule.');
+    expect(reply).toEqual({ ok: false, error: { kind: 'exchange', label: 'SOMETHING_NEW', message: 'The exchange answered SOMETHING_NEW: a new rule.' } });
   });
 
   it('refuses an answer that does not have the record\'s shape rather than showing it', async () => {
     answer = { status: 200, body: JSON.stringify({ total: { amount: 12.5, currency: 'USDT' }, details: {} }) };
     const reply = await core.invoke('totalBalance', {});
-    expect(reply).toMatchObject({ ok: false, error: { kind: 'exchange' } });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'exchange', message: expect.stringMatching(/GET \/wallet\/total_balance .*total\.amount is not valid/) } });
+  });
+
+  it('reports a local channel answering outside its contract as the desk\'s own bug, not the exchange\'s', async () => {
+    const spy = vi.spyOn(handlers, 'settingsGet').mockResolvedValue({ idle_lock_minutes: 0, settle_seconds: 30 });
+    try {
+      const reply = await core.invoke('settingsGet', {});
+      expect(reply).toMatchObject({ ok: false, error: { kind: 'internal', message: expect.stringMatching(/internal error answering settingsGet/) } });
+      expect(logs.at(-1)).toMatch(/settingsGet answered outside its contract: idle_lock_minutes/);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('never puts the secret in a reply or a log line', async () => {

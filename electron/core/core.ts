@@ -1,18 +1,20 @@
 import { join } from 'node:path';
+import type { z } from 'zod';
 import { channels, events, isChannelName, type ChannelName, type DeskErrorBody, type EventName, type EventPayload, type Reply } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
-import { ExchangeError, NetworkError } from './client/errors.ts';
+import { AnswerShapeError, ExchangeError, InputError, JournalDamagedWritesError, LockedError, NetworkError, NoProfileError } from './errors.ts';
 import { WipedSecretError } from './client/sign.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import type { Profile } from './profiles/profile.ts';
-import { InputError, ProfileStore } from './profiles/store.ts';
-import { JournalDamagedWritesError, NoProfileError, Sessions } from './session.ts';
+import { ProfileStore } from './profiles/store.ts';
+import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
+import { HistoryCache } from './sync/historyCache.ts';
 import { VaultError } from './vault/errors.ts';
 import { HistoryService } from './history/service.ts';
-import { LockedError, type VaultPort } from './vaultPort.ts';
+import type { VaultPort } from './vaultPort.ts';
 
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
 export interface Core {
@@ -41,6 +43,7 @@ export interface CoreOptions {
 
 function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
+  if (e instanceof AnswerShapeError) return { kind: 'exchange', message: e.message };
   if (e instanceof NetworkError) return { kind: 'network', message: e.message };
   if (e instanceof LockedError || e instanceof WipedSecretError) return { kind: 'locked', message: e.message };
   if (e instanceof JournalDamagedWritesError) return { kind: 'invalid_request', label: 'JOURNAL_DAMAGED', message: e.message };
@@ -82,8 +85,8 @@ export function createCore(opts: CoreOptions): Core {
     events: { changed: (e) => emit('history', e), notify: (n) => emit('notify', n) },
     ...(opts.history ?? {}),
   });
-  const settings = new SettingsStore(opts.dataDir ? join(opts.dataDir, 'settings.json') : undefined);
-  const sessions = new Sessions({
+  const settings = new SettingsStore(opts.dataDir);
+  const session = new Session({
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
     ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
@@ -97,24 +100,19 @@ export function createCore(opts: CoreOptions): Core {
   });
   vault?.onChange(() => emit('vault', vault.status()));
 
-  const deps: HandlerDeps = {
-    sessions,
-    history,
-    log,
-    vault,
-    settings,
-    async call<T>(req: ApiRequest): Promise<T> {
-      const { client } = sessions.active();
-      try {
-        return await client.request<T>(req);
-      } catch (e) {
-        sessions.learnFromRefusal(e, req.method, req.path);
-        throw e;
-      }
-    },
-  };
+  async function call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
+    const { client } = session.active();
+    try {
+      return await client.request(req, schema);
+    } catch (e) {
+      session.learnFromRefusal(e, req.method, req.path);
+      throw e;
+    }
+  }
+
+  const deps: HandlerDeps = { session, vault, settings, call, history, log };
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
-  sessions.start();
+  session.start();
 
   async function run<C extends ChannelName>(name: C, payload: unknown): Promise<Reply<unknown>> {
     const parsed = channels[name].request.safeParse(payload ?? {});
@@ -129,10 +127,13 @@ export function createCore(opts: CoreOptions): Core {
     try {
       const handler = handlers[name] as (req: unknown, deps: HandlerDeps) => Promise<unknown>;
       const answer = await handler(parsed.data, deps);
+      // Exchange answers were checked where they arrived (the client); a reply that fails its channel's
+      // schema here is the desk's own bug (a journal or settings file it wrote, a handler's mistake).
       const checked = channels[name].response.safeParse(answer);
       if (!checked.success) {
         const issue = checked.error.issues[0]!;
-        return { ok: false, error: { kind: 'exchange', message: `The exchange's answer to ${name} did not have the expected shape (${issue.path.join('.')}: ${issue.message}).` } };
+        log(`[core] ${name} answered outside its contract: ${issue.path.join('.') || 'answer'}: ${issue.message}`);
+        return { ok: false, error: { kind: 'internal', message: `The desk hit an internal error answering ${name}; the details are in its log.` } };
       }
       return { ok: true, data: checked.data };
     } catch (e) {
@@ -146,7 +147,7 @@ export function createCore(opts: CoreOptions): Core {
 
   return {
     close: async () => {
-      await sessions.close();
+      await session.close();
       history.close();
     },
     reportSandbox: (state) => emit('sandbox', { state, at: Date.now() }),

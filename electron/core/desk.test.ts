@@ -1,4 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { SandboxCredentials } from '../../shared/sandbox.ts';
+import { readSandboxCredentials } from './profiles/sandbox.ts';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,14 +15,14 @@ const ROOT = join(import.meta.dirname, '..', '..');
 let sandbox: SandboxProcess;
 let dir: string;
 let core: Core;
-let creds: { base_url: string; read_only: { key: string; secret: string } };
+let creds: SandboxCredentials;
 const busy: EventPayload<'rateLimits'>[] = [];
 const profileEvents: unknown[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'desk-core-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  creds = readSandboxCredentials(sandbox.credentialsPath);
   core = openDesk({ home: join(dir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {} });
   core.subscribe((event, payload) => {
     if (event === 'rateLimits') busy.push(payload as EventPayload<'rateLimits'>);
@@ -65,8 +67,36 @@ describe('the core over a real Sandbox', () => {
     expect(profileEvents.length).toBeGreaterThan(0);
   });
 
+  it('corrects a declared permission when a read is refused with FORBIDDEN', async () => {
+    const sub = creds.sub_accounts[0]!;
+    const saved = await core.invoke('profileSave', {
+      name: 'Sub-account', environment: 'live', base_url: creds.base_url, svc: 'Svc', key: sub.key, secret: sub.secret,
+      permissions: { spot: 'read', futures: 'read', delivery: 'read', wallet: 'read', withdraw: 'none', unified: false },
+      sub_keys: [],
+    });
+    expect(saved).toMatchObject({ ok: true });
+    const id = (saved as { data: ProfileSummary }).data.id;
+    await core.invoke('profileSelect', { id });
+    // The main account turns the sub-account's wallet area off (§5.5): its key may no longer read the wallet.
+    const areas = (list: string[] | null) => fetch(`${creds.admin_url}/accounts/${sub.uid}/areas`, {
+      method: 'PUT', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ areas: list }),
+    });
+    expect((await areas(['spot', 'futures'])).ok).toBe(true);
+    try {
+      const events = profileEvents.length;
+      const reply = await core.invoke('totalBalance', {});
+      expect(reply).toMatchObject({ ok: false, error: { kind: 'exchange', label: 'FORBIDDEN' } });
+      const list = await core.invoke('profilesList', {});
+      const profile = (list as { data: { profiles: ProfileSummary[] } }).data.profiles.find((p) => p.id === id)!;
+      expect(profile.permissions).toMatchObject({ wallet: 'none', spot: 'read', futures: 'read' });
+      expect(profileEvents.length).toBeGreaterThan(events);
+    } finally {
+      await areas(null);
+    }
+  });
+
   it('keeps working when the desk is locked and unlocked while a withdrawal is still in flight', async () => {
-    const admin = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { admin_url: string; admin_token: string };
+    const admin = readSandboxCredentials(sandbox.credentialsPath);
     await fetch(`${admin.admin_url}/faults`, {
       method: 'POST', headers: { Authorization: `Bearer ${admin.admin_token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ kind: 'latency', latency_ms: 2000, path: '/withdrawals', method: 'POST', times: 1 }),
@@ -82,9 +112,9 @@ describe('the core over a real Sandbox', () => {
     await approving;
     await expect.poll(async () => {
       const list = await core.invoke('intentsList', {});
-      return (list as { data: { id: string; state: string }[] }).data.find((i) => i.id === intent.id)?.state;
+      return (list as { data: { items: Array<{ id: string; state: string }> } }).data.items.find((i) => i.id === intent.id)?.state;
     }, { timeout: 20_000 }).toMatch(/accepted|done/);
-    const key = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')).main;
+    const key = readSandboxCredentials(sandbox.credentialsPath).main;
     const { createHash, createHmac } = await import('node:crypto');
     const path = '/api/v4/wallet/withdrawals';
     const query = `withdraw_order_id=${intent.client_id}`;
@@ -93,4 +123,27 @@ describe('the core over a real Sandbox', () => {
     const res = await fetch(`${new URL(creds.base_url).origin}${path}?${query}`, { headers: { KEY: key.key, Timestamp: ts, SIGN: sign } });
     expect(await res.json()).toHaveLength(1);
   }, 40_000);
+
+  it('pages a year of withdrawals newest first by keyset, from the desk\'s copy, each one once', async () => {
+    await core.invoke('profileSelect', { id: 'sandbox' });
+    const first = await core.invoke('withdrawalsList', { limit: 150 });
+    expect(first).toMatchObject({ ok: true, data: { synced_to: expect.any(Number) } });
+    type Page = { items: Array<{ id: string; timestamp: string }>; next: { timestamp: number; id: string } | null };
+    const seen: Page['items'] = [];
+    let page = (first as { data: Page }).data;
+    seen.push(...page.items);
+    while (page.next) {
+      const reply = await core.invoke('withdrawalsList', { after: page.next, limit: 150 });
+      expect(reply.ok).toBe(true);
+      page = (reply as { data: Page }).data;
+      seen.push(...page.items);
+    }
+    const admin = readSandboxCredentials(sandbox.credentialsPath);
+    const now = (first as { data: { synced_to: number } }).data.synced_to;
+    const counts = await (await fetch(`${admin.admin_url}/counts?uid=${admin.main.uid}&from=${now - 365 * 86_400}&to=${now}`, { headers: { Authorization: `Bearer ${admin.admin_token}` } })).json() as { withdrawals: number };
+    expect(seen.length).toBe(counts.withdrawals);
+    expect(new Set(seen.map((r) => r.id)).size).toBe(seen.length);
+    const times = seen.map((r) => Number(r.timestamp));
+    expect([...times].sort((a, b) => b - a)).toEqual(times);
+  }, 60_000);
 });

@@ -1,19 +1,20 @@
 import type { z } from 'zod';
-import type { ChannelName, Channels, VaultStatus } from '../../shared/ipc.ts';
+import { TotalBalance } from '../../shared/api/records.ts';
+import type { ChannelName, Channels, IntentCursor, IntentPage, IntentView, VaultStatus } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
-import { InputError } from './profiles/store.ts';
-import { JournalDamagedWritesError, type ActiveSession, type Sessions } from './session.ts';
+import { InputError, JournalDamagedWritesError } from './errors.ts';
+import type { ActiveSession, Session } from './session.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
 import type { HistoryService } from './history/service.ts';
 import { historyHandlers } from './history/handlers.ts';
 
 export interface HandlerDeps {
-  sessions: Sessions;
+  session: Session;
   settings: SettingsStore;
   vault: VaultPort | null;
-  /** A request signed by the active profile's key. */
-  call<T>(req: ApiRequest): Promise<T>;
+  /** A request signed by the active profile's key, its answer checked against the record's schema. */
+  call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>>;
   /** The active profile's cached histories (issue 10). */
   history: HistoryService;
   log?: (line: string) => void;
@@ -30,8 +31,8 @@ const NO_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: fa
 /** How long writeApprove waits for the exchange's first answer before it answers with the state so far. */
 const APPROVE_ANSWER_MS = 10_000;
 
-function writesOf(sessions: Sessions): { writes: NonNullable<ActiveSession['writes']>; journal: NonNullable<ActiveSession['journal']> } {
-  const s = sessions.active();
+function writesOf(session: Session): { writes: NonNullable<ActiveSession['writes']>; journal: NonNullable<ActiveSession['journal']> } {
+  const s = session.active();
   if (s.damage) throw new JournalDamagedWritesError(s.damage);
   if (!s.writes || !s.journal) throw new InputError([], 'This desk runs without a journal, so it sends no writes.');
   return { writes: s.writes, journal: s.journal };
@@ -47,20 +48,37 @@ function asInput<T>(fn: () => T): T {
   }
 }
 
+type Key = Pick<IntentView, 'created_at' | 'id'>;
+/** Newest first, ties broken by id: the order the cursor walks. */
+const newestFirst = (a: Key, b: Key): number => b.created_at - a.created_at || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+/** One page after `after` (exclusive), and the cursor of the page after it. */
+export function intentPage(all: IntentView[], after: IntentCursor | undefined, limit: number): IntentPage {
+  const sorted = all.sort(newestFirst);
+  const rest = after ? sorted.filter((v) => newestFirst(v, after) > 0) : sorted;
+  const items = rest.slice(0, limit);
+  const last = items.at(-1);
+  return { items, next: rest.length > limit && last ? { created_at: last.created_at, id: last.id } : null };
+}
+
+const byTime = (a: { timestamp: string | number; id: string }, b: { timestamp: string | number; id: string }): number =>
+  Number(b.timestamp) - Number(a.timestamp) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+
+
 function needVault(deps: HandlerDeps): VaultPort {
   if (!deps.vault) throw new InputError([], NO_VAULT.keychain_note!);
   return deps.vault;
 }
 
 export const handlers: Handlers = {
-  profileCurrent: async (_req, { sessions }) => sessions.activeSummary(),
-  profilesList: async (_req, { sessions }) => ({ active_id: sessions.activeId(), profiles: sessions.list() }),
-  profileSave: async (req, { sessions }) => sessions.save(req),
-  profileRemove: async (req, { sessions }) => {
-    sessions.remove(req.id);
+  profileCurrent: async (_req, { session }) => session.activeSummary(),
+  profilesList: async (_req, { session }) => ({ active_id: session.activeId(), profiles: session.list() }),
+  profileSave: async (req, { session }) => session.save(req),
+  profileRemove: async (req, { session }) => {
+    session.remove(req.id);
     return { removed: true as const };
   },
-  profileSelect: async (req, { sessions }) => sessions.select(req.id),
+  profileSelect: async (req, { session }) => session.select(req.id),
 
   vaultStatus: async (_req, { vault }) => vault?.status() ?? NO_VAULT,
   vaultUnlock: async (req, deps) => {
@@ -89,27 +107,27 @@ export const handlers: Handlers = {
     return settings.set(req);
   },
 
-  writePrepare: async (req, { sessions }) => asInput(() => writesOf(sessions).writes.prepare(req.write, req.note)),
-  writeApprove: async (req, { sessions }) => {
-    const { writes, journal } = writesOf(sessions);
+  writePrepare: async (req, { session }) => asInput(() => writesOf(session).writes.prepare(req.write, req.note)),
+  writeApprove: async (req, { session }) => {
+    const { writes, journal } = writesOf(session);
     const driving = asInput(() => writes.approve(req.id, 'operator'));
     // A write whose answer is slow or ambiguous keeps going in the core; its progress arrives as events.
     const early = new Promise<null>((r) => setTimeout(() => r(null), APPROVE_ANSWER_MS).unref?.());
     return (await Promise.race([driving, early])) ?? journal.intent(req.id)!;
   },
-  writeCancel: async (req, { sessions }) => asInput(() => writesOf(sessions).writes.cancel(req.id, req.reason)),
-  writeSettle: async (req, { sessions }) => asInput(() => writesOf(sessions).writes.settle(req.id, 'operator', req.outcome, req.note)),
-  intentsList: async (req, { sessions }) => {
-    const { journal } = writesOf(sessions);
-    return (req.unfinished_only ? journal.unfinished() : journal.intents()).sort((a, b) => b.created_at - a.created_at);
+  writeCancel: async (req, { session }) => asInput(() => writesOf(session).writes.cancel(req.id, req.reason)),
+  writeSettle: async (req, { session }) => asInput(() => writesOf(session).writes.settle(req.id, 'operator', req.outcome, req.note)),
+  intentsList: async (req, { session }) => {
+    const { journal } = writesOf(session);
+    return intentPage(req.unfinished_only ? journal.unfinished() : journal.intents(), req.after, req.limit);
   },
 
-  journalStatus: async (_req, { sessions }) => sessions.journalState(),
-  journalAcknowledgeRecovery: async (_req, { sessions }) => sessions.acknowledgeRecovery(),
-  journalArchive: async (_req, { sessions }) => sessions.archiveDamagedJournal(),
+  journalStatus: async (_req, { session }) => session.journalState(),
+  journalAcknowledgeRecovery: async (_req, { session }) => session.acknowledgeRecovery(),
+  journalArchive: async (_req, { session }) => session.archiveDamagedJournal(),
 
   totalBalance: async (req, { call }) =>
-    call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }),
+    call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }, TotalBalance),
 
   ...historyHandlers,
 };

@@ -1,15 +1,16 @@
 import type { PermissionGroup } from '../../shared/api/environments.ts';
 import { permissionGroupFor } from '../../shared/api/environments.ts';
+import { TotalBalance } from '../../shared/api/records.ts';
 import type { ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from './client/client.ts';
-import { ExchangeError } from './client/errors.ts';
+import { ExchangeError, InputError, JournalDamagedWritesError, LockedError, NoProfileError } from './errors.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
 import { Scheduler as RateScheduler } from './client/scheduler.ts';
 import { summarize, type Profile } from './profiles/profile.ts';
-import { InputError, wipeProfile, type ProfileStore } from './profiles/store.ts';
-import { LockedError, type VaultPort } from './vaultPort.ts';
+import { wipeProfile, type ProfileStore } from './profiles/store.ts';
+import type { VaultPort } from './vaultPort.ts';
 import { archiveAndRestart } from './journal/archive.ts';
 import { Journal, JournalDamagedError, type JournalDamage, type JournalOptions } from './journal/journal.ts';
 import { fileJournalKey, type JournalKey } from './journal/mac.ts';
@@ -55,28 +56,15 @@ export interface JournalState {
   recovered: { line: number; bytes: number; saved_to: string } | null;
 }
 
-export class JournalDamagedWritesError extends Error {
-  constructor(readonly damage: JournalDamage) {
-    super(`Writes on this profile are stopped: its journal failed verification: ${damage.reason} Nothing will be sent. Open the Activity page to archive the damaged journal and start a new one.`);
-    this.name = 'JournalDamagedWritesError';
-  }
-}
 
 /** Withdrawals accepted but not final are looked up this often (background priority). */
 const STATUS_POLL_MS = 15_000;
-
-export class NoProfileError extends Error {
-  constructor() {
-    super('No profile is selected. Add or pick one on the Settings page.');
-    this.name = 'NoProfileError';
-  }
-}
 
 /**
  * Which profile is active and the one client that signs for it. The client (and with it every
  * secret) exists only while the vault is unlocked; locking drops it.
  */
-export class Sessions {
+export class Session {
   private current: ActiveSession | null = null;
   private readonly scheduler: Scheduler;
   private poller: ReturnType<typeof setInterval> | null = null;
@@ -290,7 +278,7 @@ export class Sessions {
     const box = this.opts.vault.box();
     const profile = this.opts.store.resolve(input, box);
     try {
-      await this.makeClient(profile).request({ method: 'GET', path: '/wallet/total_balance', priority: 'action' });
+      await this.makeClient(profile).request({ method: 'GET', path: '/wallet/total_balance', priority: 'action' }, TotalBalance);
       this.opts.store.save(profile, box);
     } finally {
       wipeProfile(profile);

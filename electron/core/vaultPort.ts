@@ -19,9 +19,5 @@ export interface VaultPort {
   onChange(listener: () => void): () => void;
 }
 
-export class LockedError extends Error {
-  constructor(message = 'The desk is locked. Unlock it with your passphrase; nothing is signed while it is locked.') {
-    super(message);
-    this.name = 'LockedError';
-  }
-}
+// The vault (another worktree is changing it) still imports LockedError from here.
+export { LockedError } from './errors.ts';

@@ -12,6 +12,10 @@ export class FakeWebContents {
   windowOpenHandler: ((d: unknown) => { action: string }) | undefined;
   readonly sent: { channel: string; payload: unknown }[] = [];
   destroyed = false;
+  url = '';
+  getURL() {
+    return this.url;
+  }
   send(channel: string, payload: unknown) {
     this.sent.push({ channel, payload });
   }
@@ -39,12 +43,23 @@ export function fakeElectron() {
   class FakeWindow {
     readonly webContents = new FakeWebContents();
     loaded: string | undefined;
+    loadOptions: { hash?: string } | undefined;
+    maximized = false;
+    bounds = { x: 10, y: 20, width: 1280, height: 860 };
+    readonly listeners = new Map<string, () => void>();
     constructor(readonly opts: unknown) {
       created.push({ opts, win: this });
     }
-    async loadURL(url: string) { this.loaded = url; }
-    once() { return this; }
+    async loadURL(url: string) {
+      this.loaded = url;
+      this.webContents.url = url;
+    }
+    once(event: string, fn: () => void) { this.listeners.set(event, fn); return this; }
+    on(event: string, fn: () => void) { this.listeners.set(event, fn); return this; }
     show() {}
+    maximize() { this.maximized = true; }
+    isMaximized() { return this.maximized; }
+    getNormalBounds() { return this.bounds; }
   }
   const session = {
     permissionRequest: undefined as undefined | ((wc: unknown, p: string, cb: (g: boolean) => void) => void),
@@ -56,6 +71,7 @@ export function fakeElectron() {
   const exposed = new Map<string, unknown>();
   const invoked: { channel: string; payload: unknown }[] = [];
   const rendererListeners = new Map<string, Listener[]>();
+  const syncListeners = new Map<string, Listener>();
   let ready!: () => void;
   let isReady = false;
   const whenReady = new Promise<void>((r) => { ready = () => { isReady = true; r(); }; });
@@ -70,8 +86,14 @@ export function fakeElectron() {
       sandboxed: false,
       on: (event: string, fn: Listener) => { appListeners.set(event, fn); },
       whenReady: () => whenReady,
-      quit: () => {},
-      getPath: () => { throw new Error('tests set TREASURY_DESK_HOME'); },
+      quits: 0,
+      quit: () => { module.app.quits++; },
+      home: '',
+      getPath: () => {
+        if (!module.app.home) throw new Error('tests set TREASURY_DESK_HOME');
+        return module.app.home;
+      },
+      getVersion: () => '0.0.0-test',
     },
     // A desktop without a keyring: the vault falls back to a passphrase.
     safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '', getSelectedStorageBackend: () => 'basic_text' },
@@ -87,7 +109,11 @@ export function fakeElectron() {
         webRequest: { onHeadersReceived: (fn: typeof session.headers) => { session.headers = fn; } },
       },
     },
-    ipcMain: { handle: (channel: string, fn: (event: IpcMainInvokeEvent, payload: unknown) => Promise<unknown>) => { handlers.set(channel, fn); } },
+    ipcMain: {
+      handle: (channel: string, fn: (event: IpcMainInvokeEvent, payload: unknown) => Promise<unknown>) => { handlers.set(channel, fn); },
+      /** electron-store registers a listener for its renderer API, which the desk's renderer never gets. */
+      on: (channel: string, fn: Listener) => { syncListeners.set(channel, fn); },
+    },
     ipcRenderer: {
       invoke: async (channel: string, payload: unknown) => { invoked.push({ channel, payload }); return { ok: true, data: null }; },
       on: (channel: string, fn: Listener) => { rendererListeners.set(channel, [...(rendererListeners.get(channel) ?? []), fn]); },
@@ -95,7 +121,7 @@ export function fakeElectron() {
     },
     contextBridge: { exposeInMainWorld: (name: string, api: unknown) => { exposed.set(name, api); } },
   };
-  return { module, created, session, protocol, handlers, appListeners, exposed, invoked, rendererListeners, ready: () => ready() };
+  return { module, created, session, protocol, handlers, appListeners, exposed, invoked, rendererListeners, syncListeners, ready: () => ready() };
 }
 
 export function fakeEvent(opts: { senderId: number; url: string; subframe?: boolean }): IpcMainInvokeEvent {

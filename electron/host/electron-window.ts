@@ -1,5 +1,6 @@
 import type { BrowserWindowConstructorOptions, Event, HandlerDetails, WebContents } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './csp.ts';
+import { routeOf, type WindowState, type WindowStateStore } from './windowState.ts';
 
 // The hardened window (Electron security checklist): isolated, sandboxed renderer without Node,
 // a strict CSP on every response, navigation and new windows denied, every permission denied.
@@ -10,7 +11,11 @@ export interface WindowElectron {
     webContents: WebContents;
     loadURL(url: string): Promise<void>;
     once(event: 'ready-to-show', fn: () => void): unknown;
+    on(event: 'close', fn: () => void): unknown;
     show(): void;
+    maximize(): void;
+    isMaximized(): boolean;
+    getNormalBounds(): { x: number; y: number; width: number; height: number };
   };
   session: {
     defaultSession: {
@@ -23,10 +28,11 @@ export interface WindowElectron {
   };
 }
 
-export function windowOptions(preloadPath: string): BrowserWindowConstructorOptions {
+export function windowOptions(preloadPath: string, state: WindowState = { maximized: false }): BrowserWindowConstructorOptions {
   return {
     width: 1280,
     height: 860,
+    ...state.bounds,
     show: false,
     title: 'Treasury Desk',
     backgroundColor: '#0f172a',
@@ -65,11 +71,19 @@ export function hardenContents(contents: Pick<WebContents, 'on' | 'setWindowOpen
   contents.on('will-attach-webview', (event: Event) => event.preventDefault());
 }
 
-/** `url` is the app's index on the app:// scheme (electron-protocol.ts), never a file:// address. */
-export function createMainWindow(electron: WindowElectron, where: { preload: string; url: string }) {
+/**
+ * Opens the window where the operator left it (bounds, maximized, page) and keeps that when it closes.
+ * `url` is the app's index on the app:// scheme (electron-protocol.ts), never a file:// address.
+ */
+export function createMainWindow(electron: WindowElectron, where: { preload: string; url: string }, state?: WindowStateStore) {
   hardenSession(electron);
-  const win = new electron.BrowserWindow(windowOptions(where.preload));
-  win.once('ready-to-show', () => win.show());
-  void win.loadURL(where.url);
+  const last = state?.load() ?? { maximized: false };
+  const win = new electron.BrowserWindow(windowOptions(where.preload, last));
+  win.once('ready-to-show', () => {
+    if (last.maximized) win.maximize();
+    win.show();
+  });
+  win.on('close', () => state?.save({ bounds: win.getNormalBounds(), maximized: win.isMaximized(), route: routeOf(win.webContents.getURL()) }));
+  void win.loadURL(last.route ? `${where.url}#/${last.route}` : where.url);
   return win;
 }

@@ -49,17 +49,7 @@ export const UidTransferInput = z.strictObject({
   amount: AmountString,
 });
 
-export type WriteInput =
-  | { kind: 'withdrawal'; input: z.input<typeof WithdrawalInput> }
-  | { kind: 'main_sub_transfer'; input: z.input<typeof MainSubTransferInput> }
-  | { kind: 'own_transfer'; input: z.input<typeof OwnTransferInput> }
-  | { kind: 'sub_to_sub_transfer'; input: z.input<typeof SubToSubTransferInput> }
-  | { kind: 'uid_transfer'; input: z.input<typeof UidTransferInput> };
-
-
-export const WRITE_KINDS = ['withdrawal', 'main_sub_transfer', 'own_transfer', 'sub_to_sub_transfer', 'uid_transfer'] as const;
-
-/** A write as the renderer hands it to the core. */
+/** A write as the renderer hands it to the core: declared once; the kinds and types below derive from it. */
 export const WriteRequest = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('withdrawal'), input: WithdrawalInput }),
   z.strictObject({ kind: z.literal('main_sub_transfer'), input: MainSubTransferInput }),
@@ -67,3 +57,7 @@ export const WriteRequest = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('sub_to_sub_transfer'), input: SubToSubTransferInput }),
   z.strictObject({ kind: z.literal('uid_transfer'), input: UidTransferInput }),
 ]);
+export type WriteInput = z.input<typeof WriteRequest>;
+export type WriteKind = WriteInput['kind'];
+export const WriteKind = z.enum(WriteRequest.options.map((o) => o.shape.kind.value) as [WriteKind, ...WriteKind[]]);
+export const WRITE_KINDS = WriteKind.options;

@@ -1,10 +1,12 @@
+import { DEPOSIT_STATUSES as DEPOSIT_STATUS_NAMES } from '../../shared/api/statuses.ts';
 import { Dec } from '../../shared/money.ts';
 import { stmt, type DB } from '../db.ts';
 import { applyMoves, spot } from '../ledger.ts';
 
 /** §3.2 statuses in which the amount sits on the spot account. */
 export const CREDITED = new Set(['DONE', 'DEP_CREDITED']);
-export const DEPOSIT_STATUSES = ['BLOCKED', 'DEP_CREDITED', 'DONE', 'INVALID', 'MANUAL', 'PEND', 'REVIEW', 'TRACK'] as const;
+/** §3.2 */
+export const DEPOSIT_STATUSES = Object.keys(DEPOSIT_STATUS_NAMES) as Array<keyof typeof DEPOSIT_STATUS_NAMES>;
 
 export interface DepositRow {
   seq: number; uid: string; currency: string; chain: string; address: string; memo: string; amount: string; txid: string; status: string; timestamp: number;

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
+import { FINAL_WITHDRAWAL_STATUSES, WITHDRAWAL_STATUSES } from '../../shared/api/statuses.ts';
 import { Dec, decimalPlaces, fmt } from '../../shared/money.ts';
 import { stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
@@ -28,11 +29,11 @@ export interface WithdrawalRow {
 export const PACE_SEC: Record<string, number> = { REQUEST: 10, REVIEW: 30, MANUAL: 60, EXTPEND: 30, FAIL: 60, CANCELPEND: 3 };
 
 export const CANCELLABLE = ['REQUEST', 'REVIEW', 'MANUAL', 'FVERIFY'] as const;
-export const FINAL = new Set(['DONE', 'CANCEL', 'REJECT']);
+export const FINAL = FINAL_WITHDRAWAL_STATUSES;
 /** Statuses in which the amount has gone back to the account. */
 export const REFUNDED = new Set(['CANCEL', 'REJECT']);
 /** §3.1 statuses that appear in lists; the admin API may move a withdrawal to any of them. */
-export const LIST_STATUSES = ['BCODE', 'CANCEL', 'CANCELPEND', 'DONE', 'EXTPEND', 'FAIL', 'FVERIFY', 'LOCKED', 'MANUAL', 'REJECT', 'REQUEST', 'REVIEW'] as const;
+export const LIST_STATUSES = Object.keys(WITHDRAWAL_STATUSES) as Array<keyof typeof WITHDRAWAL_STATUSES>;
 
 export const CANCEL_REASON = 'Cancelled by the user';
 

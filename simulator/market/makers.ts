@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { Dec, fmt } from '../../shared/money.ts';
 import type { DB } from '../db.ts';
-import { mulberry32 } from '../random.ts';
+import { mulberry32 } from '../../shared/random.ts';
 import { fromScaled } from './scaled.ts';
 
 // The demo world's market maker: a house account (uid 2) with resting orders on every pair, a spread

@@ -55,13 +55,16 @@ function timeParam(q: Query, name: string): number | undefined {
 }
 
 /**
- * from/to of a time-range query. `to` defaults to now, `from` to 7 days before `to` (so before now when
- * neither is sent, as §8.1 says). With maxSec set, a wider range is refused.
+ * from/to of a time-range query, as §4.1 and §8.1 word the defaults: `to` defaults to now and `from` to
+ * 7 days before now, whether or not `to` is sent. A `to` older than that with no `from` is an empty
+ * range (an empty list), not a refusal: the client never sent the `from` it would be refused for. A
+ * `from` sent after `to` is refused. With maxSec set, a wider range is refused.
  */
 export function timeRange(q: Query, nowSec: number, maxSec?: number): { from: number; to: number } {
   const to = timeParam(q, 'to') ?? Math.floor(nowSec);
-  const from = timeParam(q, 'from') ?? to - DEFAULT_RANGE_SEC;
-  if (from > to) throw new ApiError('INVALID_PARAM_VALUE', 'from must not be after to');
+  const sentFrom = timeParam(q, 'from');
+  const from = sentFrom ?? Math.floor(nowSec) - DEFAULT_RANGE_SEC;
+  if (sentFrom !== undefined && from > to) throw new ApiError('INVALID_PARAM_VALUE', 'from must not be after to');
   if (maxSec !== undefined && to - from > maxSec) throw new ApiError('INVALID_PARAM_VALUE', `the time range may span at most ${maxSec / DAY} days`);
   return { from, to };
 }

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { failure, spotAvailable, startClient, type Client } from './client.testkit.ts';
+import { failure, spotAvailable, startClient, type Client } from '../testkit/client.ts';
 
 // Contract tests of the §4.1 reads, the §4.4 account and market reads, and the ledger's admin routes.
 
@@ -84,6 +84,22 @@ describe('wallet reads', () => {
 });
 
 describe('record lists (§8.1)', () => {
+  test.each([
+    ['/wallet/withdrawals', 'timestamp'], ['/wallet/deposits', 'timestamp'], ['/wallet/sub_account_transfers', 'timest'],
+  ])('%s: with only `to`, `from` is still 7 days before now (§4.1, §8.1); a `to` older than that is an empty list', async (path, field) => {
+    const now = Math.floor(c.s.clock.now());
+    const to = now - 3 * DAY;
+    const inRange = (await c.get(path, { to, limit: 500 })).json as Array<Record<string, string>>;
+    const wider = (await c.get(path, { from: now - 10 * DAY, to, limit: 500 })).json as Array<Record<string, string>>;
+    // The demo world has records on both sides of the 7-day line, so counting back from `to` would show.
+    expect(wider.some((r) => Number(r[field]) < now - 7 * DAY)).toBe(true);
+    expect(inRange.length).toBeGreaterThan(0);
+    expect(inRange.every((r) => Number(r[field]) >= now - 7 * DAY && Number(r[field]) <= to)).toBe(true);
+    const old = await c.get(path, { to: now - 8 * DAY });
+    expect(old.status).toBe(200);
+    expect(old.json).toEqual([]);
+  });
+
   test('withdrawals: 7-day default window, 30-day maximum, limit at most 1000, newest first', async () => {
     const now = Math.floor(c.s.clock.now());
     const recent = (await c.get('/wallet/withdrawals', { limit: 1000 })).json as { timestamp: string }[];

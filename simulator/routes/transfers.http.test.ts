@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { failure, spotAvailable, startClient, type Client } from './client.testkit.ts';
+import { failure, spotAvailable, startClient, type Client } from '../testkit/client.ts';
 
 // Contract tests of the §4.1 transfer endpoints over HTTP against a demo-world Sandbox.
 

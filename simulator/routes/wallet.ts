@@ -1,3 +1,4 @@
+import { VALUATION_CURRENCIES } from '../../shared/api/records.ts';
 import { fmt } from '../../shared/money.ts';
 import { stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
@@ -6,7 +7,7 @@ import { chainsOf, currencyRow, listCurrencies, type CurrencyRow } from '../ledg
 import { convertSmallBalances, listSmallBalances } from '../ledger/smallBalance.ts';
 import { dayRemaining } from '../ledger/withdrawals.ts';
 import { JsonText, type Ctx, type RouteDef } from '../server.ts';
-import { TOTAL_BALANCE_CURRENCIES, totalBalance } from '../valuation.ts';
+import { totalBalance } from '../valuation.ts';
 import { bodyObject, currencyName, optional, page, pageLimit, required } from './params.ts';
 
 // §4.1 wallet reads and the small-balance conversion: everything of /wallet/* that is not a list of
@@ -121,8 +122,8 @@ export function walletRoutes(): RouteDef[] {
       method: 'GET', path: '/wallet/total_balance', group: 'wallet',
       handler: (ctx) => {
         const currency = (optional(ctx.query, 'currency') ?? 'USDT').toUpperCase();
-        if (!(TOTAL_BALANCE_CURRENCIES as readonly string[]).includes(currency)) {
-          throw new ApiError('INVALID_PARAM_VALUE', `currency must be one of ${TOTAL_BALANCE_CURRENCIES.join(', ')}`);
+        if (!(VALUATION_CURRENCIES as readonly string[]).includes(currency)) {
+          throw new ApiError('INVALID_PARAM_VALUE', `currency must be one of ${VALUATION_CURRENCIES.join(', ')}`);
         }
         let totalCache = totalCaches.get(ctx.db);
         if (!totalCache) totalCaches.set(ctx.db, (totalCache = new Map()));

@@ -1,6 +1,6 @@
 import Decimal from 'decimal.js';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { failure, spotAvailable, startClient, type Client } from './client.testkit.ts';
+import { failure, spotAvailable, startClient, type Client } from '../testkit/client.ts';
 
 // Contract tests of §4.2 over HTTP against a real Sandbox (demo world, limits off, life cycle frozen
 // so each test moves withdrawals itself through the admin API or one explicit tick).

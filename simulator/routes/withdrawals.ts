@@ -8,7 +8,8 @@ import { bodyAmount, bodyObject, bodyString, currencyName, mainOnly } from './pa
 
 // §4.2 withdrawals, UID transfers and cancellation.
 
-const WITHDRAW_ORDER_ID_RE = /^[0-9A-Za-z_.-]{1,32}$/;
+/** §2.3, §8.5: what POST /withdrawals accepts as a client order id (the seeded worlds hold to it too). */
+export const WITHDRAW_ORDER_ID_RE = /^[0-9A-Za-z_.-]{1,32}$/;
 
 export function withdrawalRoutes(options: SandboxOptions): RouteDef[] {
   return [

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
+import type { z } from 'zod';
 import { bucketFor } from '../../../shared/api/rateLimits.ts';
 import { ErrorBody } from '../../../shared/api/records.ts';
 import { epochMsFromAnyUnit, ServerClock } from './clock.ts';
-import { ExchangeError, NetworkError } from './errors.ts';
+import { AnswerShapeError, ExchangeError, NetworkError } from '../errors.ts';
 import { backoffMs, isRetryableRead } from './retry.ts';
 import { Scheduler, type Feedback, type Priority } from './scheduler.ts';
 import { encodeQuery, sign, type QueryPairs } from './sign.ts';
@@ -86,8 +87,16 @@ export class ApiClient {
     return this.sent;
   }
 
-  async request<T>(req: ApiRequest): Promise<T> {
-    return (await this.exchange<T>(req)).data;
+  /**
+   * Sends `req` and checks the answer against the schema of the record it should hold, where it arrives:
+   * a missing or mistyped field the desk uses is refused with the endpoint and the field named, before
+   * anything reads it (a relay or a changed exchange must not put `undefined` on the operator's screen).
+   */
+  async request<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
+    const { data } = await this.exchange(req);
+    const checked = schema.safeParse(data);
+    if (!checked.success) throw AnswerShapeError.from(`${req.method} ${req.path}`, this.base.origin, data, checked.error.issues[0]!);
+    return checked.data;
   }
 
   /**
@@ -96,13 +105,13 @@ export class ApiClient {
    * exception is REQUEST_EXPIRED, which proves the request was refused unread: after one clock resync it
    * is sent once more, write or not, so a desktop clock minutes off never reaches the operator.
    */
-  async exchange<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+  async exchange(req: ApiRequest): Promise<ApiResponse<unknown>> {
     const isRead = req.method === 'GET';
     const maxAttempts = isRead ? (this.opts.maxReadAttempts ?? 4) : 1;
     let resynced = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.once<T>(req);
+        return await this.once(req);
       } catch (e) {
         if (!resynced && req.signed !== false && e instanceof ExchangeError && e.label === 'REQUEST_EXPIRED') {
           resynced = true;
@@ -128,21 +137,21 @@ export class ApiClient {
    */
   async syncClock(priority: Priority = 'action'): Promise<void> {
     const sentAt = this.timer.now();
-    const res = await this.once<{ server_time?: unknown }>({ method: 'GET', path: '/spot/time', signed: false, priority });
+    const res = await this.once({ method: 'GET', path: '/spot/time', signed: false, priority });
     const receivedAt = this.timer.now();
-    const raw = res.data?.server_time;
+    const raw = (res.data as { server_time?: unknown } | null | undefined)?.server_time;
     const ms = epochMsFromAnyUnit(typeof raw === 'number' || typeof raw === 'string' ? String(raw) : undefined);
     if (ms === undefined) throw new NetworkError(`${this.base.origin} answered /spot/time without a server_time`);
     this.clock.observe(ms, sentAt, receivedAt, true);
   }
 
-  private async once<T>(req: ApiRequest): Promise<ApiResponse<T>> {
+  private async once(req: ApiRequest): Promise<ApiResponse<unknown>> {
     const ticket = await this.scheduler.acquire(bucketFor(req.method, req.path), this.account, req.priority ?? 'visible');
     let feedback: Feedback = {};
     try {
       const { res, text, sentAt, receivedAt } = await this.send(req);
       feedback = this.learn(res.headers, sentAt, receivedAt, res.status === 429);
-      return this.interpret<T>(res, text, feedback.resetAt);
+      return this.interpret(res, text, feedback.resetAt);
     } finally {
       ticket.release(feedback);
     }
@@ -203,11 +212,11 @@ export class ApiClient {
     };
   }
 
-  private interpret<T>(res: Response, text: string, resetAt: number | undefined): ApiResponse<T> {
+  private interpret(res: Response, text: string, resetAt: number | undefined): ApiResponse<unknown> {
     if (res.ok) {
-      if (!text) return { status: res.status, data: undefined as T, headers: res.headers };
+      if (!text) return { status: res.status, data: undefined, headers: res.headers };
       try {
-        return { status: res.status, data: JSON.parse(text) as T, headers: res.headers };
+        return { status: res.status, data: JSON.parse(text) as unknown, headers: res.headers };
       } catch {
         throw new NetworkError(`${this.base.origin} answered ${res.status} with a body that is not JSON`, undefined, { status: res.status });
       }

@@ -1,20 +1,21 @@
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { events } from '../../../shared/ipc.ts';
 import { ApiClient } from './client.ts';
 import { rateLimitEvent } from './rateLimitEvent.ts';
 import { Scheduler, type BucketState } from './scheduler.ts';
-import { BASE_URL, FakeExchange } from './testkit/fakeExchange.ts';
+import { BASE_URL, RateLimitedExchange } from './testkit/rateLimitedExchange.ts';
 import { FakeTime } from './testkit/fakeTime.ts';
 
 describe('rateLimits event', () => {
   it('carries queued, remaining and the pause of busy buckets in the shape of the IPC contract', async () => {
     const time = new FakeTime();
-    const ex = new FakeExchange(time);
+    const ex = new RateLimitedExchange(time);
     const seen: BucketState[][] = [];
     const scheduler = new Scheduler({ timer: time, onState: (s) => seen.push(s) });
     const client = new ApiClient({ baseUrl: BASE_URL, credentials: { key: 'k', secret: 's' }, fetch: ex.fetch, timer: time, scheduler });
     ex.external('POST', '/withdrawals', 'k', 1);
-    const sends = Array.from({ length: 3 }, () => client.request({ method: 'POST', path: '/withdrawals', body: {} }).catch(() => undefined));
+    const sends = Array.from({ length: 3 }, () => client.request({ method: 'POST', path: '/withdrawals', body: {} }, z.unknown()).catch(() => undefined));
     await time.run(Promise.all(sends));
     const payloads = seen.map((s) => events.rateLimits.parse(rateLimitEvent(s)));
     const paused = payloads.flatMap((p) => p.buckets).find((b) => b.paused_until_ms !== null);

@@ -1,4 +1,4 @@
-import { ExchangeError, NetworkError } from './errors.ts';
+import { ExchangeError, NetworkError } from '../errors.ts';
 
 // Only reads come here: a read repeated is harmless, a write repeated may move money twice.
 

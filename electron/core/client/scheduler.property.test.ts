@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, type Priority } from './client.ts';
 import { Scheduler } from './scheduler.ts';
-import { BASE_URL, FakeExchange } from './testkit/fakeExchange.ts';
+import { BASE_URL, RateLimitedExchange } from './testkit/rateLimitedExchange.ts';
 import { FakeTime } from './testkit/fakeTime.ts';
 
 // Whatever the mix of endpoints, priorities, arrival times and round trips, no bucket sees a 429 and
@@ -26,12 +27,12 @@ describe('Scheduler (property)', () => {
         fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 1, maxLength: 16 }),
         async (reqs, latencies) => {
           const time = new FakeTime();
-          const ex = new FakeExchange(time, { latency: (n) => latencies[n % latencies.length]! });
+          const ex = new RateLimitedExchange(time, { latency: (n) => latencies[n % latencies.length]! });
           const client = new ApiClient({ baseUrl: BASE_URL, credentials: { key: 'k', secret: 's' }, fetch: ex.fetch, timer: time, scheduler: new Scheduler({ timer: time }) });
           const work = reqs.map(async (r) => {
             await new Promise<void>((resolve) => time.setTimeout(resolve, r.delayMs));
             const e = ENDPOINTS[r.endpoint]!;
-            return client.request({ method: e.method, path: e.path, signed: e.path !== '/spot/tickers', body: e.method === 'POST' ? {} : undefined, priority: PRIORITIES[r.priority] });
+            return client.request({ method: e.method, path: e.path, signed: e.path !== '/spot/tickers', body: e.method === 'POST' ? {} : undefined, priority: PRIORITIES[r.priority] }, z.unknown());
           });
           await time.run(Promise.all(work), 24 * 3_600_000);
           expect(ex.arrivals.filter((a) => a.status === 429)).toEqual([]);

@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { ApiClient, type ApiRequest, type Priority } from './client.ts';
 import type { BucketState } from './scheduler.ts';
 import { Scheduler } from './scheduler.ts';
-import { BASE_URL, FakeExchange, type Arrival } from './testkit/fakeExchange.ts';
+import { BASE_URL, RateLimitedExchange, type Arrival } from './testkit/rateLimitedExchange.ts';
 import { FakeTime } from './testkit/fakeTime.ts';
 
 const CREDS = { key: 'k-main', secret: 's-main' };
@@ -14,7 +15,7 @@ function jitter(seed: number): (n: number) => number {
 
 function setup(opts: { onState?: (b: BucketState[]) => void; latency?: (n: number) => number } = {}) {
   const time = new FakeTime();
-  const ex = new FakeExchange(time, { latency: opts.latency ?? jitter(1) });
+  const ex = new RateLimitedExchange(time, { latency: opts.latency ?? jitter(1) });
   const scheduler = new Scheduler({ timer: time, onState: opts.onState });
   const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, scheduler, random: () => 0.5 });
   return { time, ex, scheduler, client };
@@ -61,7 +62,7 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     }
     expect(reqs).toHaveLength(500);
     const start = time.now();
-    const results = await time.run(Promise.allSettled(reqs.map((r) => client.request(r))));
+    const results = await time.run(Promise.allSettled(reqs.map((r) => client.request(r, z.unknown()))));
 
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
     expect(ex.arrivals.filter((a) => a.status === 429)).toHaveLength(0);
@@ -80,7 +81,7 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     const { time, ex, client } = setup({ latency: (n) => 1 + (n % 5) }); // loopback-like round trips
     const start = time.now();
     const sends = Array.from({ length: 20 }, (_, i) =>
-      client.request({ method: 'POST', path: '/withdrawals', body: { withdraw_order_id: `w${i}`, currency: 'USDT', amount: '1', address: 'a', chain: 'TRX' }, priority: 'action' }),
+      client.request({ method: 'POST', path: '/withdrawals', body: { withdraw_order_id: `w${i}`, currency: 'USDT', amount: '1', address: 'a', chain: 'TRX' }, priority: 'action' }, z.unknown()),
     );
     await time.run(Promise.all(sends));
     const at = arrivalsOf(ex.arrivals, 'POST', '/withdrawals');
@@ -99,11 +100,11 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
 
   it("lets a person's action overtake queued background polling in the same bucket", async () => {
     const { time, ex, client } = setup({ latency: () => 5 });
-    const polls = Array.from({ length: 200 }, () => client.request({ method: 'GET', path: '/wallet/total_balance', priority: 'background' }));
+    const polls = Array.from({ length: 200 }, () => client.request({ method: 'GET', path: '/wallet/total_balance', priority: 'background' }, z.unknown()));
     await time.advance(2_000); // the first 80 have gone; 120 wait for the window
     expect(ex.count('GET', '/wallet/total_balance')).toBe(80);
     ex.on('GET', '/wallet/total_balance', (a) => ({ body: { who: a.query.get('who') ?? 'poll' } }));
-    const click = client.request<{ who: string }>({ method: 'GET', path: '/wallet/total_balance', query: [['who', 'person']], priority: 'action' });
+    const click = client.request({ method: 'GET', path: '/wallet/total_balance', query: [['who', 'person']], priority: 'action' }, z.custom<{ who: string }>());
     await time.run(Promise.all([click, ...polls]));
     const order = ex.arrivals.map((a) => a.query.get('who') ?? 'poll');
     expect(order.indexOf('person')).toBe(80); // the first request the next window allowed
@@ -112,10 +113,10 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
 
   it('lets an action overtake background work waiting for the in-flight cap', async () => {
     const { time, ex, client } = setup({ latency: () => 500 });
-    await time.run(client.request({ method: 'GET', path: '/wallet/deposits' }));
+    await time.run(client.request({ method: 'GET', path: '/wallet/deposits' }, z.unknown()));
     ex.arrivals.length = 0;
-    const polls = Array.from({ length: 40 }, (_, i) => client.request({ method: 'GET', path: `/wallet/deposits`, query: [['n', String(i)]], priority: 'background' }));
-    const click = client.request({ method: 'GET', path: '/wallet/saved_address', priority: 'action' });
+    const polls = Array.from({ length: 40 }, (_, i) => client.request({ method: 'GET', path: `/wallet/deposits`, query: [['n', String(i)]], priority: 'background' }, z.unknown()));
+    const click = client.request({ method: 'GET', path: '/wallet/saved_address', priority: 'action' }, z.unknown());
     await time.run(Promise.all([click, ...polls]));
     const firstWave = ex.arrivals.slice(0, 9).map((a) => a.path);
     // Eight background reads were already in flight when the click came; the click is the ninth to leave.
@@ -130,9 +131,9 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     ex.external('GET', '/wallet/total_balance', CREDS.key, 80);
     await time.advance(1_000);
     const t0 = time.now();
-    const first = client.request({ method: 'GET', path: '/wallet/total_balance' });
-    const more = Array.from({ length: 5 }, () => client.request({ method: 'GET', path: '/wallet/total_balance' }));
-    const other = client.request({ method: 'GET', path: '/wallet/deposits' });
+    const first = client.request({ method: 'GET', path: '/wallet/total_balance' }, z.unknown());
+    const more = Array.from({ length: 5 }, () => client.request({ method: 'GET', path: '/wallet/total_balance' }, z.unknown()));
+    const other = client.request({ method: 'GET', path: '/wallet/deposits' }, z.unknown());
     await time.run(other);
     expect(ex.count('GET', '/wallet/deposits')).toBe(1);
     await time.run(Promise.all([first, ...more]));
@@ -157,7 +158,7 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     const { time, ex, client } = setup();
     // 190 of 200 used elsewhere: only 10 more fit in this window, though the table says 200.
     ex.external('GET', '/wallet/deposits', CREDS.key, 190);
-    const reads = Array.from({ length: 30 }, () => client.request({ method: 'GET', path: '/wallet/deposits' }));
+    const reads = Array.from({ length: 30 }, () => client.request({ method: 'GET', path: '/wallet/deposits' }, z.unknown()));
     await time.run(Promise.all(reads));
     expect(ex.arrivals.filter((a) => a.status === 429)).toHaveLength(0);
     const at = arrivalsOf(ex.arrivals, 'GET', '/wallet/deposits');
@@ -168,10 +169,10 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
 
   it('reads the rate-limit headers under the profile\'s service name (§4.3)', async () => {
     const time = new FakeTime();
-    const ex = new FakeExchange(time, { svc: 'Acme', latency: jitter(3) });
+    const ex = new RateLimitedExchange(time, { svc: 'Acme', latency: jitter(3) });
     const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, svc: 'Acme' });
     ex.external('GET', '/wallet/deposits', CREDS.key, 195);
-    await time.run(Promise.all(Array.from({ length: 12 }, () => client.request({ method: 'GET', path: '/wallet/deposits' }))));
+    await time.run(Promise.all(Array.from({ length: 12 }, () => client.request({ method: 'GET', path: '/wallet/deposits' }, z.unknown()))));
     expect(ex.arrivals.filter((a) => a.status === 429)).toHaveLength(0);
   });
 
@@ -189,8 +190,8 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
       return { ok: res.ok, status: res.status, headers: h, text: () => res.text() } as unknown as Response;
     }) as typeof fetch;
     const c2 = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: fetchWithLowerLimit, timer: time, scheduler: client.scheduler });
-    await time.run(c2.request({ method: 'GET', path: '/wallet/fee' }));
-    const rest = Array.from({ length: 9 }, () => c2.request({ method: 'GET', path: '/wallet/fee' }));
+    await time.run(c2.request({ method: 'GET', path: '/wallet/fee' }, z.unknown()));
+    const rest = Array.from({ length: 9 }, () => c2.request({ method: 'GET', path: '/wallet/fee' }, z.unknown()));
     await time.run(Promise.all(rest));
     const at = arrivalsOf(ex.arrivals, 'GET', '/wallet/fee');
     expect(worstWindow(at, 10_000)).toBeLessThanOrEqual(5);
@@ -198,10 +199,10 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
 
   it('turns every limit off for a Sandbox profile that asks for it', async () => {
     const time = new FakeTime();
-    const ex = new FakeExchange(time, { limits: false });
+    const ex = new RateLimitedExchange(time, { limits: false });
     const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, limitsOff: true });
     const start = time.now();
-    await time.run(Promise.all(Array.from({ length: 20 }, () => client.request({ method: 'POST', path: '/withdrawals', body: {} }))));
+    await time.run(Promise.all(Array.from({ length: 20 }, () => client.request({ method: 'POST', path: '/withdrawals', body: {} }, z.unknown()))));
     expect(ex.count('POST', '/withdrawals')).toBe(20);
     expect(time.now() - start).toBeLessThan(1_000);
   });

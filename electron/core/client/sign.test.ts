@@ -1,8 +1,9 @@
+import { z } from 'zod';
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from './client.ts';
 import { encodeQuery, sign } from './sign.ts';
-import { BASE_URL, FakeExchange } from './testkit/fakeExchange.ts';
+import { BASE_URL, RateLimitedExchange } from './testkit/rateLimitedExchange.ts';
 import { FakeTime } from './testkit/fakeTime.ts';
 
 // Vectors come from the openssl command, an implementation independent of node:crypto and of sign.ts.
@@ -47,11 +48,11 @@ describe('§5.7 signature vectors from openssl', () => {
 
   it('puts on the wire what it signed: the client request checks out against openssl', async () => {
     const time = new FakeTime(1_767_225_600_000);
-    const ex = new FakeExchange(time, { limits: false });
+    const ex = new RateLimitedExchange(time, { limits: false });
     const client = new ApiClient({ baseUrl: BASE_URL, credentials: { key: 'KEY1', secret: SECRET }, fetch: ex.fetch, timer: time });
-    await time.run(client.request({ method: 'GET', path: '/wallet/sub_account_transfers', query: [['sub_uid', '7,8'], ['limit', '1000']] }));
+    await time.run(client.request({ method: 'GET', path: '/wallet/sub_account_transfers', query: [['sub_uid', '7,8'], ['limit', '1000']] }, z.unknown()));
     const body = { sub_account: '7', currency: 'USDT', amount: '1.5', direction: 'to', client_order_id: 'td-1' };
-    await time.run(client.request({ method: 'POST', path: '/wallet/sub_account_transfers', body }));
+    await time.run(client.request({ method: 'POST', path: '/wallet/sub_account_transfers', body }, z.unknown()));
 
     const [get, post] = ex.arrivals;
     expect(get!.query.toString()).toBe('sub_uid=7%2C8&limit=1000');

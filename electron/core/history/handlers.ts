@@ -1,9 +1,10 @@
 import { isCancellableWithdrawalStatus } from '../../../shared/api/statuses.ts';
-import type { DepositAddress, HistoryKind } from '../../../shared/history.ts';
+import type { HistoryKind } from '../../../shared/history.ts';
+import { CancelledWithdrawal, DepositAddress as DepositAddressRecord } from '../../../shared/api/records.ts';
 import { HistoryPageRequest } from '../../../shared/history.ts';
 import type { z } from 'zod';
 import type { Handlers, HandlerDeps } from '../handlers.ts';
-import { InputError } from '../profiles/store.ts';
+import { InputError } from '../errors.ts';
 import { RecordError } from '../cache/historyDb.ts';
 import { exportCsv } from './csv.ts';
 import { withdrawalIntent } from './outflows.ts';
@@ -14,7 +15,7 @@ type HistoryChannels =
   | 'historyStatus' | 'historySync' | 'unsentList' | 'unsentAcknowledge' | 'withdrawalCancel' | 'depositAddress';
 
 function historyOf(deps: HandlerDeps) {
-  return deps.history.of(deps.sessions.active());
+  return deps.history.of(deps.session.active());
 }
 
 function list<K extends HistoryKind>(kind: K) {
@@ -43,7 +44,7 @@ export const historyHandlers: Pick<Handlers, HistoryChannels> = {
     const h = historyOf(deps);
     const row = h.db.get('withdrawals', withW(req.id));
     if (!row) throw new InputError(['id'], `withdrawal ${req.id} is not in this desk's cache`);
-    const intents = deps.sessions.active().journal?.intents() ?? [];
+    const intents = deps.session.active().journal?.intents() ?? [];
     return {
       record: toRow('withdrawals', row),
       timeline: h.db.timeline('withdrawals', row.key),
@@ -79,7 +80,7 @@ export const historyHandlers: Pick<Handlers, HistoryChannels> = {
 
   withdrawalCancel: async (req, deps) => {
     const id = withW(req.id);
-    const answer = await deps.call<Record<string, unknown>>({ method: 'DELETE', path: `/withdrawals/${id}`, priority: 'action' });
+    const answer = await deps.call({ method: 'DELETE', path: `/withdrawals/${id}`, priority: 'action' }, CancelledWithdrawal);
     const h = historyOf(deps);
     // The 202 answer is the record in its new status (CANCELPEND): kept and followed like any other.
     if (answer && typeof answer === 'object' && typeof answer.status === 'string') {
@@ -90,5 +91,5 @@ export const historyHandlers: Pick<Handlers, HistoryChannels> = {
     return { id, status: String(answer?.status ?? ''), http_status: 202 as const };
   },
 
-  depositAddress: async (req, { call }) => call<DepositAddress>({ method: 'GET', path: '/wallet/deposit_address', query: [['currency', req.currency.toUpperCase()]] }),
+  depositAddress: async (req, { call }) => call({ method: 'GET', path: '/wallet/deposit_address', query: [['currency', req.currency.toUpperCase()]] }, DepositAddressRecord),
 };

@@ -176,7 +176,7 @@ export class HistoryService {
     this.current.start();
   }
 
-  /** The active profile's history; the caller has already asked Sessions.active(), which opened it. */
+  /** The active profile's history; the caller has already asked Session.active(), which opened it. */
   of(session: ActiveSession): ProfileHistory {
     this.attach(session);
     return this.current!;

@@ -4,6 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { SubAccountTransfer, Withdrawal } from '../../../shared/api/records.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
 import { DeskVault } from '../vault/vault.ts';
@@ -37,9 +39,9 @@ function client(): ApiClient {
 async function holdings(): Promise<{ withdrawals: number; subTransfers: number; futuresUsdt: string }> {
   const nowSec = Math.floor(Date.now() / 1000);
   const window: Array<[string, string]> = [['from', String(nowSec - 86_400)], ['to', String(nowSec + 60)], ['limit', '1000']];
-  const w = await exchange.request<unknown[]>({ method: 'GET', path: '/wallet/withdrawals', query: window });
-  const t = await exchange.request<unknown[]>({ method: 'GET', path: '/wallet/sub_account_transfers', query: window });
-  const f = await exchange.request<{ total: string }>({ method: 'GET', path: '/futures/usdt/accounts' });
+  const w = await exchange.request({ method: 'GET', path: '/wallet/withdrawals', query: window }, z.array(Withdrawal));
+  const t = await exchange.request({ method: 'GET', path: '/wallet/sub_account_transfers', query: window }, z.array(SubAccountTransfer));
+  const f = await exchange.request({ method: 'GET', path: '/futures/usdt/accounts' }, z.looseObject({ total: z.string() }));
   return { withdrawals: w.length, subTransfers: t.length, futuresUsdt: f.total };
 }
 
@@ -176,7 +178,7 @@ describe('an attacker who can write the data folder', () => {
     const run = await nextRun(dir);
     expect(run.journal.intent(v.id)).toMatchObject({ state: 'accepted' });
     expect(await holdings()).toEqual(before);
-    const rows = await exchange.request<unknown[]>({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_order_id', v.client_id!]] });
+    const rows = await exchange.request({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_order_id', v.client_id!]] }, z.array(Withdrawal));
     expect(rows).toHaveLength(1);
   });
 

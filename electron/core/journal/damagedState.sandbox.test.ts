@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Withdrawal } from '../../../shared/api/records.ts';
 import type { IntentView, Reply } from '../../../shared/ipc.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
@@ -33,7 +35,7 @@ async function withdrawalsAtExchange(): Promise<number> {
   const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
   const c = new ApiClient({ baseUrl, credentials, limitsOff: true });
   const now = Math.floor(Date.now() / 1000);
-  return (await c.request<unknown[]>({ method: 'GET', path: '/wallet/withdrawals', query: [['from', String(now - 86_400)], ['to', String(now + 60)], ['limit', '1000']] })).length;
+  return (await c.request({ method: 'GET', path: '/wallet/withdrawals', query: [['from', String(now - 86_400)], ['to', String(now + 60)], ['limit', '1000']] }, z.array(Withdrawal))).length;
 }
 
 beforeAll(async () => {
@@ -71,7 +73,7 @@ describe('a journal with one changed byte', () => {
     expect(archived.carried_over).toBe(1);
     expect(readdirSync(join(dataDir, 'journals', 'archive'))).toHaveLength(2);
     expect(ok(await core.invoke('journalStatus', {}))).toMatchObject({ state: 'ok', damage: null });
-    const intents = ok(await core.invoke('intentsList', {})) as IntentView[];
+    const intents = (ok(await core.invoke('intentsList', {})) as { items: IntentView[] }).items;
     expect(intents).toHaveLength(1);
     expect(intents[0]).toMatchObject({ id: sent.id, state: 'needs_attention' });
     expect(intents[0]!.reason).toMatch(/failed verification.*will never send it/);
@@ -89,7 +91,7 @@ describe('a journal with one changed byte', () => {
     appendFileSync(join(dataDir, 'journals', 'sandbox.jsonl'), '{"seq":2,"at":"2026-');
     core = openCore(dataDir);
     expect(ok(await core.invoke('journalStatus', {}))).toMatchObject({ state: 'ok', recovered: { line: 2, bytes: 20 } });
-    expect(ok(await core.invoke('intentsList', {}))).toHaveLength(1);
+    expect((ok(await core.invoke('intentsList', {})) as { items: unknown[] }).items).toHaveLength(1);
     expect(ok(await core.invoke('journalAcknowledgeRecovery', {}))).toMatchObject({ state: 'ok', recovered: null });
     await core.close();
   });

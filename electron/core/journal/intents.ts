@@ -1,5 +1,6 @@
 import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
-import type { IntentKind, JournalRecord } from './records.ts';
+import { FINISHED_INTENT_STATES, type IntentState, type IntentView } from '../../../shared/ipc.ts';
+import type { JournalRecord } from './records.ts';
 
 /**
  * Where an intent stands, as the journal proves it:
@@ -13,33 +14,9 @@ import type { IntentKind, JournalRecord } from './records.ts';
  * - needs_attention: the desk cannot prove what happened; an operator settles it.
  * - settled, cancelled: closed by the operator.
  */
-export type IntentState =
-  | 'pending_approval' | 'approved' | 'in_flight' | 'unconfirmed' | 'accepted'
-  | 'done' | 'refused' | 'needs_attention' | 'settled' | 'cancelled';
+export type { IntentState, IntentView } from '../../../shared/ipc.ts';
 
-export const FINISHED_STATES: ReadonlySet<IntentState> = new Set(['done', 'refused', 'settled', 'cancelled']);
-
-export interface IntentView {
-  id: string;
-  kind: IntentKind;
-  client_id: string | null;
-  body: Readonly<Record<string, string | number | boolean>>;
-  note?: string;
-  state: IntentState;
-  created_at: number;
-  updated_at: number;
-  approved_by?: string;
-  attempts: number;
-  last_sent_at?: number;
-  /** Absent lookups since the last send: their span is what allows a resend. */
-  absent_lookups: number;
-  first_absent_at?: number;
-  last_absent_at?: number;
-  exchange_id?: string;
-  status?: string;
-  label?: string;
-  reason?: string;
-}
+export const FINISHED_STATES: ReadonlySet<IntentState> = FINISHED_INTENT_STATES;
 
 export function isFinished(v: IntentView): boolean {
   return FINISHED_STATES.has(v.state);

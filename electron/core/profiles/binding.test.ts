@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCore } from '../core.ts';
-import { Sessions } from '../session.ts';
+import { Session } from '../session.ts';
 import { DeskVault } from '../vault/vault.ts';
-import { InputError, ProfileStore } from './store.ts';
+import { InputError } from '../errors.ts';
+import { ProfileStore } from './store.ts';
 
 // Sealed secrets are bound to their profile's id, environment and base address; files sealed before
 // the binding are re-sealed once, at the first unlock; secrets are Buffers, zeroed when the desk locks.
@@ -83,7 +84,7 @@ describe('sealed profile secrets', () => {
     const p = store.resolve({ name: 'P', environment: 'futures', base_url: 'https://fx.example/api/v4', svc: 'Svc', key: KEY, secret: SECRET, permissions: PERMS, sub_keys: [{ uid: '123', key: 'AKsubKEY12345678', secret: 'SECRETsub0123456789abcdef' }] }, v.box());
     store.save(p, v.box());
     store.setActive(p.id!);
-    const sessions = new Sessions({ store, vault: v });
+    const sessions = new Session({ store, vault: v });
     const profile = sessions.active().profile;
     const secret = profile.credentials.secret as Buffer;
     const sub = profile.subKeys![0]!.secret as Buffer;

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import type { PermissionGroup } from '../../../shared/api/environments.ts';
+import { OPERATOR_ENVIRONMENTS, type PermissionGroup } from '../../../shared/api/environments.ts';
 import { Permissions, type ProfileInput, type ProfileSummary } from '../../../shared/ipc.ts';
+import { InputError } from '../errors.ts';
 import { JsonFile } from '../store/jsonFile.ts';
 import { maskKey, type Profile } from './profile.ts';
 
@@ -54,7 +55,7 @@ export function wipeProfile(p: Profile): void {
 const StoredProfile = z.object({
   id: z.string(),
   name: z.string(),
-  environment: z.enum(['live', 'testnet', 'futures']),
+  environment: z.enum(OPERATOR_ENVIRONMENTS),
   base_url: z.string(),
   svc: z.string(),
   key_masked: z.string(),
@@ -261,9 +262,3 @@ export class ProfileStore {
 }
 
 /** A field of the input is wrong; the path lets the form highlight it. */
-export class InputError extends Error {
-  constructor(readonly path: Array<string | number>, message: string) {
-    super(message);
-    this.name = 'InputError';
-  }
-}

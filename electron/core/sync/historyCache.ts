@@ -4,7 +4,9 @@ import { isFinalDepositStatus, isFinalWithdrawalStatus } from '../../../shared/a
 import type { HistoryKind } from '../../../shared/history.ts';
 import { HistoryDb, type Change, type StoredRow } from '../cache/historyDb.ts';
 import type { ApiClient, Priority } from '../client/client.ts';
-import { NetworkError } from '../client/errors.ts';
+import { z } from 'zod';
+import { Withdrawal } from '../../../shared/api/records.ts';
+import { NetworkError } from '../errors.ts';
 import type { QueryPairs } from '../client/sign.ts';
 import { MAX_LIMIT, MAX_RANGE_SEC, readWindow, thirtyDayWindows, type WindowedPath } from './windows.ts';
 
@@ -151,7 +153,7 @@ export class HistoryCache {
       const start = done === null ? horizon : Math.max(horizon, Number(done) - overlap);
       from = Math.min(from, start);
       for (const w of thirtyDayWindows(start, to)) {
-        const rows = await readWindow<unknown>(this.opts.client, { path: s.path, from: w.from, to: w.to, query: s.query, priority: this.priority }, w);
+        const rows = await readWindow(this.opts.client, { path: s.path, from: w.from, to: w.to, query: s.query, priority: this.priority }, w);
         const result = this.db.tx(() => {
           const r = this.db.upsert(s.kind, rows, IS_FINAL[s.kind]);
           this.db.setMeta(progressKey, String(w.to));
@@ -193,11 +195,11 @@ export class HistoryCache {
       const windowCost = Math.floor(countBetween(all, start, end) / MAX_LIMIT['/wallet/withdrawals']) + 1;
       if (j - i > windowCost) {
         const [w] = thirtyDayWindows(start, end);
-        note(await readWindow<unknown>(this.opts.client, { path: '/wallet/withdrawals', from: w!.from, to: w!.to, priority: this.priority }, w!));
+        note(await readWindow(this.opts.client, { path: '/wallet/withdrawals', from: w!.from, to: w!.to, priority: this.priority }, w!));
       } else {
         for (let k = i; k < j; k++) {
           const id = open[k]!.key;
-          const rows = await this.opts.client.request<unknown>({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_id', id]], priority: this.priority });
+          const rows: unknown = await this.opts.client.request({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_id', id]], priority: this.priority }, z.array(Withdrawal));
           if (!Array.isArray(rows)) throw new NetworkError(`${this.opts.client.origin} answered a withdrawal lookup with something other than a list`);
           note(rows.filter((r) => (r as { id?: unknown })?.id === id));
         }
@@ -220,7 +222,7 @@ export class HistoryCache {
       let j = i;
       while (j < open.length && Math.floor(open[j]!.ts / 1000) <= end) j++;
       const w = { from: start, to: end };
-      const rows = await readWindow<unknown>(this.opts.client, { path: '/wallet/deposits', from: w.from, to: w.to, priority: this.priority }, w);
+      const rows = await readWindow(this.opts.client, { path: '/wallet/deposits', from: w.from, to: w.to, priority: this.priority }, w);
       changes.push(...this.db.tx(() => this.db.upsert('deposits', rows, isFinalDepositStatus)).changes);
       i = j;
     }

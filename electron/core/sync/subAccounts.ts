@@ -1,27 +1,28 @@
-import type { ApiClient, Priority } from '../client/client.ts';
-import { flatten, pagesByNumber } from './pagination.ts';
+import { z } from 'zod';
+import {
+  SubAccountCrossMarginBalance, SubAccountFuturesBalance, SubAccountMarginBalance, SubAccountSpotBalance,
+} from '../../../shared/api/records.ts';
+import type { Priority } from '../client/client.ts';
+import { flatten, pagesByNumber, type RecordReader } from './pagination.ts';
 
 // §4.1 / §2.8. Spot balances of sub-accounts come in pages (page/limit, at most 100 per page); the
 // margin, futures and cross-margin reads return every sub-account in one answer when `sub_uid` is omitted.
 
 export const SUB_ACCOUNT_BALANCES_MAX_LIMIT = 100;
 
-export interface SubAccountSpotBalance {
-  uid: string;
-  available: Record<string, string>;
-  locking?: Record<string, string>;
+export function subAccountSpotBalances(client: RecordReader, priority: Priority = 'visible'): AsyncGenerator<SubAccountSpotBalance> {
+  return flatten(pagesByNumber(client, { path: '/wallet/sub_account_balances', record: SubAccountSpotBalance, limit: SUB_ACCOUNT_BALANCES_MAX_LIMIT, priority }));
 }
 
-export function subAccountSpotBalances(client: ApiClient, priority: Priority = 'visible'): AsyncGenerator<SubAccountSpotBalance> {
-  return flatten(pagesByNumber<SubAccountSpotBalance>(client, { path: '/wallet/sub_account_balances', limit: SUB_ACCOUNT_BALANCES_MAX_LIMIT, priority }));
-}
-
-export type AllAtOncePath =
-  | '/wallet/sub_account_margin_balances'
-  | '/wallet/sub_account_futures_balances'
-  | '/wallet/sub_account_cross_margin_balances';
+/** The three sub-account balance reads that answer every sub-account at once, with their record schemas. */
+export const ALL_AT_ONCE = {
+  '/wallet/sub_account_margin_balances': SubAccountMarginBalance,
+  '/wallet/sub_account_futures_balances': SubAccountFuturesBalance,
+  '/wallet/sub_account_cross_margin_balances': SubAccountCrossMarginBalance,
+} as const;
+export type AllAtOncePath = keyof typeof ALL_AT_ONCE;
 
 /** One request for every sub-account. The records keep the wire shape of §2.8. */
-export function subAccountBalancesAllAtOnce<T = { uid: string; available: unknown }>(client: ApiClient, path: AllAtOncePath, priority: Priority = 'visible'): Promise<T[]> {
-  return client.request<T[]>({ method: 'GET', path, priority });
+export function subAccountBalancesAllAtOnce<P extends AllAtOncePath>(client: RecordReader, path: P, priority: Priority = 'visible'): Promise<Array<z.output<(typeof ALL_AT_ONCE)[P]>>> {
+  return client.request({ method: 'GET', path, priority }, z.array(ALL_AT_ONCE[path]));
 }

@@ -35,7 +35,7 @@ describe('30-day windows', () => {
     // Records exactly on a shared boundary are returned by both neighbours; they must come out once.
     ex.add('withdrawals', windows[1]!.to);
     ex.add('withdrawals', windows[3]!.to);
-    const rows = await collect(windowedRecords<{ id: string }>(client(ex), { path: '/wallet/withdrawals', from: NOW - 150 * DAY, to: NOW }));
+    const rows = await collect(windowedRecords(client(ex), { path: '/wallet/withdrawals', from: NOW - 150 * DAY, to: NOW }));
     const total = counts.reduce((a, b) => a + b, 0) + 2;
     expect(rows).toHaveLength(total);
     expect(new Set(rows.map((r) => r.id)).size).toBe(total);

@@ -1,15 +1,26 @@
-import type { ApiClient, Priority } from '../client/client.ts';
+import type { z } from 'zod';
+import { Deposit, SubAccountTransfer, UidTransfer, Withdrawal } from '../../../shared/api/records.ts';
+import type { Priority } from '../client/client.ts';
 import type { QueryPairs } from '../client/sign.ts';
-import { pagesByOffset } from './pagination.ts';
+import { pagesByOffset, type RecordReader } from './pagination.ts';
 
 // §8.1 / §4.1: withdrawals, deposits and sub-account transfers are read by time range, at most 30 days
 // per request (the default range is only 7 days, so `from` and `to` are always sent).
 
 export const MAX_RANGE_SEC = 30 * 86_400;
 
-// GET /wallet/push (§4.1) states no 30-day cap, but reading it in the same windows costs nothing extra
-// and keeps one code path.
-export type WindowedPath = '/wallet/withdrawals' | '/wallet/deposits' | '/wallet/sub_account_transfers' | '/wallet/push';
+/**
+ * The lists read by time range, with the schema of one record of each. GET /wallet/push (§4.1) states
+ * no 30-day cap, but reading it in the same windows costs nothing extra and keeps one code path.
+ */
+export const WINDOWED = {
+  '/wallet/withdrawals': Withdrawal,
+  '/wallet/deposits': Deposit,
+  '/wallet/sub_account_transfers': SubAccountTransfer,
+  '/wallet/push': UidTransfer,
+} as const;
+export type WindowedPath = keyof typeof WINDOWED;
+export type WindowedRecord<P extends WindowedPath> = z.output<(typeof WINDOWED)[P]>;
 
 /** The largest `limit` each endpoint accepts (§8.1: deposits at most 500, others the default maximum 1000). */
 export const MAX_LIMIT: Record<WindowedPath, number> = {
@@ -38,8 +49,8 @@ export function thirtyDayWindows(from: number, to: number, span = MAX_RANGE_SEC)
   return out;
 }
 
-export interface WindowedRead<T> {
-  path: WindowedPath;
+export interface WindowedRead<P extends WindowedPath> {
+  path: P;
   from: number;
   to: number;
   query?: QueryPairs;
@@ -49,7 +60,7 @@ export interface WindowedRead<T> {
   /** Windows read at the same time (each window's pages stay in order). Default 4. */
   concurrency?: number;
   /** Identity of a record, to drop repeats (default: its `id`, or the whole record when it has none). */
-  key?: (r: T) => string;
+  key?: (r: WindowedRecord<P>) => string;
 }
 
 function defaultKey(r: unknown): string {
@@ -58,11 +69,12 @@ function defaultKey(r: unknown): string {
 }
 
 /** Every record of one window, page by page. */
-export async function readWindow<T>(client: ApiClient, read: WindowedRead<T>, w: TimeWindow): Promise<T[]> {
-  const rows: T[] = [];
+export async function readWindow<P extends WindowedPath>(client: RecordReader, read: WindowedRead<P>, w: TimeWindow): Promise<Array<WindowedRecord<P>>> {
+  const rows: Array<WindowedRecord<P>> = [];
   const query: QueryPairs = [...(read.query ?? []), ['from', String(w.from)], ['to', String(w.to)]];
-  const pages = pagesByOffset<T>(client, { path: read.path, query, limit: read.limit ?? MAX_LIMIT[read.path], priority: read.priority });
-  for await (const page of pages) rows.push(...page);
+  const pages = pagesByOffset(client, { path: read.path, record: WINDOWED[read.path] as (typeof WINDOWED)[P], query, limit: read.limit ?? MAX_LIMIT[read.path], priority: read.priority });
+  // The generic index loses the record type that WINDOWED[path] has for each concrete path.
+  for await (const page of pages) rows.push(...(page as Array<WindowedRecord<P>>));
   return rows;
 }
 
@@ -71,11 +83,11 @@ export async function readWindow<T>(client: ApiClient, read: WindowedRead<T>, w:
  * (their requests still pass the scheduler); records of one window come out together, in the
  * exchange's order.
  */
-export async function* windowedRecords<T>(client: ApiClient, read: WindowedRead<T>): AsyncGenerator<T> {
+export async function* windowedRecords<P extends WindowedPath>(client: RecordReader, read: WindowedRead<P>): AsyncGenerator<WindowedRecord<P>> {
   const windows = thirtyDayWindows(read.from, read.to);
   const key = read.key ?? defaultKey;
   const concurrency = Math.max(1, read.concurrency ?? 4);
-  const tasks: Array<Promise<T[]>> = [];
+  const tasks: Array<Promise<Array<WindowedRecord<P>>>> = [];
   const start = (i: number): void => {
     if (i >= windows.length) return;
     const t = readWindow(client, read, windows[i]!);

@@ -1,3 +1,4 @@
+import { TotalBalance } from '../../../shared/api/records.ts';
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -190,7 +191,7 @@ describe('vault with a passphrase', () => {
     let seen = 0;
     const server = createServer((_req, res) => {
       seen++;
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{}');
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"total":{"amount":"0","currency":"USDT"},"details":{}}');
     });
     await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
     try {
@@ -200,10 +201,10 @@ describe('vault with a passphrase', () => {
       const credentials = { get key() { return fromVault().key; }, get secret() { return fromVault().secret; } };
       const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`;
       const client = new ApiClient({ baseUrl, credentials, account: 'live1-main', limitsOff: true, maxReadAttempts: 1 });
-      await client.request({ method: 'GET', path: '/wallet/total_balance' });
+      await client.request({ method: 'GET', path: '/wallet/total_balance' }, TotalBalance);
       expect(seen).toBe(1);
       v.lock();
-      await expectError(() => client.request({ method: 'GET', path: '/wallet/total_balance' }), 'LOCKED');
+      await expectError(() => client.request({ method: 'GET', path: '/wallet/total_balance' }, TotalBalance), 'LOCKED');
       expect(seen).toBe(1);
     } finally {
       await new Promise<void>((ok) => server.close(() => ok()));

@@ -7,19 +7,19 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readJournal } from '../journal/journal.ts';
-import { FakeExchange, randomFaults } from './testing/fakeExchange.ts';
-import { journalKeyOf } from './testing/batchRunner.key.ts';
+import { FaultyExchange, randomFaults } from './testkit/faultyExchange.ts';
+import { journalKeyOf } from './testkit/batchRunner.key.ts';
 
 // The executor runs in a child process (as the core would), is killed with SIGKILL in the middle of a
 // batch, and is started again over the same journal. The exchange (in this process) outlives both runs.
 
 const here = dirname(fileURLToPath(import.meta.url));
-const runner = join(here, 'testing', 'batchRunner.ts');
+const runner = join(here, 'testkit', 'batchRunner.ts');
 const tsx = createRequire(import.meta.url).resolve('tsx');
 const COUNT = 200;
 
 let dir: string;
-let fake: FakeExchange;
+let fake: FaultyExchange;
 const children: ChildProcess[] = [];
 
 afterEach(async () => {
@@ -46,7 +46,7 @@ describe('a crash mid-batch', () => {
     const journal = join(dir, 'journal.jsonl');
     let victim: ChildProcess | null = null;
     let commits = 0;
-    fake = new FakeExchange({
+    fake = new FaultyExchange({
       fault: randomFaults(0.2, 4242),
       lateCommitMs: 450,
       onCommit: () => {

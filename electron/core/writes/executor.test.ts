@@ -6,7 +6,7 @@ import { ApiClient } from '../client/client.ts';
 import { Journal } from '../journal/journal.ts';
 import { DeskVault } from '../vault/vault.ts';
 import { WriteExecutor, type WriteEvent } from './executor.ts';
-import { FakeExchange, randomFaults, type Fault, type FakeOptions } from './testing/fakeExchange.ts';
+import { FaultyExchange, randomFaults, type Fault, type FakeOptions } from './testkit/faultyExchange.ts';
 import { testJournalKey } from '../journal/testkit/key.ts';
 
 // The executor against an in-process exchange over HTTP, through the real client. Times are short
@@ -18,13 +18,13 @@ const TIMEOUT_MS = 300;
 const LATE_COMMIT_MS = 450;
 
 let dir: string;
-let fake: FakeExchange;
+let fake: FaultyExchange;
 let journal: Journal;
 let executor: WriteExecutor;
 let baseUrl: string;
 
 async function setUp(opts: FakeOptions, settleMs = SETTLE_MS): Promise<void> {
-  fake = new FakeExchange({ lateCommitMs: LATE_COMMIT_MS, ...opts });
+  fake = new FaultyExchange({ lateCommitMs: LATE_COMMIT_MS, ...opts });
   baseUrl = await fake.start();
   journal = Journal.open(join(dir, 'journal.jsonl'), { key: testJournalKey });
   executor = makeExecutor(baseUrl, settleMs);

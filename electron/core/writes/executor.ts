@@ -1,3 +1,4 @@
+import { WriteAnswer } from '../../../shared/api/records.ts';
 import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
@@ -220,7 +221,7 @@ export class WriteExecutor {
     this.record({ type: 'sent', intent: v.id, attempt });
     let answer: Record<string, unknown> | undefined;
     try {
-      answer = await this.client.request<Record<string, unknown>>({ method: 'POST', path: spec.path, body: v.body, priority: 'action' });
+      answer = await this.client.request({ method: 'POST', path: spec.path, body: v.body, priority: 'action' }, WriteAnswer);
     } catch (e) {
       const f = classifyFailure(e);
       if (f.kind === 'not_sent') {

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import { listOf, TransferOrderStatus, UidTransfer, Withdrawal } from '../../../shared/api/records.ts';
 import { Dec } from '../../../shared/money.ts';
 import type { IntentView } from '../journal/intents.ts';
 import { classifyFailure, isNotFound } from './outcome.ts';
@@ -6,7 +8,8 @@ import { classifyFailure, isNotFound } from './outcome.ts';
 // holds), absent (the exchange says it has no such write), or unknown (the question itself failed; it
 // proves nothing and never counts toward a resend).
 
-export interface WriteRequest {
+/** One HTTP request to the exchange: a write's POST or a lookup's GET. */
+export interface HttpRequest {
   method: 'GET' | 'POST';
   path: string;
   query?: ReadonlyArray<readonly [string, string]>;
@@ -17,7 +20,8 @@ export interface WriteRequest {
 
 /** The part of the core's client the writes use (electron/core/client's ApiClient fits it). */
 export interface WriteClient {
-  request<T>(req: WriteRequest): Promise<T>;
+  /** Sends `req`; the answer is checked against `schema` before it is returned. */
+  request<S extends z.ZodType>(req: HttpRequest, schema: S): Promise<z.output<S>>;
 }
 
 export interface Found {
@@ -38,12 +42,6 @@ function unknownFrom(e: unknown): Lookup {
   return { kind: 'unknown', reason: f.reason };
 }
 
-interface WithdrawalRecord {
-  id?: unknown;
-  withdraw_order_id?: unknown;
-  status?: unknown;
-}
-
 /**
  * §4.1: with withdraw_order_id set "only that record is queried". Whether the default 7-day window still
  * applies is not shown, so an intent older than 6 days (a day of margin for clock skew) is asked about
@@ -62,48 +60,29 @@ export function withdrawalLookupQuery(v: IntentView, nowMs: number): Array<[stri
 }
 
 export async function lookupWithdrawal(client: WriteClient, v: IntentView, nowMs: number): Promise<Lookup> {
-  let answer: unknown;
+  let answer: Withdrawal[];
   try {
-    answer = await client.request({ method: 'GET', path: '/wallet/withdrawals', query: withdrawalLookupQuery(v, nowMs), priority: 'action' });
+    answer = await client.request({ method: 'GET', path: '/wallet/withdrawals', query: withdrawalLookupQuery(v, nowMs), priority: 'action' }, listOf(Withdrawal));
   } catch (e) {
     return unknownFrom(e);
   }
-  if (!Array.isArray(answer)) return { kind: 'unknown', reason: 'the withdrawal list answer was not a list' };
   // Filter again here: an exchange that ignored the filter must not make another record look like ours.
-  const mine = (answer as WithdrawalRecord[]).filter((r) => r && r.withdraw_order_id === v.client_id);
+  const mine = answer.filter((r) => r.withdraw_order_id === v.client_id);
   if (mine.length === 0) return { kind: 'absent' };
   const first = mine[0]!;
-  return {
-    kind: 'found', copies: mine.length,
-    ...(first.id !== undefined ? { exchange_id: String(first.id) } : {}),
-    ...(typeof first.status === 'string' ? { status: first.status } : {}),
-  };
+  return { kind: 'found', copies: mine.length, exchange_id: first.id, status: first.status };
 }
 
 export async function lookupTransfer(client: WriteClient, v: IntentView): Promise<Lookup> {
   try {
-    const r = await client.request<{ tx_id?: unknown; status?: unknown }>({
+    const r = await client.request({
       method: 'GET', path: '/wallet/order_status', query: [['client_order_id', v.client_id!]], priority: 'action',
-    });
-    if (!r || typeof r !== 'object') return { kind: 'unknown', reason: 'the order status answer was not an object' };
-    return {
-      kind: 'found', copies: 1,
-      ...(r.tx_id !== undefined && r.tx_id !== null ? { exchange_id: String(r.tx_id) } : {}),
-      ...(typeof r.status === 'string' ? { status: r.status } : {}),
-    };
+    }, TransferOrderStatus);
+    return { kind: 'found', copies: 1, exchange_id: String(r.tx_id), status: r.status };
   } catch (e) {
     if (isNotFound(e)) return { kind: 'absent' };
     return unknownFrom(e);
   }
-}
-
-interface PushRecord {
-  id?: unknown;
-  receive_uid?: unknown;
-  currency?: unknown;
-  amount?: unknown;
-  create_time?: unknown;
-  status?: unknown;
 }
 
 /**
@@ -121,17 +100,16 @@ export async function reconcileUidTransfer(
   const window: Array<[string, string]> = [['from', String(from)]];
   if (nowMs / 1000 - from > 29 * DAY_S) window.push(['to', String(from + 30 * DAY_S - 60)]);
   const limit = 100;
-  const matches: PushRecord[] = [];
+  const matches: UidTransfer[] = [];
   try {
     for (let offset = 0; ; offset += limit) {
-      const page = await client.request<unknown>({
+      const page = await client.request({
         method: 'GET', path: '/wallet/push', priority: 'action',
         query: [['transaction_type', 'withdraw'], ...window, ['limit', String(limit)], ['offset', String(offset)]],
-      });
-      if (!Array.isArray(page)) return { kind: 'unknown', reason: 'the UID transfer list answer was not a list' };
-      for (const r of page as PushRecord[]) {
-        if (!r || String(r.receive_uid) !== String(v.body.receive_uid) || r.currency !== v.body.currency) continue;
-        if (typeof r.amount !== 'string' || !new Dec(r.amount).eq(new Dec(String(v.body.amount)))) continue;
+      }, listOf(UidTransfer));
+      for (const r of page) {
+        if (String(r.receive_uid) !== String(v.body.receive_uid) || r.currency !== v.body.currency) continue;
+        if (!new Dec(r.amount).eq(new Dec(String(v.body.amount)))) continue;
         if (Number(r.create_time) < sentAt - 300 || claimed.has(String(r.id))) continue;
         matches.push(r);
       }
@@ -142,8 +120,5 @@ export async function reconcileUidTransfer(
   }
   if (matches.length === 0) return { kind: 'absent' };
   const first = matches[0]!;
-  return {
-    kind: 'found', copies: matches.length, exchange_id: String(first.id),
-    ...(typeof first.status === 'string' ? { status: first.status } : {}),
-  };
+  return { kind: 'found', copies: matches.length, exchange_id: String(first.id), status: first.status };
 }

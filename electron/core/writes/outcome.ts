@@ -1,5 +1,4 @@
-import { ExchangeError, NetworkError } from '../client/errors.ts';
-import { LockedError } from '../vaultPort.ts';
+import { ExchangeError, LockedError, NetworkError } from '../errors.ts';
 
 /**
  * What a failed write tells the desk:

@@ -1,5 +1,8 @@
+import type { SandboxCredentials } from '../../../shared/sandbox.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
+import { listOf, SubAccountTransfer, Withdrawal } from '../../../shared/api/records.ts';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -11,7 +14,7 @@ import { ApiClient } from '../client/client.ts';
 import { Journal, readJournal } from '../journal/journal.ts';
 import { WriteExecutor } from './executor.ts';
 import { testJournalKey } from '../journal/testkit/key.ts';
-import { journalKeyOf } from './testing/batchRunner.key.ts';
+import { journalKeyOf } from './testkit/batchRunner.key.ts';
 
 // The same proofs against the real Sandbox over loopback, with its admin faults on: errors before the
 // commit, connections dropped after it, answers held past the client's timeout after it, and 429s. The
@@ -23,17 +26,10 @@ const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const COUNT = 200;
 const SETTLE_MS = 1500;
 
-interface SandboxCreds {
-  base_url: string;
-  admin_url: string;
-  admin_token: string;
-  main: { uid: string; key: string; secret: string };
-  sub_accounts: Array<{ uid: string }>;
-}
 
 let dir: string;
 let sandbox: SandboxProcess;
-let creds: SandboxCreds;
+let creds: SandboxCredentials;
 
 async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
   const res = await fetch(`${creds.admin_url}${path}`, {
@@ -76,25 +72,25 @@ async function exchangeCounts(withdrawIds: string[], transferIds: string[]): Pro
   const c = client();
   const withdrawals: number[] = [];
   for (const id of withdrawIds) {
-    const rows = await c.request<Array<{ withdraw_order_id: string }>>({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_order_id', id]] });
+    const rows = await c.request({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_order_id', id]] }, listOf(Withdrawal));
     withdrawals.push(rows.filter((r) => r.withdraw_order_id === id).length);
   }
   const wanted = new Set(transferIds);
   const transfers = new Map<string, number>();
   const nowSec = Math.floor(Date.now() / 1000);
-  const rows = await c.request<Array<{ client_order_id: string }>>({
+  const rows = await c.request({
     // An explicit window: records made while the skew fault was on carry the exchange's time, 5 minutes ahead.
     method: 'GET', path: '/wallet/sub_account_transfers',
     query: [['sub_uid', creds.sub_accounts[0]!.uid], ['from', String(nowSec - 86_400)], ['to', String(nowSec + 3600)], ['limit', '1000']],
-  });
-  for (const r of rows) if (wanted.has(r.client_order_id)) transfers.set(r.client_order_id, (transfers.get(r.client_order_id) ?? 0) + 1);
+  }, listOf(SubAccountTransfer));
+  for (const r of rows) if (r.client_order_id && wanted.has(r.client_order_id)) transfers.set(r.client_order_id, (transfers.get(r.client_order_id) ?? 0) + 1);
   return { withdrawals, transfers };
 }
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'writes-sandbox-'));
   sandbox = await launchSandbox({ dataDir: join(dir, 'sandbox'), root, extraArgs: ['--no-limits'] });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as SandboxCreds;
+  creds = readSandboxCredentials(sandbox.credentialsPath);
 }, 60_000);
 
 afterAll(async () => {
@@ -133,7 +129,7 @@ describe('exactly-once writes against the Sandbox with faults on', () => {
     await faultsOn(2000);
     const journalPath = join(dir, 'journal-crash.jsonl');
     const tsx = createRequire(import.meta.url).resolve('tsx');
-    const runner = join(here, 'testing', 'batchRunner.ts');
+    const runner = join(here, 'testkit', 'batchRunner.ts');
     const run = (mode: string, onLine: (l: string, kill: () => void) => void) => new Promise<{ code: number | null; signal: string | null }>((done) => {
       const child = spawn(process.execPath, ['--import', tsx, runner, mode, journalPath, creds.base_url, String(COUNT), String(SETTLE_MS), sandbox.credentialsPath], { stdio: ['ignore', 'pipe', 'pipe'] });
       const err: string[] = [];

@@ -31,7 +31,7 @@ function AllReads() {
   return (
     <div>
       <p data-testid="loaded">{Object.values(reads).every((r) => r.isSuccess) ? 'yes' : 'no'}</p>
-      <p data-testid="intents">{reads.intentsList.data?.map((i) => `${i.id}:${i.state}`).join(',')}</p>
+      <p data-testid="intents">{reads.intentsList.data?.items.map((i) => `${i.id}:${i.state}`).join(',')}</p>
       <p data-testid="idle">{reads.settingsGet.data?.idle_lock_minutes}</p>
       <p data-testid="locked">{String(reads.vaultStatus.data?.locked)}</p>
       <button type="button" onClick={() => save.mutate({ idle_lock_minutes: 42, settle_seconds: 30 })}>save</button>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { EVENT_NAMES, type ChannelRequest, type ChannelResponse, type EventName, type EventPayload, type IntentView } from '../../../shared/ipc.ts';
+import { EVENT_NAMES, type ChannelRequest, type ChannelResponse, type EventName, type EventPayload, type IntentPage, type IntentView } from '../../../shared/ipc.ts';
 import {
   FINISHED_INTENT_STATES, MONEY_MOVED_STATES, STALE_AFTER_WRITE, STALE_ON_EVENT, WRITTEN_BY_ANSWER, WRITTEN_BY_EVENT,
   type QueryChannel, type WriteChannel,
@@ -19,18 +19,21 @@ export function useDeskQuery<C extends QueryChannel>(name: C, request: ChannelRe
   });
 }
 
-/** Merges one intent into every cached intents list: replaced in place, or added at the top (newest first). */
+/** Merges one intent into every cached page of the intents list: replaced in place, or added at the top of a first page (newest first). */
 export function mergeIntent(qc: QueryClient, intent: IntentView): void {
-  for (const [key, list] of qc.getQueriesData<IntentView[]>({ queryKey: deskKeys.intentsList.all })) {
-    if (!list) continue;
+  for (const [key, page] of qc.getQueriesData<IntentPage>({ queryKey: deskKeys.intentsList.all })) {
+    if (!page) continue;
     const request = key[2] as ChannelRequest<'intentsList'> | undefined;
+    const list = page.items;
     const keep = !(request?.unfinished_only && FINISHED_INTENT_STATES.has(intent.state));
     const at = list.findIndex((i) => i.id === intent.id);
     // An answer can arrive after the event of a later state: the newer view stays.
     if (at >= 0 && list[at]!.updated_at > intent.updated_at) continue;
+    // Only the first page (no cursor) takes a new intent: a later page holds older ones.
+    const first = request?.after === undefined;
     const next = at >= 0 ? list.filter((i) => keep || i.id !== intent.id).map((i) => (i.id === intent.id ? intent : i))
-      : keep ? [intent, ...list] : list;
-    qc.setQueryData(key, next);
+      : keep && first ? [intent, ...list] : list;
+    qc.setQueryData(key, { ...page, items: next });
   }
 }
 

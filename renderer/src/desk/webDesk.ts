@@ -1,4 +1,4 @@
-import { CHANNEL_NAMES, isEventName, type DeskApi, type Reply } from '../../../shared/ipc.ts';
+import { deskApiOver, isEventName, type ChannelName, type DeskApi, type DeskTransport, type EventName, type Reply } from '../../../shared/ipc.ts';
 
 // In a browser (web host) there is no preload: the same DeskApi is built over loopback HTTP.
 // The token comes in the URL fragment; it is kept for this tab only and removed from the address bar.
@@ -19,7 +19,7 @@ export const HOST_DOWN = 'The desk\'s host does not answer. Is `npm start` still
 export function createWebDesk(): DeskApi | null {
   const token = takeToken();
   if (!token) return null;
-  const call = async (name: string, request: unknown): Promise<Reply<unknown>> => {
+  const invoke = async (name: ChannelName, request: unknown): Promise<Reply<unknown>> => {
     let res: Response;
     try {
       res = await fetch(`./rpc/${name}`, {
@@ -36,16 +36,32 @@ export function createWebDesk(): DeskApi | null {
       return { ok: false, error: { kind: 'internal', message: `The desk's host answered HTTP ${res.status} without a reply.` } };
     }
   };
-  const methods = Object.fromEntries(CHANNEL_NAMES.map((n) => [n, (req: unknown) => call(n, req)]));
-  return { ...methods, on: eventStream(token) } as DeskApi;
+  return deskApiOver({ invoke, on: eventStream(token) } satisfies DeskTransport);
 }
 
 type Listener = (payload: unknown) => void;
 
-/** One server-sent-event stream for all listeners, opened on the first subscription, reopened when it drops. */
-function eventStream(token: string) {
+export interface EventStreamOptions {
+  fetch?: typeof fetch;
+  /** First pause before reconnecting, doubled after each failure up to maxRetryMs. */
+  minRetryMs?: number;
+  maxRetryMs?: number;
+}
+
+/**
+ * One server-sent-event stream for all listeners: opened on the first subscription, closed when the
+ * last listener leaves (the host then drops its subscription to the core), and reopened after a drop
+ * with a backoff that doubles from minRetryMs up to maxRetryMs and starts again once connected.
+ */
+export function eventStream(token: string, opts: EventStreamOptions = {}) {
+  const doFetch = opts.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  const minRetry = opts.minRetryMs ?? 500;
+  const maxRetry = opts.maxRetryMs ?? 30_000;
   const listeners = new Map<string, Set<Listener>>();
-  let open = false;
+  let stream: AbortController | null = null;
+  let retry: ReturnType<typeof setTimeout> | null = null;
+  let retryMs = minRetry;
+  const listening = () => [...listeners.values()].some((s) => s.size > 0);
 
   function dispatch(block: string): void {
     let event = '';
@@ -65,10 +81,12 @@ function eventStream(token: string) {
   }
 
   async function run(): Promise<void> {
-    open = true;
+    const mine = new AbortController();
+    stream = mine;
     try {
-      const res = await fetch('./events', { headers: { Authorization: `Bearer ${token}` } });
+      const res = await doFetch('./events', { headers: { Authorization: `Bearer ${token}` }, signal: mine.signal });
       if (!res.ok || !res.body) throw new Error(`events: HTTP ${res.status}`);
+      retryMs = minRetry;
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       let buffer = '';
       for (;;) {
@@ -82,17 +100,32 @@ function eventStream(token: string) {
         }
       }
     } catch {
-      // The host went away or restarted: try again shortly, as EventSource would.
+      // The host went away, restarted, or the stream was closed on purpose (below).
     }
-    setTimeout(() => void run(), 2000);
+    if (stream !== mine) return;
+    stream = null;
+    if (!listening()) return;
+    retry = setTimeout(() => {
+      retry = null;
+      if (listening() && !stream) void run();
+    }, retryMs);
+    retryMs = Math.min(retryMs * 2, maxRetry);
   }
 
-  return (event: string, listener: Listener): (() => void) => {
+  return (event: EventName, listener: Listener): (() => void) => {
     if (!isEventName(event)) throw new Error(`unknown desk event: ${event}`);
     const set = listeners.get(event) ?? new Set<Listener>();
     set.add(listener);
     listeners.set(event, set);
-    if (!open) void run();
-    return () => set.delete(listener);
+    if (!stream && !retry) void run();
+    return () => {
+      set.delete(listener);
+      if (listening()) return;
+      if (retry) clearTimeout(retry);
+      retry = null;
+      const open = stream;
+      stream = null;
+      open?.abort();
+    };
   };
 }

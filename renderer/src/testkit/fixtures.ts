@@ -29,7 +29,7 @@ export function baseAnswers(): FakeAnswers {
     profilesList: { active_id: 'sandbox', profiles: [SANDBOX_PROFILE] },
     vaultStatus: OPEN_VAULT,
     settingsGet: { idle_lock_minutes: 15, settle_seconds: 30 },
-    intentsList: [],
+    intentsList: { items: [], next: null },
     journalStatus: { state: 'ok', damage: null, recovered: null },
     totalBalance: TOTAL,
     userActive: { locked: false },

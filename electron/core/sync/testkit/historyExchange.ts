@@ -9,6 +9,9 @@ export interface Rec {
   status: string;
   amount: string;
   currency: string;
+  chain: string;
+  fee?: string;
+  address?: string;
 }
 
 export interface Seen {
@@ -31,7 +34,8 @@ export class HistoryExchange {
   private nextId = 1;
 
   add(kind: 'withdrawals' | 'deposits', timestamp: number, status = 'DONE'): Rec {
-    const r: Rec = { id: `${kind === 'withdrawals' ? 'w' : 'd'}${this.nextId++}`, timestamp: String(timestamp), status, amount: '1', currency: 'USDT' };
+    const r: Rec = { id: `${kind === 'withdrawals' ? 'w' : 'd'}${this.nextId++}`, timestamp: String(timestamp), status, amount: '1', currency: 'USDT', chain: 'TRX',
+      ...(kind === 'withdrawals' ? { fee: '0.1', address: 'TXYZ' } : {}) };
     this[kind].push(r);
     return r;
   }

@@ -9,7 +9,7 @@ import ActivityPage from './ActivityPage.tsx';
 describe('Activity page', () => {
   it('lists a write for review and approves it, keeping focus on its row', async () => {
     const pending = intent();
-    const fake = fakeDesk({ ...baseAnswers(), intentsList: [pending], writeApprove: { ...pending, state: 'accepted', exchange_id: 'w123' } });
+    const fake = fakeDesk({ ...baseAnswers(), intentsList: { items: [pending], next: null }, writeApprove: { ...pending, state: 'accepted', exchange_id: 'w123' } });
     renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
     const row = (await screen.findByText('Awaiting your approval')).closest('tr')!;
     expect(row.textContent).toContain('2,500.5 USDT to TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA (TRX)');
@@ -22,10 +22,10 @@ describe('Activity page', () => {
   });
 
   it('shows a cancellation as the operator\'s word, and a refusal as a problem', async () => {
-    const fake = fakeDesk({ ...baseAnswers(), intentsList: [
+    const fake = fakeDesk({ ...baseAnswers(), intentsList: { items: [
       intent({ id: 'c', state: 'cancelled', reason: 'cancelled by the operator' }),
       intent({ id: 'r', state: 'refused', label: 'BALANCE_NOT_ENOUGH', reason: 'not enough USDT' }),
-    ] });
+    ], next: null } });
     renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
     const cancelled = await screen.findByText(/Cancelled by the operator/);
     expect(cancelled.className).not.toContain('field-error');
@@ -33,16 +33,16 @@ describe('Activity page', () => {
   });
 
   it('reads "unfinished only" from the address', async () => {
-    const fake = fakeDesk({ ...baseAnswers(), intentsList: [] });
+    const fake = fakeDesk({ ...baseAnswers(), intentsList: { items: [], next: null } });
     renderWithDesk(fake, <ActivityPage />, { at: '/activity?show=unfinished' });
     expect(await screen.findByText('No unfinished writes.')).toBeTruthy();
-    expect(fake.calls.intentsList![0]).toEqual({ unfinished_only: true });
+    expect(fake.calls.intentsList![0]).toEqual({ unfinished_only: true, limit: 200 });
     expect(screen.getByRole('link', { name: 'Unfinished' }).getAttribute('aria-current')).toBe('true');
   });
 
   it('settles a write that needs attention in a dialog that Escape closes', async () => {
     const stuck = intent({ id: 's', state: 'needs_attention', kind: 'own_transfer', reason: 'the connection dropped', body: { currency: 'USDT', amount: '5', from: 'spot', to: 'margin' } });
-    const fake = fakeDesk({ ...baseAnswers(), intentsList: [stuck], writeSettle: { ...stuck, state: 'settled' } });
+    const fake = fakeDesk({ ...baseAnswers(), intentsList: { items: [stuck], next: null }, writeSettle: { ...stuck, state: 'settled' } });
     renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
     await userEvent.click(await screen.findByRole('button', { name: 'Settle…' }));
     const dialog = screen.getByRole('dialog', { name: 'Settle s' });

@@ -60,7 +60,9 @@ function IntentRow({ intent: i, onSettle }: { intent: IntentView; onSettle: (i: 
 export default function ActivityPage() {
   const [search] = useSearchParams();
   const unfinishedOnly = search.get('show') === 'unfinished';
-  const list = useDeskQuery('intentsList', { unfinished_only: unfinishedOnly });
+  // The newest 200 writes, one page of the journal (keyset paging in the core); older ones stay in the journal.
+  const list = useDeskQuery('intentsList', { unfinished_only: unfinishedOnly, limit: 200 });
+  const items = list.data?.items;
   const [settling, setSettling] = useState<IntentView | null>(null);
 
   return (
@@ -74,12 +76,12 @@ export default function ActivityPage() {
       </header>
       <JournalNotice />
       {list.isError && !isJournalDamaged(list.error) && <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />}
-      {list.data && list.data.length === 0 && <p className="muted">{unfinishedOnly ? 'No unfinished writes.' : 'No withdrawals or transfers yet.'}</p>}
-      {list.data && list.data.length > 0 && (
+      {items && items.length === 0 && <p className="muted">{unfinishedOnly ? 'No unfinished writes.' : 'No withdrawals or transfers yet.'}</p>}
+      {items && items.length > 0 && (
         <table className="table intents" data-testid="intents">
           <thead><tr><th>When</th><th>What</th><th>Details</th><th>State</th><th>At the exchange</th><th><span className="sr-only">Actions</span></th></tr></thead>
           <tbody>
-            {list.data.map((i) => <IntentRow key={i.id} intent={i} onSettle={setSettling} />)}
+            {items.map((i) => <IntentRow key={i.id} intent={i} onSettle={setSettling} />)}
           </tbody>
         </table>
       )}

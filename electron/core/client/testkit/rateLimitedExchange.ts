@@ -25,7 +25,7 @@ export interface FakeAnswer {
 
 export type Route = (req: Arrival) => FakeAnswer;
 
-export interface FakeExchangeOptions {
+export interface RateLimitedExchangeOptions {
   /** One-way latency for each request, ms (default 5). */
   latency?: (n: number) => number;
   /** Server clock minus the test's clock, ms. */
@@ -36,14 +36,14 @@ export interface FakeExchangeOptions {
 
 export const BASE_URL = 'https://exchange.test/api/v4';
 
-export class FakeExchange {
+export class RateLimitedExchange {
   readonly arrivals: Arrival[] = [];
   readonly routes = new Map<string, Route>();
   /** Arrival times per bucket key, including `external` ones. */
   private readonly windows = new Map<string, number[]>();
   private n = 0;
 
-  constructor(private readonly time: FakeTime, private readonly opts: FakeExchangeOptions = {}) {}
+  constructor(private readonly time: FakeTime, private readonly opts: RateLimitedExchangeOptions = {}) {}
 
   serverNow(): number {
     return this.time.now() + (this.opts.serverOffsetMs ?? 0);

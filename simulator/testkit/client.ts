@@ -1,4 +1,4 @@
-import { admin, send, signed, startTestSandbox, type Key as SigningKey, type Reply, type TestSandbox } from '../testkit/http.ts';
+import { admin, send, signed, startTestSandbox, type Key as SigningKey, type Reply, type TestSandbox } from './http.ts';
 import { lifecycleTick } from '../lifecycle.ts';
 import type { SandboxOptions } from '../options.ts';
 

@@ -1,4 +1,4 @@
-/** Deterministic pseudo-random numbers (mulberry32): worlds seed and faults fire the same way every run. */
+/** Deterministic pseudo-random numbers (mulberry32): the Sandbox's worlds and faults, and the tests' fake exchanges, fire the same way every run. */
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

@@ -1,8 +1,8 @@
 // A stand-in for the core process in the crash test: it journals a batch and sends it (mode "start"), or
 // picks up whatever the journal left unfinished (mode "resume"). The test kills it with SIGKILL mid-batch.
 // Usage: tsx batchRunner.ts <start|resume> <journal> <base_url> <count> <settle_ms> [sandbox credentials.json]
-import { readFileSync } from 'node:fs';
 import { ApiClient } from '../../client/client.ts';
+import { readSandboxCredentials } from '../../profiles/sandbox.ts';
 import { Journal } from '../../journal/journal.ts';
 import { WriteExecutor } from '../executor.ts';
 import { journalKeyOf } from './batchRunner.key.ts';
@@ -16,7 +16,7 @@ const count = Number(countArg);
 
 // Against the Sandbox: its main key, and its first sub-account as the other side of the transfers.
 const sandbox = credentialsPath
-  ? JSON.parse(readFileSync(credentialsPath, 'utf8')) as { main: { key: string; secret: string }; sub_accounts: Array<{ uid: string }> }
+  ? readSandboxCredentials(credentialsPath)
   : null;
 const subUid = (i: number): string => sandbox ? sandbox.sub_accounts[0]!.uid : String(200 + (i % 5));
 

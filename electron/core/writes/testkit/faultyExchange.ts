@@ -1,3 +1,4 @@
+import { mulberry32 } from '../../../../shared/random.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -27,6 +28,7 @@ export interface FakeWithdrawal {
   chain: string;
   status: string;
   timestamp: string;
+  fee: string;
 }
 
 export interface FakeOptions {
@@ -40,24 +42,12 @@ export interface FakeOptions {
   onCommit?: (path: string) => void;
 }
 
-/** A seeded generator, so a failing run can be replayed with the same faults. */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WRITE_FAULTS: Fault[] = ['drop_after_commit', 'timeout_after_commit', 'error_after_commit', 'late_commit', 'drop_before', 'error_before', 'rate_limited'];
 const READ_FAULTS: Fault[] = ['drop_before', 'error_before', 'rate_limited'];
 
 /** `rate` of requests get a fault, spread evenly over the kinds that fit the method. */
 export function randomFaults(rate: number, seed: number): (method: string, path: string) => Fault {
-  const rnd = seededRandom(seed);
+  const rnd = mulberry32(seed);
   return (method) => {
     if (rnd() >= rate) return 'none';
     const kinds = method === 'POST' ? WRITE_FAULTS : READ_FAULTS;
@@ -65,7 +55,7 @@ export function randomFaults(rate: number, seed: number): (method: string, path:
   };
 }
 
-export class FakeExchange {
+export class FaultyExchange {
   readonly withdrawals: FakeWithdrawal[] = [];
   readonly subTransfers = new Map<string, { tx_id: number; body: Record<string, unknown> }>();
   readonly ownTransfers: Array<Record<string, unknown>> = [];
@@ -171,7 +161,7 @@ export class FakeExchange {
         const w: FakeWithdrawal = {
           id: `w${this.nextId++}`, withdraw_order_id: String(b.withdraw_order_id ?? ''), currency: String(b.currency),
           amount: String(b.amount), address: String(b.address), chain: String(b.chain), status: 'REQUEST',
-          timestamp: String(Math.floor(Date.now() / 1000)),
+          timestamp: String(Math.floor(Date.now() / 1000)), fee: '0',
         };
         this.withdrawals.push(w);
         out = { id: w.id, withdraw_order_id: w.withdraw_order_id, currency: w.currency, amount: w.amount, status: w.status };
