@@ -4,6 +4,8 @@ import type { ApiRequest } from './client/client.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
 import { ExchangeError, NetworkError } from './client/errors.ts';
+import { BalancesService } from './balances/service.ts';
+import { BalanceStore } from './balances/store.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import type { Profile } from './profiles/profile.ts';
 import { InputError, ProfileStore } from './profiles/store.ts';
@@ -84,10 +86,34 @@ export function createCore(opts: CoreOptions): Core {
   });
   vault?.onChange(() => emit('vault', vault.status()));
 
+  // One balances service per profile, made on first use; its timer and file live until the core closes.
+  const balanceServices = new Map<string, BalancesService>();
+  function balancesOf(): BalancesService {
+    const id = sessions.active().id;
+    let service = balanceServices.get(id);
+    if (!service) {
+      const file = opts.dataDir ? join(opts.dataDir, 'balances', `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`) : null;
+      service = new BalancesService({
+        // A timer of a profile that is no longer active must not read with another profile's key.
+        client: () => {
+          const s = sessions.active();
+          if (s.id !== id) throw new NoProfileError();
+          return s.client;
+        },
+        store: new BalanceStore(file),
+        events: { progress: (p) => emit('balancesProgress', p), alert: (a) => emit('balanceAlert', a) },
+        log,
+      });
+      balanceServices.set(id, service);
+    }
+    return service;
+  }
+
   const deps: HandlerDeps = {
     sessions,
     vault,
     settings,
+    balances: balancesOf,
     async call<T>(req: ApiRequest): Promise<T> {
       const { client } = sessions.active();
       try {
@@ -130,7 +156,11 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   return {
-    close: () => sessions.close(),
+    close: async () => {
+      for (const b of balanceServices.values()) b.close();
+      balanceServices.clear();
+      await sessions.close();
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

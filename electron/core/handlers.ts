@@ -3,6 +3,7 @@ import type { ChannelName, Channels, VaultStatus } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import { InputError } from './profiles/store.ts';
 import { JournalDamagedWritesError, type ActiveSession, type Sessions } from './session.ts';
+import type { BalancesService } from './balances/service.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
 
@@ -12,6 +13,8 @@ export interface HandlerDeps {
   vault: VaultPort | null;
   /** A request signed by the active profile's key. */
   call<T>(req: ApiRequest): Promise<T>;
+  /** The active profile's balances (sub-account matrix, alerts, snapshots). */
+  balances(): BalancesService;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;
@@ -103,6 +106,27 @@ export const handlers: Handlers = {
   journalAcknowledgeRecovery: async (_req, { sessions }) => sessions.acknowledgeRecovery(),
   journalArchive: async (_req, { sessions }) => sessions.archiveDamagedJournal(),
 
-  totalBalance: async (req, { call }) =>
-    call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }),
+  totalBalance: async (req, { call, balances }) => {
+    const total = await call<Answer<'totalBalance'>>({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] });
+    // Checked here too: the answer is parsed by its schema only after the handler returns.
+    if (typeof total?.total?.amount === 'string') balances().recordTotal(req.currency, total.total.amount);
+    return total;
+  },
+
+  balancesMain: async (req, { balances }) => balances().main(req.quote),
+  balancesSnapshots: async (req, { balances }) => balances().snapshots(req.currency, req.since),
+  balancesMatrix: async (req, { balances }) => balances().matrix(req),
+  balancesRefresh: async (_req, { balances }) => balances().refresh('action'),
+  balancesExport: async (req, { balances }) => balances().exportCsv(req),
+  balancesSubAccount: async (req, { balances }) => balances().detail(req.uid, req.quote),
+  balancesSettingsGet: async (_req, { balances }) => balances().settings(),
+  balancesSettingsSave: async (req, { balances }) => balances().saveSettings(req),
+  balancesSetThreshold: async (req, { balances }) => balances().setThreshold(req.uid, req.risk_threshold),
+  balancesSetFloor: async (req, { balances }) => balances().setFloor(req.uid, req.currency, req.floor),
+  balanceAlerts: async (_req, { balances }) => balances().alerts(),
+  balanceAlertAcknowledge: async (req, { balances }) => {
+    const a = balances().acknowledge(req.id);
+    if (!a) throw new InputError(['id'], `there is no alert ${req.id}`);
+    return a;
+  },
 };
