@@ -5,6 +5,7 @@ import { RateLimitBar } from './components/RateLimitBar.tsx';
 import { useInvalidateOnEvents } from './hooks/useDeskEvents.ts';
 import { useReportActivity } from './hooks/useReportActivity.ts';
 import { useDeskQuery } from './hooks/useDeskQuery.ts';
+import { SubAccountDetail, SubAccountsPage, useSubAccountUid } from './features/balances/index.ts';
 import { ActivityPage } from './pages/Activity.tsx';
 import { Overview } from './pages/Overview.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
@@ -26,9 +27,16 @@ function ProfileBadge() {
 
 const PAGES: Record<Route, { title: string; render: () => ReactElement }> = {
   overview: { title: 'Overview', render: () => <Overview /> },
+  'sub-accounts': { title: 'Sub-accounts', render: () => <SubAccounts /> },
   activity: { title: 'Activity', render: () => <ActivityPage /> },
   settings: { title: 'Settings', render: () => <SettingsPage /> },
 };
+
+/** #/sub-accounts is the matrix, #/sub-accounts/<uid> one sub-account. */
+function SubAccounts() {
+  const uid = useSubAccountUid();
+  return uid ? <SubAccountDetail uid={uid} /> : <SubAccountsPage />;
+}
 
 export function App() {
   useInvalidateOnEvents();

@@ -3,6 +3,7 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { VALUATION_CURRENCIES, type TotalBalance } from '../../../shared/api/records.ts';
 import { groupDigits } from '../../../shared/money.ts';
 import { ErrorPanel } from '../components/ErrorPanel.tsx';
+import { OverviewBalances, useAutoRefreshMs } from '../features/balances/index.ts';
 import { useDeskQuery } from '../hooks/useDeskQuery.ts';
 import { useUi } from '../state/ui.ts';
 
@@ -24,7 +25,7 @@ function breakdown(data: TotalBalance) {
 export function Overview() {
   const currency = useUi((s) => s.valuationCurrency);
   const setCurrency = useUi((s) => s.setValuationCurrency);
-  const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: 60_000 });
+  const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: useAutoRefreshMs() });
 
   return (
     <section className="page">
@@ -37,6 +38,7 @@ export function Overview() {
         </div>
       </header>
 
+      <OverviewBalances currency={currency} />
       {total.isPending && <p className="muted" role="status">Loading balances…</p>}
       {total.isError && <ErrorPanel error={total.error} onRetry={() => void total.refetch()} />}
       {total.data && (

@@ -1,10 +1,12 @@
 import { useSyncExternalStore } from 'react';
+import { isSubAccountsHash } from '../features/balances/route.ts';
 
-export type Route = 'overview' | 'activity' | 'settings';
-const ROUTES: Route[] = ['overview', 'activity', 'settings'];
+export type Route = 'overview' | 'sub-accounts' | 'activity' | 'settings';
+const ROUTES: Route[] = ['overview', 'sub-accounts', 'activity', 'settings'];
 
 function current(): Route {
   const name = window.location.hash.replace(/^#\/?/, '');
+  if (isSubAccountsHash(name)) return 'sub-accounts';
   return (ROUTES as string[]).includes(name) ? (name as Route) : 'overview';
 }
 
