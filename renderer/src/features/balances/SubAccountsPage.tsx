@@ -55,7 +55,7 @@ export function SubAccountsPage() {
     column.display({ id: 'uid', header: 'Sub-account', cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? <><a href={subAccountHref(r.uid)}>{r.uid}</a> <span className="muted">{r.name}</span></> : '…'; } }),
     ...ACCOUNT_KINDS.map((k) => column.display({
       id: k, header: ACCOUNT_KIND_NAMES[k],
-      cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? <span data-testid={`cell-${r.uid}-${k}`} title={Object.entries(r.cells[k].amounts).map(([cur, a]) => `${a} ${cur}`).join('\n')}>{figure(r.cells[k].value)}{r.cells[k].unpriced.length > 0 && <sup title={`no price for ${r.cells[k].unpriced.join(', ')}`}>*</sup>}</span> : ''; },
+      cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? <span title={Object.entries(r.cells[k].amounts).map(([cur, a]) => `${a} ${cur}`).join('\n')}><span data-testid={`cell-${r.uid}-${k}`}>{figure(r.cells[k].value)}</span>{r.cells[k].unpriced.length > 0 && <sup title={`no price for ${r.cells[k].unpriced.join(', ')}`}>*</sup>}</span> : ''; },
     })),
     column.display({ id: 'total', header: 'Total', cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? <strong data-testid={`row-total-${r.uid}`}>{figure(r.total)}</strong> : ''; } }),
     column.display({ id: 'cross_risk', header: 'Cross risk', cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? <span data-testid={`risk-${r.uid}`}>{percent(r.cross_risk)}</span> : ''; } }),
