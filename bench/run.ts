@@ -9,13 +9,17 @@ import { join } from 'node:path';
 const BENCHMARKS: Record<string, string> = {
   sandbox: 'the Sandbox: signed GET against a bare fastify route, then mixed load and memory (issue 3)',
   client: 'the desk\'s client against ccxt on a bench-world Sandbox (issue 4)',
+  'ui-subaccounts': 'the Sub-accounts page in Chromium over a bench-world Sandbox: load, render, requests (issue 11)',
 };
+
+/** Benchmarks whose file is not bench/<name>.ts. */
+const FILES: Record<string, string> = { 'ui-subaccounts': 'ui/subaccounts.ts' };
 
 const ROOT = join(import.meta.dirname, '..');
 const TSX = createRequire(join(ROOT, 'package.json')).resolve('tsx');
 
 function runOne(name: string): Promise<number> {
-  const file = join(ROOT, 'bench', `${name}.ts`);
+  const file = join(ROOT, 'bench', FILES[name] ?? `${name}.ts`);
   if (!existsSync(file)) {
     process.stderr.write(`bench: ${name} is registered but bench/${name}.ts does not exist yet\n`);
     return Promise.resolve(1);
