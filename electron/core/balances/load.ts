@@ -7,8 +7,8 @@ import type { Ticker } from './valuation.ts';
 // Reads for the balances pages, the fewest the API allows, all handed to the scheduler at once (it
 // paces them under §8.2; different buckets go in parallel):
 // - GET /sub_accounts: uids and names, and how many sub-accounts there are;
-// - GET /wallet/sub_account_balances (spot): ceil(n / 100) pages, all asked at once once n is known
-//   (knowing n saves the empty page a blind §8.1 loop would end with);
+// - GET /wallet/sub_account_balances (spot): ceil(n / 100) pages: page 1 at once, the others together
+//   once n is known (knowing n saves the empty page a blind §8.1 loop would end with);
 // - GET /wallet/sub_account_margin_balances, ..._futures_balances (settle omitted: every settlement
 //   currency), ..._cross_margin_balances: one request each with `sub_uid` omitted. The spec marks
 //   cross margin's `sub_uid` "Required ?"; the live service's API reference (its generated SDK
@@ -36,18 +36,19 @@ function list<T>(v: unknown, what: string): T[] {
   return v as T[];
 }
 
-export function minRequests(subAccounts: number): number {
-  return 1 + Math.ceil(subAccounts / SUB_ACCOUNT_BALANCES_MAX_LIMIT) + 3 + 1;
-}
-
 export async function loadSubAccounts(client: ApiClient, priority: Priority, progress: (loaded: number, total: number) => void): Promise<SubAccountsRaw> {
   let loaded = 0;
-  let total = 5; // sub_accounts, margin, futures, cross, tickers; spot pages are added once n is known
-  const tick = <T>(p: Promise<T>): Promise<T> => p.then((v) => {
-    loaded++;
-    progress(loaded, total);
-    return v;
-  });
+  let total = 5; // sub_accounts, margin, futures, cross, tickers; spot pages are added as they are asked
+  const tick = <T>(p: Promise<T>): Promise<T> => {
+    const counted = p.then((v) => {
+      loaded++;
+      progress(loaded, total);
+      return v;
+    });
+    // When one read fails the load ends with that error; the others' failures are then nobody's to report.
+    counted.catch(() => {});
+    return counted;
+  };
   progress(0, total);
   const accountsP = tick(client.request<unknown>({ method: 'GET', path: '/sub_accounts', priority }));
   const marginP = tick(subAccountBalancesAllAtOnce<AllAtOnceWire>(client, '/wallet/sub_account_margin_balances', priority));
@@ -55,15 +56,20 @@ export async function loadSubAccounts(client: ApiClient, priority: Priority, pro
   const crossP = tick(subAccountBalancesAllAtOnce<AllAtOnceWire>(client, '/wallet/sub_account_cross_margin_balances', priority));
   const tickersP = tick(client.request<unknown>({ method: 'GET', path: '/spot/tickers', signed: false, priority }));
 
+  const spotPage = (n: number) => tick(client.request<unknown>({
+    method: 'GET', path: '/wallet/sub_account_balances', priority,
+    query: [['limit', String(SUB_ACCOUNT_BALANCES_MAX_LIMIT)], ['page', String(n)]],
+  }));
+  // Page 1 is needed whatever n is (a desk with no sub-accounts learns that from /sub_accounts and
+  // page 1 alike); asked at once, its answer also informs the scheduler's bucket before the burst.
+  total += 1;
+  const firstSpot = spotPage(1);
   const accounts = list<{ user_id: number | string; login_name?: string }>(await accountsP, 'GET /sub_accounts')
     .map((a) => ({ uid: String(a.user_id), name: String(a.login_name ?? '') }));
-  const pages = Math.ceil(accounts.length / SUB_ACCOUNT_BALANCES_MAX_LIMIT);
-  total += pages;
+  const pages = Math.max(1, Math.ceil(accounts.length / SUB_ACCOUNT_BALANCES_MAX_LIMIT));
+  total += pages - 1;
   progress(loaded, total);
-  const spotPages = await Promise.all(Array.from({ length: pages }, (_, i) => tick(client.request<unknown>({
-    method: 'GET', path: '/wallet/sub_account_balances', priority,
-    query: [['limit', String(SUB_ACCOUNT_BALANCES_MAX_LIMIT)], ['page', String(i + 1)]],
-  }))));
+  const spotPages = await Promise.all([firstSpot, ...Array.from({ length: pages - 1 }, (_, i) => spotPage(i + 2))]);
   const [margin, futures, cross, tickers] = await Promise.all([marginP, futuresP, crossP, tickersP]);
   return {
     accounts,

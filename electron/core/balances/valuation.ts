@@ -8,6 +8,8 @@ export interface Ticker { currency_pair: string; last: string }
 
 export class Prices {
   private readonly last = new Map<string, Decimal>();
+  /** A matrix asks the same few prices thousands of times; divisions at 40 digits are worth keeping. */
+  private readonly memo = new Map<string, Decimal | null>();
 
   constructor(tickers: Ticker[]) {
     for (const t of tickers) {
@@ -27,10 +29,15 @@ export class Prices {
 
   price(currency: string, quote: string): Decimal | null {
     const c = currency.toUpperCase(), q = quote.toUpperCase();
-    const d = this.direct(c, q);
-    if (d) return d;
-    const a = this.direct(c, 'USDT'), b = this.direct('USDT', q);
-    return a && b ? a.times(b) : null;
+    const key = `${c}/${q}`;
+    if (this.memo.has(key)) return this.memo.get(key)!;
+    let p = this.direct(c, q);
+    if (!p) {
+      const a = this.direct(c, 'USDT'), b = this.direct('USDT', q);
+      p = a && b ? a.times(b) : null;
+    }
+    this.memo.set(key, p);
+    return p;
   }
 }
 
