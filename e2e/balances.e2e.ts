@@ -16,7 +16,7 @@ const plain = (s: string | null) => (s ?? '').replaceAll(',', '').trim();
 async function open(page: Page, url: string, hash: string): Promise<void> {
   await page.goto(url);
   await page.getByTestId('profile').waitFor();
-  await page.evaluate((h) => { window.location.hash = h; }, hash);
+  await page.evaluate((h) => { (globalThis as unknown as { location: { hash: string } }).location.hash = h; }, hash);
 }
 
 async function openMatrix(page: Page, url: string): Promise<void> {

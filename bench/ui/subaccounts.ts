@@ -25,13 +25,13 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const RUNS = 5;
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
-const wire: Array<{ path: string; at: number; end?: number }> = [];
+const wire: Array<{ path: string; at: number; wall: number; end?: number }> = [];
 const realFetch = globalThis.fetch;
 let apiPrefix = '';
 globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
   const url = String(input instanceof Request ? input.url : input);
   if (!apiPrefix || !url.startsWith(apiPrefix)) return realFetch(input, init);
-  const entry: (typeof wire)[number] = { path: new URL(url).pathname.slice(new URL(apiPrefix).pathname.length), at: performance.now() };
+  const entry: (typeof wire)[number] = { path: new URL(url).pathname.slice(new URL(apiPrefix).pathname.length), at: performance.now(), wall: Date.now() };
   wire.push(entry);
   return realFetch(input, init).then((res) => {
     entry.end = performance.now();
@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     const token = new URLSearchParams(new URL(host.url).hash.slice(1)).get('token')!;
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     // The token is put where the page keeps it, so that the first address opened is the matrix itself.
-    await page.addInitScript((t) => sessionStorage.setItem('desk-token', t), token);
+    await page.addInitScript((t) => (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('desk-token', t), token);
     await new Promise((r) => setTimeout(r, 1000)); // the core's clock sync at start is not part of the load
 
     // No named helpers inside these functions: the bundler's __name helper does not exist in the page.
@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     await page.goto(`${host.origin}/#/sub-accounts`);
     await waitPainted();
     const cold = await marks();
+    const origin = await page.evaluate(() => performance.timeOrigin);
     const loadRequests = [...wire];
     const rows = await page.getByRole('table').getAttribute('aria-rowcount');
     log(`cold load: data at ${cold.data?.toFixed(0)} ms, painted at ${cold.painted?.toFixed(0)} ms, ${loadRequests.length} requests, ${rows} rows`);
@@ -97,6 +98,7 @@ async function main(): Promise<void> {
     for (const r of loadRequests) byPath[r.path] = (byPath[r.path] ?? 0) + 1;
     log(`requests by path: ${JSON.stringify(byPath)}`);
     const t0 = Math.min(...loadRequests.map((r) => r.at));
+    log(`first load request left ${(Math.min(...loadRequests.map((r) => r.wall)) - origin).toFixed(0)} ms after navigation start`);
     log(`on the wire: ${loadRequests.map((r) => `${r.path} +${(r.at - t0).toFixed(0)}..${((r.end ?? NaN) - t0).toFixed(0)}`).join(', ')}`);
     const n = counts.sub_accounts;
     process.stdout.write(`${JSON.stringify({
