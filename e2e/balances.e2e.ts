@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KINDS, sandboxFigures, type Figures } from './balancesFigures.ts';
+import { KINDS, mainSpotValue, sandboxFigures, type Figures } from './balancesFigures.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxAdmin, sandboxGet } from './sandboxApi.ts';
 
@@ -116,5 +116,18 @@ describe('Sub-account balances against the Sandbox', () => {
     // Acknowledged by the operator; it stays listed while the risk stands.
     await alert.getByRole('button', { name: 'Acknowledge' }).click();
     await expect.poll(() => alert.textContent()).toContain('acknowledged');
+  });
+
+  it('shows the main account\'s own spot value and keeps a snapshot of the total at each refresh', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    await page.goto(desk.host.url);
+    await page.getByTestId('main-spot').waitFor();
+    expect(plain(await page.getByTestId('main-spot').textContent())).toBe(await mainSpotValue(desk.sandbox.credentialsPath));
+    const count = async () => Number(/(\d+) snapshots/.exec((await page.getByTestId('total-history-chart').locator('..').textContent()) ?? '')?.[1] ?? NaN);
+    await expect.poll(count).toBeGreaterThan(0);
+    const before = await count();
+    await page.getByTestId('overview-refresh').click();
+    await expect.poll(count).toBe(before + 1);
+    expect(await page.getByTestId('total-fetched-at').textContent()).not.toContain('—');
   });
 });

@@ -50,3 +50,17 @@ export async function sandboxFigures(credentialsPath: string, quote = 'USDT'): P
   }
   return out;
 }
+
+/** The main account's spot value from GET /spot/accounts, by the same rules. */
+export async function mainSpotValue(credentialsPath: string, quote = 'USDT'): Promise<string> {
+  const [rows, tickers] = await Promise.all([
+    sandboxGet<Array<{ currency: string; available: string; locked: string }>>(credentialsPath, '/spot/accounts'),
+    sandboxGet<Array<{ currency_pair: string; last: string }>>(credentialsPath, '/spot/tickers'),
+  ]);
+  const price = pricer(tickers);
+  return rows.reduce((s, r) => {
+    const a = new D(r.available).plus(r.locked);
+    const p = price(r.currency, quote);
+    return a.isZero() || !p ? s : s.plus(a.times(p));
+  }, new D(0)).toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed();
+}

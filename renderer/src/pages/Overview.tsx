@@ -38,7 +38,7 @@ export function Overview() {
         </div>
       </header>
 
-      <OverviewBalances currency={currency} />
+      <OverviewBalances currency={currency} totalAt={total.dataUpdatedAt} />
       {total.isPending && <p className="muted" role="status">Loading balances…</p>}
       {total.isError && <ErrorPanel error={total.error} onRetry={() => void total.refetch()} />}
       {total.data && (

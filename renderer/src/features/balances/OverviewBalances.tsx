@@ -1,4 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.ts';
 import type { ValuationCurrency } from '../../../../shared/api/records.ts';
@@ -13,8 +14,10 @@ import './balances.css';
 const AUTO_REFRESH_CHOICES = [0, 60, 300, 900, 3600];
 
 /** The Overview's balances: the total over time, a refresh, the auto-refresh setting, the main account's own accounts. */
-export function OverviewBalances({ currency }: { currency: ValuationCurrency }) {
+export function OverviewBalances({ currency, totalAt }: { currency: ValuationCurrency; totalAt: number }) {
   const qc = useQueryClient();
+  // Each fetch of the total leaves a snapshot in the core: the chart follows the total's query.
+  useEffect(() => { if (totalAt) void qc.invalidateQueries({ queryKey: ['balancesSnapshots'] }); }, [qc, totalAt]);
   const every = useAutoRefreshMs();
   const quote = currency === 'BTC' ? 'BTC' : 'USDT';
   const snapshots = useDeskQuery('balancesSnapshots', { currency }, { refetchIntervalMs: every });
