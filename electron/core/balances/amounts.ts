@@ -60,6 +60,8 @@ export function crossAmounts(account: W | null | undefined): Amounts {
 }
 
 export function cellOf(amounts: Amounts, prices: Prices, quote: string): Cell {
+  // Most sub-accounts leave most kinds empty: no arithmetic for those.
+  if (Object.keys(amounts).length === 0) return { amounts: {}, value: '0', unpriced: [] };
   const shown: Record<string, string> = {};
   for (const [c, a] of Object.entries(amounts)) if (!a.isZero()) shown[c] = fmt(a);
   return { amounts: shown, ...valueOf(amounts, prices, quote) };

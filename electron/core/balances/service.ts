@@ -109,8 +109,10 @@ export class BalancesService {
         this.prices = new Prices(raw.tickers);
         this.rows.clear();
         this.status = { state: 'ready', loaded: raw.requests, total: raw.requests, fetched_at: this.now(), error: null, requests: raw.requests };
-        this.reevaluate();
         this.opts.events.progress({ scope: 'sub_accounts', loaded: raw.requests, total: raw.requests, done: true, error: null });
+        // Alerts right after the figures are out (a raised one comes as its own event and re-marks the rows).
+        await new Promise((r) => setImmediate(r));
+        this.reevaluate();
       } catch (e) {
         const message = (e as Error).message;
         this.status = { ...this.status, state: this.status.fetched_at ? 'ready' : 'error', error: message };
