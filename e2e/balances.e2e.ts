@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +69,14 @@ describe('Sub-account balances against the Sandbox', () => {
       grand = grand.plus(shown);
     }
     expect(plain(await page.getByTestId('grand-total').textContent())).toBe(grand.toFixed());
+
+    // The CSV holds the whole filtered matrix: every sub-account, the same figures, and the totals.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const lines = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/).map((l) => l.split(','));
+    expect(lines.length).toBe(1 + uids.length + 1);
+    const csvRow = lines.find((l) => l[0] === sample[2])!;
+    expect(csvRow.slice(2, 2 + KINDS.length)).toEqual(KINDS.map((k) => figures.get(sample[2]!)![k]));
+    expect(lines.at(-1)![2 + KINDS.length]).toBe(grand.toFixed());
 
     mkdirSync(join(ROOT, 'resources', 'screenshots'), { recursive: true });
     await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'sub-accounts.png') });
