@@ -28,6 +28,15 @@ export interface BalancesServiceOptions {
 
 type Query = z.output<typeof MatrixQuery>;
 
+/**
+ * Names come from the exchange, or from a relay between it and the desk: one starting with = + - @ would
+ * run as a formula in a spreadsheet, so it is kept as text. (csv-stringify's escape_formulas would also
+ * turn negative figures into text.)
+ */
+function asText(s: string): string {
+  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+}
+
 export class BalancesService {
   private entries: SubAccountEntry[] = [];
   private prices: Prices | null = null;
@@ -158,7 +167,7 @@ export class BalancesService {
     const { all, column_totals, grand_total } = queryRows(this.rowsIn(q.quote), { ...q, offset: 0, limit: MATRIX_PAGE_MAX });
     const head = ['uid', 'name', ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} (${q.quote})`), `Total (${q.quote})`, 'Cross margin risk', 'Isolated margin risk (lowest mmr)',
       ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} amounts`)];
-    const body = all.map((r) => [r.uid, r.name, ...ACCOUNT_KINDS.map((k) => r.cells[k].value), r.total, r.cross_risk ?? '', r.margin_risk ?? '',
+    const body = all.map((r) => [r.uid, asText(r.name), ...ACCOUNT_KINDS.map((k) => r.cells[k].value), r.total, r.cross_risk ?? '', r.margin_risk ?? '',
       ...ACCOUNT_KINDS.map((k) => Object.entries(r.cells[k].amounts).map(([c, a]) => `${a} ${c}`).join('; '))]);
     const totals = ['', 'Total', ...ACCOUNT_KINDS.map((k) => column_totals[k]), grand_total, '', '', ...ACCOUNT_KINDS.map(() => '')];
     const stamp = new Date(this.status.fetched_at ?? this.now()).toISOString().replace(/[:.]/g, '-');
