@@ -29,10 +29,11 @@ export function crossRisk(e: SubAccountEntry): string | null {
   return ratioOrNull(e.cross.risk);
 }
 
-/** The lowest §2.8 `mmr` of the pairs (the `risk` field is deprecated). */
+/** The lowest §2.8 `mmr` of the active pairs (the `risk` field is deprecated; an `inactive` market has none to watch). */
 export function marginRisk(e: SubAccountEntry): string | null {
   let low: Decimal | null = null;
   for (const p of e.margin) {
+    if (p.account_type === 'inactive') continue;
     const m = ratioOrNull(p.mmr);
     if (m !== null && (low === null || new Dec(m).lt(low))) low = new Dec(m);
   }
