@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { MatrixQuery } from '../../../shared/balances.ts';
 import { conditionsOf } from './alerts.ts';
+import type { SubAccountsRaw } from './load.ts';
 import { entriesOf, queryRows, rowOf } from './matrix.ts';
 import { Prices } from './valuation.ts';
 
 // The matrix as the window asks for it: search, "hide small", sort and pages run over every row, and
 // the column totals cover every filtered row, not only the page.
 
-const raw = {
+const raw: SubAccountsRaw = {
   accounts: [{ uid: '101', name: 'alpha' }, { uid: '102', name: 'beta' }, { uid: '103', name: 'gamma' }, { uid: '99', name: 'delta' }],
   spot: [
-    { uid: '101', available: { USDT: '10' } },
+    { uid: '101', available: { USDT: '10' } } as SubAccountsRaw['spot'][number],
     { uid: '102', available: { USDT: '0.5' } },
     { uid: '103', available: { BTC: '1' }, locking: { BTC: '0.5' } },
     { uid: '99', available: { USDT: '300' } },
