@@ -77,7 +77,7 @@ export async function loadSubAccounts(client: ApiClient, priority: Priority, pro
     margin: list(margin, 'GET /wallet/sub_account_margin_balances'),
     futures: list(futures, 'GET /wallet/sub_account_futures_balances'),
     cross: list(cross, 'GET /wallet/sub_account_cross_margin_balances'),
-    tickers: list<Ticker>(await tickersP, 'GET /spot/tickers'),
+    tickers: list<Ticker>(tickers, 'GET /spot/tickers'),
     requests: total,
   };
 }
