@@ -45,6 +45,7 @@ export class BalancesService {
   private readonly rows = new Map<string, MatrixRow[]>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private snapshotCurrency = 'USDT';
+  private lastSnapshotAt = 0;
   private readonly now: () => number;
 
   constructor(private readonly opts: BalancesServiceOptions) {
@@ -81,8 +82,12 @@ export class BalancesService {
   private async autoRefresh(): Promise<void> {
     // Nothing is loaded until someone opened a balances page: a desk left on the Sandbox does not poll for nobody.
     if (this.status.state === 'empty') return;
+    // The window's own auto-refresh of the total leaves snapshots while it is shown; this one covers the
+    // time it is hidden, without doubling the chart's points.
+    const every = this.settings().auto_refresh_seconds * 1000;
+    const snapshotDue = this.now() - this.lastSnapshotAt >= every / 2;
     try {
-      await Promise.all([this.refresh('background'), this.takeSnapshot(this.snapshotCurrency, 'background')]);
+      await Promise.all([this.refresh('background'), snapshotDue ? this.takeSnapshot(this.snapshotCurrency, 'background') : null]);
     } catch (e) {
       this.opts.log?.(`[balances] auto-refresh failed: ${(e as Error).message}`);
     }
@@ -96,7 +101,8 @@ export class BalancesService {
   /** Every fetch of the §2.9 total is kept as a snapshot for the Overview's chart. */
   recordTotal(currency: string, amount: string): void {
     this.snapshotCurrency = currency;
-    this.opts.store.addSnapshot(this.now(), currency, amount);
+    this.lastSnapshotAt = this.now();
+    this.opts.store.addSnapshot(this.lastSnapshotAt, currency, amount);
   }
 
   snapshots(currency: string, since: number) {
