@@ -9,7 +9,8 @@ export default defineConfig({
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,
-    sourcemap: true,
+    // No source maps in the shipped bundle (the web host refuses *.map as well).
+    sourcemap: false,
     chunkSizeWarningLimit: 1500,
   },
 });

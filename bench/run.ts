@@ -9,6 +9,8 @@ import { join } from 'node:path';
 const BENCHMARKS: Record<string, string> = {
   sandbox: 'the Sandbox: signed GET against a bare fastify route, then mixed load and memory (issue 3)',
   client: 'the desk\'s client against ccxt on a bench-world Sandbox (issue 4)',
+  matching: 'the spot matching engine, a naive reference replay, and signed order placement over HTTP (issue 15)',
+  ui: 'the history pages in Chromium through the web host, 100,000 cached withdrawals (issue 10)',
   'ui-subaccounts': 'the Sub-accounts page in Chromium over a bench-world Sandbox: load, render, requests (issue 11)',
 };
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import type { Core } from '../electron/core/core.ts';
-import { openDesk } from '../electron/core/desk.ts';
+import { openDesk, type DeskOptions } from '../electron/core/desk.ts';
 import { startWebHost, type WebHost } from '../electron/host/web.ts';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
 
@@ -48,11 +48,11 @@ export interface DeskUnderTest {
 }
 
 /** A real Sandbox process and the real web host over it, as `npm start` runs them. */
-export async function startDesk(): Promise<DeskUnderTest> {
+export async function startDesk(opts: { sandboxArgs?: string[]; history?: DeskOptions['history'] } = {}): Promise<DeskUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'treasury-desk-e2e-'));
-  const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dataDir, 'sandbox') });
+  const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dataDir, 'sandbox'), extraArgs: opts.sandboxArgs ?? [] });
   try {
-    const core = openDesk({ home: join(dataDir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {} });
+    const core = openDesk({ home: join(dataDir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, ...(opts.history ? { history: opts.history } : {}) });
     const host = await startWebHost({ core, staticDir: join(ROOT, 'dist', 'renderer') });
     return {
       core, sandbox, host, dataDir,

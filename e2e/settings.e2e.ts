@@ -53,7 +53,8 @@ describe('Settings: profiles, keys at rest and the lock', () => {
     await page.getByRole('button', { name: 'Add a profile' }).click();
     const form = page.getByRole('form', { name: 'New profile' });
     await form.getByLabel('Name', { exact: true }).fill('Rehearsal');
-    await form.getByLabel('Environment').selectOption('testnet');
+    // A plain-http exchange on loopback (the Sandbox) is accepted for the futures-alternative profile only: live and simulated trading need https.
+    await form.getByLabel('Environment').selectOption('futures');
     await form.getByLabel('Base address').fill(creds.base_url);
     await form.getByLabel('Service name in headers').fill('Svc');
     await form.getByLabel('API key').fill(creds.read_only.key);
@@ -109,6 +110,17 @@ describe('Settings: profiles, keys at rest and the lock', () => {
     await lock.getByLabel('Passphrase').fill('not the passphrase');
     await lock.getByRole('button', { name: 'Unlock' }).click();
     await lock.getByRole('alert').waitFor();
+    // Two more misses, and the next try must wait: the screen says so and holds the button.
+    for (const guess of ['not the passphrase 2', 'not the passphrase 3']) {
+      await lock.getByLabel('Passphrase').fill(guess);
+      await lock.getByRole('button', { name: 'Unlock' }).click();
+      await expect.poll(() => lock.getByLabel('Passphrase').inputValue(), { timeout: 15_000 }).toBe('');
+    }
+    const wait = lock.getByTestId('unlock-wait');
+    await wait.waitFor();
+    expect(await wait.textContent()).toMatch(/^Too many wrong passphrases\. Wait \d+ s before the next try\.$/);
+    expect(await lock.getByRole('button', { name: 'Unlock' }).isDisabled()).toBe(true);
+    await wait.waitFor({ state: 'detached' });
     await lock.getByLabel('Passphrase').fill(PASSPHRASE);
     await lock.getByRole('button', { name: 'Unlock' }).click();
     await lock.waitFor({ state: 'detached' });

@@ -10,8 +10,8 @@ await Promise.all([
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    external: ['electron'],
-    sourcemap: true,
+    external: ['electron', 'better-sqlite3'],
+    sourcemap: false,
     logLevel: 'warning',
   }),
   build({

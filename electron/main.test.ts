@@ -16,6 +16,7 @@ vi.mock('electron', () => {
     get BrowserWindow() { return pick('BrowserWindow'); },
     get ipcMain() { return pick('ipcMain'); },
     get session() { return pick('session'); },
+    get protocol() { return pick('protocol'); },
     get ipcRenderer() { return pick('ipcRenderer'); },
     get contextBridge() { return pick('contextBridge'); },
     get safeStorage() { return pick('safeStorage'); },
@@ -44,6 +45,7 @@ describe('electron/main.ts', () => {
     (f.appListeners.get('web-contents-created') as (e: unknown, c: unknown) => void)({}, contents);
     expect(contents.windowOpenHandler!({})).toEqual({ action: 'deny' });
     expect(contents.emitPreventable('will-navigate', 'https://example.com')).toBe(true);
+    expect(contents.emitPreventable('will-frame-navigate', { url: 'https://example.com', isMainFrame: false })).toBe(true);
     expect(f.created).toHaveLength(1);
     expect(f.created[0]!.opts).toMatchObject({ webPreferences: { contextIsolation: true, sandbox: true, nodeIntegration: false } });
     expect(f.session.permissionCheck!({}, 'media')).toBe(false);
@@ -53,12 +55,44 @@ describe('electron/main.ts', () => {
     const f = await loadMain();
     const win = f.created[0]!.win;
     expect([...f.handlers.keys()].sort()).toEqual(CHANNEL_NAMES.map(wireChannel).sort());
-    const index = pathToFileURL(win.loaded!).href;
-    const own = await f.handlers.get(wireChannel('profileCurrent'))!(fakeEvent({ senderId: win.webContents.id, url: index }), {});
+    const index = win.loaded!;
+    expect(index).toBe('app://desk/index.html');
+    const call = (senderId: number, url: string, subframe = false) => f.handlers.get(wireChannel('profileCurrent'))!(fakeEvent({ senderId, url, subframe }), {});
+    const own = await call(win.webContents.id, `${index}#/settings`);
     expect(own).toMatchObject({ ok: true, data: { name: 'Sandbox', environment: 'sandbox', key_masked: 'kkkk…kkkk' } });
     expect(JSON.stringify(own)).not.toContain('s'.repeat(64));
-    const foreign = await f.handlers.get(wireChannel('profileCurrent'))!(fakeEvent({ senderId: win.webContents.id + 1, url: index }), {});
-    expect(foreign).toMatchObject({ ok: false });
+    expect(await call(win.webContents.id + 1, index)).toMatchObject({ ok: false });
+    expect(await call(win.webContents.id, index, true)).toMatchObject({ ok: false });
+    // The same page from file:// (as the desk loaded it before) or from another app:// host is not ours.
+    const fileIndex = pathToFileURL(join(import.meta.dirname, '..', 'renderer', 'index.html')).href;
+    for (const url of [fileIndex, 'app://other/index.html', 'app://desk/other.html', 'https://desk/index.html']) {
+      expect(await call(win.webContents.id, url), url).toMatchObject({ ok: false });
+    }
+  });
+
+  it('loads the window from app://, registered standard and secure before ready, serving only the build folder', async () => {
+    const f = await loadMain();
+    expect(f.protocol.privileged).toEqual([{ schemes: [{ scheme: 'app', privileges: { standard: true, secure: true } }], afterReady: false }]);
+    const serve = f.protocol.handlers.get('app')!;
+    expect(serve).toBeDefined();
+    const get = async (url: string) => {
+      const res = await serve(new Request(url));
+      return { status: res.status, csp: res.headers.get('content-security-policy'), type: res.headers.get('content-type'), body: await res.text() };
+    };
+    const index = await get('app://desk/index.html');
+    expect(index).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
+    expect(index.body).toContain('<div id="root">');
+    expect(index.csp).toContain("script-src 'self'");
+    // Outside the build folder (the renderer's folder here), another host, a source map, a bad escape.
+    for (const [url, status] of [
+      ['app://desk/%2e%2e/electron/main.ts', 404], ['app://desk/..%2fpackage.json', 404], ['app://other/index.html', 404],
+      ['app://desk/index.js.map', 404], ['app://desk/%E0%A4%A', 400],
+    ] as const) {
+      const r = await get(url);
+      expect(r.status, url).toBe(status);
+      expect(r.csp, url).toContain("default-src 'self'");
+      expect(r.body).not.toMatch(/electron|"name": "treasury-desk"/);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { openDesk } from './core/desk.ts';
+import { electronSqliteBinding } from './electron-native.ts';
 import { deskHome } from './core/paths.ts';
 import { startWebHost } from './host/web.ts';
 import { launchSandbox } from './sandbox-launcher.ts';
@@ -41,9 +42,11 @@ async function main(): Promise<void> {
 
   const electron = electronUnavailable();
   if ('binary' in electron) {
+    const version = spawnSync(electron.binary, ['--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }).stdout.trim().replace(/^v/, '');
+    const binding = await electronSqliteBinding(root, version);
     const app = spawn(electron.binary, [root], {
       stdio: 'inherit',
-      env: { ...process.env, TREASURY_DESK_HOME: home, TREASURY_DESK_SANDBOX_CREDENTIALS: sandbox.credentialsPath },
+      env: { ...process.env, TREASURY_DESK_HOME: home, TREASURY_DESK_SANDBOX_CREDENTIALS: sandbox.credentialsPath, TREASURY_DESK_SQLITE_BINDING: binding },
     });
     shutdown.push(async () => void app.kill('SIGTERM'));
     app.once('exit', (code) => exit(code ?? 0));

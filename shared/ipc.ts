@@ -3,6 +3,10 @@ import { ENVIRONMENT_NAMES, PERMISSION_GROUPS } from './api/environments.ts';
 import { TotalBalance, VALUATION_CURRENCIES } from './api/records.ts';
 import { WRITE_KINDS, WriteRequest } from './api/writes.ts';
 import { AlertView, BalanceSettings, FloorInput, LoadProgress, LoadStatus, MainBalances, MatrixPage, MatrixQuery, QuoteCurrency, Snapshot, SubAccountDetail, ThresholdInput } from './balances.ts';
+import {
+  DepositAddress, DepositPage, HISTORY_KINDS, HistoryPageRequest, HistoryQuery, HistoryStatus, TimelineEntry, TransferPage,
+  UidTransferPage, UnsentItem, WithdrawalPage, WithdrawalRow,
+} from './history.ts';
 
 // The IPC contract: every channel the renderer may call, with the schema its request must parse by
 // before anything runs in the core, and the schema of its answer. Preload, hosts, core handlers and
@@ -48,8 +52,32 @@ export const ProfileInput = z.object({
   secret: ApiSecret.optional(),
   permissions: Permissions,
   sub_keys: z.array(z.object({ uid: z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits'), key: ApiKey.optional(), secret: ApiSecret.optional() }).strict()).max(100),
-}).strict();
+}).strict().superRefine((p, ctx) => {
+  const problem = baseUrlProblem(p.environment, p.base_url);
+  if (problem) ctx.addIssue({ code: 'custom', path: ['base_url'], message: problem });
+});
 export type ProfileInput = z.infer<typeof ProfileInput>;
+
+/**
+ * A key for real money goes out over TLS only: live and simulated-trading profiles take https://. The
+ * futures-alternative profile may also name a plain-http exchange on this machine's loopback (a local
+ * rehearsal such as the Sandbox), where no relay sits between desk and exchange.
+ */
+export function baseUrlProblem(environment: string, baseUrl: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    return null; // BaseUrl already names this.
+  }
+  // Only http(s) is in question here: anything else is BaseUrl's to name.
+  if (url.protocol !== 'http:') return null;
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (environment === 'futures' && loopback) return null;
+  return environment === 'futures'
+    ? 'the base address must be https:// (plain http only to this machine: 127.0.0.1, localhost or [::1])'
+    : 'a live or simulated-trading profile needs an https:// base address';
+}
 
 export const VaultStatus = z.object({
   locked: z.boolean(),
@@ -58,6 +86,8 @@ export const VaultStatus = z.object({
   passphrase_set: z.boolean(),
   /** Why the OS keychain is not used, when it is not. */
   keychain_note: z.string().nullable(),
+  /** After failed passphrases: how long before the next unlock may be tried (0: now). */
+  unlock_wait_ms: z.number().int().nonnegative(),
 });
 export type VaultStatus = z.infer<typeof VaultStatus>;
 
@@ -137,8 +167,12 @@ export const channels = {
     request: z.object({}).strict(),
     response: VaultStatus,
   },
+  /**
+   * Sets the first passphrase, or (unlocked only) changes it with the current one, or moves a keychain
+   * vault to a passphrase with `leave_keychain: true`. Never unlocks a locked desk.
+   */
   vaultSetPassphrase: {
-    request: z.object({ current: z.string().max(1024).optional(), next: Passphrase }).strict(),
+    request: z.object({ current: z.string().max(1024).optional(), next: Passphrase, leave_keychain: z.literal(true).optional() }).strict(),
     response: VaultStatus,
   },
   /** The operator used the window (a key or a click): the idle lock's clock starts again. Polling never counts. */
@@ -253,6 +287,50 @@ export const channels = {
     request: z.object({ id: z.number().int().positive() }).strict(),
     response: AlertView,
   },
+
+  // History (issue 10): one page at a time from the core's cache; never a whole list.
+  withdrawalsList: { request: HistoryPageRequest, response: WithdrawalPage },
+  depositsList: { request: HistoryPageRequest, response: DepositPage },
+  transfersList: { request: HistoryPageRequest, response: TransferPage },
+  uidTransfersList: { request: HistoryPageRequest, response: UidTransferPage },
+  /** One withdrawal with every status the desk saw and when, and the journal entry that sent it when the desk did. */
+  withdrawalDetail: {
+    request: z.object({ id: z.string().min(1).max(128) }).strict(),
+    response: z.object({
+      record: WithdrawalRow,
+      timeline: z.array(TimelineEntry),
+      intent: IntentView.nullable(),
+      /** Whether the desk offers to cancel it (shared/api/statuses.ts says in which statuses, and why). */
+      cancellable: z.boolean(),
+    }),
+  },
+  /** The whole filtered, sorted list as CSV text (the renderer saves it where the operator chooses). */
+  historyExport: {
+    request: z.object({ kind: z.enum(HISTORY_KINDS), query: HistoryQuery.default({ filters: {}, sort: { by: 'time', dir: 'desc' } }) }).strict(),
+    response: z.object({ filename: z.string(), rows: z.number().int().nonnegative(), csv: z.string() }),
+  },
+  historyStatus: { request: z.object({}).strict(), response: HistoryStatus },
+  /** Reads what is new now (the operator's Refresh); answers when that sync is over. */
+  historySync: { request: z.object({}).strict(), response: HistoryStatus },
+  /** Outflows not sent by this desk: unacknowledged first, newest first. */
+  unsentList: {
+    request: z.object({ include_acknowledged: z.boolean().default(false) }).strict(),
+    response: z.array(UnsentItem),
+  },
+  unsentAcknowledge: {
+    request: z.object({ kind: z.enum(['withdrawals', 'uid_transfers']), id: z.string().min(1).max(128), note: z.string().trim().min(1, 'say what you found').max(500) }).strict(),
+    response: UnsentItem,
+  },
+  /** DELETE /withdrawals/{id} (§4.2): answered 202, the outcome is read from the record's status later. */
+  withdrawalCancel: {
+    request: z.object({ id: z.string().regex(/^w?\d{1,20}$/, 'a withdrawal id such as w123') }).strict(),
+    response: z.object({ id: z.string(), status: z.string(), http_status: z.literal(202) }),
+  },
+  /** §2.1 for one currency. */
+  depositAddress: {
+    request: z.object({ currency: z.string().trim().regex(/^[A-Za-z0-9_]{1,32}$/, 'a currency name such as USDT') }).strict(),
+    response: DepositAddress,
+  },
 } as const;
 
 export type Channels = typeof channels;
@@ -280,6 +358,14 @@ export const events = {
   journal: z.object({}).strict(),
   /** The profiles changed (saved, removed, selected, or a permission corrected by the exchange's answer). */
   profiles: z.object({ active_id: z.string().nullable() }),
+  /** The cached histories changed: records new or moved to another status, with the counts the shell shows. */
+  history: z.object({
+    changes: z.array(z.object({ kind: z.enum(HISTORY_KINDS), id: z.string(), status: z.string(), from: z.string().nullable() })),
+    in_flight: z.number().int().nonnegative(),
+    unsent: z.number().int().nonnegative(),
+  }),
+  /** Something the operator should know now: the Electron host shows it as a desktop notification, the web page as the browser's. */
+  notify: z.object({ title: z.string(), body: z.string(), tag: z.string() }),
   /** Request buckets that are busy: something queued, nearly spent, or paused after a 429. */
   rateLimits: z.object({
     buckets: z.array(z.object({

@@ -16,6 +16,13 @@ describe('money', () => {
     expect(amountProblem('1e3')).toMatch(/plain decimal/);
   });
 
+  it('bounds the digits of an amount: at most 20 before the point and 8 after', () => {
+    expect(amountProblem(`${'9'.repeat(20)}.${'9'.repeat(8)}`)).toBeNull();
+    expect(amountProblem('1'.repeat(21))).toMatch(/more than 20 digits before the decimal point/);
+    expect(amountProblem(`1.${'0'.repeat(900_000)}`)).toMatch(/more than 8 decimal places/);
+    expect(amountProblem('9'.repeat(900_000))).toMatch(/more than 20 digits before the decimal point/);
+  });
+
   it('keeps amounts exact where a float would not', () => {
     expect(fmt(dec('0.1').plus(dec('0.2')))).toBe('0.3');
     expect(fmt(dec('12345678901234567.12345678').plus('0.00000001'))).toBe('12345678901234567.12345679');

@@ -30,10 +30,20 @@ export function decimalPlaces(s: string): number {
 
 /** §8.5: transfer and withdrawal amounts have at most 8 decimal places and are above 0. */
 export const MAX_AMOUNT_DECIMALS = 8;
+/**
+ * The spec sets no ceiling; 20 integer digits (10^20) is beyond any balance and keeps every amount the
+ * desk journals, signs and compares small (an amount of 900,000 digits was once accepted and journaled).
+ */
+export const MAX_AMOUNT_INTEGER_DIGITS = 20;
 
 export function amountProblem(s: string, maxDecimals = MAX_AMOUNT_DECIMALS): string | null {
+  if (typeof s !== 'string') return 'must be a decimal number string';
+  // Lengths first, before any pattern or arithmetic runs over a huge input.
+  const point = s.indexOf('.');
+  const intDigits = point < 0 ? s.length : point;
+  if (intDigits > MAX_AMOUNT_INTEGER_DIGITS) return `has more than ${MAX_AMOUNT_INTEGER_DIGITS} digits before the decimal point`;
+  if (point >= 0 && s.length - point - 1 > maxDecimals) return `has more than ${maxDecimals} decimal places`;
   if (!/^(0|[1-9]\d*)(\.\d+)?$/.test(s)) return 'must be a plain decimal number such as 12.5';
-  if (decimalPlaces(s) > maxDecimals) return `has more than ${maxDecimals} decimal places`;
   if (new Dec(s).lte(0)) return 'must be above 0';
   return null;
 }

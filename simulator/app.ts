@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { controlAdminRoutes } from './admin/control.ts';
 import { ledgerAdminRoutes } from './admin/ledger.ts';
 import { marginAdminRoutes } from './admin/margin.ts';
+import { marketAdminRoutes } from './admin/market.ts';
 import { ADMIN_PREFIX, mountAdmin } from './admin/server.ts';
 import { KeyStore } from './auth.ts';
 import { Clock } from './clock.ts';
-import { getMeta, openDb, setMeta, type DB } from './db.ts';
+import { commitBatch, getMeta, openDb, setMeta, type DB } from './db.ts';
 import { Faults } from './faults.ts';
 import { startLifecycle } from './lifecycle.ts';
 import { RateLimiter } from './limits.ts';
@@ -90,7 +91,7 @@ export async function startSandbox(config: SandboxConfig): Promise<RunningSandbo
     const app = buildServer({ db, routes: config.routes ?? allRoutes({ clock, options: config.options }), clock, limiter, faults, keys });
     mountAdmin(app, {
       db, clock, options: config.options, token: adminToken,
-      routes: [...ledgerAdminRoutes, ...marginAdminRoutes, ...controlAdminRoutes({ keys, faults, limiter })],
+      routes: [...ledgerAdminRoutes, ...marketAdminRoutes, ...marginAdminRoutes, ...controlAdminRoutes({ keys, faults, limiter })],
       onChange: () => keys.invalidate(),
     });
     const stopLifecycle = startLifecycle(db, clock, config.options);
@@ -122,6 +123,7 @@ export async function startSandbox(config: SandboxConfig): Promise<RunningSandbo
         closed = true;
         stopLifecycle();
         await app.close();
+        commitBatch(db);
         db.close();
       },
     };

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 
 export type DB = Database.Database;
@@ -172,16 +172,80 @@ CREATE TABLE IF NOT EXISTS small_balance_history (
   create_time INTEGER NOT NULL
 );
 
+-- Spot orders (simulator/market). Amounts are decimal strings; \`locked\` is what the order still holds
+-- locked in its account (released when it leaves the book). Open orders are loaded into the book on start.
+CREATE TABLE IF NOT EXISTS spot_orders (
+  id INTEGER PRIMARY KEY,
+  uid TEXT NOT NULL,
+  text TEXT NOT NULL,
+  pair TEXT NOT NULL,
+  type TEXT NOT NULL,
+  account TEXT NOT NULL,
+  side TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  price TEXT NOT NULL,
+  tif TEXT NOT NULL,
+  left_amount TEXT NOT NULL,
+  filled_amount TEXT NOT NULL,
+  filled_total TEXT NOT NULL,
+  fee TEXT NOT NULL,
+  fee_currency TEXT NOT NULL,
+  locked TEXT NOT NULL,
+  stp_id INTEGER NOT NULL,
+  stp_act TEXT NOT NULL,
+  status TEXT NOT NULL,
+  finish_as TEXT NOT NULL,
+  create_ms INTEGER NOT NULL,
+  update_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS spot_orders_uid ON spot_orders(uid, pair, status, id);
+CREATE INDEX IF NOT EXISTS spot_orders_text ON spot_orders(uid, text, id);
+-- One row per side of each trade (GET /spot/my_trades reads the owner's rows).
+CREATE TABLE IF NOT EXISTS spot_fills (
+  id INTEGER PRIMARY KEY,
+  trade_id INTEGER NOT NULL,
+  uid TEXT NOT NULL,
+  order_id INTEGER NOT NULL,
+  pair TEXT NOT NULL,
+  side TEXT NOT NULL,
+  role TEXT NOT NULL,
+  amount TEXT NOT NULL,
+  price TEXT NOT NULL,
+  fee TEXT NOT NULL,
+  fee_currency TEXT NOT NULL,
+  text TEXT NOT NULL,
+  ts_ms INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS spot_fills_uid ON spot_fills(uid, pair, id);
+-- Last trade price per pair (tickers), and self-trade prevention groups (§3.5; set by the admin API).
+CREATE TABLE IF NOT EXISTS pair_last (pair TEXT PRIMARY KEY, price TEXT NOT NULL, ts_ms INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS stp_members (uid TEXT PRIMARY KEY, stp_id INTEGER NOT NULL);
+
 -- Every balance change after seeding, one row per account touched; ref names the record that caused it.
+-- Spot orders and trades are journalled in spot_orders and spot_fills instead.
 CREATE TABLE IF NOT EXISTS ledger_entries (
   id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, uid TEXT NOT NULL, account_type TEXT NOT NULL, sub_key TEXT NOT NULL,
   currency TEXT NOT NULL, delta TEXT NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL
 );
 `;
 
+/**
+ * Only the operator's account may read the Sandbox's store (it holds the Sandbox's keys): the folder is
+ * 0700 and sandbox.sqlite 0600 before SQLite opens it, so that its -wal and -shm files, which SQLite
+ * creates with the database file's mode, are 0600 too.
+ */
+function privateStore(dataDir: string): string {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  const file = join(dataDir, 'sandbox.sqlite');
+  if (process.platform === 'win32') return file;
+  chmodSync(dataDir, 0o700);
+  if (!existsSync(file)) closeSync(openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) if (existsSync(f)) chmodSync(f, 0o600);
+  return file;
+}
+
 export function openDb(dataDir: string): DB {
-  mkdirSync(dataDir, { recursive: true });
-  const db = new Database(join(dataDir, 'sandbox.sqlite'));
+  const db = new Database(privateStore(dataDir));
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
@@ -198,6 +262,28 @@ export function stmt(db: DB, sql: string): Database.Statement {
   let s = m.get(sql);
   if (!s) m.set(sql, (s = db.prepare(sql)));
   return s;
+}
+
+/**
+ * Group commit for the spot market's writes: `tx` (a db.transaction function, made once) runs as a savepoint inside a transaction that stays
+ * open until the end of the current event-loop turn, so the orders that arrive together share one
+ * commit (a commit is most of an order's cost). Reads on this connection see the writes at once; an
+ * order's answer may leave a few milliseconds before its commit, and close() commits what is pending.
+ */
+export function inBatch<A extends unknown[], T>(db: DB, tx: (...args: A) => T, ...args: A): T {
+  if (!db.inTransaction) {
+    db.exec('BEGIN IMMEDIATE');
+    setImmediate(() => commitBatch(db));
+  }
+  return tx(...args);
+}
+
+/**
+ * Commits an open batch (inBatch); nothing when none is open. A failing commit throws out of the
+ * timer and stops the Sandbox: the store rolled back, and answers already sent must not be trusted.
+ */
+export function commitBatch(db: DB): void {
+  if (db.open && db.inTransaction) db.exec('COMMIT');
 }
 
 export function getMeta(db: DB, k: string): string | undefined {

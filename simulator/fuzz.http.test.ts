@@ -16,7 +16,9 @@ const PRINTABLE = /^[\x20-\x7e]{0,200}$/;
 const segment = fc.oneof(fc.stringMatching(/^[A-Za-z0-9%._~-]{0,20}$/), fc.constantFrom('..', '%', '%zz', '%00', '%2F', 'w123', '0', '-1', 'ä'.normalize()).map(encodeURI));
 const queryPart = fc.oneof(
   fc.stringMatching(URLISH),
-  fc.constantFrom('', '&&&', '=', 'limit=-1', 'limit=1e9', 'limit=abc', 'from=99999999999999999999', 'currency=%', 'currency=%ZZ', 'page=0', 'offset=-5', `x=${'9'.repeat(5000)}`),
+  fc.constantFrom('', '&&&', '=', 'limit=-1', 'limit=1e9', 'limit=abc', 'from=99999999999999999999', 'currency=%', 'currency=%ZZ', 'page=0', 'offset=-5', `x=${'9'.repeat(5000)}`,
+    'currency_pair=BTC_USDT', 'currency_pair=BTC_USDT&status=open', 'currency_pair=BTC_USDT&status=finished&limit=2', 'currency_pair=ETH_BTC&side=sell',
+    'currency_pair=BTC_USDT&limit=100&with_id=true', 'currency_pair=btc_usdt', 'currency_pair=BTC_USDT&interval=0.1', 'currency_pair=BTC_USDT&order_id=1'),
   fc.array(fc.tuple(fc.stringMatching(/^[a-z_]{1,12}$/), fc.stringMatching(/^[A-Za-z0-9%,._-]{0,30}$/)), { maxLength: 6 }).map((kv) => kv.map(([k, v]) => `${k}=${v}`).join('&')),
 );
 const routePath = fc.constantFrom(...ROUTES.map((r) => r.path)).chain((p) => fc.array(segment, { minLength: 3, maxLength: 3 })
@@ -36,6 +38,20 @@ const body = fc.oneof(
   fc.constant('HUGE'), // replaced by 1.2 MB at send time, above the 1 MiB body limit
 );
 const HUGE = 'x'.repeat(1_200_000);
+// Spot order bodies: mostly well-formed with one odd field, so that they reach the market's checks.
+const orderBody = fc.record({
+  currency_pair: fc.constantFrom('BTC_USDT', 'ETH_BTC', 'XRP_USDT', 'NOPE_USDT', '', 1),
+  side: fc.constantFrom('buy', 'sell', 'hold', null),
+  type: fc.constantFrom('limit', 'market', 'stop', undefined),
+  account: fc.constantFrom('spot', 'margin', 'unified', 7, undefined),
+  amount: fc.constantFrom('0.001', '1', '0', '-1', '1e3', '0.0000000001', '99999999999999999999', 0.5, '', undefined),
+  price: fc.constantFrom('60000', '1', '0.00001', '1e9', '9007199254740993', '-5', undefined),
+  time_in_force: fc.constantFrom('gtc', 'ioc', 'poc', 'fok', 'day', undefined),
+  text: fc.constantFrom('t-ok', 'bad', `t-${'x'.repeat(40)}`, 't-ä', undefined),
+  stp_act: fc.constantFrom('cn', 'co', 'cb', 'xx', undefined),
+  auto_borrow: fc.constantFrom(true, false, 'yes', undefined),
+  id: fc.constantFrom('1', 't-ok', 'x', undefined),
+}, { requiredKeys: [] }).chain((o) => fc.constantFrom(JSON.stringify(o), JSON.stringify([o, o]), JSON.stringify(Array(25).fill(o))));
 const timestamp = fc.oneof(fc.constant('now'), fc.constantFrom('', '0', '-1', '1e309', 'NaN', '9'.repeat(400), '1.', '.5', '0x10', ' 1700000000'), fc.stringMatching(PRINTABLE));
 
 function checkReply(r: Reply, m: string): void {
@@ -84,7 +100,7 @@ for (const noLimits of [true, false]) {
     it('correctly signed requests to every route with odd values: never a 5xx', async () => {
       const statuses = new Map<number, number>();
       await fc.assert(fc.asyncProperty(
-        routePath, queryPart, fc.oneof(fc.constant(''), fc.json(), fc.constantFrom('{}', '{"currency":"USDT","amount":"0.000000001"}', '{"amount":"1e5"}', '[1,2]')),
+        routePath, queryPart, fc.oneof(fc.constant(''), fc.json(), fc.constantFrom('{}', '{"currency":"USDT","amount":"0.000000001"}', '{"amount":"1e5"}', '[1,2]'), orderBody),
         async (path, query, b) => {
           const route = ROUTES.find((r) => new RegExp(`^${r.path.replace(/:[^/]+/g, '[^/]+')}$`).test(path));
           const m = route?.method ?? 'GET';
@@ -98,6 +114,23 @@ for (const noLimits of [true, false]) {
       // The signature held, so the requests reached the handlers: some succeed, some are refused by them.
       expect(statuses.get(200) ?? 0, JSON.stringify([...statuses])).toBeGreaterThan(0);
       expect(statuses.get(400) ?? 0, JSON.stringify([...statuses])).toBeGreaterThan(0);
+      await stillAnswers(s);
+    });
+
+    it('spot order routes with odd orders, ids and queries: never a 5xx, and some orders are accepted', async () => {
+      const statuses = new Map<number, number>();
+      const call = fc.oneof(
+        fc.tuple(fc.constant('POST'), fc.constantFrom('/spot/orders', '/spot/cancel_batch_orders'), fc.constant(''), orderBody),
+        fc.tuple(fc.constantFrom('GET', 'DELETE'), fc.constantFrom('/spot/orders/1', '/spot/orders/t-ok', '/spot/orders/x', '/spot/orders/99999999999999999', '/spot/orders'), queryPart, fc.constant('')),
+      );
+      await fc.assert(fc.asyncProperty(call, async ([m, path, query, b]) => {
+        let decoded: string;
+        try { decoded = decodeURIComponent(query); } catch { return; }
+        const r = await signed(s.baseUrl, s.credentials.main, { method: m, path, query, signedQuery: decoded, body: b });
+        statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+        checkReply(r, m);
+      }), { numRuns: noLimits ? 300 : 80 });
+      expect((statuses.get(201) ?? 0) + (statuses.get(200) ?? 0), JSON.stringify([...statuses])).toBeGreaterThan(0);
       await stillAnswers(s);
     });
   });

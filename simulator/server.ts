@@ -38,6 +38,11 @@ export interface RouteDef {
   /** Public routes need no signature; private routes check it and the permission group (§5.2). */
   group: RouteGroup | 'public';
   status?: number;
+  /**
+   * Narrows the rate-limit bucket by a value of the request (§8.2 counts spot placement "per UID and
+   * market"): the market named in the body. Only consulted while limits are on.
+   */
+  bucketSuffix?: (body: Buffer) => string;
   handler: (ctx: Ctx) => unknown;
 }
 
@@ -194,7 +199,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   };
 
   /** Sets the §4.3 headers and counts the request; false when it is over its limit (answered 429). */
-  const admit = (req: FastifyRequest, reply: FastifyReply, def: RouteDef | undefined, fixed: BucketRef | undefined): boolean => {
+  const admit = (req: FastifyRequest, reply: FastifyReply, def: RouteDef | undefined, fixed: BucketRef | undefined, raw?: Buffer): boolean => {
     const url = req.raw.url ?? '';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -216,7 +221,8 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
         scope = info ? info.uid : `ip:${req.ip}`;
       }
     }
-    const d = limiter.check(scope === '' ? bucket.key : `${scope}|${bucket.key}`, bucket.rule.limit, bucket.rule.windowSec);
+    const key = limiter.enabled && def?.bucketSuffix && raw ? `${bucket.key}:${def.bucketSuffix(raw)}` : bucket.key;
+    const d = limiter.check(scope === '' ? key : `${scope}|${key}`, bucket.rule.limit, bucket.rule.windowSec);
     req.sandbox = {
       path, sub, rawQuery, nowSec, skew,
       inTime: micros(nowSec),
@@ -240,9 +246,9 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       method: r.method,
       url,
       handler: (req, reply) => {
-        if (!admit(req, reply, r, fixed)) return undefined;
-        const st = req.sandbox!;
         const raw = Buffer.isBuffer(req.body) ? req.body : EMPTY;
+        if (!admit(req, reply, r, fixed, raw)) return undefined;
+        const st = req.sandbox!;
         let caller = PUBLIC_CALLER;
         if (r.group !== 'public') {
           caller = authenticate(keys, { method: req.method, path: st.path, rawQuery: st.rawQuery, body: raw, headers: req.headers, ip: req.ip, nowSec: st.nowSec });

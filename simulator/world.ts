@@ -5,6 +5,7 @@ import { HOUSE_UID } from './ledger.ts';
 import { addressShape } from './ledger/addresses.ts';
 import { CURRENCIES, seedCatalog, type ChainDef } from './ledger/catalog.ts';
 import { nextAt, PACE_SEC } from './ledger/withdrawals.ts';
+import { seedMakers } from './market/makers.ts';
 import { mulberry32 } from './random.ts';
 
 export const PERMISSION_GROUPS = ['spot', 'futures', 'delivery', 'wallet', 'withdraw'] as const;
@@ -276,6 +277,7 @@ export function seedWorld(db: DB, world: WorldName, nowSec: number): SeedResult 
     seedHouse(db, now);
     const mainUid = String(FIRST_MAIN);
     const result = seedTree(db, world, mainUid, now, true)!;
+    if (world === 'demo') seedMakers(db, now);
     setMeta(db, 'world', world);
     setMeta(db, 'main_uid', mainUid);
     return result;
@@ -300,9 +302,13 @@ export function resetWorld(db: DB, nowSec: number): void {
   const mainUid = getMeta(db, 'main_uid') ?? String(FIRST_MAIN);
   const nSubs = world === 'bench' ? 1000 : SUB_NAMES.length;
   db.transaction(() => {
-    for (const t of ['withdrawals', 'deposits', 'transfers', 'uid_transfers', 'saved_addresses', 'deposit_addresses', 'small_balance_history', 'ledger_entries', 'balances']) {
+    for (const t of ['withdrawals', 'deposits', 'transfers', 'uid_transfers', 'saved_addresses', 'deposit_addresses', 'small_balance_history', 'ledger_entries', 'balances',
+      'spot_orders', 'spot_fills', 'pair_last', 'stp_members']) {
       db.prepare(`DELETE FROM ${t}`).run();
     }
+    // Trades moved the valuation prices; the seeded world starts from the catalog's.
+    const price = db.prepare('UPDATE prices SET usdt = ? WHERE currency = ?');
+    for (const c of CURRENCIES) price.run(c.price, c.currency);
     const keep = `uid = '${HOUSE_UID}' OR uid = '${mainUid}' OR (main_uid = '${mainUid}' AND CAST(uid AS INTEGER) < ${Number(mainUid) + 100 + nSubs})`;
     db.prepare(`DELETE FROM api_keys WHERE uid IN (SELECT uid FROM accounts WHERE NOT (${keep}))`).run();
     db.prepare(`DELETE FROM accounts WHERE NOT (${keep})`).run();
@@ -310,5 +316,6 @@ export function resetWorld(db: DB, nowSec: number): void {
     if (world === 'demo') db.prepare('UPDATE accounts SET locked = 1 WHERE uid = ?').run(String(Number(mainUid) + 100 + LOCKED_SUB));
     db.prepare("INSERT INTO balances (uid, account_type, sub_key, currency, available) VALUES (?, 'spot', '', 'GT', '100000000')").run(HOUSE_UID);
     seedTree(db, world, mainUid, Math.floor(nowSec), false);
+    if (world === 'demo') seedMakers(db, Math.floor(nowSec));
   })();
 }

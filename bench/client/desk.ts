@@ -62,7 +62,7 @@ export async function deskHistoryCold(client: ApiClient, from: number, to: numbe
 
 /** The history cache of a profile: a cold sync fills its file; later syncs read only what is new. */
 export function historyCache(client: ApiClient, dir: string): HistoryCache {
-  return new HistoryCache({ client, dir: join(dir, 'history') });
+  return new HistoryCache({ client, dir: join(dir, 'history'), kinds: ['withdrawals', 'deposits'] });
 }
 
 export interface BatchResult {

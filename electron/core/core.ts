@@ -6,12 +6,14 @@ import type { BucketState } from './client/scheduler.ts';
 import { ExchangeError, NetworkError } from './client/errors.ts';
 import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
+import { WipedSecretError } from './client/sign.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import type { Profile } from './profiles/profile.ts';
 import { InputError, ProfileStore } from './profiles/store.ts';
 import { JournalDamagedWritesError, NoProfileError, Sessions } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { VaultError } from './vault/errors.ts';
+import { HistoryService } from './history/service.ts';
 import { LockedError, type VaultPort } from './vaultPort.ts';
 
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
@@ -33,17 +35,19 @@ export interface CoreOptions {
   /** Required with dataDir: where secrets of stored profiles are kept. */
   vault?: VaultPort;
   log?: (line: string) => void;
+  /** Pace of the history loops (tests and benchmarks). */
+  history?: { syncEveryMs?: number; tickMs?: number; checkMaxMs?: number };
 }
 
 function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
   if (e instanceof NetworkError) return { kind: 'network', message: e.message };
-  if (e instanceof LockedError) return { kind: 'locked', message: e.message };
+  if (e instanceof LockedError || e instanceof WipedSecretError) return { kind: 'locked', message: e.message };
   if (e instanceof JournalDamagedWritesError) return { kind: 'invalid_request', label: 'JOURNAL_DAMAGED', message: e.message };
   if (e instanceof NoProfileError) return { kind: 'invalid_request', message: e.message };
   if (e instanceof InputError) return { kind: 'invalid_request', message: e.message, path: e.path };
   // Vault messages are written for the operator (what happened, what to do) and never carry a secret.
-  if (e instanceof VaultError) return { kind: e.code === 'WRONG_PASSPHRASE' ? 'locked' : 'invalid_request', label: e.code, message: e.message };
+  if (e instanceof VaultError) return { kind: e.code === 'WRONG_PASSPHRASE' || e.code === 'UNLOCK_BACKOFF' ? 'locked' : 'invalid_request', label: e.code, message: e.message };
   return { kind: 'internal', message: 'The desk hit an internal error; the details are in its log.' };
 }
 
@@ -72,6 +76,12 @@ export function createCore(opts: CoreOptions): Core {
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
+  const history = new HistoryService({
+    ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
+    log,
+    events: { changed: (e) => emit('history', e), notify: (n) => emit('notify', n) },
+    ...(opts.history ?? {}),
+  });
   const settings = new SettingsStore(opts.dataDir ? join(opts.dataDir, 'settings.json') : undefined);
   const sessions = new Sessions({
     builtIn: opts.profile,
@@ -83,6 +93,7 @@ export function createCore(opts: CoreOptions): Core {
     log,
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
+    onActive: (session) => history.attach(session),
   });
   vault?.onChange(() => emit('vault', vault.status()));
 
@@ -101,7 +112,15 @@ export function createCore(opts: CoreOptions): Core {
           return s.client;
         },
         store: new BalanceStore(file),
-        events: { progress: (p) => emit('balancesProgress', p), alert: (a) => emit('balanceAlert', a) },
+        events: {
+          progress: (p) => emit('balancesProgress', p),
+          alert: (a) => {
+            emit('balanceAlert', a);
+            // The desktop notification both hosts show (Electron's, or the browser's under the web host).
+            const what = a.kind === 'low_balance' ? `${a.subject} below the floor of ${a.threshold}` : `${a.kind === 'cross_risk' ? 'cross margin' : `isolated margin ${a.subject}`} risk ${a.value} below ${a.threshold} (1.1 is liquidation)`;
+            emit('notify', { title: `Sub-account ${a.uid}`, body: what, tag: `balance-alert-${a.id}` });
+          },
+        },
         log,
       });
       balanceServices.set(id, service);
@@ -111,6 +130,8 @@ export function createCore(opts: CoreOptions): Core {
 
   const deps: HandlerDeps = {
     sessions,
+    history,
+    log,
     vault,
     settings,
     balances: balancesOf,
@@ -160,6 +181,7 @@ export function createCore(opts: CoreOptions): Core {
       for (const b of balanceServices.values()) b.close();
       balanceServices.clear();
       await sessions.close();
+      history.close();
     },
     subscribe(listener) {
       listeners.add(listener);

@@ -46,7 +46,7 @@ describe('the core over a real Sandbox', () => {
   it('corrects a declared permission when the exchange answers READ_ONLY', async () => {
     expect((await core.invoke('vaultSetPassphrase', { next: 'passphrase for tests' })).ok).toBe(true);
     const saved = await core.invoke('profileSave', {
-      name: 'Declared too much', environment: 'live', base_url: creds.base_url, svc: 'Svc',
+      name: 'Declared too much', environment: 'futures', base_url: creds.base_url, svc: 'Svc',
       key: creds.read_only.key, secret: creds.read_only.secret,
       permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
       sub_keys: [],

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCore, type Core } from './core.ts';
+import { createCore, type Core, type CoreOptions } from './core.ts';
 import { sandboxProfile } from './profiles/sandbox.ts';
 import { DeskVault, type SafeStorageLike } from './vault/vault.ts';
 
@@ -12,6 +12,8 @@ export interface DeskOptions {
   /** Electron's safeStorage, where the host has one. */
   safeStorage?: SafeStorageLike;
   log?: (line: string) => void;
+  /** Pace of the history loops (tests and benchmarks). */
+  history?: CoreOptions['history'];
 }
 
 /** The core as both hosts run it: stored profiles behind the vault, the built-in Sandbox profile, journals. */
@@ -25,5 +27,6 @@ export function openDesk(opts: DeskOptions): Core {
     vault,
     ...(opts.sandboxCredentialsPath ? { profile: sandboxProfile(opts.sandboxCredentialsPath) } : {}),
     ...(opts.log ? { log: opts.log } : {}),
+    ...(opts.history ? { history: opts.history } : {}),
   });
 }

@@ -6,6 +6,8 @@ import { JournalDamagedWritesError, type ActiveSession, type Sessions } from './
 import type { BalancesService } from './balances/service.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
+import type { HistoryService } from './history/service.ts';
+import { historyHandlers } from './history/handlers.ts';
 
 export interface HandlerDeps {
   sessions: Sessions;
@@ -13,6 +15,9 @@ export interface HandlerDeps {
   vault: VaultPort | null;
   /** A request signed by the active profile's key. */
   call<T>(req: ApiRequest): Promise<T>;
+  /** The active profile's cached histories (issue 10). */
+  history: HistoryService;
+  log?: (line: string) => void;
   /** The active profile's balances (sub-account matrix, alerts, snapshots). */
   balances(): BalancesService;
 }
@@ -23,7 +28,7 @@ type Answer<C extends ChannelName> = z.input<Channels[C]['response']>;
 
 export type Handlers = { [C in ChannelName]: (req: Parsed<C>, deps: HandlerDeps) => Promise<Answer<C>> };
 
-const NO_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: 'This desk runs with a pinned profile and keeps no secrets.' };
+const NO_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: 'This desk runs with a pinned profile and keeps no secrets.', unlock_wait_ms: 0 };
 
 /** How long writeApprove waits for the exchange's first answer before it answers with the state so far. */
 const APPROVE_ANSWER_MS = 10_000;
@@ -73,7 +78,7 @@ export const handlers: Handlers = {
   },
   vaultSetPassphrase: async (req, deps) => {
     const vault = needVault(deps);
-    await vault.setPassphrase(req.current, req.next);
+    await vault.setPassphrase(req.current, req.next, req.leave_keychain === true);
     return vault.status();
   },
 
@@ -129,4 +134,6 @@ export const handlers: Handlers = {
     if (!a) throw new InputError(['id'], `there is no alert ${req.id}`);
     return a;
   },
+
+  ...historyHandlers,
 };

@@ -40,7 +40,7 @@ describe('the secret stays in the core', () => {
     };
 
     await invoke('vaultSetPassphrase', { next: PASSPHRASE });
-    const base = { name: 'Live-like', environment: 'live', base_url: creds.base_url, svc: 'Svc', key, permissions: { spot: 'write', futures: 'read', delivery: 'none', wallet: 'write', withdraw: 'write', unified: false }, sub_keys: [] };
+    const base = { name: 'Live-like', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key, permissions: { spot: 'write', futures: 'read', delivery: 'none', wallet: 'write', withdraw: 'write', unified: false }, sub_keys: [] };
     await invoke('profileSave', { ...base, secret: `${secret.slice(0, -4)}0000` }); // refused: wrong secret
     await invoke('profileSave', { ...base, key: `${key}X`, secret }); // refused: unknown key
     const saved = await invoke('profileSave', { ...base, secret });

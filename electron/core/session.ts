@@ -8,7 +8,7 @@ import { ExchangeError } from './client/errors.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
 import { Scheduler as RateScheduler } from './client/scheduler.ts';
 import { summarize, type Profile } from './profiles/profile.ts';
-import { InputError, type ProfileStore } from './profiles/store.ts';
+import { InputError, wipeProfile, type ProfileStore } from './profiles/store.ts';
 import { LockedError, type VaultPort } from './vaultPort.ts';
 import { archiveAndRestart } from './journal/archive.ts';
 import { Journal, JournalDamagedError, type JournalDamage, type JournalOptions } from './journal/journal.ts';
@@ -33,6 +33,8 @@ export interface SessionOptions {
   onWrite?: (e: WriteEvent) => void;
   /** The journal's state changed (found damaged, archived, a recovery shown or acknowledged). */
   onJournalChanged?: () => void;
+  /** The active session opened (a profile chosen, the vault unlocked) or closed (null). */
+  onActive?: (session: ActiveSession | null) => void;
   log?: (line: string) => void;
 }
 
@@ -84,7 +86,7 @@ export class Sessions {
   constructor(private readonly opts: SessionOptions) {
     this.scheduler = new RateScheduler({ onState: (busy) => opts.onBusyBuckets?.(busy) });
     opts.vault?.onChange(() => {
-      // Locking drops the client and with it every secret; unlocking resumes the journal's unfinished writes.
+      // Locking drops the client and wipes its secrets; unlocking resumes the journal's unfinished writes.
       if (opts.vault!.isLocked()) this.drop();
       else this.start();
     });
@@ -93,15 +95,26 @@ export class Sessions {
   /** Opens the active profile's session now, so that writes a previous run left unfinished are resumed. */
   start(): void {
     try {
+      this.bindSealed();
       this.active();
     } catch (e) {
       if (!(e instanceof LockedError) && !(e instanceof NoProfileError)) this.opts.log?.(`[core] cannot open the active profile: ${(e as Error).message}`);
     }
   }
 
+  /** Profiles sealed before bindings existed are re-sealed, bound, at the first unlock (once). */
+  private bindSealed(): void {
+    const { store, vault } = this.opts;
+    if (!store || !vault || vault.isLocked() || !store.needsBinding()) return;
+    const n = store.bindSealed(vault.box());
+    this.opts.log?.(`[core] re-sealed ${n} profile(s) bound to their id, environment and base address`);
+  }
+
   private drop(): void {
     const old = this.current;
     this.current = null;
+    if (old && old.id !== this.builtInId) wipeProfile(old.profile);
+    if (old) this.opts.onActive?.(null);
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
     // The journal stays open (one per profile, for the life of the core): a quick unlock or a switch
@@ -112,9 +125,11 @@ export class Sessions {
   async close(): Promise<void> {
     const old = this.current;
     this.current = null;
+    if (old) this.opts.onActive?.(null);
     if (this.poller) clearInterval(this.poller);
     this.poller = null;
     await old?.writes?.stop();
+    if (old && old.id !== this.builtInId) wipeProfile(old.profile);
     for (const j of this.journals.values()) j.close();
     this.journals.clear();
   }
@@ -254,6 +269,7 @@ export class Sessions {
       const profile = id === this.builtInId ? this.opts.builtIn! : this.opts.store!.open(id, this.opts.vault!.box());
       const client = this.makeClient(profile);
       this.current = { id, profile, client, ...this.openWrites(id, client) };
+      this.opts.onActive?.(this.current);
     }
     return this.current;
   }
@@ -273,8 +289,12 @@ export class Sessions {
     if (this.locked()) throw new LockedError();
     const box = this.opts.vault.box();
     const profile = this.opts.store.resolve(input, box);
-    await this.makeClient(profile).request({ method: 'GET', path: '/wallet/total_balance', priority: 'action' });
-    this.opts.store.save(profile, box);
+    try {
+      await this.makeClient(profile).request({ method: 'GET', path: '/wallet/total_balance', priority: 'action' });
+      this.opts.store.save(profile, box);
+    } finally {
+      wipeProfile(profile);
+    }
     if (this.current?.id === profile.id) this.drop();
     this.opts.onProfilesChanged?.(this.activeId());
     return this.list().find((p) => p.id === profile.id)!;
@@ -282,6 +302,8 @@ export class Sessions {
 
   remove(id: string): void {
     if (id === this.builtInId) throw new InputError(['id'], 'the Sandbox profile is built in and cannot be removed');
+    // Removing a sealed key changes the vault's contents: not from a locked desk.
+    if (this.locked()) throw new LockedError('The desk is locked. Unlock it before removing a profile.');
     if (this.current?.id === id) this.drop();
     if (!this.opts.store?.remove(id)) throw new InputError(['id'], `there is no profile ${id}`);
     this.opts.onProfilesChanged?.(this.activeId());

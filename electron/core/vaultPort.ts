@@ -7,7 +7,8 @@ export interface VaultPort {
   isLocked(): boolean;
   unlock(passphrase: string): Promise<void>;
   lock(): void;
-  setPassphrase(current: string | undefined, next: string): Promise<void>;
+  /** Never unlocks: needs an unlocked vault (or an empty one) and the current passphrase, or for a keychain vault the operator's confirmation. */
+  setPassphrase(current: string | undefined, next: string, confirmLeaveKeychain?: boolean): Promise<void>;
   /** Seals and opens secrets; throws LockedError while locked. */
   box(): SecretBox;
   /** The key that authenticates stored profiles' journals (derived from the master key); throws LockedError while locked. */
@@ -19,8 +20,8 @@ export interface VaultPort {
 }
 
 export class LockedError extends Error {
-  constructor() {
-    super('The desk is locked. Unlock it with your passphrase; nothing is signed while it is locked.');
+  constructor(message = 'The desk is locked. Unlock it with your passphrase; nothing is signed while it is locked.') {
+    super(message);
     this.name = 'LockedError';
   }
 }

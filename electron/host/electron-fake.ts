@@ -42,7 +42,7 @@ export function fakeElectron() {
     constructor(readonly opts: unknown) {
       created.push({ opts, win: this });
     }
-    async loadFile(p: string) { this.loaded = p; }
+    async loadURL(url: string) { this.loaded = url; }
     once() { return this; }
     show() {}
   }
@@ -57,7 +57,13 @@ export function fakeElectron() {
   const invoked: { channel: string; payload: unknown }[] = [];
   const rendererListeners = new Map<string, Listener[]>();
   let ready!: () => void;
-  const whenReady = new Promise<void>((r) => { ready = r; });
+  let isReady = false;
+  const whenReady = new Promise<void>((r) => { ready = () => { isReady = true; r(); }; });
+  /** What the desk asked of Electron's protocol module, and whether the app was ready when it asked. */
+  const protocol = {
+    privileged: [] as Array<{ schemes: Array<{ scheme: string; privileges: Record<string, boolean> }>; afterReady: boolean }>,
+    handlers: new Map<string, (request: Request) => Response | Promise<Response>>(),
+  };
   const module = {
     app: {
       enableSandbox: () => { module.app.sandboxed = true; },
@@ -70,6 +76,10 @@ export function fakeElectron() {
     // A desktop without a keyring: the vault falls back to a passphrase.
     safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '', getSelectedStorageBackend: () => 'basic_text' },
     BrowserWindow: FakeWindow,
+    protocol: {
+      registerSchemesAsPrivileged: (schemes: Array<{ scheme: string; privileges: Record<string, boolean> }>) => { protocol.privileged.push({ schemes, afterReady: isReady }); },
+      handle: (scheme: string, fn: (request: Request) => Response | Promise<Response>) => { protocol.handlers.set(scheme, fn); },
+    },
     session: {
       defaultSession: {
         setPermissionRequestHandler: (fn: typeof session.permissionRequest) => { session.permissionRequest = fn; },
@@ -85,7 +95,7 @@ export function fakeElectron() {
     },
     contextBridge: { exposeInMainWorld: (name: string, api: unknown) => { exposed.set(name, api); } },
   };
-  return { module, created, session, handlers, appListeners, exposed, invoked, rendererListeners, ready: () => ready() };
+  return { module, created, session, protocol, handlers, appListeners, exposed, invoked, rendererListeners, ready: () => ready() };
 }
 
 export function fakeEvent(opts: { senderId: number; url: string; subframe?: boolean }): IpcMainInvokeEvent {

@@ -10,7 +10,7 @@ const UNTRUSTED: Reply<never> = { ok: false, error: { kind: 'invalid_request', m
 
 /**
  * Every contract channel is registered once; each message's sender is checked (the frame must be the
- * desk's own top-level page, loaded from the app's files) before the core parses the payload.
+ * desk's own top-level page, served on the app:// scheme) before the core parses the payload.
  */
 export function registerIpc(ipcMain: IpcMainLike, core: Core, isTrustedSender: (event: IpcMainInvokeEvent) => boolean): void {
   for (const name of CHANNEL_NAMES) {
@@ -21,7 +21,7 @@ export function registerIpc(ipcMain: IpcMainLike, core: Core, isTrustedSender: (
   }
 }
 
-/** The sender is trusted only when it is the main frame of our window showing our own index file. */
+/** The sender is trusted only when it is the main frame of our window showing our own index page (app://desk/index.html). */
 export function trustedSender(indexUrl: string, windowContentsId: () => number | undefined) {
   return (event: IpcMainInvokeEvent): boolean => {
     const frame = event.senderFrame;

@@ -14,7 +14,8 @@ describe('the hardened Electron window', () => {
 
   it('denies every permission and sets a strict CSP on every response', async () => {
     const fake = fakeElectron();
-    createMainWindow(fake.module as never, { preload: '/p.cjs', index: '/index.html' });
+    createMainWindow(fake.module as never, { preload: '/p.cjs', url: 'app://desk/index.html' });
+    expect(fake.created[0]!.win.loaded).toBe('app://desk/index.html');
     expect(fake.created).toHaveLength(1);
     const granted: boolean[] = [];
     for (const p of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal']) {
@@ -31,11 +32,12 @@ describe('the hardened Electron window', () => {
     expect(headers['Content-Type']).toEqual(['text/html']);
   });
 
-  it('denies navigation, redirects, webviews and new windows', () => {
+  it('denies navigation (of the page and of any frame), redirects, webviews and new windows', () => {
     const contents = new FakeWebContents();
     hardenContents(contents as never);
     expect(contents.windowOpenHandler!({ url: 'https://example.com' })).toEqual({ action: 'deny' });
     expect(contents.emitPreventable('will-navigate', 'https://example.com')).toBe(true);
+    expect(contents.emitPreventable('will-frame-navigate', { url: 'https://example.com', isMainFrame: false })).toBe(true);
     expect(contents.emitPreventable('will-redirect', 'https://example.com')).toBe(true);
     expect(contents.emitPreventable('will-attach-webview', {}, {})).toBe(true);
   });

@@ -8,7 +8,7 @@ import { CONTENT_SECURITY_POLICY } from './csp.ts';
 export interface WindowElectron {
   BrowserWindow: new (opts: BrowserWindowConstructorOptions) => {
     webContents: WebContents;
-    loadFile(path: string): Promise<void>;
+    loadURL(url: string): Promise<void>;
     once(event: 'ready-to-show', fn: () => void): unknown;
     show(): void;
   };
@@ -56,18 +56,20 @@ export function hardenSession(electron: WindowElectron): void {
   });
 }
 
-/** Navigation away from the app and every new window are refused. */
+/** Navigation away from the app (of the page or of any frame in it) and every new window are refused. */
 export function hardenContents(contents: Pick<WebContents, 'on' | 'setWindowOpenHandler'>): void {
   contents.setWindowOpenHandler((_details: HandlerDetails) => ({ action: 'deny' }));
   contents.on('will-navigate', (event: Event) => event.preventDefault());
+  contents.on('will-frame-navigate', (event: Event) => event.preventDefault());
   contents.on('will-redirect', (event: Event) => event.preventDefault());
   contents.on('will-attach-webview', (event: Event) => event.preventDefault());
 }
 
-export function createMainWindow(electron: WindowElectron, paths: { preload: string; index: string }) {
+/** `url` is the app's index on the app:// scheme (electron-protocol.ts), never a file:// address. */
+export function createMainWindow(electron: WindowElectron, where: { preload: string; url: string }) {
   hardenSession(electron);
-  const win = new electron.BrowserWindow(windowOptions(paths.preload));
+  const win = new electron.BrowserWindow(windowOptions(where.preload));
   win.once('ready-to-show', () => win.show());
-  void win.loadFile(paths.index);
+  void win.loadURL(where.url);
   return win;
 }

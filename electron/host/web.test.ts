@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,8 +34,16 @@ describe('web host', () => {
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'desk-web-'));
-    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>desk</title>');
-    host = await startWebHost({ core, staticDir: dir });
+    const app = join(dir, 'app');
+    mkdirSync(join(app, 'assets'), { recursive: true });
+    writeFileSync(join(app, 'index.html'), '<!doctype html><title>desk</title>');
+    writeFileSync(join(app, 'assets', 'main.js'), 'console.log(1)');
+    writeFileSync(join(app, 'assets', 'main.js.map'), '{"sources":["SOURCE-OF-THE-DESK"]}');
+    // A file outside the build folder, and a symlink inside it that points there.
+    writeFileSync(join(dir, 'outside.txt'), 'OUTSIDE-THE-APP');
+    symlinkSync(join(dir, 'outside.txt'), join(app, 'assets', 'escape.txt'));
+    symlinkSync(dir, join(app, 'up'));
+    host = await startWebHost({ core, staticDir: app });
   });
   afterAll(() => host.close());
 
@@ -61,12 +69,16 @@ describe('web host', () => {
   it.each([
     ['no token', { Authorization: '' }, 401],
     ['a wrong token', { Authorization: 'Bearer nope' }, 401],
+    ['the token without "Bearer "', { Authorization: '__TOKEN__' }, 401],
+    ['the token under another scheme', { Authorization: 'Basic __TOKEN__' }, 401],
+    ['the token with a lower-case scheme', { Authorization: 'bearer __TOKEN__' }, 401],
     ['another origin', { Origin: 'http://evil.example' }, 403],
     ['a rebinding Host header', { Host: 'evil.example' }, 421],
     ['a form content type', { 'Content-Type': 'application/x-www-form-urlencoded' }, 415],
   ])('refuses a call with %s and runs nothing', async (_name, headers, status) => {
     vi.mocked(core.invoke).mockClear();
-    const r = await call('totalBalance', '{}', headers);
+    const withToken = Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, v.replace('__TOKEN__', host.token)]));
+    const r = await call('totalBalance', '{}', withToken);
     expect(r.status).toBe(status);
     expect(JSON.parse(r.body)).toMatchObject({ ok: false, error: { kind: 'invalid_request' } });
     expect(core.invoke).not.toHaveBeenCalled();
@@ -101,6 +113,31 @@ describe('web host', () => {
     for (const path of ['/../../etc/passwd', '/%2e%2e/%2e%2e/etc/passwd', '/..%2f..%2fetc%2fpasswd.txt']) {
       const r = await raw(host, { method: 'GET', path });
       expect(r.body).not.toContain('root:');
+    }
+  });
+
+  it('follows no symlink out of the build folder', async () => {
+    expect((await raw(host, { method: 'GET', path: '/assets/main.js' })).status).toBe(200);
+    for (const path of ['/assets/escape.txt', '/up/outside.txt']) {
+      const r = await raw(host, { method: 'GET', path });
+      expect(r.status, path).toBe(404);
+      expect(r.body).not.toContain('OUTSIDE-THE-APP');
+    }
+  });
+
+  it('never serves a source map', async () => {
+    for (const path of ['/assets/main.js.map', '/assets/main.js.MAP', '/assets/%6d%61%69%6e.js.map']) {
+      const r = await raw(host, { method: 'GET', path });
+      expect(r.status, path).toBe(404);
+      expect(r.body).not.toContain('SOURCE-OF-THE-DESK');
+    }
+  });
+
+  it('answers a malformed % escape with 400, not 500', async () => {
+    for (const path of ['/%', '/%E0%A4%A', '/assets/%zz.js']) {
+      const r = await raw(host, { method: 'GET', path });
+      expect(r.status, path).toBe(400);
+      expect(JSON.parse(r.body).error.message).toMatch(/malformed % escape/);
     }
   });
 });

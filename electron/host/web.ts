@@ -2,9 +2,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { extname, join, normalize, sep } from 'node:path';
 import type { Core } from '../core/core.ts';
 import { CONTENT_SECURITY_POLICY } from './csp.ts';
+import { realRoot, resolveStatic } from './staticFiles.ts';
 
 // The web host: the same app and contract as the Electron host, for machines without an Electron
 // binary and for browser tests. Loopback only, a random port, and a random token required on every
@@ -25,11 +25,6 @@ export interface WebHostOptions {
 }
 
 const MAX_BODY = 1 << 20;
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
-};
-
 function securityHeaders(res: ServerResponse): void {
   res.setHeader('Content-Security-Policy', CONTENT_SECURITY_POLICY);
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -48,8 +43,10 @@ function refuse(res: ServerResponse, status: number, message: string): void {
   sendJson(res, status, { ok: false, error: { kind: 'invalid_request', message } });
 }
 
+/** `Authorization: Bearer <token>` exactly: a bare token or another scheme is refused. */
 function tokenMatches(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header?.replace(/^Bearer /, '') ?? '');
+  if (!header?.startsWith('Bearer ')) return false;
+  const given = Buffer.from(header.slice('Bearer '.length));
   const want = Buffer.from(token);
   return given.length === want.length && timingSafeEqual(given, want);
 }
@@ -68,17 +65,15 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const token = randomBytes(32).toString('base64url');
   let origin = '';
-  const root = normalize(opts.staticDir);
+  const root = await realRoot(opts.staticDir);
 
   async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    let rel = decodeURIComponent(pathname);
-    if (rel === '/' || !extname(rel)) rel = '/index.html';
-    const file = normalize(join(root, rel));
-    if (!file.startsWith(root + sep)) return refuse(res, 404, 'not found');
+    const found = await resolveStatic(root, pathname);
+    if (!found.ok) return refuse(res, found.status, found.message);
     try {
-      const data = await readFile(file);
+      const data = await readFile(found.path);
       securityHeaders(res);
-      res.writeHead(200, { 'Content-Type': TYPES[extname(file)] ?? 'application/octet-stream' });
+      res.writeHead(200, { 'Content-Type': found.type });
       res.end(req.method === 'HEAD' ? undefined : data);
     } catch {
       refuse(res, 404, 'not found');

@@ -10,6 +10,7 @@ import { ActivityPage } from './pages/Activity.tsx';
 import { Overview } from './pages/Overview.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
 import { useRoute, type Route } from './state/route.ts';
+import { DepositsPage, InFlightCount, TransfersPage, useBrowserNotifications, useHistoryEvents, WithdrawalsPage } from './features/history/index.ts';
 
 function ProfileBadge() {
   const profile = useDeskQuery('profileCurrent', {});
@@ -29,6 +30,9 @@ const PAGES: Record<Route, { title: string; render: () => ReactElement }> = {
   overview: { title: 'Overview', render: () => <Overview /> },
   'sub-accounts': { title: 'Sub-accounts', render: () => <SubAccounts /> },
   activity: { title: 'Activity', render: () => <ActivityPage /> },
+  withdrawals: { title: 'Withdrawals', render: () => <WithdrawalsPage /> },
+  deposits: { title: 'Deposits', render: () => <DepositsPage /> },
+  transfers: { title: 'Transfers', render: () => <TransfersPage /> },
   settings: { title: 'Settings', render: () => <SettingsPage /> },
 };
 
@@ -40,16 +44,18 @@ function SubAccounts() {
 
 export function App() {
   useInvalidateOnEvents();
+  useHistoryEvents();
+  useBrowserNotifications();
   const route = useRoute();
   const vault = useDeskQuery('vaultStatus', {});
   useReportActivity();
-  if (vault.data?.locked) return <LockScreen keychain={vault.data.backend === 'safeStorage'} />;
+  if (vault.data?.locked) return <LockScreen keychain={vault.data.backend === 'safeStorage'} waitMs={vault.data.unlock_wait_ms} />;
   return (
     <div className="shell">
       <nav className="sidebar">
         <div className="brand">Treasury Desk</div>
         {(Object.keys(PAGES) as Route[]).map((r) => (
-          <a key={r} className={r === route ? 'active' : ''} href={`#/${r}`}>{PAGES[r].title}</a>
+          <a key={r} className={r === route ? 'active' : ''} href={`#/${r}`}>{PAGES[r].title}{r === 'withdrawals' && <InFlightCount />}</a>
         ))}
       </nav>
       <main>

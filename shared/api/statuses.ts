@@ -57,3 +57,33 @@ export const TRANSFER_STATUSES = ['PENDING', 'SUCCESS', 'FAIL', 'PARTIAL_SUCCESS
 export const UID_TRANSFER_STATUSES = [
   'CREATING', 'PENDING', 'CANCELLING', 'CANCELLED', 'REFUSING', 'REFUSED', 'RECEIVING', 'RECEIVED',
 ] as const;
+
+/**
+ * Withdrawals the desk offers to cancel (DELETE /withdrawals/{id}, §4.2). §3.1 shows no transitions and
+ * the live service's public documentation (its API reference and the WithdrawalRecord page of its
+ * SDKs, e.g. gateio/gateapi-go docs/WithdrawalRecord.md) lists what each status means but not which
+ * may be cancelled. The desk's written assumption: a withdrawal can be cancelled while nothing has
+ * left the exchange and no cancellation is under way, i.e. requested, under review, in manual review
+ * or in face verification. The exchange stays the judge: INVALID_WITHDRAW_CANCEL_STATUS is shown in
+ * words when it disagrees.
+ */
+export const CANCELLABLE_WITHDRAWAL_STATUSES: ReadonlySet<string> = new Set(['REQUEST', 'REVIEW', 'MANUAL', 'FVERIFY']);
+
+export function isCancellableWithdrawalStatus(status: string): boolean {
+  return CANCELLABLE_WITHDRAWAL_STATUSES.has(status);
+}
+
+/**
+ * §3.2 shows no transitions either. Final for the desk: DONE (credited) and INVALID. Every other
+ * deposit status (BLOCKED, DEP_CREDITED, MANUAL, PEND, REVIEW, TRACK, or one not listed) is
+ * refreshed until it reaches one of these.
+ */
+export const FINAL_DEPOSIT_STATUSES: ReadonlySet<string> = new Set(['DONE', 'INVALID']);
+
+export function isFinalDepositStatus(status: string): boolean {
+  return FINAL_DEPOSIT_STATUSES.has(status);
+}
+
+export function describeDepositStatus(status: string): string {
+  return (DEPOSIT_STATUSES as Record<string, string>)[status] ?? `Unknown status "${status}" (refreshed until it changes)`;
+}

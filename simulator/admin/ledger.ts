@@ -4,6 +4,7 @@ import { chainsOf, currencyRow } from '../ledger/catalog.ts';
 import { DEPOSIT_STATUSES, depositRecord, recordDeposit } from '../ledger/deposits.ts';
 import { account } from '../ledger/transfers.ts';
 import { moveWithdrawal } from '../lifecycle.ts';
+import { forgetMarket } from '../market/service.ts';
 import { bodyAmount, bodyObject, bodyString } from '../routes/params.ts';
 import { forgetTotals } from '../routes/wallet.ts';
 import { copyWorld, createKey, resetWorld, ALL_WRITE, type WorldName } from '../world.ts';
@@ -105,6 +106,7 @@ export const ledgerAdminRoutes: AdminRouteDef[] = [
     handler: (ctx) => {
       resetWorld(ctx.db, ctx.clock.now());
       forgetTotals(ctx.db);
+      forgetMarket(ctx.db);
       return { reset: true };
     },
   },

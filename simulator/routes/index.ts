@@ -3,6 +3,7 @@ import type { SandboxOptions } from '../options.ts';
 import type { RouteDef } from '../server.ts';
 import { accountRoutes } from './accounts.ts';
 import { marketRoutes } from './market.ts';
+import { orderRoutes } from './orders.ts';
 import { recordRoutes } from './records.ts';
 import { subAccountRoutes } from './subAccounts.ts';
 import { transferRoutes } from './transfers.ts';
@@ -24,5 +25,6 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
     ...withdrawalRoutes(deps.options),
     ...accountRoutes(),
     ...marketRoutes(),
+    ...orderRoutes(),
   ];
 }

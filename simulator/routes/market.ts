@@ -2,6 +2,8 @@ import { Dec, fmt } from '../../shared/money.ts';
 import { stmt } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import { chainsOf, listCurrencies, priceOf } from '../ledger/catalog.ts';
+import { fromScaled } from '../market/scaled.ts';
+import { MAX_QUOTE_AMOUNT, marketOf } from '../market/service.ts';
 import type { RouteDef } from '../server.ts';
 import { optional } from './params.ts';
 
@@ -40,26 +42,29 @@ export function marketRoutes(): RouteDef[] {
         const names = new Map(listCurrencies(db).map((c) => [c.currency, c.name]));
         return pairs(db).map((p) => ({
           id: p.id, base: p.base, base_name: names.get(p.base) ?? p.base, quote: p.quote, quote_name: names.get(p.quote) ?? p.quote, fee: '0.2',
-          min_base_amount: p.min_base, min_quote_amount: p.min_quote, max_base_amount: '', max_quote_amount: '5000000',
+          min_base_amount: p.min_base, min_quote_amount: p.min_quote, max_base_amount: '', max_quote_amount: MAX_QUOTE_AMOUNT,
           amount_precision: p.amount_precision, precision: p.precision, trade_status: 'tradable', sell_start: 1516378650, buy_start: 1516378650,
           delisting_time: 0, type: 'normal', trade_url: '', st_tag: false,
         }));
       },
     },
     {
-      // Prices of the Sandbox are fixed: last is the valuation price, bid and ask one tick around it.
+      // last is the pair's last trade (the valuation price until a trade happens); bid and ask are the book's.
       method: 'GET', path: '/spot/tickers', group: 'public',
       handler: ({ db, query }) => {
         const only = optional(query, 'currency_pair');
         const list = pairs(db).filter((p) => only === undefined || p.id === only);
         if (only !== undefined && list.length === 0) throw new ApiError('INVALID_CURRENCY_PAIR', `unknown currency pair ${only}`);
+        const m = marketOf(db);
         return list.map((p) => {
-          const last = new Dec(priceOf(db, p.base) ?? '0').div(priceOf(db, p.quote) ?? '1').toDecimalPlaces(p.precision);
-          const tick = new Dec(1).div(new Dec(10).pow(p.precision));
+          const traded = stmt(db, 'SELECT price FROM pair_last WHERE pair = ?').get(p.id) as { price: string } | undefined;
+          const last = traded ? new Dec(traded.price) : new Dec(priceOf(db, p.base) ?? '0').div(priceOf(db, p.quote) ?? '1').toDecimalPlaces(p.precision);
+          const [bid] = m.book(p.id).depth('buy', 1);
+          const [ask] = m.book(p.id).depth('sell', 1);
           return {
-            currency_pair: p.id, last: fmt(last), lowest_ask: fmt(last.plus(tick)), lowest_size: only ? '1' : '', highest_bid: fmt(last.minus(tick)),
-            highest_size: only ? '1' : '', change_percentage: '0', change_utc0: '0', change_utc8: '0', base_volume: '0', quote_volume: '0',
-            high_24h: fmt(last), low_24h: fmt(last),
+            currency_pair: p.id, last: fmt(last), lowest_ask: ask ? fromScaled(ask.price, p.precision) : '', lowest_size: ask ? fromScaled(ask.lots, p.amount_precision) : '',
+            highest_bid: bid ? fromScaled(bid.price, p.precision) : '', highest_size: bid ? fromScaled(bid.lots, p.amount_precision) : '',
+            change_percentage: '0', change_utc0: '0', change_utc8: '0', base_volume: '0', quote_volume: '0', high_24h: fmt(last), low_24h: fmt(last),
           };
         });
       },

@@ -12,7 +12,8 @@ export type { Priority } from './scheduler.ts';
 
 export interface Credentials {
   key: string;
-  secret: string;
+  /** A Buffer for stored profiles (zeroed on lock); never copied into a string here. */
+  secret: string | Buffer;
 }
 
 export interface ApiRequest {

@@ -92,7 +92,7 @@ describe('client against the Sandbox', () => {
     const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: `${creds.main.uid}-history`, fetch: countingFetch(wire) });
     await client.syncClock();
     let now = Math.floor(client.clock.nowMs() / 1000);
-    const cache = new HistoryCache({ client, dir: join(dir, 'history'), nowSec: () => now });
+    const cache = new HistoryCache({ client, dir: join(dir, 'history'), nowSec: () => now, kinds: ['withdrawals', 'deposits'] });
     const counts = async (from: number, to: number) =>
       (await admin('GET', `/counts?uid=${creds.main.uid}&from=${from}&to=${to}`)) as { withdrawals: number; deposits: number };
 

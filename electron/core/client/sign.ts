@@ -25,6 +25,18 @@ export function signatureString(method: string, path: string, signedQuery: strin
   return `${method.toUpperCase()}\n${path}\n${signedQuery}\n${bodyHash}\n${timestamp}`;
 }
 
-export function sign(secret: string, method: string, path: string, signedQuery: string, body: string, timestamp: string): string {
+/** A stored profile's secret is a Buffer from decryption to here (it is zeroed on lock); the Sandbox's may be a string. */
+export function sign(secret: string | Buffer, method: string, path: string, signedQuery: string, body: string, timestamp: string): string {
+  if (typeof secret !== 'string' && !secret.some((b) => b !== 0)) {
+    // Zeroed by a lock or a profile switch while this request waited: sign nothing rather than garbage.
+    throw new WipedSecretError();
+  }
   return createHmac('sha512', secret).update(signatureString(method, path, signedQuery, body, timestamp)).digest('hex');
+}
+
+export class WipedSecretError extends Error {
+  constructor() {
+    super('The key was put away (the desk locked or the profile changed) before this request was signed; nothing was sent.');
+    this.name = 'WipedSecretError';
+  }
 }

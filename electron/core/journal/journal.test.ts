@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { headPath } from './head.ts';
+import { headPath, readHead } from './head.ts';
 import { Journal, JournalDamagedError, JournalError, readJournal, type JournalDamage } from './journal.ts';
 import { entryMac, fileJournalKey, genesisMac } from './mac.ts';
 import { TEST_KEY_BYTES, testJournalKey } from './testkit/key.ts';
@@ -80,7 +80,7 @@ describe('journal', () => {
     }
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(statSync(headPath(path)).mode & 0o777).toBe(0o600);
-    expect(JSON.parse(readFileSync(headPath(path), 'utf8'))).toMatchObject({ seq: 6, mac: prev });
+    expect(readHead(headPath(path), TEST_KEY_BYTES, 'journal')).toEqual({ kind: 'ok', seq: 6, mac: prev });
 
     const again = openJournal();
     expect(again.length).toBe(6);
@@ -147,7 +147,13 @@ describe('journal', () => {
     const head = readFileSync(headPath(path), 'utf8');
     unlinkSync(headPath(path));
     expect(damageOf(() => openJournal()).reason).toMatch(/sealed head is missing/);
-    writeFileSync(headPath(path), head.replace('"seq":6', '"seq":4'));
+    // One slot edited: the other still holds the head before it, as after a crash mid-write of the head.
+    writeFileSync(headPath(path), head.replace('"seq":6', '"seq":8'));
+    expect(openJournal().length).toBe(6);
+    closeAll();
+    writeFileSync(headPath(path), head.replace('"seq":6', '"seq":8').replace('"seq":5', '"seq":7'));
+    expect(damageOf(() => openJournal()).reason).toMatch(/head file does not verify/);
+    writeFileSync(headPath(path), 'x'.repeat(512));
     expect(damageOf(() => openJournal()).reason).toMatch(/head file does not verify/);
     writeFileSync(headPath(path), head);
     const lines = text.split('\n');
@@ -192,7 +198,7 @@ describe('journal', () => {
     const again = openJournal();
     expect(again.length).toBe(7);
     expect(again.recovered).toBeNull();
-    expect(JSON.parse(readFileSync(headPath(path), 'utf8'))).toMatchObject({ seq: 7 });
+    expect(readHead(headPath(path), TEST_KEY_BYTES, 'journal')).toMatchObject({ seq: 7 });
   });
 
   it('lets one writer at a time hold the journal', () => {
@@ -244,7 +250,7 @@ describe('a crash at each step of an append (SIGKILL)', () => {
       expect(j.length).toBe(3);
       expect(j.recovered).toBeNull();
       expect(j.intents().map((v) => v.id)).toEqual(['w1', 'w2', 'w3']);
-      expect(JSON.parse(readFileSync(headPath(path), 'utf8'))).toMatchObject({ seq: 3 });
+      expect(readHead(headPath(path), Buffer.from(readFileSync(`${path}.key`, 'utf8').trim(), 'hex'), 'journal')).toMatchObject({ seq: 3 });
     });
   }
 

@@ -1,9 +1,9 @@
 import {
-  closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync,
+  closeSync, existsSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyRecord, isFinished, type IntentView } from './intents.ts';
-import { headPath, writeHead } from './head.ts';
+import { HeadWriter, headPath } from './head.ts';
 import { entryMac, type JournalKey } from './mac.ts';
 import { RecordBody, type IntentKind, type JournalRecord } from './records.ts';
 import { JournalDamagedError, journalIdOf, verifyJournal, type Verified } from './verify.ts';
@@ -87,6 +87,7 @@ function releaseLock(lockPath: string): void {
 
 export class Journal {
   private fd: number;
+  private readonly headFile: HeadWriter;
   private seq: number;
   private lastMac: string;
   private readonly views = new Map<string, IntentView>();
@@ -109,6 +110,7 @@ export class Journal {
     this.lockPath = `${path}.lock`;
     takeLock(this.lockPath);
     let fd: number | undefined;
+    let head: HeadWriter | undefined;
     try {
       const key = this.key();
       const v = verifyJournal(path, key);
@@ -128,10 +130,13 @@ export class Journal {
         writeSync(this.fd, '\n');
         fsyncSync(this.fd);
       }
-      if (isNew) fsyncDir(dirname(path));
+      const headIsNew = !existsSync(headPath(path));
+      this.headFile = head = new HeadWriter(headPath(path));
+      if (isNew || headIsNew) fsyncDir(dirname(path));
       // Entries after the head are whole and authentic: a crash came between an entry and its head.
-      if (v.headSeq < this.seq) writeHead(headPath(path), key, this.id, { seq: this.seq, mac: this.lastMac });
+      if (v.headSeq < this.seq) this.headFile.write(key, this.id, { seq: this.seq, mac: this.lastMac });
     } catch (e) {
+      head?.close();
       if (fd !== undefined) closeSync(fd);
       releaseLock(this.lockPath);
       throw e;
@@ -180,9 +185,9 @@ export class Journal {
     try {
       writeSync(this.fd, `${text.slice(0, -1)},"mac":"${mac}"}\n`);
       this.step('line-written');
-      fsyncSync(this.fd);
+      fdatasyncSync(this.fd);
       this.step('line-synced');
-      writeHead(headPath(this.path), key, this.id, { seq, mac });
+      this.headFile.write(key, this.id, { seq, mac });
       this.step('head-written');
     } catch (e) {
       // Part of the line may be on disk: appending more would bury a torn line mid-file. Stop writing;
@@ -222,6 +227,7 @@ export class Journal {
 
   close(): void {
     closeSync(this.fd);
+    this.headFile.close();
     releaseLock(this.lockPath);
   }
 }

@@ -11,7 +11,7 @@ export interface Profile {
   /** The service name in header prefixes (§4.3); 'Svc' by default. */
   svc?: string;
   permissions?: Permissions;
-  subKeys?: Array<{ uid: string; key: string; secret: string }>;
+  subKeys?: Array<{ uid: string; key: string; secret: string | Buffer }>;
   builtIn?: boolean;
   /** Sandbox profiles only, for tests: the Sandbox was started with --no-limits, so the desk need not pace. */
   limitsOff?: boolean;

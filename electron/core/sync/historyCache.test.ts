@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -22,7 +22,7 @@ function world() {
   const ex = new HistoryExchange();
   let now = START;
   const client = new ApiClient({ baseUrl: 'https://exchange.test/api/v4', credentials: { key: 'k', secret: 's' }, fetch: ex.fetch, limitsOff: true });
-  const cache = () => new HistoryCache({ client, dir, nowSec: () => now });
+  const cache = () => new HistoryCache({ client, dir, nowSec: () => now, kinds: ['withdrawals', 'deposits'] });
   return { ex, client, cache, tick: (s: number) => (now += s), now: () => now };
 }
 
@@ -111,19 +111,21 @@ describe('history cache', () => {
     expect(report.changed).toHaveLength(5);
   });
 
-  it('persists by writing a temporary file and renaming it, and starts cold from a damaged file', async () => {
+  it('keeps the cache in a private SQLite file, and starts cold from a damaged file, keeping it aside', async () => {
     const { ex, cache } = world();
     ex.spread('deposits', START - 3 * DAY, START, 10);
-    await cache().sync();
-    expect(await readdir(dir)).toEqual(['history.json']);
-    const saved = JSON.parse(await readFile(join(dir, 'history.json'), 'utf8'));
-    expect(Object.keys(saved.deposits)).toHaveLength(10);
-    expect(saved.syncedTo).toBe(START);
+    const first = cache();
+    await first.sync();
+    first.close();
+    expect((await readdir(dir)).filter((f) => f.endsWith('.sqlite'))).toEqual(['history.sqlite']);
+    if (process.platform !== 'win32') expect((await stat(join(dir, 'history.sqlite'))).mode & 0o777).toBe(0o600);
 
-    await writeFile(join(dir, 'history.json'), '{"version":1,"withdr');
+    for (const f of await readdir(dir)) await rm(join(dir, f));
+    await writeFile(join(dir, 'history.sqlite'), 'not a database, written by someone who can write the data folder');
     const fresh = cache();
     const report = await fresh.sync();
     expect(report.kind).toBe('cold');
     expect(fresh.deposits()).toHaveLength(10);
+    expect((await readdir(dir)).some((f) => f.startsWith('history.sqlite.damaged-'))).toBe(true);
   });
 });

@@ -1,29 +1,42 @@
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
-import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import { isFinalDepositStatus, isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import type { HistoryKind } from '../../../shared/history.ts';
+import { HistoryDb, type Change, type StoredRow } from '../cache/historyDb.ts';
 import type { ApiClient, Priority } from '../client/client.ts';
 import { NetworkError } from '../client/errors.ts';
-import { MAX_LIMIT, MAX_RANGE_SEC, thirtyDayWindows, windowedRecords } from './windows.ts';
+import type { QueryPairs } from '../client/sign.ts';
+import { MAX_LIMIT, MAX_RANGE_SEC, readWindow, thirtyDayWindows, type WindowedPath } from './windows.ts';
 
-// The year of withdrawals and deposits is read once (cold); later syncs read only what is new since the
-// last one (warm), from a little before it, in one window per kind while less than 30 days have passed.
-// Withdrawals that were not final are followed by id, so that warm syncs need not re-read old windows to
-// see them finish.
+// The year of history is read once (cold); later syncs read only what is new since the last one (warm),
+// from a little before it. Each 30-day window is committed to the cache in one transaction together with
+// how far its list has been read, so a desk killed in the middle of a sync loses at most the window in
+// hand and the next sync carries on from there: the cache never holds half a window and never a record
+// twice. Withdrawals that are not final are followed by id, deposits by re-reading their window.
 
-export interface WireRecord {
-  id: string;
-  timestamp: string;
-  status: string;
-  [field: string]: unknown;
+const FINAL_UID_TRANSFER = new Set(['CANCELLED', 'REFUSED', 'RECEIVED']);
+
+export const IS_FINAL: Record<HistoryKind, (status: string) => boolean> = {
+  withdrawals: isFinalWithdrawalStatus,
+  deposits: isFinalDepositStatus,
+  // §2.5: "currently only success"; the desk does not follow transfer records.
+  transfers: () => true,
+  uid_transfers: (s) => FINAL_UID_TRANSFER.has(s),
+};
+
+interface Source {
+  kind: HistoryKind;
+  path: WindowedPath;
+  query?: QueryPairs;
 }
 
-interface HistoryFile {
-  version: 1;
-  /** Server time (Unix seconds) up to which both lists were read. */
-  syncedTo: number | null;
-  withdrawals: Record<string, WireRecord>;
-  deposits: Record<string, WireRecord>;
-}
+const SOURCES: Source[] = [
+  { kind: 'withdrawals', path: '/wallet/withdrawals' },
+  { kind: 'deposits', path: '/wallet/deposits' },
+  { kind: 'transfers', path: '/wallet/sub_account_transfers' },
+  { kind: 'uid_transfers', path: '/wallet/push', query: [['transaction_type', 'withdraw']] },
+  { kind: 'uid_transfers', path: '/wallet/push', query: [['transaction_type', 'deposit']] },
+];
 
 export interface SyncReport {
   kind: 'cold' | 'warm';
@@ -32,6 +45,9 @@ export interface SyncReport {
   requests: number;
   newWithdrawals: number;
   newDeposits: number;
+  changes: Change[];
+  /** Records refused by the shape check (a reason each), never stored. */
+  rejected: string[];
 }
 
 export interface TrackReport {
@@ -39,167 +55,188 @@ export interface TrackReport {
   /** Ids whose status changed, with the new status. */
   changed: Array<{ id: string; status: string }>;
   stillUnfinished: number;
+  changes: Change[];
 }
 
 export interface HistoryCacheOptions {
   client: ApiClient;
-  /** The profile's data folder. */
-  dir: string;
-  file?: string;
+  /** The cache itself; or `dir`, where `history.sqlite` is opened. */
+  db?: HistoryDb;
+  dir?: string;
   /** Server-clock Unix seconds (default: the client's learned server clock). */
   nowSec?: () => number;
   horizonDays?: number;
-  /**
-   * A warm sync starts this long before the last one ended: a record can become visible a little after
-   * its own timestamp (seconds; default 600).
-   */
+  /** A warm sync starts this long before the last one ended: a record can become visible a little after its own timestamp (s; default 600). */
   overlapSec?: number;
   priority?: Priority;
+  /** Which lists to read (default: all four). */
+  kinds?: HistoryKind[];
+  /** Backoff of the checks of records that are not final (ms). */
+  checkBaseMs?: number;
+  checkMaxMs?: number;
+  /** Called after each committed window (the crash tests kill the process here). */
+  onWindowCommitted?: (kind: HistoryKind, to: number) => void;
 }
 
-const EMPTY: HistoryFile = { version: 1, syncedTo: null, withdrawals: {}, deposits: {} };
-
-function isWireRecord(r: unknown): r is WireRecord {
-  const o = r as Partial<WireRecord> | null;
-  return !!o && typeof o.id === 'string' && typeof o.status === 'string';
-}
-
-function tsOf(r: WireRecord): number {
-  const t = Number(r.timestamp);
-  return Number.isFinite(t) ? t : 0;
+/** Opens the cache file; a file SQLite cannot read is kept aside (never deleted) and a new one started. */
+export function openHistoryDb(path: string, log?: (line: string) => void): HistoryDb {
+  try {
+    return new HistoryDb({ path });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code !== 'SQLITE_NOTADB' && code !== 'SQLITE_CORRUPT') throw e;
+    const aside = `${path}.damaged-${Date.now()}`;
+    renameSync(path, aside);
+    for (const ext of ['-wal', '-shm']) if (existsSync(path + ext)) renameSync(path + ext, aside + ext);
+    log?.(`[core] the history cache could not be read (${code}); kept as ${aside}, starting a new one`);
+    return new HistoryDb({ path });
+  }
 }
 
 export class HistoryCache {
-  private data: HistoryFile = structuredClone(EMPTY);
-  private loaded = false;
-  private readonly path: string;
+  readonly db: HistoryDb;
 
   constructor(private readonly opts: HistoryCacheOptions) {
-    this.path = join(opts.dir, opts.file ?? 'history.json');
+    if (opts.db) this.db = opts.db;
+    else if (opts.dir) this.db = openHistoryDb(join(opts.dir, 'history.sqlite'));
+    else throw new Error('HistoryCache needs a db or a dir');
   }
 
   private now(): number {
     return Math.floor(this.opts.nowSec ? this.opts.nowSec() : this.opts.client.clock.nowMs() / 1000);
   }
 
-  async load(): Promise<void> {
-    if (this.loaded) return;
-    try {
-      const parsed = JSON.parse(await readFile(this.path, 'utf8')) as Partial<HistoryFile>;
-      if (parsed.version === 1 && parsed.withdrawals && parsed.deposits) {
-        this.data = { version: 1, syncedTo: parsed.syncedTo ?? null, withdrawals: parsed.withdrawals, deposits: parsed.deposits };
-      }
-    } catch (e) {
-      // No file yet, or a file this version cannot read: start cold rather than fail.
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' && !(e instanceof SyntaxError)) throw e;
-    }
-    this.loaded = true;
+  private get priority(): Priority {
+    return this.opts.priority ?? 'background';
   }
 
   get syncedTo(): number | null {
-    return this.data.syncedTo;
+    const v = this.db.getMeta('synced_to');
+    return v === null ? null : Number(v);
   }
 
-  /** Newest first. */
-  withdrawals(): WireRecord[] {
-    return Object.values(this.data.withdrawals).sort((a, b) => tsOf(b) - tsOf(a));
+  /** When this desk began watching the profile (its first sync): older history is the baseline. */
+  get watchingSince(): number | null {
+    const v = this.db.getMeta('watching_since');
+    return v === null ? null : Number(v);
   }
 
-  deposits(): WireRecord[] {
-    return Object.values(this.data.deposits).sort((a, b) => tsOf(b) - tsOf(a));
+  /** Newest first (tests and small lists; the pages use db.page). */
+  withdrawals(): Array<Record<string, string>> {
+    return this.db.since('withdrawals', -1).reverse().map((r) => r.wire);
+  }
+
+  deposits(): Array<Record<string, string>> {
+    return this.db.since('deposits', -1).reverse().map((r) => r.wire);
   }
 
   unfinishedIds(): string[] {
-    return Object.values(this.data.withdrawals).filter((r) => !isFinalWithdrawalStatus(r.status)).map((r) => r.id);
+    return this.db.open('withdrawals').map((r) => r.key);
   }
 
   async sync(): Promise<SyncReport> {
-    await this.load();
     const to = this.now();
-    const cold = this.data.syncedTo === null;
+    const cold = this.syncedTo === null;
+    if (this.watchingSince === null) this.db.setMeta('watching_since', String(to));
     const horizon = to - (this.opts.horizonDays ?? 365) * 86_400;
-    const from = cold ? horizon : Math.max(horizon, this.data.syncedTo! - (this.opts.overlapSec ?? 600));
+    const overlap = this.opts.overlapSec ?? 600;
     const before = this.opts.client.requestCount;
-    const [newWithdrawals, newDeposits] = await Promise.all([
-      this.readInto('/wallet/withdrawals', this.data.withdrawals, from, to),
-      this.readInto('/wallet/deposits', this.data.deposits, from, to),
-    ]);
-    this.data.syncedTo = to;
-    await this.save();
-    return { kind: cold ? 'cold' : 'warm', from, to, requests: this.opts.client.requestCount - before, newWithdrawals, newDeposits };
-  }
-
-  private async readInto(path: '/wallet/withdrawals' | '/wallet/deposits', into: Record<string, WireRecord>, from: number, to: number): Promise<number> {
-    let added = 0;
-    for await (const r of windowedRecords<unknown>(this.opts.client, { path, from, to, priority: this.opts.priority ?? 'background' })) {
-      if (!isWireRecord(r)) continue;
-      if (!into[r.id]) added++;
-      into[r.id] = r;
-    }
-    return added;
+    const changes: Change[] = [];
+    const rejected: string[] = [];
+    const kinds = this.opts.kinds ?? ['withdrawals', 'deposits', 'transfers', 'uid_transfers'];
+    let from = to;
+    await Promise.all(SOURCES.map((s, i) => ({ s, i })).filter(({ s }) => kinds.includes(s.kind)).map(async ({ s, i }) => {
+      const progressKey = `progress:${s.kind}:${i}`;
+      const done = this.db.getMeta(progressKey);
+      const start = done === null ? horizon : Math.max(horizon, Number(done) - overlap);
+      from = Math.min(from, start);
+      for (const w of thirtyDayWindows(start, to)) {
+        const rows = await readWindow<unknown>(this.opts.client, { path: s.path, from: w.from, to: w.to, query: s.query, priority: this.priority }, w);
+        const result = this.db.tx(() => {
+          const r = this.db.upsert(s.kind, rows, IS_FINAL[s.kind]);
+          this.db.setMeta(progressKey, String(w.to));
+          return r;
+        });
+        changes.push(...result.changes);
+        rejected.push(...result.rejected);
+        this.opts.onWindowCommitted?.(s.kind, w.to);
+      }
+    }));
+    this.db.setMeta('synced_to', String(to));
+    const fresh = (k: HistoryKind) => changes.filter((c) => c.kind === k && c.from === null).length;
+    return {
+      kind: cold ? 'cold' : 'warm', from, to, requests: this.opts.client.requestCount - before,
+      newWithdrawals: fresh('withdrawals'), newDeposits: fresh('deposits'), changes, rejected,
+    };
   }
 
   /**
-   * Reads the current record of every unfinished withdrawal. A withdrawal is looked up by id
-   * (`withdraw_id`, one request each) unless re-reading a 30-day window around several of them costs
-   * fewer requests (floor(n / 1000) + 1 for the n records the cache holds in that window).
+   * Reads the current record of unfinished withdrawals (with `due`, only those whose backoff has run
+   * out). A withdrawal is looked up by id (`withdraw_id`, one request each) unless re-reading a 30-day
+   * window around several of them costs fewer requests (floor(n / 1000) + 1 for the n records the
+   * cache holds in that window).
    */
-  async trackUnfinished(): Promise<TrackReport> {
-    await this.load();
-    const open = Object.values(this.data.withdrawals).filter((r) => !isFinalWithdrawalStatus(r.status)).sort((a, b) => tsOf(a) - tsOf(b));
-    const all = Object.values(this.data.withdrawals).map(tsOf).sort((a, b) => a - b);
+  async trackUnfinished(opts: { due?: boolean } = {}): Promise<TrackReport> {
+    const nowMs = Date.now();
+    const open = this.db.open('withdrawals', opts.due ? nowMs : undefined);
+    const all = open.length ? this.db.times('withdrawals').map((t) => Math.floor(t / 1000)) : [];
     const before = this.opts.client.requestCount;
-    const changed: TrackReport['changed'] = [];
-    const note = (r: WireRecord): void => {
-      const old = this.data.withdrawals[r.id];
-      if (old && old.status !== r.status) changed.push({ id: r.id, status: r.status });
-      this.data.withdrawals[r.id] = r;
-    };
+    const changes: Change[] = [];
+    const note = (rows: unknown[]) => changes.push(...this.db.tx(() => this.db.upsert('withdrawals', rows, isFinalWithdrawalStatus)).changes);
     const now = this.now();
+    const tsOf = (r: StoredRow) => Math.floor(r.ts / 1000);
     for (let i = 0; i < open.length; ) {
-      const start = Math.floor(tsOf(open[i]!));
+      const start = tsOf(open[i]!);
       const end = Math.min(start + MAX_RANGE_SEC, Math.max(now, start));
       let j = i;
       while (j < open.length && tsOf(open[j]!) <= end) j++;
-      const inWindow = countBetween(all, start, end);
-      const windowCost = Math.floor(inWindow / MAX_LIMIT['/wallet/withdrawals']) + 1;
+      const windowCost = Math.floor(countBetween(all, start, end) / MAX_LIMIT['/wallet/withdrawals']) + 1;
       if (j - i > windowCost) {
         const [w] = thirtyDayWindows(start, end);
-        for await (const r of windowedRecords<unknown>(this.opts.client, { path: '/wallet/withdrawals', from: w!.from, to: w!.to, priority: this.opts.priority ?? 'background' })) {
-          if (isWireRecord(r)) note(r);
-        }
+        note(await readWindow<unknown>(this.opts.client, { path: '/wallet/withdrawals', from: w!.from, to: w!.to, priority: this.priority }, w!));
       } else {
         for (let k = i; k < j; k++) {
-          const id = open[k]!.id;
-          const rows = await this.opts.client.request<unknown>({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_id', id]], priority: this.opts.priority ?? 'background' });
+          const id = open[k]!.key;
+          const rows = await this.opts.client.request<unknown>({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_id', id]], priority: this.priority });
           if (!Array.isArray(rows)) throw new NetworkError(`${this.opts.client.origin} answered a withdrawal lookup with something other than a list`);
-          const found = rows.find((r): r is WireRecord => isWireRecord(r) && r.id === id);
-          if (found) note(found);
+          note(rows.filter((r) => (r as { id?: unknown })?.id === id));
         }
       }
       i = j;
     }
-    await this.save();
-    return { requests: this.opts.client.requestCount - before, changed, stillUnfinished: this.unfinishedIds().length };
+    this.deferUnchanged('withdrawals', open, changes);
+    const changed = changes.filter((c) => c.from !== null).map((c) => ({ id: c.key, status: c.to }));
+    return { requests: this.opts.client.requestCount - before, changed, stillUnfinished: this.db.openCount('withdrawals'), changes };
   }
 
-  /** Written to a temporary file and renamed over the old one, so a crash leaves the old file or the new one. */
-  private async save(): Promise<void> {
-    await mkdir(this.opts.dir, { recursive: true });
-    const tmp = `${this.path}.${process.pid}.${Date.now()}.tmp`;
-    const fh = await open(tmp, 'w', 0o600);
-    try {
-      await fh.writeFile(JSON.stringify(this.data));
-      await fh.sync();
-    } finally {
-      await fh.close();
+  /** Deposits are refreshed until final (§3.2; shared/api/statuses.ts): their windows are read again. */
+  async refreshDeposits(opts: { due?: boolean } = {}): Promise<Change[]> {
+    const open = this.db.open('deposits', opts.due ? Date.now() : undefined);
+    const changes: Change[] = [];
+    const now = this.now();
+    for (let i = 0; i < open.length; ) {
+      const start = Math.floor(open[i]!.ts / 1000);
+      const end = Math.min(start + MAX_RANGE_SEC, Math.max(now, start));
+      let j = i;
+      while (j < open.length && Math.floor(open[j]!.ts / 1000) <= end) j++;
+      const w = { from: start, to: end };
+      const rows = await readWindow<unknown>(this.opts.client, { path: '/wallet/deposits', from: w.from, to: w.to, priority: this.priority }, w);
+      changes.push(...this.db.tx(() => this.db.upsert('deposits', rows, isFinalDepositStatus)).changes);
+      i = j;
     }
-    try {
-      await rename(tmp, this.path);
-    } catch (e) {
-      await rm(tmp, { force: true });
-      throw e;
-    }
+    this.deferUnchanged('deposits', open, changes);
+    return changes;
+  }
+
+  private deferUnchanged(kind: HistoryKind, checked: StoredRow[], changes: Change[]): void {
+    const moved = new Set(changes.map((c) => c.key));
+    this.db.tx(() => {
+      for (const r of checked) if (!moved.has(r.key)) this.db.deferCheck(kind, r.key, this.opts.checkBaseMs ?? 5_000, this.opts.checkMaxMs ?? 120_000);
+    });
+  }
+
+  close(): void {
+    this.db.close();
   }
 }
 

@@ -7,13 +7,16 @@ import { pagesByOffset } from './pagination.ts';
 
 export const MAX_RANGE_SEC = 30 * 86_400;
 
-export type WindowedPath = '/wallet/withdrawals' | '/wallet/deposits' | '/wallet/sub_account_transfers';
+// GET /wallet/push (§4.1) states no 30-day cap, but reading it in the same windows costs nothing extra
+// and keeps one code path.
+export type WindowedPath = '/wallet/withdrawals' | '/wallet/deposits' | '/wallet/sub_account_transfers' | '/wallet/push';
 
 /** The largest `limit` each endpoint accepts (§8.1: deposits at most 500, others the default maximum 1000). */
 export const MAX_LIMIT: Record<WindowedPath, number> = {
   '/wallet/withdrawals': 1000,
   '/wallet/deposits': 500,
   '/wallet/sub_account_transfers': 1000,
+  '/wallet/push': 1000,
 };
 
 export interface TimeWindow {
@@ -54,7 +57,8 @@ function defaultKey(r: unknown): string {
   return typeof id === 'string' || typeof id === 'number' ? String(id) : JSON.stringify(r);
 }
 
-async function readWindow<T>(client: ApiClient, read: WindowedRead<T>, w: TimeWindow): Promise<T[]> {
+/** Every record of one window, page by page. */
+export async function readWindow<T>(client: ApiClient, read: WindowedRead<T>, w: TimeWindow): Promise<T[]> {
   const rows: T[] = [];
   const query: QueryPairs = [...(read.query ?? []), ['from', String(w.from)], ['to', String(w.to)]];
   const pages = pagesByOffset<T>(client, { path: read.path, query, limit: read.limit ?? MAX_LIMIT[read.path], priority: read.priority });

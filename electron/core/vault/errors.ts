@@ -4,7 +4,7 @@
 
 export type VaultErrorCode =
   | 'NOT_INITIALISED' | 'SAFE_STORAGE_UNAVAILABLE' | 'SAFE_STORAGE_WEAK' | 'KEYRING_CHANGED'
-  | 'WRONG_PASSPHRASE' | 'WEAK_PASSPHRASE' | 'CORRUPT' | 'INVALID_INPUT';
+  | 'WRONG_PASSPHRASE' | 'UNLOCK_BACKOFF' | 'WEAK_PASSPHRASE' | 'CORRUPT' | 'INVALID_INPUT';
 
 export class VaultError extends Error {
   constructor(readonly code: VaultErrorCode, message: string) {

@@ -124,8 +124,9 @@ describe('vault with a passphrase', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(path, 'utf8')).protection.kdf).toMatchObject({ name: 'scrypt', N: FAST_SCRYPT.N, r: 8, p: 1 });
     expect(store.summaries()[0]).toMatchObject({ key_masked: 'AKma…cdef', sub_keys: [{ uid: '10001', key_masked: 'AKsu…4433' }] });
-    expect(store.open('live1', v.box())).toMatchObject({ credentials: { key: MAIN.key, secret: MAIN.secret }, subKeys: [SUB] });
-    expect(v.status()).toEqual({ locked: false, backend: 'passphrase', passphrase_set: true, keychain_note: expect.stringMatching(/not available in this host/) });
+    // Secrets come out as Buffers (zeroed on lock), never as strings.
+    expect(store.open('live1', v.box())).toMatchObject({ credentials: { key: MAIN.key, secret: Buffer.from(MAIN.secret) }, subKeys: [{ ...SUB, secret: Buffer.from(SUB.secret) }] });
+    expect(v.status()).toEqual({ locked: false, backend: 'passphrase', passphrase_set: true, keychain_note: expect.stringMatching(/not available in this host/), unlock_wait_ms: 0 });
   });
 
   it('starts locked after a restart, refuses a wrong passphrase with a clear error, opens with the right one', async () => {
@@ -214,6 +215,11 @@ describe('vault with a passphrase', () => {
     const sealed = v.box().seal(SUB.secret);
     await expectError(() => v.setPassphrase('not the passphrase', 'a new long passphrase'), 'WRONG_PASSPHRASE');
     await expectError(() => v.setPassphrase(undefined, 'a new long passphrase'), 'WRONG_PASSPHRASE');
+    // Even the right passphrase does not change (nor unlock) a locked vault: only unlock() unlocks.
+    v.lock();
+    await expectError(() => v.setPassphrase(PASS, 'a new long passphrase'), 'LOCKED');
+    expect(v.isLocked()).toBe(true);
+    await v.unlock(PASS);
     await v.setPassphrase(PASS, 'a new long passphrase');
     const again = DeskVault.open({ path });
     await expectError(() => again.unlock(PASS), 'WRONG_PASSPHRASE');
@@ -249,7 +255,7 @@ describe('vault with Electron safeStorage', () => {
     const keyring = randomBytes(32);
     const v = DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', keyring), platform: 'linux' });
     const sealed = v.box().seal(MAIN.secret);
-    expect(v.status()).toEqual({ locked: false, backend: 'safeStorage', passphrase_set: false, keychain_note: null });
+    expect(v.status()).toEqual({ locked: false, backend: 'safeStorage', passphrase_set: false, keychain_note: null, unlock_wait_ms: 0 });
     expect(JSON.parse(readFileSync(path, 'utf8')).protection).toMatchObject({ kind: 'safe_storage', backend: 'gnome_libsecret' });
     expectNoSecretIn(readFileSync(path, 'utf8'));
 
@@ -274,7 +280,14 @@ describe('vault with Electron safeStorage', () => {
     const keyring = randomBytes(32);
     const v = DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', keyring), platform: 'linux', scrypt: FAST_SCRYPT });
     const sealed = v.box().seal(MAIN.secret);
-    await v.setPassphrase(undefined, PASS);
+    // Leaving the keychain must be confirmed by the operator, and only on an unlocked desk.
+    await expectError(() => v.setPassphrase(undefined, PASS), 'INVALID_INPUT');
+    v.lock();
+    await expectError(() => v.setPassphrase(undefined, PASS, true), 'LOCKED');
+    expect(JSON.parse(readFileSync(path, 'utf8')).protection.kind).toBe('safe_storage');
+    expect(v.isLocked()).toBe(true);
+    await v.unlock('');
+    await v.setPassphrase(undefined, PASS, true);
     const again = DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', keyring), platform: 'linux' });
     expect(again.status()).toMatchObject({ locked: true, backend: 'passphrase' });
     await again.unlock(PASS);

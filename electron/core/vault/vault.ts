@@ -1,9 +1,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import type { VaultStatus } from '../../../shared/ipc.ts';
 import type { SecretBox } from '../profiles/store.ts';
 import { LockedError, type VaultPort } from '../vaultPort.ts';
-import { DEFAULT_SCRYPT, deriveMasterKey, open, seal, splitKeys, type ScryptParams, type Sealed, type VaultKeys } from './crypto.ts';
+import { UnlockBackoff } from './backoff.ts';
+import {
+  base64DecodeBytes, base64EncodeBytes, DEFAULT_SCRYPT, deriveMasterKey, openBytes, seal, splitKeys, type ScryptParams, type Sealed, type VaultKeys,
+} from './crypto.ts';
 import { VaultError } from './errors.ts';
 import { VaultFile, writeFileAtomic, type Protection } from './file.ts';
 
@@ -11,7 +15,8 @@ import { VaultFile, writeFileAtomic, type Protection } from './file.ts';
 // OS keyring) or by a passphrase (scrypt, then AES-256-GCM). Profile secrets are sealed with a key
 // derived from it (box()), so switching from the keyring to a passphrase, or changing the passphrase,
 // rewraps one key and leaves every sealed secret as it is. While locked the master key is not in memory:
-// nothing can be opened, so nothing can be signed.
+// nothing can be opened, so nothing can be signed. Only unlock() unlocks: setting or changing the
+// passphrase needs an unlocked vault and the current credential.
 
 /** The part of Electron's safeStorage the vault uses (the Electron host passes the real one in). */
 export interface SafeStorageLike {
@@ -46,12 +51,18 @@ export interface VaultOptions {
   clock?: VaultClock;
   /** For new passphrases; an existing one is checked with the parameters stored beside its salt. */
   scrypt?: ScryptParams;
+  /** Where failed unlocks are counted (default: unlock-backoff.json beside the vault file). */
+  backoffPath?: string;
 }
 
 /** As the IPC contract's passphrase rule (shared/ipc.ts). */
 export const MIN_PASSPHRASE = 10;
 const CHECK_TEXT = 'treasury-desk-vault-check-v1';
-const BOX_PREFIX = 'tdv1';
+/** Unbound (additional data 'secret' only): what seal() makes without a binding, and how profiles were sealed before bindings. */
+const LEGACY_PREFIX = 'tdv1';
+/** Sealed with the caller's binding (profile id, environment, base address) as additional data. */
+const BOX_PREFIX = 'tdv2';
+const MASTER_AAD = 'master-key';
 
 /** Why safeStorage cannot hold the vault's key here, or null when it can. */
 export function safeStorageProblem(ss: SafeStorageLike | undefined, platform: NodeJS.Platform = process.platform): string | null {
@@ -78,6 +89,13 @@ function sameHex(a: string, b: string): boolean {
   return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
 }
 
+export function formatWait(ms: number): string {
+  const s = Math.ceil(ms / 1000);
+  if (s < 60) return `${s} second${s === 1 ? '' : 's'}`;
+  const m = Math.ceil(s / 60);
+  return `${m} minute${m === 1 ? '' : 's'}`;
+}
+
 function checkPassphrase(p: string): void {
   if (typeof p !== 'string' || [...p].length < MIN_PASSPHRASE) {
     throw new VaultError('WEAK_PASSPHRASE', `The passphrase must be at least ${MIN_PASSPHRASE} characters long.`);
@@ -95,11 +113,13 @@ export class DeskVault implements VaultPort {
   private readonly clock: VaultClock;
   private readonly platform: NodeJS.Platform;
   private readonly listeners = new Set<() => void>();
+  private readonly backoff: UnlockBackoff;
 
   private constructor(private readonly opts: VaultOptions, file: VaultFile | null) {
     this.file = file;
     this.clock = opts.clock ?? realClock;
     this.platform = opts.platform ?? process.platform;
+    this.backoff = new UnlockBackoff(opts.backoffPath ?? join(dirname(opts.path), 'unlock-backoff.json'), () => this.clock.now());
   }
 
   /**
@@ -137,6 +157,7 @@ export class DeskVault implements VaultPort {
       backend: kind === null ? null : kind === 'safe_storage' ? 'safeStorage' : 'passphrase',
       passphrase_set: kind === 'passphrase',
       keychain_note: this.keyringError ?? (kind === 'safe_storage' ? null : safeStorageProblem(this.opts.safeStorage, this.platform)),
+      unlock_wait_ms: kind === 'passphrase' ? this.backoff.waitMs() : 0,
     };
   }
 
@@ -150,8 +171,10 @@ export class DeskVault implements VaultPort {
     const file = this.file;
     if (!file) throw new VaultError('NOT_INITIALISED', 'No passphrase has been set yet, so there is nothing to unlock.');
     if (file.protection.kind === 'passphrase') {
-      const master = await this.masterFromPassphrase(file.protection, passphrase);
-      if (!master) throw new VaultError('WRONG_PASSPHRASE', 'The passphrase is not the one this vault was set with. Nothing was unlocked; try again.');
+      const master = await this.guess(file.protection, passphrase);
+      if (!master) {
+        throw new VaultError('WRONG_PASSPHRASE', `The passphrase is not the one this vault was set with. Nothing was unlocked; ${this.waitSentence('try again')}`);
+      }
       this.openWith(master);
     } else {
       try {
@@ -170,33 +193,51 @@ export class DeskVault implements VaultPort {
     if (!this.keys) return;
     this.keys.enc.fill(0);
     this.keys.journal.fill(0);
+    this.keys.master.fill(0);
     this.keys = null;
     this.emit();
   }
 
   /**
-   * Sets the first passphrase (current omitted), changes it, or moves a keyring vault to a passphrase.
-   * Only the master key is rewrapped: every secret sealed before stays readable.
+   * Sets the first passphrase on an empty vault, changes it (the vault unlocked and the current
+   * passphrase given), or moves an unlocked keyring vault to a passphrase (confirmed by the operator).
+   * It never unlocks a locked vault: a script in the window must not get in through here. Only the
+   * master key is rewrapped: every secret sealed before stays readable.
    */
-  async setPassphrase(current: string | undefined, next: string): Promise<void> {
+  async setPassphrase(current: string | undefined, next: string, confirmLeaveKeychain = false): Promise<void> {
     checkPassphrase(next);
     let master: Buffer;
     const file = this.file;
     if (!file) {
       master = randomBytes(32);
-    } else if (file.protection.kind === 'passphrase') {
-      if (!current) throw new VaultError('WRONG_PASSPHRASE', 'Enter the current passphrase to change it.');
-      const m = await this.masterFromPassphrase(file.protection, current);
-      if (!m) throw new VaultError('WRONG_PASSPHRASE', 'The current passphrase is wrong; the passphrase was not changed.');
-      master = m;
     } else {
-      master = this.masterFromSafeStorage(file.protection);
+      if (this.isLocked()) {
+        throw new LockedError('The desk is locked. Unlock it first; the passphrase can only be set or changed while it is unlocked.');
+      }
+      if (file.protection.kind === 'passphrase') {
+        if (!current) throw new VaultError('WRONG_PASSPHRASE', 'Enter the current passphrase to change it.');
+        const m = await this.guess(file.protection, current);
+        if (!m) throw new VaultError('WRONG_PASSPHRASE', `The current passphrase is wrong; the passphrase was not changed. ${this.waitSentence('Try again')}`);
+        master = m;
+      } else {
+        if (!confirmLeaveKeychain) {
+          throw new VaultError('INVALID_INPUT', 'The keys are kept by the system keychain. Moving them to a passphrase must be confirmed: from then on the desk starts locked and only the passphrase opens it.');
+        }
+        master = Buffer.from(this.keys!.master);
+      }
     }
     const params = this.opts.scrypt ?? DEFAULT_SCRYPT;
     const salt = randomBytes(16);
     const kek = await deriveMasterKey(next, salt, params);
-    const wrapped = seal(kek, master.toString('base64'), 'master-key');
+    const text = base64EncodeBytes(master);
+    const wrapped = seal(kek, text, MASTER_AAD);
+    text.fill(0);
     kek.fill(0);
+    // Locked (idle or "Lock now") while scrypt ran: finishing would unlock it again.
+    if (file && this.isLocked()) {
+      master.fill(0);
+      throw new LockedError('The desk locked while the passphrase was being changed; nothing was changed. Unlock it and try again.');
+    }
     this.write({
       format: 'treasury-desk-vault', version: 1, check: checkValue(master),
       protection: { kind: 'passphrase', kdf: { name: 'scrypt', salt: salt.toString('base64'), ...params }, wrapped },
@@ -214,20 +255,32 @@ export class DeskVault implements VaultPort {
   box(): SecretBox {
     if (!this.file) this.createWithKeyring();
     if (this.isLocked()) throw new LockedError();
+    const aad = (binding: string | undefined) => (binding === undefined ? 'secret' : `secret\u0000${binding}`);
+    const openBytes_ = (sealed: string, binding?: string): Buffer => {
+      const keys = this.keysOrThrow();
+      const [prefix, iv, tag, data, ...rest] = sealed.split('.');
+      const legacy = prefix === LEGACY_PREFIX;
+      const plain = (legacy || prefix === BOX_PREFIX) && iv && tag && data && rest.length === 0
+        ? openBytes(keys.enc, { iv, tag, data } as Sealed, legacy ? 'secret' : aad(binding))
+        : null;
+      if (plain === null) {
+        throw new VaultError('CORRUPT', 'A stored secret could not be opened with this vault\'s key for this profile and address: the profiles file was changed, or it was sealed by another vault or for another profile. Enter that profile\'s key and secret again.');
+      }
+      return plain;
+    };
     return {
-      seal: (plain) => {
-        const s = seal(this.keysOrThrow().enc, plain, 'secret');
-        return [BOX_PREFIX, s.iv, s.tag, s.data].join('.');
+      seal: (plain, binding) => {
+        const s = seal(this.keysOrThrow().enc, plain, aad(binding));
+        return [binding === undefined ? LEGACY_PREFIX : BOX_PREFIX, s.iv, s.tag, s.data].join('.');
       },
-      open: (sealed) => {
-        const keys = this.keysOrThrow();
-        const [prefix, iv, tag, data, ...rest] = sealed.split('.');
-        const plain = prefix === BOX_PREFIX && iv && tag && data && rest.length === 0 ? open(keys.enc, { iv, tag, data } as Sealed, 'secret') : null;
-        if (plain === null) {
-          throw new VaultError('CORRUPT', 'A stored secret could not be opened with this vault\'s key: the profiles file was changed, or it was sealed by another vault. Enter that profile\'s key and secret again.');
-        }
-        return plain;
+      openBytes: openBytes_,
+      open: (sealed, binding) => {
+        const b = openBytes_(sealed, binding);
+        const text = b.toString('utf8');
+        b.fill(0);
+        return text;
       },
+      isBound: (sealed) => sealed.startsWith(`${BOX_PREFIX}.`),
     };
   }
 
@@ -278,9 +331,33 @@ export class DeskVault implements VaultPort {
   private async masterFromPassphrase(p: Extract<Protection, { kind: 'passphrase' }>, passphrase: string): Promise<Buffer | null> {
     const { N, r, p: par, salt } = p.kdf;
     const kek = await deriveMasterKey(passphrase, Buffer.from(salt, 'base64'), { N, r, p: par });
-    const text = open(kek, p.wrapped, 'master-key');
+    const text = openBytes(kek, p.wrapped, MASTER_AAD);
     kek.fill(0);
-    return text === null ? null : this.checked(Buffer.from(text, 'base64'));
+    if (text === null) return null;
+    const master = base64DecodeBytes(text);
+    text.fill(0);
+    if (!master) return null;
+    const ok = this.checked(master);
+    if (!ok) master.fill(0);
+    return ok;
+  }
+
+  /** One passphrase guess, refused unheard while failed guesses back off; each miss lengthens the wait. */
+  private async guess(p: Extract<Protection, { kind: 'passphrase' }>, passphrase: string): Promise<Buffer | null> {
+    const wait = this.backoff.waitMs();
+    if (wait > 0) {
+      throw new VaultError('UNLOCK_BACKOFF', `Too many wrong passphrases. Wait ${formatWait(wait)} before trying again; nothing was checked.`);
+    }
+    const master = await this.masterFromPassphrase(p, passphrase);
+    if (master) this.backoff.succeeded();
+    else this.backoff.failed();
+    this.emit();
+    return master;
+  }
+
+  private waitSentence(tryAgain: string): string {
+    const wait = this.backoff.waitMs();
+    return wait > 0 ? `wait ${formatWait(wait)} before the next try.` : `${tryAgain}.`;
   }
 
   private masterFromSafeStorage(p: Extract<Protection, { kind: 'safe_storage' }>): Buffer {
@@ -315,11 +392,14 @@ export class DeskVault implements VaultPort {
     return master;
   }
 
+  /** Takes ownership of `master`: it is zeroed on lock. */
   private openWith(master: Buffer): void {
-    this.keys?.enc.fill(0);
-    this.keys?.journal.fill(0);
+    if (this.keys && this.keys.master !== master) {
+      this.keys.enc.fill(0);
+      this.keys.journal.fill(0);
+      this.keys.master.fill(0);
+    }
     this.keys = splitKeys(master);
-    master.fill(0);
     this.lastActivity = this.clock.now();
     this.arm();
   }

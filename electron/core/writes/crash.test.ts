@@ -91,5 +91,5 @@ describe('a crash mid-batch', () => {
     expect(new Set(fake.withdrawals.map((w) => w.withdraw_order_id))).toEqual(new Set(withdrawalIds));
     const transferIds = intents.filter((r) => r.kind === 'main_sub_transfer').map((r) => r.client_id);
     expect(new Set(fake.subTransfers.keys())).toEqual(new Set(transferIds));
-  }, 90_000);
+  }, 240_000);
 });

@@ -47,6 +47,11 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
     save.mutate(parsed.data, { onSuccess: onDone });
   };
 
+  // The core carries stored keys over only when the profile stays where it was (same address, same environment).
+  const moved = existing !== undefined && (baseUrl.trim().replace(/\/+$/, '') !== existing.base_url || environment !== existing.environment);
+  const keep = existing !== undefined && !moved;
+  const again = moved ? 'enter it again: the address or environment changed' : '';
+
   const field = (path: string) => (problems[path] ? <span className="field-error" role="alert">{problems[path]}</span> : null);
 
   return (
@@ -61,9 +66,9 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
       <label>Base address <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} autoComplete="off" />{field('base_url')}</label>
       <label>Service name in headers <input value={svc} onChange={(e) => setSvc(e.target.value)} autoComplete="off" />{field('svc')}</label>
       <label>API key <input value={key} onChange={(e) => setKey(e.target.value)} autoComplete="off" spellCheck={false}
-        placeholder={existing ? `leave empty to keep ${existing.key_masked}` : ''} />{field('key')}</label>
+        placeholder={keep ? `leave empty to keep ${existing.key_masked}` : again} />{field('key')}</label>
       <label>API secret <input type="password" value={secret} onChange={(e) => setSecret(e.target.value)} autoComplete="new-password"
-        placeholder={existing ? 'leave empty to keep the stored secret' : ''} />{field('secret')}</label>
+        placeholder={keep ? 'leave empty to keep the stored secret' : again} />{field('secret')}</label>
 
       <fieldset>
         <legend>What this key may do (as set in the exchange console)</legend>
@@ -93,8 +98,8 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
         {subs.map((s, i) => (
           <div className="row" key={i}>
             <input aria-label={`Sub-account ${i + 1} uid`} placeholder="uid" value={s.uid} onChange={(e) => setSubs(subs.map((x, j) => (j === i ? { ...x, uid: e.target.value } : x)))} />
-            <input aria-label={`Sub-account ${i + 1} key`} placeholder={existing ? 'key (empty keeps it)' : 'key'} value={s.key} onChange={(e) => setSubs(subs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
-            <input aria-label={`Sub-account ${i + 1} secret`} type="password" placeholder={existing ? 'secret (empty keeps it)' : 'secret'} value={s.secret}
+            <input aria-label={`Sub-account ${i + 1} key`} placeholder={keep ? 'key (empty keeps it)' : 'key'} value={s.key} onChange={(e) => setSubs(subs.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
+            <input aria-label={`Sub-account ${i + 1} secret`} type="password" placeholder={keep ? 'secret (empty keeps it)' : 'secret'} value={s.secret}
               onChange={(e) => setSubs(subs.map((x, j) => (j === i ? { ...x, secret: e.target.value } : x)))} />
             <button type="button" onClick={() => setSubs(subs.filter((_, j) => j !== i))}>Remove</button>
             {field(`sub_keys.${i}.uid`)}{field(`sub_keys.${i}.key`)}{field(`sub_keys.${i}.secret`)}

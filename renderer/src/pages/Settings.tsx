@@ -64,6 +64,7 @@ function VaultSection() {
   const [next, setNext] = useState('');
   const [again, setAgain] = useState('');
   const [mismatch, setMismatch] = useState(false);
+  const [leaveKeychain, setLeaveKeychain] = useState(false);
 
   if (status.isError) return <ErrorPanel error={status.error} />;
   if (!status.data) return null;
@@ -72,7 +73,8 @@ function VaultSection() {
     e.preventDefault();
     if (next !== again) return setMismatch(true);
     setMismatch(false);
-    setPassphrase.mutate({ ...(s.passphrase_set ? { current } : {}), next }, { onSuccess: () => { setCurrent(''); setNext(''); setAgain(''); } });
+    const confirm = s.backend === 'safeStorage' && leaveKeychain ? { leave_keychain: true as const } : {};
+    setPassphrase.mutate({ ...(s.passphrase_set ? { current } : {}), ...confirm, next }, { onSuccess: () => { setCurrent(''); setNext(''); setAgain(''); setLeaveKeychain(false); } });
   };
   return (
     <div className="card" data-testid="vault">
@@ -87,6 +89,9 @@ function VaultSection() {
         {s.passphrase_set && <input type="password" aria-label="Current passphrase" placeholder="current passphrase" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />}
         <input type="password" aria-label="New passphrase" placeholder="new passphrase (10+ characters)" value={next} onChange={(e) => setNext(e.target.value)} autoComplete="new-password" />
         <input type="password" aria-label="Repeat new passphrase" placeholder="repeat it" value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
+        {s.backend === 'safeStorage' && (
+          <label className="small"><input type="checkbox" checked={leaveKeychain} onChange={(e) => setLeaveKeychain(e.target.checked)} /> Move the keys from the keychain to this passphrase</label>
+        )}
         <button type="submit" disabled={setPassphrase.isPending}>{s.passphrase_set ? 'Change passphrase' : 'Set passphrase'}</button>
         {s.passphrase_set && <button type="button" onClick={() => lock.mutate({})}>Lock now</button>}
       </form>

@@ -1,8 +1,8 @@
 import { useSyncExternalStore } from 'react';
 import { isSubAccountsHash } from '../features/balances/route.ts';
 
-export type Route = 'overview' | 'sub-accounts' | 'activity' | 'settings';
-const ROUTES: Route[] = ['overview', 'sub-accounts', 'activity', 'settings'];
+export type Route = 'overview' | 'sub-accounts' | 'activity' | 'withdrawals' | 'deposits' | 'transfers' | 'settings';
+const ROUTES: Route[] = ['overview', 'sub-accounts', 'activity', 'withdrawals', 'deposits', 'transfers', 'settings'];
 
 function current(): Route {
   const name = window.location.hash.replace(/^#\/?/, '');

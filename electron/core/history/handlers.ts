@@ -1,0 +1,94 @@
+import { isCancellableWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import type { DepositAddress, HistoryKind } from '../../../shared/history.ts';
+import { HistoryPageRequest } from '../../../shared/history.ts';
+import type { z } from 'zod';
+import type { Handlers, HandlerDeps } from '../handlers.ts';
+import { InputError } from '../profiles/store.ts';
+import { RecordError } from '../cache/historyDb.ts';
+import { exportCsv } from './csv.ts';
+import { withdrawalIntent } from './outflows.ts';
+import { toRow, toUnsent } from './rows.ts';
+
+type HistoryChannels =
+  | 'withdrawalsList' | 'depositsList' | 'transfersList' | 'uidTransfersList' | 'withdrawalDetail' | 'historyExport'
+  | 'historyStatus' | 'historySync' | 'unsentList' | 'unsentAcknowledge' | 'withdrawalCancel' | 'depositAddress';
+
+function historyOf(deps: HandlerDeps) {
+  return deps.history.of(deps.sessions.active());
+}
+
+function list<K extends HistoryKind>(kind: K) {
+  return async (req: z.output<typeof HistoryPageRequest>, deps: HandlerDeps) => {
+    const h = historyOf(deps);
+    try {
+      const page = h.db.page(kind, req.filters, req.sort, req.limit, req.cursor);
+      return { total: page.total, next_cursor: page.next_cursor, rows: page.rows.map((r) => toRow(kind, r)) };
+    } catch (e) {
+      if (e instanceof RecordError) throw new InputError(['cursor'], e.message);
+      throw e;
+    }
+  };
+}
+
+/** The withdrawal list's ids begin with "w"; DELETE takes the id either way (§4.2, §2.3). */
+const withW = (id: string) => (id.startsWith('w') ? id : `w${id}`);
+
+export const historyHandlers: Pick<Handlers, HistoryChannels> = {
+  withdrawalsList: list('withdrawals'),
+  depositsList: list('deposits'),
+  transfersList: list('transfers'),
+  uidTransfersList: list('uid_transfers'),
+
+  withdrawalDetail: async (req, deps) => {
+    const h = historyOf(deps);
+    const row = h.db.get('withdrawals', withW(req.id));
+    if (!row) throw new InputError(['id'], `withdrawal ${req.id} is not in this desk's cache`);
+    const intents = deps.sessions.active().journal?.intents() ?? [];
+    return {
+      record: toRow('withdrawals', row),
+      timeline: h.db.timeline('withdrawals', row.key),
+      intent: withdrawalIntent(row.wire, intents),
+      cancellable: isCancellableWithdrawalStatus(row.wire.status ?? ''),
+    };
+  },
+
+  historyExport: async (req, deps) => {
+    const { csv, rows } = exportCsv(historyOf(deps).db, req.kind, req.query);
+    return { filename: `${req.kind}-${new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-')}.csv`, rows, csv };
+  },
+
+  historyStatus: async (_req, deps) => historyOf(deps).status(),
+  historySync: async (_req, deps) => {
+    const h = historyOf(deps);
+    await h.syncNow();
+    return h.status();
+  },
+
+  unsentList: async (req, deps) => historyOf(deps).db.flagged(req.include_acknowledged)
+    .filter((f): f is { kind: 'withdrawals' | 'uid_transfers'; row: typeof f.row } => f.kind === 'withdrawals' || f.kind === 'uid_transfers')
+    .map((f) => toUnsent(f.kind, f.row))
+    .sort((a, b) => (a.flag.state === b.flag.state ? 0 : a.flag.state === 'flagged' ? -1 : 1)),
+
+  unsentAcknowledge: async (req, deps) => {
+    const h = historyOf(deps);
+    if (!h.db.acknowledge(req.kind, req.id, req.note)) throw new InputError(['id'], `${req.id} is not an unacknowledged outflow`);
+    deps.log?.(`[core] outflow ${req.kind} ${req.id} acknowledged: ${req.note}`);
+    h.changedCounts();
+    return toUnsent(req.kind, h.db.get(req.kind, req.id)!);
+  },
+
+  withdrawalCancel: async (req, deps) => {
+    const id = withW(req.id);
+    const answer = await deps.call<Record<string, unknown>>({ method: 'DELETE', path: `/withdrawals/${id}`, priority: 'action' });
+    const h = historyOf(deps);
+    // The 202 answer is the record in its new status (CANCELPEND): kept and followed like any other.
+    if (answer && typeof answer === 'object' && typeof answer.status === 'string') {
+      const old = h.db.get('withdrawals', id);
+      const merged = { ...(old?.wire ?? {}), ...answer, id };
+      h.apply('withdrawals', [merged]);
+    }
+    return { id, status: String(answer?.status ?? ''), http_status: 202 as const };
+  },
+
+  depositAddress: async (req, { call }) => call<DepositAddress>({ method: 'GET', path: '/wallet/deposit_address', query: [['currency', req.currency.toUpperCase()]] }),
+};

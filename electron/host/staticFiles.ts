@@ -1,0 +1,47 @@
+import { realpath } from 'node:fs/promises';
+import { extname, join, normalize, sep } from 'node:path';
+
+// Which file of the built renderer a request names, for both hosts (the web host over loopback, the
+// Electron host's app:// scheme). Only files inside the build folder, symlinks resolved; never a
+// source map; a malformed % escape is the caller's error (400), not ours.
+
+export const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.ico': 'image/x-icon', '.json': 'application/json', '.woff2': 'font/woff2',
+};
+
+export type StaticFile = { ok: true; path: string; type: string } | { ok: false; status: 400 | 404; message: string };
+
+const NOT_FOUND: StaticFile = { ok: false, status: 404, message: 'not found' };
+
+/** The build folder as the file system names it (symlinks resolved), to hand to resolveStatic. Not built yet: nothing is served. */
+export async function realRoot(dir: string): Promise<string> {
+  try {
+    return await realpath(normalize(dir));
+  } catch {
+    return normalize(dir);
+  }
+}
+
+/** `root` must come from realRoot(); `pathname` is the URL's path, still percent-encoded. */
+export async function resolveStatic(root: string, pathname: string): Promise<StaticFile> {
+  let rel: string;
+  try {
+    rel = decodeURIComponent(pathname);
+  } catch {
+    return { ok: false, status: 400, message: 'the address has a malformed % escape' };
+  }
+  if (rel === '/' || !extname(rel)) rel = '/index.html';
+  // Source maps would hand out the source; they are not built, and never served.
+  if (extname(rel).toLowerCase() === '.map') return NOT_FOUND;
+  const file = normalize(join(root, rel));
+  if (!file.startsWith(root + sep)) return NOT_FOUND;
+  let real: string;
+  try {
+    real = await realpath(file);
+  } catch {
+    return NOT_FOUND;
+  }
+  if (!real.startsWith(root + sep)) return NOT_FOUND;
+  return { ok: true, path: real, type: CONTENT_TYPES[extname(real)] ?? 'application/octet-stream' };
+}

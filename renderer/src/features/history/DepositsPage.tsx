@@ -1,0 +1,44 @@
+import { useCallback, useState } from 'react';
+import { DEPOSIT_STATUSES } from '../../../../shared/api/statuses.ts';
+import type { DepositRow, HistoryFilters, HistorySort } from '../../../../shared/history.ts';
+import { groupDigits } from '../../../../shared/money.ts';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { DepositAddressPanel } from './DepositAddressPanel.tsx';
+import { downloadCsv } from './exportCsv.ts';
+import { Filters } from './Filters.tsx';
+import { HistoryTable, type Column } from './HistoryTable.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+import { SyncLine } from './SyncLine.tsx';
+import { time } from './WithdrawalsPage.tsx';
+
+const COLUMNS: Column<DepositRow>[] = [
+  { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.timestamp) },
+  { id: 'id', header: 'Id', width: '110px', render: (r) => <span className="mono">{r.id}</span> },
+  { id: 'status', header: 'Status', width: '260px', render: (r) => <StatusBadge status={r.status} kind="deposits" /> },
+  { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
+  { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
+  { id: 'chain', header: 'Chain', width: '70px', render: (r) => r.chain },
+  { id: 'txid', header: 'Txid', width: 'minmax(160px, 1fr)', render: (r) => <span className="mono">{r.txid}</span> },
+];
+
+export function DepositsPage() {
+  const [filters, setFilters] = useState<HistoryFilters>({});
+  const [sort, setSort] = useState<HistorySort>({ by: 'time', dir: 'desc' });
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const onFilters = useCallback((f: HistoryFilters) => setFilters(f), []);
+  return (
+    <section aria-label="Deposits">
+      <div className="page-header">
+        <h1>Deposits</h1>
+        <button type="button" onClick={() => downloadCsv('deposits', { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}>Export CSV</button>
+      </div>
+      <SyncLine />
+      {note && <p className="muted small" role="status">{note}</p>}
+      {error && <ErrorPanel error={error} />}
+      <DepositAddressPanel />
+      <Filters value={filters} onChange={onFilters} statuses={Object.keys(DEPOSIT_STATUSES)} showChain searchLabel="address or txid" />
+      <HistoryTable kind="deposits" label="Deposit list" filters={filters} sort={sort} onSort={setSort} columns={COLUMNS} rowKey={(r) => r.id} />
+    </section>
+  );
+}

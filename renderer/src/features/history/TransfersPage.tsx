@@ -1,0 +1,70 @@
+import { useCallback, useState } from 'react';
+import { TRANSFER_STATUSES, UID_TRANSFER_STATUSES } from '../../../../shared/api/statuses.ts';
+import type { HistoryFilters, HistorySort, TransferRow, UidTransferRow } from '../../../../shared/history.ts';
+import { groupDigits } from '../../../../shared/money.ts';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { downloadCsv } from './exportCsv.ts';
+import { Filters } from './Filters.tsx';
+import { HistoryTable, type Column } from './HistoryTable.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+import { SyncLine } from './SyncLine.tsx';
+import { time } from './WithdrawalsPage.tsx';
+
+const MAIN_SUB: Column<TransferRow>[] = [
+  { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.timest) },
+  { id: 'dir', header: 'Direction', width: '150px', render: (r) => (r.direction === 'to' ? 'main → sub' : 'sub → main') },
+  { id: 'sub', header: 'Sub-account', width: '120px', render: (r) => <span className="mono">{r.sub_account}</span> },
+  { id: 'type', header: 'Account', width: '80px', render: (r) => r.sub_account_type },
+  { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
+  { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
+  { id: 'status', header: 'Status', width: '110px', render: (r) => <StatusBadge status={r.status} kind="other" /> },
+  { id: 'coid', header: 'Client order id', width: 'minmax(120px, 1fr)', render: (r) => <span className="mono">{r.client_order_id}</span> },
+];
+
+const UID: Column<UidTransferRow>[] = [
+  { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.create_time) },
+  { id: 'id', header: 'Id', width: '110px', render: (r) => <span className="mono">{r.id}</span> },
+  { id: 'dir', header: 'Direction', width: '90px', render: (r) => (r.transaction_type === 'withdraw' ? 'sent' : 'received') },
+  { id: 'peer', header: 'Counterpart', width: '120px', render: (r) => <span className="mono">{r.transaction_type === 'withdraw' ? r.receive_uid : r.push_uid}</span> },
+  { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
+  { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
+  { id: 'status', header: 'Status', width: '120px', render: (r) => <StatusBadge status={r.status} kind="other" /> },
+  { id: 'flag', header: '', width: 'minmax(120px, 1fr)', render: (r) => (r.desk.unsent ? <span className={`unsent-tag ${r.desk.unsent.state}`}>{r.desk.unsent.state === 'flagged' ? 'not sent by this desk' : 'acknowledged'}</span> : r.message) },
+];
+
+function List<K extends 'transfers' | 'uid_transfers'>({ kind }: { kind: K }) {
+  const [filters, setFilters] = useState<HistoryFilters>({});
+  const [sort, setSort] = useState<HistorySort>({ by: 'time', dir: 'desc' });
+  const [note, setNote] = useState<string | null>(null);
+  const [error, setError] = useState<Error | null>(null);
+  const onFilters = useCallback((f: HistoryFilters) => setFilters(f), []);
+  return (
+    <>
+      <div className="row">
+        <button type="button" onClick={() => downloadCsv(kind, { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}>Export CSV</button>
+        {note && <span className="muted small" role="status">{note}</span>}
+      </div>
+      {error && <ErrorPanel error={error} />}
+      <Filters value={filters} onChange={onFilters} statuses={kind === 'transfers' ? [...TRANSFER_STATUSES, 'success'] : UID_TRANSFER_STATUSES}
+        showChain={false} searchLabel={kind === 'transfers' ? 'sub-account or client order id' : 'uid'} />
+      {kind === 'transfers'
+        ? <HistoryTable kind="transfers" label="Main/sub transfer list" filters={filters} sort={sort} onSort={setSort} columns={MAIN_SUB} rowKey={(r) => r.key} />
+        : <HistoryTable kind="uid_transfers" label="UID transfer list" filters={filters} sort={sort} onSort={setSort} columns={UID} rowKey={(r) => r.id} />}
+    </>
+  );
+}
+
+export function TransfersPage() {
+  const [tab, setTab] = useState<'transfers' | 'uid_transfers'>('transfers');
+  return (
+    <section aria-label="Transfers">
+      <div className="page-header"><h1>Transfers</h1></div>
+      <SyncLine />
+      <div className="segmented" role="tablist">
+        <button type="button" role="tab" aria-pressed={tab === 'transfers'} onClick={() => setTab('transfers')}>Main / sub-accounts</button>
+        <button type="button" role="tab" aria-pressed={tab === 'uid_transfers'} onClick={() => setTab('uid_transfers')}>UID transfers</button>
+      </div>
+      <List key={tab} kind={tab} />
+    </section>
+  );
+}

@@ -1,0 +1,55 @@
+import { useCallback, useState } from 'react';
+import { WITHDRAWAL_STATUSES } from '../../../../shared/api/statuses.ts';
+import type { HistoryFilters, HistorySort, WithdrawalRow } from '../../../../shared/history.ts';
+import { groupDigits } from '../../../../shared/money.ts';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { downloadCsv } from './exportCsv.ts';
+import { Filters } from './Filters.tsx';
+import { HistoryTable, type Column } from './HistoryTable.tsx';
+import { SyncLine } from './SyncLine.tsx';
+import { StatusBadge } from './StatusBadge.tsx';
+import { UnsentPanel } from './UnsentPanel.tsx';
+import { WithdrawalDetail } from './WithdrawalDetail.tsx';
+
+export const time = (s: string) => (s ? new Date(Number(s) * 1000).toISOString().replace('T', ' ').slice(0, 19) : '');
+
+const COLUMNS: Column<WithdrawalRow>[] = [
+  { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.timestamp) },
+  { id: 'id', header: 'Id', width: '110px', render: (r) => <span className="mono" data-id={r.id}>{r.id}</span> },
+  { id: 'status', header: 'Status', width: '230px', render: (r) => <StatusBadge status={r.status} kind="withdrawals" /> },
+  { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
+  { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
+  { id: 'chain', header: 'Chain', width: '70px', render: (r) => r.chain },
+  { id: 'address', header: 'Address', width: 'minmax(160px, 1fr)', render: (r) => <span className="mono">{r.address}</span> },
+  { id: 'flag', header: '', width: '120px', render: (r) => (r.desk.unsent ? <span className={`unsent-tag ${r.desk.unsent.state}`}>{r.desk.unsent.state === 'flagged' ? 'not sent by this desk' : 'acknowledged'}</span> : null) },
+];
+
+export function WithdrawalsPage() {
+  const [filters, setFilters] = useState<HistoryFilters>({});
+  const [sort, setSort] = useState<HistorySort>({ by: 'time', dir: 'desc' });
+  const [selected, setSelected] = useState<string | null>(null);
+  const [exported, setExported] = useState<string | null>(null);
+  const [exportError, setExportError] = useState<Error | null>(null);
+  const onFilters = useCallback((f: HistoryFilters) => setFilters(f), []);
+  return (
+    <section aria-label="Withdrawals">
+      <div className="page-header">
+        <h1>Withdrawals</h1>
+        <button type="button" onClick={() => {
+          setExportError(null);
+          downloadCsv('withdrawals', { filters, sort }).then((n) => setExported(`${n} rows exported`), (e: Error) => setExportError(e));
+        }}>Export CSV</button>
+      </div>
+      <SyncLine />
+      {exported && <p className="muted small" role="status">{exported}</p>}
+      {exportError && <ErrorPanel error={exportError} />}
+      <UnsentPanel />
+      <Filters value={filters} onChange={onFilters} statuses={Object.keys(WITHDRAWAL_STATUSES)} showChain searchLabel="address, txid or order id" />
+      <div className="history-layout">
+        <HistoryTable kind="withdrawals" label="Withdrawal list" filters={filters} sort={sort} onSort={setSort} columns={COLUMNS}
+          rowKey={(r) => r.id} selected={selected} onSelect={(r) => setSelected(r.id)} />
+        {selected && <WithdrawalDetail key={selected} id={selected} onClose={() => setSelected(null)} />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { z } from 'zod';
+import { WRITE_KINDS } from './writes.ts';
+
+// The approval policy as data: rules evaluated in order, the first that matches decides. It is part
+// of the contract because the renderer shows it and the review step shows its verdict rule by rule.
+
+export type WriteKind = (typeof WRITE_KINDS)[number];
+
+export const DESTINATIONS = ['verified_saved', 'address_book', 'unknown'] as const;
+export type Destination = (typeof DESTINATIONS)[number];
+
+/** A threshold: zero or more, at most 20 integer digits and 8 decimals. */
+const Threshold = z.string().regex(/^(0|[1-9]\d{0,19})(\.\d{1,8})?$/, 'a threshold is a plain decimal number such as 10000 (at most 8 decimals)');
+
+export const RuleMatch = z.strictObject({
+  kinds: z.array(z.enum(WRITE_KINDS)).min(1).optional(),
+  currencies: z.array(z.string().trim().min(1).max(32)).min(1).optional(),
+  /** In the write's own currency. */
+  amount_at_least: Threshold.optional(),
+  /** Valued in USDT from spot tickers; without a valuation the rule fails closed. */
+  usdt_at_least: Threshold.optional(),
+  /** Where the money goes: on the exchange's verified saved addresses, on the desk's address book, or neither. */
+  destinations: z.array(z.enum(DESTINATIONS)).min(1).optional(),
+  /** Matches when the currency's rolling 24-hour outflow, this write included, reaches this amount. */
+  velocity_24h_at_least: Threshold.optional(),
+});
+export type RuleMatch = z.infer<typeof RuleMatch>;
+
+export const Rule = z.strictObject({
+  id: z.string().trim().min(1).max(64),
+  match: RuleMatch,
+  action: z.enum(['allow', 'require', 'block']),
+  /** For "require": how many distinct operators must approve. */
+  approvals: z.number().int().min(1).max(10).optional(),
+  /** For "require": whether the drafter's own approval counts (the default policy lets a lone operator confirm). */
+  drafter_may_approve: z.boolean().optional(),
+}).refine((r) => r.action !== 'require' || r.approvals !== undefined, { message: 'a "require" rule says how many approvals' });
+export type Rule = z.infer<typeof Rule>;
+
+export const Policy = z.strictObject({
+  rules: z.array(Rule).min(1).max(100),
+});
+export type Policy = z.infer<typeof Policy>;
+
+/** Until an operator changes it: withdrawals to a destination on no list are blocked; every write needs one signed confirmation. */
+export const DEFAULT_POLICY: Policy = {
+  rules: [
+    { id: 'unknown-destination', match: { kinds: ['withdrawal'], destinations: ['unknown'] }, action: 'block' },
+    { id: 'confirm-every-write', match: {}, action: 'require', approvals: 1, drafter_may_approve: true },
+  ],
+};
+
+export const RuleVerdict = z.object({
+  rule: z.string(),
+  matched: z.boolean(),
+  /** Why it matched or not, condition by condition, in words. */
+  why: z.array(z.string()),
+});
+export type RuleVerdict = z.infer<typeof RuleVerdict>;
+
+export const Verdict = z.object({
+  decision: z.enum(['allow', 'require', 'block']),
+  /** The rule that decided; null when none matched (then the write is blocked: no rule, no money). */
+  rule: z.string().nullable(),
+  approvals: z.number().int().nonnegative(),
+  drafter_may_approve: z.boolean(),
+  rules: z.array(RuleVerdict),
+});
+export type Verdict = z.infer<typeof Verdict>;

@@ -1,0 +1,40 @@
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDb, setMeta } from './db.ts';
+
+// The Sandbox's store holds its keys: like the desk's data folder, only the operator's account may read it.
+
+let dir: string;
+beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'sandbox-db-')); });
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+describe.skipIf(process.platform === 'win32')('the Sandbox store on disk', () => {
+  it('is a 0700 folder of 0600 files, -wal and -shm included', () => {
+    const data = join(dir, 'data');
+    const db = openDb(data);
+    setMeta(db, 'k', 'v');
+    expect(existsSync(join(data, 'sandbox.sqlite-wal'))).toBe(true);
+    expect(mode(data)).toBe(0o700);
+    for (const f of readdirSync(data).filter((n) => n.startsWith('sandbox.sqlite'))) expect(mode(join(data, f)), f).toBe(0o600);
+    expect(readdirSync(data).filter((n) => n.startsWith('sandbox.sqlite')).sort()).toEqual(['sandbox.sqlite', 'sandbox.sqlite-shm', 'sandbox.sqlite-wal']);
+    db.close();
+  });
+
+  it('tightens a store left readable by an older Sandbox', () => {
+    const data = join(dir, 'old');
+    const first = openDb(data);
+    setMeta(first, 'k', 'v');
+    first.close();
+    chmodSync(data, 0o755);
+    chmodSync(join(data, 'sandbox.sqlite'), 0o644);
+    mkdirSync(join(data, 'x'));
+    const again = openDb(data);
+    expect(mode(data)).toBe(0o700);
+    expect(mode(join(data, 'sandbox.sqlite'))).toBe(0o600);
+    again.close();
+  });
+});

@@ -1,0 +1,263 @@
+import type Decimal from 'decimal.js';
+import { Dec, fmt } from '../../shared/money.ts';
+import { inBatch, stmt, type DB } from '../db.ts';
+import { ApiError } from '../errors.ts';
+import { HOUSE_UID, spot, type Pocket } from '../ledger.ts';
+import { Book, EngineRefusal, type EngineFinish, type Side, type StpAct, type TimeInForce } from './engine.ts';
+import { Deltas } from './funds.ts';
+import { insertFill, insertOrder, openRows, updateOrder, type OrderRec } from './records.ts';
+import { fromScaled, toScaled } from './scaled.ts';
+
+// The Sandbox's spot market: one engine book per pair, kept in memory and rebuilt from the stored open
+// orders, with every order's money in the ledger. An order is one savepoint (inBatch in db.ts: orders
+// arriving together share a commit): lock, match, settle fills with fees, store. If anything fails
+// after the book moved, the in-memory market is dropped and rebuilt from the store (which rolled the
+// savepoint back), so the two never disagree.
+
+/** One fee schedule for every user, as GET /wallet/fee answers (VIP 0): maker and taker 0.2%. */
+export const MAKER_FEE = new Dec('0.002');
+export const TAKER_FEE = new Dec('0.002');
+
+export interface PairInfo {
+  id: string; base: string; quote: string;
+  /** amount_precision and precision of the pair (§4.4 currency_pairs). */
+  ap: number; pp: number;
+  minBase: Decimal; minQuote: Decimal; maxQuote: Decimal;
+}
+
+export const MAX_QUOTE_AMOUNT = '5000000';
+
+export interface PlaceRequest {
+  pair: PairInfo;
+  side: Side;
+  type: 'limit' | 'market';
+  account: 'spot' | 'margin';
+  tif: TimeInForce;
+  text: string;
+  stpAct: StpAct | null;
+  /** As sent, normalised: base amount, or quote funds for a market buy. */
+  amount: string;
+  /** '0' for market orders. */
+  price: string;
+  /** Lots, or notional units for a market buy. */
+  units: number;
+  ticks: number;
+}
+
+const STATUS_OF: Record<EngineFinish, OrderRec['status']> = {
+  open: 'open', filled: 'closed', ioc: 'cancelled', stp: 'cancelled', depth_not_enough: 'cancelled',
+};
+
+export function pocketOf(o: { uid: string; account: string; pair: string }): Pocket {
+  return o.account === 'margin' ? { uid: o.uid, type: 'margin', subKey: o.pair } : spot(o.uid);
+}
+
+
+const markets = new WeakMap<DB, Market>();
+
+export function marketOf(db: DB): Market {
+  let m = markets.get(db);
+  if (!m) markets.set(db, (m = new Market(db)));
+  return m;
+}
+
+/** Keeps a loaded market's STP groups in step with the store after the admin API changed one. */
+export function noteStpGroup(db: DB, uid: string, stpId: number): void {
+  const m = markets.get(db);
+  if (!m) return;
+  if (stpId === 0) m.stpGroups.delete(uid);
+  else m.stpGroups.set(uid, stpId);
+}
+
+/** Drops the in-memory market (after a reset, or a failure mid-order); the next call rebuilds it. */
+export function forgetMarket(db: DB): void {
+  markets.delete(db);
+}
+
+export class Market {
+  private readonly books = new Map<string, Book>();
+  /** Resting orders' records, by id. */
+  readonly open = new Map<number, OrderRec>();
+  readonly pairs = new Map<string, PairInfo>();
+  /** Per pair: when the book last changed (ms) and a change counter (order_book `with_id`). */
+  readonly changed = new Map<string, { ms: number; id: number }>();
+  /** Self-trade prevention group per uid (§3.5), from stp_members. */
+  readonly stpGroups = new Map<string, number>();
+  private nextOrder: number;
+  private nextTrade: number;
+  /** Last trade price per pair as stored in pair_last (ticks), so that an unchanged price is not rewritten. */
+  private readonly lastTicks = new Map<string, number>();
+  private readonly placeTx: (uid: string, req: PlaceRequest, nowSec: number, stpId: number, onMove: () => void) => OrderRec;
+  private readonly cancelTx: (orders: OrderRec[], nowSec: number, onMove: () => void) => OrderRec[];
+
+  constructor(private readonly db: DB) {
+    this.placeTx = db.transaction((uid: string, req: PlaceRequest, nowSec: number, stpId: number, onMove: () => void) => this.placeInTx(uid, req, nowSec, stpId, onMove));
+    this.cancelTx = db.transaction((orders: OrderRec[], nowSec: number, onMove: () => void) => this.cancelInTx(orders, nowSec, onMove));
+    for (const p of db.prepare('SELECT * FROM currency_pairs').all() as { id: string; base: string; quote: string; amount_precision: number; precision: number; min_base: string; min_quote: string }[]) {
+      this.pairs.set(p.id, { id: p.id, base: p.base, quote: p.quote, ap: p.amount_precision, pp: p.precision, minBase: new Dec(p.min_base), minQuote: new Dec(p.min_quote), maxQuote: new Dec(MAX_QUOTE_AMOUNT) });
+      this.books.set(p.id, new Book());
+    }
+    for (const o of openRows(db)) {
+      const pair = this.pairs.get(o.pair)!;
+      this.book(o.pair).restore({ id: o.id, owner: o.uid, side: o.side, price: scaledOf(o.price, pair.pp), left: scaledOf(o.left, pair.ap), stpId: o.stpId });
+      this.open.set(o.id, o);
+    }
+    for (const r of db.prepare('SELECT uid, stp_id FROM stp_members').all() as { uid: string; stp_id: number }[]) this.stpGroups.set(r.uid, r.stp_id);
+    this.nextOrder = ((db.prepare('SELECT MAX(id) AS m FROM spot_orders').get() as { m: number | null }).m ?? 0) + 1;
+    this.nextTrade = ((db.prepare('SELECT MAX(trade_id) AS m FROM spot_fills').get() as { m: number | null }).m ?? 0) + 1;
+  }
+
+  book(pair: string): Book {
+    return this.books.get(pair)!;
+  }
+
+  private touch(pair: string, ms: number): void {
+    const c = this.changed.get(pair);
+    this.changed.set(pair, { ms, id: (c?.id ?? 0) + 1 });
+  }
+
+  /** Places an order for `uid`; answers its record after matching. */
+  place(uid: string, req: PlaceRequest, nowSec: number): OrderRec {
+    const stpId = this.stpGroups.get(uid) ?? 0;
+    if (req.stpAct && stpId === 0) {
+      throw new ApiError('INVALID_PARAM_VALUE', 'stp_act needs membership in a self-trade prevention group; this account is in none (§3.5)');
+    }
+    let moved = false;
+    try {
+      return inBatch(this.db, this.placeTx, uid, req, nowSec, stpId, () => { moved = true; });
+    } catch (e) {
+      if (moved) forgetMarket(this.db);
+      throw e;
+    }
+  }
+
+  private placeInTx(uid: string, req: PlaceRequest, nowSec: number, stpId: number, onMove: () => void): OrderRec {
+    const { pair } = req;
+    const ms = Math.floor(nowSec * 1000);
+    const pocket = pocketOf({ uid, account: req.account, pair: pair.id });
+    const buy = req.side === 'buy';
+    const lockCurrency = buy ? pair.quote : pair.base;
+    const lock = new Dec(buy && req.type === 'limit' ? fromScaled(req.ticks * req.units, pair.pp + pair.ap) : req.amount);
+    const deltas = new Deltas();
+    deltas.lock(this.db, pocket, lockCurrency, lock);
+
+    const taker: OrderRec = {
+      id: this.nextOrder, uid, text: req.text, pair: pair.id, type: req.type, account: req.account, side: req.side, amount: req.amount,
+      price: req.price, tif: req.tif, left: req.amount, filledAmount: new Dec(0), filledTotal: new Dec(0), fee: new Dec(0),
+      feeCurrency: buy ? pair.base : pair.quote, locked: lock, stpId, stpAct: req.stpAct ?? '-', status: 'open', finishAs: 'open',
+      createMs: ms, updateMs: ms,
+    };
+    let result;
+    try {
+      result = this.book(pair.id).place({ id: taker.id, owner: uid, side: req.side, type: req.type, price: req.ticks, amount: req.units, tif: req.tif, stpId, stpAct: req.stpAct });
+    } catch (e) {
+      if (e instanceof EngineRefusal) throw new ApiError(e.label, e.message);
+      throw e;
+    }
+    this.nextOrder++;
+    onMove();
+    const house = spot(HOUSE_UID);
+    for (const f of result.fills) {
+      const maker = this.open.get(f.maker.id)!;
+      const base = new Dec(fromScaled(f.lots, pair.ap));
+      const quote = new Dec(fromScaled(f.lots * f.price, pair.pp + pair.ap));
+      const price = fromScaled(f.price, pair.pp);
+      const tradeId = this.nextTrade++;
+      for (const [o, role] of [[taker, 'taker'], [maker, 'maker']] as const) {
+        const p = pocketOf(o);
+        const rate = role === 'taker' ? TAKER_FEE : MAKER_FEE;
+        // The buyer pays quote from its lock and gets base less the fee; the seller the other way round.
+        const [paid, got, gotCurrency] = o.side === 'buy' ? [quote, base, pair.base] : [base, quote, pair.quote];
+        const fee = got.times(rate);
+        deltas.add(p, o.side === 'buy' ? pair.quote : pair.base, null, paid.neg());
+        deltas.add(p, gotCurrency, got.minus(fee), null);
+        deltas.add(house, gotCurrency, fee, null);
+        o.locked = o.locked.minus(paid);
+        o.filledAmount = o.filledAmount.plus(base);
+        o.filledTotal = o.filledTotal.plus(quote);
+        o.fee = o.fee.plus(fee);
+        o.updateMs = ms;
+        insertFill(this.db, {
+          trade_id: tradeId, uid: o.uid, order_id: o.id, pair: pair.id, side: o.side, role, amount: fmt(base), price,
+          fee: fmt(fee), fee_currency: gotCurrency, text: o.text, ts_ms: ms,
+        });
+      }
+      maker.left = fromScaled(f.maker.left, pair.ap);
+      if (f.maker.left === 0) this.finish(maker, 'closed', 'filled', deltas);
+      else updateOrder(this.db, maker);
+    }
+    for (const m of result.stpCancelled) {
+      const maker = this.open.get(m.id)!;
+      maker.updateMs = ms;
+      this.finish(maker, 'cancelled', 'stp', deltas);
+    }
+
+    taker.left = req.type === 'market' && buy ? fromScaled(result.left, pair.pp + pair.ap) : fromScaled(result.left, pair.ap);
+    taker.status = STATUS_OF[result.finishAs];
+    taker.finishAs = result.finishAs;
+    // What a resting order keeps locked: a buy its limit price × lots left, a sell its lots left. The rest
+    // (price improvement, or everything once finished) goes back to available.
+    const keep = !result.rested ? new Dec(0) : buy ? new Dec(fromScaled(req.ticks * result.left, pair.pp + pair.ap)) : new Dec(taker.left);
+    const release = taker.locked.minus(keep);
+    if (!release.isZero()) deltas.add(pocket, lockCurrency, release, release.neg());
+    taker.locked = keep;
+    deltas.apply(this.db);
+    insertOrder(this.db, taker);
+    if (result.rested) this.open.set(taker.id, taker);
+    if (result.fills.length > 0) this.recordLast(pair, result.fills[result.fills.length - 1]!.price, ms);
+    if (result.fills.length > 0 || result.rested || result.stpCancelled.length > 0) this.touch(pair.id, ms);
+    return taker;
+  }
+
+  /** Takes an order off the book and releases what it held. */
+  private finish(o: OrderRec, status: OrderRec['status'], finishAs: string, deltas: Deltas): void {
+    o.status = status;
+    o.finishAs = finishAs;
+    if (!o.locked.isZero()) deltas.add(pocketOf(o), o.side === 'buy' ? this.pairs.get(o.pair)!.quote : this.pairs.get(o.pair)!.base, o.locked, o.locked.neg());
+    o.locked = new Dec(0);
+    this.open.delete(o.id);
+    updateOrder(this.db, o);
+  }
+
+  /** Cancels resting orders of their owner; answers their records. */
+  cancel(orders: OrderRec[], nowSec: number): OrderRec[] {
+    if (orders.length === 0) return [];
+    let moved = false;
+    try {
+      return inBatch(this.db, this.cancelTx, orders, nowSec, () => { moved = true; });
+    } catch (e) {
+      if (moved) forgetMarket(this.db);
+      throw e;
+    }
+  }
+
+  private cancelInTx(orders: OrderRec[], nowSec: number, onMove: () => void): OrderRec[] {
+    const ms = Math.floor(nowSec * 1000);
+    const deltas = new Deltas();
+    for (const o of orders) {
+      this.book(o.pair).cancel(o.id);
+      onMove();
+      o.updateMs = ms;
+      this.finish(o, 'cancelled', 'cancelled', deltas);
+      this.touch(o.pair, ms);
+    }
+    deltas.apply(this.db);
+    return orders;
+  }
+
+  /** The pair's last trade price moves its ticker and, for a USDT pair, the base currency's valuation. */
+  private recordLast(pair: PairInfo, ticks: number, ms: number): void {
+    if (this.lastTicks.get(pair.id) === ticks) return;
+    this.lastTicks.set(pair.id, ticks);
+    const price = fromScaled(ticks, pair.pp);
+    stmt(this.db, 'INSERT INTO pair_last (pair, price, ts_ms) VALUES (?, ?, ?) ON CONFLICT(pair) DO UPDATE SET price = excluded.price, ts_ms = excluded.ts_ms')
+      .run(pair.id, price, ms);
+    if (pair.quote === 'USDT') stmt(this.db, 'UPDATE prices SET usdt = ? WHERE currency = ?').run(price, pair.base);
+  }
+}
+
+function scaledOf(s: string, places: number): number {
+  const n = toScaled(s, places);
+  if (n === null) throw new Error(`stored amount ${s} does not fit ${places} places`);
+  return n;
+}
