@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KINDS, mainSpotValue, sandboxFigures, type Figures } from './balancesFigures.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxAdmin, sandboxGet } from './sandboxApi.ts';
+import { sandboxAll } from './sandboxHistory.ts';
 
 // The Sub-accounts pages in a real browser over the web host and a real Sandbox: every figure on screen
 // is checked against what the Sandbox itself answers to the test's own signer.
@@ -99,6 +100,10 @@ describe('Sub-account balances against the Sandbox', () => {
     // §2.8 fields of the cross margin account are shown as sent.
     const cross = await sandboxGet<Array<{ uid: string; available: Record<string, unknown> }>>(desk.sandbox.credentialsPath, '/wallet/sub_account_cross_margin_balances', `sub_uid=${uid}`);
     expect(await page.locator('[data-testid="detail-cross"] [data-field="risk"]').textContent()).toBe(cross[0]!.available.risk);
+    // Its transfers with the main account come from the history cache: as many as the Sandbox holds (up to the 50 shown).
+    const transfers = await sandboxAll<unknown>(desk.sandbox.credentialsPath, '/wallet/sub_account_transfers', `sub_uid=${uid}`);
+    expect(transfers.length).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('sub-account-transfers').locator('tbody tr').count(), { timeout: 60_000 }).toBe(Math.min(50, transfers.length));
     await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'sub-account-detail.png'), fullPage: true });
   });
 

@@ -6,6 +6,7 @@ import { useDeskQuery } from '../../hooks/useDeskQuery.ts';
 import { AlertsPanel } from './AlertsPanel.tsx';
 import { figure, percent, timeOf } from './format.ts';
 import { useBalancesProgress } from './hooks.ts';
+import { SubAccountTransfers } from './SubAccountTransfers.tsx';
 import './balances.css';
 
 /** Every field of a §2.8 record as the exchange sent it, nested objects flattened to a.b names. */
@@ -70,6 +71,7 @@ export function SubAccountDetail({ uid }: { uid: string }) {
           {setFloor.error && <ErrorPanel error={setFloor.error} />}
         </div>
       )}
+      <SubAccountTransfers uid={uid} />
       {d?.spot && <div className="card"><h2>Spot</h2><Fields record={d.spot} testid="detail-spot" /></div>}
       {d && d.margin.map((m, i) => <div className="card" key={i}><h2>Isolated margin {String(m.currency_pair ?? '')}</h2><Fields record={m} testid={`detail-margin-${i}`} /></div>)}
       {d && Object.entries(d.futures).map(([s, f]) => <div className="card" key={s}><h2>Perpetual futures ({s.toUpperCase()})</h2><Fields record={f} testid={`detail-futures-${s}`} /></div>)}
