@@ -79,7 +79,13 @@ async function main(): Promise<void> {
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     // The token is put where the page keeps it, so that the first address opened is the matrix itself.
     await page.addInitScript((t) => (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('desk-token', t), token);
-    await new Promise((r) => setTimeout(r, 1000)); // the core's clock sync at start is not part of the load
+    // The core's own start-up reads (clock sync, the history cache's first sync) are not part of the
+    // load: wait until the wire has been quiet for 1.5 s.
+    for (let quiet = 0; quiet < 1500;) {
+      const before = wire.length;
+      await new Promise((r) => setTimeout(r, 250));
+      quiet = wire.length === before && wire.every((w) => w.end !== undefined) ? quiet + 250 : 0;
+    }
 
     // No named helpers inside these functions: the bundler's __name helper does not exist in the page.
     const marks = async () => page.evaluate(() => ({
@@ -93,7 +99,11 @@ async function main(): Promise<void> {
     await waitPainted();
     const cold = await marks();
     const origin = await page.evaluate(() => performance.timeOrigin);
-    const loadRequests = [...wire];
+    // The balances load's own reads; anything else on the wire meanwhile (a background poll) is logged apart.
+    const BALANCE_READ = /^\/(sub_accounts|wallet\/sub_account_(margin_|futures_|cross_margin_)?balances|spot\/tickers)$/;
+    const loadRequests = wire.filter((w) => BALANCE_READ.test(w.path));
+    const others = wire.filter((w) => !BALANCE_READ.test(w.path));
+    if (others.length) log(`other requests during the load: ${others.map((w) => w.path).join(', ')}`);
     const originWall = await page.evaluate(() => performance.timeOrigin);
     log(`core: ${coreTimes.slice(0, 6).map((x) => x.replace(/@(\d+)/, (_, w: string) => `@${(Number(w) - originWall).toFixed(0)}`)).join(' ')}`);
     const rows = await page.getByRole('table').getAttribute('aria-rowcount');
