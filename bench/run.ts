@@ -11,13 +11,17 @@ const BENCHMARKS: Record<string, string> = {
   client: 'the desk\'s client against ccxt on a bench-world Sandbox (issue 4)',
   matching: 'the spot matching engine, a naive reference replay, and signed order placement over HTTP (issue 15)',
   ui: 'the history pages in Chromium through the web host, 100,000 cached withdrawals (issue 10)',
+  'ui-subaccounts': 'the Sub-accounts page in Chromium over a bench-world Sandbox: load, render, requests (issue 11)',
 };
+
+/** Benchmarks whose file is not bench/<name>.ts. */
+const FILES: Record<string, string> = { 'ui-subaccounts': 'ui/subaccounts.ts' };
 
 const ROOT = join(import.meta.dirname, '..');
 const TSX = createRequire(join(ROOT, 'package.json')).resolve('tsx');
 
 function runOne(name: string): Promise<number> {
-  const file = join(ROOT, 'bench', `${name}.ts`);
+  const file = join(ROOT, 'bench', FILES[name] ?? `${name}.ts`);
   if (!existsSync(file)) {
     process.stderr.write(`bench: ${name} is registered but bench/${name}.ts does not exist yet\n`);
     return Promise.resolve(1);

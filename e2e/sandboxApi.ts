@@ -15,3 +15,15 @@ export async function sandboxGet<T>(credentialsPath: string, path: string, query
   if (!res.ok) throw new Error(`Sandbox answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
 }
+
+/** A call to the Sandbox's admin API (Bearer admin_token from credentials.json). */
+export async function sandboxAdmin<T>(credentialsPath: string, method: string, path: string, body?: unknown): Promise<T> {
+  const creds = readSandboxCredentials(credentialsPath);
+  const res = await fetch(`${creds.admin_url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${creds.admin_token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`Sandbox admin answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENVIRONMENT_NAMES, OPERATOR_ENVIRONMENTS, PERMISSION_GROUPS } from './api/environments.ts';
 import { TotalBalance, VALUATION_CURRENCIES } from './api/records.ts';
 import { WriteKind, WriteRequest } from './api/writes.ts';
+import { AlertView, BalanceSettings, FloorInput, LoadProgress, LoadStatus, MainBalances, MatrixPage, MatrixQuery, QuoteCurrency, Snapshot, SubAccountDetail, ThresholdInput } from './balances.ts';
 import {
   DepositAddress, DepositPage, HISTORY_KINDS, HistoryPageRequest, HistoryQuery, HistoryStatus, TimelineEntry, TransferPage,
   UidTransferPage, UnsentItem, WithdrawalPage, WithdrawalRow,
@@ -255,6 +256,63 @@ export const channels = {
     request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT') }).strict(),
     response: TotalBalance,
   },
+  /** The main account's own spot, isolated margin, futures (per settle) and cross margin accounts, read fresh. */
+  balancesMain: {
+    request: z.object({ quote: QuoteCurrency.default('USDT') }).strict(),
+    response: MainBalances,
+  },
+  /** Snapshots of the §2.9 total the desk keeps at each fetch, oldest first. */
+  balancesSnapshots: {
+    request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT'), since: z.number().int().nonnegative().default(0) }).strict(),
+    response: z.array(Snapshot),
+  },
+  /** One page of the sub-account matrix; with nothing loaded it starts the load (progress as balancesProgress events). */
+  balancesMatrix: {
+    request: MatrixQuery,
+    response: MatrixPage,
+  },
+  /** Loads every sub-account's balances again; answers when the load has ended. */
+  balancesRefresh: {
+    request: z.object({}).strict(),
+    response: LoadStatus,
+  },
+  /** The whole filtered matrix as CSV text. */
+  balancesExport: {
+    request: MatrixQuery,
+    response: z.object({ filename: z.string(), csv: z.string(), rows: z.number().int() }),
+  },
+  /** Every §2.8 record of one sub-account, its alert settings and its alerts. */
+  balancesSubAccount: {
+    request: z.object({ uid: z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits'), quote: QuoteCurrency.default('USDT') }).strict(),
+    response: SubAccountDetail,
+  },
+  balancesSettingsGet: {
+    request: z.object({}).strict(),
+    response: BalanceSettings,
+  },
+  balancesSettingsSave: {
+    request: BalanceSettings,
+    response: BalanceSettings,
+  },
+  /** A sub-account's own risk threshold; null goes back to the default. */
+  balancesSetThreshold: {
+    request: ThresholdInput,
+    response: SubAccountDetail,
+  },
+  /** A low-balance floor for one sub-account and currency; null removes it. */
+  balancesSetFloor: {
+    request: FloorInput,
+    response: SubAccountDetail,
+  },
+  /** Alerts standing or not yet acknowledged. */
+  balanceAlerts: {
+    request: z.object({}).strict(),
+    response: z.array(AlertView),
+  },
+  balanceAlertAcknowledge: {
+    request: z.object({ id: z.number().int().positive() }).strict(),
+    response: AlertView,
+  },
 
   // History (issue 10): one page at a time from the core's cache; never a whole list.
   withdrawalsList: { request: HistoryPageRequest, response: WithdrawalPage },
@@ -346,6 +404,10 @@ export const events = {
       paused_until_ms: z.number().nullable(),
     })),
   }),
+  /** A balances load moved on (loaded / total requests). */
+  balancesProgress: LoadProgress,
+  /** A risk or low-balance alert was raised: a notification for the operator. */
+  balanceAlert: AlertView,
 } as const;
 
 export type Events = typeof events;

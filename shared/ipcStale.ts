@@ -9,6 +9,7 @@ export const QUERY_CHANNELS = [
   'profileCurrent', 'profilesList', 'vaultStatus', 'settingsGet', 'intentsList', 'journalStatus', 'totalBalance',
   'withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList',
   'depositAddress',
+  'balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balancesSettingsGet', 'balanceAlerts',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
@@ -16,8 +17,11 @@ export type WriteChannel = Exclude<ChannelName, QueryChannel>;
 /** The exchange's histories as the desk's cache holds them: the `history` event says they moved. */
 const HISTORY_READS = ['withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList'] as const;
 
+/** Balances of the main account and every sub-account, and their alerts. */
+const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;
+
 /** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
-const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', 'totalBalance', ...HISTORY_READS, 'depositAddress'] as const;
+const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet'] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
 export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
@@ -33,6 +37,9 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   history: HISTORY_READS,
   // Shown as a desktop or browser notification; it changes no read.
   notify: [],
+  // Progress changes the matrix only when a load is done: the balances feature's hook refetches then.
+  balancesProgress: [],
+  balanceAlert: ['balancesMatrix', 'balancesSubAccount', 'balanceAlerts'],
 };
 
 /** Events whose payload is the new value of a query: written straight into the cache. */
@@ -60,6 +67,11 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   // refetched at once, so the operator sees the answer without waiting for the next sync.
   historyExport: [], historySync: [], unsentAcknowledge: ['unsentList', 'historyStatus'],
   withdrawalCancel: ['withdrawalsList', 'withdrawalDetail', 'historyStatus'],
+  balancesRefresh: [], balancesExport: [],
+  balancesSettingsSave: ['balancesSettingsGet'],
+  balancesSetThreshold: ['balancesSubAccount', 'balancesMatrix', 'balanceAlerts'],
+  balancesSetFloor: ['balancesSubAccount', 'balancesMatrix', 'balanceAlerts'],
+  balanceAlertAcknowledge: ['balanceAlerts', 'balancesMatrix', 'balancesSubAccount'],
 };
 
 /** Writes whose answer is the new value of a query (request-free queries only). */

@@ -5,6 +5,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { controlAdminRoutes } from './admin/control.ts';
 import { ledgerAdminRoutes } from './admin/ledger.ts';
+import { marginAdminRoutes } from './admin/margin.ts';
 import { marketAdminRoutes } from './admin/market.ts';
 import { ADMIN_PREFIX, mountAdmin } from './admin/server.ts';
 import { KeyStore } from './auth.ts';
@@ -84,7 +85,7 @@ export async function startSandbox(config: SandboxConfig): Promise<RunningSandbo
     const app = buildServer({ db, routes: config.routes ?? allRoutes({ clock, options: config.options }), clock, limiter, faults, keys });
     mountAdmin(app, {
       db, clock, options: config.options, token: adminToken,
-      routes: [...ledgerAdminRoutes, ...marketAdminRoutes, ...controlAdminRoutes({ keys, faults, limiter })],
+      routes: [...ledgerAdminRoutes, ...marketAdminRoutes, ...marginAdminRoutes, ...controlAdminRoutes({ keys, faults, limiter })],
       onChange: () => keys.invalidate(),
     });
     const stopLifecycle = startLifecycle(db, clock, config.options);

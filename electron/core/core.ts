@@ -5,6 +5,8 @@ import type { ApiRequest } from './client/client.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
 import { AnswerShapeError, ExchangeError, InputError, JournalDamagedWritesError, LockedError, NetworkError, NoProfileError } from './errors.ts';
+import { BalancesService } from './balances/service.ts';
+import { BalanceStore } from './balances/store.ts';
 import { WipedSecretError } from './client/sign.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import type { Profile } from './profiles/profile.ts';
@@ -110,7 +112,39 @@ export function createCore(opts: CoreOptions): Core {
     }
   }
 
-  const deps: HandlerDeps = { session, vault, settings, call, history, log };
+
+  // One balances service per profile, made on first use; its timer and file live until the core closes.
+  const balanceServices = new Map<string, BalancesService>();
+  function balancesOf(): BalancesService {
+    const id = session.active().id;
+    let service = balanceServices.get(id);
+    if (!service) {
+      const file = opts.dataDir ? join(opts.dataDir, 'balances', `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`) : null;
+      service = new BalancesService({
+        // A timer of a profile that is no longer active must not read with another profile's key.
+        client: () => {
+          const s = session.active();
+          if (s.id !== id) throw new NoProfileError();
+          return s.client;
+        },
+        store: new BalanceStore(file),
+        events: {
+          progress: (p) => emit('balancesProgress', p),
+          alert: (a) => {
+            emit('balanceAlert', a);
+            // The desktop notification both hosts show (Electron's, or the browser's under the web host).
+            const what = a.kind === 'low_balance' ? `${a.subject} below the floor of ${a.threshold}` : `${a.kind === 'cross_risk' ? 'cross margin' : `isolated margin ${a.subject}`} risk ${a.value} below ${a.threshold} (1.1 is liquidation)`;
+            emit('notify', { title: `Sub-account ${a.uid}`, body: what, tag: `balance-alert-${a.id}` });
+          },
+        },
+        log,
+      });
+      balanceServices.set(id, service);
+    }
+    return service;
+  }
+
+  const deps: HandlerDeps = { session, vault, settings, call, history, log, balances: balancesOf };
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
   session.start();
 
@@ -147,6 +181,8 @@ export function createCore(opts: CoreOptions): Core {
 
   return {
     close: async () => {
+      for (const b of balanceServices.values()) b.close();
+      balanceServices.clear();
       await session.close();
       history.close();
     },

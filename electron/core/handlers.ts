@@ -4,6 +4,7 @@ import type { ChannelName, Channels, IntentCursor, IntentPage, IntentView, Vault
 import type { ApiRequest } from './client/client.ts';
 import { InputError, JournalDamagedWritesError } from './errors.ts';
 import type { ActiveSession, Session } from './session.ts';
+import type { BalancesService } from './balances/service.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
 import type { HistoryService } from './history/service.ts';
@@ -18,6 +19,8 @@ export interface HandlerDeps {
   /** The active profile's cached histories (issue 10). */
   history: HistoryService;
   log?: (line: string) => void;
+  /** The active profile's balances (sub-account matrix, alerts, snapshots). */
+  balances(): BalancesService;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;
@@ -126,8 +129,28 @@ export const handlers: Handlers = {
   journalAcknowledgeRecovery: async (_req, { session }) => session.acknowledgeRecovery(),
   journalArchive: async (_req, { session }) => session.archiveDamagedJournal(),
 
-  totalBalance: async (req, { call }) =>
-    call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }, TotalBalance),
+  totalBalance: async (req, { call, balances }) => {
+    const total = await call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }, TotalBalance);
+    balances().recordTotal(req.currency, total.total.amount);
+    return total;
+  },
+
+  balancesMain: async (req, { balances }) => balances().main(req.quote),
+  balancesSnapshots: async (req, { balances }) => balances().snapshots(req.currency, req.since),
+  balancesMatrix: async (req, { balances }) => balances().matrix(req),
+  balancesRefresh: async (_req, { balances }) => balances().refresh('action'),
+  balancesExport: async (req, { balances }) => balances().exportCsv(req),
+  balancesSubAccount: async (req, { balances }) => balances().detail(req.uid, req.quote),
+  balancesSettingsGet: async (_req, { balances }) => balances().settings(),
+  balancesSettingsSave: async (req, { balances }) => balances().saveSettings(req),
+  balancesSetThreshold: async (req, { balances }) => balances().setThreshold(req.uid, req.risk_threshold),
+  balancesSetFloor: async (req, { balances }) => balances().setFloor(req.uid, req.currency, req.floor),
+  balanceAlerts: async (_req, { balances }) => balances().alerts(),
+  balanceAlertAcknowledge: async (req, { balances }) => {
+    const a = balances().acknowledge(req.id);
+    if (!a) throw new InputError(['id'], `there is no alert ${req.id}`);
+    return a;
+  },
 
   ...historyHandlers,
 };

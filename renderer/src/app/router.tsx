@@ -10,6 +10,8 @@ export function pageRoutes(): RouteObject[] {
     children: [
       { index: true, element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
       ...PAGES.map((p): RouteObject => ({ path: p.path, lazy: async () => ({ Component: (await p.load()).default }) })),
+      // One sub-account, under its page in the sidebar (the link stays current).
+      { path: 'sub-accounts/:uid', lazy: async () => ({ Component: (await import('../features/balances/SubAccountsRoute.tsx')).default }) },
       { path: '*', element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
     ],
   }];

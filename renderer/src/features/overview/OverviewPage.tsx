@@ -5,6 +5,7 @@ import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { BreakdownChart } from './BreakdownChart.tsx';
+import { OverviewBalances, useAutoRefreshMs } from '../balances/index.ts';
 
 const ACCOUNT_TYPE_NAMES: Record<string, string> = {
   spot: 'Spot', margin: 'Isolated margin', futures: 'Perpetual futures', cross_margin: 'Cross margin',
@@ -28,7 +29,7 @@ function useCurrency(): [ValuationCurrency, (c: ValuationCurrency) => void] {
 
 export default function OverviewPage() {
   const [currency, setCurrency] = useCurrency();
-  const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: 60_000 });
+  const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: useAutoRefreshMs() });
   const rows = total.data ? breakdown(total.data) : [];
 
   return (
@@ -42,6 +43,7 @@ export default function OverviewPage() {
         </div>
       </header>
 
+      <OverviewBalances currency={currency} totalAt={total.dataUpdatedAt} />
       {total.isPending && <p className="muted" role="status">Loading balances…</p>}
       {total.isError && <ErrorPanel error={total.error} onRetry={() => void total.refetch()} />}
       {total.data && (

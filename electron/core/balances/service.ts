@@ -1,0 +1,238 @@
+import { TotalBalance } from '../../../shared/api/records.ts';
+import { stringify } from 'csv-stringify/sync';
+import type { z } from 'zod';
+import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES, MATRIX_PAGE_MAX, type AlertView, type BalanceSettings, type LoadStatus, type MainBalances, type MatrixPage, type MatrixQuery, type MatrixRow, type SubAccountDetail } from '../../../shared/balances.ts';
+import type { ApiClient, Priority } from '../client/client.ts';
+import { cellsOf } from './amounts.ts';
+import { conditionsOf } from './alerts.ts';
+import { loadMain, loadSubAccounts } from './load.ts';
+import { entriesOf, kindsOf, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
+import type { BalanceStore } from './store.ts';
+import { Prices } from './valuation.ts';
+
+// One profile's balances: the last complete load of every sub-account (in memory; the exchange is the
+// source of truth and a load is 15 requests for 1,000 sub-accounts), its alerts and total snapshots
+// (in the profile's SQLite file), and the auto-refresh timer.
+
+export interface BalancesEvents {
+  progress(p: { scope: 'sub_accounts' | 'main'; loaded: number; total: number; done: boolean; error: string | null }): void;
+  alert(a: AlertView): void;
+}
+
+export interface BalancesServiceOptions {
+  client: () => ApiClient;
+  store: BalanceStore;
+  events: BalancesEvents;
+  now?: () => number;
+  log?: (line: string) => void;
+}
+
+type Query = z.output<typeof MatrixQuery>;
+
+/**
+ * Names come from the exchange, or from a relay between it and the desk: one starting with = + - @ would
+ * run as a formula in a spreadsheet, so it is kept as text. (csv-stringify's escape_formulas would also
+ * turn negative figures into text.)
+ */
+function asText(s: string): string {
+  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+}
+
+export class BalancesService {
+  private entries: SubAccountEntry[] = [];
+  private prices: Prices | null = null;
+  private status: LoadStatus = { state: 'empty', loaded: 0, total: 0, fetched_at: null, error: null, requests: 0 };
+  private loading: Promise<LoadStatus> | null = null;
+  private readonly rows = new Map<string, MatrixRow[]>();
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private snapshotCurrency = 'USDT';
+  private lastSnapshotAt = 0;
+  private readonly now: () => number;
+
+  constructor(private readonly opts: BalancesServiceOptions) {
+    this.now = opts.now ?? Date.now;
+    this.schedule();
+  }
+
+  close(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.opts.store.close();
+  }
+
+  settings(): BalanceSettings {
+    return this.opts.store.settings();
+  }
+
+  saveSettings(s: BalanceSettings): BalanceSettings {
+    this.opts.store.saveSettings(s);
+    this.schedule();
+    this.reevaluate();
+    return this.settings();
+  }
+
+  private schedule(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    const sec = this.settings().auto_refresh_seconds;
+    if (sec === 0) return;
+    this.timer = setInterval(() => void this.autoRefresh(), sec * 1000);
+    this.timer.unref?.();
+  }
+
+  private async autoRefresh(): Promise<void> {
+    // Nothing is loaded until someone opened a balances page: a desk left on the Sandbox does not poll for nobody.
+    if (this.status.state === 'empty') return;
+    // The window's own auto-refresh of the total leaves snapshots while it is shown; this one covers the
+    // time it is hidden, without doubling the chart's points.
+    const every = this.settings().auto_refresh_seconds * 1000;
+    const snapshotDue = this.now() - this.lastSnapshotAt >= every / 2;
+    try {
+      await Promise.all([this.refresh('background'), snapshotDue ? this.takeSnapshot(this.snapshotCurrency, 'background') : null]);
+    } catch (e) {
+      this.opts.log?.(`[balances] auto-refresh failed: ${(e as Error).message}`);
+    }
+  }
+
+  private async takeSnapshot(currency: string, priority: Priority): Promise<void> {
+    const t = await this.opts.client().request({ method: 'GET', path: '/wallet/total_balance', query: [['currency', currency]], priority }, TotalBalance);
+    this.recordTotal(currency, t.total.amount);
+  }
+
+  /** Every fetch of the §2.9 total is kept as a snapshot for the Overview's chart. */
+  recordTotal(currency: string, amount: string): void {
+    this.snapshotCurrency = currency;
+    this.lastSnapshotAt = this.now();
+    this.opts.store.addSnapshot(this.lastSnapshotAt, currency, amount);
+  }
+
+  snapshots(currency: string, since: number) {
+    return this.opts.store.snapshots(currency, since, 5000);
+  }
+
+  /** Loads every sub-account's balances; a load already under way is shared, never doubled. */
+  refresh(priority: Priority = 'visible'): Promise<LoadStatus> {
+    if (this.loading) return this.loading;
+    const run = async (): Promise<LoadStatus> => {
+      this.status = { ...this.status, state: this.status.fetched_at ? this.status.state : 'loading', loaded: 0, error: null };
+      const progress = (loaded: number, total: number) => {
+        this.status = { ...this.status, loaded, total };
+        this.opts.events.progress({ scope: 'sub_accounts', loaded, total, done: false, error: null });
+      };
+      try {
+        const raw = await loadSubAccounts(this.opts.client(), priority, progress);
+        this.entries = entriesOf(raw);
+        this.prices = new Prices(raw.tickers);
+        this.rows.clear();
+        this.status = { state: 'ready', loaded: raw.requests, total: raw.requests, fetched_at: this.now(), error: null, requests: raw.requests };
+        this.opts.events.progress({ scope: 'sub_accounts', loaded: raw.requests, total: raw.requests, done: true, error: null });
+        // Alerts right after the figures are out (a raised one comes as its own event and re-marks the rows).
+        await new Promise((r) => setImmediate(r));
+        this.reevaluate();
+      } catch (e) {
+        const message = (e as Error).message;
+        this.status = { ...this.status, state: this.status.fetched_at ? 'ready' : 'error', error: message };
+        this.opts.events.progress({ scope: 'sub_accounts', loaded: this.status.loaded, total: this.status.total, done: true, error: message });
+      }
+      return this.status;
+    };
+    this.loading = run().finally(() => { this.loading = null; });
+    return this.loading;
+  }
+
+  /** Alerts follow the latest load and the latest settings. */
+  private reevaluate(): void {
+    if (this.status.fetched_at === null) return;
+    const store = this.opts.store;
+    const conditions = conditionsOf(this.entries, { defaultThreshold: this.settings().default_risk_threshold, thresholds: store.thresholds(), floors: store.floors() });
+    const known = new Set(this.entries.map((e) => e.uid));
+    for (const a of store.reconcile(conditions, this.now(), (uid) => known.has(uid))) this.opts.events.alert(a);
+    this.rows.clear();
+  }
+
+  private rowsIn(quote: string): MatrixRow[] {
+    let rows = this.rows.get(quote);
+    if (!rows) {
+      const counts = new Map<string, number>();
+      for (const a of this.opts.store.activeAlerts()) counts.set(a.uid, (counts.get(a.uid) ?? 0) + 1);
+      const prices = this.prices ?? new Prices([]);
+      rows = this.entries.map((e) => rowOf(e, prices, quote, counts.get(e.uid) ?? 0));
+      this.rows.set(quote, rows);
+    }
+    return rows;
+  }
+
+  /** One page of the matrix; opening it with nothing loaded starts the load (progress comes as events). */
+  matrix(q: Query): MatrixPage {
+    if (this.status.state === 'empty' || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
+    const { all: _all, ...page } = queryRows(this.rowsIn(q.quote), q);
+    return { status: this.status, quote: q.quote, offset: q.offset, ...page };
+  }
+
+  /** The whole filtered matrix as CSV (every row, not one page). */
+  exportCsv(q: Query): { filename: string; csv: string; rows: number } {
+    const { all, column_totals, grand_total } = queryRows(this.rowsIn(q.quote), { ...q, offset: 0, limit: MATRIX_PAGE_MAX });
+    const head = ['uid', 'name', ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} (${q.quote})`), `Total (${q.quote})`, 'Cross margin risk', 'Isolated margin risk (lowest mmr)',
+      ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} amounts`)];
+    const body = all.map((r) => [r.uid, asText(r.name), ...ACCOUNT_KINDS.map((k) => r.cells[k].value), r.total, r.cross_risk ?? '', r.margin_risk ?? '',
+      ...ACCOUNT_KINDS.map((k) => Object.entries(r.cells[k].amounts).map(([c, a]) => `${a} ${c}`).join('; '))]);
+    const totals = ['', 'Total', ...ACCOUNT_KINDS.map((k) => column_totals[k]), grand_total, '', '', ...ACCOUNT_KINDS.map(() => '')];
+    const stamp = new Date(this.status.fetched_at ?? this.now()).toISOString().replace(/[:.]/g, '-');
+    return { filename: `sub-account-balances-${q.quote}-${stamp}.csv`, csv: stringify([head, ...body, totals]), rows: all.length };
+  }
+
+  detail(uid: string, quote: string): SubAccountDetail {
+    const e = this.entries.find((x) => x.uid === uid);
+    const row = e ? this.rowsIn(quote).find((r) => r.uid === uid) ?? null : null;
+    if (this.status.state === 'empty') void this.refresh('visible');
+    return {
+      uid,
+      name: e?.name ?? '',
+      fetched_at: this.status.fetched_at,
+      row,
+      spot: e?.spot ? { available: e.spot.available ?? {}, ...(e.spot.locking ? { locking: e.spot.locking } : {}) } : null,
+      margin: e?.margin ?? [],
+      futures: e?.futures ?? {},
+      cross_margin: e?.cross ?? null,
+      risk_threshold: this.opts.store.thresholds().get(uid) ?? this.settings().default_risk_threshold,
+      floors: this.opts.store.floors(uid).map((f) => ({ currency: f.currency, floor: f.floor })),
+      alerts: this.opts.store.activeAlerts(uid),
+    };
+  }
+
+  setThreshold(uid: string, value: string | null): SubAccountDetail {
+    this.opts.store.setThreshold(uid, value);
+    this.reevaluate();
+    return this.detail(uid, 'USDT');
+  }
+
+  setFloor(uid: string, currency: string, floor: string | null): SubAccountDetail {
+    this.opts.store.setFloor(uid, currency, floor);
+    this.reevaluate();
+    return this.detail(uid, 'USDT');
+  }
+
+  alerts(): AlertView[] {
+    return this.opts.store.activeAlerts();
+  }
+
+  acknowledge(id: number): AlertView | null {
+    const a = this.opts.store.acknowledge(id, this.now());
+    this.rows.clear();
+    return a;
+  }
+
+  /** The main account's own accounts, read fresh (the Overview's refresh). */
+  async main(quote: string, priority: Priority = 'visible'): Promise<MainBalances> {
+    const raw = await loadMain(this.opts.client(), priority);
+    const prices = new Prices(raw.tickers);
+    const available: Record<string, string> = {}, locked: Record<string, string> = {};
+    for (const s of raw.spot) {
+      available[s.currency] = s.available;
+      locked[s.currency] = s.locked;
+    }
+    const { cells, total } = cellsOf(kindsOf({ uid: '', available, locking: locked }, raw.margin, raw.futures, raw.cross), prices, quote);
+    return { fetched_at: this.now(), quote, cells, total, spot: raw.spot.map((s) => ({ currency: s.currency, available: s.available, locked: s.locked })), margin: raw.margin, futures: raw.futures, cross_margin: raw.cross };
+  }
+}
+

@@ -1,0 +1,132 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { BalanceSettings, type AlertView } from '../../../shared/balances.ts';
+
+// One SQLite file per profile (<data>/balances/<profile>.sqlite): total snapshots for the Overview
+// chart, alerts (they survive a restart until an operator acknowledges them) and the alert settings.
+// Someone who can write the data folder can edit this file (for example raise a floor or drop an
+// alert): it holds no secret and drives no write, and every value read back is parsed again.
+
+export const DEFAULT_BALANCE_SETTINGS: BalanceSettings = { auto_refresh_seconds: 300, default_risk_threshold: '1.3' };
+
+export type AlertKind = AlertView['kind'];
+export interface Condition { uid: string; kind: AlertKind; subject: string; value: string; threshold: string }
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS balance_snapshots (at INTEGER NOT NULL, currency TEXT NOT NULL, amount TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS balance_snapshots_by_currency ON balance_snapshots (currency, at);
+CREATE TABLE IF NOT EXISTS balance_alerts (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, uid TEXT NOT NULL, kind TEXT NOT NULL, subject TEXT NOT NULL,
+  value TEXT NOT NULL, threshold TEXT NOT NULL, raised_at INTEGER NOT NULL, cleared_at INTEGER, acknowledged_at INTEGER);
+CREATE INDEX IF NOT EXISTS balance_alerts_by_uid ON balance_alerts (uid);
+CREATE TABLE IF NOT EXISTS balance_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS balance_thresholds (uid TEXT PRIMARY KEY, risk_threshold TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS balance_floors (uid TEXT NOT NULL, currency TEXT NOT NULL, floor TEXT NOT NULL, PRIMARY KEY (uid, currency));
+`;
+
+/** Snapshots older than this are dropped: the chart shows months, not years of minutes. */
+const KEEP_SNAPSHOTS_MS = 400 * 24 * 3600 * 1000;
+
+export class BalanceStore {
+  private readonly db: Database.Database;
+
+  /** `path` null keeps everything in memory (pinned-profile tests and benchmarks). */
+  constructor(path: string | null) {
+    if (path) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    this.db = new Database(path ?? ':memory:');
+    this.db.pragma('journal_mode = WAL');
+    this.db.exec(SCHEMA);
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  addSnapshot(at: number, currency: string, amount: string): void {
+    this.db.prepare('INSERT INTO balance_snapshots (at, currency, amount) VALUES (?, ?, ?)').run(at, currency, amount);
+    this.db.prepare('DELETE FROM balance_snapshots WHERE at < ?').run(at - KEEP_SNAPSHOTS_MS);
+  }
+
+  snapshots(currency: string, since: number, limit: number): Array<{ at: number; currency: string; amount: string }> {
+    const rows = this.db.prepare('SELECT at, currency, amount FROM balance_snapshots WHERE currency = ? AND at >= ? ORDER BY at DESC LIMIT ?').all(currency, since, limit);
+    return (rows as Array<{ at: number; currency: string; amount: string }>).reverse();
+  }
+
+  settings(): BalanceSettings {
+    const row = this.db.prepare("SELECT value FROM balance_settings WHERE key = 'settings'").get() as { value: string } | undefined;
+    if (!row) return DEFAULT_BALANCE_SETTINGS;
+    try {
+      const parsed = BalanceSettings.safeParse(JSON.parse(row.value));
+      return parsed.success ? parsed.data : DEFAULT_BALANCE_SETTINGS;
+    } catch {
+      return DEFAULT_BALANCE_SETTINGS;
+    }
+  }
+
+  saveSettings(s: BalanceSettings): void {
+    this.db.prepare("INSERT OR REPLACE INTO balance_settings (key, value) VALUES ('settings', ?)").run(JSON.stringify(s));
+  }
+
+  thresholds(): Map<string, string> {
+    return new Map((this.db.prepare('SELECT uid, risk_threshold FROM balance_thresholds').all() as Array<{ uid: string; risk_threshold: string }>).map((r) => [r.uid, r.risk_threshold]));
+  }
+
+  setThreshold(uid: string, value: string | null): void {
+    if (value === null) this.db.prepare('DELETE FROM balance_thresholds WHERE uid = ?').run(uid);
+    else this.db.prepare('INSERT OR REPLACE INTO balance_thresholds (uid, risk_threshold) VALUES (?, ?)').run(uid, value);
+  }
+
+  floors(uid?: string): Array<{ uid: string; currency: string; floor: string }> {
+    const sql = 'SELECT uid, currency, floor FROM balance_floors' + (uid ? ' WHERE uid = ?' : '') + ' ORDER BY uid, currency';
+    return this.db.prepare(sql).all(...(uid ? [uid] : [])) as Array<{ uid: string; currency: string; floor: string }>;
+  }
+
+  setFloor(uid: string, currency: string, floor: string | null): void {
+    if (floor === null) this.db.prepare('DELETE FROM balance_floors WHERE uid = ? AND currency = ?').run(uid, currency);
+    else this.db.prepare('INSERT OR REPLACE INTO balance_floors (uid, currency, floor) VALUES (?, ?, ?)').run(uid, currency, floor);
+  }
+
+  /**
+   * Brings the alerts in line with what a load found: a new condition raises an alert (returned, to be
+   * told), a standing one keeps its alert with the latest value, one that went away is marked cleared.
+   * An alert leaves the list only when it is both cleared and acknowledged.
+   */
+  reconcile(conditions: Condition[], now: number, scope: (uid: string) => boolean): AlertView[] {
+    const raised: AlertView[] = [];
+    this.db.transaction(() => {
+      const open = this.db.prepare('SELECT * FROM balance_alerts WHERE cleared_at IS NULL').all() as AlertView[];
+      const key = (a: { uid: string; kind: string; subject: string }) => `${a.uid}|${a.kind}|${a.subject}`;
+      const standing = new Map(open.map((a) => [key(a), a]));
+      const seen = new Set<string>();
+      for (const c of conditions) {
+        const k = key(c);
+        seen.add(k);
+        const a = standing.get(k);
+        if (a) {
+          this.db.prepare('UPDATE balance_alerts SET value = ?, threshold = ? WHERE id = ?').run(c.value, c.threshold, a.id);
+          continue;
+        }
+        const info = this.db.prepare('INSERT INTO balance_alerts (uid, kind, subject, value, threshold, raised_at) VALUES (?, ?, ?, ?, ?, ?)').run(c.uid, c.kind, c.subject, c.value, c.threshold, now);
+        raised.push(this.alert(Number(info.lastInsertRowid))!);
+      }
+      for (const [k, a] of standing) if (!seen.has(k) && scope(a.uid)) this.db.prepare('UPDATE balance_alerts SET cleared_at = ? WHERE id = ?').run(now, a.id);
+    })();
+    return raised;
+  }
+
+  alert(id: number): AlertView | null {
+    return (this.db.prepare('SELECT * FROM balance_alerts WHERE id = ?').get(id) as AlertView | undefined) ?? null;
+  }
+
+  /** Alerts still needing an operator: standing, or cleared but not yet acknowledged. */
+  activeAlerts(uid?: string): AlertView[] {
+    const sql = `SELECT * FROM balance_alerts WHERE (cleared_at IS NULL OR acknowledged_at IS NULL)${uid ? ' AND uid = ?' : ''} ORDER BY raised_at DESC, id DESC`;
+    return this.db.prepare(sql).all(...(uid ? [uid] : [])) as AlertView[];
+  }
+
+  acknowledge(id: number, now: number): AlertView | null {
+    this.db.prepare('UPDATE balance_alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL').run(now, id);
+    return this.alert(id);
+  }
+}

@@ -1,0 +1,26 @@
+import { useSyncExternalStore } from 'react';
+
+// The feature's own addresses: #/sub-accounts (the matrix) and #/sub-accounts/<uid> (one sub-account).
+// Read straight from the fragment so a deep link survives a reload.
+
+export const SUB_ACCOUNTS_ROUTE = 'sub-accounts';
+
+function subscribe(fn: () => void): () => void {
+  window.addEventListener('hashchange', fn);
+  return () => window.removeEventListener('hashchange', fn);
+}
+
+function uidFromHash(): string | null {
+  const m = /^#\/?sub-accounts\/(\d{1,20})$/.exec(window.location.hash);
+  return m ? m[1]! : null;
+}
+
+export function useSubAccountUid(): string | null {
+  return useSyncExternalStore(subscribe, uidFromHash);
+}
+
+export function isSubAccountsHash(name: string): boolean {
+  return name === SUB_ACCOUNTS_ROUTE || name.startsWith(`${SUB_ACCOUNTS_ROUTE}/`);
+}
+
+export const subAccountHref = (uid: string) => `#/${SUB_ACCOUNTS_ROUTE}/${uid}`;
