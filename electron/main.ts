@@ -1,7 +1,7 @@
 import { app, BrowserWindow, ipcMain, safeStorage, session } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openDesk } from './core/desk.ts';
+import { coolingOffFromEnv, openDesk } from './core/desk.ts';
 import { createMainWindow, hardenContents } from './host/electron-window.ts';
 import { forwardEvents, registerIpc, trustedSender } from './host/electron-ipc.ts';
 
@@ -21,6 +21,7 @@ void app.whenReady().then(() => {
     home: process.env.TREASURY_DESK_HOME ?? app.getPath('userData'),
     ...(credentialsPath ? { sandboxCredentialsPath: credentialsPath } : {}),
     safeStorage,
+    coolingOffMs: coolingOffFromEnv(),
   });
   let windowId: number | undefined;
   registerIpc(ipcMain, core, trustedSender(pathToFileURL(rendererIndex).href, () => windowId));

@@ -1,7 +1,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { openDesk } from './core/desk.ts';
+import { coolingOffFromEnv, openDesk } from './core/desk.ts';
 import { deskHome } from './core/paths.ts';
 import { startWebHost } from './host/web.ts';
 import { launchSandbox } from './sandbox-launcher.ts';
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const core = openDesk({ home, sandboxCredentialsPath: sandbox.credentialsPath });
+  const core = openDesk({ home, sandboxCredentialsPath: sandbox.credentialsPath, coolingOffMs: coolingOffFromEnv() });
   const host = await startWebHost({ core, staticDir: join(root, 'dist', 'renderer') });
   shutdown.unshift(() => host.close(), () => core.close());
   process.stdout.write(`Treasury Desk: ${host.url}\n`);

@@ -33,6 +33,10 @@ export interface SessionOptions {
   onWrite?: (e: WriteEvent) => void;
   /** The journal's state changed (found damaged, archived, a recovery shown or acknowledged). */
   onJournalChanged?: () => void;
+  /** Why no write of the profile may leave now (a freeze), or null. */
+  hold?: (profileId: string) => string | null;
+  /** A profile's executor is ready: approved requests waiting for it can be handed over. */
+  onWritesReady?: () => void;
   log?: (line: string) => void;
 }
 
@@ -163,7 +167,7 @@ export class Sessions {
       journal,
       client,
       settleMs: this.opts.settleMs?.(),
-      blocked: () => (this.locked() ? 'the desk is locked' : null),
+      blocked: () => (this.locked() ? 'the desk is locked' : this.opts.hold?.(id) ?? null),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
     writes.on(({ intent }) => {
@@ -172,6 +176,7 @@ export class Sessions {
     void writes.resume().catch((e: unknown) => this.opts.log?.(`[core] resuming writes failed: ${(e as Error).message}`));
     this.poller = setInterval(() => void writes.pollStatuses().catch(() => {}), STATUS_POLL_MS);
     this.poller.unref?.();
+    queueMicrotask(() => this.opts.onWritesReady?.());
     return { writes, journal, damage: null };
   }
 

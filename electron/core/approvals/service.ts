@@ -66,6 +66,11 @@ export class Approvals {
     return this.state;
   }
 
+  /** The state as last loaded, for synchronous checks (the executor's "may I send now?"). */
+  cached(): GovernanceState | null {
+    return this.state;
+  }
+
   private serial<T>(fn: () => Promise<T>): Promise<T> {
     const run = this.chain.then(fn, fn);
     this.chain = run.catch(() => {});
