@@ -4,11 +4,13 @@ import { pathToFileURL } from 'node:url';
 import { coolingOffFromEnv, openDesk } from './core/desk.ts';
 import { createMainWindow, hardenContents } from './host/electron-window.ts';
 import { forwardEvents, registerIpc, trustedSender } from './host/electron-ipc.ts';
+import { confirmWindowOptions, registerConfirmIpc, trustedConfirmSender, watchConfirmations } from './host/electron-confirm.ts';
 
 // Started by electron/start.ts, which runs the Sandbox and passes its credentials file.
 const credentialsPath = process.env.TREASURY_DESK_SANDBOX_CREDENTIALS;
 const here = import.meta.dirname;
 const rendererIndex = join(here, '..', 'renderer', 'index.html');
+const confirmPage = join(here, '..', 'renderer', 'confirm.html');
 
 app.enableSandbox();
 // Every web contents, the main window's included, is hardened as it is created.
@@ -28,6 +30,13 @@ void app.whenReady().then(() => {
   const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), index: rendererIndex });
   windowId = win.webContents.id;
   forwardEvents(core, win.webContents);
+  let confirmId: number | undefined;
+  registerConfirmIpc(ipcMain, core, trustedConfirmSender(pathToFileURL(confirmPage).href, () => confirmId));
+  watchConfirmations(core, () => {
+    const w = new BrowserWindow(confirmWindowOptions(join(here, 'confirm-preload.cjs')));
+    void w.loadFile(confirmPage);
+    return w;
+  }, (id) => (confirmId = id));
   app.on('will-quit', () => void core.close());
 });
 

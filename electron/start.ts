@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { coolingOffFromEnv, openDesk } from './core/desk.ts';
 import { deskHome } from './core/paths.ts';
 import { startWebHost } from './host/web.ts';
+import { startConfirmHost } from './host/confirm-web.ts';
 import { launchSandbox } from './sandbox-launcher.ts';
 
 // `npm start`: the Sandbox as a child process, then the desk in Electron where its binary can run,
@@ -52,8 +53,10 @@ async function main(): Promise<void> {
 
   const core = openDesk({ home, sandboxCredentialsPath: sandbox.credentialsPath, coolingOffMs: coolingOffFromEnv() });
   const host = await startWebHost({ core, staticDir: join(root, 'dist', 'renderer') });
-  shutdown.unshift(() => host.close(), () => core.close());
+  const confirm = await startConfirmHost({ core, staticDir: join(root, 'dist', 'renderer') });
+  shutdown.unshift(() => host.close(), () => confirm.close(), () => core.close());
   process.stdout.write(`Treasury Desk: ${host.url}\n`);
+  process.stdout.write(`Confirmation page (operators type passphrases and sign only here; keep it open in its own tab): ${confirm.url}\n`);
   process.stdout.write(`Electron was not started: ${electron.reason}; serving the app on 127.0.0.1 instead (Ctrl-C stops it).\n`);
 }
 
