@@ -296,6 +296,28 @@ export const channels = {
     request: z.object({ currency: z.string().trim().min(1).max(32), chain: z.string().trim().min(1).max(64), address: z.string().trim().min(1).max(256), memo: z.string().max(256).optional() }).strict(),
     response: z.object({ added_at: z.number(), ready_at: z.number() }),
   },
+  /** §2.2 chains of a currency with their flags (for the withdraw form). */
+  walletCurrencyChains: {
+    request: z.object({ currency: z.string().trim().min(1).max(32) }).strict(),
+    response: z.array(z.object({
+      chain: z.string(), name_en: z.string().optional(), is_disabled: z.union([z.number(), z.string()]), is_deposit_disabled: z.union([z.number(), z.string()]),
+      is_withdraw_disabled: z.union([z.number(), z.string()]), decimal: z.string(), is_tag: z.union([z.number(), z.string()]).optional(),
+    }).passthrough()),
+  },
+  /** §2.7 fees and limits (every currency when none is named). */
+  walletWithdrawStatus: {
+    request: z.object({ currency: z.string().trim().min(1).max(32).optional() }).strict(),
+    response: z.array(z.object({
+      currency: z.string(), withdraw_day_limit: z.string(), withdraw_day_limit_remain: z.string(), withdraw_amount_mini: z.string(),
+      withdraw_eachtime_limit: z.string(), withdraw_fix: z.string().optional(), withdraw_percent: z.string().optional(),
+      withdraw_fix_on_chains: z.record(z.string(), z.string()).optional(), withdraw_percent_on_chains: z.record(z.string(), z.string()).optional(),
+    }).passthrough()),
+  },
+  /** §2.9 the exchange's saved addresses, with their verified mark. */
+  walletSavedAddresses: {
+    request: z.object({ currency: z.string().trim().min(1).max(32) }).strict(),
+    response: z.array(z.object({ currency: z.string(), chain: z.string(), address: z.string(), name: z.string(), tag: z.string(), verified: z.string() })),
+  },
   totalBalance: {
     request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT') }).strict(),
     response: TotalBalance,

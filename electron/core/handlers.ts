@@ -159,6 +159,9 @@ export const handlers: Handlers = {
   },
   addressBookList: async (_req, deps) => needApprovals(deps).book.withReadiness(),
   addressBookAdd: async (req, deps) => needApprovals(deps).book.add(req),
+  walletCurrencyChains: async (req, { call }) => call({ method: 'GET', path: '/wallet/currency_chains', query: [['currency', req.currency]] }),
+  walletWithdrawStatus: async (req, { call }) => call({ method: 'GET', path: '/wallet/withdraw_status', query: req.currency ? [['currency', req.currency]] : [] }),
+  walletSavedAddresses: async (req, { call }) => call({ method: 'GET', path: '/wallet/saved_address', query: [['currency', req.currency], ['limit', '100']] }),
   totalBalance: async (req, { call }) =>
     call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }),
 };

@@ -5,6 +5,9 @@ import { RateLimitBar } from './components/RateLimitBar.tsx';
 import { useInvalidateOnEvents } from './hooks/useDeskEvents.ts';
 import { useReportActivity } from './hooks/useReportActivity.ts';
 import { useDeskQuery } from './hooks/useDeskQuery.ts';
+import { ApprovalsPage } from './features/approvals/ApprovalsPage.tsx';
+import { FreezeBanner } from './features/approvals/FreezeBanner.tsx';
+import { WithdrawalsPage } from './features/approvals/WithdrawalsPage.tsx';
 import { ActivityPage } from './pages/Activity.tsx';
 import { Overview } from './pages/Overview.tsx';
 import { SettingsPage } from './pages/Settings.tsx';
@@ -26,6 +29,8 @@ function ProfileBadge() {
 
 const PAGES: Record<Route, { title: string; render: () => ReactElement }> = {
   overview: { title: 'Overview', render: () => <Overview /> },
+  withdrawals: { title: 'Withdrawals', render: () => <WithdrawalsPage /> },
+  approvals: { title: 'Approvals', render: () => <ApprovalsPage /> },
   activity: { title: 'Activity', render: () => <ActivityPage /> },
   settings: { title: 'Settings', render: () => <SettingsPage /> },
 };
@@ -45,7 +50,7 @@ export function App() {
         ))}
       </nav>
       <main>
-        <div className="topbar"><ProfileBadge /></div>
+        <div className="topbar"><FreezeBanner /><ProfileBadge /></div>
         {PAGES[route].render()}
         <RateLimitBar />
       </main>

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from 'react';
 
-export type Route = 'overview' | 'activity' | 'settings';
-const ROUTES: Route[] = ['overview', 'activity', 'settings'];
+export type Route = 'overview' | 'withdrawals' | 'approvals' | 'activity' | 'settings';
+const ROUTES: Route[] = ['overview', 'withdrawals', 'approvals', 'activity', 'settings'];
 
 function current(): Route {
   const name = window.location.hash.replace(/^#\/?/, '');
