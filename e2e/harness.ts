@@ -2,9 +2,10 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import type { Core } from '../electron/core/core.ts';
+import type { ConfirmCore, Core } from '../electron/core/core.ts';
 import { openDesk } from '../electron/core/desk.ts';
 import { startWebHost, type WebHost } from '../electron/host/web.ts';
+import { startConfirmHost, type ConfirmHost } from '../electron/host/confirm-web.ts';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
 
 export const ROOT = join(import.meta.dirname, '..');
@@ -40,7 +41,9 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 export interface DeskUnderTest {
-  core: Core;
+  core: Core & ConfirmCore;
+  /** The confirmation page's own origin (web host). */
+  confirm: ConfirmHost;
   sandbox: SandboxProcess;
   host: WebHost;
   dataDir: string;
@@ -48,16 +51,18 @@ export interface DeskUnderTest {
 }
 
 /** A real Sandbox process and the real web host over it, as `npm start` runs them. */
-export async function startDesk(): Promise<DeskUnderTest> {
+export async function startDesk(opts: { coolingOffMs?: number } = {}): Promise<DeskUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'treasury-desk-e2e-'));
   const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dataDir, 'sandbox') });
   try {
-    const core = openDesk({ home: join(dataDir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {} });
+    const core = openDesk({ home: join(dataDir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, ...opts });
     const host = await startWebHost({ core, staticDir: join(ROOT, 'dist', 'renderer') });
+    const confirm = await startConfirmHost({ core, staticDir: join(ROOT, 'dist', 'renderer') });
     return {
-      core, sandbox, host, dataDir,
+      core, confirm, sandbox, host, dataDir,
       async stop() {
         await host.close();
+        await confirm.close();
         await core.close();
         await sandbox.stop();
         rmSync(dataDir, { recursive: true, force: true });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Verdict } from '../../../shared/api/policy.ts';
+import { RATE_RULES } from '../../../shared/api/rateLimits.ts';
 import type { WriteRequest } from '../../../shared/api/writes.ts';
 import type { ApprovalItem, ApprovalsState, Review } from '../../../shared/ipc.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
@@ -34,12 +35,24 @@ export interface DeskApprovalsOptions {
 
 type Domain = 'vault' | 'sandbox';
 
+/**
+ * §8.2 pace of money leaving: approved requests are handed to the executor one at a time at this pace,
+ * so that a freeze stops those still waiting (once handed over, a request is in the scheduler's queue).
+ */
+const PACE_MS: Record<string, number> = Object.fromEntries(
+  ([['withdrawal', 'withdraw'], ['uid_transfer', 'withdraw_push']] as const).map(([kind, id]) => {
+    const r = RATE_RULES.find((x) => x.id === id)!;
+    return [kind, Math.ceil((r.windowSec * 1000) / r.limit)];
+  }),
+);
+
 export class DeskApprovals {
   private readonly domains = new Map<Domain, Approvals>();
   private readonly stores: LocalGovernanceStore[] = [];
   private readonly now: () => number;
   readonly book: AddressBook;
   private dispatching: Promise<void> = Promise.resolve();
+  private readonly lastHanded = new Map<string, number>();
 
   constructor(private readonly opts: DeskApprovalsOptions) {
     this.now = opts.now ?? Date.now;
@@ -256,8 +269,15 @@ export class DeskApprovals {
   private async dispatchNow(): Promise<void> {
     const { approvals, session } = this.forActive();
     if (!session.writes || (await this.holdReason()) !== null) return;
+    // Intents a freeze held in the journal go on (the executor ignores those already moving).
+    void session.writes.resume().catch(() => {});
     for (const p of await approvals.readyToSend(session.id)) {
       const req = JSON.parse(p.payload) as RequestPayload;
+      const wait = (this.lastHanded.get(req.kind) ?? -Infinity) + (PACE_MS[req.kind] ?? 0) - this.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
+      if ((await this.holdReason()) !== null || this.opts.sessions.active() !== session) return;
+      this.lastHanded.set(req.kind, this.now());
       const sigs = approvals.signaturesOf(p);
       const by = [...new Set(sigs.map((x) => x.name))].join(', ');
       void session.writes.dispatchApproved(p.ref, req.kind as never, req.body, sigs, by).catch((e: unknown) => this.opts.log(`[approvals] ${p.ref}: ${(e as Error).message}`));
@@ -268,7 +288,9 @@ export class DeskApprovals {
 
   async close(): Promise<void> {
     await this.dispatching;
-    for (const s of this.stores) await s.close();
+    // Closing twice (a host and a test both closing the core) must not close a file twice.
+    this.domains.clear();
+    for (const s of this.stores.splice(0)) await s.close();
   }
 }
 
