@@ -78,6 +78,8 @@ export const IntentView = z.object({
   created_at: z.number(),
   updated_at: z.number(),
   approved_by: z.string().optional(),
+  /** Who drafted and who approved, each with the signature the journal holds. */
+  signatures: z.array(z.object({ action: z.string(), operator: z.string(), name: z.string(), signature: z.string() })).optional(),
   attempts: z.number().int(),
   last_sent_at: z.number().optional(),
   absent_lookups: z.number().int(),

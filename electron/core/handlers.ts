@@ -140,7 +140,9 @@ export const handlers: Handlers = {
   approvalsFreeze: async (req, deps) => needApprovals(deps).ticketFor((a) => a.freezeTicket(req.reason)),
   approvalsUnfreeze: async (_req, deps) => needApprovals(deps).ticketFor((a) => a.unfreezeTicket()),
   withdrawalsCancellable: async (_req, { sessions }) => {
-    const { journal } = writesOf(sessions);
+    const { journal, writes } = writesOf(sessions);
+    // Offer what is cancellable now, not what was when the last status poll ran.
+    await writes.pollStatuses().catch(() => {});
     return journal.unfinished('withdrawal')
       .filter((v) => v.state === 'accepted' && v.exchange_id !== undefined && CANCELLABLE.has(v.status ?? ''))
       .map((v) => ({ intent: v.id, exchange_id: v.exchange_id!, currency: String(v.body.currency), amount: String(v.body.amount), address: String(v.body.address), status: v.status! }));

@@ -140,7 +140,7 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
 
 export function ConfirmApp({ desk }: { desk: ConfirmApi }) {
   const [state, setState] = useState<ConfirmState | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const [messages, setMessages] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(async () => {
     const r = await desk.confirmState({});
@@ -152,14 +152,14 @@ export function ConfirmApp({ desk }: { desk: ConfirmApi }) {
     return desk.onChanged(() => void load());
   }, [desk, load]);
   const done = (msg: string) => {
-    setMessage(msg);
+    setMessages((m) => [...m, msg]);
     void load();
   };
   return (
     <div className="confirm-page">
       <h1>Treasury Desk — confirmation</h1>
       <p className="muted small">Passphrases are typed only here. What you sign is shown as the desk holds it.</p>
-      {message && <p className="ok" role="status">{message}</p>}
+      {messages.length > 0 && <ul className="ok" role="log" aria-label="What was done here">{messages.map((m, i) => <li key={i}>{m}</li>)}</ul>}
       {error && <p className="field-error" role="alert">{error}</p>}
       {state?.unavailable && <p className="card">{state.unavailable}</p>}
       {state?.first_operator && <FirstOperator credential={state.first_operator} desk={desk} onDone={done} />}

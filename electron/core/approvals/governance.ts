@@ -166,7 +166,8 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
     }
     case 'proposal': {
       if (s.proposals.has(r.ref)) throw new GovernanceError(`proposal ${r.ref} exists already.`);
-      if (s.frozen && r.what !== 'unfreeze') throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
+      // Operators and policy may still change while frozen (a quorum to unfreeze may need a new operator).
+      if (s.frozen && r.what === 'request') throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
       check(s, r.signed, at, textFor('propose', r.ref, r.what, r.payload, r.profile ?? ''));
       if (r.what === 'add_operator') {
         const o = JSON.parse(r.payload) as { id: string; name: string; public_key: string };

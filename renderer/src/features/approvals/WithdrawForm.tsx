@@ -77,7 +77,7 @@ export function WithdrawForm() {
               <span className="small muted">{b.ready_at > Date.now() ? ` cooling off until ${new Date(b.ready_at).toLocaleString()}` : ''}</span>
             </label>
           ))}
-          <label className="inline"><input type="radio" name="addr" checked={pick === 'new'} onChange={() => setPick('new')} /> New address</label>
+          <label className="inline"><input type="radio" name="addr" checked={pick === 'new'} onChange={() => setPick('new')} /> A new address</label>
           {pick === 'new' && (
             <div className="row">
               <input aria-label="New address" value={newAddress} onChange={(e) => setNewAddress(e.target.value)} placeholder="address" />
