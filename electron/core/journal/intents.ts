@@ -30,7 +30,7 @@ export interface IntentView {
   updated_at: number;
   approved_by?: string;
   /** Who drafted and who approved, each with a signature the governance store verified. */
-  signatures?: readonly OperatorSignature[];
+  signatures?: OperatorSignature[];
   attempts: number;
   last_sent_at?: number;
   /** Absent lookups since the last send: their span is what allows a resend. */
