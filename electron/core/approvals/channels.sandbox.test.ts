@@ -93,3 +93,24 @@ describe('the main window\'s channels', () => {
     await expect.poll(withdrawalsAtExchange, { timeout: 15_000 }).toBe(before + 1);
   }, 60_000);
 });
+
+describe('velocity', () => {
+  it('counts requests still waiting for approvals, so a batch cannot slip under the rule', async () => {
+    const operator = await ensureOperator(core);
+    const sign = async (ticket: string) => expect((await core.invokeConfirm('confirmSign', { ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok).toBe(true);
+    const policy = {
+      rules: [
+        { id: 'usdt-50-a-day', match: { kinds: ['withdrawal'], currencies: ['USDT'], velocity_24h_at_least: '50' }, action: 'block' },
+        { id: 'two-approvals', match: {}, action: 'require', approvals: 2, drafter_may_approve: true },
+      ],
+    };
+    const proposed = (await core.invoke('approvalsProposePolicy', { policy })) as { ok: true; data: { ticket: string } };
+    await sign(proposed.data.ticket);
+    const write = (amount: string) => ({ write: { kind: 'withdrawal', input: { currency: 'USDT', amount, address: TRX, chain: 'TRX' } } });
+    // 17 USDT went out in the test above; 20 more waits for a second approval (nothing is sent yet).
+    const first = (await core.invoke('approvalsDraft', write('20'))) as { ok: true; data: { ticket: string } };
+    await sign(first.data.ticket);
+    const review = (await core.invoke('approvalsReview', write('15'))) as { ok: true; data: { verdict: { decision: string; rule: string } } };
+    expect(review.data.verdict).toMatchObject({ decision: 'block', rule: 'usdt-50-a-day' });
+  }, 60_000);
+});

@@ -7,6 +7,7 @@ import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { z } from 'zod';
 import { fileJournalKey, type JournalKey } from '../journal/mac.ts';
 import { evaluate, outflow24h } from '../policy/engine.ts';
+import { dec } from '../../../shared/money.ts';
 import { InputError } from '../profiles/store.ts';
 import type { ActiveSession, Sessions } from '../session.ts';
 import type { VaultPort } from '../vaultPort.ts';
@@ -162,9 +163,24 @@ export class DeskApprovals {
     const verdict: Verdict = evaluate(policy, {
       kind: write.kind, currency, amount: String(body.amount), destination,
       usdt_price: await this.usdtPrice(session, currency),
-      velocity_24h: outflow24h(session.journal?.intents() ?? [], currency, this.now()),
+      velocity_24h: await this.velocity(approvals, session, currency),
     });
     return { kind: write.kind, body, verdict, destination_note: note };
+  }
+
+  /**
+   * The currency's 24-hour outflow: what the journal holds (sent, in flight, approved) plus requests
+   * drafted and not yet handed to it, so that a batch waiting for approvals cannot slip under a velocity rule.
+   */
+  private async velocity(approvals: Approvals, session: ActiveSession, currency: string): Promise<string> {
+    const now = this.now();
+    const journaled = outflow24h(session.journal?.intents() ?? [], currency, now);
+    const waiting = [...(await approvals.load()).proposals.values()]
+      .filter((p) => p.what === 'request' && p.profile === session.id && !p.rejected && !p.dispatched)
+      .map((p) => ({ p, req: JSON.parse(p.payload) as RequestPayload }))
+      .filter(({ req }) => req.kind === 'withdrawal' || req.kind === 'uid_transfer')
+      .map(({ p, req }) => ({ kind: req.kind as 'withdrawal', state: 'approved', created_at: p.drafted_at, body: req.body }));
+    return dec(journaled).plus(dec(outflow24h(waiting, currency, now))).toFixed();
   }
 
   private async usdtPrice(session: ActiveSession, currency: string): Promise<string | null> {
