@@ -3,6 +3,7 @@ import type { ApprovalItem } from '../../../../shared/ipc.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../hooks/useDeskMutation.ts';
 import { useDeskQuery } from '../../hooks/useDeskQuery.ts';
+import { PolicyEditor } from './PolicyEditor.tsx';
 import { VerdictTable } from './Verdict.tsx';
 
 // The queue of requests and changes, who drafted, who approved and who is still needed, and the
@@ -63,6 +64,7 @@ function Cancellable() {
 export function ApprovalsPage() {
   const state = useDeskQuery('approvalsState', {});
   const unfreeze = useDeskMutation('approvalsUnfreeze');
+  const remove = useDeskMutation('approvalsRemoveOperator');
   const [asked, setAsked] = useState<string | null>(null);
   if (state.isError) return <ErrorPanel error={state.error} />;
   if (!state.data) return null;
@@ -89,8 +91,13 @@ export function ApprovalsPage() {
       </section>
       <section className="card">
         <h2>Operators</h2>
+        {remove.isError && <ErrorPanel error={remove.error} />}
         {s.needs_first_operator ? <p>No operator yet: create the first in the confirmation window.</p> : (
-          <ul>{s.operators.map((o) => <li key={o.id}>{o.name} <span className="small muted">{o.state.replace('_', ' ')}</span></li>)}</ul>
+          <ul>{s.operators.map((o) => (
+            <li key={o.id}>{o.name} <span className="small muted">{o.state.replace('_', ' ')}</span>
+              {o.state === 'in_force' && <button type="button" className="small" onClick={() => remove.mutate({ id: o.id }, { onSuccess: (t) => setAsked(t.title) })}>Propose removal</button>}
+            </li>
+          ))}</ul>
         )}
         <p className="small muted">Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect {s.cooling_off_hours} h later.</p>
       </section>
@@ -99,6 +106,7 @@ export function ApprovalsPage() {
         {s.policy.refused && <p className="error-panel" role="alert">{s.policy.refused}</p>}
         <ol>{s.policy.rules.map((r) => <li key={r.id}><span className="mono">{r.id}</span>: {r.action}{r.action === 'require' ? ` ${r.approvals}` : ''} when {JSON.stringify(r.match)}</li>)}</ol>
         <p className="small muted">{s.policy.ref ? `Approved change ${s.policy.ref}.` : 'The default policy (no change approved yet).'}</p>
+        <PolicyEditor current={{ rules: s.policy.rules }} onAsk={setAsked} />
       </section>
     </>
   );
