@@ -137,8 +137,12 @@ describe('Approvals: drafts, signatures, freeze', () => {
       await confirm.getByRole('button', { name: 'Propose operator' }).click();
       await confirm.getByText(`Operator ${who} proposed`).waitFor();
     }
-    expect((await desk.core.invoke('approvalsProposePolicy', { policy: TWO_APPROVALS })).ok).toBe(true);
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    await page.getByText('Propose a new policy').click();
+    await page.getByLabel('Policy').fill(JSON.stringify(TWO_APPROVALS, null, 2));
+    await page.getByRole('button', { name: 'Propose this policy' }).click();
     expect(await sign('Alice', /Change the policy/)).toMatch(/Signed/);
+    await expect.poll(() => page.getByText('two-other-operators').count()).toBeGreaterThan(0);
 
     await page.getByRole('link', { name: 'Withdrawals' }).click();
     await page.getByRole('button', { name: 'New withdrawal' }).click();
