@@ -68,12 +68,12 @@ describe('the core over a real Sandbox', () => {
     const admin = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { admin_url: string; admin_token: string };
     await fetch(`${admin.admin_url}/faults`, {
       method: 'POST', headers: { Authorization: `Bearer ${admin.admin_token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ kind: 'latency', latency_ms: 2000, path: '/withdrawals', method: 'POST', times: 1 }),
+      body: JSON.stringify({ kind: 'latency', latency_ms: 4000, path: '/withdrawals', method: 'POST', times: 1 }),
     });
     await core.invoke('profileSelect', { id: 'sandbox' });
     const id = await signGoverned(core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '12' } });
     const intent = { id, client_id: id };
-    await expect.poll(async () => ((await core.invoke('intentsList', {})) as { data: { id: string; state: string }[] }).data.find((i) => i.id === id)?.state).toBe('in_flight');
+    await expect.poll(async () => ((await core.invoke('intentsList', {})) as { data: { id: string; state: string }[] }).data.find((i) => i.id === id)?.state, { timeout: 15_000, interval: 50 }).toBe('in_flight');
     expect((await core.invoke('vaultLock', {})).ok).toBe(true);
     expect((await core.invoke('vaultUnlock', { passphrase: 'passphrase for tests' })).ok).toBe(true);
     expect((await core.invoke('intentsList', {})).ok).toBe(true);

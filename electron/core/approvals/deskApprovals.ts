@@ -264,7 +264,13 @@ export class DeskApprovals {
   /** Synchronous, from the loaded state: why no write of a profile may leave now (a freeze), or null. */
   frozenReason(profileId: string): string | null {
     const s = this.domains.get(this.domainOf(profileId))?.cached();
-    return s?.frozen ? `the desk is frozen (by ${s.frozen.by})` : null;
+    if (!s) {
+      // Not read yet (the desk just started): hold until it is, then dispatch() resumes the executor.
+      // Without this, a desk frozen before a restart would resume its approved writes at once.
+      queueMicrotask(() => void this.dispatch());
+      return 'the approvals are being read';
+    }
+    return s.frozen ? `the desk is frozen (by ${s.frozen.by})` : null;
   }
 
   /** Whether the active profile's governed writes must wait (frozen, or the policy copy refused). */

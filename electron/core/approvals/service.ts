@@ -85,8 +85,8 @@ export class Approvals {
       const scratch = cloneState(s);
       applyGovernance(scratch, body, at, this.opts.rules);
       await this.opts.store.append(body, s.seq);
-      this.state = null;
-      await this.load();
+      // Swapped whole, never left empty: the executor reads it synchronously at any moment.
+      this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
     });
   }
 
