@@ -1,3 +1,4 @@
+import { DEFAULT_POLICY } from '../../../shared/api/policy.ts';
 import type { ChannelResponse, IntentView, ProfileSummary, VaultStatus } from '../../../shared/ipc.ts';
 import type { FakeAnswers } from './fakeDesk.ts';
 
@@ -38,7 +39,22 @@ export function baseAnswers(): FakeAnswers {
     historyStatus: { synced_to: null, watching_since: null, syncing: false, last_error: null, in_flight: 0, deposits_pending: 0, unsent: 0 } as never,
     unsentList: [],
     depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] } as never,
+    approvalsState: APPROVALS,
+    withdrawalsCancellable: [],
+    addressBookList: [],
   };
 }
+
+/** One operator, the default policy, nothing waiting, not frozen. */
+export const APPROVALS: ChannelResponse<'approvalsState'> = {
+  operators: [{ id: 'op-1', name: 'Alice', state: 'in_force' }],
+  needs_first_operator: false,
+  policy: { rules: DEFAULT_POLICY.rules, ref: null, refused: null },
+  change_quorum: 1,
+  cooling_off_hours: 24,
+  frozen: null,
+  items: [],
+  blocked: null,
+};
 
 const EMPTY_PAGE = { total: 0, rows: [], next_cursor: null } as never;
