@@ -36,9 +36,9 @@ const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'inte
 export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   // The payload is the new vaultStatus (written, not refetched); a lock or unlock changes what can be read.
   vault: PROFILE_SCOPED,
-  // The payload is the intent itself, written into every cached intentsList; balances move only when money did.
-  // A request the approvals handed over moved on; a withdrawal the exchange holds may no longer be cancellable.
-  intent: ['approvalsState', 'withdrawalsCancellable'],
+  // The payload is the intent itself, written into every cached intentsList; balances move only when money
+  // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
+  intent: ['withdrawalsCancellable'],
   journal: ['journalStatus', 'intentsList'],
   // Operators, requests, signatures, policy or freeze changed.
   approvals: APPROVAL_READS,
