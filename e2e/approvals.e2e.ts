@@ -174,8 +174,8 @@ describe('Approvals: drafts, signatures, freeze', () => {
     expect(await sign('Carol', /Approve a request/)).toMatch(/Signed/);
     await expect.poll(() => row.getByTestId('item-state').textContent(), { timeout: 20_000 }).toContain('sent');
 
-    const intents = (await desk.core.invoke('intentsList', {})) as { ok: true; data: { id: string; body: { amount: string }; exchange_id?: string; state: string; signatures?: { name: string }[] }[] };
-    const intent = intents.data.find((i) => i.body.amount === '25')!;
+    const intents = (await desk.core.invoke('intentsList', {})) as { ok: true; data: { items: { id: string; body: { amount: string }; exchange_id?: string; state: string; signatures?: { name: string }[] }[] } };
+    const intent = intents.data.items.find((i) => i.body.amount === '25')!;
     expect(intent.signatures?.map((s) => s.name)).toEqual(['Alice', 'Bob', 'Carol']);
     await expect.poll(async () => (await atExchange([intent.id])).length, { timeout: 20_000 }).toBe(1);
     const w = (await atExchange([intent.id]))[0]!;

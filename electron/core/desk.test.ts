@@ -103,7 +103,7 @@ describe('the core over a real Sandbox', () => {
     await core.invoke('profileSelect', { id: 'sandbox' });
     const id = await signGoverned(core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '12' } });
     const intent = { id, client_id: id };
-    await expect.poll(async () => ((await core.invoke('intentsList', {})) as { data: { id: string; state: string }[] }).data.find((i) => i.id === id)?.state, { timeout: 15_000, interval: 50 }).toBe('in_flight');
+    await expect.poll(async () => ((await core.invoke('intentsList', {})) as { data: { items: { id: string; state: string }[] } }).data.items.find((i) => i.id === id)?.state, { timeout: 15_000, interval: 50 }).toBe('in_flight');
     expect((await core.invoke('vaultLock', {})).ok).toBe(true);
     expect((await core.invoke('vaultUnlock', { passphrase: 'passphrase for tests' })).ok).toBe(true);
     expect((await core.invoke('intentsList', {})).ok).toBe(true);

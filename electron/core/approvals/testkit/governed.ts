@@ -45,7 +45,7 @@ export async function sendGoverned(core: Core & ConfirmCore, write: z.input<type
   const ref = await signGoverned(core, write, vaultPassphrase);
   for (let i = 0; i < 400; i++) {
     const list = await core.invoke('intentsList', {});
-    const v = list.ok ? (list.data as IntentView[]).find((x) => x.id === ref) : undefined;
+    const v = list.ok ? (list.data as { items: IntentView[] }).items.find((x) => x.id === ref) : undefined;
     if (v && !['pending_approval', 'approved', 'in_flight'].includes(v.state)) return v;
     await new Promise((r) => setTimeout(r, 50));
   }
