@@ -23,6 +23,7 @@ vi.mock('electron', () => {
     get ipcRenderer() { return pick('ipcRenderer'); },
     get contextBridge() { return pick('contextBridge'); },
     get safeStorage() { return pick('safeStorage'); },
+    get Notification() { return pick('Notification'); },
   };
 });
 
@@ -123,7 +124,7 @@ describe('the window as the operator left it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'desk-main-'));
     const first = await loadMain(dir);
     const win = first.created[0]!.win;
-    expect(win.loadOptions).toBeUndefined();
+    expect(win.loaded).toBe('app://desk/index.html');
     win.bounds = { x: 40, y: 50, width: 1000, height: 700 };
     win.maximized = true;
     win.webContents.url += '#/activity';
@@ -134,7 +135,7 @@ describe('the window as the operator left it', () => {
     const second = await loadMain(dir);
     const again = second.created[0]!.win;
     expect(again.opts).toMatchObject({ x: 40, y: 50, width: 1000, height: 700 });
-    expect(again.loadOptions).toEqual({ hash: '/activity' });
+    expect(again.loaded).toBe('app://desk/index.html#/activity');
     again.listeners.get('ready-to-show')!();
     expect(again.maximized).toBe(true);
   });

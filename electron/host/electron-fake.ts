@@ -98,6 +98,8 @@ export function fakeElectron() {
     // A desktop without a keyring: the vault falls back to a passphrase.
     safeStorage: { isEncryptionAvailable: () => false, encryptString: () => Buffer.alloc(0), decryptString: () => '', getSelectedStorageBackend: () => 'basic_text' },
     BrowserWindow: FakeWindow,
+    // Desktop notifications, recorded.
+    Notification: class { static shown: Array<{ title: string; body: string }> = []; static isSupported() { return true; } constructor(readonly o: { title: string; body: string }) {} show() { (this.constructor as unknown as { shown: unknown[] }).shown.push(this.o); } on() { return this; } },
     protocol: {
       registerSchemesAsPrivileged: (schemes: Array<{ scheme: string; privileges: Record<string, boolean> }>) => { protocol.privileged.push({ schemes, afterReady: isReady }); },
       handle: (scheme: string, fn: (request: Request) => Response | Promise<Response>) => { protocol.handlers.set(scheme, fn); },

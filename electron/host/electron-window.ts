@@ -1,6 +1,7 @@
 import type { BrowserWindowConstructorOptions, Event, HandlerDetails, WebContents } from 'electron';
 import { CONTENT_SECURITY_POLICY } from './csp.ts';
-import { routeOf, type WindowState, type WindowStateStore } from './windowState.ts';
+import type { WindowState, WindowStateStore } from './windowState.ts';
+import { routeOf } from './windowRoute.ts';
 
 // The hardened window (Electron security checklist): isolated, sandboxed renderer without Node,
 // a strict CSP on every response, navigation and new windows denied, every permission denied.

@@ -1,5 +1,6 @@
 import Store from 'electron-store';
 import { z } from 'zod';
+export { routeOf } from './windowRoute.ts';
 
 // What only the window has, kept by electron-store in the desk's data folder (window.json, mode 0600):
 // its bounds, whether it was maximized, and the page it showed. The core's settings are not here.
@@ -47,8 +48,3 @@ export function windowStateStore(cwd: string, log: (line: string) => void = () =
   };
 }
 
-/** The route of a renderer address (file:///…/index.html#/activity -> "activity"). */
-export function routeOf(url: string): string | undefined {
-  const m = /#\/?([a-z]{1,32})$/.exec(url);
-  return m?.[1];
-}

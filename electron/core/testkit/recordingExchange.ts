@@ -3,7 +3,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SafeStorageLike } from '../vault/vault.ts';
 
-// Test helpers for the key-handling tests: an HTTP server that answers every call with {} and records
+// Test helpers for the key-handling tests: an HTTP server that answers every call with a well-formed
+// record (the server time, a zero total balance, otherwise {}) and records
 // what reached it (an exchange, or a relay that would replay what it captured), and a keyring.
 
 export interface Recorded {
@@ -25,7 +26,8 @@ export async function recordingExchange(): Promise<RecordingExchange> {
   const server: Server = createServer((req, res) => {
     const one = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
     seen.push({ method: req.method ?? '', url: req.url ?? '', key: one(req.headers.key), sign: one(req.headers.sign) });
-    const body = req.url?.includes('/spot/time') ? { server_time: Date.now() } : {};
+    const body = req.url?.includes('/spot/time') ? { server_time: Date.now() }
+      : req.url?.includes('/wallet/total_balance') ? { total: { amount: '0', currency: 'USDT' }, details: {} } : {};
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
