@@ -74,11 +74,13 @@ describe('Approvals: drafts, signatures, freeze', () => {
 
     await page.getByRole('link', { name: 'Withdrawals' }).click();
     await page.getByRole('button', { name: 'New withdrawal' }).click();
-    await page.getByLabel('Currency').selectOption('USDT');
-    await page.getByLabel('Chain').selectOption('TRX');
-    await page.getByLabel('A new address').check();
-    await page.getByLabel('New address', { exact: true }).fill('TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE');
-    await page.getByLabel('Amount').fill('20');
+    // The form sits above the withdrawal history, whose filters have their own Currency and Chain.
+    const form = page.getByRole('form', { name: 'New withdrawal' });
+    await form.getByLabel('Currency').selectOption('USDT');
+    await form.getByLabel('Chain').selectOption('TRX');
+    await form.getByLabel('A new address').check();
+    await form.getByLabel('New address', { exact: true }).fill('TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE');
+    await form.getByLabel('Amount').fill('20');
     await page.getByTestId('arrives').waitFor();
     await page.screenshot({ path: join(SHOTS, 'withdraw-form.png'), fullPage: true });
     await page.getByRole('button', { name: 'Review' }).click();
@@ -146,10 +148,11 @@ describe('Approvals: drafts, signatures, freeze', () => {
 
     await page.getByRole('link', { name: 'Withdrawals' }).click();
     await page.getByRole('button', { name: 'New withdrawal' }).click();
-    await page.getByLabel('Currency').selectOption('USDT');
-    await page.getByLabel('Chain').selectOption('TRX');
-    await page.getByText('Cold wallet TRC20').click();
-    await page.getByLabel('Amount').fill('25');
+    const form = page.getByRole('form', { name: 'New withdrawal' });
+    await form.getByLabel('Currency').selectOption('USDT');
+    await form.getByLabel('Chain').selectOption('TRX');
+    await form.getByText('Cold wallet TRC20').click();
+    await form.getByLabel('Amount').fill('25');
     await page.getByRole('button', { name: 'Review' }).click();
     await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('Needs 2 approvals (rule two-other-operators, not by the drafter)');
     await page.screenshot({ path: join(SHOTS, 'withdraw-review.png'), fullPage: true });
@@ -191,7 +194,7 @@ describe('Approvals: drafts, signatures, freeze', () => {
     const creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
     expect((await desk.core.invoke('vaultSetPassphrase', { next: 'desk passphrase for e2e' })).ok).toBe(true);
     const saved = await desk.core.invoke('profileSave', {
-      name: 'Read-only key', environment: 'live', base_url: creds.base_url, svc: 'Svc', key: creds.read_only.key, secret: creds.read_only.secret,
+      name: 'Read-only key', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key: creds.read_only.key, secret: creds.read_only.secret,
       permissions: { spot: 'read', futures: 'none', delivery: 'none', wallet: 'read', withdraw: 'read', unified: false }, sub_keys: [],
     });
     expect(saved.ok).toBe(true);
