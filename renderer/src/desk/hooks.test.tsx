@@ -26,6 +26,12 @@ function AllReads() {
     historyStatus: useDeskQuery('historyStatus', {}),
     unsentList: useDeskQuery('unsentList', {}),
     depositAddress: useDeskQuery('depositAddress', { currency: 'USDT' }),
+    balancesMain: useDeskQuery('balancesMain', {}),
+    balancesSnapshots: useDeskQuery('balancesSnapshots', {}),
+    balancesMatrix: useDeskQuery('balancesMatrix', {}),
+    balancesSubAccount: useDeskQuery('balancesSubAccount', { uid: '1' }),
+    balancesSettingsGet: useDeskQuery('balancesSettingsGet', {}),
+    balanceAlerts: useDeskQuery('balanceAlerts', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -88,6 +94,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('profiles', { active_id: 'sandbox' }))).toEqual({
       profileCurrent: 1, profilesList: 1, journalStatus: 1, intentsList: 1, totalBalance: 1, ...HISTORY_ONCE, depositAddress: 1,
+      balancesMain: 1, balancesSnapshots: 1, balancesMatrix: 1, balancesSubAccount: 1, balanceAlerts: 1, balancesSettingsGet: 1,
     });
   });
 
@@ -95,6 +102,12 @@ describe('targeted refresh: each event and write refetches only what it makes st
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('history', { changes: [], in_flight: 0, unsent: 0 }))).toEqual(HISTORY_ONCE);
     expect(await after(counts(), () => fake.emit('notify', { title: 't', body: 'b', tag: 'x' }))).toEqual({});
+  });
+
+  it('refetches the matrix, the sub-account and the alerts on a balance alert', async () => {
+    const { fake, counts, after } = await setUp();
+    const alert = { id: 1, uid: '1', kind: 'cross_risk', subject: '', value: '1.05', threshold: '1.5', raised_at: 1, cleared_at: null, acknowledged_at: null };
+    expect(await after(counts(), () => fake.emit('balanceAlert', alert as never))).toEqual({ balancesMatrix: 1, balancesSubAccount: 1, balanceAlerts: 1 });
   });
 
   it('refetches the journal and its writes on a journal event', async () => {

@@ -1,3 +1,4 @@
+import { ACCOUNT_KINDS } from '../../../shared/balances.ts';
 import type { ChannelResponse, IntentView, ProfileSummary, VaultStatus } from '../../../shared/ipc.ts';
 import type { FakeAnswers } from './fakeDesk.ts';
 
@@ -38,7 +39,14 @@ export function baseAnswers(): FakeAnswers {
     historyStatus: { synced_to: null, watching_since: null, syncing: false, last_error: null, in_flight: 0, deposits_pending: 0, unsent: 0 } as never,
     unsentList: [],
     depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] } as never,
+    balancesMain: { fetched_at: 1_700_000_000_000, quote: 'USDT', cells: EMPTY_CELLS, total: '0', spot: [], margin: [], futures: {}, cross_margin: null } as never,
+    balancesSnapshots: [],
+    balancesMatrix: { status: { state: 'ready', loaded: 1, total: 1, fetched_at: 1_700_000_000_000, error: null, requests: 1 }, quote: 'USDT', total_rows: 0, offset: 0, rows: [], column_totals: Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, '0'])), grand_total: '0' } as never,
+    balancesSubAccount: { uid: '1', name: '', fetched_at: null, row: null, spot: null, margin: [], futures: {}, cross_margin: null, risk_threshold: '1.5', floors: [], alerts: [] } as never,
+    balancesSettingsGet: { auto_refresh_seconds: 300, default_risk_threshold: '1.5' },
+    balanceAlerts: [],
   };
 }
 
 const EMPTY_PAGE = { total: 0, rows: [], next_cursor: null } as never;
+const EMPTY_CELLS = Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, { value: '0', amounts: {}, unpriced: [] }]));
