@@ -10,7 +10,7 @@ const BENCHMARKS: Record<string, string> = {
   sandbox: 'the Sandbox: signed GET against a bare fastify route, then mixed load and memory (issue 3)',
   client: 'the desk\'s client against ccxt on a bench-world Sandbox (issue 4)',
   matching: 'the spot matching engine, a naive reference replay, and signed order placement over HTTP (issue 15)',
-  rebalance: 'the rebalance planner: 400 sub-accounts to equal shares (issue 14)',
+  rebalance: 'a USDT rebalance of 400 sub-accounts to equal shares: planner, then the batch on a bench-world Sandbox with limits on (issue 14)',
 };
 
 const ROOT = join(import.meta.dirname, '..');
