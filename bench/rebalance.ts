@@ -27,7 +27,7 @@ import { launchSandbox } from '../electron/sandbox-launcher.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 400);
-const RUNS = Number(process.env.BENCH_RUNS ?? 21);
+const RUNS = Number(process.env.BENCH_RUNS ?? 101);
 const log = (s: string) => process.stderr.write(`bench rebalance: ${s}\n`);
 const ms = (x: number) => Math.round(x * 1000) / 1000;
 
