@@ -12,13 +12,13 @@ import { readSpotBalance } from './balances.ts';
 import { plan } from './planner.ts';
 import { equalize } from './targets.ts';
 
-// The desk (testing/rebalanceRunner.ts, a child process) is SIGKILLed in the middle of a rebalance of 12
+// The desk (testkit/rebalanceRunner.ts, a child process) is SIGKILLed in the middle of a rebalance of 12
 // fresh sub-accounts on a Sandbox whose sub-to-sub answers are slowed; a restart finishes the batch.
 // Checked against the Sandbox: no transfer is held twice, and every transfer the report calls done moved.
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 const tsx = createRequire(import.meta.url).resolve('tsx');
-const runner = join(import.meta.dirname, 'testing', 'rebalanceRunner.ts');
+const runner = join(import.meta.dirname, 'testkit', 'rebalanceRunner.ts');
 let sandbox: SandboxProcess;
 let dir: string;
 let creds: { admin_url: string; admin_token: string; base_url: string; main: { uid: string; key: string; secret: string } };
