@@ -34,7 +34,8 @@ export const ProfileSummary = z.object({
   svc: z.string(),
   key_masked: z.string(),
   permissions: Permissions,
-  sub_keys: z.array(z.object({ uid: z.string(), key_masked: z.string() })),
+  /** `permissions`: what the exchange has proved this sub-account key cannot do (absent: nothing yet). */
+  sub_keys: z.array(z.object({ uid: z.string(), key_masked: z.string(), permissions: Permissions.optional() })),
   /** The Sandbox profile is built in: its keys come from the Sandbox, it cannot be edited or removed. */
   built_in: z.boolean(),
 });

@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from './client/client.ts';
 import { ExchangeError, InputError, JournalDamagedWritesError, LockedError, NoProfileError } from './errors.ts';
+import { SubKeyClients } from './client/subKeys.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
 import { Scheduler as RateScheduler } from './client/scheduler.ts';
 import { summarize, type Profile } from './profiles/profile.ts';
@@ -47,6 +48,8 @@ export interface ActiveSession {
   id: string;
   profile: Profile;
   client: ApiClient;
+  /** A client per sub-account key of the profile, each on its own UID's buckets. */
+  subKeys: SubKeyClients;
   writes: WriteExecutor | null;
   journal: Journal | null;
   /** Set when the profile's journal failed verification: reads go on, writes stop. */
@@ -252,6 +255,17 @@ export class Session {
     return client;
   }
 
+  private makeSubClients(id: string, profile: Profile): SubKeyClients {
+    const limitsOff = profile.environment === 'sandbox' && profile.limitsOff === true;
+    return new SubKeyClients({
+      baseUrl: profile.baseUrl,
+      svc: profile.svc,
+      keys: profile.subKeys ?? [],
+      ...(limitsOff ? { limitsOff: true } : { scheduler: this.scheduler }),
+      onRefusal: (uid, label, method, path) => this.learnFromLabel(label, method, path, { id, uid }),
+    });
+  }
+
   /** The active profile and its client; throws while locked or when none is chosen. */
   active(): ActiveSession {
     if (this.locked()) throw new LockedError();
@@ -261,7 +275,7 @@ export class Session {
       this.drop();
       const profile = id === this.builtInId ? this.opts.builtIn! : this.opts.store!.open(id, this.opts.vault!.box());
       const client = this.makeClient(profile);
-      this.current = { id, profile, client, ...this.openWrites(id, client) };
+      this.current = { id, profile, client, subKeys: this.makeSubClients(id, profile), ...this.openWrites(id, client) };
       this.opts.onActive?.(this.current);
     }
     return this.current;
@@ -310,13 +324,14 @@ export class Session {
     if (e instanceof ExchangeError) this.learnFromLabel(e.label, method, path);
   }
 
-  private learnFromLabel(label: string, method: string, path: string): void {
+  /** `sub`: the refusal answered a sub-account's key, of profile `sub.id` (the session may have moved on since). */
+  private learnFromLabel(label: string, method: string, path: string, sub?: { id: string; uid: string }): void {
     if (label !== 'READ_ONLY' && label !== 'FORBIDDEN') return;
-    const id = this.activeId();
+    const id = sub?.id ?? this.activeId();
     const group: PermissionGroup | null = permissionGroupFor(method, path);
     if (!id || !group || id === this.builtInId || !this.opts.store) return;
-    if (this.opts.store.correctPermission(id, group, label === 'READ_ONLY' ? 'read' : 'none')) {
-      this.opts.onProfilesChanged?.(id);
-    }
+    const level = label === 'READ_ONLY' ? 'read' : 'none';
+    const changed = sub ? this.opts.store.correctSubPermission(id, sub.uid, group, level) : this.opts.store.correctPermission(id, group, level);
+    if (changed) this.opts.onProfilesChanged?.(id);
   }
 }

@@ -167,6 +167,19 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     expect(early.length).toBeLessThanOrEqual(10);
   });
 
+  it('does not take its own requests for another program\'s when window slots expire while answers are out', async () => {
+    // 240 writes of one endpoint (80 per 10 s), 8 in flight, answers out of order: three windows' worth.
+    const { time, ex, client } = setup({ latency: jitter(5) });
+    ex.on('POST', '/wallet/sub_account_to_sub_account', () => ({ body: { tx_id: 1 } }));
+    const sends = Array.from({ length: 240 }, () => client.request({ method: 'POST', path: '/wallet/sub_account_to_sub_account', body: {} }, z.any()));
+    await time.run(Promise.all(sends));
+    const at = arrivalsOf(ex.arrivals, 'POST', '/wallet/sub_account_to_sub_account');
+    expect(ex.arrivals.filter((a) => a.status === 429)).toHaveLength(0);
+    expect(worstWindow(at, 10_000)).toBeLessThanOrEqual(80);
+    // Two waits of a window, plus the time the answers take: no third wait for budget that was never spent.
+    expect(Math.max(...at) - Math.min(...at)).toBeLessThan(22_000);
+  });
+
   it('reads the rate-limit headers under the profile\'s service name (§4.3)', async () => {
     const time = new FakeTime();
     const ex = new RateLimitedExchange(time, { svc: 'Acme', latency: jitter(3) });

@@ -55,6 +55,8 @@ interface Slot {
   /** Dispatch order within the bucket. */
   seq: number;
   sentAt: number;
+  /** Requests in the window when this one left, itself included (ours and others' that we know of). */
+  usedAtSend: number;
   /** null while the request is in flight. */
   doneAt: number | null;
 }
@@ -211,7 +213,7 @@ export class Scheduler {
 
   private dispatch(b: Bucket, now: number): void {
     const waiter = b.queue.shift()!;
-    const slot: Slot = { seq: b.dispatched++, sentAt: now, doneAt: null };
+    const slot: Slot = { seq: b.dispatched++, sentAt: now, usedAtSend: b.used() + 1, doneAt: null };
     b.slots.push(slot);
     this.inFlight++;
     let released = false;
@@ -234,10 +236,13 @@ export class Scheduler {
     const counting = !this.limitsOff;
     if (counting && fb.limit !== undefined && Number.isInteger(fb.limit) && fb.limit > 0) b.limit = fb.limit;
     if (counting && fb.remain !== undefined && Number.isInteger(fb.remain) && fb.remain >= 0) {
-      // What the server had counted when this request arrived, against what we had sent before it (in
-      // dispatch order: answers may come back in any order, arrivals mostly keep it).
+      // What the server had counted when this request arrived, against what it may have counted of ours:
+      // the window as it stood when this one left (slots that expired while it was out were still counted
+      // then) and every request sent after it (with several in flight, a later one often arrives first).
+      // Comparing with the window at the answer instead took both for another program's requests, and a
+      // batch of 400 transfers lost a 10 s window to them.
       const serverUsed = b.limit - fb.remain;
-      const ours = b.slots.filter((s) => s.seq <= slot.seq).length + b.phantoms.length;
+      const ours = slot.usedAtSend + (b.dispatched - 1 - slot.seq);
       const missing = Math.min(serverUsed - ours, b.limit - b.used());
       for (let i = 0; i < missing; i++) b.phantoms.push(now);
     }

@@ -13,8 +13,11 @@ export function readSandboxCredentials(path: string): SandboxCredentials {
   return parseSandboxCredentials(text, path);
 }
 
-/** The ready-made Sandbox profile: the Sandbox's main key, no passphrase. */
+/** The ready-made Sandbox profile: the Sandbox's main key and its sub-accounts' keys, no passphrase. */
 export function sandboxProfile(credentialsPath: string): Profile {
   const creds = readSandboxCredentials(credentialsPath);
-  return { name: 'Sandbox', environment: 'sandbox', baseUrl: creds.base_url, credentials: creds.main };
+  return {
+    name: 'Sandbox', environment: 'sandbox', baseUrl: creds.base_url, credentials: creds.main,
+    subKeys: (creds.sub_accounts ?? []).map((k) => ({ uid: k.uid, key: k.key, secret: k.secret })),
+  };
 }

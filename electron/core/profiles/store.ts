@@ -4,7 +4,7 @@ import { OPERATOR_ENVIRONMENTS, type PermissionGroup } from '../../../shared/api
 import { Permissions, type ProfileInput, type ProfileSummary } from '../../../shared/ipc.ts';
 import { InputError } from '../errors.ts';
 import { JsonFile } from '../store/jsonFile.ts';
-import { maskKey, type Profile } from './profile.ts';
+import { ALL_WRITE, maskKey, type Profile } from './profile.ts';
 
 /** Seals and opens secrets; throws while the vault is locked. */
 export interface SecretBox {
@@ -60,7 +60,8 @@ const StoredProfile = z.object({
   svc: z.string(),
   key_masked: z.string(),
   permissions: Permissions,
-  sub_keys: z.array(z.object({ uid: z.string(), key_masked: z.string() })),
+  /** A sub-account key's permissions are learned from the exchange's refusals (absent until one). */
+  sub_keys: z.array(z.object({ uid: z.string(), key_masked: z.string(), permissions: Permissions.optional() })),
   sealed: z.string(),
 });
 type StoredProfile = z.infer<typeof StoredProfile>;
@@ -256,6 +257,18 @@ export class ProfileStore {
     const p = doc.profiles.find((x) => x.id === id);
     if (!p || p.permissions[group] === level || (level === 'read' && p.permissions[group] === 'none')) return false;
     p.permissions = { ...p.permissions, [group]: level };
+    this.file.write(doc);
+    return true;
+  }
+
+  /** As correctPermission, for sub-account `uid`'s key; its permissions start as all the profile declares. */
+  correctSubPermission(id: string, uid: string, group: PermissionGroup, level: 'none' | 'read'): boolean {
+    const doc = this.file.read();
+    const k = doc.profiles.find((x) => x.id === id)?.sub_keys.find((x) => x.uid === uid);
+    if (!k) return false;
+    const now = k.permissions ?? ALL_WRITE;
+    if (now[group] === level || (level === 'read' && now[group] === 'none')) return false;
+    k.permissions = { ...now, [group]: level };
     this.file.write(doc);
     return true;
   }

@@ -118,6 +118,12 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(await after(counts(), () => fake.emit('notify', { title: 't', body: 'b', tag: 'x' }))).toEqual({});
   });
 
+  it('refetches the matrix, the sub-account and the alerts on a balance alert', async () => {
+    const { fake, counts, after } = await setUp();
+    const alert = { id: 1, uid: '1', kind: 'cross_risk', subject: '', value: '1.05', threshold: '1.5', raised_at: 1, cleared_at: null, acknowledged_at: null };
+    expect(await after(counts(), () => fake.emit('balanceAlert', alert as never))).toEqual({ balancesMatrix: 1, balancesSubAccount: 1, balanceAlerts: 1 });
+  });
+
   it('refetches the journal and its writes on a journal event', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('journal', {}))).toEqual({ journalStatus: 1, intentsList: 1 });

@@ -1,4 +1,5 @@
 import { DEFAULT_POLICY } from '../../../shared/api/policy.ts';
+import { ACCOUNT_KINDS } from '../../../shared/balances.ts';
 import type { ChannelResponse, IntentView, ProfileSummary, VaultStatus } from '../../../shared/ipc.ts';
 import type { FakeAnswers } from './fakeDesk.ts';
 
@@ -39,11 +40,11 @@ export function baseAnswers(): FakeAnswers {
     historyStatus: { synced_to: null, watching_since: null, syncing: false, last_error: null, in_flight: 0, deposits_pending: 0, unsent: 0 } as never,
     unsentList: [],
     depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] } as never,
-    balancesMain: MAIN_BALANCES,
+    balancesMain: { fetched_at: 1_700_000_000_000, quote: 'USDT', cells: EMPTY_CELLS, total: '0', spot: [], margin: [], futures: {}, cross_margin: null } as never,
     balancesSnapshots: [],
-    balancesMatrix: EMPTY_MATRIX,
-    balancesSubAccount: { uid: '1', name: '', fetched_at: null, row: null, spot: null, margin: [], futures: {}, cross_margin: null, risk_threshold: '1.5', floors: [], alerts: [] },
-    balancesSettingsGet: { auto_refresh_seconds: 0, default_risk_threshold: '1.5' },
+    balancesMatrix: { status: { state: 'ready', loaded: 1, total: 1, fetched_at: 1_700_000_000_000, error: null, requests: 1 }, quote: 'USDT', total_rows: 0, offset: 0, rows: [], column_totals: Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, '0'])), grand_total: '0' } as never,
+    balancesSubAccount: { uid: '1', name: '', fetched_at: null, row: null, spot: null, margin: [], futures: {}, cross_margin: null, risk_threshold: '1.5', floors: [], alerts: [] } as never,
+    balancesSettingsGet: { auto_refresh_seconds: 300, default_risk_threshold: '1.5' },
     balanceAlerts: [],
     approvalsState: APPROVALS,
     withdrawalsCancellable: [],
@@ -51,21 +52,6 @@ export function baseAnswers(): FakeAnswers {
     walletCurrencyChains: [], walletWithdrawStatus: [], walletSavedAddresses: [],
   };
 }
-
-const EMPTY_CELL = { value: '0', amounts: {}, unpriced: [] };
-const EMPTY_CELLS = { spot: EMPTY_CELL, margin: EMPTY_CELL, futures_usdt: EMPTY_CELL, futures_btc: EMPTY_CELL, futures_usd: EMPTY_CELL, cross_margin: EMPTY_CELL };
-
-/** A main account holding nothing. */
-export const MAIN_BALANCES: ChannelResponse<'balancesMain'> = {
-  fetched_at: 1_700_000_000_000, quote: 'USDT', cells: EMPTY_CELLS, total: '0', spot: [], margin: [], futures: {}, cross_margin: null,
-};
-
-/** No sub-account loaded yet. */
-export const EMPTY_MATRIX: ChannelResponse<'balancesMatrix'> = {
-  status: { state: 'ready', loaded: 0, total: 0, fetched_at: 1_700_000_000_000, error: null, requests: 0 },
-  quote: 'USDT', total_rows: 0, offset: 0, rows: [],
-  column_totals: { spot: '0', margin: '0', futures_usdt: '0', futures_btc: '0', futures_usd: '0', cross_margin: '0' }, grand_total: '0',
-};
 
 /** One operator, the default policy, nothing waiting, not frozen. */
 export const APPROVALS: ChannelResponse<'approvalsState'> = {
@@ -80,3 +66,4 @@ export const APPROVALS: ChannelResponse<'approvalsState'> = {
 };
 
 const EMPTY_PAGE = { total: 0, rows: [], next_cursor: null } as never;
+const EMPTY_CELLS = Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, { value: '0', amounts: {}, unpriced: [] }]));

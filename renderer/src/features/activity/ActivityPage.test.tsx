@@ -19,6 +19,8 @@ describe('Activity page', () => {
     expect(within(row).queryByRole('button', { name: 'Approve and send' })).toBeNull();
     expect(document.activeElement).toBe(row);
     expect(row.textContent).toContain('Exchange id: w123');
+    // Fee, txid and timeline live with the exchange's record: the row links to it in the withdrawal history.
+    expect(within(row).getByRole('link', { name: 'Fee, txid and timeline' }).getAttribute('href')?.endsWith(`/withdrawals?search=${pending.client_id}`)).toBe(true);
   });
 
   it('shows a cancellation as the operator\'s word, and a refusal as a problem', async () => {

@@ -44,8 +44,10 @@ function IntentRow({ intent: i, onSettle }: { intent: IntentView; onSettle: (i: 
       <td className="small wrap">
         <Detail name="Exchange id" value={i.exchange_id} />
         {i.status && <div title={describeWithdrawalStatus(i.status)}><span className="muted">Status:</span> {i.status}: {describeWithdrawalStatus(i.status)}</div>}
-        <Detail name="Fee" value={i.body.fee} />
-        <Detail name="Txid" value={i.body.txid} />
+        {/* Fee, txid and every status seen live with the exchange's record, in the history cache. */}
+        {i.kind === 'withdrawal' && i.exchange_id && i.client_id && (
+          <Link to={pagePath('withdrawals', { search: i.client_id })}>Fee, txid and timeline</Link>
+        )}
       </td>
       <td className="row-actions">
         {i.state === 'pending_approval' && <button type="button" className="primary" onClick={() => act(() => approve.mutate({ id: i.id }))}>Approve and send</button>}

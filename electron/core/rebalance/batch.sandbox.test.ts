@@ -1,0 +1,120 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import { ApiClient } from '../client/client.ts';
+import { Journal } from '../journal/journal.ts';
+import { testJournalKey } from '../journal/testkit/key.ts';
+import { WriteExecutor } from '../writes/executor.ts';
+import { readSpotBalance } from './balances.ts';
+import { BatchRun, prepareBatch } from './batch.ts';
+import { plan } from './planner.ts';
+import { reportCsv } from './report.ts';
+import { equalize } from './targets.ts';
+import { z } from 'zod';
+
+// A rebalance batch through the real journal and write executor against a Sandbox with its limits on.
+// Each test makes its own fresh sub-accounts (admin) and funds them with deposits, so balances are exact.
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+let sandbox: SandboxProcess;
+let dir: string;
+let creds: { admin_url: string; admin_token: string; base_url: string; main: { uid: string; key: string; secret: string } };
+let client: ApiClient;
+let n = 0;
+
+async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${creds.admin_url}${path}`, {
+    method, headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}),
+  });
+  if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
+  return await res.json() as T;
+}
+
+/** Fresh sub-accounts holding these USDT amounts on spot. */
+async function subsWith(amounts: string[]): Promise<string[]> {
+  const uids: string[] = [];
+  for (const a of amounts) {
+    const { uid } = await admin<{ uid: string }>('POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `rebalance_${++n}` });
+    if (a !== '0') await admin('POST', '/deposits', { uid, currency: 'USDT', amount: a });
+    uids.push(uid);
+  }
+  return uids;
+}
+
+const balance = (uid: string) => readSpotBalance(client, { owner: uid, kind: 'spot' }, 'USDT');
+
+function desk(name: string): { journal: Journal; executor: WriteExecutor } {
+  const journal = Journal.open(join(dir, `${name}.jsonl`), { key: testJournalKey });
+  return { journal, executor: new WriteExecutor({ journal, client, settleMs: 1000, lookupIntervalMs: 200 }) };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rebalance-'));
+  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
+  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main });
+}, 60_000);
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a rebalance batch against the Sandbox', () => {
+  it('equalizes 6 sub-accounts, each transfer once, and reports every one done', async () => {
+    const amounts = ['60', '0', '0', '30.5', '0', '0'];
+    const uids = await subsWith(amounts);
+    const p = plan('USDT', equalize(uids.map((uid, i) => ({ account: { owner: uid, kind: 'spot' as const }, balance: amounts[i]! }))));
+    const { journal, executor } = desk('equalize');
+    const batch = prepareBatch(executor, p, 'eq1');
+    expect(batch.legs.every((l) => journal.intent(l.intent)!.state === 'pending_approval')).toBe(true);
+    const out = await new BatchRun({ journal, executor, readBalance: (a, c) => readSpotBalance(client, a, c) }, 'eq1').run('operator');
+    expect(out.rows.map((r) => r.state)).toEqual(p.transfers.map(() => 'done'));
+    // 90.5 / 6 rounded down to 1e-8; the 0.00000002 left over stays with a sender.
+    expect(await Promise.all(uids.map(balance))).toEqual(['15.08333333', '15.08333333', '15.08333333', '15.08333335', '15.08333333', '15.08333333']);
+    await executor.stop();
+    journal.close();
+  });
+
+  it('a cancel stops between transfers: the rest is skipped, unsent', async () => {
+    const amounts = ['40', '0', '0', '0'];
+    const uids = await subsWith(amounts);
+    const p = plan('USDT', equalize(uids.map((uid, i) => ({ account: { owner: uid, kind: 'spot' as const }, balance: amounts[i]! }))));
+    const { journal, executor } = desk('cancel');
+    prepareBatch(executor, p, 'cancel1');
+    const run = new BatchRun({ journal, executor, readBalance: (a, c) => readSpotBalance(client, a, c), concurrency: 1, onProgress: (rows) => { if (rows.some((r) => r.state === 'done')) run.cancel('operator pressed Cancel'); } }, 'cancel1');
+    const out = await run.run('operator');
+    expect(out.cancelled).toBe(true);
+    expect(out.rows.map((r) => r.state)).toEqual(['done', 'skipped', 'skipped']);
+    expect(await Promise.all(uids.map(balance))).toEqual(['30', '10', '0', '0']);
+    expect(reportCsv(out.rows).split('\r\n')[2]).toMatch(/^2,.*,10,USDT,skipped,rebalance cancelled: operator pressed Cancel$/);
+    await executor.stop();
+    journal.close();
+  });
+
+  it('after a restart it re-reads balances and pauses, naming the account, when a source no longer holds enough', async () => {
+    const amounts = ['50', '0', '0'];
+    const uids = await subsWith(amounts);
+    const p = plan('USDT', [
+      { account: { owner: uids[0]!, kind: 'spot' }, balance: '50', target: { type: 'amount', amount: '10' } },
+      { account: { owner: uids[1]!, kind: 'spot' }, balance: '0', target: { type: 'amount', amount: '20' } },
+      { account: { owner: uids[2]!, kind: 'spot' }, balance: '0', target: { type: 'amount', amount: '20' } },
+    ]);
+    const first = desk('restart');
+    const batch = prepareBatch(first.executor, p, 'r1');
+    await first.executor.approve(batch.legs[0]!.intent, 'operator'); // the first transfer went out, then the desk stopped
+    await first.executor.stop();
+    first.journal.close();
+    // Meanwhile someone took 25 USDT out of the source (the main account pulls it back).
+    await client.request({ method: 'POST', path: '/wallet/sub_account_transfers', body: { sub_account: uids[0], currency: 'USDT', amount: '25', direction: 'from' } }, z.any());
+
+    const again = desk('restart');
+    const out = await new BatchRun({ journal: again.journal, executor: again.executor, readBalance: (a, c) => readSpotBalance(client, a, c) }, 'r1').run('operator');
+    expect(out.paused).toMatch(new RegExp(`^${uids[0]}:spot now holds less USDT than the rest of the batch takes from it \\(short by 15\\)`));
+    expect(out.rows.map((r) => r.state)).toEqual(['done', 'pending']);
+    expect(await Promise.all(uids.map(balance))).toEqual(['5', '20', '0']);
+    await again.executor.stop();
+    again.journal.close();
+  });
+});

@@ -1,0 +1,68 @@
+// How one move between two of the operator's accounts becomes requests (§4.1). The main account's spot
+// account is the counterpart of every main↔sub transfer; sub↔sub is direct only between spot, futures and
+// delivery; a margin or cross-margin account first moves to (or from) its owner's spot account.
+
+export type Kind = 'spot' | 'margin' | 'cross_margin' | 'futures' | 'delivery' | 'options';
+export const KINDS: readonly Kind[] = ['spot', 'margin', 'cross_margin', 'futures', 'delivery', 'options'];
+
+/** `owner` is 'main' or a sub-account's user id; `pair` names an isolated margin account. */
+export interface AccountRef { owner: string; kind: Kind; pair?: string }
+
+export type Endpoint = '/wallet/transfers' | '/wallet/sub_account_transfers' | '/wallet/sub_account_to_sub_account';
+
+/** One request: `signer` is whose key signs it ('main' or a sub-account's user id). */
+export interface Leg { endpoint: Endpoint; signer: string; from: AccountRef; to: AccountRef }
+
+const SUB_TO_SUB: ReadonlySet<Kind> = new Set(['spot', 'futures', 'delivery']);
+const MAIN_TO_SUB: ReadonlySet<Kind> = new Set(['spot', 'futures', 'delivery', 'options']);
+const SUB_OWN_ONLY: ReadonlySet<Kind> = new Set(['margin', 'cross_margin']);
+
+export function accountKey(a: AccountRef): string {
+  return a.pair ? `${a.owner}:${a.kind}:${a.pair}` : `${a.owner}:${a.kind}`;
+}
+
+export function sameAccount(a: AccountRef, b: AccountRef): boolean {
+  return accountKey(a) === accountKey(b);
+}
+
+const spotOf = (owner: string): AccountRef => ({ owner, kind: 'spot' });
+
+function own(from: AccountRef, to: AccountRef): Leg {
+  return { endpoint: '/wallet/transfers', signer: from.owner, from, to };
+}
+
+/** The account a move can leave from without an own-account hop first. */
+function exitPoint(a: AccountRef): AccountRef {
+  if (a.owner === 'main') return a.kind === 'spot' ? a : spotOf('main');
+  return SUB_OWN_ONLY.has(a.kind) ? spotOf(a.owner) : a;
+}
+
+/** The requests, in order, that move money from `from` to `to`. */
+export function route(from: AccountRef, to: AccountRef): Leg[] {
+  if (sameAccount(from, to)) throw new Error(`a transfer needs two different accounts, not ${accountKey(from)} twice`);
+  const a = exitPoint(from);
+  const b = exitPoint(to);
+  const legs: Leg[] = [];
+  if (!sameAccount(from, a)) legs.push(own(from, a));
+  legs.push(...between(a, b));
+  if (!sameAccount(b, to)) legs.push(own(b, to));
+  return legs;
+}
+
+function between(a: AccountRef, b: AccountRef): Leg[] {
+  if (sameAccount(a, b)) return [];
+  if (a.owner === b.owner) return [own(a, b)];
+  const mainSpot = spotOf('main');
+  if (a.owner === 'main') return [{ endpoint: '/wallet/sub_account_transfers', signer: 'main', from: a, to: b }];
+  if (b.owner === 'main') return [{ endpoint: '/wallet/sub_account_transfers', signer: 'main', from: a, to: b }];
+  // §4.1 allows the main key or the source's key; the main key keeps every transfer of a batch on one
+  // signer, whose permissions the desk has already learned.
+  if (SUB_TO_SUB.has(a.kind) && SUB_TO_SUB.has(b.kind)) {
+    return [{ endpoint: '/wallet/sub_account_to_sub_account', signer: 'main', from: a, to: b }];
+  }
+  if (!MAIN_TO_SUB.has(a.kind) || !MAIN_TO_SUB.has(b.kind)) throw new Error(`no route from ${accountKey(a)} to ${accountKey(b)}`);
+  return [
+    { endpoint: '/wallet/sub_account_transfers', signer: 'main', from: a, to: mainSpot },
+    { endpoint: '/wallet/sub_account_transfers', signer: 'main', from: mainSpot, to: b },
+  ];
+}
