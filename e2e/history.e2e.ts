@@ -115,7 +115,7 @@ describe('History: withdrawals, deposits, transfers', () => {
     await expect.poll(() => panel.locator(`[data-unsent="${theirs.withdraw_id}"]`).count()).toBe(1);
     expect(await panel.textContent()).toContain('TStolenKeyDestination000000000001');
     expect(await panel.textContent()).not.toContain('TDeskOwnWithdrawal0000000000000001');
-    expect(await page.getByTestId('shell-unsent').textContent()).toBe('1!');
+    expect(await page.getByTestId('outflows-unsent').textContent()).toBe('1 outflow not sent by this desk');
 
     // The desk's own shows who sent it.
     const own = await sandboxGet<W[]>(creds, '/wallet/withdrawals', `withdraw_order_id=${intent.client_id}`);
@@ -165,8 +165,8 @@ describe('History: withdrawals, deposits, transfers', () => {
 
   it('filters, and exports the whole filtered list as CSV, row for row the Sandbox\'s', async () => {
     await search('');
-    await page.getByLabel('Status').selectOption('DONE');
-    await page.getByLabel('Currency').fill('USDT');
+    await page.getByRole('combobox', { name: 'Status' }).selectOption('DONE');
+    await page.getByRole('main').getByLabel('Currency').fill('USDT');
     const expected = (await sandboxAll<W>(creds, '/wallet/withdrawals')).filter((w) => w.status === 'DONE' && w.currency === 'USDT');
     await expect.poll(() => total('withdrawals')).toBe(expected.length);
     const shown = await page.locator('.history-row[data-row]').evaluateAll((rows) => rows.map((r) => r.querySelector('[data-status]')?.getAttribute('data-status')));

@@ -66,6 +66,8 @@ export function StatusBar() {
   const vault = useDeskQuery('vaultStatus', {});
   const limits = useDeskEvent('rateLimits');
   const inFlight = useWithdrawalsInFlight();
+  // Outflows the desk did not send stay in view on every page until an operator acknowledges them.
+  const unsent = useDeskQuery('historyStatus', {}).data?.unsent ?? 0;
   const now = useNow(5000);
   const link = connectionText(connection, profile.data, now);
   return (
@@ -81,6 +83,7 @@ export function StatusBar() {
       <span className="sr-only" role="status">{announcement(connection, profile.data)}</span>
       <span data-testid="rate-limits">{budgetText(limits)}</span>
       {inFlight !== null && <span data-testid="withdrawals-in-flight">{inFlight} withdrawals on their way</span>}
+      {unsent > 0 && <Link className="bad" data-testid="outflows-unsent" to="/withdrawals">{unsent} {unsent === 1 ? 'outflow' : 'outflows'} not sent by this desk</Link>}
     </footer>
   );
 }
