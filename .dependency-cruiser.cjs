@@ -38,9 +38,9 @@ module.exports = {
     },
     {
       name: 'only-hosts-import-electron',
-      comment: 'only electron/main.ts, electron/preload.ts and electron/host/electron* import electron',
+      comment: 'only electron/main.ts, electron/preload.ts, electron/confirm-preload.ts and electron/host/electron* import electron',
       severity: 'error',
-      from: { pathNot: '^electron/(main\\.ts|preload\\.ts|host/electron[^/]*)$' },
+      from: { pathNot: '^electron/(main\\.ts|preload\\.ts|confirm-preload\\.ts|host/electron[^/]*)$' },
       to: { path: '^electron$|node_modules/electron/', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'npm-unknown', 'type-only', 'core', 'unknown', 'undetermined'] },
     },
     {

@@ -1,4 +1,5 @@
 import react from '@vitejs/plugin-react';
+import { resolve } from 'node:path';
 import { defineConfig } from 'vite';
 
 // The renderer is loaded from app:// in Electron and from the web host over loopback: relative base.
@@ -14,6 +15,8 @@ export default defineConfig({
     // No source maps in the shipped bundle (the web host refuses *.map as well).
     sourcemap: false,
     rolldownOptions: {
+      // The confirmation page is its own entry: its own window (Electron) or origin (web host).
+      input: { main: resolve(import.meta.dirname, 'renderer/index.html'), confirm: resolve(import.meta.dirname, 'renderer/confirm.html') },
       output: {
         codeSplitting: {
           groups: [

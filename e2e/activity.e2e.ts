@@ -1,11 +1,12 @@
 import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureOperator, TEST_OPERATOR } from '../electron/core/approvals/testkit/governed.ts';
 import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
-// A withdrawal awaiting approval, approved by a click while the exchange drops the connection after
-// committing it: the operator sees "unconfirmed", never a second send, then the desk finds it.
+// A withdrawal signed by its operator while the exchange drops the connection after committing it:
+// the Activity page shows "unconfirmed", never a second send, then the desk finds it.
 
 describe('Activity: approving a withdrawal through a dropped connection', () => {
   let desk: DeskUnderTest;
@@ -14,7 +15,7 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
   let admin: { url: string; token: string };
 
   beforeAll(async () => {
-    desk = await startDesk();
+    desk = await startDesk({ coolingOffMs: 0 });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(30_000);
@@ -26,13 +27,7 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
     await desk?.stop();
   });
 
-  it('shows the write for review, then unconfirmed, then accepted, and it lands once', async () => {
-    // The withdrawal form arrives with a later issue; the core is handed the write as the form would.
-    const prepared = await desk.core.invoke('writePrepare', {
-      write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '25.5' } },
-    });
-    expect(prepared.ok).toBe(true);
-    const intent = (prepared as { data: { id: string; client_id: string } }).data;
+  it('shows the write unconfirmed, then accepted, and it lands once', async () => {
 
     const fault = (spec: object) => fetch(`${admin.url}/faults`, {
       method: 'POST',
@@ -46,11 +41,15 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
 
     await page.goto(desk.host.url);
     await page.getByRole('link', { name: 'Activity' }).click();
-    const row = page.locator(`[data-intent="${intent.id}"]`);
-    await expect.poll(() => row.textContent()).toContain('Awaiting your approval');
-    expect(await row.textContent()).toContain('25.5 USDT to TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA (TRX)');
 
     // Every state the row shows, however briefly, as the operator would have seen it.
+    // The id is the governed request's; the page records states of whatever row carries it.
+    await desk.core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA' });
+    await ensureOperator(desk.core);
+    const ticket = (await desk.core.invoke('approvalsDraft', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '25.5' } } })) as { ok: true; data: { ticket: string } };
+    const ref = ((await desk.core.invokeConfirm('confirmState', {})) as { ok: true; data: { tickets: { id: string; ref: string }[] } }).data.tickets.find((t) => t.id === ticket.data.ticket)!.ref;
+    const intent = { id: ref, client_id: ref };
+    const row = page.locator(`[data-intent="${intent.id}"]`);
     await page.evaluate((id) => {
       const seen: string[] = [];
       (globalThis as unknown as { seenStates: string[] }).seenStates = seen;
@@ -64,10 +63,12 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
       record();
     }, intent.id);
 
-    await row.getByRole('button', { name: 'Approve and send' }).click();
+    // The operator signs in the confirmation window (approvals.e2e.ts drives that page by clicks).
+    const operator = await ensureOperator(desk.core);
+    expect((await desk.core.invokeConfirm('confirmSign', { ticket: ticket.data.ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok).toBe(true);
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 40_000 }).toBe('accepted');
+    expect(await row.textContent()).toContain('25.5 USDT to TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA (TRX)');
     const seen = await page.evaluate(() => (globalThis as unknown as { seenStates: string[] }).seenStates);
-    expect(seen[0]).toBe('pending_approval');
     expect(seen).toContain('unconfirmed');
     expect(seen[seen.length - 1]).toBe('accepted');
 

@@ -2,8 +2,9 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import type { Core } from '../electron/core/core.ts';
+import type { ConfirmCore, Core } from '../electron/core/core.ts';
 import { openDesk, type DeskOptions } from '../electron/core/desk.ts';
+import { startConfirmHost, type ConfirmHost } from '../electron/host/confirm-web.ts';
 import { startWebHost, type WebHost } from '../electron/host/web.ts';
 import { superviseSandbox, type SupervisedSandbox } from '../electron/sandbox-launcher.ts';
 
@@ -40,7 +41,9 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 export interface DeskUnderTest {
-  core: Core;
+  core: Core & ConfirmCore;
+  /** The confirmation page's own origin (web host). */
+  confirm: ConfirmHost;
   /** Supervised as `npm start` does: restarted on the same port and data when it dies. */
   sandbox: SupervisedSandbox;
   host: WebHost;
@@ -49,22 +52,27 @@ export interface DeskUnderTest {
 }
 
 /** A real Sandbox process and the real web host over it, as `npm start` runs them. */
-export async function startDesk(opts: { sandboxArgs?: string[]; history?: DeskOptions['history'] } = {}): Promise<DeskUnderTest> {
+export async function startDesk(opts: { sandboxArgs?: string[]; history?: DeskOptions['history']; coolingOffMs?: number } = {}): Promise<DeskUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'treasury-desk-e2e-'));
-  let core: Core | undefined;
+  let core: (Core & ConfirmCore) | undefined;
   const sandbox = await superviseSandbox({
     root: ROOT, dataDir: join(dataDir, 'sandbox'), extraArgs: opts.sandboxArgs ?? [],
     onDown: () => core?.reportSandbox?.('down'),
     onRestarted: () => core?.reportSandbox?.('restarted'),
   });
   try {
-    core = openDesk({ home: join(dataDir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, ...(opts.history ? { history: opts.history } : {}) });
-    const host = await startWebHost({ core, staticDir: join(ROOT, 'dist', 'renderer') });
+    core = openDesk({
+      home: join(dataDir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {},
+      ...(opts.history ? { history: opts.history } : {}), ...(opts.coolingOffMs !== undefined ? { coolingOffMs: opts.coolingOffMs } : {}),
+    });
     const opened = core;
+    const host = await startWebHost({ core: opened, staticDir: join(ROOT, 'dist', 'renderer') });
+    const confirm = await startConfirmHost({ core: opened, staticDir: join(ROOT, 'dist', 'renderer') });
     return {
-      core: opened, sandbox, host, dataDir,
+      core: opened, confirm, sandbox, host, dataDir,
       async stop() {
         await host.close();
+        await confirm.close();
         await opened.close();
         await sandbox.stop();
         rmSync(dataDir, { recursive: true, force: true });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendGoverned } from '../electron/core/approvals/testkit/governed.ts';
 import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 import { adminMove, adminResetLimits, sandboxAll, sandboxSend } from './sandboxHistory.ts';
@@ -25,7 +26,7 @@ describe('History: withdrawals, deposits, transfers', () => {
   const open = async (route: string) => page.locator(`nav a[href="#/${route}"]`).click();
 
   beforeAll(async () => {
-    desk = await startDesk({ sandboxArgs: ['--speed', '0'], history: { syncEveryMs: 60_000, tickMs: 500, checkMaxMs: 2_000 } });
+    desk = await startDesk({ sandboxArgs: ['--speed', '0'], history: { syncEveryMs: 60_000, tickMs: 500, checkMaxMs: 2_000 }, coolingOffMs: 0 });
     creds = desk.sandbox.credentialsPath;
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
@@ -100,12 +101,9 @@ describe('History: withdrawals, deposits, transfers', () => {
   });
 
   it('flags a withdrawal made at the Sandbox behind the desk\'s back, and not one the desk sent', async () => {
-    // The desk's own withdrawal, journaled and approved through the core as the form would.
-    const prepared = await desk.core.invoke('writePrepare', {
-      write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TDeskOwnWithdrawal0000000000000001', amount: '11' } },
-    });
-    const intent = (prepared as { data: { id: string; client_id: string } }).data;
-    expect((await desk.core.invoke('writeApprove', { id: intent.id })).ok).toBe(true);
+    // The desk's own withdrawal, drafted and signed by an operator as the form and the confirmation window would.
+    const intent = await sendGoverned(desk.core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TDeskOwnWithdrawal0000000000000001', amount: '11' } });
+    expect(intent.state).toBe('accepted');
     // Someone else's, with the same key, straight at the exchange.
     await adminResetLimits(creds);
     const theirs = await sandboxSend<{ withdraw_id: string }>(creds, 'POST', '/withdrawals', {

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDesk } from '../electron/core/desk.ts';
 import { startWebHost, type WebHost } from '../electron/host/web.ts';
 import type { Core } from '../electron/core/core.ts';
+import { sendGoverned } from '../electron/core/approvals/testkit/governed.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
@@ -20,7 +21,7 @@ describe('Activity: a journal that fails verification', () => {
   let host: WebHost | null = null;
 
   beforeAll(async () => {
-    desk = await startDesk();
+    desk = await startDesk({ coolingOffMs: 0 });
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(30_000);
@@ -33,11 +34,9 @@ describe('Activity: a journal that fails verification', () => {
   });
 
   it('names the changed entry, stops writes, and archives to a new journal without sending anything', async () => {
-    const prepared = await desk.core.invoke('writePrepare', {
-      write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '31.5' } },
-    });
-    const intent = (prepared as { data: { id: string; client_id: string } }).data;
-    expect(await desk.core.invoke('writeApprove', { id: intent.id })).toMatchObject({ ok: true, data: { state: 'accepted' } });
+    // Drafted and signed by an operator, as the confirmation window would (approvals.e2e.ts drives that page).
+    const intent = await sendGoverned(desk.core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '31.5' } });
+    expect(intent).toMatchObject({ state: 'accepted' });
     // The desk closes; someone edits the amount in the journal on disk.
     await desk.host.close();
     await desk.core.close();

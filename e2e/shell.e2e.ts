@@ -139,13 +139,15 @@ describe('the shell in a real browser', () => {
     await form.waitFor({ state: 'detached' });
     expect(await focused()).toBe('button:Add a profile');
 
-    // Activity: approve by keyboard; the button goes away and focus stays on the write's row.
+    // Activity: cancel by keyboard (approving is the confirmation window's since the approvals: the policy
+    // governs every withdrawal); the buttons go away and focus stays on the write's row.
     await page.getByRole('link', { name: 'Activity' }).focus();
     await page.keyboard.press('Enter');
-    const approve = page.getByRole('button', { name: 'Approve and send' });
-    await approve.focus();
+    const cancel = page.getByRole('button', { name: 'Cancel', exact: true });
+    await cancel.focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => approve.count(), { timeout: 30_000 }).toBe(0);
+    await expect.poll(() => cancel.count(), { timeout: 30_000 }).toBe(0);
+    expect(await page.getByRole('button', { name: 'Approve and send' }).count()).toBe(0);
     expect(await focused()).toMatch(/^tr:Withdrawal 1,234.5 USDT/);
     await context.close();
   });

@@ -24,4 +24,14 @@ await Promise.all([
     external: ['electron'],
     logLevel: 'warning',
   }),
+  build({
+    entryPoints: ['electron/confirm-preload.ts'],
+    outfile: 'dist/electron/confirm-preload.cjs',
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node22',
+    external: ['electron'],
+    logLevel: 'warning',
+  }),
 ]);

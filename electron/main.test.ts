@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { CHANNEL_NAMES, wireChannel, wireEvent } from '../shared/ipc.ts';
+import { CONFIRM_CHANNEL_NAMES, wireConfirmChannel } from '../shared/confirm.ts';
 import { fakeElectron, fakeEvent, FakeWebContents } from './host/electron-fake.ts';
 
 // main.ts and preload.ts run against a fake `electron` module: the wiring is checked where the
@@ -60,9 +61,12 @@ describe('electron/main.ts', () => {
   it('answers only the window\'s own page, on every channel', async () => {
     const f = await loadMain();
     const win = f.created[0]!.win;
-    expect([...f.handlers.keys()].sort()).toEqual(CHANNEL_NAMES.map(wireChannel).sort());
+    // The main contract and, apart, the confirmation window's channels (electron/host/electron-confirm.ts).
+    expect([...f.handlers.keys()].sort()).toEqual([...CHANNEL_NAMES.map(wireChannel), ...CONFIRM_CHANNEL_NAMES.map(wireConfirmChannel)].sort());
     const index = win.loaded!;
     expect(index).toBe('app://desk/index.html');
+    const signFromMain = await f.handlers.get(wireConfirmChannel('confirmSign'))!(fakeEvent({ senderId: win.webContents.id, url: index }), { ticket: 't', operator: 'o', passphrase: 'p' });
+    expect(signFromMain).toMatchObject({ ok: false, error: { message: expect.stringMatching(/confirmation window/) } });
     const call = (senderId: number, url: string, subframe = false) => f.handlers.get(wireChannel('profileCurrent'))!(fakeEvent({ senderId, url, subframe }), {});
     const own = await call(win.webContents.id, `${index}#/settings`);
     expect(own).toMatchObject({ ok: true, data: { name: 'Sandbox', environment: 'sandbox', key_masked: 'kkkk…kkkk' } });
@@ -145,6 +149,18 @@ describe('the window as the operator left it', () => {
     // Closing does not write over it either: the operator finds the file as it was, and the reason in the log.
     f.created[0]!.win.listeners.get('close')!();
     expect(readFileSync(join(dir, 'home', 'window.json'), 'utf8')).toBe('{"window": {"bounds"');
+  });
+});
+
+describe('electron/confirm-preload.ts', () => {
+  it('exposes the confirmation channels only, under another name than the main window\'s', async () => {
+    fake.current = fakeElectron();
+    vi.resetModules();
+    await import('./confirm-preload.ts');
+    const api = fake.current.exposed.get('confirmDesk') as Record<string, unknown>;
+    expect([...fake.current.exposed.keys()]).toEqual(['confirmDesk']);
+    expect(Object.keys(api).sort()).toEqual([...CONFIRM_CHANNEL_NAMES, 'onChanged'].sort());
+    expect(Object.keys(api).some((k) => (CHANNEL_NAMES as string[]).includes(k))).toBe(false);
   });
 });
 

@@ -1,11 +1,12 @@
 import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, session } from 'electron';
 import { join } from 'node:path';
-import { openDesk } from './core/desk.ts';
+import { coolingOffFromEnv, openDesk } from './core/desk.ts';
 import { createMainWindow, hardenContents } from './host/electron-window.ts';
 import { forwardEvents, registerIpc, trustedSender } from './host/electron-ipc.ts';
-import { APP_INDEX_URL, registerAppScheme, serveApp } from './host/electron-protocol.ts';
+import { APP_CONFIRM_URL, APP_INDEX_URL, registerAppScheme, serveApp } from './host/electron-protocol.ts';
 import { showNotifications } from './host/electron-notify.ts';
 import { windowStateStore } from './host/windowState.ts';
+import { confirmWindowOptions, registerConfirmIpc, trustedConfirmSender, watchConfirmations } from './host/electron-confirm.ts';
 
 // Started by electron/start.ts, which runs the Sandbox and passes its credentials file.
 const credentialsPath = process.env.TREASURY_DESK_SANDBOX_CREDENTIALS;
@@ -27,12 +28,21 @@ void app.whenReady().then(() => {
     home,
     ...(credentialsPath ? { sandboxCredentialsPath: credentialsPath } : {}),
     safeStorage,
+    coolingOffMs: coolingOffFromEnv(),
   });
   let windowId: number | undefined;
   registerIpc(ipcMain, core, trustedSender(APP_INDEX_URL, () => windowId));
   const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), url: APP_INDEX_URL }, windowStateStore(home));
   windowId = win.webContents.id;
   forwardEvents(core, win.webContents);
+  // The confirmation window: its own page (app://desk/confirm.html), preload and sender check.
+  let confirmId: number | undefined;
+  registerConfirmIpc(ipcMain, core, trustedConfirmSender(APP_CONFIRM_URL, () => confirmId));
+  watchConfirmations(core, () => {
+    const w = new BrowserWindow(confirmWindowOptions(join(here, 'confirm-preload.cjs')));
+    void w.loadURL(APP_CONFIRM_URL);
+    return w;
+  }, (id) => (confirmId = id));
   showNotifications(core, Notification);
   // `npm start` supervises the Sandbox and tells this process when it stopped or came back.
   process.on('message', (m: unknown) => {

@@ -2,9 +2,10 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Core } from './core/core.ts';
-import { openDesk } from './core/desk.ts';
+import { coolingOffFromEnv, openDesk } from './core/desk.ts';
 import { electronSqliteBinding } from './electron-native.ts';
 import { deskHome } from './core/paths.ts';
+import { startConfirmHost } from './host/confirm-web.ts';
 import { startWebHost } from './host/web.ts';
 import { superviseSandbox } from './sandbox-launcher.ts';
 
@@ -83,11 +84,13 @@ async function main(): Promise<void> {
     return;
   }
 
-  core = openDesk({ home, sandboxCredentialsPath: sandbox.credentialsPath });
-  const host = await startWebHost({ core, staticDir: join(root, 'dist', 'renderer') });
-  const opened = core;
-  shutdown.unshift(() => host.close(), () => opened.close());
+  const opened = openDesk({ home, sandboxCredentialsPath: sandbox.credentialsPath, coolingOffMs: coolingOffFromEnv() });
+  core = opened;
+  const host = await startWebHost({ core: opened, staticDir: join(root, 'dist', 'renderer') });
+  const confirm = await startConfirmHost({ core: opened, staticDir: join(root, 'dist', 'renderer') });
+  shutdown.unshift(() => host.close(), () => confirm.close(), () => opened.close());
   process.stdout.write(`Treasury Desk: ${host.url}\n`);
+  process.stdout.write(`Confirmation page (operators type passphrases and sign only here; keep it open in its own tab): ${confirm.url}\n`);
   process.stdout.write(`Electron was not started: ${electron.reason}; serving the app on 127.0.0.1 instead (Ctrl-C stops it).\n`);
 }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ENVIRONMENT_NAMES, OPERATOR_ENVIRONMENTS, PERMISSION_GROUPS } from './api/environments.ts';
-import { TotalBalance, VALUATION_CURRENCIES } from './api/records.ts';
-import { WriteKind, WriteRequest } from './api/writes.ts';
+import { SavedAddress, TotalBalance, VALUATION_CURRENCIES, WithdrawalChain, WithdrawalLimits } from './api/records.ts';
+import { Policy, Verdict } from './api/policy.ts';
+import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
 import { AlertView, BalanceSettings, FloorInput, LoadProgress, LoadStatus, MainBalances, MatrixPage, MatrixQuery, QuoteCurrency, Snapshot, SubAccountDetail, ThresholdInput } from './balances.ts';
 import {
   DepositAddress, DepositPage, HISTORY_KINDS, HistoryPageRequest, HistoryQuery, HistoryStatus, TimelineEntry, TransferPage,
@@ -115,6 +116,8 @@ export const IntentView = z.object({
   created_at: z.number(),
   updated_at: z.number(),
   approved_by: z.string().optional(),
+  /** Who drafted and who approved, each with the signature the journal holds. */
+  signatures: z.array(z.object({ action: z.string(), operator: z.string(), name: z.string(), signature: z.string() })).optional(),
   attempts: z.number().int(),
   last_sent_at: z.number().optional(),
   /** Absent lookups since the last send: their span is what allows a resend. */
@@ -151,6 +154,51 @@ export const IntentPage = z.object({
   next: IntentCursor.nullable(),
 });
 export type IntentPage = z.infer<typeof IntentPage>;
+
+/** A request or change waiting for approvals, as the Approvals page shows it. */
+export const ApprovalItem = z.object({
+  ref: z.string(),
+  what: z.enum(['request', 'add_operator', 'remove_operator', 'policy', 'unfreeze']),
+  profile: z.string().optional(),
+  kind: z.string().optional(),
+  body: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  verdict: Verdict.optional(),
+  /** What a change proposes, in words. */
+  summary: z.string(),
+  drafted_by: z.string(),
+  drafted_at: z.number(),
+  approved_by: z.array(z.string()),
+  needed: z.number().int(),
+  state: z.enum(['waiting', 'cooling_off', 'in_force', 'sent', 'approved', 'rejected']),
+  effective_at: z.number().nullable(),
+  rejected: z.object({ by: z.string(), reason: z.string() }).nullable(),
+});
+export type ApprovalItem = z.infer<typeof ApprovalItem>;
+
+export const ApprovalsState = z.object({
+  operators: z.array(z.object({ id: z.string(), name: z.string(), state: z.enum(['in_force', 'pending', 'removed']) })),
+  /** No operator yet: the first is created in the confirmation window. */
+  needs_first_operator: z.boolean(),
+  policy: z.object({ rules: Policy.shape.rules, ref: z.string().nullable(), refused: z.string().nullable() }),
+  change_quorum: z.number().int(),
+  cooling_off_hours: z.number(),
+  frozen: z.object({ by: z.string(), at: z.number(), reason: z.string() }).nullable(),
+  items: z.array(ApprovalItem),
+  /** Why nothing can be drafted right now (locked desk, read-only key, refused policy), or null. */
+  blocked: z.string().nullable(),
+});
+export type ApprovalsState = z.infer<typeof ApprovalsState>;
+
+export const Review = z.object({
+  kind: z.enum(WRITE_KINDS),
+  /** The wire body as it will be sent (its id is set when it is drafted). */
+  body: z.record(z.string(), z.union([z.string(), z.number()])),
+  verdict: Verdict,
+  destination_note: z.string().nullable(),
+});
+export type Review = z.infer<typeof Review>;
+
+const Ticket = z.object({ ticket: z.string(), title: z.string() });
 
 const Passphrase = z.string().min(10, 'a passphrase has at least 10 characters').max(1024);
 
@@ -252,6 +300,80 @@ export const channels = {
   journalArchive: {
     request: z.object({}).strict(),
     response: z.object({ archived_to: z.string(), carried_over: z.number().int().nonnegative() }),
+  },
+  /** Operators, the policy in force, the queue of requests and changes, freeze. */
+  approvalsState: {
+    request: z.object({}).strict(),
+    response: ApprovalsState,
+  },
+  /** The policy's verdict, rule by rule, on a write and exactly what would be sent; nothing is stored. */
+  approvalsReview: {
+    request: z.object({ write: WriteRequest }).strict(),
+    response: Review,
+  },
+  /**
+   * Asks for a signed draft: the confirmation window shows the body the core built and an operator signs
+   * it there. Nothing here takes a passphrase or signs; a blocked write gets no ticket.
+   */
+  approvalsDraft: {
+    request: z.object({ write: WriteRequest, note: z.string().max(500).optional() }).strict(),
+    response: Ticket,
+  },
+  /** Asks the confirmation window for an approval or a rejection (with its reason) of a request or change. */
+  approvalsDecide: {
+    request: z.object({ ref: z.string().min(1).max(64), action: z.enum(['approve', 'reject']), reason: z.string().trim().min(1).max(500).optional() }).strict(),
+    response: Ticket,
+  },
+  approvalsProposePolicy: {
+    request: z.object({ policy: Policy }).strict(),
+    response: Ticket,
+  },
+  approvalsRemoveOperator: {
+    request: z.object({ id: z.string().min(1).max(64) }).strict(),
+    response: Ticket,
+  },
+  /** Any operator, no quorum: asks the confirmation window for one signature. */
+  approvalsFreeze: {
+    request: z.object({ reason: z.string().trim().max(500).default('') }).strict(),
+    response: Ticket,
+  },
+  approvalsUnfreeze: {
+    request: z.object({}).strict(),
+    response: Ticket,
+  },
+  /** Withdrawals the exchange holds and may still cancel (after a freeze, offered in one step). */
+  withdrawalsCancellable: {
+    request: z.object({}).strict(),
+    response: z.array(z.object({ intent: z.string(), exchange_id: z.string(), currency: z.string(), amount: z.string(), address: z.string(), status: z.string() })),
+  },
+  /** DELETE /withdrawals/{id} for each: makes the money safer, so it needs no quorum. */
+  withdrawalsCancel: {
+    request: z.object({ exchange_ids: z.array(z.string().min(1).max(64)).min(1).max(100) }).strict(),
+    response: z.array(z.object({ exchange_id: z.string(), ok: z.boolean(), message: z.string() })),
+  },
+  /** The desk's own address book; a new entry waits out the cooling-off before rules that need a known address accept it. */
+  addressBookList: {
+    request: z.object({}).strict(),
+    response: z.array(z.object({ currency: z.string(), chain: z.string(), address: z.string(), memo: z.string().optional(), added_at: z.number(), ready_at: z.number() })),
+  },
+  addressBookAdd: {
+    request: z.object({ currency: z.string().trim().min(1).max(32), chain: z.string().trim().min(1).max(64), address: z.string().trim().min(1).max(256), memo: z.string().max(256).optional() }).strict(),
+    response: z.object({ added_at: z.number(), ready_at: z.number() }),
+  },
+  /** §2.2 chains of a currency with their flags (for the withdraw form). */
+  walletCurrencyChains: {
+    request: z.object({ currency: z.string().trim().min(1).max(32) }).strict(),
+    response: z.array(WithdrawalChain),
+  },
+  /** §2.7 fees and limits (every currency when none is named). */
+  walletWithdrawStatus: {
+    request: z.object({ currency: z.string().trim().min(1).max(32).optional() }).strict(),
+    response: z.array(WithdrawalLimits),
+  },
+  /** §2.9 the exchange's saved addresses, with their verified mark. */
+  walletSavedAddresses: {
+    request: z.object({ currency: z.string().trim().min(1).max(32) }).strict(),
+    response: z.array(SavedAddress),
   },
   totalBalance: {
     request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT') }).strict(),
@@ -379,6 +501,8 @@ export function wireChannel(name: ChannelName): string {
 // Events the core pushes to the renderer (the renderer never asks for them): each with its schema.
 export const events = {
   vault: VaultStatus,
+  /** Operators, requests, approvals, policy or freeze changed. */
+  approvals: z.object({}).strict(),
   /** A write changed state (journaled first, then told). */
   intent: IntentView,
   /** The active profile's journal changed state (found damaged, archived, a recovery shown or acknowledged). */

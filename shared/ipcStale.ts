@@ -10,6 +10,8 @@ export const QUERY_CHANNELS = [
   'withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList',
   'depositAddress',
   'balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balancesSettingsGet', 'balanceAlerts',
+  'approvalsState', 'withdrawalsCancellable', 'addressBookList',
+  'walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
@@ -20,16 +22,26 @@ const HISTORY_READS = ['withdrawalsList', 'depositsList', 'transfersList', 'uidT
 /** Balances of the main account and every sub-account, and their alerts. */
 const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;
 
+/** Operators, policy, the queue and freeze, and the withdrawals a freeze offers to cancel. */
+const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable'] as const;
+
+/** The exchange's chains, limits and saved addresses the withdraw form reads. */
+const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
+
 /** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
-const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet'] as const;
+const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
+  ...APPROVAL_READS, 'addressBookList', ...WALLET_READS] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
 export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   // The payload is the new vaultStatus (written, not refetched); a lock or unlock changes what can be read.
   vault: PROFILE_SCOPED,
-  // The payload is the intent itself, written into every cached intentsList; balances move only when money did.
-  intent: [],
+  // The payload is the intent itself, written into every cached intentsList; balances move only when money
+  // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
+  intent: ['withdrawalsCancellable'],
   journal: ['journalStatus', 'intentsList'],
+  // Operators, requests, signatures, policy or freeze changed.
+  approvals: APPROVAL_READS,
   profiles: PROFILE_SCOPED,
   rateLimits: [],
   // A restarted Sandbox may hold other figures than the page shows (its world moved on while down).
@@ -72,6 +84,12 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   balancesSetThreshold: ['balancesSubAccount', 'balancesMatrix', 'balanceAlerts'],
   balancesSetFloor: ['balancesSubAccount', 'balancesMatrix', 'balanceAlerts'],
   balanceAlertAcknowledge: ['balanceAlerts', 'balancesMatrix', 'balancesSubAccount'],
+  // A review stores nothing (the form asks for it on Review, so it is never a stale cached verdict).
+  approvalsReview: [],
+  // A ticket only asks the confirmation window; what is signed there comes back as an `approvals` event.
+  approvalsDraft: [], approvalsDecide: [], approvalsProposePolicy: [], approvalsRemoveOperator: [], approvalsFreeze: [], approvalsUnfreeze: [],
+  withdrawalsCancel: ['withdrawalsCancellable', 'withdrawalsList', 'withdrawalDetail', 'historyStatus'],
+  addressBookAdd: ['addressBookList'],
 };
 
 /** Writes whose answer is the new value of a query (request-free queries only). */

@@ -9,6 +9,8 @@ import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
 import { WipedSecretError } from './client/sign.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
+import { DeskApprovals } from './approvals/deskApprovals.ts';
+import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
 import { Session } from './session.ts';
@@ -29,6 +31,17 @@ export interface Core {
   reportSandbox?(state: 'down' | 'restarted'): void;
 }
 
+/** What only the confirmation window's host reaches; the main window's host gets a Core without it. */
+export interface ConfirmCore {
+  /**
+   * The confirmation window's channels (shared/confirm.ts): hosts route these only from the confirmation
+   * page, never from the main window. Here operators type passphrases and sign.
+   */
+  invokeConfirm(channel: string, payload: unknown): Promise<Reply<unknown>>;
+  /** Something waits for, or changed in, the confirmation window. */
+  subscribeConfirm(listener: () => void): () => void;
+}
+
 export type EventListener = <E extends EventName>(event: E, payload: EventPayload<E>) => void;
 
 export interface CoreOptions {
@@ -41,7 +54,12 @@ export interface CoreOptions {
   log?: (line: string) => void;
   /** Pace of the history loops (tests and benchmarks). */
   history?: { syncEveryMs?: number; tickMs?: number; checkMaxMs?: number };
+  /** How long an approved operator or policy change waits before it takes effect (24 h by default). */
+  coolingOffMs?: number;
+  now?: () => number;
 }
+
+export const DEFAULT_COOLING_OFF_MS = 24 * 3_600_000;
 
 function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
@@ -71,7 +89,7 @@ function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number): (.
   };
 }
 
-export function createCore(opts: CoreOptions): Core {
+export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const listeners = new Set<EventListener>();
   /** Every event is checked against its schema before it leaves, like every answer. */
@@ -88,6 +106,8 @@ export function createCore(opts: CoreOptions): Core {
     ...(opts.history ?? {}),
   });
   const settings = new SettingsStore(opts.dataDir);
+  const confirmListeners = new Set<() => void>();
+  let approvals: DeskApprovals | null = null;
   const session = new Session({
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
@@ -99,7 +119,19 @@ export function createCore(opts: CoreOptions): Core {
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
     onActive: (session) => history.attach(session),
+    hold: (id) => approvals?.frozenReason(id) ?? null,
+    onWritesReady: () => void approvals?.dispatch(),
   });
+  if (opts.dataDir) {
+    approvals = new DeskApprovals({
+      dataDir: opts.dataDir, session, vault, coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS, log,
+      ...(opts.now ? { now: opts.now } : {}),
+      onChange: () => {
+        emit('approvals', {});
+        for (const l of confirmListeners) l();
+      },
+    });
+  }
   vault?.onChange(() => emit('vault', vault.status()));
 
   async function call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
@@ -144,7 +176,7 @@ export function createCore(opts: CoreOptions): Core {
     return service;
   }
 
-  const deps: HandlerDeps = { session, vault, settings, call, history, log, balances: balancesOf };
+  const deps: HandlerDeps = { session, approvals, vault, settings, call, history, log, balances: balancesOf };
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
   session.start();
 
@@ -179,14 +211,49 @@ export function createCore(opts: CoreOptions): Core {
     }
   }
 
+  async function runConfirm(name: ConfirmChannelName, payload: unknown): Promise<Reply<unknown>> {
+    const parsed = confirmChannels[name].request.safeParse(payload ?? {});
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      return { ok: false, error: { kind: 'invalid_request', message: `${name}: ${issue.path.join('.') || 'request'}: ${issue.message}` } };
+    }
+    try {
+      if (!approvals) throw new InputError([], 'This desk keeps no data folder, so it has no operators.');
+      const a = approvals;
+      const req = parsed.data as Record<string, string>;
+      let answer: unknown;
+      switch (name) {
+        case 'confirmState': answer = await a.confirmState(); break;
+        case 'confirmSign': answer = await a.sign(req.ticket!, req.operator!, req.passphrase!); break;
+        case 'confirmDecline': a.forActive().approvals.decline(req.ticket!); a.notify(); answer = { declined: true }; break;
+        case 'confirmCreateFirstOperator': answer = { id: await a.createFirstOperator(req.name!, req.passphrase!, req.vault_passphrase) }; break;
+        case 'confirmProposeOperator': answer = { id: await a.proposeOperator(req.name!, req.new_passphrase!, req.by!, req.passphrase!) }; break;
+      }
+      return { ok: true, data: confirmChannels[name].response.parse(answer) };
+    } catch (e) {
+      const body = toErrorBody(e);
+      log(`[core] ${name} failed: ${body.kind}: ${body.message}`);
+      return { ok: false, error: body };
+    }
+  }
+
   return {
     close: async () => {
       for (const b of balanceServices.values()) b.close();
       balanceServices.clear();
+      await approvals?.close();
       await session.close();
       history.close();
     },
     reportSandbox: (state) => emit('sandbox', { state, at: Date.now() }),
+    invokeConfirm(channel, payload) {
+      if (!isConfirmChannel(channel)) return Promise.resolve({ ok: false, error: { kind: 'invalid_request', message: `unknown confirmation channel: ${String(channel).slice(0, 64)}` } });
+      return runConfirm(channel, payload);
+    },
+    subscribeConfirm(listener) {
+      confirmListeners.add(listener);
+      return () => confirmListeners.delete(listener);
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPayload, ProfileSummary } from '../../shared/ipc.ts';
 import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
-import type { Core } from './core.ts';
+import { sendGoverned, signGoverned } from './approvals/testkit/governed.ts';
+import type { ConfirmCore, Core } from './core.ts';
 import { openDesk } from './desk.ts';
 
 // The desk's core as the hosts run it, against a real Sandbox with its limits on.
@@ -14,7 +15,7 @@ import { openDesk } from './desk.ts';
 const ROOT = join(import.meta.dirname, '..', '..');
 let sandbox: SandboxProcess;
 let dir: string;
-let core: Core;
+let core: Core & ConfirmCore;
 let creds: SandboxCredentials;
 const busy: EventPayload<'rateLimits'>[] = [];
 const profileEvents: unknown[] = [];
@@ -23,7 +24,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'desk-core-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
   creds = readSandboxCredentials(sandbox.credentialsPath);
-  core = openDesk({ home: join(dir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {} });
+  core = openDesk({ home: join(dir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, coolingOffMs: 0 });
   core.subscribe((event, payload) => {
     if (event === 'rateLimits') busy.push(payload as EventPayload<'rateLimits'>);
     if (event === 'profiles') profileEvents.push(payload);
@@ -56,10 +57,8 @@ describe('the core over a real Sandbox', () => {
     expect(saved.ok).toBe(true);
     const id = (saved as { data: ProfileSummary }).data.id;
     await core.invoke('profileSelect', { id });
-    const prepared = await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '15' } } });
-    expect(prepared.ok).toBe(true);
-    const approved = await core.invoke('writeApprove', { id: (prepared as { data: { id: string } }).data.id });
-    expect(approved).toMatchObject({ ok: true, data: { state: 'refused', label: 'READ_ONLY' } });
+    const sent = await sendGoverned(core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '15' } }, 'passphrase for tests');
+    expect(sent).toMatchObject({ state: 'refused', label: 'READ_ONLY' });
     const list = await core.invoke('profilesList', {});
     const profile = (list as { data: { profiles: ProfileSummary[] } }).data.profiles.find((p) => p.id === id)!;
     expect(profile.permissions.withdraw).toBe('read');
@@ -99,17 +98,15 @@ describe('the core over a real Sandbox', () => {
     const admin = readSandboxCredentials(sandbox.credentialsPath);
     await fetch(`${admin.admin_url}/faults`, {
       method: 'POST', headers: { Authorization: `Bearer ${admin.admin_token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ kind: 'latency', latency_ms: 2000, path: '/withdrawals', method: 'POST', times: 1 }),
+      body: JSON.stringify({ kind: 'latency', latency_ms: 4000, path: '/withdrawals', method: 'POST', times: 1 }),
     });
     await core.invoke('profileSelect', { id: 'sandbox' });
-    const prepared = await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '12' } } });
-    const intent = (prepared as { data: { id: string; client_id: string } }).data;
-    const approving = core.invoke('writeApprove', { id: intent.id });
-    await new Promise((r) => setTimeout(r, 300));
+    const id = await signGoverned(core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '12' } });
+    const intent = { id, client_id: id };
+    await expect.poll(async () => ((await core.invoke('intentsList', {})) as { data: { items: { id: string; state: string }[] } }).data.items.find((i) => i.id === id)?.state, { timeout: 15_000, interval: 50 }).toBe('in_flight');
     expect((await core.invoke('vaultLock', {})).ok).toBe(true);
     expect((await core.invoke('vaultUnlock', { passphrase: 'passphrase for tests' })).ok).toBe(true);
     expect((await core.invoke('intentsList', {})).ok).toBe(true);
-    await approving;
     await expect.poll(async () => {
       const list = await core.invoke('intentsList', {});
       return (list as { data: { items: Array<{ id: string; state: string }> } }).data.items.find((i) => i.id === intent.id)?.state;

@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { createCore, type Core, type CoreOptions } from './core.ts';
+import { createCore, type ConfirmCore, type Core, type CoreOptions } from './core.ts';
 import { sandboxProfile } from './profiles/sandbox.ts';
 import { DeskVault, type SafeStorageLike } from './vault/vault.ts';
 
@@ -14,10 +14,21 @@ export interface DeskOptions {
   log?: (line: string) => void;
   /** Pace of the history loops (tests and benchmarks). */
   history?: CoreOptions['history'];
+  /** How long approved operator and policy changes, and new address-book entries, wait (24 h by default). */
+  coolingOffMs?: number;
+}
+
+/** TREASURY_DESK_COOLING_OFF_HOURS, read once at start by whoever starts the desk (not a window setting a script could change). */
+export function coolingOffFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env.TREASURY_DESK_COOLING_OFF_HOURS;
+  if (raw === undefined || raw === '') return undefined;
+  const hours = Number(raw);
+  if (!Number.isFinite(hours) || hours < 0 || hours > 24 * 30) throw new Error(`TREASURY_DESK_COOLING_OFF_HOURS must be a number of hours from 0 to 720, not "${raw}"`);
+  return hours * 3_600_000;
 }
 
 /** The core as both hosts run it: stored profiles behind the vault, the built-in Sandbox profile, journals. */
-export function openDesk(opts: DeskOptions): Core {
+export function openDesk(opts: DeskOptions): Core & ConfirmCore {
   // Only the operator's own account may read the desk's folder.
   mkdirSync(opts.home, { recursive: true, mode: 0o700 });
   if (process.platform !== 'win32') chmodSync(opts.home, 0o700);
@@ -28,5 +39,6 @@ export function openDesk(opts: DeskOptions): Core {
     ...(opts.sandboxCredentialsPath ? { profile: sandboxProfile(opts.sandboxCredentialsPath) } : {}),
     ...(opts.log ? { log: opts.log } : {}),
     ...(opts.history ? { history: opts.history } : {}),
+    ...(opts.coolingOffMs !== undefined ? { coolingOffMs: opts.coolingOffMs } : {}),
   });
 }

@@ -1,8 +1,11 @@
 import type { z } from 'zod';
-import { TotalBalance } from '../../shared/api/records.ts';
+import { CancelledWithdrawal, listOf, SavedAddress, TotalBalance, WithdrawalChain, WithdrawalLimits } from '../../shared/api/records.ts';
+import { isCancellableWithdrawalStatus } from '../../shared/api/statuses.ts';
 import type { ChannelName, Channels, IntentCursor, IntentPage, IntentView, VaultStatus } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
+import type { DeskApprovals } from './approvals/deskApprovals.ts';
 import { InputError, JournalDamagedWritesError } from './errors.ts';
+import { governs } from './policy/engine.ts';
 import type { ActiveSession, Session } from './session.ts';
 import type { BalancesService } from './balances/service.ts';
 import type { SettingsStore } from './settings.ts';
@@ -21,6 +24,8 @@ export interface HandlerDeps {
   log?: (line: string) => void;
   /** The active profile's balances (sub-account matrix, alerts, snapshots). */
   balances(): BalancesService;
+  /** Operators, policy, requests and approvals; null when the desk keeps no data folder (then it sends no writes). */
+  approvals: DeskApprovals | null;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;
@@ -68,6 +73,11 @@ const byTime = (a: { timestamp: string | number; id: string }, b: { timestamp: s
   Number(b.timestamp) - Number(a.timestamp) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
 
 
+function needApprovals(deps: HandlerDeps): DeskApprovals {
+  if (!deps.approvals) throw new InputError([], 'This desk keeps no data folder, so it has no operators and sends no writes.');
+  return deps.approvals;
+}
+
 function needVault(deps: HandlerDeps): VaultPort {
   if (!deps.vault) throw new InputError([], NO_VAULT.keychain_note!);
   return deps.vault;
@@ -111,8 +121,18 @@ export const handlers: Handlers = {
   },
 
   writePrepare: async (req, { session }) => asInput(() => writesOf(session).writes.prepare(req.write, req.note)),
-  writeApprove: async (req, { session }) => {
-    const { writes, journal } = writesOf(session);
+  writeApprove: async (req, deps) => {
+    const { writes, journal } = writesOf(deps.session);
+    const intent = journal.intent(req.id);
+    if (intent) {
+      // The old path is closed: a governed write is approved only by operators' signatures, given in the confirmation window.
+      const { approvals, session } = needApprovals(deps).forActive();
+      if (governs((await approvals.policyStatus(session.id)).policy, intent.kind)) {
+        throw new InputError(['id'], `The approval policy governs ${intent.kind.replace(/_/g, ' ')}s: draft it on the Approvals page and approve it in the confirmation window. Nothing was sent.`);
+      }
+      const hold = await needApprovals(deps).holdReason();
+      if (hold) throw new InputError(['id'], `Nothing is sent: ${hold}.`);
+    }
     const driving = asInput(() => writes.approve(req.id, 'operator'));
     // A write whose answer is slow or ambiguous keeps going in the core; its progress arrives as events.
     const early = new Promise<null>((r) => setTimeout(() => r(null), APPROVE_ANSWER_MS).unref?.());
@@ -153,4 +173,41 @@ export const handlers: Handlers = {
   },
 
   ...historyHandlers,
+
+  approvalsState: async (_req, deps) => needApprovals(deps).state(),
+  approvalsReview: async (req, deps) => needApprovals(deps).review(req.write),
+  approvalsDraft: async (req, deps) => needApprovals(deps).draft(req.write, req.note),
+  approvalsDecide: async (req, deps) => needApprovals(deps).ticketFor((a) => a.decisionTicket(req.ref, req.action, req.reason)),
+  approvalsProposePolicy: async (req, deps) => {
+    const a = needApprovals(deps);
+    return a.ticketFor((x) => x.policyTicket(a.forActive().session.id, req.policy));
+  },
+  approvalsRemoveOperator: async (req, deps) => needApprovals(deps).ticketFor((a) => a.removeOperatorTicket(req.id)),
+  approvalsFreeze: async (req, deps) => needApprovals(deps).ticketFor((a) => a.freezeTicket(req.reason)),
+  approvalsUnfreeze: async (_req, deps) => needApprovals(deps).ticketFor((a) => a.unfreezeTicket()),
+  withdrawalsCancellable: async (_req, { session }) => {
+    const { journal, writes } = writesOf(session);
+    // Offer what is cancellable now, not what was when the last status poll ran.
+    await writes.pollStatuses().catch(() => {});
+    return journal.unfinished('withdrawal')
+      .filter((v) => v.state === 'accepted' && v.exchange_id !== undefined && isCancellableWithdrawalStatus(v.status ?? ''))
+      .map((v) => ({ intent: v.id, exchange_id: v.exchange_id!, currency: String(v.body.currency), amount: String(v.body.amount), address: String(v.body.address), status: v.status! }));
+  },
+  withdrawalsCancel: async (req, { call }) => {
+    const out = [];
+    for (const id of req.exchange_ids) {
+      try {
+        await call({ method: 'DELETE', path: `/withdrawals/${encodeURIComponent(id)}`, priority: 'action' }, CancelledWithdrawal);
+        out.push({ exchange_id: id, ok: true, message: 'cancellation asked; the status is watched until it is final' });
+      } catch (e) {
+        out.push({ exchange_id: id, ok: false, message: (e as Error).message });
+      }
+    }
+    return out;
+  },
+  addressBookList: async (_req, deps) => needApprovals(deps).book.withReadiness(),
+  addressBookAdd: async (req, deps) => needApprovals(deps).book.add(req),
+  walletCurrencyChains: async (req, { call }) => call({ method: 'GET', path: '/wallet/currency_chains', query: [['currency', req.currency]] }, listOf(WithdrawalChain)),
+  walletWithdrawStatus: async (req, { call }) => call({ method: 'GET', path: '/wallet/withdraw_status', query: req.currency ? [['currency', req.currency]] : [] }, listOf(WithdrawalLimits)),
+  walletSavedAddresses: async (req, { call }) => call({ method: 'GET', path: '/wallet/saved_address', query: [['currency', req.currency], ['limit', '100']] }, listOf(SavedAddress)),
 };

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_NAMES } from '../../shared/ipc.ts';
 import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
-import type { Core } from './core.ts';
+import type { ConfirmCore, Core } from './core.ts';
+import { sendGoverned } from './approvals/testkit/governed.ts';
 import { openDesk } from './desk.ts';
 
 // A live-like profile's key and secret must reach no IPC answer, no event, no log line, no error
@@ -20,7 +21,7 @@ function filesUnder(dir: string): string[] {
 describe('the secret stays in the core', () => {
   let sandbox: SandboxProcess;
   let dir: string;
-  let core: Core;
+  let core: Core & ConfirmCore;
   let key: string;
   let secret: string;
   const seen: string[] = [];
@@ -31,7 +32,7 @@ describe('the secret stays in the core', () => {
     const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
     // The main key of the Sandbox, entered as an operator would enter a live key.
     ({ key, secret } = creds.main);
-    core = openDesk({ home: join(dir, 'home'), log: (line) => seen.push(line) });
+    core = openDesk({ home: join(dir, 'home'), log: (line) => seen.push(line), coolingOffMs: 0 });
     core.subscribe((event, payload) => seen.push(`${event} ${JSON.stringify(payload)}`));
     const invoke = async (channel: string, payload: unknown) => {
       const reply = await core.invoke(channel, payload);
@@ -48,8 +49,8 @@ describe('the secret stays in the core', () => {
     const id = saved.ok ? (saved.data as { id: string }).id : '';
     await invoke('profileSelect', { id });
     await invoke('totalBalance', { currency: 'BTC' });
-    const w = await invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '15' } } });
-    if (w.ok) await invoke('writeApprove', { id: (w.data as { id: string }).id });
+    const w = await sendGoverned(core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '15' } }, PASSPHRASE);
+    seen.push(JSON.stringify(w));
     await invoke('profileSave', { ...base, id, name: 'Live-like (edited)' }); // an edit without re-entering the secret
     for (const c of CHANNEL_NAMES) await invoke(c, { garbage: key, secret });
     await invoke('vaultLock', {});
@@ -57,7 +58,7 @@ describe('the secret stays in the core', () => {
     await invoke('vaultUnlock', { passphrase: 'wrong passphrase!' });
     await invoke('vaultUnlock', { passphrase: PASSPHRASE });
     await invoke('intentsList', {});
-  });
+  }, 60_000);
 
   afterAll(async () => {
     await core?.close();

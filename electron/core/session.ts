@@ -37,6 +37,10 @@ export interface SessionOptions {
   onJournalChanged?: () => void;
   /** The active session opened (a profile chosen, the vault unlocked) or closed (null). */
   onActive?: (session: ActiveSession | null) => void;
+  /** Why no write of the profile may leave now (a freeze), or null. */
+  hold?: (profileId: string) => string | null;
+  /** A profile's executor is ready: approved requests waiting for it can be handed over. */
+  onWritesReady?: () => void;
   log?: (line: string) => void;
 }
 
@@ -169,7 +173,7 @@ export class Session {
       journal,
       client,
       settleMs: this.opts.settleMs?.(),
-      blocked: () => (this.locked() ? 'the desk is locked' : null),
+      blocked: () => (this.locked() ? 'the desk is locked' : this.opts.hold?.(id) ?? null),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
     writes.on(({ intent }) => {
@@ -178,6 +182,7 @@ export class Session {
     void writes.resume().catch((e: unknown) => this.opts.log?.(`[core] resuming writes failed: ${(e as Error).message}`));
     this.poller = setInterval(() => void writes.pollStatuses().catch(() => {}), STATUS_POLL_MS);
     this.poller.unref?.();
+    queueMicrotask(() => this.opts.onWritesReady?.());
     return { writes, journal, damage: null };
   }
 

@@ -9,6 +9,8 @@ import { realRoot, resolveStatic } from './staticFiles.ts';
 export const APP_SCHEME = 'app';
 export const APP_ORIGIN = 'app://desk';
 export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
+/** The confirmation window's page: a second entry of the same build, reached only by its own window. */
+export const APP_CONFIRM_URL = `${APP_ORIGIN}/confirm.html`;
 
 export interface ProtocolLike {
   registerSchemesAsPrivileged(schemes: Array<{ scheme: string; privileges: Record<string, boolean> }>): void;

@@ -62,6 +62,10 @@ export const Chain = z.looseObject({
 });
 export type Chain = z.infer<typeof Chain>;
 
+/** §2.2 as the withdraw form reads it: the chain's withdrawal precision and whether it needs a memo. */
+export const WithdrawalChain = Chain.extend({ decimal: z.string().regex(/^\d+$/, 'must be a count of decimals'), is_tag: Flag.optional() });
+export type WithdrawalChain = z.infer<typeof WithdrawalChain>;
+
 /** §2.3 GET /wallet/withdrawals (one record). `withdraw_order_id` is absent or empty when none was given. */
 export const Withdrawal = z.looseObject({
   id: z.string().min(1),
@@ -133,6 +137,7 @@ export const WithdrawalLimits = z.looseObject({
   withdraw_amount_mini: DecimalString,
   withdraw_eachtime_limit: DecimalString,
   withdraw_fix_on_chains: z.record(z.string(), DecimalString).optional(),
+  withdraw_percent_on_chains: z.record(z.string(), z.string()).optional(),
 });
 export type WithdrawalLimits = z.infer<typeof WithdrawalLimits>;
 

@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import { applyRecord, isFinished, type IntentView } from './intents.ts';
 import { headPath } from './head.ts';
 import { Journal, type JournalOptions } from './journal.ts';
-import { RecordBody, type JournalRecord } from './records.ts';
+import { RecordBody, type AnyRecord } from './records.ts';
 import type { JournalDamage } from './verify.ts';
 
 // The way forward from a journal that failed verification. It is kept whole as evidence (archive/),
@@ -32,7 +32,7 @@ function unfinishedUnverified(path: string): IntentView[] {
     const body = RecordBody.safeParse(rest);
     if (!body.success || typeof at !== 'string' || Number.isNaN(Date.parse(at))) continue;
     try {
-      applyRecord(views, { ...body.data, seq: Number(seq), at, prev: String(prev), mac: String(mac ?? hash) } as JournalRecord);
+      applyRecord(views, { ...body.data, seq: Number(seq), at, prev: String(prev), mac: String(mac ?? hash) } as AnyRecord);
     } catch {
       // An entry that does not fit its intent is part of the damage; the archived file keeps it.
     }

@@ -8,7 +8,8 @@ import { Withdrawal } from '../../../shared/api/records.ts';
 import type { IntentView, Reply } from '../../../shared/ipc.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
-import { createCore, type Core } from '../core.ts';
+import { sendGoverned } from '../approvals/testkit/governed.ts';
+import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 
 // A journal that fails verification is a state of the desk, not a crash: reads go on, writes on that
@@ -26,8 +27,8 @@ function ok<T>(reply: Reply<T>): T {
   return reply.data;
 }
 
-function openCore(dataDir: string): Core {
-  return createCore({ profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true }, dataDir, log: () => {} });
+function openCore(dataDir: string): Core & ConfirmCore {
+  return createCore({ profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true }, dataDir, log: () => {}, coolingOffMs: 0 });
 }
 
 /** The Sandbox's own count of withdrawals, read by a client of the test's. */
@@ -52,8 +53,8 @@ describe('a journal with one changed byte', () => {
   it('keeps reads going, stops writes with the reason, and after archiving carries unfinished writes over unsent', async () => {
     const dataDir = join(tmp, 'desk');
     let core = openCore(dataDir);
-    const sent = ok(await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '21', address: TRX, chain: 'TRX' } } })) as { id: string };
-    expect(ok(await core.invoke('writeApprove', { id: sent.id }))).toMatchObject({ state: 'accepted' });
+    const sent = await sendGoverned(core, { kind: 'withdrawal', input: { currency: 'USDT', amount: '21', address: TRX, chain: 'TRX' } });
+    expect(sent).toMatchObject({ state: 'accepted' });
     ok(await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '22', address: TRX, chain: 'TRX' } } }));
     await core.close();
     const before = await withdrawalsAtExchange();

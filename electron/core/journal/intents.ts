@@ -1,6 +1,6 @@
 import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import { FINISHED_INTENT_STATES, type IntentState, type IntentView } from '../../../shared/ipc.ts';
-import type { JournalRecord } from './records.ts';
+import { isGovernance, type AnyRecord } from './records.ts';
 
 /**
  * Where an intent stands, as the journal proves it:
@@ -23,12 +23,15 @@ export function isFinished(v: IntentView): boolean {
 }
 
 /** Applies one record to the map of intents; records of unknown intents are an error of the journal. */
-export function applyRecord(views: Map<string, IntentView>, r: JournalRecord): void {
+export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void {
+  // Governance records (operators, requests, policy) are folded by approvals/governance.ts, not here.
+  if (isGovernance(r)) return;
   const at = Date.parse(r.at);
   if (r.type === 'intent') {
     if (views.has(r.intent)) throw new Error(`intent ${r.intent} is journaled twice`);
     views.set(r.intent, {
       id: r.intent, kind: r.kind, client_id: r.client_id, body: Object.freeze({ ...r.body }), ...(r.note ? { note: r.note } : {}),
+      ...(r.signatures ? { signatures: r.signatures } : {}),
       state: 'pending_approval', created_at: at, updated_at: at, attempts: 0, absent_lookups: 0,
     });
     return;

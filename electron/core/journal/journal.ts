@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import { applyRecord, isFinished, type IntentView } from './intents.ts';
 import { HeadWriter, headPath } from './head.ts';
 import { entryMac, type JournalKey } from './mac.ts';
-import { RecordBody, type IntentKind, type JournalRecord } from './records.ts';
+import { isGovernance, RecordBody, type AnyRecord, type GovernanceRecord, type IntentKind } from './records.ts';
 import { JournalDamagedError, journalIdOf, verifyJournal, type Verified } from './verify.ts';
 
 // The journal is the desk's memory of every write it decided on. Each line is one JSON entry carrying
@@ -91,6 +91,8 @@ export class Journal {
   private seq: number;
   private lastMac: string;
   private readonly views = new Map<string, IntentView>();
+  /** Governance records in order (only the desk's governance journal holds any). */
+  private readonly gov: GovernanceRecord[] = [];
   /** Intents approved by this process: any other approved intent came from an earlier run (or a restored copy). */
   private readonly approvedHere = new Set<string>();
   private readonly key: JournalKey;
@@ -117,6 +119,7 @@ export class Journal {
       for (const r of v.records) {
         try {
           applyRecord(this.views, r);
+          if (isGovernance(r)) this.gov.push(r as GovernanceRecord);
         } catch (e) {
           throw new JournalDamagedError(path, { reason: `entry ${r.seq} does not fit the entries before it (${(e as Error).message}).`, entry: r.seq, missing: 0 });
         }
@@ -163,7 +166,7 @@ export class Journal {
   }
 
   /** Appends one entry and returns once it and the head are on disk. */
-  append(body: RecordBody): JournalRecord {
+  append(body: RecordBody): AnyRecord {
     const parsed = RecordBody.parse(body);
     if (this.failed) throw this.failed;
     const key = this.key();
@@ -171,17 +174,19 @@ export class Journal {
     const at = new Date(this.now()).toISOString();
     const text = JSON.stringify({ seq, at, prev: this.lastMac, ...parsed });
     const mac = entryMac(key, this.id, text);
-    const record = { ...parsed, seq, at, prev: this.lastMac, mac } as JournalRecord;
+    const record = { ...parsed, seq, at, prev: this.lastMac, mac } as AnyRecord;
     // Fold first, on a copy: an entry the state machine rejects never reaches the file.
     const scratch = new Map<string, IntentView>();
-    const current = this.views.get(record.intent);
-    if (record.type !== 'intent') {
+    const current = isGovernance(record) ? undefined : this.views.get(record.intent);
+    if (isGovernance(record)) {
+      // Checked by the governance fold before it is appended (approvals/governance.ts).
+    } else if (record.type !== 'intent') {
       if (!current) throw new JournalError(`a ${record.type} record names intent ${record.intent}, which was never journaled`);
       scratch.set(record.intent, { ...current });
     } else if (current) {
       throw new JournalError(`intent ${record.intent} is journaled already`);
     }
-    applyRecord(scratch, record);
+    if (!isGovernance(record)) applyRecord(scratch, record);
     try {
       writeSync(this.fd, `${text.slice(0, -1)},"mac":"${mac}"}\n`);
       this.step('line-written');
@@ -197,6 +202,10 @@ export class Journal {
     }
     this.seq = seq;
     this.lastMac = mac;
+    if (isGovernance(record)) {
+      this.gov.push(record as GovernanceRecord);
+      return record;
+    }
     this.views.set(record.intent, scratch.get(record.intent)!);
     if (record.type === 'approval') this.approvedHere.add(record.intent);
     return record;
@@ -219,6 +228,10 @@ export class Journal {
   /** True when this process recorded the intent's approval; false for one approved in an earlier run. */
   approvedInThisRun(id: string): boolean {
     return this.approvedHere.has(id);
+  }
+
+  governance(): GovernanceRecord[] {
+    return [...this.gov];
   }
 
   get length(): number {

@@ -12,6 +12,15 @@ const Kind = z.enum(INTENT_KINDS);
 const IntentId = z.string().min(1).max(64);
 const Scalar = z.union([z.string(), z.number(), z.boolean()]);
 
+/** An operator's Ed25519 signature over operators/keys.ts signedText(): who agreed to exactly this. */
+export const OperatorSignature = z.strictObject({
+  action: z.enum(['draft', 'approve', 'reject', 'propose', 'freeze', 'create']),
+  operator: z.string().min(1).max(64),
+  name: z.string().min(1).max(64),
+  signature: z.string().min(1).max(200),
+});
+export type OperatorSignature = z.infer<typeof OperatorSignature>;
+
 const intent = z.strictObject({
   type: z.literal('intent'),
   intent: IntentId,
@@ -21,6 +30,8 @@ const intent = z.strictObject({
   /** The JSON body as it goes on the wire. */
   body: z.record(z.string(), Scalar),
   note: z.string().max(500).optional(),
+  /** The drafter's and approvers' signatures, copied from the governance store when a request is sent. */
+  signatures: z.array(OperatorSignature).max(11).optional(),
 });
 const approval = z.strictObject({ type: z.literal('approval'), intent: IntentId, by: z.string().max(200) });
 const cancelled = z.strictObject({ type: z.literal('cancelled'), intent: IntentId, reason: z.string().max(500) });
@@ -56,11 +67,45 @@ const settled = z.strictObject({
   type: z.literal('settled'), intent: IntentId, by: z.string().max(200), outcome: z.enum(['done', 'not_done']), note: z.string().max(1000),
 });
 
+// Governance records: operators, requests awaiting a quorum, approvals, policy changes and freezes. They
+// live in the desk's governance journal (electron/core/approvals/localStore.ts), name a `ref` rather than
+// an intent, and each carries the acting operator's signature; the same MAC chain authenticates them.
+const Ref = z.string().min(1).max(64);
+const operatorCreated = z.strictObject({
+  type: z.literal('operator_created'), ref: Ref, name: z.string().min(1).max(64), public_key: z.string().min(1).max(200),
+  /** What let this first operator in: the vault's credential, or nothing on a Sandbox-only desk. */
+  credential: z.enum(['vault', 'none']), signed: OperatorSignature,
+});
+const proposal = z.strictObject({
+  type: z.literal('proposal'), ref: Ref,
+  what: z.enum(['request', 'add_operator', 'remove_operator', 'policy', 'unfreeze']),
+  /** The profile a request or a policy is for. */
+  profile: z.string().max(64).optional(),
+  /** Canonical JSON of what is proposed (a request's kind and wire body, an operator, a policy). */
+  payload: z.string().max(20_000),
+  signed: OperatorSignature,
+});
+const signoff = z.strictObject({ type: z.literal('signoff'), ref: Ref, signed: OperatorSignature });
+const rejection = z.strictObject({ type: z.literal('rejection'), ref: Ref, reason: z.string().min(1).max(500), signed: OperatorSignature });
+const freeze = z.strictObject({ type: z.literal('freeze'), ref: Ref, reason: z.string().max(500), signed: OperatorSignature });
+/** A request handed to its profile's journal (intent id = ref): written after the intent, so a crash between is found and finished. */
+const dispatched = z.strictObject({ type: z.literal('dispatched'), ref: Ref, profile: z.string().max(64) });
+
+export const GOVERNANCE_TYPES = ['operator_created', 'proposal', 'signoff', 'rejection', 'freeze', 'dispatched'] as const;
+
 export const RecordBody = z.discriminatedUnion('type', [
   intent, approval, cancelled, sent, unconfirmed, lookup, retry, result, status, needsAttention, settled,
+  operatorCreated, proposal, signoff, rejection, freeze, dispatched,
 ]);
 export type RecordBody = z.infer<typeof RecordBody>;
 export type RecordType = RecordBody['type'];
+export type GovernanceBody = Extract<RecordBody, { type: (typeof GOVERNANCE_TYPES)[number] }>;
+export type IntentBody = Exclude<RecordBody, GovernanceBody>;
+export type GovernanceRecord = GovernanceBody & RecordMeta;
+
+export function isGovernance(r: RecordBody): r is GovernanceBody {
+  return (GOVERNANCE_TYPES as readonly string[]).includes(r.type);
+}
 
 /** What sits on each line besides the body: position, time, and the authenticated chain. */
 export interface RecordMeta {
@@ -73,4 +118,5 @@ export interface RecordMeta {
   mac: string;
 }
 
-export type JournalRecord = RecordBody & RecordMeta;
+export type JournalRecord = IntentBody & RecordMeta;
+export type AnyRecord = RecordBody & RecordMeta;

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { RecordBody, type JournalRecord } from './records.ts';
+import { RecordBody, type AnyRecord } from './records.ts';
 import { headPath, readHead } from './head.ts';
 import { entryMac, genesisMac, sameMac } from './mac.ts';
 
@@ -33,7 +33,7 @@ export function journalIdOf(path: string): string {
 }
 
 export interface Verified {
-  records: JournalRecord[];
+  records: AnyRecord[];
   /** The MAC the next entry chains to. */
   lastMac: string;
   /** Bytes after the last newline that are not a whole authentic entry: a crash mid-append. */
@@ -44,7 +44,7 @@ export interface Verified {
   headSeq: number;
 }
 
-type Decoded = { ok: true; record: JournalRecord } | { ok: false; why: string };
+type Decoded = { ok: true; record: AnyRecord } | { ok: false; why: string };
 
 function decode(key: Buffer, journalId: string, lineNo: number, line: string, prev: string): Decoded {
   const m = MAC_SUFFIX.exec(line);
@@ -70,7 +70,7 @@ function decode(key: Buffer, journalId: string, lineNo: number, line: string, pr
   if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) return { ok: false, why: 'it has no valid time' };
   const body = RecordBody.safeParse(rest);
   if (!body.success) return { ok: false, why: `it is not an entry the desk writes (${body.error.issues[0]?.message})` };
-  return { ok: true, record: { ...body.data, seq, at, prev: p, mac } as JournalRecord };
+  return { ok: true, record: { ...body.data, seq, at, prev: p, mac } as AnyRecord };
 }
 
 /** Verifies the journal at `path` and its head; throws JournalDamagedError naming what failed. */
@@ -86,13 +86,13 @@ export function verifyJournal(path: string, key: Buffer): Verified {
     throw new JournalDamagedError(path, { reason, entry, missing });
   };
 
-  const records: JournalRecord[] = [];
+  const records: AnyRecord[] = [];
   let prev = genesisMac(key, journalId);
   lines.forEach((line, i) => {
     const d = decode(key, journalId, i + 1, line, prev);
     if (!d.ok) damaged(`Entry ${i + 1}: ${d.why}.`, i + 1);
-    records.push((d as { record: JournalRecord }).record);
-    prev = (d as { record: JournalRecord }).record.mac;
+    records.push((d as { record: AnyRecord }).record);
+    prev = (d as { record: AnyRecord }).record.mac;
   });
 
   // A last line without its newline: kept when it is a whole authentic entry (only its newline was lost),

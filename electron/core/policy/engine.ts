@@ -108,3 +108,16 @@ export function outflow24h(intents: readonly OutflowIntent[], currency: string, 
   }
   return fmt(sum);
 }
+
+/**
+ * Whether the policy has a say over a kind of write: every kind is governed unless the first rule that
+ * can apply to it allows it outright. Governed kinds are sent only through signed approvals.
+ */
+export function governs(policy: Policy, kind: WriteKind): boolean {
+  for (const rule of policy.rules) {
+    if (rule.match.kinds && !rule.match.kinds.includes(kind)) continue;
+    const onlyKinds = Object.keys(rule.match).every((k) => k === 'kinds');
+    return !(rule.action === 'allow' && onlyKinds);
+  }
+  return true;
+}

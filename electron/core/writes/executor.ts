@@ -2,7 +2,7 @@ import { WriteAnswer } from '../../../shared/api/records.ts';
 import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
-import type { RecordBody, RecordType } from '../journal/records.ts';
+import type { IntentBody, OperatorSignature, RecordType } from '../journal/records.ts';
 import { newOrderId } from './ids.ts';
 import { buildBody, KINDS, type WriteInput } from './inputs.ts';
 import { lookupTransfer, lookupWithdrawal, reconcileUidTransfer, type Found, type Lookup, type WriteClient } from './lookups.ts';
@@ -89,6 +89,21 @@ export class WriteExecutor {
     return this.view(id);
   }
 
+  /**
+   * Journals a request the governance store approved, under its own id and with the exact body the
+   * operators signed, then its approval; the executor drives it from there. Idempotent: a request the
+   * journal already holds is only driven (a crash between the two records is finished here).
+   */
+  dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string): Promise<IntentView> {
+    const spec = KINDS[kind];
+    if (!this.journal.intent(id)) {
+      this.record({ type: 'intent', intent: id, kind, client_id: spec.idField ? id : null, body, signatures });
+    }
+    const v = this.view(id);
+    if (v.state === 'pending_approval') return this.approve(id, by);
+    return this.drive(id);
+  }
+
   /** Records the operator's approval and drives the intent until the exchange's answer is settled. */
   approve(id: string, by: string): Promise<IntentView> {
     const v = this.view(id);
@@ -149,7 +164,7 @@ export class WriteExecutor {
     return v;
   }
 
-  private record(body: RecordBody): void {
+  private record(body: IntentBody): void {
     this.journal.append(body);
     const event: WriteEvent = { record: body.type, intent: this.view(body.intent) };
     for (const fn of this.listeners) {

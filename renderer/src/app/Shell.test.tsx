@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createDesk, DeskProvider } from '../desk/DeskProvider.tsx';
 import { HOST_DOWN } from '../desk/webDesk.ts';
 import { fakeDesk, type FakeDesk } from '../testkit/fakeDesk.ts';
-import { baseAnswers, OPEN_VAULT } from '../testkit/fixtures.ts';
+import { APPROVALS, baseAnswers, OPEN_VAULT } from '../testkit/fixtures.ts';
 import { testQueryClient } from '../testkit/renderPage.tsx';
 import { pageRoutes } from './router.tsx';
 
@@ -24,7 +24,7 @@ describe('the shell', () => {
   it('names the pages that exist in the sidebar and marks the one in view', async () => {
     renderApp(fakeDesk(baseAnswers()), '/activity');
     const nav = await screen.findByRole('navigation', { name: 'Pages' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Overview', 'Sub-accounts', 'Withdrawals', 'Deposits', 'Transfers', 'Activity', 'Settings']);
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Overview', 'Sub-accounts', 'Withdrawals', 'Deposits', 'Transfers', 'Approvals', 'Activity', 'Settings']);
     await waitFor(() => expect(within(nav).getByRole('link', { name: 'Activity' }).getAttribute('aria-current')).toBe('page'));
     expect(within(nav).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBeNull();
     expect(await screen.findByRole('heading', { level: 1, name: 'Activity' })).toBeTruthy();
@@ -95,5 +95,23 @@ describe('the shell', () => {
     await userEvent.click(await screen.findByRole('link', { name: 'Settings' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+  });
+
+  it('shows the freeze on every page, and asks the confirmation window for one from the Freeze button or Ctrl+Shift+F', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), approvalsFreeze: { ticket: 't-1', title: 'Freeze the desk' } });
+    const router = renderApp(fake, '/overview');
+    const banner = await screen.findByTestId('freeze-banner');
+    await userEvent.keyboard('{Control>}{Shift>}F{/Shift}{/Control}');
+    await waitFor(() => expect(fake.calls.approvalsFreeze).toEqual([{ reason: 'freeze shortcut' }]));
+    expect(await within(banner).findByText('Sign the freeze in the confirmation window.')).toBeTruthy();
+    await userEvent.click(within(banner).getByRole('button', { name: 'Freeze' }));
+    await waitFor(() => expect(fake.count('approvalsFreeze')).toBe(2));
+
+    // Once signed, the core's approvals event brings the freeze to whatever page is in view.
+    fake.answers.approvalsState = { ...APPROVALS, frozen: { by: 'Alice', at: 1_700_000_000_000, reason: 'suspicious login' } };
+    await router.navigate('/settings');
+    act(() => fake.emit('approvals', {}));
+    await waitFor(() => expect(screen.getByTestId('freeze-banner').textContent).toMatch(/^Frozen by Alice at .*\(suspicious login\): no write leaves until a quorum unfreezes/));
+    expect(within(screen.getByTestId('freeze-banner')).queryByRole('button', { name: 'Freeze' })).toBeNull();
   });
 });

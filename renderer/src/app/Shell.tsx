@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { NavLink, Outlet, useNavigation } from 'react-router';
 import { useDeskEventsIntoCache, useDeskQuery } from '../desk/hooks.ts';
+import { FreezeBanner } from '../features/approvals/FreezeBanner.tsx';
 import { useBrowserNotifications } from '../features/history/useNotifications.ts';
 import { LockScreen } from '../features/lock/LockScreen.tsx';
 import { PAGES } from './routes.ts';
@@ -33,6 +34,8 @@ export function Shell() {
         ))}
       </nav>
       <main aria-busy={navigation.state === 'loading'}>
+        {/* On every page: the freeze when there is one, else the Freeze button and its shortcut. */}
+        <div className="topbar"><FreezeBanner /></div>
         {navigation.state === 'loading' && <p className="muted small" role="status">Loading the page…</p>}
         <Outlet />
       </main>

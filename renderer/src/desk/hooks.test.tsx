@@ -32,6 +32,12 @@ function AllReads() {
     balancesSubAccount: useDeskQuery('balancesSubAccount', { uid: '1' }),
     balancesSettingsGet: useDeskQuery('balancesSettingsGet', {}),
     balanceAlerts: useDeskQuery('balanceAlerts', {}),
+    approvalsState: useDeskQuery('approvalsState', {}),
+    withdrawalsCancellable: useDeskQuery('withdrawalsCancellable', {}),
+    addressBookList: useDeskQuery('addressBookList', {}),
+    walletCurrencyChains: useDeskQuery('walletCurrencyChains', { currency: 'USDT' }),
+    walletWithdrawStatus: useDeskQuery('walletWithdrawStatus', {}),
+    walletSavedAddresses: useDeskQuery('walletSavedAddresses', { currency: 'USDT' }),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -62,6 +68,9 @@ async function setUp() {
   return { fake, counts, after };
 }
 
+const BALANCES_ONCE = { balancesMain: 1, balancesSnapshots: 1, balancesMatrix: 1, balancesSubAccount: 1, balanceAlerts: 1, balancesSettingsGet: 1 };
+const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1 };
+const WALLET_ONCE = { addressBookList: 1, walletCurrencyChains: 1, walletWithdrawStatus: 1, walletSavedAddresses: 1 };
 const HISTORY_ONCE = { withdrawalsList: 1, depositsList: 1, transfersList: 1, uidTransfersList: 1, withdrawalDetail: 1, historyStatus: 1, unsentList: 1 };
 
 describe('targeted refresh: each event and write refetches only what it makes stale', () => {
@@ -70,11 +79,11 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(Object.values(counts())).toEqual(QUERY_CHANNELS.map(() => 1));
   });
 
-  it('writes an intent event straight into the list and refetches nothing', async () => {
+  it('writes an intent event straight into the list and refetches only the cancellable withdrawals', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({});
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({ withdrawalsCancellable: 1 });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:in_flight');
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({});
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({ withdrawalsCancellable: 1 });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:unconfirmed');
   });
 
@@ -87,15 +96,20 @@ describe('targeted refresh: each event and write refetches only what it makes st
 
   it('refetches the balance, and only it, when an intent says money moved', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({ totalBalance: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({ totalBalance: 1, withdrawalsCancellable: 1 });
   });
 
   it('refetches the profile-scoped reads on a profile event, not the vault or the settings', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('profiles', { active_id: 'sandbox' }))).toEqual({
       profileCurrent: 1, profilesList: 1, journalStatus: 1, intentsList: 1, totalBalance: 1, ...HISTORY_ONCE, depositAddress: 1,
-      balancesMain: 1, balancesSnapshots: 1, balancesMatrix: 1, balancesSubAccount: 1, balanceAlerts: 1, balancesSettingsGet: 1,
+      ...BALANCES_ONCE, ...APPROVALS_ONCE, ...WALLET_ONCE,
     });
+  });
+
+  it('refetches the approvals queue and the cancellable withdrawals, and only them, on an approvals event', async () => {
+    const { fake, counts, after } = await setUp();
+    expect(await after(counts(), () => fake.emit('approvals', {}))).toEqual(APPROVALS_ONCE);
   });
 
   it('refetches the history reads, and only them, on a history event', async () => {

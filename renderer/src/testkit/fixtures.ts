@@ -1,3 +1,4 @@
+import { DEFAULT_POLICY } from '../../../shared/api/policy.ts';
 import { ACCOUNT_KINDS } from '../../../shared/balances.ts';
 import type { ChannelResponse, IntentView, ProfileSummary, VaultStatus } from '../../../shared/ipc.ts';
 import type { FakeAnswers } from './fakeDesk.ts';
@@ -45,8 +46,24 @@ export function baseAnswers(): FakeAnswers {
     balancesSubAccount: { uid: '1', name: '', fetched_at: null, row: null, spot: null, margin: [], futures: {}, cross_margin: null, risk_threshold: '1.5', floors: [], alerts: [] } as never,
     balancesSettingsGet: { auto_refresh_seconds: 300, default_risk_threshold: '1.5' },
     balanceAlerts: [],
+    approvalsState: APPROVALS,
+    withdrawalsCancellable: [],
+    addressBookList: [],
+    walletCurrencyChains: [], walletWithdrawStatus: [], walletSavedAddresses: [],
   };
 }
+
+/** One operator, the default policy, nothing waiting, not frozen. */
+export const APPROVALS: ChannelResponse<'approvalsState'> = {
+  operators: [{ id: 'op-1', name: 'Alice', state: 'in_force' }],
+  needs_first_operator: false,
+  policy: { rules: DEFAULT_POLICY.rules, ref: null, refused: null },
+  change_quorum: 1,
+  cooling_off_hours: 24,
+  frozen: null,
+  items: [],
+  blocked: null,
+};
 
 const EMPTY_PAGE = { total: 0, rows: [], next_cursor: null } as never;
 const EMPTY_CELLS = Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, { value: '0', amounts: {}, unpriced: [] }]));

@@ -12,6 +12,7 @@ import { SyncLine } from './SyncLine.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { UnsentPanel } from './UnsentPanel.tsx';
 import { WithdrawalDetail } from './WithdrawalDetail.tsx';
+import { SendPanel } from '../approvals/SendPanel.tsx';
 
 export const time = (s: string) => (s ? new Date(Number(s) * 1000).toISOString().replace('T', ' ').slice(0, 19) : '');
 
@@ -59,6 +60,7 @@ export function WithdrawalsPage() {
           downloadCsv(desk, 'withdrawals', { filters, sort }).then((n) => setExported(`${n} rows exported`), (e: Error) => setExportError(e));
         }}>Export CSV</button>
       </div>
+      <SendPanel />
       <SyncLine />
       {exported && <p className="muted small" role="status">{exported}</p>}
       {exportError && <ErrorPanel error={exportError} />}

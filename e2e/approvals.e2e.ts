@@ -1,0 +1,207 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
+import { sandboxGet } from './sandboxApi.ts';
+
+// Money leaving the account, as people do it: one drafts in the main window, operators sign in the
+// confirmation page (its own origin under the web host), the Sandbox is checked with the test's own
+// signer. The desk runs with a cooling-off of 0 so that operators added here count at once.
+
+const SHOTS = join(ROOT, 'resources', 'screenshots');
+const PASS: Record<string, string> = { Alice: 'alice passphrase 1', Bob: 'bob passphrase 22', Carol: 'carol passphrase 3' };
+const TWO_APPROVALS = {
+  rules: [
+    { id: 'unknown-destination', match: { kinds: ['withdrawal'], destinations: ['unknown'] }, action: 'block' },
+    { id: 'two-other-operators', match: { kinds: ['withdrawal'] }, action: 'require', approvals: 2 },
+    { id: 'confirm-every-write', match: {}, action: 'require', approvals: 1, drafter_may_approve: true },
+  ],
+};
+
+type Withdrawal = { id: string; withdraw_order_id: string; status: string };
+
+describe('Approvals: drafts, signatures, freeze', () => {
+  let desk: DeskUnderTest;
+  let browser: Browser;
+  let page: Page;
+  let confirm: Page;
+  let admin: { url: string; token: string };
+
+  const atExchange = async (ids: string[]): Promise<Withdrawal[]> => {
+    const now = Math.floor(Date.now() / 1000);
+    const all = await sandboxGet<Withdrawal[]>(desk.sandbox.credentialsPath, '/wallet/withdrawals', `from=${now - 3600}&to=${now + 60}&limit=1000`);
+    return all.filter((w) => ids.includes(w.withdraw_order_id));
+  };
+
+  /** Signs the one ticket waiting in the confirmation page as `who`; answers the page's message. */
+  async function sign(who: string, title?: RegExp): Promise<string> {
+    const card = title ? confirm.getByTestId('ticket').filter({ hasText: title }).first() : confirm.getByTestId('ticket').first();
+    await card.waitFor();
+    await card.getByLabel('Operator').selectOption({ label: who });
+    await card.getByLabel('Passphrase').fill(PASS[who]!);
+    const log = confirm.getByRole('log').locator('li');
+    const before = await log.count();
+    await card.getByRole('button', { name: 'Sign' }).click();
+    const error = card.getByRole('alert');
+    await expect.poll(async () => (await log.count()) > before || (await error.count()) > 0, { timeout: 30_000 }).toBe(true);
+    return (await error.count()) > 0 ? (await error.textContent()) ?? '' : (await log.last().textContent()) ?? '';
+  }
+
+  beforeAll(async () => {
+    desk = await startDesk({ coolingOffMs: 0 });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    confirm = await browser.newPage({ viewport: { width: 760, height: 900 } });
+    page.setDefaultTimeout(30_000);
+    confirm.setDefaultTimeout(30_000);
+    const creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
+    admin = { url: creds.admin_url, token: creds.admin_token };
+    mkdirSync(SHOTS, { recursive: true });
+    await confirm.goto(desk.confirm.url);
+    await page.goto(desk.host.url);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await desk?.stop();
+  });
+
+  it('makes the first operator in the confirmation page, and a blocked destination cannot be sent', async () => {
+    await confirm.getByLabel('Operator name').fill('Alice');
+    await confirm.getByLabel('New operator passphrase').fill(PASS.Alice!);
+    await confirm.getByRole('button', { name: 'Create operator' }).click();
+    await confirm.getByText('Operator Alice created.').waitFor();
+
+    await page.getByRole('link', { name: 'Withdrawals' }).click();
+    await page.getByRole('button', { name: 'New withdrawal' }).click();
+    // The form sits above the withdrawal history, whose filters have their own Currency and Chain.
+    const form = page.getByRole('form', { name: 'New withdrawal' });
+    await form.getByLabel('Currency').selectOption('USDT');
+    await form.getByLabel('Chain').selectOption('TRX');
+    await form.getByLabel('A new address').check();
+    await form.getByLabel('New address', { exact: true }).fill('TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE');
+    await form.getByLabel('Amount').fill('20');
+    await page.getByTestId('arrives').waitFor();
+    await page.screenshot({ path: join(SHOTS, 'withdraw-form.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Review' }).click();
+    await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('Blocked by rule unknown-destination');
+    expect(await page.getByRole('button', { name: 'Send for signing' }).count()).toBe(0);
+    // And from the channel the page would use, too.
+    const refused = await desk.core.invoke('approvalsDraft', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '20' } } });
+    expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/blocks this withdrawal/) } });
+  }, 60_000);
+
+  it('freeze stops a queued batch, cancels what can be cancelled, and holds the rest until unfrozen', async () => {
+    const saved = (await sandboxGet<{ chain: string; address: string; verified: string; name: string }[]>(desk.sandbox.credentialsPath, '/wallet/saved_address', 'currency=USDT'))
+      .find((s) => s.chain === 'TRX' && s.verified === '1')!;
+    // A batch of five, drafted as the form would draft them, each signed by Alice (the default policy: one signature).
+    const refs: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const t = await desk.core.invoke('approvalsDraft', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: saved.address, amount: `${11 + i}` } } });
+      expect(t.ok).toBe(true);
+    }
+    const tickets = ((await desk.core.invokeConfirm('confirmState', {})) as { ok: true; data: { tickets: { id: string; ref: string }[]; operators: { id: string }[] } }).data;
+    for (const t of tickets.tickets) {
+      refs.push(t.ref);
+      expect((await desk.core.invokeConfirm('confirmSign', { ticket: t.id, operator: tickets.operators[0]!.id, passphrase: PASS.Alice })).ok).toBe(true);
+    }
+    // At §8.2's pace (one withdrawal per 3 s) most of the batch is still queued: Alice presses Freeze.
+    await page.getByRole('button', { name: 'Freeze' }).click();
+    expect(await sign('Alice', /Freeze the desk/)).toMatch(/Signed: Freeze the desk/);
+    await expect.poll(() => page.getByTestId('freeze-banner').textContent()).toMatch(/Frozen by Alice/);
+    const sentBefore = (await atExchange(refs)).length;
+    expect(sentBefore).toBeLessThan(5);
+    await new Promise((r) => setTimeout(r, 7000));
+    expect((await atExchange(refs)).length).toBe(sentBefore);
+
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    // The Sandbox's statuses that still allow a cancellation (its own choice; §3.1 lists none).
+    const open = (await atExchange(refs)).filter((w) => ['REQUEST', 'REVIEW', 'MANUAL', 'FVERIFY'].includes(w.status)).length;
+    expect(open).toBeGreaterThan(0);
+    await expect.poll(() => page.getByRole('button', { name: /^Cancel all/ }).textContent()).toBe(`Cancel all ${open}`);
+    await page.getByRole('button', { name: /^Cancel all/ }).click();
+    await expect.poll(async () => (await atExchange(refs)).filter((w) => w.status === 'CANCELPEND' || w.status === 'CANCEL').length, { timeout: 20_000 }).toBe(open);
+    expect(await page.getByTestId('item-state').filter({ hasText: /^approved/ }).count()).toBe(5 - sentBefore);
+
+    // A quorum (one operator under the default policy) unfreezes; the held withdrawals then leave, once each.
+    await page.getByRole('button', { name: 'Propose to unfreeze' }).click();
+    expect(await sign('Alice', /Unfreeze/)).toMatch(/Signed/);
+    await expect.poll(async () => (await atExchange(refs)).length, { timeout: 40_000 }).toBe(5);
+  }, 120_000);
+
+  it('a withdrawal needing two approvals goes from draft to DONE with three operators; the drafter\'s own approval is refused', async () => {
+    for (const who of ['Bob', 'Carol']) {
+      await confirm.locator('details').evaluate((d) => { (d as unknown as { open: boolean }).open = true; });
+      await confirm.getByLabel('New operator name').fill(who);
+      await confirm.getByLabel('New operator\'s passphrase').fill(PASS[who]!);
+      await confirm.getByLabel('Proposed by').selectOption({ label: 'Alice' });
+      await confirm.getByLabel('Proposer\'s passphrase').fill(PASS.Alice!);
+      await confirm.getByRole('button', { name: 'Propose operator' }).click();
+      await confirm.getByText(`Operator ${who} proposed`).waitFor();
+    }
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    await page.getByText('Propose a new policy').click();
+    await page.getByLabel('Policy').fill(JSON.stringify(TWO_APPROVALS, null, 2));
+    await page.getByRole('button', { name: 'Propose this policy' }).click();
+    expect(await sign('Alice', /Change the policy/)).toMatch(/Signed/);
+    await expect.poll(() => page.getByText('two-other-operators').count()).toBeGreaterThan(0);
+
+    await page.getByRole('link', { name: 'Withdrawals' }).click();
+    await page.getByRole('button', { name: 'New withdrawal' }).click();
+    const form = page.getByRole('form', { name: 'New withdrawal' });
+    await form.getByLabel('Currency').selectOption('USDT');
+    await form.getByLabel('Chain').selectOption('TRX');
+    await form.getByText('Cold wallet TRC20').click();
+    await form.getByLabel('Amount').fill('25');
+    await page.getByRole('button', { name: 'Review' }).click();
+    await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('Needs 2 approvals (rule two-other-operators, not by the drafter)');
+    await page.screenshot({ path: join(SHOTS, 'withdraw-review.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Send for signing' }).click();
+    await page.getByTestId('awaiting-signature').waitFor();
+    await confirm.getByTestId('ticket').first().waitFor();
+    await confirm.screenshot({ path: join(SHOTS, 'confirmation-window.png'), fullPage: true });
+    expect(await sign('Alice', /Draft a withdrawal/)).toMatch(/Signed/);
+
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    const row = page.getByTestId('approval-item').filter({ hasText: '25 USDT' });
+    await expect.poll(() => row.textContent()).toContain('2 more');
+    await row.getByRole('button', { name: 'Approve' }).click();
+    expect(await sign('Alice', /Approve a request/)).toMatch(/Alice drafted this request/);
+    await confirm.getByTestId('ticket').first().getByRole('button', { name: 'Decline' }).click();
+
+    await row.getByRole('button', { name: 'Approve' }).click();
+    expect(await sign('Bob', /Approve a request/)).toMatch(/Signed/);
+    await expect.poll(() => row.textContent()).toContain('1 more');
+    await page.screenshot({ path: join(SHOTS, 'approvals-page.png'), fullPage: true });
+    await row.getByRole('button', { name: 'Approve' }).click();
+    expect(await sign('Carol', /Approve a request/)).toMatch(/Signed/);
+    await expect.poll(() => row.getByTestId('item-state').textContent(), { timeout: 20_000 }).toContain('sent');
+
+    const intents = (await desk.core.invoke('intentsList', {})) as { ok: true; data: { items: { id: string; body: { amount: string }; exchange_id?: string; state: string; signatures?: { name: string }[] }[] } };
+    const intent = intents.data.items.find((i) => i.body.amount === '25')!;
+    expect(intent.signatures?.map((s) => s.name)).toEqual(['Alice', 'Bob', 'Carol']);
+    await expect.poll(async () => (await atExchange([intent.id])).length, { timeout: 20_000 }).toBe(1);
+    const w = (await atExchange([intent.id]))[0]!;
+    const moved = await fetch(`${admin.url}/withdrawals/${w.id}/status`, {
+      method: 'POST', headers: { Authorization: `Bearer ${admin.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ status: 'DONE' }),
+    });
+    expect(moved.ok).toBe(true);
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await expect.poll(() => page.locator(`[data-intent="${intent.id}"]`).getAttribute('data-state'), { timeout: 40_000 }).toBe('done');
+  }, 180_000);
+
+  it('a read-only profile cannot reach the send button', async () => {
+    const creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
+    expect((await desk.core.invoke('vaultSetPassphrase', { next: 'desk passphrase for e2e' })).ok).toBe(true);
+    const saved = await desk.core.invoke('profileSave', {
+      name: 'Read-only key', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key: creds.read_only.key, secret: creds.read_only.secret,
+      permissions: { spot: 'read', futures: 'none', delivery: 'none', wallet: 'read', withdraw: 'read', unified: false }, sub_keys: [],
+    });
+    expect(saved.ok).toBe(true);
+    await desk.core.invoke('profileSelect', { id: (saved as { data: { id: string } }).data.id });
+    await page.getByRole('link', { name: 'Withdrawals' }).click();
+    await expect.poll(() => page.getByTestId('cannot-send').textContent()).toMatch(/cannot withdraw/);
+    expect(await page.getByRole('button', { name: 'New withdrawal' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Send for signing' }).count()).toBe(0);
+  }, 60_000);
+});

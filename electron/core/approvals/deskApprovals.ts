@@ -1,0 +1,344 @@
+import { join } from 'node:path';
+import type { Verdict } from '../../../shared/api/policy.ts';
+import { RATE_RULES } from '../../../shared/api/rateLimits.ts';
+import { listOf, SavedAddress } from '../../../shared/api/records.ts';
+import type { WriteRequest } from '../../../shared/api/writes.ts';
+import type { ApprovalItem, ApprovalsState, Review } from '../../../shared/ipc.ts';
+import type { ConfirmState } from '../../../shared/confirm.ts';
+import { z } from 'zod';
+import { fileJournalKey, type JournalKey } from '../journal/mac.ts';
+import { evaluate, outflow24h } from '../policy/engine.ts';
+import { dec } from '../../../shared/money.ts';
+import { InputError } from '../errors.ts';
+import type { ActiveSession, Session } from '../session.ts';
+import type { VaultPort } from '../vaultPort.ts';
+import { newOrderId } from '../writes/ids.ts';
+import { buildBody, KINDS } from '../writes/inputs.ts';
+import { AddressBook } from './addressBook.ts';
+import { activeAt, GovernanceError, type Proposal, type RequestPayload } from './governance.ts';
+import { LocalGovernanceStore } from './localStore.ts';
+import { Approvals } from './service.ts';
+import { classifyDestination } from '../policy/destinations.ts';
+
+// The approvals as the core runs them: one governance per trust domain (the vault's, for stored
+// profiles; a Sandbox-only one whose records a per-desk file key authenticates, for play money), the
+// policy's verdict with what the desk knows around a write, and the hand-over of approved requests to
+// the active profile's executor, exactly once (intent first, then the "dispatched" record).
+
+/** The Sandbox's spot ticker (not in the spec's sections): only `last` is read, for the USDT valuation. */
+const Tickers = z.array(z.looseObject({ last: z.string().optional() }));
+
+export interface DeskApprovalsOptions {
+  dataDir: string;
+  session: Session;
+  vault: VaultPort | null;
+  coolingOffMs: number;
+  now?: () => number;
+  onChange: () => void;
+  log: (line: string) => void;
+}
+
+type Domain = 'vault' | 'sandbox';
+
+/**
+ * §8.2 pace of money leaving: approved requests are handed to the executor one at a time at this pace,
+ * so that a freeze stops those still waiting (once handed over, a request is in the scheduler's queue).
+ */
+const PACE_MS: Record<string, number> = Object.fromEntries(
+  ([['withdrawal', 'withdraw'], ['uid_transfer', 'withdraw_push']] as const).map(([kind, id]) => {
+    const r = RATE_RULES.find((x) => x.id === id)!;
+    return [kind, Math.ceil((r.windowSec * 1000) / r.limit)];
+  }),
+);
+
+export class DeskApprovals {
+  private readonly domains = new Map<Domain, Approvals>();
+  private readonly stores: LocalGovernanceStore[] = [];
+  private readonly now: () => number;
+  readonly book: AddressBook;
+  private dispatching: Promise<void> = Promise.resolve();
+  private readonly lastHanded = new Map<string, number>();
+
+  constructor(private readonly opts: DeskApprovalsOptions) {
+    this.now = opts.now ?? Date.now;
+    this.book = new AddressBook(join(opts.dataDir, 'address-book.json'), opts.coolingOffMs, this.now);
+  }
+
+  private domainOf(profileId: string): Domain {
+    return this.opts.session.list().find((p) => p.id === profileId)?.built_in ? 'sandbox' : 'vault';
+  }
+
+  /** The governance of the active profile's domain (throws while locked or without a profile). */
+  forActive(): { approvals: Approvals; session: ActiveSession } {
+    const session = this.opts.session.active();
+    const domain = this.domainOf(session.id);
+    let approvals = this.domains.get(domain);
+    if (!approvals) {
+      const dir = join(this.opts.dataDir, 'approvals');
+      const key: JournalKey = domain === 'sandbox'
+        ? fileJournalKey(join(this.opts.dataDir, 'journals', 'desk-journal.key'))
+        : () => this.opts.vault!.journalKey();
+      const store = new LocalGovernanceStore(dir, domain === 'sandbox' ? 'governance-sandbox' : 'governance', { key, now: this.now });
+      this.stores.push(store);
+      const profiles = (): string[] => this.opts.session.list().filter((p) => (domain === 'sandbox') === p.built_in).map((p) => p.id);
+      approvals = new Approvals({ store, rules: { coolingOffMs: this.opts.coolingOffMs, profiles }, credential: domain === 'sandbox' ? 'none' : 'vault', now: this.now });
+      this.domains.set(domain, approvals);
+    }
+    return { approvals, session };
+  }
+
+  /** Whether the desk may draft on the active profile at all, said before a form is filled. */
+  private blockedReason(session: ActiveSession): string | null {
+    if (session.profile.permissions?.withdraw && session.profile.permissions.withdraw !== 'write') {
+      return `This profile's key cannot withdraw (withdrawal permission: ${session.profile.permissions.withdraw}); nothing can be sent from it.`;
+    }
+    if (!session.writes) return 'This profile has no usable journal, so it sends no writes (see the Activity page).';
+    return null;
+  }
+
+  async state(): Promise<z.input<typeof ApprovalsState>> {
+    const { approvals, session } = this.forActive();
+    const s = await approvals.load();
+    const policy = await approvals.policyStatus(session.id);
+    const now = this.now();
+    const items: ApprovalItem[] = [...s.proposals.values()]
+      .filter((p) => p.what !== 'request' || p.profile === session.id)
+      .map((p) => this.item(approvals, p, now))
+      .sort((a, b) => b.drafted_at - a.drafted_at);
+    return {
+      operators: [...s.operators.values()].map((o) => ({
+        id: o.id, name: o.name, state: activeAt(o, now) ? 'in_force' as const : o.removed_from !== null && o.removed_from <= now ? 'removed' as const : 'pending' as const,
+      })),
+      needs_first_operator: s.operators.size === 0,
+      policy: { rules: policy.policy.rules, ref: policy.ref, refused: policy.refused },
+      change_quorum: approvals.changeQuorum(),
+      cooling_off_hours: this.opts.coolingOffMs / 3_600_000,
+      frozen: s.frozen,
+      items,
+      blocked: this.blockedReason(session) ?? policy.refused,
+    };
+  }
+
+  private item(approvals: Approvals, p: Proposal, now: number): ApprovalItem {
+    const q = approvals.quorum(p);
+    const names = (ids: string[]): string[] => ids.map((id) => (id === p.drafted_by.operator ? p.drafted_by.name : p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id));
+    const req = p.what === 'request' ? (JSON.parse(p.payload) as RequestPayload) : null;
+    const state: ApprovalItem['state'] = p.rejected ? 'rejected'
+      : p.approved_at === null ? 'waiting'
+        : p.what === 'request' ? (p.dispatched ? 'sent' : 'approved')
+          : p.effective_at! > now ? 'cooling_off' : 'in_force';
+    return {
+      ref: p.ref, what: p.what, ...(p.profile ? { profile: p.profile } : {}),
+      ...(req ? { kind: req.kind, body: req.body, verdict: req.verdict } : {}),
+      summary: summarize(p, req),
+      drafted_by: p.drafted_by.name, drafted_at: p.drafted_at, approved_by: names(q.approvers), needed: q.needed,
+      state, effective_at: p.effective_at, rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
+    };
+  }
+
+  // ---- review and drafts ----
+
+  async review(write: z.output<typeof WriteRequest>, id: string | null = null): Promise<z.input<typeof Review>> {
+    const { approvals, session } = this.forActive();
+    const blocked = this.blockedReason(session);
+    if (blocked) throw new InputError([], blocked);
+    let body: Record<string, string | number>;
+    try {
+      body = buildBody(write, KINDS[write.kind].idField ? id ?? '(set when drafted)' : null);
+    } catch (e) {
+      throw new InputError(['write'], (e as Error).message);
+    }
+    const { policy } = await approvals.policyStatus(session.id);
+    const currency = String(body.currency);
+    let destination: 'verified_saved' | 'address_book' | 'unknown' | null = null;
+    let note: string | null = null;
+    if (write.kind === 'withdrawal') {
+      const saved = await session.client.request({ method: 'GET', path: '/wallet/saved_address', query: [['currency', currency], ['chain', String(body.chain)]], priority: 'action' }, listOf(SavedAddress));
+      const c = classifyDestination(
+        { currency, chain: String(body.chain), address: String(body.address), ...(body.memo ? { memo: String(body.memo) } : {}) },
+        saved, this.book.list(), this.now(), this.opts.coolingOffMs,
+      );
+      destination = c.destination;
+      note = c.why;
+    } else if (write.kind === 'uid_transfer') {
+      destination = 'unknown';
+      note = `user ${String(body.receive_uid)}: another account, on no list`;
+    }
+    const verdict: Verdict = evaluate(policy, {
+      kind: write.kind, currency, amount: String(body.amount), destination,
+      usdt_price: await this.usdtPrice(session, currency),
+      velocity_24h: await this.velocity(approvals, session, currency),
+    });
+    return { kind: write.kind, body, verdict, destination_note: note };
+  }
+
+  /**
+   * The currency's 24-hour outflow: what the journal holds (sent, in flight, approved) plus requests
+   * drafted and not yet handed to it, so that a batch waiting for approvals cannot slip under a velocity rule.
+   */
+  private async velocity(approvals: Approvals, session: ActiveSession, currency: string): Promise<string> {
+    const now = this.now();
+    const journaled = outflow24h(session.journal?.intents() ?? [], currency, now);
+    const waiting = [...(await approvals.load()).proposals.values()]
+      .filter((p) => p.what === 'request' && p.profile === session.id && !p.rejected && !p.dispatched)
+      .map((p) => ({ p, req: JSON.parse(p.payload) as RequestPayload }))
+      .filter(({ req }) => req.kind === 'withdrawal' || req.kind === 'uid_transfer')
+      .map(({ p, req }) => ({ kind: req.kind as 'withdrawal', state: 'approved', created_at: p.drafted_at, body: req.body }));
+    return dec(journaled).plus(dec(outflow24h(waiting, currency, now))).toFixed();
+  }
+
+  private async usdtPrice(session: ActiveSession, currency: string): Promise<string | null> {
+    if (currency === 'USDT') return '1';
+    try {
+      const t = await session.client.request({ method: 'GET', path: '/spot/tickers', query: [['currency_pair', `${currency}_USDT`]], priority: 'action' }, Tickers);
+      return typeof t[0]?.last === 'string' && Number(t[0].last) > 0 ? t[0].last : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async draft(write: z.output<typeof WriteRequest>, note?: string): Promise<{ ticket: string; title: string }> {
+    const ref = newOrderId(this.now());
+    const r = await this.review(write, ref);
+    const { approvals, session } = this.forActive();
+    const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note).catch(asInput);
+    this.opts.onChange();
+    return { ticket: t.id, title: t.title };
+  }
+
+  async ticketFor(make: (a: Approvals) => Promise<{ id: string; title: string }> | { id: string; title: string }): Promise<{ ticket: string; title: string }> {
+    const { approvals } = this.forActive();
+    const t = await Promise.resolve(make(approvals)).catch(asInput);
+    this.opts.onChange();
+    return { ticket: t.id, title: t.title };
+  }
+
+  // ---- the confirmation window ----
+
+  notify(): void {
+    this.opts.onChange();
+  }
+
+  async confirmState(): Promise<ConfirmState> {
+    let forActive: ReturnType<DeskApprovals['forActive']>;
+    try {
+      forActive = this.forActive();
+    } catch (e) {
+      return { tickets: [], operators: [], first_operator: null, unavailable: (e as Error).message };
+    }
+    const { approvals } = forActive;
+    const s = await approvals.load();
+    return {
+      tickets: approvals.pendingTickets(),
+      operators: approvals.activeOperators(),
+      first_operator: s.operators.size === 0 ? approvals.credential : null,
+      unavailable: null,
+    };
+  }
+
+  async sign(ticket: string, operator: string, passphrase: string): Promise<{ signed: true; title: string }> {
+    const { approvals } = this.forActive();
+    const t = await approvals.sign(ticket, operator, passphrase).catch(asInput);
+    this.opts.onChange();
+    void this.dispatch();
+    return { signed: true, title: t.title };
+  }
+
+  async createFirstOperator(name: string, passphrase: string, vaultPassphrase: string | undefined): Promise<string> {
+    const { approvals } = this.forActive();
+    if (approvals.credential === 'vault') {
+      // The vault's own credential, so that a script in the window cannot become the first operator.
+      if (!this.opts.vault) throw new InputError([], 'this desk has no vault.');
+      await this.opts.vault.unlock(vaultPassphrase ?? '');
+    }
+    const id = await approvals.createFirstOperator(name, passphrase).catch(asInput);
+    this.opts.onChange();
+    return id;
+  }
+
+  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string): Promise<string> {
+    const { approvals } = this.forActive();
+    const id = await approvals.proposeOperator(name, newPassphrase, by, passphrase).catch(asInput);
+    this.opts.onChange();
+    return id;
+  }
+
+  // ---- sending ----
+
+  /** Synchronous, from the loaded state: why no write of a profile may leave now (a freeze), or null. */
+  frozenReason(profileId: string): string | null {
+    const s = this.domains.get(this.domainOf(profileId))?.cached();
+    if (!s) {
+      // Not read yet (the desk just started): hold until it is, then dispatch() resumes the executor.
+      // Without this, a desk frozen before a restart would resume its approved writes at once.
+      queueMicrotask(() => void this.dispatch());
+      return 'the approvals are being read';
+    }
+    return s.frozen ? `the desk is frozen (by ${s.frozen.by})` : null;
+  }
+
+  /** Whether the active profile's governed writes must wait (frozen, or the policy copy refused). */
+  async holdReason(): Promise<string | null> {
+    const { approvals, session } = this.forActive();
+    const s = await approvals.load();
+    if (s.frozen) return `the desk is frozen (by ${s.frozen.by})`;
+    return (await approvals.policyStatus(session.id)).refused;
+  }
+
+  /** Hands every approved request of the active profile to its executor, once; serialized. */
+  dispatch(): Promise<void> {
+    const run = this.dispatching.then(() => this.dispatchNow());
+    this.dispatching = run.catch((e: unknown) => this.opts.log(`[approvals] dispatch failed: ${(e as Error).message}`));
+    return this.dispatching;
+  }
+
+  private async dispatchNow(): Promise<void> {
+    const { approvals, session } = this.forActive();
+    if (!session.writes || (await this.holdReason()) !== null) return;
+    // Intents a freeze held in the journal go on (the executor ignores those already moving).
+    void session.writes.resume().catch(() => {});
+    for (const p of await approvals.readyToSend(session.id)) {
+      const req = JSON.parse(p.payload) as RequestPayload;
+      const wait = (this.lastHanded.get(req.kind) ?? -Infinity) + (PACE_MS[req.kind] ?? 0) - this.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
+      if ((await this.holdReason()) !== null || this.opts.session.active() !== session) return;
+      this.lastHanded.set(req.kind, this.now());
+      const sigs = approvals.signaturesOf(p);
+      const by = [...new Set(sigs.map((x) => x.name))].join(', ');
+      void session.writes.dispatchApproved(p.ref, req.kind as never, req.body, sigs, by).catch((e: unknown) => this.opts.log(`[approvals] ${p.ref}: ${(e as Error).message}`));
+      await approvals.markDispatched(p.ref, session.id);
+      this.opts.onChange();
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.dispatching;
+    // Closing twice (a host and a test both closing the core) must not close a file twice.
+    this.domains.clear();
+    for (const s of this.stores.splice(0)) await s.close();
+  }
+}
+
+function asInput(e: unknown): never {
+  if (e instanceof GovernanceError || (e instanceof Error && e.name === 'OperatorPassphraseError') || (e instanceof Error && e.name === 'StoreConflictError')) {
+    throw new InputError([], e.message);
+  }
+  throw e;
+}
+
+function summarize(p: Proposal, req: RequestPayload | null): string {
+  if (req) {
+    const b = req.body;
+    return req.kind === 'withdrawal' ? `${String(b.amount)} ${String(b.currency)} to ${String(b.address)} on ${String(b.chain)}`
+      : req.kind === 'uid_transfer' ? `${String(b.amount)} ${String(b.currency)} to user ${String(b.receive_uid)}`
+        : `${req.kind.replace(/_/g, ' ')} of ${String(b.amount)} ${String(b.currency)}`;
+  }
+  const o = JSON.parse(p.payload) as { name?: string; id?: string };
+  switch (p.what) {
+    case 'add_operator': return `add operator ${o.name ?? ''}`;
+    case 'remove_operator': return `remove operator ${o.id ?? ''}`;
+    case 'policy': return `new policy for profile ${p.profile ?? ''}`;
+    default: return 'unfreeze the desk';
+  }
+}

@@ -1,0 +1,287 @@
+import { randomUUID } from 'node:crypto';
+import { DEFAULT_POLICY, Policy, type Verdict } from '../../../shared/api/policy.ts';
+import type { GovernanceBody, OperatorSignature } from '../journal/records.ts';
+import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
+import type { ScryptParams } from '../vault/crypto.ts';
+import {
+  activeAt, activeOperators, applyGovernance, countedApprovers, deskQuorum, foldGovernance, GovernanceError, policyInForce,
+  quorumOf, textFor, type GovernanceRules, type GovernanceState, type Proposal, type ProposalWhat, type RequestPayload,
+} from './governance.ts';
+import type { GovernanceStore } from './store.ts';
+
+// What the desk does with governance: tickets waiting for a signature in the confirmation window,
+// signing with an operator's passphrase, the policy in force per profile (and its copy on disk checked
+// against the records), and which approved requests are ready to be sent.
+
+/** Something waiting for an operator's signature in the confirmation window, exactly as the core holds it. */
+export interface Ticket {
+  id: string;
+  action: 'draft' | 'approve' | 'reject' | 'propose' | 'freeze';
+  ref: string;
+  what: ProposalWhat | 'freeze';
+  profile?: string;
+  /** Canonical JSON of what will be signed. */
+  payload: string;
+  reason?: string;
+  title: string;
+  created_at: number;
+}
+
+export interface PolicyStatus {
+  policy: Policy;
+  ref: string | null;
+  /** Why the policy copy on disk is refused; while set, nothing governed is sent or drafted. */
+  refused: string | null;
+}
+
+export interface ApprovalsOptions {
+  store: GovernanceStore;
+  rules: GovernanceRules;
+  /** Whether this desk's first operator needs the vault's credential (false on a Sandbox-only desk). */
+  credential: 'vault' | 'none';
+  now?: () => number;
+  scrypt?: ScryptParams;
+}
+
+const canonical = (v: unknown): string => JSON.stringify(v);
+
+export class Approvals {
+  private state: GovernanceState | null = null;
+  private readonly tickets = new Map<string, Ticket>();
+  private readonly refusedPolicy = new Map<string, string>();
+  private readonly now: () => number;
+  /** One change at a time in this process; the store's conflict check guards against other processes. */
+  private chain: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly opts: ApprovalsOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  get credential(): 'vault' | 'none' {
+    return this.opts.credential;
+  }
+
+  async load(): Promise<GovernanceState> {
+    this.state ??= foldGovernance(await this.opts.store.read(), this.opts.rules);
+    return this.state;
+  }
+
+  /** The state as last loaded, for synchronous checks (the executor's "may I send now?"). */
+  cached(): GovernanceState | null {
+    return this.state;
+  }
+
+  private serial<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(fn, fn);
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  /** Checks the record against the state first (on a copy), then stores it: a record that does not check is never stored. */
+  private append(body: GovernanceBody): Promise<void> {
+    return this.serial(async () => {
+      const s = await this.load();
+      const at = this.now();
+      const scratch = cloneState(s);
+      applyGovernance(scratch, body, at, this.opts.rules);
+      await this.opts.store.append(body, s.seq);
+      // Swapped whole, never left empty: the executor reads it synchronously at any moment.
+      this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+    });
+  }
+
+  // ---- operators ----
+
+  async createFirstOperator(name: string, passphrase: string): Promise<string> {
+    const s = await this.load();
+    if (s.operators.size > 0) throw new GovernanceError('this desk has operators already; a new one is proposed by an operator and needs a quorum.');
+    const key = await createOperatorKey(name, passphrase, this.now(), this.opts.scrypt);
+    await this.opts.store.putOperatorKey(key);
+    const text = textFor('create', key.id, 'operator', canonical({ name, public_key: key.public_key }));
+    const signature = await signAs(key, passphrase, text);
+    await this.append({
+      type: 'operator_created', ref: key.id, name, public_key: key.public_key, credential: this.opts.credential,
+      signed: { action: 'create', operator: key.id, name, signature },
+    });
+    return key.id;
+  }
+
+  /** The new operator's key is made from their passphrase; the proposer signs the proposal. It takes effect after a quorum and the cooling-off. */
+  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string): Promise<string> {
+    const s = await this.load();
+    if ([...s.operators.values()].some((o) => o.name === name && o.removed_from === null)) throw new GovernanceError(`there is an operator named ${name} already.`);
+    const key = await createOperatorKey(name, newPassphrase, this.now(), this.opts.scrypt);
+    const payload = canonical({ id: key.id, name, public_key: key.public_key });
+    await this.signed(by, passphrase, 'propose', randomUUID(), 'add_operator', payload, '', async (ref, signed) => {
+      await this.opts.store.putOperatorKey(key);
+      return { type: 'proposal', ref, what: 'add_operator', payload, signed };
+    });
+    return key.id;
+  }
+
+  // ---- tickets (made from the main window, signed only in the confirmation window) ----
+
+  private ticket(t: Omit<Ticket, 'id' | 'created_at'>): Ticket {
+    const full = { ...t, id: randomUUID(), created_at: this.now() };
+    this.tickets.set(full.id, full);
+    return full;
+  }
+
+  pendingTickets(): Ticket[] {
+    return [...this.tickets.values()];
+  }
+
+  decline(id: string): void {
+    this.tickets.delete(id);
+  }
+
+  async draftTicket(profile: string, ref: string, kind: string, body: Record<string, string | number>, verdict: Verdict, note?: string): Promise<Ticket> {
+    const st = await this.policyStatus(profile);
+    if (st.refused) throw new GovernanceError(st.refused);
+    if (verdict.decision === 'block') throw new GovernanceError(`the policy blocks this ${kind} (rule ${verdict.rule ?? 'none matched'}): it cannot be drafted.`);
+    if ((await this.load()).frozen) throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
+    const payload: RequestPayload = { kind, body, ...(note ? { note } : {}), verdict };
+    return this.ticket({ action: 'draft', ref, what: 'request', profile, payload: canonical(payload), title: `Draft a ${kind.replace(/_/g, ' ')}` });
+  }
+
+  async decisionTicket(ref: string, action: 'approve' | 'reject', reason?: string): Promise<Ticket> {
+    const p = (await this.load()).proposals.get(ref);
+    if (!p) throw new GovernanceError(`there is no request or change ${ref}.`);
+    if (action === 'reject' && !reason) throw new GovernanceError('a rejection says why.');
+    return this.ticket({
+      action, ref, what: p.what, ...(p.profile ? { profile: p.profile } : {}), payload: p.payload, ...(reason ? { reason } : {}),
+      title: `${action === 'approve' ? 'Approve' : 'Reject'} ${p.what === 'request' ? 'a request' : `a change (${p.what.replace(/_/g, ' ')})`}`,
+    });
+  }
+
+  async policyTicket(profile: string, policy: Policy): Promise<Ticket> {
+    return this.ticket({ action: 'propose', ref: randomUUID(), what: 'policy', profile, payload: canonical(Policy.parse(policy)), title: `Change the policy of profile ${profile}` });
+  }
+
+  async removeOperatorTicket(id: string): Promise<Ticket> {
+    const op = (await this.load()).operators.get(id);
+    if (!op) throw new GovernanceError(`there is no operator ${id}.`);
+    return this.ticket({ action: 'propose', ref: randomUUID(), what: 'remove_operator', payload: canonical({ id }), title: `Remove operator ${op.name}` });
+  }
+
+  unfreezeTicket(): Ticket {
+    return this.ticket({ action: 'propose', ref: randomUUID(), what: 'unfreeze', payload: canonical({}), title: 'Unfreeze the desk' });
+  }
+
+  freezeTicket(reason: string): Ticket {
+    return this.ticket({ action: 'freeze', ref: randomUUID(), what: 'freeze', payload: canonical({}), reason, title: 'Freeze the desk' });
+  }
+
+  /** Signs a ticket as the operator (their passphrase opens their key) and stores the record. */
+  async sign(ticketId: string, operator: string, passphrase: string): Promise<Ticket> {
+    const t = this.tickets.get(ticketId);
+    if (!t) throw new GovernanceError('that confirmation is no longer waiting (it was signed, declined, or the desk restarted).');
+    const extra = t.action === 'reject' ? t.reason! : t.action === 'freeze' ? t.reason ?? '' : t.profile ?? '';
+    await this.signed(operator, passphrase, t.action === 'draft' ? 'propose' : t.action, t.ref, t.what, t.payload, extra, async (ref, signed) => {
+      switch (t.action) {
+        case 'draft':
+        case 'propose':
+          return { type: 'proposal', ref, what: t.what as ProposalWhat, ...(t.profile ? { profile: t.profile } : {}), payload: t.payload, signed: { ...signed, action: t.action } };
+        case 'approve':
+          return { type: 'signoff', ref, signed };
+        case 'reject':
+          return { type: 'rejection', ref, reason: t.reason!, signed };
+        case 'freeze':
+          return { type: 'freeze', ref, reason: t.reason ?? '', signed };
+      }
+    });
+    this.tickets.delete(ticketId);
+    return t;
+  }
+
+  private async signed(
+    operator: string, passphrase: string, action: OperatorSignature['action'], ref: string, what: string, payload: string, extra: string,
+    build: (ref: string, signed: OperatorSignature) => Promise<GovernanceBody>,
+  ): Promise<void> {
+    const s = await this.load();
+    const op = s.operators.get(operator);
+    if (!op || !activeAt(op, this.now())) throw new GovernanceError('that operator cannot sign now (unknown, removed, or not yet in force).');
+    const key: OperatorKey | null = await this.opts.store.operatorKey(operator);
+    if (!key) throw new GovernanceError(`${op.name}'s key is missing from the data folder.`);
+    const signature = await signAs(key, passphrase, textFor(action, ref, what, payload, extra));
+    await this.append(await build(ref, { action, operator, name: op.name, signature }));
+  }
+
+  // ---- policy ----
+
+  /**
+   * The policy in force is the one the records say; the file on disk is a copy. A copy that differs
+   * from the records was changed outside the desk: it is refused, and governed writes stop until a
+   * quorum approves a new policy (which rewrites the copy).
+   */
+  async policyStatus(profile: string): Promise<PolicyStatus> {
+    const { policy, ref } = policyInForce(await this.load(), profile, this.now());
+    const text = `${JSON.stringify({ ref, policy }, null, 2)}\n`;
+    const onDisk = await this.opts.store.readPolicyFile(profile);
+    const refusedFor = this.refusedPolicy.get(profile);
+    if (refusedFor !== undefined && refusedFor === String(ref)) {
+      return { policy, ref, refused: 'The policy file on disk was changed outside the desk, so it is refused. Nothing governed is sent until operators approve a policy again (Approvals page, Policy).' };
+    }
+    if (onDisk === null || (refusedFor !== undefined && refusedFor !== String(ref)) || this.olderCopy(onDisk, ref)) {
+      await this.opts.store.writePolicyFile(profile, text);
+      this.refusedPolicy.delete(profile);
+      return { policy, ref, refused: null };
+    }
+    if (onDisk !== text) {
+      this.refusedPolicy.set(profile, String(ref));
+      return this.policyStatus(profile);
+    }
+    return { policy, ref, refused: null };
+  }
+
+  /** A copy written for an earlier policy the records know, unchanged: the desk rewrites it. */
+  private olderCopy(onDisk: string, ref: string | null): boolean {
+    let parsed: { ref?: unknown; policy?: unknown };
+    try {
+      parsed = JSON.parse(onDisk) as typeof parsed;
+    } catch {
+      return false;
+    }
+    if (parsed.ref === ref) return false;
+    const known = typeof parsed.ref === 'string' ? this.state?.proposals.get(parsed.ref) : undefined;
+    const expected = parsed.ref === null ? canonical(DEFAULT_POLICY) : known?.what === 'policy' ? known.payload : null;
+    return expected !== null && canonical(parsed.policy) === expected;
+  }
+
+  // ---- requests ready to send ----
+
+  /** Approved requests of a profile not yet handed to its journal, oldest first. */
+  async readyToSend(profile: string): Promise<Proposal[]> {
+    const s = await this.load();
+    if (s.frozen) return [];
+    return [...s.proposals.values()]
+      .filter((p) => p.what === 'request' && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)
+      .sort((a, b) => a.approved_at! - b.approved_at!);
+  }
+
+  async markDispatched(ref: string, profile: string): Promise<void> {
+    await this.append({ type: 'dispatched', ref, profile });
+  }
+
+  /** The signatures of a request, drafter first, for its intent in the profile's journal. */
+  signaturesOf(p: Proposal): OperatorSignature[] {
+    return [p.drafted_by, ...p.signoffs.map((x) => x.signed)];
+  }
+
+  quorum(p: Proposal): { needed: number; approvers: string[] } {
+    const q = quorumOf(this.state!, p, this.opts.rules, this.now());
+    return { needed: q.needed, approvers: countedApprovers(p, q.drafterCounts) };
+  }
+
+  changeQuorum(): number {
+    return deskQuorum(this.state!, this.opts.rules, this.now());
+  }
+
+  activeOperators(): { id: string; name: string }[] {
+    return activeOperators(this.state!, this.now()).map((o) => ({ id: o.id, name: o.name }));
+  }
+}
+
+function cloneState(s: GovernanceState): GovernanceState {
+  return structuredClone(s);
+}

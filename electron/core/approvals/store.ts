@@ -1,0 +1,28 @@
+import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
+import type { OperatorKey } from '../operators/keys.ts';
+
+// Operators, requests, approvals, policy changes and freezes sit behind this interface. It assumes
+// nothing about living in one process: every call is async, every append names the position it follows
+// and fails with a conflict when another writer got there first (a team mode puts this in PostgreSQL
+// with a row per record and a unique sequence), and the sealed operator keys are kept beside the records.
+
+export class StoreConflictError extends Error {
+  constructor() {
+    super('Another desk changed the approvals at the same moment; look again and repeat.');
+    this.name = 'StoreConflictError';
+  }
+}
+
+export interface GovernanceStore {
+  /** Every record in order. */
+  read(): Promise<GovernanceRecord[]>;
+  /** Appends after the `afterSeq`-th record, or throws StoreConflictError when the store has moved on. */
+  append(body: GovernanceBody, afterSeq: number): Promise<GovernanceRecord>;
+  /** An operator's key, its private half sealed by their passphrase. */
+  operatorKey(id: string): Promise<OperatorKey | null>;
+  putOperatorKey(key: OperatorKey): Promise<void>;
+  /** The policy file of a profile as it sits on disk (a copy for people to read; the records are what counts). */
+  readPolicyFile(profile: string): Promise<string | null>;
+  writePolicyFile(profile: string, text: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,58 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import type { ApprovalItem } from '../../../../shared/ipc.ts';
+import { fakeDesk } from '../../testkit/fakeDesk.ts';
+import { APPROVALS, baseAnswers } from '../../testkit/fixtures.ts';
+import { renderWithDesk } from '../../testkit/renderPage.tsx';
+import ApprovalsPage from './ApprovalsPage.tsx';
+
+const WAITING: ApprovalItem = {
+  ref: 'r-1', what: 'request', profile: 'sandbox', kind: 'withdrawal',
+  body: { currency: 'USDT', chain: 'TRX', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '25' },
+  summary: '25 USDT to TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE (TRX)', drafted_by: 'Alice', drafted_at: 1_700_000_000_000,
+  approved_by: [], needed: 2, state: 'waiting', effective_at: null, rejected: null,
+};
+
+describe('Approvals page', () => {
+  it('asks the confirmation window to approve or reject a waiting request, and never signs itself', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      approvalsState: { ...APPROVALS, items: [WAITING] },
+      approvalsDecide: (r) => ({ ticket: 't-1', title: r.action === 'approve' ? 'Approve a request' : 'Reject a request' }),
+    });
+    renderWithDesk(fake, <ApprovalsPage />, { at: '/approvals' });
+    const row = await screen.findByTestId('approval-item');
+    expect(row.textContent).toContain('2 more');
+    expect(within(row).getByTestId('item-state').textContent).toBe('waiting');
+
+    // A rejection needs its reason before it can be asked for.
+    const reject = within(row).getByRole('button', { name: 'Reject' });
+    expect((reject as HTMLButtonElement).disabled).toBe(true);
+    await userEvent.type(within(row).getByRole('textbox', { name: 'Reason' }), 'unknown payee');
+    await userEvent.click(reject);
+    await waitFor(() => expect(fake.calls.approvalsDecide).toEqual([{ ref: 'r-1', action: 'reject', reason: 'unknown payee' }]));
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Approve' }));
+    await waitFor(() => expect(fake.calls.approvalsDecide?.[1]).toEqual({ ref: 'r-1', action: 'approve' }));
+    expect((await screen.findByTestId('asked')).textContent).toBe('Sign in the confirmation window: “Approve a request”.');
+    // The main window takes no operator passphrase: that is the confirmation window's alone.
+    expect(screen.queryByLabelText(/passphrase/i)).toBeNull();
+  });
+
+  it('offers the unfreeze and every withdrawal still cancellable once the desk is frozen', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      approvalsState: { ...APPROVALS, frozen: { by: 'Alice', at: 1_700_000_000_000, reason: '' } },
+      withdrawalsCancellable: [{ intent: 'i-1', exchange_id: 'w7', currency: 'USDT', amount: '10', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', status: 'REQUEST' }],
+      withdrawalsCancel: (r) => r.exchange_ids.map((id) => ({ exchange_id: id, ok: true, message: 'cancellation asked' })),
+      approvalsUnfreeze: { ticket: 't-2', title: 'Unfreeze the desk' },
+    });
+    renderWithDesk(fake, <ApprovalsPage />, { at: '/approvals' });
+    const cancellable = await screen.findByRole('region', { name: 'Cancellable withdrawals' });
+    await userEvent.click(within(cancellable).getByRole('button', { name: 'Cancel all 1' }));
+    await waitFor(() => expect(fake.calls.withdrawalsCancel).toEqual([{ exchange_ids: ['w7'] }]));
+    await userEvent.click(screen.getByRole('button', { name: 'Propose to unfreeze' }));
+    expect((await screen.findByTestId('asked')).textContent).toContain('Unfreeze the desk');
+  });
+});

@@ -1,0 +1,113 @@
+import { useState } from 'react';
+import type { ApprovalItem } from '../../../../shared/ipc.ts';
+import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { useDeskMutation } from '../../desk/hooks.ts';
+import { useDeskQuery } from '../../desk/hooks.ts';
+import { PolicyEditor } from './PolicyEditor.tsx';
+import { VerdictTable } from './Verdict.tsx';
+
+// The queue of requests and changes, who drafted, who approved and who is still needed, and the
+// buttons that ask the confirmation window for a signature. Nothing here signs.
+
+function age(ms: number): string {
+  const m = Math.max(0, Math.round((Date.now() - ms) / 60_000));
+  return m < 60 ? `${m} min` : m < 2880 ? `${Math.round(m / 60)} h` : `${Math.round(m / 1440)} d`;
+}
+
+function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void }) {
+  const decide = useDeskMutation('approvalsDecide');
+  const [reason, setReason] = useState('');
+  const open = it.state === 'waiting';
+  const still = Math.max(0, it.needed - it.approved_by.length);
+  return (
+    <tr data-testid="approval-item">
+      <td>{it.what === 'request' ? it.kind?.replace(/_/g, ' ') : it.what.replace(/_/g, ' ')}</td>
+      <td>{it.summary}</td>
+      <td>
+        {it.verdict ? <details><summary>{it.verdict.rule ?? '(none)'}</summary><VerdictTable verdict={it.verdict} /></details> : <span className="small muted">quorum {it.needed}</span>}
+      </td>
+      <td>{it.drafted_by}</td>
+      <td>{it.approved_by.join(', ') || '—'}</td>
+      <td>{open ? `${still} more` : '—'}</td>
+      <td>{age(it.drafted_at)}</td>
+      <td data-testid="item-state">
+        {it.state.replace('_', ' ')}
+        {it.state === 'cooling_off' && it.effective_at && <span className="small muted"> until {new Date(it.effective_at).toLocaleString()}</span>}
+        {it.rejected && <span className="small"> by {it.rejected.by}: {it.rejected.reason}</span>}
+      </td>
+      <td className="actions">
+        {open && <>
+          <button type="button" className="primary" onClick={() => decide.mutate({ ref: it.ref, action: 'approve' }, { onSuccess: (t) => onAsk(t.title) })}>Approve</button>
+          <input aria-label="Reason" placeholder="reason" value={reason} onChange={(e) => setReason(e.target.value)} size={10} />
+          <button type="button" disabled={!reason.trim()} onClick={() => decide.mutate({ ref: it.ref, action: 'reject', reason }, { onSuccess: (t) => onAsk(t.title) })}>Reject</button>
+        </>}
+        {decide.isError && <ErrorPanel error={decide.error} />}
+      </td>
+    </tr>
+  );
+}
+
+function Cancellable() {
+  const list = useDeskQuery('withdrawalsCancellable', {});
+  const cancel = useDeskMutation('withdrawalsCancel');
+  if (!list.data?.length) return null;
+  return (
+    <section className="card" aria-label="Cancellable withdrawals">
+      <h2>Withdrawals still cancellable at the exchange</h2>
+      <ul>{list.data.map((w) => <li key={w.exchange_id} className="small">{w.amount} {w.currency} to <span className="mono">{w.address}</span> ({w.status})</li>)}</ul>
+      <button type="button" className="danger" onClick={() => cancel.mutate({ exchange_ids: list.data.map((w) => w.exchange_id) })}>Cancel all {list.data.length}</button>
+      {cancel.data && <ul>{cancel.data.map((r) => <li key={r.exchange_id} className="small">{r.exchange_id}: {r.ok ? 'cancellation asked' : r.message}</li>)}</ul>}
+    </section>
+  );
+}
+
+export default function ApprovalsPage() {
+  const state = useDeskQuery('approvalsState', {});
+  const unfreeze = useDeskMutation('approvalsUnfreeze');
+  const remove = useDeskMutation('approvalsRemoveOperator');
+  const [asked, setAsked] = useState<string | null>(null);
+  if (state.isError) return <ErrorPanel error={state.error} />;
+  if (!state.data) return null;
+  const s = state.data;
+  return (
+    <>
+      <div className="page-header"><h1>Approvals</h1></div>
+      {asked && <p role="status" data-testid="asked">Sign in the confirmation window: “{asked}”.</p>}
+      {s.frozen && (
+        <div className="card">
+          <p>The desk is frozen. Unfreezing needs {s.change_quorum} operator{s.change_quorum > 1 ? 's' : ''}.</p>
+          <button type="button" onClick={() => unfreeze.mutate({}, { onSuccess: (t) => setAsked(t.title) })}>Propose to unfreeze</button>
+        </div>
+      )}
+      <Cancellable />
+      <section className="card">
+        <h2>Queue</h2>
+        {s.items.length === 0 ? <p className="muted">Nothing waits for approval.</p> : (
+          <table className="table">
+            <thead><tr><th>What</th><th>Amount and destination</th><th>Rule</th><th>Drafted by</th><th>Approved by</th><th>Still needed</th><th>Age</th><th>State</th><th /></tr></thead>
+            <tbody>{s.items.map((it) => <Item key={it.ref} it={it} onAsk={setAsked} />)}</tbody>
+          </table>
+        )}
+      </section>
+      <section className="card">
+        <h2>Operators</h2>
+        {remove.isError && <ErrorPanel error={remove.error} />}
+        {s.needs_first_operator ? <p>No operator yet: create the first in the confirmation window.</p> : (
+          <ul>{s.operators.map((o) => (
+            <li key={o.id}>{o.name} <span className="small muted">{o.state.replace('_', ' ')}</span>
+              {o.state === 'in_force' && <button type="button" className="small" onClick={() => remove.mutate({ id: o.id }, { onSuccess: (t) => setAsked(t.title) })}>Propose removal</button>}
+            </li>
+          ))}</ul>
+        )}
+        <p className="small muted">Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect {s.cooling_off_hours} h later.</p>
+      </section>
+      <section className="card">
+        <h2>Policy in force</h2>
+        {s.policy.refused && <p className="error-panel" role="alert">{s.policy.refused}</p>}
+        <ol>{s.policy.rules.map((r) => <li key={r.id}><span className="mono">{r.id}</span>: {r.action}{r.action === 'require' ? ` ${r.approvals}` : ''} when {JSON.stringify(r.match)}</li>)}</ol>
+        <p className="small muted">{s.policy.ref ? `Approved change ${s.policy.ref}.` : 'The default policy (no change approved yet).'}</p>
+        <PolicyEditor current={{ rules: s.policy.rules }} onAsk={setAsked} />
+      </section>
+    </>
+  );
+}
