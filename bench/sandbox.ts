@@ -1,13 +1,9 @@
-import type { SandboxKey } from '../shared/sandbox.ts';
 import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
-import autocannon, { type Client, type Request as AcRequest, type Result } from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createHash, createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import type { Result } from 'autocannon';
+import { build, load, ROOT, rssMb, start, statusSummary, stopAll, type Spec } from './load.ts';
 
 // `npm run bench -- sandbox` (issue 3). The Sandbox runs as a child process with --no-limits; the load
 // generator (autocannon) runs here.
@@ -27,8 +23,6 @@ import { createInterface } from 'node:readline';
 // BENCH_WARMUP_SECONDS (30) and BENCH_MIXED_SECONDS (300): the mixed load. The last line printed is
 // one JSON object.
 
-const ROOT = join(import.meta.dirname, '..');
-const TSX = createRequire(join(ROOT, 'package.json')).resolve('tsx');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const WARMUP = Number(process.env.BENCH_WARMUP_SECONDS ?? 30);
@@ -36,29 +30,6 @@ const MIXED = Number(process.env.BENCH_MIXED_SECONDS ?? 300);
 const CONNECTIONS = 50;
 /** Span over which the minimum RSS is taken at the start and at the end of the mixed load. */
 const MEMORY_WINDOW_SEC = 60;
-
-const children: ChildProcess[] = [];
-
-function start(args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', TSX, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], cwd: ROOT, env: { ...process.env, ...env } });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code} before it was ready`)));
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = ready.exec(line);
-      if (m) resolve({ child, url: m[1]! });
-    });
-  });
-}
-
-function stopAll(): void {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
-}
-
-function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round((Number(m[1]) / 1024) * 10) / 10 : NaN;
-}
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -76,57 +47,6 @@ async function sampleRss<T>(pid: number, run: Promise<T>): Promise<{ result: T; 
   } finally {
     clearInterval(timer);
   }
-}
-
-const EMPTY_HASH = createHash('sha512').update('').digest('hex');
-
-function signedHeaders(k: SandboxKey, method: string, fullPath: string, query: string, body: string): Record<string, string> {
-  const ts = String(Math.floor(Date.now() / 1000));
-  const bodyHash = body ? createHash('sha512').update(body).digest('hex') : EMPTY_HASH;
-  const sign = createHmac('sha512', k.secret).update(`${method}\n${fullPath}\n${query}\n${bodyHash}\n${ts}`).digest('hex');
-  return { KEY: k.key, Timestamp: ts, SIGN: sign, Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) };
-}
-
-interface Spec { method: 'GET' | 'POST'; path: string; query?: string; body?: string; key: SandboxKey }
-
-function build(prefix: string, specs: Spec[]): AcRequest[] {
-  return specs.map((s) => {
-    const fullPath = `${prefix}${s.path}`;
-    return {
-      method: s.method,
-      path: `${fullPath}${s.query ? `?${s.query}` : ''}`,
-      headers: signedHeaders(s.key, s.method, fullPath, s.query ?? '', s.body ?? ''),
-      ...(s.body ? { body: s.body } : {}),
-    };
-  });
-}
-
-/** Runs autocannon; every connection's requests are re-signed once a second. */
-function load(url: string, opts: { connections: number; duration: number; specs?: Spec[]; prefix?: string; path?: string }): Promise<Result> {
-  const clients = new Set<Client>();
-  const resign = opts.specs ? setInterval(() => {
-    const reqs = build(opts.prefix!, opts.specs!);
-    for (const c of clients) c.setRequests(reqs);
-  }, 1000) : undefined;
-  return new Promise((resolve, reject) => {
-    const requests = opts.specs ? build(opts.prefix!, opts.specs) : undefined;
-    const inst = autocannon({
-      url,
-      connections: opts.connections,
-      duration: opts.duration,
-      ...(requests ? { requests } : { requests: [{ method: 'GET', path: opts.path! }] }),
-      setupClient: (c: Client) => { clients.add(c); },
-    }, (err: Error | null, result: Result) => {
-      if (resign) clearInterval(resign);
-      if (err) reject(err);
-      else resolve(result);
-    });
-    inst.on('error', reject);
-  });
-}
-
-function statusSummary(r: Result): string {
-  return `2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`;
 }
 
 async function main(): Promise<void> {
