@@ -15,7 +15,6 @@ import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
 import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
-import { HistoryCache } from './sync/historyCache.ts';
 import { VaultError } from './vault/errors.ts';
 import { HistoryService } from './history/service.ts';
 import type { VaultPort } from './vaultPort.ts';

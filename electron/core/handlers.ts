@@ -69,10 +69,6 @@ export function intentPage(all: IntentView[], after: IntentCursor | undefined, l
   return { items, next: rest.length > limit && last ? { created_at: last.created_at, id: last.id } : null };
 }
 
-const byTime = (a: { timestamp: string | number; id: string }, b: { timestamp: string | number; id: string }): number =>
-  Number(b.timestamp) - Number(a.timestamp) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
-
-
 function needApprovals(deps: HandlerDeps): DeskApprovals {
   if (!deps.approvals) throw new InputError([], 'This desk keeps no data folder, so it has no operators and sends no writes.');
   return deps.approvals;

@@ -5,7 +5,7 @@ import type { ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from './client/client.ts';
-import { ExchangeError, InputError, JournalDamagedWritesError, LockedError, NoProfileError } from './errors.ts';
+import { ExchangeError, InputError, LockedError, NoProfileError } from './errors.ts';
 import { SubKeyClients } from './client/subKeys.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
 import { Scheduler as RateScheduler } from './client/scheduler.ts';
