@@ -6,7 +6,7 @@ import type { ChannelName, EventName, IntentView } from './ipc.ts';
 
 /** Channels that read: their answers are cached, keyed by channel and request. */
 export const QUERY_CHANNELS = [
-  'profileCurrent', 'profilesList', 'vaultStatus', 'settingsGet', 'intentsList', 'journalStatus', 'totalBalance',
+  'profileCurrent', 'profilesList', 'vaultStatus', 'settingsGet', 'intentsList', 'journalStatus', 'journalEntries', 'journalVerify', 'totalBalance',
   'withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList',
   'depositAddress',
   'balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balancesSettingsGet', 'balanceAlerts',
@@ -28,8 +28,11 @@ const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable'] as const;
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
 
+/** The audit journal's pages and its last verification: any entry in either journal changes them. */
+const AUDIT_READS = ['journalEntries', 'journalVerify'] as const;
+
 /** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
-const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
+const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', ...AUDIT_READS, 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
   ...APPROVAL_READS, 'addressBookList', ...WALLET_READS] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
@@ -38,10 +41,10 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable'],
-  journal: ['journalStatus', 'intentsList'],
+  intent: ['withdrawalsCancellable', ...AUDIT_READS],
+  journal: ['journalStatus', 'intentsList', ...AUDIT_READS],
   // Operators, requests, signatures, policy or freeze changed.
-  approvals: APPROVAL_READS,
+  approvals: [...APPROVAL_READS, ...AUDIT_READS],
   profiles: PROFILE_SCOPED,
   rateLimits: [],
   // A restarted Sandbox may hold other figures than the page shows (its world moved on while down).
@@ -74,7 +77,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   userActive: [],
   settingsSave: [],
   writePrepare: [], writeApprove: [], writeCancel: [], writeSettle: [],
-  journalAcknowledgeRecovery: [], journalArchive: [],
+  journalAcknowledgeRecovery: [], journalArchive: [], journalExport: [],
   // The core announces what these change with a `history` event; an acknowledgement or a cancel is also
   // refetched at once, so the operator sees the answer without waiting for the next sync.
   historyExport: [], historySync: [], unsentAcknowledge: ['unsentList', 'historyStatus'],
