@@ -32,6 +32,8 @@ const Section = z.strictObject({
   journal: z.enum(['profile', 'governance']),
   id: z.string(),
   lines: z.array(z.string()),
+  /** SHA-256 of each line: the signature covers these, so a changed line is named, not just detected. */
+  line_sha256: z.array(z.string()),
   head: z.strictObject({ seq: z.number().int().nonnegative(), mac: z.string() }),
   /** Governance only: what the signatures are checked under (operators join after the cooling-off). */
   rules: z.strictObject({ cooling_off_ms: z.number().nonnegative(), profiles: z.array(z.string()) }).optional(),
@@ -46,7 +48,9 @@ const Bundle = z.strictObject({
 });
 type Section = z.infer<typeof Section>;
 
-const signedPart = (s: Omit<Section, 'signature'>): string => JSON.stringify([s.journal, s.id, s.lines, s.head, s.rules ?? null, s.audit_public_key]);
+const sha256 = (line: string): string => createHash('sha256').update(line, 'utf8').digest('hex');
+const signedPart = (s: Omit<Section, 'signature' | 'lines'>): string =>
+  JSON.stringify(['treasury-desk-journal-bundle-v1', s.journal, s.id, s.line_sha256, s.head, s.rules ?? null, s.audit_public_key]);
 
 /** Builds the bundle; refuses a journal that fails verification (export the CSV and archive it instead). */
 export function makeBundle(sources: { source: JournalSource; rules?: GovernanceRules }[], now: Date): string {
@@ -58,7 +62,7 @@ export function makeBundle(sources: { source: JournalSource; rules?: GovernanceR
     const last = v.records.at(-1);
     const { privateKey, publicKey } = auditKey(key, id);
     const body = {
-      journal: source.journal, id, lines, head: { seq: v.records.length, mac: last?.mac ?? '' },
+      journal: source.journal, id, lines, line_sha256: lines.map(sha256), head: { seq: v.records.length, mac: last?.mac ?? '' },
       ...(rules ? { rules: { cooling_off_ms: rules.coolingOffMs, profiles: rules.profiles() } } : {}),
       audit_public_key: publicKey,
     };
@@ -79,11 +83,19 @@ function checkSection(s: Section): { entry: number | null; reason: string } | nu
   } catch {
     return { entry: null, reason: 'its audit public key is not an Ed25519 key' };
   }
+  if (!verify(null, Buffer.from(signedPart(s)), pub, Buffer.from(s.signature, 'base64'))) {
+    return { entry: null, reason: 'the audit signature does not verify: the bundle\'s list of entries or its head was changed after the desk signed it' };
+  }
+  if (s.line_sha256.length !== s.lines.length) {
+    const n = Math.min(s.line_sha256.length, s.lines.length) + 1;
+    return { entry: n, reason: `the desk signed ${s.line_sha256.length} entries and the bundle holds ${s.lines.length}: entries were ${s.lines.length < s.line_sha256.length ? 'removed' : 'added'}` };
+  }
   let prev: string | null = null;
   const gov = emptyState();
   const rules: GovernanceRules | null = s.rules ? { coolingOffMs: s.rules.cooling_off_ms, profiles: () => s.rules!.profiles } : null;
   for (const [i, line] of s.lines.entries()) {
     const n = i + 1;
+    if (sha256(line) !== s.line_sha256[i]) return { entry: n, reason: 'it was changed after the desk signed the bundle' };
     let raw: Record<string, unknown>;
     try {
       raw = JSON.parse(line) as Record<string, unknown>;
@@ -106,9 +118,6 @@ function checkSection(s: Section): { entry: number | null; reason: string } | nu
   }
   if (s.head.seq !== s.lines.length) return { entry: s.lines.length + 1, reason: `the head says ${s.head.seq} entries, the bundle holds ${s.lines.length}` };
   if (s.lines.length > 0 && s.head.mac !== prev) return { entry: s.lines.length, reason: 'the last entry is not the one the head names' };
-  if (!verify(null, Buffer.from(signedPart(s)), pub, Buffer.from(s.signature, 'base64'))) {
-    return { entry: null, reason: 'the audit signature does not verify: the bundle was changed after the desk signed it' };
-  }
   return null;
 }
 
