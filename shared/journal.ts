@@ -54,3 +54,11 @@ export const JournalVerifyAnswer = z.object({ ok: z.boolean(), journals: z.array
 export type JournalVerifyAnswer = z.infer<typeof JournalVerifyAnswer>;
 
 export const JournalExportAnswer = z.object({ filename: z.string(), text: z.string(), entries: z.number().int() });
+
+/** Every kind of entry the two journals hold, named as the Journal page's filter offers them. */
+export const ENTRY_TYPE_NAMES: Readonly<Record<string, string>> = {
+  intent: 'Draft (intent)', approval: 'Approval', cancelled: 'Cancelled', sent: 'Sent', unconfirmed: 'Unconfirmed', lookup: 'Lookup',
+  retry: 'Retry', result: 'Result', status: 'Status', needs_attention: 'Needs attention', settled: 'Settled',
+  operator_created: 'First operator', proposal: 'Request or change drafted', signoff: 'Operator approval', rejection: 'Rejection',
+  freeze: 'Freeze', dispatched: 'Handed to the profile',
+};
