@@ -46,7 +46,7 @@ export default function JournalPage() {
     <section className="page">
       <header className="page-header">
         <h1 tabIndex={-1}>Journal</h1>
-        <div className="row-actions">
+        <div className="actions">
           <button type="button" className="primary" onClick={() => (asked ? void verify.refetch() : setAsked(true))} disabled={verify.isFetching}>
             {verify.isFetching ? 'Verifying…' : 'Verify'}
           </button>
@@ -58,7 +58,7 @@ export default function JournalPage() {
       {verify.isError && <ErrorPanel error={verify.error} />}
       {exportError !== null && <ErrorPanel error={exportError} />}
       {note && <p className="muted" role="status">{note}</p>}
-      <form className="filters" onSubmit={submit} aria-label="Filter entries">
+      <form className="row" onSubmit={submit} aria-label="Filter entries">
         <Field label="Kind">
           <select value={form.type} onChange={set('type')}>
             <option value="">All kinds</option>
@@ -69,7 +69,7 @@ export default function JournalPage() {
         <Field label="From (UTC day)"><input type="date" value={form.from} onChange={set('from')} /></Field>
         <Field label="To (UTC day)"><input type="date" value={form.to} onChange={set('to')} /></Field>
         <Field label="Intent"><input value={form.intent} onChange={set('intent')} /></Field>
-        <div className="row-actions">
+        <div className="actions">
           <button type="submit">Filter</button>
           <button type="button" onClick={() => apply(EMPTY)}>Clear</button>
         </div>
