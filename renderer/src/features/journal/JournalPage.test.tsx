@@ -57,7 +57,7 @@ describe('Journal page', () => {
     await userEvent.click(within(table).getByRole('button', { name: 'Follow w1' }));
     const trail = await screen.findByTestId('intent-trail');
     expect(within(trail).getByRole('heading').textContent).toBe('Intent w1: Result accepted (REQUEST)');
-    expect([...trail.querySelectorAll('li')].map((li) => li.textContent?.split(' · ')[1])).toEqual(['Draft (intent)', 'Operator approval', 'Sent', 'Result']);
+    expect([...trail.querySelectorAll('li')].map((li) => li.textContent?.split(' · ')[1])).toEqual(['Draft (intent)', 'Operator approval by Bob', 'Sent', 'Result']);
 
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
     const result = await screen.findByTestId('verify-result');
