@@ -50,7 +50,8 @@ export const AuditResult = z.object({
 });
 export type AuditResult = z.infer<typeof AuditResult>;
 
-export const JournalVerifyAnswer = z.object({ ok: z.boolean(), journals: z.array(AuditResult) });
+/** `verified` rather than `ok`: an answer shaped like a Reply would be read as one. */
+export const JournalVerifyAnswer = z.object({ verified: z.boolean(), journals: z.array(AuditResult) });
 export type JournalVerifyAnswer = z.infer<typeof JournalVerifyAnswer>;
 
 export const JournalExportAnswer = z.object({ filename: z.string(), text: z.string(), entries: z.number().int() });

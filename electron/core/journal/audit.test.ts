@@ -129,7 +129,7 @@ describe('journal entries', () => {
     const second = auditPage(sources(), { limit: 4, after: first.next! });
     expect([...first.items, ...second.items]).toEqual(all.items);
     expect(second.next).toBeNull();
-    expect(auditVerify(sources())).toMatchObject({ ok: true });
+    expect(auditVerify(sources())).toMatchObject({ verified: true });
     const csv = auditExport(sources(), 'csv', new Date(clock)).text.split('\n');
     expect(csv[0]).toBe('journal,seq,at,type,intent,operators,summary,mac');
     expect(csv).toHaveLength(8);

@@ -43,7 +43,7 @@ export function auditVerify(src: AuditSources): JournalVerifyAnswer {
     ...(src.profile ? [auditJournal(src.profile, null)] : []),
     ...(src.governance ? [auditJournal(src.governance.source, src.governance.rules)] : []),
   ];
-  return { ok: journals.every((j) => j.ok), journals };
+  return { verified: journals.every((j) => j.ok), journals };
 }
 
 export function auditExport(src: AuditSources, format: 'csv' | 'bundle', now: Date): { filename: string; text: string; entries: number } {

@@ -48,7 +48,7 @@ export function baseAnswers(): FakeAnswers {
     balanceAlerts: [],
     approvalsState: APPROVALS,
     journalEntries: { items: [], next: null },
-    journalVerify: { ok: true, journals: [] },
+    journalVerify: { verified: true, journals: [] },
     journalExport: { filename: 'journal.csv', text: '', entries: 0 },
     withdrawalsCancellable: [],
     addressBookList: [],

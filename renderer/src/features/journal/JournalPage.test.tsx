@@ -1,7 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { AuditEntry, AuditQuery } from '../../../../shared/journal.ts';
+import type { ChannelRequest } from '../../../../shared/ipc.ts';
+import type { AuditEntry } from '../../../../shared/journal.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
@@ -21,8 +22,8 @@ const ENTRIES: AuditEntry[] = [
 ];
 
 /** A core that filters by intent and type, scaled down 50 times (a page of 100 holds 2), so the page's cursor is exercised. */
-function entries(q: AuditQuery) {
-  const size = Math.ceil(q.limit / 50);
+function entries(q: ChannelRequest<'journalEntries'>) {
+  const size = Math.ceil((q.limit ?? 100) / 50);
   const all = ENTRIES.filter((e) => (!q.intent || e.intent === q.intent) && (!q.type || e.type === q.type));
   const start = q.after ? all.findIndex((e) => e.journal === q.after!.journal && e.seq === q.after!.seq) + 1 : 0;
   const items = all.slice(start, start + size);
@@ -35,7 +36,7 @@ describe('Journal page', () => {
     const fake = fakeDesk({
       ...baseAnswers(),
       journalEntries: entries,
-      journalVerify: { ok: false, journals: [
+      journalVerify: { verified: false, journals: [
         { journal: 'profile', entries: 0, head_seq: 0, ok: false, entry: 3, reason: 'Entry 3: its MAC does not verify: it was changed after it was written.', missing: 0, torn: null },
         { journal: 'governance', entries: 2, head_seq: 2, ok: true, entry: null, reason: null, missing: 0, torn: null },
       ] },

@@ -5,8 +5,8 @@ const JOURNAL_NAMES = { profile: 'This profile\'s journal', governance: 'The app
 /** What Verify found, journal by journal: the first entry that fails and why, or how many entries checked. */
 export function VerifyPanel({ answer }: { answer: JournalVerifyAnswer }) {
   return (
-    <div className={answer.ok ? 'notice' : 'error-panel'} data-testid="verify-result">
-      <strong>{answer.ok ? 'Every entry verifies.' : 'The journal does not verify.'}</strong>
+    <div className={answer.verified ? 'notice' : 'error-panel'} data-testid="verify-result">
+      <strong>{answer.verified ? 'Every entry verifies.' : 'The journal does not verify.'}</strong>
       <ul>
         {answer.journals.map((j) => (
           <li key={j.journal} data-journal={j.journal}>
