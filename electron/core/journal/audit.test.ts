@@ -157,6 +157,12 @@ describe('journal bundle', () => {
     expect(bad.status).toBe(1);
   }, 30_000);
 
+  it('refuses to sign a journal that fails verification, saying why', () => {
+    writeProfileJournal();
+    flipByteOfLine(profile.path, 2, '"by":"Alice"', '"by":"Alicf"');
+    expect(() => auditExport(sources(), 'bundle', new Date(clock))).toThrow(/Entry 2: its MAC does not verify.*is not signed: export the CSV/);
+  });
+
   it('fails when a line and its digest are both changed (the signature covers the digests)', async () => {
     writeProfileJournal();
     const b = JSON.parse(auditExport(sources(), 'bundle', new Date(clock)).text) as { journals: { lines: string[]; line_sha256: string[] }[] };

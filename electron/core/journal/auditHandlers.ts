@@ -3,6 +3,8 @@ import type { AuditCursor, AuditPage, AuditQuery, JournalVerifyAnswer } from '..
 import type { GovernanceRules } from '../approvals/governance.ts';
 import { auditJournal, readEntries, type AuditEntry, type JournalSource } from './audit.ts';
 import { makeBundle } from './bundle.ts';
+import { JournalDamagedError } from './verify.ts';
+import { InputError } from '../errors.ts';
 
 // The Journal page's reads: both journals' entries merged newest first and paged by a keyset cursor,
 // Verify over both, and the two exports.
@@ -50,7 +52,13 @@ export function auditExport(src: AuditSources, format: 'csv' | 'bundle', now: Da
   const day = now.toISOString().slice(0, 10);
   if (format === 'bundle') {
     const sources = [...(src.profile ? [{ source: src.profile }] : []), ...(src.governance ? [src.governance] : [])];
-    const text = makeBundle(sources, now);
+    let text: string;
+    try {
+      text = makeBundle(sources, now);
+    } catch (e) {
+      if (!(e instanceof JournalDamagedError)) throw e;
+      throw new InputError(['format'], `${e.message} A journal that fails verification is not signed: export the CSV, and archive it from the Activity page.`);
+    }
     return { filename: `journal-bundle-${day}.json`, text, entries: (JSON.parse(text) as { journals: { lines: unknown[] }[] }).journals.reduce((n, j) => n + j.lines.length, 0) };
   }
   const entries = allEntries(src).reverse();
