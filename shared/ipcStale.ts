@@ -28,11 +28,14 @@ const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable'] as const;
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
 
-/** The audit journal's pages and its last verification: any entry in either journal changes them. */
-const AUDIT_READS = ['journalEntries', 'journalVerify'] as const;
+/**
+ * The audit journal's pages: any entry in either journal changes them. Verify is not among them: it
+ * reads both files whole, so it runs when the operator asks (and again only for another profile).
+ */
+const AUDIT_READS = ['journalEntries'] as const;
 
 /** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
-const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', ...AUDIT_READS, 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
+const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
   ...APPROVAL_READS, 'addressBookList', ...WALLET_READS] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
@@ -42,7 +45,8 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
   intent: ['withdrawalsCancellable', ...AUDIT_READS],
-  journal: ['journalStatus', 'intentsList', ...AUDIT_READS],
+  // A damaged journal found, or archived for a new one: the last verification spoke of another file.
+  journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify'],
   // Operators, requests, signatures, policy or freeze changed.
   approvals: [...APPROVAL_READS, ...AUDIT_READS],
   profiles: PROFILE_SCOPED,
