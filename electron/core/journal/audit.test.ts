@@ -122,7 +122,7 @@ describe('journal entries', () => {
     const all = auditPage(sources(), { limit: 100 });
     expect(all.items.map((e) => `${e.journal}:${e.seq}`)).toEqual(['profile:4', 'profile:3', 'profile:2', 'profile:1', 'governance:2', 'governance:1']);
     expect(auditPage(sources(), { intent: 'w1', limit: 100 }).items.map((e) => e.type)).toEqual(['result', 'sent', 'approval', 'intent']);
-    expect(auditPage(sources(), { operator: 'alice', limit: 100 }).items.map((e) => e.type)).toEqual(['approval', 'proposal', 'operator_created']);
+    expect(auditPage(sources(), { by: 'alice', limit: 100 }).items.map((e) => e.type)).toEqual(['approval', 'proposal', 'operator_created']);
     expect(auditPage(sources(), { type: 'proposal', limit: 100 }).items).toHaveLength(1);
     expect(auditPage(sources(), { from: '2026-03-02', limit: 100 }).items).toHaveLength(0);
     const first = auditPage(sources(), { limit: 4 });

@@ -24,7 +24,7 @@ function allEntries(src: AuditSources): AuditEntry[] {
 }
 
 function matches(e: AuditEntry, q: AuditQuery): boolean {
-  const op = q.operator?.trim().toLowerCase();
+  const op = q.by?.trim().toLowerCase();
   return (!q.type || e.type === q.type)
     && (!op || e.operators.some((o) => o.toLowerCase().includes(op)))
     && (!q.intent || e.intent === q.intent.trim())

@@ -10,7 +10,7 @@ import { EntryRows, type Filters } from './EntryRows.tsx';
 import { IntentTrail } from './IntentTrail.tsx';
 import { VerifyPanel } from './VerifyPanel.tsx';
 
-const EMPTY = { type: '', operator: '', from: '', to: '', intent: '' };
+const EMPTY = { type: '', by: '', from: '', to: '', intent: '' };
 
 function toFilters(f: typeof EMPTY): Filters {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()])) as Filters;
@@ -65,7 +65,7 @@ export default function JournalPage() {
             {Object.entries(ENTRY_TYPE_NAMES).map(([v, name]) => <option key={v} value={v}>{name}</option>)}
           </select>
         </Field>
-        <Field label="Operator"><input value={form.operator} onChange={set('operator')} /></Field>
+        <Field label="Operator"><input value={form.by} onChange={set('by')} /></Field>
         <Field label="From (UTC day)"><input type="date" value={form.from} onChange={set('from')} /></Field>
         <Field label="To (UTC day)"><input type="date" value={form.to} onChange={set('to')} /></Field>
         <Field label="Intent"><input value={form.intent} onChange={set('intent')} /></Field>
