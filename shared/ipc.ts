@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENVIRONMENT_NAMES, OPERATOR_ENVIRONMENTS, PERMISSION_GROUPS } from './api/environments.ts';
 import { SavedAddress, TotalBalance, VALUATION_CURRENCIES, WithdrawalChain, WithdrawalLimits } from './api/records.ts';
 import { Policy, Verdict } from './api/policy.ts';
+import { AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
 import { AlertView, BalanceSettings, FloorInput, LoadProgress, LoadStatus, MainBalances, MatrixPage, MatrixQuery, QuoteCurrency, Snapshot, SubAccountDetail, ThresholdInput } from './balances.ts';
 import {
@@ -300,6 +301,21 @@ export const channels = {
   journalArchive: {
     request: z.object({}).strict(),
     response: z.object({ archived_to: z.string(), carried_over: z.number().int().nonnegative() }),
+  },
+  /** One page of the audit journal (the profile's and the governance journal's entries), filtered. */
+  journalEntries: {
+    request: AuditQuery,
+    response: AuditPage,
+  },
+  /** Checks every MAC, every operator signature and the sealed heads; names the first entry that fails. */
+  journalVerify: {
+    request: z.object({}).strict(),
+    response: JournalVerifyAnswer,
+  },
+  /** The entries as CSV, or as a bundle signed with the journal's audit key (npm run verify-journal checks it). */
+  journalExport: {
+    request: z.object({ format: z.enum(['csv', 'bundle']) }).strict(),
+    response: JournalExportAnswer,
   },
   /** Operators, the policy in force, the queue of requests and changes, freeze. */
   approvalsState: {

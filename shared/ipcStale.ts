@@ -6,7 +6,7 @@ import type { ChannelName, EventName, IntentView } from './ipc.ts';
 
 /** Channels that read: their answers are cached, keyed by channel and request. */
 export const QUERY_CHANNELS = [
-  'profileCurrent', 'profilesList', 'vaultStatus', 'settingsGet', 'intentsList', 'journalStatus', 'totalBalance',
+  'profileCurrent', 'profilesList', 'vaultStatus', 'settingsGet', 'intentsList', 'journalStatus', 'journalEntries', 'journalVerify', 'totalBalance',
   'withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList',
   'depositAddress',
   'balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balancesSettingsGet', 'balanceAlerts',
@@ -28,8 +28,14 @@ const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable'] as const;
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
 
+/**
+ * The audit journal's pages: any entry in either journal changes them. Verify is not among them: it
+ * reads both files whole, so it runs when the operator asks (and again only for another profile).
+ */
+const AUDIT_READS = ['journalEntries'] as const;
+
 /** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
-const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
+const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
   ...APPROVAL_READS, 'addressBookList', ...WALLET_READS] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
@@ -38,10 +44,11 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable'],
-  journal: ['journalStatus', 'intentsList'],
+  intent: ['withdrawalsCancellable', ...AUDIT_READS],
+  // A damaged journal found, or archived for a new one: the last verification spoke of another file.
+  journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify'],
   // Operators, requests, signatures, policy or freeze changed.
-  approvals: APPROVAL_READS,
+  approvals: [...APPROVAL_READS, ...AUDIT_READS],
   profiles: PROFILE_SCOPED,
   rateLimits: [],
   // A restarted Sandbox may hold other figures than the page shows (its world moved on while down).
@@ -74,7 +81,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   userActive: [],
   settingsSave: [],
   writePrepare: [], writeApprove: [], writeCancel: [], writeSettle: [],
-  journalAcknowledgeRecovery: [], journalArchive: [],
+  journalAcknowledgeRecovery: [], journalArchive: [], journalExport: [],
   // The core announces what these change with a `history` event; an acknowledgement or a cancel is also
   // refetched at once, so the operator sees the answer without waiting for the next sync.
   historyExport: [], historySync: [], unsentAcknowledge: ['unsentList', 'historyStatus'],

@@ -12,6 +12,7 @@ import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
 import type { HistoryService } from './history/service.ts';
 import { historyHandlers } from './history/handlers.ts';
+import { auditExport, auditPage, auditVerify, type AuditSources } from './journal/auditHandlers.ts';
 
 export interface HandlerDeps {
   session: Session;
@@ -72,6 +73,12 @@ export function intentPage(all: IntentView[], after: IntentCursor | undefined, l
 function needApprovals(deps: HandlerDeps): DeskApprovals {
   if (!deps.approvals) throw new InputError([], 'This desk keeps no data folder, so it has no operators and sends no writes.');
   return deps.approvals;
+}
+
+function auditSources(deps: HandlerDeps): AuditSources {
+  const profile = deps.session.auditSource();
+  if (!profile && !deps.approvals) throw new InputError([], 'This desk keeps no data folder, so it has no journal.');
+  return { profile, governance: deps.approvals?.auditSource() ?? null };
 }
 
 function needVault(deps: HandlerDeps): VaultPort {
@@ -144,6 +151,9 @@ export const handlers: Handlers = {
   journalStatus: async (_req, { session }) => session.journalState(),
   journalAcknowledgeRecovery: async (_req, { session }) => session.acknowledgeRecovery(),
   journalArchive: async (_req, { session }) => session.archiveDamagedJournal(),
+  journalEntries: async (req, deps) => auditPage(auditSources(deps), req),
+  journalVerify: async (_req, deps) => auditVerify(auditSources(deps)),
+  journalExport: async (req, deps) => auditExport(auditSources(deps), req.format, new Date()),
 
   totalBalance: async (req, { call, balances }) => {
     const total = await call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }, TotalBalance);

@@ -15,6 +15,7 @@ import type { VaultPort } from './vaultPort.ts';
 import { archiveAndRestart } from './journal/archive.ts';
 import { Journal, JournalDamagedError, type JournalDamage, type JournalOptions } from './journal/journal.ts';
 import { fileJournalKey, type JournalKey } from './journal/mac.ts';
+import type { JournalSource } from './journal/audit.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
 import { KINDS } from './writes/inputs.ts';
 
@@ -184,6 +185,13 @@ export class Session {
     this.poller.unref?.();
     queueMicrotask(() => this.opts.onWritesReady?.());
     return { writes, journal, damage: null };
+  }
+
+  /** The active profile's journal, for the Journal page (null on a desk that keeps no journal). */
+  auditSource(): JournalSource | null {
+    const s = this.active();
+    if (!this.opts.journalDir) return null;
+    return { journal: 'profile', path: this.journalPath(s.id), key: this.journalOptions(s.id).key };
   }
 
   journalState(): JournalState {

@@ -15,7 +15,8 @@ import type { VaultPort } from '../vaultPort.ts';
 import { newOrderId } from '../writes/ids.ts';
 import { buildBody, KINDS } from '../writes/inputs.ts';
 import { AddressBook } from './addressBook.ts';
-import { activeAt, GovernanceError, type Proposal, type RequestPayload } from './governance.ts';
+import { activeAt, GovernanceError, type GovernanceRules, type Proposal, type RequestPayload } from './governance.ts';
+import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import { Approvals } from './service.ts';
 import { classifyDestination } from '../policy/destinations.ts';
@@ -54,6 +55,7 @@ const PACE_MS: Record<string, number> = Object.fromEntries(
 export class DeskApprovals {
   private readonly domains = new Map<Domain, Approvals>();
   private readonly stores: LocalGovernanceStore[] = [];
+  private readonly audit = new Map<Domain, { source: JournalSource; rules: GovernanceRules }>();
   private readonly now: () => number;
   readonly book: AddressBook;
   private dispatching: Promise<void> = Promise.resolve();
@@ -78,13 +80,21 @@ export class DeskApprovals {
       const key: JournalKey = domain === 'sandbox'
         ? fileJournalKey(join(this.opts.dataDir, 'journals', 'desk-journal.key'))
         : () => this.opts.vault!.journalKey();
-      const store = new LocalGovernanceStore(dir, domain === 'sandbox' ? 'governance-sandbox' : 'governance', { key, now: this.now });
+      const name = domain === 'sandbox' ? 'governance-sandbox' : 'governance';
+      const store = new LocalGovernanceStore(dir, name, { key, now: this.now });
       this.stores.push(store);
       const profiles = (): string[] => this.opts.session.list().filter((p) => (domain === 'sandbox') === p.built_in).map((p) => p.id);
+      this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key }, rules: { coolingOffMs: this.opts.coolingOffMs, profiles } });
       approvals = new Approvals({ store, rules: { coolingOffMs: this.opts.coolingOffMs, profiles }, credential: domain === 'sandbox' ? 'none' : 'vault', now: this.now });
       this.domains.set(domain, approvals);
     }
     return { approvals, session };
+  }
+
+  /** The governance journal of the active profile's domain and the rules its signatures are checked under. */
+  auditSource(): { source: JournalSource; rules: GovernanceRules } {
+    this.forActive();
+    return this.audit.get(this.domainOf(this.opts.session.active().id))!;
   }
 
   /** Whether the desk may draft on the active profile at all, said before a form is filled. */

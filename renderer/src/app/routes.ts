@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 
 // The one list of pages: the sidebar, the router and the tests read it. A page joins the list when
-// its issue lands (orders and journal are still to come), so the sidebar never offers an empty screen.
+// its issue lands (orders are still to come), so the sidebar never offers an empty screen.
 
 export interface PageRoute {
   /** The address after `#/`; the accessible name of its sidebar link is the title. */
@@ -18,6 +18,7 @@ export const PAGES = [
   { path: 'deposits', title: 'Deposits', load: () => import('../features/history/index.ts').then((m) => ({ default: m.DepositsPage })) },
   { path: 'transfers', title: 'Transfers', load: () => import('../features/history/index.ts').then((m) => ({ default: m.TransfersPage })) },
   { path: 'approvals', title: 'Approvals', load: () => import('../features/approvals/ApprovalsPage.tsx') },
+  { path: 'journal', title: 'Journal', load: () => import('../features/journal/JournalPage.tsx') },
   { path: 'activity', title: 'Activity', load: () => import('../features/activity/ActivityPage.tsx') },
   { path: 'settings', title: 'Settings', load: () => import('../features/settings/SettingsPage.tsx') },
 ] as const satisfies readonly PageRoute[];
@@ -32,6 +33,7 @@ export interface PageSearch {
   deposits: Record<string, never>;
   transfers: Record<string, never>;
   approvals: Record<string, never>;
+  journal: Record<string, never>;
   activity: { show?: 'all' | 'unfinished' };
   settings: Record<string, never>;
 }

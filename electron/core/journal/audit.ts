@@ -1,0 +1,122 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { applyGovernance, emptyState, GovernanceError, type GovernanceRules } from '../approvals/governance.ts';
+import { isGovernance, type AnyRecord, type GovernanceRecord } from './records.ts';
+import { JournalDamagedError, verifyJournal } from './verify.ts';
+import type { JournalKey } from './mac.ts';
+
+// The audit view of a journal: every entry as the Journal page lists it, and a verification that never
+// throws but names the first entry that fails and why. Two journals are audited together: the active
+// profile's (what was sent) and the desk's governance journal (who signed what), whose operator
+// signatures are checked against the operators in force at each entry's time.
+
+export type JournalName = 'profile' | 'governance';
+
+export interface JournalSource {
+  journal: JournalName;
+  path: string;
+  key: JournalKey;
+}
+
+export interface AuditEntry {
+  journal: JournalName;
+  seq: number;
+  at: string;
+  type: string;
+  /** The intent (profile journal) or the request/change ref (governance journal). */
+  intent: string | null;
+  /** Operators named by the entry: signers, approvers, settlers. */
+  operators: string[];
+  summary: string;
+  mac: string;
+}
+
+export interface AuditResult {
+  journal: JournalName;
+  entries: number;
+  head_seq: number;
+  ok: boolean;
+  /** The first entry that fails (null when the failure is the head's, or nothing failed). */
+  entry: number | null;
+  reason: string | null;
+  missing: number;
+  /** A last line cut short by a crash: reported, never counted as an entry. */
+  torn: { line: number; bytes: number } | null;
+}
+
+function operatorsOf(r: AnyRecord): string[] {
+  if ('signed' in r) return [r.signed.name];
+  if (r.type === 'intent') return [...new Set((r.signatures ?? []).map((s) => s.name))];
+  if (r.type === 'approval' || r.type === 'settled') return [r.by];
+  return [];
+}
+
+function summaryOf(r: AnyRecord): string {
+  switch (r.type) {
+    case 'intent': return `${r.kind.replace(/_/g, ' ')} ${['amount', 'currency', 'address'].map((k) => r.body[k]).filter((v) => v !== undefined).join(' ')}`.trim();
+    case 'result': return `${r.outcome}${r.status ? ` (${r.status})` : ''}${r.label ? `: ${r.label}` : ''}`;
+    case 'status': return `${r.status}${r.final ? ' (final)' : ''}`;
+    case 'sent': case 'unconfirmed': return `attempt ${r.attempt}${r.type === 'unconfirmed' ? `: ${r.reason}` : ''}`;
+    case 'cancelled': case 'retry': case 'needs_attention': case 'rejection': case 'freeze': return r.reason;
+    case 'settled': return `${r.outcome}: ${r.note}`;
+    case 'proposal': return `${r.what.replace(/_/g, ' ')}${r.profile ? ` for ${r.profile}` : ''}`;
+    case 'operator_created': return `first operator ${r.name}`;
+    case 'dispatched': return `handed to ${r.profile}`;
+    default: return '';
+  }
+}
+
+export function toEntry(journal: JournalName, r: AnyRecord): AuditEntry {
+  return {
+    journal, seq: r.seq, at: r.at, type: r.type, intent: isGovernance(r) ? r.ref : r.intent,
+    operators: operatorsOf(r), summary: summaryOf(r), mac: r.mac,
+  };
+}
+
+/** Verified records, or the authentic prefix when the journal is damaged (the page still lists what checks). */
+export function readEntries(src: JournalSource): AuditEntry[] {
+  if (!existsSync(src.path)) return [];
+  try {
+    return verifyJournal(src.path, src.key()).records.map((r) => toEntry(src.journal, r));
+  } catch (e) {
+    if (!(e instanceof JournalDamagedError)) throw e;
+    return authenticPrefix(src.path, e.damage.entry).map((r) => toEntry(src.journal, r));
+  }
+}
+
+// verifyJournal checks lines in order and stops at the first that fails, so the lines before it passed.
+function authenticPrefix(path: string, firstBad: number | null): AnyRecord[] {
+  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
+  const upTo = firstBad === null ? lines.length : firstBad - 1;
+  return lines.slice(0, upTo).map((l) => JSON.parse(l) as AnyRecord);
+}
+
+/** Checks every MAC, the chain, the sealed head and, for governance, every operator signature. */
+export function auditJournal(src: JournalSource, rules: GovernanceRules | null): AuditResult {
+  const base = { journal: src.journal, missing: 0, torn: null };
+  if (!existsSync(src.path)) return { ...base, entries: 0, head_seq: 0, ok: true, entry: null, reason: null };
+  let v;
+  try {
+    v = verifyJournal(src.path, src.key());
+  } catch (e) {
+    if (!(e instanceof JournalDamagedError)) throw e;
+    return { ...base, entries: 0, head_seq: 0, ok: false, entry: e.damage.entry, reason: e.damage.reason, missing: e.damage.missing };
+  }
+  const torn = v.torn;
+  const ok = { ...base, entries: v.records.length, head_seq: v.headSeq, torn };
+  if (rules) {
+    const s = emptyState();
+    for (const r of v.records) {
+      if (!isGovernance(r)) continue;
+      try {
+        applyGovernance(s, r, Date.parse(r.at), rules);
+      } catch (e) {
+        if (!(e instanceof GovernanceError) && !(e instanceof SyntaxError)) throw e;
+        return { ...ok, ok: false, entry: r.seq, reason: `Entry ${r.seq} (${r.type}${'signed' in r ? `, signed by ${(r as GovernanceRecord & { signed: { name: string } }).signed.name}` : ''}): ${e.message}` };
+      }
+    }
+  }
+  if (torn) {
+    return { ...ok, ok: false, entry: torn.line, reason: `The journal ends in ${torn.bytes} bytes that are not a whole entry (line ${torn.line}): an append was cut short, or the tail was truncated.` };
+  }
+  return { ...ok, ok: true, entry: null, reason: null };
+}
