@@ -14,24 +14,15 @@ await Promise.all([
     sourcemap: false,
     logLevel: 'warning',
   }),
-  build({
-    entryPoints: ['electron/preload.ts'],
-    outfile: 'dist/electron/preload.cjs',
+  // Each window's preload: the main window's, and the confirmation window's (confirmation channels only).
+  ...['preload', 'confirm-preload'].map((name) => build({
+    entryPoints: [`electron/${name}.ts`],
+    outfile: `dist/electron/${name}.cjs`,
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node22',
     external: ['electron'],
     logLevel: 'warning',
-  }),
-  build({
-    entryPoints: ['electron/confirm-preload.ts'],
-    outfile: 'dist/electron/confirm-preload.cjs',
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    external: ['electron'],
-    logLevel: 'warning',
-  }),
+  })),
 ]);

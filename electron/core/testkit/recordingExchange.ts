@@ -43,9 +43,9 @@ export async function recordingExchange(): Promise<RecordingExchange> {
 }
 
 /** Like Electron's safeStorage over a working keyring: AES under a key "the keyring" holds. */
-export function fakeKeyring(backend = 'gnome_libsecret', keyring: Buffer = randomBytes(32)): SafeStorageLike {
+export function fakeKeyring(backend = 'gnome_libsecret', keyring: Buffer = randomBytes(32), available = true): SafeStorageLike {
   return {
-    isEncryptionAvailable: () => true,
+    isEncryptionAvailable: () => available,
     getSelectedStorageBackend: () => backend,
     encryptString(plain) {
       const iv = randomBytes(12);

@@ -1,5 +1,5 @@
 import { TotalBalance } from '../../../shared/api/records.ts';
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,7 +10,8 @@ import { ApiClient } from '../client/client.ts';
 import { ProfileStore } from '../profiles/store.ts';
 import { LockedError } from '../vaultPort.ts';
 import { VaultError } from './errors.ts';
-import { DeskVault, type SafeStorageLike, type VaultClock } from './vault.ts';
+import { DeskVault, type VaultClock } from './vault.ts';
+import { fakeKeyring } from '../testkit/recordingExchange.ts';
 
 const FAST_SCRYPT = { N: 2 ** 14, r: 8, p: 1 };
 const MAIN = { key: 'AKmainKEY0123456789abcdef', secret: 'SECRETmain-9f8e7d6c5b4a39281706f5e4d3c2b1a0' };
@@ -51,24 +52,7 @@ async function expectError(fn: () => unknown, code: string): Promise<Error> {
   throw new Error(`expected ${code}`);
 }
 
-/** Like Electron's safeStorage: AES under a key that "the keyring" holds. */
-function fakeSafeStorage(backend: string, keyring: Buffer = randomBytes(32), available = true): SafeStorageLike {
-  return {
-    isEncryptionAvailable: () => available,
-    getSelectedStorageBackend: () => backend,
-    encryptString(plain) {
-      const iv = randomBytes(12);
-      const c = createCipheriv('aes-256-gcm', keyring, iv);
-      const data = Buffer.concat([c.update(plain, 'utf8'), c.final()]);
-      return Buffer.concat([iv, c.getAuthTag(), data]);
-    },
-    decryptString(buf) {
-      const d = createDecipheriv('aes-256-gcm', keyring, buf.subarray(0, 12));
-      d.setAuthTag(buf.subarray(12, 28));
-      return Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString('utf8');
-    },
-  };
-}
+const fakeSafeStorage = fakeKeyring;
 
 class FakeClock implements VaultClock {
   t = 1_700_000_000_000;
