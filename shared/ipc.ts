@@ -4,6 +4,7 @@ import { SavedAddress, TotalBalance, VALUATION_CURRENCIES, WithdrawalChain, With
 import { Policy, Verdict } from './api/policy.ts';
 import { AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
+import { BatchView, PlanRequest, RebalancePlan, RebalanceScope, Template } from './rebalance.ts';
 import { AlertView, BalanceSettings, FloorInput, LoadProgress, LoadStatus, MainBalances, MatrixPage, MatrixQuery, QuoteCurrency, Snapshot, SubAccountDetail, ThresholdInput } from './balances.ts';
 import {
   DepositAddress, DepositPage, HISTORY_KINDS, HistoryPageRequest, HistoryQuery, HistoryStatus, TimelineEntry, TransferPage,
@@ -496,6 +497,37 @@ export const channels = {
     request: z.object({ currency: z.string().trim().regex(/^[A-Za-z0-9_]{1,32}$/, 'a currency name such as USDT') }).strict(),
     response: DepositAddress,
   },
+
+  // Rebalance (issue 14): plans come from balances the core reads; a plan runs only as an approved batch.
+  /** The accounts a rebalance of one currency may include, with what each holds now. */
+  rebalanceScope: {
+    request: z.object({ currency: z.string().regex(/^[A-Z0-9]{1,16}$/, 'a currency such as USDT') }).strict(),
+    response: RebalanceScope,
+  },
+  /** Plans from fresh balances; nothing is stored but the plan (for a draft), nothing is sent. */
+  rebalancePlan: { request: PlanRequest, response: RebalancePlan },
+  rebalanceTemplates: { request: z.object({}).strict(), response: z.array(Template) },
+  /** Saves (or replaces, by name) a named set of targets. */
+  rebalanceTemplateSave: { request: Template, response: z.array(Template) },
+  rebalanceTemplateDelete: { request: z.object({ name: z.string().min(1).max(64) }).strict(), response: z.array(Template) },
+  /** Drafts a computed plan as one batch: the confirmation window shows it for operators to sign. */
+  rebalanceDraft: {
+    request: z.object({ plan: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'a plan id') }).strict(),
+    response: z.object({ ticket: z.string(), title: z.string(), ref: z.string() }),
+  },
+  /** The profile's rebalance batches, newest first, with their progress and report. */
+  rebalanceBatches: { request: z.object({}).strict(), response: z.array(BatchView) },
+  /** Stops a batch between transfers: the rest is skipped, never sent. */
+  rebalanceCancel: {
+    request: z.object({ ref: z.string().min(1).max(64), reason: z.string().trim().min(1, 'say why').max(500) }).strict(),
+    response: BatchView,
+  },
+  /** A paused batch: read the balances again and go on if they allow it. */
+  rebalanceResume: { request: z.object({ ref: z.string().min(1).max(64) }).strict(), response: BatchView },
+  rebalanceReport: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: z.object({ filename: z.string(), csv: z.string(), rows: z.number().int() }),
+  },
 } as const;
 
 export type Channels = typeof channels;
@@ -547,6 +579,8 @@ export const events = {
   }),
   /** A balances load moved on (loaded / total requests). */
   balancesProgress: LoadProgress,
+  /** A rebalance batch moved on (a transfer finished, paused, cancelled, drafted). */
+  rebalance: z.object({ ref: z.string() }).strict(),
   /** A risk or low-balance alert was raised: a notification for the operator. */
   balanceAlert: AlertView,
 } as const;

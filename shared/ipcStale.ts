@@ -12,6 +12,7 @@ export const QUERY_CHANNELS = [
   'balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balancesSettingsGet', 'balanceAlerts',
   'approvalsState', 'withdrawalsCancellable', 'addressBookList',
   'walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses',
+  'rebalanceScope', 'rebalanceTemplates', 'rebalanceBatches',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
@@ -36,7 +37,7 @@ const AUDIT_READS = ['journalEntries'] as const;
 
 /** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
 const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
-  ...APPROVAL_READS, 'addressBookList', ...WALLET_READS] as const;
+  ...APPROVAL_READS, 'addressBookList', ...WALLET_READS, 'rebalanceScope', 'rebalanceTemplates', 'rebalanceBatches'] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
 export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
@@ -48,7 +49,10 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify'],
   // Operators, requests, signatures, policy or freeze changed.
-  approvals: [...APPROVAL_READS, ...AUDIT_READS],
+  // A batch approved or rejected in the confirmation window changes its state on the Rebalance page.
+  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'rebalanceBatches'],
+  // A transfer of a batch finished: its progress, and the balances it moved.
+  rebalance: ['rebalanceBatches', ...BALANCE_READS],
   profiles: PROFILE_SCOPED,
   rateLimits: [],
   // A restarted Sandbox may hold other figures than the page shows (its world moved on while down).
@@ -97,6 +101,9 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   approvalsDraft: [], approvalsDecide: [], approvalsProposePolicy: [], approvalsRemoveOperator: [], approvalsFreeze: [], approvalsUnfreeze: [],
   withdrawalsCancel: ['withdrawalsCancellable', 'withdrawalsList', 'withdrawalDetail', 'historyStatus'],
   addressBookAdd: ['addressBookList'],
+  // A plan stores nothing the window reads; a draft, cancel or resume is announced by a `rebalance` event.
+  rebalancePlan: [], rebalanceDraft: [], rebalanceCancel: [], rebalanceResume: [], rebalanceReport: [],
+  rebalanceTemplateSave: ['rebalanceTemplates'], rebalanceTemplateDelete: ['rebalanceTemplates'],
 };
 
 /** Writes whose answer is the new value of a query (request-free queries only). */

@@ -17,6 +17,7 @@ import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { VaultError } from './vault/errors.ts';
 import { HistoryService } from './history/service.ts';
+import { RebalanceService } from './rebalance/service.ts';
 import type { VaultPort } from './vaultPort.ts';
 
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
@@ -107,6 +108,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const settings = new SettingsStore(opts.dataDir);
   const confirmListeners = new Set<() => void>();
   let approvals: DeskApprovals | null = null;
+  let rebalance: RebalanceService | null = null;
   const session = new Session({
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
@@ -119,7 +121,10 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
     onActive: (session) => history.attach(session),
     hold: (id) => approvals?.frozenReason(id) ?? null,
-    onWritesReady: () => void approvals?.dispatch(),
+    onWritesReady: () => {
+      void approvals?.dispatch();
+      void rebalance?.kick();
+    },
   });
   if (opts.dataDir) {
     approvals = new DeskApprovals({
@@ -128,8 +133,12 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       onChange: () => {
         emit('approvals', {});
         for (const l of confirmListeners) l();
+        // A batch signed in the confirmation window starts here.
+        void rebalance?.kick();
       },
     });
+    const changed = throttle((ref: string) => emit('rebalance', { ref }), 250);
+    rebalance = new RebalanceService({ dataDir: opts.dataDir, session, approvals, changed, log });
   }
   vault?.onChange(() => emit('vault', vault.status()));
 
@@ -175,7 +184,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     return service;
   }
 
-  const deps: HandlerDeps = { session, approvals, vault, settings, call, history, log, balances: balancesOf };
+  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf };
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
   session.start();
 

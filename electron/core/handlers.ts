@@ -8,6 +8,7 @@ import { InputError, JournalDamagedWritesError } from './errors.ts';
 import { governs } from './policy/engine.ts';
 import type { ActiveSession, Session } from './session.ts';
 import type { BalancesService } from './balances/service.ts';
+import type { RebalanceService } from './rebalance/service.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
 import type { HistoryService } from './history/service.ts';
@@ -27,6 +28,8 @@ export interface HandlerDeps {
   balances(): BalancesService;
   /** Operators, policy, requests and approvals; null when the desk keeps no data folder (then it sends no writes). */
   approvals: DeskApprovals | null;
+  /** Plans, templates and batches of rebalances; null without a data folder. */
+  rebalance: RebalanceService | null;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;
@@ -73,6 +76,11 @@ export function intentPage(all: IntentView[], after: IntentCursor | undefined, l
 function needApprovals(deps: HandlerDeps): DeskApprovals {
   if (!deps.approvals) throw new InputError([], 'This desk keeps no data folder, so it has no operators and sends no writes.');
   return deps.approvals;
+}
+
+function needRebalance(deps: HandlerDeps): RebalanceService {
+  if (!deps.rebalance) throw new InputError([], 'This desk keeps no data folder, so it has no operators to approve a rebalance.');
+  return deps.rebalance;
 }
 
 function auditSources(deps: HandlerDeps): AuditSources {
@@ -213,6 +221,16 @@ export const handlers: Handlers = {
   },
   addressBookList: async (_req, deps) => needApprovals(deps).book.withReadiness(),
   addressBookAdd: async (req, deps) => needApprovals(deps).book.add(req),
+  rebalanceScope: async (req, deps) => needRebalance(deps).scope(req.currency),
+  rebalancePlan: async (req, deps) => needRebalance(deps).plan(req),
+  rebalanceTemplates: async (_req, deps) => needRebalance(deps).listTemplates(),
+  rebalanceTemplateSave: async (req, deps) => needRebalance(deps).saveTemplate(req),
+  rebalanceTemplateDelete: async (req, deps) => needRebalance(deps).deleteTemplate(req.name),
+  rebalanceDraft: async (req, deps) => needRebalance(deps).draft(req.plan),
+  rebalanceBatches: async (_req, deps) => needRebalance(deps).list(),
+  rebalanceCancel: async (req, deps) => needRebalance(deps).cancel(req.ref, req.reason),
+  rebalanceResume: async (req, deps) => needRebalance(deps).resume(req.ref),
+  rebalanceReport: async (req, deps) => needRebalance(deps).report(req.ref),
   walletCurrencyChains: async (req, { call }) => call({ method: 'GET', path: '/wallet/currency_chains', query: [['currency', req.currency]] }, listOf(WithdrawalChain)),
   walletWithdrawStatus: async (req, { call }) => call({ method: 'GET', path: '/wallet/withdraw_status', query: req.currency ? [['currency', req.currency]] : [] }, listOf(WithdrawalLimits)),
   walletSavedAddresses: async (req, { call }) => call({ method: 'GET', path: '/wallet/saved_address', query: [['currency', req.currency], ['limit', '100']] }, listOf(SavedAddress)),

@@ -1,17 +1,9 @@
 // The batch's report, one row per planned transfer, and its CSV export (RFC 4180 quoting).
 
-export type RowState = 'done' | 'failed' | 'skipped' | 'needs_attention' | 'pending';
+import type { ReportRow } from '../../../shared/rebalance.ts';
 
-export interface ReportRow {
-  transfer: number;
-  from: string;
-  to: string;
-  amount: string;
-  currency: string;
-  state: RowState;
-  /** For a failure, the label's sentence; for a skip or an open question, why. */
-  reason: string;
-}
+export type { ReportRow };
+export type RowState = ReportRow['state'];
 
 const COLUMNS: (keyof ReportRow)[] = ['transfer', 'from', 'to', 'amount', 'currency', 'state', 'reason'];
 

@@ -1,0 +1,270 @@
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { z } from 'zod';
+import type { BatchView, PlanRequest, RebalancePlan, RebalanceScope, ScopeAccount, Template } from '../../../shared/rebalance.ts';
+import { FUTURES_SETTLES } from '../../../shared/balances.ts';
+import { InputError } from '../errors.ts';
+import type { ActiveSession, Session } from '../session.ts';
+import { JsonFile } from '../store/jsonFile.ts';
+import { readBalances } from './balances.ts';
+import { BatchRun, batchWrites, type Approved, type ApprovedRow, type LegSender, type WriteSpec } from './batch.ts';
+import { plan as makePlan, type Plan } from './planner.ts';
+import { reportCsv } from './report.ts';
+import { accountKey, type AccountRef } from './route.ts';
+import { equalize, sweepToMain, type InScope } from './targets.ts';
+import { TemplateStore } from './templates.ts';
+
+// The rebalance as the core runs it: what is in scope, plans from balances the core reads itself, the
+// plan drafted as one batch for the confirmation window (DeskApprovals.draftBatch), and the runner that
+// sends an approved batch's rows, once each, through the active profile's executor. Which batches exist
+// is kept in a small index file; the governance store holds what was approved and signed, the journal
+// what was sent. A desk that starts finds every approved, unfinished batch there and finishes it.
+
+/** DeskApprovals' batch doors (shared/api/batch.ts), as this service uses them. */
+export interface BatchGate {
+  draftBatch(spec: { batch: 'rebalance'; title: string; source: Record<string, string>; writes: { write: WriteSpec; note?: string }[] }): Promise<{ ticket: string; title: string; ref: string }>;
+  batchStatus(ref: string): Promise<{ state: 'waiting' | 'approved' | 'rejected' | 'sent'; payload: { rows: ApprovedRow[]; title: string } } | null> | { state: 'waiting' | 'approved' | 'rejected' | 'sent'; payload: { rows: ApprovedRow[]; title: string } } | null;
+  approvedBatch(ref: string): Promise<Approved | null> | Approved | null;
+}
+
+const IndexEntry = z.object({
+  ref: z.string().min(1).max(64), plan: z.string().min(1).max(40), title: z.string().max(300), currency: z.string().max(16),
+  created_at: z.number(), profile: z.string().max(64),
+}).strict();
+const Index = z.array(IndexEntry).max(10_000);
+
+/** Plans are kept this long for a draft; after that the balances they were made from are too old. */
+const PLAN_TTL_MS = 30 * 60_000;
+
+export interface RebalanceServiceOptions {
+  dataDir: string;
+  session: Session;
+  approvals: BatchGate;
+  /** A batch's progress or state changed. */
+  changed: (ref: string) => void;
+  log: (line: string) => void;
+  now?: () => number;
+}
+
+export class RebalanceService {
+  private readonly plans = new Map<string, { plan: Plan; profile: string; read_at: number }>();
+  private readonly index: JsonFile<typeof Index>;
+  readonly templates: TemplateStore;
+  private readonly runs = new Map<string, BatchRun>();
+  private readonly paused = new Map<string, string>();
+  private readonly now: () => number;
+  private kicking: Promise<void> = Promise.resolve();
+
+  constructor(private readonly opts: RebalanceServiceOptions) {
+    this.now = opts.now ?? Date.now;
+    this.index = new JsonFile(join(opts.dataDir, 'rebalance', 'batches.json'), Index, () => []);
+    this.templates = new TemplateStore(join(opts.dataDir, 'rebalance', 'templates.json'));
+  }
+
+  private active(): ActiveSession {
+    return this.opts.session.active();
+  }
+
+  private batches(profile: string): z.output<typeof IndexEntry>[] {
+    try {
+      return this.index.read().filter((b) => b.profile === profile);
+    } catch (e) {
+      throw new InputError([], `The list of rebalance batches cannot be read: ${(e as Error).message}`);
+    }
+  }
+
+  // ---- scope and plans ----
+
+  async scope(currency: string): Promise<RebalanceScope> {
+    const s = this.active();
+    const subs = await s.client.request({ method: 'GET', path: '/sub_accounts', priority: 'action' }, z.array(z.looseObject({ user_id: z.union([z.number(), z.string()]), login_name: z.string().optional() })));
+    const futures = (FUTURES_SETTLES as readonly string[]).includes(currency.toLowerCase());
+    const accounts: { account: AccountRef; name: string }[] = [{ account: { owner: 'main', kind: 'spot' }, name: '' }];
+    if (futures) accounts.push({ account: { owner: 'main', kind: 'futures' }, name: '' });
+    for (const sub of subs) {
+      const uid = String(sub.user_id);
+      accounts.push({ account: { owner: uid, kind: 'spot' }, name: sub.login_name ?? '' });
+      if (futures) accounts.push({ account: { owner: uid, kind: 'futures' }, name: sub.login_name ?? '' });
+    }
+    const held = await readBalances(s.client, accounts.map((a) => a.account), currency);
+    const rows: ScopeAccount[] = accounts.map((a) => ({ ...a, balance: held.get(accountKey(a.account)) ?? '0', reachable: true, why: null }));
+    // A sub-account's margin and cross-margin accounts move only with that sub-account's key: listed, not offered.
+    for (const k of s.profile.subKeys ?? []) {
+      for (const kind of ['cross_margin'] as const) {
+        rows.push({ account: { owner: k.uid, kind }, name: subs.find((x) => String(x.user_id) === k.uid)?.login_name ?? '', balance: '0', reachable: false, why: 'moving it needs the sub-account\'s own key in the batch, which the rebalance does not use yet' });
+      }
+    }
+    return { currency, read_at: this.now(), accounts: rows };
+  }
+
+  async plan(req: z.output<typeof PlanRequest>): Promise<RebalancePlan> {
+    const s = this.active();
+    const accounts = req.preset ? req.accounts! : req.lines!.map((l) => l.account);
+    const main: AccountRef = { owner: 'main', kind: 'spot' };
+    const read = req.preset?.kind === 'sweep' && !accounts.some((a) => accountKey(a) === accountKey(main)) ? [...accounts, main] : accounts;
+    let held: Map<string, string>;
+    try {
+      held = await readBalances(s.client, read, req.currency);
+    } catch (e) {
+      if (e instanceof Error && e.constructor === Error) throw new InputError(['accounts'], e.message);
+      throw e;
+    }
+    const bal = (a: AccountRef) => ({ account: a, balance: held.get(accountKey(a)) ?? '0' });
+    let scope: InScope[];
+    if (req.preset?.kind === 'equalize') scope = equalize(accounts.map(bal));
+    else if (req.preset?.kind === 'sweep') scope = sweepToMain(accounts.filter((a) => a.owner !== 'main').map(bal), req.preset.ceiling, held.get(accountKey(main)) ?? '0');
+    else scope = req.lines!.map((l) => ({ ...bal(l.account), target: l.target }));
+    let p: Plan;
+    try {
+      p = makePlan(req.currency, scope);
+    } catch (e) {
+      throw new InputError(['lines'], (e as Error).message);
+    }
+    const id = randomBytes(9).toString('base64url');
+    const read_at = this.now();
+    for (const [k, v] of this.plans) if (v.read_at + PLAN_TTL_MS < read_at) this.plans.delete(k);
+    this.plans.set(id, { plan: p, profile: s.id, read_at });
+    return { ...p, id, read_at };
+  }
+
+  // ---- templates ----
+
+  listTemplates(): Template[] {
+    return this.templates.list(this.active().id);
+  }
+
+  saveTemplate(t: Template): Template[] {
+    return this.templates.save(this.active().id, t);
+  }
+
+  deleteTemplate(name: string): Template[] {
+    return this.templates.remove(this.active().id, name);
+  }
+
+  // ---- the batch ----
+
+  async draft(planId: string): Promise<{ ticket: string; title: string; ref: string }> {
+    const s = this.active();
+    const kept = this.plans.get(planId);
+    if (!kept || kept.profile !== s.id || kept.read_at + PLAN_TTL_MS < this.now()) {
+      throw new InputError(['plan'], 'That plan is gone or older than 30 minutes: compute it again from the current balances.');
+    }
+    const p = kept.plan;
+    let writes: { write: WriteSpec; note: string }[];
+    try {
+      writes = batchWrites(p, planId);
+    } catch (e) {
+      throw new InputError(['plan'], (e as Error).message);
+    }
+    const title = `Rebalance ${p.currency}: ${p.transfers.length} transfer${p.transfers.length === 1 ? '' : 's'} moving ${p.moved} ${p.currency}`;
+    const source = { plan: planId, currency: p.currency, moved: p.moved, transfers: String(p.transfers.length), requests: String(p.requests), extra_hops: String(p.extraHops) };
+    const t = await this.opts.approvals.draftBatch({ batch: 'rebalance', title, source, writes });
+    this.index.write([...this.index.read(), { ref: t.ref, plan: planId, title, currency: p.currency, created_at: this.now(), profile: s.id }]);
+    this.plans.delete(planId);
+    this.opts.changed(t.ref);
+    return t;
+  }
+
+  async list(): Promise<BatchView[]> {
+    const s = this.active();
+    const out: BatchView[] = [];
+    for (const b of this.batches(s.id).reverse()) {
+      const v = await this.view(s, b);
+      if (v) out.push(v);
+    }
+    return out;
+  }
+
+  private async view(s: ActiveSession, b: z.output<typeof IndexEntry>): Promise<BatchView | null> {
+    const status = await this.opts.approvals.batchStatus(b.ref);
+    if (!status) return null;
+    const run = this.runs.get(b.ref);
+    const rows = run ? run.rows() : s.journal ? this.runner(s, b, { rows: status.payload.rows, signatures: [], by: '' }).rows() : [];
+    const base = { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: rows.length, rows, cancelling: run?.isCancelling() ?? false };
+    if (status.state === 'waiting' || status.state === 'rejected') return { ...base, state: status.state, paused: null };
+    const paused = this.paused.get(b.ref) ?? null;
+    const state = paused ? 'paused' : run || rows.some((r) => r.state === 'pending') ? 'running' : 'finished';
+    return { ...base, state, paused };
+  }
+
+  async batch(ref: string): Promise<BatchView> {
+    const s = this.active();
+    const b = this.batches(s.id).find((x) => x.ref === ref);
+    const v = b ? await this.view(s, b) : null;
+    if (!v) throw new InputError(['ref'], `there is no rebalance batch ${ref} for this profile`);
+    return v;
+  }
+
+  private runner(s: ActiveSession, b: z.output<typeof IndexEntry>, approved: Approved): BatchRun {
+    if (!s.journal || !s.writes) throw new InputError([], 'This profile has no usable journal, so it sends no writes (see the Activity page).');
+    return new BatchRun({
+      journal: s.journal, sender: s.writes as unknown as LegSender, approved, currency: b.currency,
+      readBalances: (accounts, currency) => readBalances(s.client, accounts, currency),
+      onProgress: () => this.opts.changed(b.ref),
+    });
+  }
+
+  /** Starts every approved, unfinished batch of the active profile that is not running or paused. */
+  kick(): Promise<void> {
+    const next = this.kicking.then(() => this.kickNow());
+    this.kicking = next.catch((e: unknown) => this.opts.log(`[rebalance] ${(e as Error).message}`));
+    return this.kicking;
+  }
+
+  private async kickNow(): Promise<void> {
+    const s = this.active();
+    if (!s.journal || !s.writes) return;
+    for (const b of this.batches(s.id)) {
+      if (this.runs.has(b.ref) || this.paused.has(b.ref)) continue;
+      const approved = await this.opts.approvals.approvedBatch(b.ref);
+      if (!approved) continue;
+      const run = this.runner(s, b, approved);
+      if (!run.rows().some((r) => r.state === 'pending')) continue;
+      this.runs.set(b.ref, run);
+      this.opts.log(`[rebalance] ${b.ref}: running (${b.title})`);
+      void run.run().then((out) => {
+        if (out.paused) this.paused.set(b.ref, out.paused);
+        this.opts.log(`[rebalance] ${b.ref}: ${out.paused ? `paused: ${out.paused}` : 'ended'}`);
+      }, (e: unknown) => {
+        this.paused.set(b.ref, `the batch stopped: ${(e as Error).message}`);
+        this.opts.log(`[rebalance] ${b.ref}: ${(e as Error).message}`);
+      }).finally(() => {
+        this.runs.delete(b.ref);
+        this.opts.changed(b.ref);
+      });
+      this.opts.changed(b.ref);
+    }
+  }
+
+  /** Cancel between transfers: a running batch stops after the transfers under way; a paused one skips the rest. */
+  async cancel(ref: string, reason: string): Promise<BatchView> {
+    const s = this.active();
+    const v = await this.batch(ref);
+    const run = this.runs.get(ref);
+    if (run) run.cancel(reason);
+    else if (v.state === 'paused' || v.state === 'running') {
+      const approved = await this.opts.approvals.approvedBatch(ref);
+      if (!approved) throw new InputError(['ref'], 'this batch is not approved');
+      this.runner(s, this.batches(s.id).find((x) => x.ref === ref)!, approved).skipRest(`rebalance cancelled: ${reason}`);
+      this.paused.delete(ref);
+    } else if (v.state === 'waiting') {
+      throw new InputError(['ref'], 'This batch waits for approval: reject it on the Approvals page, and nothing of it is sent.');
+    } else throw new InputError(['ref'], `this batch is ${v.state}: nothing is left to cancel`);
+    this.opts.changed(ref);
+    return this.batch(ref);
+  }
+
+  /** After a pause: reads the balances again and goes on if they now allow it (or pauses again, saying why). */
+  async resume(ref: string): Promise<BatchView> {
+    const v = await this.batch(ref);
+    if (v.state !== 'paused') throw new InputError(['ref'], `this batch is ${v.state}, not paused`);
+    this.paused.delete(ref);
+    await this.kick();
+    return this.batch(ref);
+  }
+
+  async report(ref: string): Promise<{ filename: string; csv: string; rows: number }> {
+    const v = await this.batch(ref);
+    return { filename: `rebalance-${v.currency}-${new Date(v.created_at).toISOString().slice(0, 10)}-${ref.slice(0, 12)}.csv`, csv: reportCsv(v.rows), rows: v.rows.length };
+  }
+}
