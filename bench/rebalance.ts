@@ -8,8 +8,9 @@ import { performance } from 'node:perf_hooks';
 import { ApiClient } from '../electron/core/client/client.ts';
 import { Journal } from '../electron/core/journal/journal.ts';
 import { fileJournalKey } from '../electron/core/journal/mac.ts';
-import { readSpotBalance } from '../electron/core/rebalance/balances.ts';
-import { BatchRun, prepareBatch } from '../electron/core/rebalance/batch.ts';
+import { readBalances } from '../electron/core/rebalance/balances.ts';
+import { BatchRun } from '../electron/core/rebalance/batch.ts';
+import { preApproved } from '../electron/core/rebalance/testkit/preApproved.ts';
 import { plan, type Plan } from '../electron/core/rebalance/planner.ts';
 import { tally } from '../electron/core/rebalance/report.ts';
 import { equalize, type InScope } from '../electron/core/rebalance/targets.ts';
@@ -75,14 +76,15 @@ async function main(): Promise<void> {
     const journalPath = join(dir, 'journal.jsonl');
     const journal = Journal.open(journalPath, { key: fileJournalKey(join(dir, 'journal.key')) });
     const executor = new WriteExecutor({ journal, client });
-    prepareBatch(executor, p, 'bench');
+    // The rows as the approved batch carries them (the approval itself is not timed: it waits for people).
+    const approved = preApproved(p, 'bench', 'bench');
     const sandboxStart = Math.floor(Date.now() / 1000) - 1;
     const t0 = performance.now();
     let logged = 0;
-    const out = await new BatchRun({ journal, executor, readBalance: (a, c) => readSpotBalance(client, a, c), onProgress: (rows) => {
+    const out = await new BatchRun({ journal, sender: executor, approved, currency: 'USDT', readBalances: (a, c) => readBalances(client, a, c), onProgress: (rows) => {
       const done = rows.filter((r) => r.state === 'done').length;
       if (Math.floor(done / 80) > logged) { logged = Math.floor(done / 80); log(`${done} done at ${((performance.now() - t0) / 1000).toFixed(2)} s`); }
-    } }, 'bench').run('bench');
+    } }).run();
     const makespan = (performance.now() - t0) / 1000;
     await executor.stop();
     journal.close();

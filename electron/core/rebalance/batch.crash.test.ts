@@ -8,7 +8,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
-import { readSpotBalance } from './balances.ts';
+import { readBalance } from './balances.ts';
 import { plan } from './planner.ts';
 import { equalize } from './targets.ts';
 
@@ -86,7 +86,7 @@ describe('a rebalance killed mid-batch', () => {
     expect(states.filter((s) => s === 'done').length).toBeGreaterThanOrEqual(11 - 4);
     expect(states.every((s) => s === 'done' || s === 'needs_attention')).toBe(true);
     const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main });
-    const balances = await Promise.all(uids.map((uid) => readSpotBalance(client, { owner: uid, kind: 'spot' }, 'USDT')));
+    const balances = await Promise.all(uids.map((uid) => readBalance(client, { owner: uid, kind: 'spot' }, 'USDT')));
     uids.slice(1).forEach((uid, i) => expect(balances[i + 1]).toBe(landed.has(uid) ? '10' : '0'));
   }, 90_000);
 });

@@ -7,11 +7,12 @@ import { ApiClient } from '../client/client.ts';
 import { Journal } from '../journal/journal.ts';
 import { testJournalKey } from '../journal/testkit/key.ts';
 import { WriteExecutor } from '../writes/executor.ts';
-import { readSpotBalance } from './balances.ts';
-import { BatchRun, prepareBatch } from './batch.ts';
+import { readBalance, readBalances } from './balances.ts';
+import { BatchRun } from './batch.ts';
 import { plan } from './planner.ts';
 import { reportCsv } from './report.ts';
 import { equalize } from './targets.ts';
+import { preApproved } from './testkit/preApproved.ts';
 import { z } from 'zod';
 
 // A rebalance batch through the real journal and write executor against a Sandbox with its limits on.
@@ -43,7 +44,8 @@ async function subsWith(amounts: string[]): Promise<string[]> {
   return uids;
 }
 
-const balance = (uid: string) => readSpotBalance(client, { owner: uid, kind: 'spot' }, 'USDT');
+const balance = (uid: string) => readBalance(client, { owner: uid, kind: 'spot' }, 'USDT');
+const readAll = (accounts: Parameters<typeof readBalances>[1], currency: string) => readBalances(client, accounts, currency);
 
 function desk(name: string): { journal: Journal; executor: WriteExecutor } {
   const journal = Journal.open(join(dir, `${name}.jsonl`), { key: testJournalKey });
@@ -67,9 +69,10 @@ describe('a rebalance batch against the Sandbox', () => {
     const uids = await subsWith(amounts);
     const p = plan('USDT', equalize(uids.map((uid, i) => ({ account: { owner: uid, kind: 'spot' as const }, balance: amounts[i]! }))));
     const { journal, executor } = desk('equalize');
-    const batch = prepareBatch(executor, p, 'eq1');
-    expect(batch.legs.every((l) => journal.intent(l.intent)!.state === 'pending_approval')).toBe(true);
-    const out = await new BatchRun({ journal, executor, readBalance: (a, c) => readSpotBalance(client, a, c) }, 'eq1').run('operator');
+    const approved = preApproved(p, 'eq1');
+    const out = await new BatchRun({ journal, sender: executor, approved, currency: 'USDT', readBalances: readAll }).run();
+    // Each row went out under its own id, once.
+    expect(approved.rows.map((r) => journal.intent(r.ref)!.attempts)).toEqual(approved.rows.map(() => 1));
     expect(out.rows.map((r) => r.state)).toEqual(p.transfers.map(() => 'done'));
     // 90.5 / 6 rounded down to 1e-8; the 0.00000002 left over stays with a sender.
     expect(await Promise.all(uids.map(balance))).toEqual(['15.08333333', '15.08333333', '15.08333333', '15.08333335', '15.08333333', '15.08333333']);
@@ -82,9 +85,11 @@ describe('a rebalance batch against the Sandbox', () => {
     const uids = await subsWith(amounts);
     const p = plan('USDT', equalize(uids.map((uid, i) => ({ account: { owner: uid, kind: 'spot' as const }, balance: amounts[i]! }))));
     const { journal, executor } = desk('cancel');
-    prepareBatch(executor, p, 'cancel1');
-    const run = new BatchRun({ journal, executor, readBalance: (a, c) => readSpotBalance(client, a, c), concurrency: 1, onProgress: (rows) => { if (rows.some((r) => r.state === 'done')) run.cancel('operator pressed Cancel'); } }, 'cancel1');
-    const out = await run.run('operator');
+    const approved = preApproved(p, 'cancel1');
+    const run = new BatchRun({ journal, sender: executor, approved, currency: 'USDT', readBalances: readAll, concurrency: 1, onProgress: (rows) => { if (rows.some((r) => r.state === 'done')) run.cancel('operator pressed Cancel'); } });
+    const out = await run.run();
+    // The skipped rows are in the journal as cancelled, so that no restart sends them.
+    expect(approved.rows.slice(1).map((r) => journal.intent(r.ref)?.state)).toEqual(['cancelled', 'cancelled']);
     expect(out.cancelled).toBe(true);
     expect(out.rows.map((r) => r.state)).toEqual(['done', 'skipped', 'skipped']);
     expect(await Promise.all(uids.map(balance))).toEqual(['30', '10', '0', '0']);
@@ -102,16 +107,18 @@ describe('a rebalance batch against the Sandbox', () => {
       { account: { owner: uids[2]!, kind: 'spot' }, balance: '0', target: { type: 'amount', amount: '20' } },
     ]);
     const first = desk('restart');
-    const batch = prepareBatch(first.executor, p, 'r1');
-    await first.executor.approve(batch.legs[0]!.intent, 'operator'); // the first transfer went out, then the desk stopped
+    const approved = preApproved(p, 'r1');
+    const row = approved.rows[0]!;
+    await first.executor.dispatchApproved(row.ref, row.kind, row.body, [], 'operator', row.note); // the first transfer went out, then the desk stopped
     await first.executor.stop();
     first.journal.close();
     // Meanwhile someone took 25 USDT out of the source (the main account pulls it back).
     await client.request({ method: 'POST', path: '/wallet/sub_account_transfers', body: { sub_account: uids[0], currency: 'USDT', amount: '25', direction: 'from' } }, z.any());
 
     const again = desk('restart');
-    const out = await new BatchRun({ journal: again.journal, executor: again.executor, readBalance: (a, c) => readSpotBalance(client, a, c) }, 'r1').run('operator');
-    expect(out.paused).toMatch(new RegExp(`^${uids[0]}:spot now holds less USDT than the rest of the batch takes from it \\(short by 15\\)`));
+    const out = await new BatchRun({ journal: again.journal, sender: again.executor, approved, currency: 'USDT', readBalances: readAll }).run();
+    expect(out.paused).toMatch(new RegExp(`^${uids[0]}:spot now holds 5 USDT, less than the 20 the rest of the batch takes from it \\(short by 15\\)`));
+    expect(again.journal.intent(approved.rows[1]!.ref)).toBeUndefined();
     expect(out.rows.map((r) => r.state)).toEqual(['done', 'pending']);
     expect(await Promise.all(uids.map(balance))).toEqual(['5', '20', '0']);
     await again.executor.stop();

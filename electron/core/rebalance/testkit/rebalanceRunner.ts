@@ -1,14 +1,16 @@
-// A stand-in for the core process in the rebalance crash test: it journals a plan as a batch and runs it
-// (mode "start"), or finds the batch in the journal and finishes it (mode "resume"). The test kills it
-// with SIGKILL mid-batch. Usage: tsx rebalanceRunner.ts <start|resume> <journal> <credentials.json> <plan.json>
-import { readFileSync } from 'node:fs';
+// A stand-in for the core process in the rebalance crash test: it makes a plan's rows an approved batch
+// (kept in a file, as the governance store would keep it) and runs it (mode "start"), or reads that batch
+// and finishes it (mode "resume"). The test kills it with SIGKILL mid-batch.
+// Usage: tsx rebalanceRunner.ts <start|resume> <journal> <credentials.json> <plan.json>
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { ApiClient } from '../../client/client.ts';
 import { Journal } from '../../journal/journal.ts';
 import { testJournalKey } from '../../journal/testkit/key.ts';
 import { WriteExecutor } from '../../writes/executor.ts';
-import { readSpotBalance } from '../balances.ts';
-import { BatchRun, prepareBatch } from '../batch.ts';
+import { readBalances } from '../balances.ts';
+import { BatchRun, type Approved } from '../batch.ts';
 import type { Plan } from '../planner.ts';
+import { preApproved } from './preApproved.ts';
 
 const [mode, journalPath, credentialsPath, planPath] = process.argv.slice(2);
 if (!mode || !journalPath || !credentialsPath || !planPath) {
@@ -20,12 +22,14 @@ const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main,
 const journal = Journal.open(journalPath, { key: testJournalKey });
 const executor = new WriteExecutor({ journal, client, settleMs: 500, lookupIntervalMs: 100 });
 const keepAlive = setInterval(() => undefined, 1000);
+const batchPath = `${planPath}.approved.json`;
 
-if (mode === 'start') prepareBatch(executor, JSON.parse(readFileSync(planPath, 'utf8')) as Plan, 'crash');
+if (mode === 'start' && !existsSync(batchPath)) writeFileSync(batchPath, JSON.stringify(preApproved(JSON.parse(readFileSync(planPath, 'utf8')) as Plan, 'crash')));
+const approved = JSON.parse(readFileSync(batchPath, 'utf8')) as Approved;
 const out = await new BatchRun({
-  journal, executor, readBalance: (a, c) => readSpotBalance(client, a, c), concurrency: 4,
+  journal, sender: executor, approved, currency: 'USDT', readBalances: (a, c) => readBalances(client, a, c), concurrency: 4,
   onProgress: (rows) => process.stdout.write(`PROGRESS ${rows.filter((r) => r.state === 'done').length}\n`),
-}, 'crash').run('operator');
+}).run();
 process.stdout.write(`RESULT ${JSON.stringify({ states: out.rows.map((r) => r.state), paused: out.paused })}\n`);
 await executor.stop();
 clearInterval(keepAlive);
