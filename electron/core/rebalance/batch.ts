@@ -75,14 +75,21 @@ export interface BatchRunOptions {
   /** Transfers under way at once (default 8: the scheduler's in-flight cap). Legs of one transfer go in order. */
   concurrency?: number;
   onProgress?: (rows: ReportRow[]) => void;
+  /** Why nothing may be sent now (a freeze), or null: checked before each row leaves. */
+  held?: () => string | null;
 }
 
-export interface BatchOutcome { rows: ReportRow[]; paused: string | null; cancelled: boolean }
+/** `paused`: the balances no longer allow the rest; `held`: sending stopped for a while (a freeze), to go on later. */
+export interface BatchOutcome { rows: ReportRow[]; paused: string | null; held: string | null; cancelled: boolean }
+
+/** The executor leaves a row in these while it may not send (frozen, locked) or has not settled it yet. */
+const UNSETTLED = new Set(['approved', 'in_flight', 'unconfirmed']);
 
 const OK_STATES = new Set(['done', 'accepted']);
 
 export class BatchRun {
   private cancelled: string | null = null;
+  private heldBy: string | null = null;
   private readonly legs: Leg[];
 
   constructor(private readonly opts: BatchRunOptions) {
@@ -101,18 +108,18 @@ export class BatchRun {
    */
   async run(): Promise<BatchOutcome> {
     const why = await this.overdraws();
-    if (why) return { rows: this.rows(), paused: why, cancelled: false };
+    if (why) return { rows: this.rows(), paused: why, held: null, cancelled: false };
     const byTransfer = new Map<number, Leg[]>();
     for (const l of this.legs) byTransfer.set(l.transfer, [...(byTransfer.get(l.transfer) ?? []), l]);
     const queue = [...byTransfer.values()];
     const worker = async (): Promise<void> => {
-      for (let legs = queue.shift(); legs; legs = queue.shift()) {
+      for (let legs = queue.shift(); legs && this.heldBy === null; legs = queue.shift()) {
         await this.runTransfer(legs);
         this.opts.onProgress?.(this.rows());
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, this.opts.concurrency ?? 8) }, worker));
-    return { rows: this.rows(), paused: null, cancelled: this.cancelled !== null };
+    return { rows: this.rows(), paused: null, held: this.heldBy, cancelled: this.cancelled !== null };
   }
 
   isCancelling(): boolean {
@@ -135,8 +142,11 @@ export class BatchRun {
     for (const [i, l] of legs.entries()) {
       let v = journal.intent(l.row.ref);
       if (!v && this.cancelled !== null) { this.skip(l, `rebalance cancelled: ${this.cancelled}`); continue; }
+      const held = this.opts.held?.() ?? null;
+      if (held !== null) { this.heldBy = held; return; }
       // Idempotent: a row the journal holds is only driven to its end.
       v = await sender.dispatchApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, approved.by, l.row.note);
+      if (UNSETTLED.has(v.state)) { this.heldBy ??= `a ${v.kind.replace(/_/g, ' ')} is ${v.state.replace(/_/g, ' ')} and waits`; return; }
       // A later leg carries what an earlier one delivered: it goes only after that one is done.
       if (!OK_STATES.has(v.state)) {
         for (const rest of legs.slice(i + 1)) if (!journal.intent(rest.row.ref)) this.skip(rest, `an earlier step of this transfer is ${v.state.replace(/_/g, ' ')}`);

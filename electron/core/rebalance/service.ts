@@ -25,6 +25,10 @@ export interface BatchGate {
   draftBatch(spec: { batch: 'rebalance'; title: string; source: Record<string, string>; writes: { write: WriteSpec; note?: string }[] }): Promise<{ ticket: string; title: string; ref: string }>;
   batchStatus(ref: string): Promise<{ state: 'waiting' | 'approved' | 'rejected' | 'sent'; payload: { rows: ApprovedRow[]; title: string } } | null> | { state: 'waiting' | 'approved' | 'rejected' | 'sent'; payload: { rows: ApprovedRow[]; title: string } } | null;
   approvedBatch(ref: string): Promise<Approved | null> | Approved | null;
+  /** Why the active profile's writes must wait (frozen), read from the store. */
+  holdReason(): Promise<string | null>;
+  /** The same, synchronous, from the loaded state. */
+  frozenReason(profileId: string): string | null;
 }
 
 const IndexEntry = z.object({
@@ -52,6 +56,8 @@ export class RebalanceService {
   readonly templates: TemplateStore;
   private readonly runs = new Map<string, BatchRun>();
   private readonly paused = new Map<string, string>();
+  /** Batches a freeze (or a write left unsettled) stopped: tried again at the next kick. */
+  private readonly held = new Map<string, string>();
   private readonly now: () => number;
   private kicking: Promise<void> = Promise.resolve();
 
@@ -182,7 +188,7 @@ export class RebalanceService {
     const rows = run ? run.rows() : s.journal ? this.runner(s, b, { rows: status.payload.rows, signatures: [], by: '' }).rows() : [];
     const base = { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: rows.length, rows, cancelling: run?.isCancelling() ?? false };
     if (status.state === 'waiting' || status.state === 'rejected') return { ...base, state: status.state, paused: null };
-    const paused = this.paused.get(b.ref) ?? null;
+    const paused = this.paused.get(b.ref) ?? (run ? null : this.held.get(b.ref) ?? null);
     const state = paused ? 'paused' : run || rows.some((r) => r.state === 'pending') ? 'running' : 'finished';
     return { ...base, state, paused };
   }
@@ -201,6 +207,7 @@ export class RebalanceService {
       journal: s.journal, sender: s.writes as unknown as LegSender, approved, currency: b.currency,
       readBalances: (accounts, currency) => readBalances(s.client, accounts, currency),
       onProgress: () => this.opts.changed(b.ref),
+      held: () => this.opts.approvals.frozenReason(s.id),
     });
   }
 
@@ -214,7 +221,13 @@ export class RebalanceService {
   private async kickNow(): Promise<void> {
     const s = this.active();
     if (!s.journal || !s.writes) return;
+    const hold = await this.opts.approvals.holdReason();
     for (const b of this.batches(s.id)) {
+      if (hold !== null) {
+        if (!this.runs.has(b.ref) && !this.paused.has(b.ref)) this.held.set(b.ref, `Held: ${hold}. It goes on when that ends.`);
+        continue;
+      }
+      this.held.delete(b.ref);
       if (this.runs.has(b.ref) || this.paused.has(b.ref)) continue;
       const approved = await this.opts.approvals.approvedBatch(b.ref);
       if (!approved) continue;
@@ -224,7 +237,8 @@ export class RebalanceService {
       this.opts.log(`[rebalance] ${b.ref}: running (${b.title})`);
       void run.run().then((out) => {
         if (out.paused) this.paused.set(b.ref, out.paused);
-        this.opts.log(`[rebalance] ${b.ref}: ${out.paused ? `paused: ${out.paused}` : 'ended'}`);
+        if (out.held) this.held.set(b.ref, `Held: ${out.held}. It goes on when that ends.`);
+        this.opts.log(`[rebalance] ${b.ref}: ${out.paused ? `paused: ${out.paused}` : out.held ? `held: ${out.held}` : 'ended'}`);
       }, (e: unknown) => {
         this.paused.set(b.ref, `the batch stopped: ${(e as Error).message}`);
         this.opts.log(`[rebalance] ${b.ref}: ${(e as Error).message}`);

@@ -1,0 +1,203 @@
+import Database from 'better-sqlite3';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
+import { launchBrowser, ROOT } from './harness.ts';
+import { sandboxAdmin, sandboxGet } from './sandboxApi.ts';
+
+// Rebalance on the real desk and Sandbox. The desk runs as its own process (e2e/rebalanceDesk.ts) on a
+// Sandbox this test keeps running, so that SIGKILL is real: killed before the first transfer leaves, in
+// the middle of a batch, and after the last transfer's answer arrived but before the desk saw it, a
+// restarted desk finishes the approved batch by itself. The Sandbox's own records are the judge.
+
+const SHOTS = join(ROOT, 'resources', 'screenshots');
+const tsx = createRequire(join(ROOT, 'package.json')).resolve('tsx');
+const PASS = 'alice passphrase 1';
+
+interface DeskInfo { url: string; origin: string; token: string; confirm: string; confirm_origin: string }
+interface Running { child: ChildProcess; info: Promise<DeskInfo>; exited: Promise<NodeJS.Signals | null> }
+type Reply<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
+interface BatchView { ref: string; state: string; paused: string | null; rows: { state: string; to: string; from: string; amount: string }[] }
+
+let sandbox: SandboxProcess;
+let dir: string;
+let home: string;
+const children: ChildProcess[] = [];
+
+function startDesk(kill?: string): Running {
+  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'e2e', 'rebalanceDesk.ts'), home, sandbox.credentialsPath], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REBALANCE_KILL: kill ?? '' },
+  });
+  children.push(child);
+  const err: string[] = [];
+  createInterface({ input: child.stderr! }).on('line', (l) => err.push(l));
+  const info = new Promise<DeskInfo>((resolve, reject) => {
+    createInterface({ input: child.stdout! }).on('line', (l) => { if (l.startsWith('DESK ')) resolve(JSON.parse(l.slice(5)) as DeskInfo); });
+    child.once('exit', (code, signal) => reject(new Error(`the desk exited (${signal ?? code}) before it listened:\n${err.join('\n')}`)));
+  });
+  info.catch(() => {});
+  const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_c, signal) => r(signal)));
+  return { child, info, exited };
+}
+
+async function stopDesk(d: Running): Promise<void> {
+  if (d.child.exitCode === null && d.child.signalCode === null) d.child.kill('SIGTERM');
+  await d.exited;
+}
+
+async function rpc<T>(origin: string, token: string, channel: string, payload: unknown): Promise<T> {
+  const res = await fetch(`${origin}/rpc/${channel}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
+  const reply = await res.json() as Reply<T>;
+  if (!reply.ok) throw new Error(`${channel}: ${reply.error.message}`);
+  return reply.data;
+}
+const desk = <T>(i: DeskInfo, channel: string, payload: unknown = {}) => rpc<T>(i.origin, i.token, channel, payload);
+const confirmToken = (i: DeskInfo) => new URL(i.confirm).hash.replace('#token=', '');
+const confirmRpc = <T>(i: DeskInfo, channel: string, payload: unknown = {}) => rpc<T>(i.confirm_origin, confirmToken(i), channel, payload);
+
+/** Signs every ticket waiting in the confirmation window as the one operator. */
+async function signAll(i: DeskInfo): Promise<number> {
+  const s = await confirmRpc<{ tickets: { id: string }[]; operators: { id: string }[] }>(i, 'confirmState');
+  for (const t of s.tickets) await confirmRpc(i, 'confirmSign', { ticket: t.id, operator: s.operators[0]!.id, passphrase: PASS });
+  return s.tickets.length;
+}
+
+async function subsWith(amounts: string[], prefix: string): Promise<string[]> {
+  const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { main: { uid: string } };
+  const uids: string[] = [];
+  for (const [i, a] of amounts.entries()) {
+    const { uid } = await sandboxAdmin<{ uid: string }>(sandbox.credentialsPath, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `${prefix}_${i}` });
+    if (a !== '0') await sandboxAdmin(sandbox.credentialsPath, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
+    uids.push(uid);
+  }
+  return uids;
+}
+
+const spotUsdt = async (uid: string) => (await sandboxGet<{ uid: string; available: Record<string, string> }[]>(sandbox.credentialsPath, '/wallet/sub_account_balances', `sub_uid=${uid}`))[0]?.available.USDT ?? '0';
+
+/** The Sandbox's transfer records touching these sub-accounts, as (kind, from, to, amount) counted. */
+function records(uids: string[]): { key: string; n: number }[] {
+  const db = new Database(join(dir, 'sandbox', 'sandbox.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const marks = uids.map(() => '?').join(',');
+    return db.prepare(`SELECT kind || ' ' || from_uid || ' ' || to_uid || ' ' || amount AS key, COUNT(*) AS n FROM transfers
+      WHERE from_uid IN (${marks}) OR to_uid IN (${marks}) GROUP BY key`).all(...uids, ...uids) as { key: string; n: number }[];
+  } finally {
+    db.close();
+  }
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rebalance-e2e-'));
+  home = join(dir, 'home');
+  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
+  mkdirSync(SHOTS, { recursive: true });
+}, 60_000);
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Rebalance on the desk and the Sandbox', () => {
+  let browser: Browser;
+  afterAll(async () => { await browser?.close(); });
+
+  it('equalizes 10 sub-accounts from the page: plan, one approval in the confirmation window, progress, every target reached once', async () => {
+    const amounts = ['500', '0', '120.5', '0', '0', '37', '0', '0', '250', '0'];
+    const uids = await subsWith(amounts, 'rebal');
+    // Slow sub-to-sub answers, so that the progress is seen under way.
+    await sandboxAdmin(sandbox.credentialsPath, 'POST', '/faults', { kind: 'latency', latency_ms: 1200, path: '/wallet/sub_account_to_sub_account', method: 'POST', times: 9 });
+    const d = startDesk();
+    const info = await d.info;
+    browser = await launchBrowser();
+    const page: Page = await browser.newPage({ viewport: { width: 1024, height: 700 }, colorScheme: 'light' });
+    const confirm: Page = await browser.newPage({ viewport: { width: 760, height: 900 } });
+    page.setDefaultTimeout(30_000);
+    confirm.setDefaultTimeout(30_000);
+    await confirm.goto(info.confirm);
+    await confirm.getByLabel('Operator name').fill('Alice');
+    await confirm.getByLabel('New operator passphrase').fill(PASS);
+    await confirm.getByRole('button', { name: 'Create operator' }).click();
+    await confirm.getByText('Operator Alice created.').waitFor();
+
+    await page.goto(info.url);
+    await page.getByRole('link', { name: 'Rebalance' }).click();
+    await page.getByRole('button', { name: 'Read balances' }).click();
+    await page.getByTestId('scope').waitFor();
+    for (const uid of uids) await page.getByLabel(new RegExp(`^Include Sub-account ${uid} \\(rebal_\\d\\) · spot$`)).check();
+    await page.getByRole('button', { name: 'Equalize' }).click();
+    const plan = page.getByTestId('plan');
+    await expect.poll(() => plan.getByRole('heading').textContent()).toBe('Plan: 9 transfers moving 816.75 USDT');
+    expect(await page.getByTestId('plan-summary').textContent()).toMatch(/^9 requests to send \(at most 9 transfers for this many accounts\)\. Expected time under the rate limits: at least 0 s\./);
+    const after = await page.getByTestId('plan-accounts').locator('tbody tr td:nth-child(4)').allTextContents();
+    expect(after).toEqual(uids.map(() => '90.75'));
+    await plan.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'rebalance-plan.png') });
+
+    await page.getByRole('button', { name: 'Submit for approval' }).click();
+    await page.getByTestId('submitted').waitFor();
+    expect(await page.getByTestId('batch-state').first().textContent()).toMatch(/^Waiting for approval/);
+    // Nothing moved before the signature.
+    expect(records(uids).filter((r) => r.key.startsWith('sub_sub'))).toEqual([]);
+    const ticket = confirm.getByTestId('ticket').first();
+    await ticket.waitFor();
+    await ticket.getByLabel('Operator').selectOption({ label: 'Alice' });
+    await ticket.getByLabel('Passphrase').fill(PASS);
+    await ticket.getByRole('button', { name: 'Sign' }).click();
+
+    const state = page.getByTestId('batch-state').first();
+    await expect.poll(() => state.textContent(), { timeout: 30_000 }).toMatch(/^(Running|Finished)/);
+    await page.getByTestId('batch').first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'rebalance-progress.png') });
+    await expect.poll(() => state.textContent(), { timeout: 60_000 }).toBe('Finished: 9 done, 0 failed, 0 skipped.');
+
+    expect(await Promise.all(uids.map(spotUsdt))).toEqual(uids.map(() => '90.75'));
+    const moves = records(uids).filter((r) => r.key.startsWith('sub_sub'));
+    expect(moves).toHaveLength(9);
+    expect(moves.filter((r) => r.n > 1)).toEqual([]);
+    await page.close();
+    await confirm.close();
+    await stopDesk(d);
+  }, 180_000);
+
+  for (const [point, kill] of [['before the first transfer leaves', 'before:1'], ['mid-batch', 'before:4'], ['after the last transfer\'s answer, before the desk saw it', 'after:6']] as const) {
+    it(`SIGKILL ${point}: a restart finishes the approved batch, no transfer twice`, async () => {
+      const amounts = ['60', '45', '31', '80', '22.5', '100', '0'];
+      const uids = await subsWith(amounts, `kill${kill.replace(':', '')}`);
+      const first = startDesk(kill);
+      const info = await first.info;
+      const ops = await confirmRpc<{ operators: unknown[] }>(info, 'confirmState');
+      if (ops.operators.length === 0) await confirmRpc(info, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS });
+      // Sweep above 10 to the main account: six main/sub transfers, each with its client_order_id.
+      const plan = await desk<{ id: string; transfers: unknown[] }>(info, 'rebalancePlan', { currency: 'USDT', preset: { kind: 'sweep', ceiling: '10' }, accounts: uids.map((owner) => ({ owner, kind: 'spot' })) });
+      expect(plan.transfers).toHaveLength(6);
+      const { ref } = await desk<{ ref: string }>(info, 'rebalanceDraft', { plan: plan.id });
+      // The desk may die before it answers the signature: the signature is stored before the batch runs.
+      await signAll(info).catch(() => 0);
+      expect(await first.exited).toBe('SIGKILL');
+      const before = records(uids).filter((r) => r.key.startsWith('main_sub'));
+      if (kill === 'before:1') expect(before).toEqual([]);
+
+      const second = startDesk();
+      const again = await second.info;
+      let batch: BatchView | undefined;
+      await expect.poll(async () => {
+        batch = (await desk<BatchView[]>(again, 'rebalanceBatches')).find((b) => b.ref === ref);
+        return batch?.state;
+      }, { timeout: 60_000, interval: 500 }).toBe('finished');
+      expect(batch!.rows.map((r) => r.state)).toEqual(plan.transfers.map(() => 'done'));
+      expect(await Promise.all(uids.map(spotUsdt))).toEqual(['10', '10', '10', '10', '10', '10', '0']);
+      const moves = records(uids).filter((r) => r.key.startsWith('main_sub'));
+      expect(moves).toHaveLength(6);
+      expect(moves.filter((r) => r.n > 1)).toEqual([]);
+      await stopDesk(second);
+    }, 120_000);
+  }
+});
