@@ -1,0 +1,64 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import { ApiClient } from '../client/client.ts';
+import { dec } from '../../../shared/money.ts';
+import { readBalances } from './balances.ts';
+import type { AccountRef } from './route.ts';
+
+// The balances a plan starts from and a resume checks, for every kind a batch may touch, read from a
+// Sandbox after moves whose amounts the test knows.
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+let sandbox: SandboxProcess;
+let dir: string;
+let creds: { admin_url: string; admin_token: string; base_url: string; main: { uid: string; key: string; secret: string } };
+let client: ApiClient;
+
+async function admin<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${creds.admin_url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
+  return await res.json() as T;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rebalance-balances-'));
+  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
+  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main });
+}, 60_000);
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('readBalances', () => {
+  it('reads spot and futures accounts of the main account and of sub-accounts, one or many', async () => {
+    const uids: string[] = [];
+    for (const [i, a] of ['50', '12.25'].entries()) {
+      const { uid } = await admin<{ uid: string }>(`/accounts/${creds.main.uid}/sub_accounts`, { name: `read_${i}` });
+      await admin('/deposits', { uid, currency: 'USDT', amount: a });
+      uids.push(uid);
+    }
+    const main: AccountRef[] = [{ owner: 'main', kind: 'spot' }, { owner: 'main', kind: 'futures' }];
+    const before = await readBalances(client, main, 'USDT');
+    await client.request({ method: 'POST', path: '/wallet/sub_account_transfers', body: { sub_account: uids[0], sub_account_type: 'futures', currency: 'USDT', amount: '7.5', direction: 'to', client_order_id: `t-${Date.now()}` } }, z.any());
+    await client.request({ method: 'POST', path: '/wallet/transfers', body: { currency: 'USDT', from: 'spot', to: 'futures', amount: '3', settle: 'usdt' } }, z.any());
+
+    const accounts: AccountRef[] = [...main, ...uids.flatMap((owner) => [{ owner, kind: 'spot' as const }, { owner, kind: 'futures' as const }])];
+    const after = await readBalances(client, accounts, 'USDT');
+    const moved = (k: string) => dec(after.get(k)!).minus(dec(before.get(k)!)).toFixed();
+    expect([moved('main:spot'), moved('main:futures')]).toEqual(['-10.5', '3']);
+    expect([after.get(`${uids[0]}:spot`), after.get(`${uids[0]}:futures`), after.get(`${uids[1]}:spot`), after.get(`${uids[1]}:futures`)]).toEqual(['50', '7.5', '12.25', '0']);
+    // One sub-account alone is read by its uid, and gives the same figure.
+    expect(await readBalances(client, [{ owner: uids[0]!, kind: 'futures' }, { owner: uids[1]!, kind: 'spot' }], 'USDT')).toEqual(new Map([[`${uids[0]}:futures`, '7.5'], [`${uids[1]}:spot`, '12.25']]));
+  });
+
+  it('refuses, naming the account, what it cannot read', async () => {
+    await expect(readBalances(client, [{ owner: 'main', kind: 'delivery' }], 'USDT')).rejects.toThrow(/main:delivery: the desk reads no delivery balance yet/);
+    await expect(readBalances(client, [{ owner: 'main', kind: 'futures' }], 'ETH')).rejects.toThrow(/ETH is no futures settlement currency/);
+  });
+});
