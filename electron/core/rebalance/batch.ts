@@ -28,7 +28,7 @@ export interface Approved { rows: ApprovedRow[]; signatures: OperatorSignature[]
 /** The executor's two doors for approved batch rows. */
 export interface LegSender {
   dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string, note?: string): Promise<IntentView>;
-  skipApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], reason: string): unknown;
+  skipApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], reason: string, note?: string): unknown;
 }
 
 /** The plan's requests as batch rows to draft, each note tying it to its transfer and leg. */
@@ -134,7 +134,7 @@ export class BatchRun {
 
   private skip(l: Leg, reason: string): void {
     const { approved } = this.opts;
-    this.opts.sender.skipApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, reason);
+    this.opts.sender.skipApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, reason, l.row.note);
   }
 
   private async runTransfer(legs: Leg[]): Promise<void> {

@@ -4,10 +4,11 @@ import { z } from 'zod';
 import type { BatchView, PlanRequest, RebalancePlan, RebalanceScope, ScopeAccount, Template } from '../../../shared/rebalance.ts';
 import { FUTURES_SETTLES } from '../../../shared/balances.ts';
 import { InputError } from '../errors.ts';
+import type { DeskApprovals } from '../approvals/deskApprovals.ts';
 import type { ActiveSession, Session } from '../session.ts';
 import { JsonFile } from '../store/jsonFile.ts';
 import { readBalances } from './balances.ts';
-import { BatchRun, batchWrites, type Approved, type ApprovedRow, type LegSender, type WriteSpec } from './batch.ts';
+import { BatchRun, batchWrites, type Approved, type WriteSpec } from './batch.ts';
 import { plan as makePlan, type Plan } from './planner.ts';
 import { reportCsv } from './report.ts';
 import { accountKey, type AccountRef } from './route.ts';
@@ -21,15 +22,7 @@ import { TemplateStore } from './templates.ts';
 // what was sent. A desk that starts finds every approved, unfinished batch there and finishes it.
 
 /** DeskApprovals' batch doors (shared/api/batch.ts), as this service uses them. */
-export interface BatchGate {
-  draftBatch(spec: { batch: 'rebalance'; title: string; source: Record<string, string>; writes: { write: WriteSpec; note?: string }[] }): Promise<{ ticket: string; title: string; ref: string }>;
-  batchStatus(ref: string): Promise<{ state: 'waiting' | 'approved' | 'rejected' | 'sent'; payload: { rows: ApprovedRow[]; title: string } } | null> | { state: 'waiting' | 'approved' | 'rejected' | 'sent'; payload: { rows: ApprovedRow[]; title: string } } | null;
-  approvedBatch(ref: string): Promise<Approved | null> | Approved | null;
-  /** Why the active profile's writes must wait (frozen), read from the store. */
-  holdReason(): Promise<string | null>;
-  /** The same, synchronous, from the loaded state. */
-  frozenReason(profileId: string): string | null;
-}
+export type BatchGate = Pick<DeskApprovals, 'draftBatch' | 'batchStatus' | 'approvedBatch' | 'closeBatch' | 'holdReason' | 'frozenReason'>;
 
 const IndexEntry = z.object({
   ref: z.string().min(1).max(64), plan: z.string().min(1).max(40), title: z.string().max(300), currency: z.string().max(16),
@@ -204,7 +197,7 @@ export class RebalanceService {
   private runner(s: ActiveSession, b: z.output<typeof IndexEntry>, approved: Approved): BatchRun {
     if (!s.journal || !s.writes) throw new InputError([], 'This profile has no usable journal, so it sends no writes (see the Activity page).');
     return new BatchRun({
-      journal: s.journal, sender: s.writes as unknown as LegSender, approved, currency: b.currency,
+      journal: s.journal, sender: s.writes, approved, currency: b.currency,
       readBalances: (accounts, currency) => readBalances(s.client, accounts, currency),
       onProgress: () => this.opts.changed(b.ref),
       held: () => this.opts.approvals.frozenReason(s.id),
@@ -229,15 +222,21 @@ export class RebalanceService {
       }
       this.held.delete(b.ref);
       if (this.runs.has(b.ref) || this.paused.has(b.ref)) continue;
+      if ((await this.opts.approvals.batchStatus(b.ref))?.state !== 'approved') continue;
       const approved = await this.opts.approvals.approvedBatch(b.ref);
       if (!approved) continue;
       const run = this.runner(s, b, approved);
-      if (!run.rows().some((r) => r.state === 'pending')) continue;
+      if (!run.rows().some((r) => r.state === 'pending')) {
+        await this.opts.approvals.closeBatch(b.ref);
+        continue;
+      }
       this.runs.set(b.ref, run);
       this.opts.log(`[rebalance] ${b.ref}: running (${b.title})`);
       void run.run().then((out) => {
         if (out.paused) this.paused.set(b.ref, out.paused);
         if (out.held) this.held.set(b.ref, `Held: ${out.held}. It goes on when that ends.`);
+        // Nothing left to send: the governance store marks the batch sent, so no desk runs it again.
+        else if (!out.paused && !out.rows.some((r) => r.state === 'pending')) void this.opts.approvals.closeBatch(b.ref).catch((e: unknown) => this.opts.log(`[rebalance] ${b.ref}: ${(e as Error).message}`));
         this.opts.log(`[rebalance] ${b.ref}: ${out.paused ? `paused: ${out.paused}` : out.held ? `held: ${out.held}` : 'ended'}`);
       }, (e: unknown) => {
         this.paused.set(b.ref, `the batch stopped: ${(e as Error).message}`);
