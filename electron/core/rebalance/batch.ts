@@ -188,8 +188,10 @@ export class BatchRun {
       const first = sides(legs[0]!.row.kind, legs[0]!.row.body);
       const last = sides(legs.at(-1)!.row.kind, legs.at(-1)!.row.body);
       const views = legs.map((l) => journal.intent(l.row.ref));
-      const bad = views.find((v) => !v || !OK_STATES.has(v.state));
-      const state: ReportRow['state'] = bad === undefined ? 'done'
+      // A leg the journal does not hold was never sent: `find` cannot tell it from "none", so look by index.
+      const at = views.findIndex((v) => !v || !OK_STATES.has(v.state));
+      const bad = at < 0 ? null : views[at];
+      const state: ReportRow['state'] = at < 0 ? 'done'
         : !bad ? 'pending'
           : bad.state === 'refused' ? 'failed'
             : bad.state === 'cancelled' ? 'skipped'
