@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
 import { launchBrowser, ROOT } from './harness.ts';
 import { sandboxAdmin, sandboxGet } from './sandboxApi.ts';
@@ -27,16 +27,15 @@ interface BatchView { ref: string; state: string; paused: string | null; rows: {
 
 let sandbox: SandboxProcess;
 let dir: string;
-let home: string;
 const children: ChildProcess[] = [];
 
-function startDesk(kill?: string): Running {
-  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'e2e', 'rebalanceDesk.ts'), home, sandbox.credentialsPath], {
+function startDesk(home: string, kill?: string): Running {
+  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'e2e', 'rebalanceDesk.ts'), join(dir, home), sandbox.credentialsPath], {
     cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REBALANCE_KILL: kill ?? '' },
   });
   children.push(child);
   const err: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (l) => err.push(l));
+  createInterface({ input: child.stderr! }).on('line', (l) => { err.push(l); if (process.env.REBALANCE_E2E_LOG) process.stderr.write(`[desk] ${l}\n`); });
   const info = new Promise<DeskInfo>((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (l) => { if (l.startsWith('DESK ')) resolve(JSON.parse(l.slice(5)) as DeskInfo); });
     child.once('exit', (code, signal) => reject(new Error(`the desk exited (${signal ?? code}) before it listened:\n${err.join('\n')}`)));
@@ -95,7 +94,6 @@ function records(uids: string[]): { key: string; n: number }[] {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rebalance-e2e-'));
-  home = join(dir, 'home');
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
   mkdirSync(SHOTS, { recursive: true });
 }, 60_000);
@@ -108,13 +106,17 @@ afterAll(async () => {
 describe('Rebalance on the desk and the Sandbox', () => {
   let browser: Browser;
   afterAll(async () => { await browser?.close(); });
+  // Whatever a failed test left running is stopped before the next one starts its own desk.
+  afterEach(async () => {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  });
 
   it('equalizes 10 sub-accounts from the page: plan, one approval in the confirmation window, progress, every target reached once', async () => {
     const amounts = ['500', '0', '120.5', '0', '0', '37', '0', '0', '250', '0'];
     const uids = await subsWith(amounts, 'rebal');
-    // Slow sub-to-sub answers, so that the progress is seen under way.
-    await sandboxAdmin(sandbox.credentialsPath, 'POST', '/faults', { kind: 'latency', latency_ms: 1200, path: '/wallet/sub_account_to_sub_account', method: 'POST', times: 9 });
-    const d = startDesk();
+    // The first four sub-to-sub answers are slow, so that the progress is seen under way.
+    await sandboxAdmin(sandbox.credentialsPath, 'POST', '/faults', { kind: 'latency', latency_ms: 4000, path: '/wallet/sub_account_to_sub_account', method: 'POST', times: 4 });
+    const d = startDesk('home-ui');
     const info = await d.info;
     browser = await launchBrowser();
     const page: Page = await browser.newPage({ viewport: { width: 1024, height: 700 }, colorScheme: 'light' });
@@ -134,7 +136,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     for (const uid of uids) await page.getByLabel(new RegExp(`^Include Sub-account ${uid} \\(rebal_\\d\\) · spot$`)).check();
     await page.getByRole('button', { name: 'Equalize' }).click();
     const plan = page.getByTestId('plan');
-    await expect.poll(() => plan.getByRole('heading').textContent()).toBe('Plan: 9 transfers moving 816.75 USDT');
+    await expect.poll(() => plan.getByRole('heading').textContent()).toBe('Plan: 9 transfers moving 598.25 USDT');
     expect(await page.getByTestId('plan-summary').textContent()).toMatch(/^9 requests to send \(at most 9 transfers for this many accounts\)\. Expected time under the rate limits: at least 0 s\./);
     const after = await page.getByTestId('plan-accounts').locator('tbody tr td:nth-child(4)').allTextContents();
     expect(after).toEqual(uids.map(() => '90.75'));
@@ -153,7 +155,8 @@ describe('Rebalance on the desk and the Sandbox', () => {
     await ticket.getByRole('button', { name: 'Sign' }).click();
 
     const state = page.getByTestId('batch-state').first();
-    await expect.poll(() => state.textContent(), { timeout: 30_000 }).toMatch(/^(Running|Finished)/);
+    await expect.poll(() => state.textContent(), { timeout: 30_000 }).toBe('Running.');
+    await expect.poll(() => page.getByTestId('batch').first().textContent(), { timeout: 30_000, interval: 100 }).toMatch(/[1-8] of 9 transfers ended/);
     await page.getByTestId('batch').first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'rebalance-progress.png') });
     await expect.poll(() => state.textContent(), { timeout: 60_000 }).toBe('Finished: 9 done, 0 failed, 0 skipped.');
@@ -171,7 +174,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     it(`SIGKILL ${point}: a restart finishes the approved batch, no transfer twice`, async () => {
       const amounts = ['60', '45', '31', '80', '22.5', '100', '0'];
       const uids = await subsWith(amounts, `kill${kill.replace(':', '')}`);
-      const first = startDesk(kill);
+      const first = startDesk('home-kill', kill);
       const info = await first.info;
       const ops = await confirmRpc<{ operators: unknown[] }>(info, 'confirmState');
       if (ops.operators.length === 0) await confirmRpc(info, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS });
@@ -185,7 +188,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
       const before = records(uids).filter((r) => r.key.startsWith('main_sub'));
       if (kill === 'before:1') expect(before).toEqual([]);
 
-      const second = startDesk();
+      const second = startDesk('home-kill');
       const again = await second.info;
       let batch: BatchView | undefined;
       await expect.poll(async () => {

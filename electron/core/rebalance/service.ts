@@ -22,7 +22,7 @@ import { TemplateStore } from './templates.ts';
 // what was sent. A desk that starts finds every approved, unfinished batch there and finishes it.
 
 /** DeskApprovals' batch doors (shared/api/batch.ts), as this service uses them. */
-export type BatchGate = Pick<DeskApprovals, 'draftBatch' | 'batchStatus' | 'approvedBatch' | 'closeBatch' | 'holdReason' | 'frozenReason'>;
+export type BatchGate = Pick<DeskApprovals, 'draftBatch' | 'batchStatus' | 'approvedBatch' | 'closeBatch' | 'holdReason' | 'frozenReason' | 'confirmState'>;
 
 const IndexEntry = z.object({
   ref: z.string().min(1).max(64), plan: z.string().min(1).max(40), title: z.string().max(300), currency: z.string().max(16),
@@ -176,7 +176,11 @@ export class RebalanceService {
 
   private async view(s: ActiveSession, b: z.output<typeof IndexEntry>): Promise<BatchView | null> {
     const status = await this.opts.approvals.batchStatus(b.ref);
-    if (!status) return null;
+    if (!status) {
+      // The governance store holds a batch from the drafter's signature on: before it, only the ticket.
+      const ticket = (await this.opts.approvals.confirmState()).tickets.some((t) => t.ref === b.ref);
+      return { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: 0, rows: [], cancelling: false, state: ticket ? 'waiting' : 'declined', paused: null };
+    }
     const run = this.runs.get(b.ref);
     const rows = run ? run.rows() : s.journal ? this.runner(s, b, { rows: status.payload.rows, signatures: [], by: '' }).rows() : [];
     const base = { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: rows.length, rows, cancelling: run?.isCancelling() ?? false };

@@ -37,12 +37,13 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
       <p data-testid="batch-state">
         {batch.state === 'waiting' && 'Waiting for approval in the confirmation window. Nothing is sent until it is signed.'}
         {batch.state === 'rejected' && 'Rejected in the confirmation window: nothing was sent.'}
+        {batch.state === 'declined' && 'Never signed (declined in the confirmation window, or the desk restarted first): nothing was sent.'}
         {batch.state === 'running' && (batch.cancelling ? 'Cancelling: the transfers under way finish, the rest is skipped.' : 'Running.')}
         {batch.state === 'paused' && 'Paused: nothing more is sent.'}
         {batch.state === 'finished' && `Finished: ${count('done')} done, ${count('failed')} failed, ${count('skipped')} skipped${count('needs_attention') ? `, ${count('needs_attention')} need attention (Activity page)` : ''}.`}
       </p>
       {batch.paused && <p className="error-panel" role="alert" data-testid="paused-reason">{batch.paused}</p>}
-      {batch.state !== 'waiting' && batch.state !== 'rejected' && (
+      {batch.rows.length > 0 && batch.state !== 'waiting' && batch.state !== 'rejected' && (
         <div className="row">
           <progress max={batch.rows.length} value={ended} aria-label="Transfers ended" data-testid="batch-progress" />
           <span className="small">{ended} of {batch.rows.length} transfers ended</span>
@@ -55,13 +56,13 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
           </button>
         )}
         {batch.state === 'paused' && <button type="button" disabled={resume.isPending} onClick={() => resume.mutate({ ref: batch.ref })}>Read balances and resume</button>}
-        {batch.state !== 'waiting' && batch.state !== 'rejected' && <button type="button" onClick={exportCsv}>Export report (CSV)</button>}
+        {batch.rows.length > 0 && batch.state !== 'waiting' && batch.state !== 'rejected' && <button type="button" onClick={exportCsv}>Export report (CSV)</button>}
       </div>
       {cancel.isError && <ErrorPanel error={cancel.error} />}
       {resume.isError && <ErrorPanel error={resume.error} />}
       {exportError !== null && <ErrorPanel error={exportError} />}
       {note && <p className="muted small" role="status">{note}</p>}
-      <details open={batch.state === 'finished' || batch.state === 'paused'}>
+      {batch.rows.length > 0 && <details open={batch.state === 'finished' || batch.state === 'paused'}>
         <summary>Report</summary>
         <table className="table" data-testid="batch-report">
           <thead><tr><th>#</th><th>From</th><th>To</th><th className="num">Amount</th><th>State</th><th>Why</th></tr></thead>
@@ -74,7 +75,7 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
             ))}
           </tbody>
         </table>
-      </details>
+      </details>}
     </section>
   );
 }

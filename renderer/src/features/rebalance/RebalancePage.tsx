@@ -55,7 +55,8 @@ export default function RebalancePage() {
     setPlan(null);
     setNote(missing.length ? `Template ${t.name} names accounts not in scope now: ${missing.join(', ')}.` : `Template ${t.name} applied.`);
   };
-  const visible = (batches.data ?? []).filter((b, i) => b.state !== 'finished' || i < 3);
+  // Batches under way or waiting, and the three most recent others.
+  const visible = (batches.data ?? []).filter((b, i) => ['waiting', 'running', 'paused'].includes(b.state) || i < 3);
 
   return (
     <section className="page">
