@@ -40,6 +40,9 @@ function AllReads() {
     walletCurrencyChains: useDeskQuery('walletCurrencyChains', { currency: 'USDT' }),
     walletWithdrawStatus: useDeskQuery('walletWithdrawStatus', {}),
     walletSavedAddresses: useDeskQuery('walletSavedAddresses', { currency: 'USDT' }),
+    rebalanceScope: useDeskQuery('rebalanceScope', { currency: 'USDT' }),
+    rebalanceTemplates: useDeskQuery('rebalanceTemplates', {}),
+    rebalanceBatches: useDeskQuery('rebalanceBatches', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -73,6 +76,7 @@ async function setUp() {
 const BALANCES_ONCE = { balancesMain: 1, balancesSnapshots: 1, balancesMatrix: 1, balancesSubAccount: 1, balanceAlerts: 1, balancesSettingsGet: 1 };
 const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1 };
 const WALLET_ONCE = { addressBookList: 1, walletCurrencyChains: 1, walletWithdrawStatus: 1, walletSavedAddresses: 1 };
+const REBALANCE_ONCE = { rebalanceScope: 1, rebalanceTemplates: 1, rebalanceBatches: 1 };
 const HISTORY_ONCE = { withdrawalsList: 1, depositsList: 1, transfersList: 1, uidTransfersList: 1, withdrawalDetail: 1, historyStatus: 1, unsentList: 1 };
 
 describe('targeted refresh: each event and write refetches only what it makes stale', () => {
@@ -105,13 +109,19 @@ describe('targeted refresh: each event and write refetches only what it makes st
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('profiles', { active_id: 'sandbox' }))).toEqual({
       profileCurrent: 1, profilesList: 1, journalStatus: 1, intentsList: 1, journalEntries: 1, journalVerify: 1, totalBalance: 1, ...HISTORY_ONCE, depositAddress: 1,
-      ...BALANCES_ONCE, ...APPROVALS_ONCE, ...WALLET_ONCE,
+      ...BALANCES_ONCE, ...APPROVALS_ONCE, ...WALLET_ONCE, ...REBALANCE_ONCE,
     });
   });
 
   it('refetches the approvals queue, the cancellable withdrawals and the journal entries, and only them, on an approvals event', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('approvals', {}))).toEqual({ ...APPROVALS_ONCE, journalEntries: 1 });
+    expect(await after(counts(), () => fake.emit('approvals', {}))).toEqual({ ...APPROVALS_ONCE, journalEntries: 1, rebalanceBatches: 1 });
+  });
+
+  it('refetches the rebalance batches and the balances, not the scope read, when a batch moves on', async () => {
+    const { fake, counts, after } = await setUp();
+    const { balancesSettingsGet: _, ...moved } = BALANCES_ONCE;
+    expect(await after(counts(), () => fake.emit('rebalance', { ref: 'r1' }))).toEqual({ rebalanceBatches: 1, ...moved });
   });
 
   it('refetches the history reads, and only them, on a history event', async () => {

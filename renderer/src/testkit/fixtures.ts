@@ -53,6 +53,7 @@ export function baseAnswers(): FakeAnswers {
     withdrawalsCancellable: [],
     addressBookList: [],
     walletCurrencyChains: [], walletWithdrawStatus: [], walletSavedAddresses: [],
+    rebalanceScope: { currency: 'USDT', read_at: 0, accounts: [] }, rebalanceTemplates: [], rebalanceBatches: [],
   };
 }
 
