@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
 import { launchBrowser, ROOT } from './harness.ts';
-import { sandboxAdmin, sandboxGet } from './sandboxApi.ts';
+import { sandboxAdmin, sandboxGet, sandboxPost } from './sandboxApi.ts';
 
 // Rebalance on the real desk and Sandbox. The desk runs as its own process (e2e/rebalanceDesk.ts) on a
 // Sandbox this test keeps running, so that SIGKILL is real: killed before the first transfer leaves, in
@@ -203,4 +203,35 @@ describe('Rebalance on the desk and the Sandbox', () => {
       await stopDesk(second);
     }, 120_000);
   }
+
+  it('pauses, naming the account and the shortfall, when a source no longer holds enough; a restart finds it paused; Cancel skips the rest unsent', async () => {
+    const uids = await subsWith(['60', '45'], 'pause');
+    const d = startDesk('home-kill');
+    const info = await d.info;
+    const ops = await confirmRpc<{ operators: unknown[] }>(info, 'confirmState');
+    if (ops.operators.length === 0) await confirmRpc(info, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS });
+    const plan = await desk<{ id: string; transfers: { amount: string }[] }>(info, 'rebalancePlan', { currency: 'USDT', preset: { kind: 'sweep', ceiling: '10' }, accounts: uids.map((owner) => ({ owner, kind: 'spot' })) });
+    expect(plan.transfers.map((t) => t.amount)).toEqual(['50', '35']);
+    const { ref } = await desk<{ ref: string }>(info, 'rebalanceDraft', { plan: plan.id });
+    // Between the plan and its approval, 40 USDT leave the first sub-account.
+    await sandboxPost(sandbox.credentialsPath, '/wallet/sub_account_transfers', { sub_account: uids[0], sub_account_type: 'spot', currency: 'USDT', amount: '40', direction: 'from', client_order_id: `drain-${Date.now()}` });
+    expect(await signAll(info)).toBe(1);
+    const reason = `${uids[0]}:spot now holds 20 USDT, less than the 50 the rest of the batch takes from it (short by 30)`;
+    const batchOf = async (i: DeskInfo) => (await desk<BatchView[]>(i, 'rebalanceBatches')).find((b) => b.ref === ref);
+    await expect.poll(async () => (await batchOf(info))?.paused ?? '', { timeout: 30_000 }).toMatch(new RegExp(`^${reason.replace(/[()]/g, '\\$&')}`));
+    expect((await batchOf(info))!.state).toBe('paused');
+    await stopDesk(d);
+
+    const again = startDesk('home-kill');
+    const info2 = await again.info;
+    await expect.poll(async () => (await batchOf(info2))?.state, { timeout: 30_000 }).toBe('paused');
+    expect((await batchOf(info2))!.paused).toContain(reason);
+    const cancelled = await desk<BatchView>(info2, 'rebalanceCancel', { ref, reason: 'the balances moved' });
+    expect(cancelled.state).toBe('finished');
+    expect(cancelled.rows.map((r) => r.state)).toEqual(['skipped', 'skipped']);
+    // Only the test's own 40 left; nothing of the batch was sent.
+    expect(records(uids).filter((r) => r.key.startsWith('main_sub')).map((r) => r.key.split(' ').at(-1))).toEqual(['40']);
+    expect(await Promise.all(uids.map(spotUsdt))).toEqual(['20', '45']);
+    await stopDesk(again);
+  }, 120_000);
 });

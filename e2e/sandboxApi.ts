@@ -27,3 +27,17 @@ export async function sandboxAdmin<T>(credentialsPath: string, method: string, p
   if (!res.ok) throw new Error(`Sandbox admin answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
 }
+
+/** A signed POST to the Sandbox with the main key (the test's own, not the desk's client). */
+export async function sandboxPost<T>(credentialsPath: string, path: string, body: unknown): Promise<T> {
+  const creds = readSandboxCredentials(credentialsPath);
+  const url = new URL(creds.base_url);
+  const fullPath = `${url.pathname}${path}`;
+  const text = JSON.stringify(body);
+  const ts = String(Math.floor(Date.now() / 1000));
+  const payload = ['POST', fullPath, '', createHash('sha512').update(text).digest('hex'), ts].join('\n');
+  const sign = createHmac('sha512', creds.main.secret).update(payload).digest('hex');
+  const res = await fetch(`${url.origin}${fullPath}`, { method: 'POST', headers: { KEY: creds.main.key, Timestamp: ts, SIGN: sign, 'Content-Type': 'application/json' }, body: text });
+  if (!res.ok) throw new Error(`Sandbox answered ${res.status}: ${await res.text()}`);
+  return (await res.json()) as T;
+}
