@@ -98,6 +98,26 @@ describe('a rebalance batch against the Sandbox', () => {
     journal.close();
   });
 
+  it('a freeze holds the rest unsent and unskipped: a later run sends it', async () => {
+    const amounts = ['30', '0', '0'];
+    const uids = await subsWith(amounts);
+    const p = plan('USDT', equalize(uids.map((uid, i) => ({ account: { owner: uid, kind: 'spot' as const }, balance: amounts[i]! }))));
+    const { journal, executor } = desk('held');
+    const approved = preApproved(p, 'held1');
+    let frozen: string | null = null;
+    const run = new BatchRun({ journal, sender: executor, approved, currency: 'USDT', readBalances: readAll, concurrency: 1, held: () => frozen, onProgress: () => { frozen = 'the desk is frozen (by Alice)'; } });
+    const out = await run.run();
+    expect(out.held).toBe('the desk is frozen (by Alice)');
+    expect(out.rows.map((r) => r.state)).toEqual(['done', 'pending']);
+    expect(journal.intent(approved.rows[1]!.ref)).toBeUndefined();
+    frozen = null;
+    const later = await new BatchRun({ journal, sender: executor, approved, currency: 'USDT', readBalances: readAll }).run();
+    expect([later.held, later.rows.map((r) => r.state)]).toEqual([null, ['done', 'done']]);
+    expect(await Promise.all(uids.map(balance))).toEqual(['10', '10', '10']);
+    await executor.stop();
+    journal.close();
+  });
+
   it('after a restart it re-reads balances and pauses, naming the account, when a source no longer holds enough', async () => {
     const amounts = ['50', '0', '0'];
     const uids = await subsWith(amounts);

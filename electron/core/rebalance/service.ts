@@ -64,12 +64,17 @@ export class RebalanceService {
     return this.opts.session.active();
   }
 
-  private batches(profile: string): z.output<typeof IndexEntry>[] {
+  /** Someone who can write the data folder can change this file: a bad one is an error that names the problem. */
+  private allBatches(): z.output<typeof IndexEntry>[] {
     try {
-      return this.index.read().filter((b) => b.profile === profile);
+      return this.index.read();
     } catch (e) {
       throw new InputError([], `The list of rebalance batches cannot be read: ${(e as Error).message}`);
     }
+  }
+
+  private batches(profile: string): z.output<typeof IndexEntry>[] {
+    return this.allBatches().filter((b) => b.profile === profile);
   }
 
   // ---- scope and plans ----
@@ -158,7 +163,7 @@ export class RebalanceService {
     const title = `Rebalance ${p.currency}: ${p.transfers.length} transfer${p.transfers.length === 1 ? '' : 's'} moving ${p.moved} ${p.currency}`;
     const source = { plan: planId, currency: p.currency, moved: p.moved, transfers: String(p.transfers.length), requests: String(p.requests), extra_hops: String(p.extraHops) };
     const t = await this.opts.approvals.draftBatch({ batch: 'rebalance', title, source, writes });
-    this.index.write([...this.index.read(), { ref: t.ref, plan: planId, title, currency: p.currency, created_at: this.now(), profile: s.id }]);
+    this.index.write([...this.allBatches(), { ref: t.ref, plan: planId, title, currency: p.currency, created_at: this.now(), profile: s.id }]);
     this.plans.delete(planId);
     this.opts.changed(t.ref);
     return t;
@@ -220,11 +225,6 @@ export class RebalanceService {
     if (!s.journal || !s.writes) return;
     const hold = await this.opts.approvals.holdReason();
     for (const b of this.batches(s.id)) {
-      if (hold !== null) {
-        if (!this.runs.has(b.ref) && !this.paused.has(b.ref)) this.held.set(b.ref, `Held: ${hold}. It goes on when that ends.`);
-        continue;
-      }
-      this.held.delete(b.ref);
       if (this.runs.has(b.ref) || this.paused.has(b.ref)) continue;
       if ((await this.opts.approvals.batchStatus(b.ref))?.state !== 'approved') continue;
       const approved = await this.opts.approvals.approvedBatch(b.ref);
@@ -234,6 +234,11 @@ export class RebalanceService {
         await this.opts.approvals.closeBatch(b.ref);
         continue;
       }
+      if (hold !== null) {
+        this.held.set(b.ref, `Held: ${hold}. It goes on when that ends.`);
+        continue;
+      }
+      this.held.delete(b.ref);
       this.runs.set(b.ref, run);
       this.opts.log(`[rebalance] ${b.ref}: running (${b.title})`);
       void run.run().then((out) => {
