@@ -13,7 +13,7 @@ import { InputError } from '../errors.ts';
 import type { ActiveSession, Session } from '../session.ts';
 import type { VaultPort } from '../vaultPort.ts';
 import { newOrderId } from '../writes/ids.ts';
-import { buildBody, KINDS } from '../writes/inputs.ts';
+import { buildBody, KINDS, signerOf } from '../writes/inputs.ts';
 import { AddressBook } from './addressBook.ts';
 import { activeAt, GovernanceError, type GovernanceRules, type Proposal, type RequestPayload } from './governance.ts';
 import type { JournalSource } from '../journal/audit.ts';
@@ -139,7 +139,7 @@ export class DeskApprovals {
           : p.effective_at! > now ? 'cooling_off' : 'in_force';
     return {
       ref: p.ref, what: p.what, ...(p.profile ? { profile: p.profile } : {}),
-      ...(req ? { kind: req.kind, body: req.body, verdict: req.verdict } : {}),
+      ...(req ? { kind: req.kind, body: req.body, ...(req.signer ? { signer: req.signer } : {}), verdict: req.verdict } : {}),
       summary: summarize(p, req),
       drafted_by: p.drafted_by.name, drafted_at: p.drafted_at, approved_by: names(q.approvers), needed: q.needed,
       state, effective_at: p.effective_at, rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
@@ -153,10 +153,15 @@ export class DeskApprovals {
     const blocked = this.blockedReason(session);
     if (blocked) throw new InputError([], blocked);
     let body: Record<string, string | number>;
+    let signer: string | null;
     try {
       body = buildBody(write, KINDS[write.kind].idField ? id ?? '(set when drafted)' : null);
+      signer = signerOf(write);
     } catch (e) {
       throw new InputError(['write'], (e as Error).message);
+    }
+    if (signer !== null && !session.subKeys.has(signer)) {
+      throw new InputError(['write', 'input', 'sub_account'], `This profile holds no key for sub-account ${signer}: a move between its own accounts is signed by its key. Add the key to the profile in Settings.`);
     }
     const { policy } = await approvals.policyStatus(session.id);
     const currency = String(body.currency);
@@ -179,7 +184,7 @@ export class DeskApprovals {
       usdt_price: await this.usdtPrice(session, currency),
       velocity_24h: await this.velocity(approvals, session, currency),
     });
-    return { kind: write.kind, body, verdict, destination_note: note };
+    return { kind: write.kind, body, ...(signer !== null ? { signer } : {}), verdict, destination_note: note };
   }
 
   /**
@@ -211,7 +216,7 @@ export class DeskApprovals {
     const ref = newOrderId(this.now());
     const r = await this.review(write, ref);
     const { approvals, session } = this.forActive();
-    const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note).catch(asInput);
+    const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note, r.signer).catch(asInput);
     this.opts.onChange();
     return { ticket: t.id, title: t.title };
   }
@@ -316,7 +321,7 @@ export class DeskApprovals {
       this.lastHanded.set(req.kind, this.now());
       const sigs = approvals.signaturesOf(p);
       const by = [...new Set(sigs.map((x) => x.name))].join(', ');
-      void session.writes.dispatchApproved(p.ref, req.kind as never, req.body, sigs, by).catch((e: unknown) => this.opts.log(`[approvals] ${p.ref}: ${(e as Error).message}`));
+      void session.writes.dispatchApproved(p.ref, req.kind as never, req.body, sigs, by, req.signer).catch((e: unknown) => this.opts.log(`[approvals] ${p.ref}: ${(e as Error).message}`));
       await approvals.markDispatched(p.ref, session.id);
       this.opts.onChange();
     }
@@ -342,6 +347,7 @@ function summarize(p: Proposal, req: RequestPayload | null): string {
     const b = req.body;
     return req.kind === 'withdrawal' ? `${String(b.amount)} ${String(b.currency)} to ${String(b.address)} on ${String(b.chain)}`
       : req.kind === 'uid_transfer' ? `${String(b.amount)} ${String(b.currency)} to user ${String(b.receive_uid)}`
+        : req.kind === 'sub_own_transfer' ? `${String(b.amount)} ${String(b.currency)} from ${String(b.from)} to ${String(b.to)} of sub-account ${req.signer ?? '?'}, signed by its key`
         : `${req.kind.replace(/_/g, ' ')} of ${String(b.amount)} ${String(b.currency)}`;
   }
   const o = JSON.parse(p.payload) as { name?: string; id?: string };

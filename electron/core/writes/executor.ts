@@ -4,7 +4,7 @@ import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { IntentBody, OperatorSignature, RecordType } from '../journal/records.ts';
 import { newOrderId } from './ids.ts';
-import { buildBody, KINDS, type WriteInput } from './inputs.ts';
+import { buildBody, KINDS, signerOf, type WriteInput } from './inputs.ts';
 import { lookupTransfer, lookupWithdrawal, reconcileUidTransfer, type Found, type Lookup, type WriteClient } from './lookups.ts';
 import { classifyFailure, DUPLICATE_LABELS } from './outcome.ts';
 
@@ -20,6 +20,11 @@ export const DEFAULT_LOOKUP_INTERVAL_MS = 5_000;
 export interface ExecutorOptions {
   journal: Journal;
   client: WriteClient;
+  /**
+   * The client that signs with a sub-account's own key (the session's sub-key clients); throws when the
+   * profile holds no key for it. Without it, kinds signed by a sub-account's key are never sent.
+   */
+  subClient?: (uid: string) => WriteClient;
   /** How long an id must stay absent, over several lookups, before a resend (a setting; 30 s by default). */
   settleMs?: number;
   /** Pause between lookups, and before a retry after a 429. */
@@ -53,6 +58,7 @@ const FAILED_TRANSFER_STATUSES = new Set(['FAIL']);
 export class WriteExecutor {
   private readonly journal: Journal;
   private readonly client: WriteClient;
+  private readonly subClient: ((uid: string) => WriteClient) | null;
   private readonly settleMs: number;
   private readonly intervalMs: number;
   private readonly now: () => number;
@@ -67,6 +73,7 @@ export class WriteExecutor {
   constructor(opts: ExecutorOptions) {
     this.journal = opts.journal;
     this.client = opts.client;
+    this.subClient = opts.subClient ?? null;
     this.settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
     this.intervalMs = opts.lookupIntervalMs ?? DEFAULT_LOOKUP_INTERVAL_MS;
     this.now = opts.now ?? Date.now;
@@ -85,7 +92,8 @@ export class WriteExecutor {
     const id = this.newId();
     const spec = KINDS[w.kind];
     const body = buildBody(w, spec.idField ? id : null);
-    this.record({ type: 'intent', intent: id, kind: w.kind, client_id: spec.idField ? id : null, body, ...(note ? { note } : {}) });
+    const signer = signerOf(w);
+    this.record({ type: 'intent', intent: id, kind: w.kind, client_id: spec.idField ? id : null, body, ...(signer ? { signer } : {}), ...(note ? { note } : {}) });
     return this.view(id);
   }
 
@@ -94,10 +102,12 @@ export class WriteExecutor {
    * operators signed, then its approval; the executor drives it from there. Idempotent: a request the
    * journal already holds is only driven (a crash between the two records is finished here).
    */
-  dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string): Promise<IntentView> {
+  dispatchApproved(
+    id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string, signer?: string,
+  ): Promise<IntentView> {
     const spec = KINDS[kind];
     if (!this.journal.intent(id)) {
-      this.record({ type: 'intent', intent: id, kind, client_id: spec.idField ? id : null, body, signatures });
+      this.record({ type: 'intent', intent: id, kind, client_id: spec.idField ? id : null, body, ...(signer ? { signer } : {}), signatures });
     }
     const v = this.view(id);
     if (v.state === 'pending_approval') return this.approve(id, by);
@@ -232,11 +242,17 @@ export class WriteExecutor {
       if (l.kind === 'found') return this.recordFound(v, l);
       if (l.kind === 'unknown') return this.sleep();
     }
+    const client = this.clientFor(v);
+    if (typeof client === 'string') {
+      // Certainly not sent (no request left): closed, so that nobody mistakes it for one that may have landed.
+      this.record({ type: 'cancelled', intent: v.id, reason: `not sent: ${client}` });
+      return;
+    }
     const attempt = v.attempts + 1;
     this.record({ type: 'sent', intent: v.id, attempt });
     let answer: Record<string, unknown> | undefined;
     try {
-      answer = await this.client.request({ method: 'POST', path: spec.path, body: v.body, priority: 'action' }, WriteAnswer);
+      answer = await client.request({ method: 'POST', path: spec.path, body: v.body, priority: 'action' }, WriteAnswer);
     } catch (e) {
       const f = classifyFailure(e);
       if (f.kind === 'not_sent') {
@@ -269,6 +285,18 @@ export class WriteExecutor {
       ...(exchangeId !== undefined && exchangeId !== null ? { exchange_id: String(exchangeId) } : {}),
       ...(typeof answer?.status === 'string' ? { status: answer.status } : {}),
     });
+  }
+
+  /** The client whose key signs `v`, or why none can. */
+  private clientFor(v: IntentView): WriteClient | string {
+    if (KINDS[v.kind].signer === 'main') return v.signer === undefined ? this.client : `a ${KINDS[v.kind].what} is signed by the main key, yet it names sub-account ${v.signer}`;
+    if (v.signer === undefined) return `the ${KINDS[v.kind].what} names no sub-account whose key signs it`;
+    if (!this.subClient) return `this desk signs nothing with a sub-account's key`;
+    try {
+      return this.subClient(v.signer);
+    } catch (e) {
+      return (e as Error).message;
+    }
   }
 
   private onAmbiguous(v: IntentView, reason: string): void {
