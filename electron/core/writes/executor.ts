@@ -1,5 +1,5 @@
 import { WriteAnswer } from '../../../shared/api/records.ts';
-import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import { isFinalTransferStatus, isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { IntentBody, OperatorSignature, RecordType } from '../journal/records.ts';
@@ -148,17 +148,24 @@ export class WriteExecutor {
     return Promise.all(movable.map((v) => this.drive(v.id)));
   }
 
-  /** Looks up accepted withdrawals once and journals status changes; DONE, CANCEL and REJECT finish them. */
+  /**
+   * Looks up accepted withdrawals and main/sub transfers once and journals status changes; a final status
+   * (§3.1 DONE, CANCEL, REJECT; §3.3 SUCCESS, FAIL, PARTIAL_SUCCESS) finishes them.
+   */
   async pollStatuses(): Promise<void> {
-    const watched = this.journal.unfinished('withdrawal').filter((v) => v.state === 'accepted' && !this.running.has(v.id));
-    for (const v of watched) {
-      const l = await lookupWithdrawal(this.client, v, this.now());
-      if (l.kind !== 'found') continue;
-      if (l.status !== undefined && l.status !== v.status) {
-        this.record({ type: 'status', intent: v.id, status: l.status, final: isFinalWithdrawalStatus(l.status) });
-      }
-      if (l.copies > 1) this.flagCopies(v, l);
+    const watched = this.journal.unfinished().filter((v) => v.state === 'accepted' && !this.running.has(v.id));
+    for (const v of watched) await this.confirmStatus(v);
+  }
+
+  private async confirmStatus(v: IntentView): Promise<void> {
+    if (v.kind !== 'withdrawal' && v.kind !== 'main_sub_transfer') return;
+    const l = v.kind === 'withdrawal' ? await lookupWithdrawal(this.client, v, this.now()) : await lookupTransfer(this.client, v);
+    if (l.kind !== 'found') return;
+    if (l.status !== undefined && l.status !== v.status) {
+      const final = v.kind === 'withdrawal' ? isFinalWithdrawalStatus(l.status) : isFinalTransferStatus(l.status);
+      this.record({ type: 'status', intent: v.id, status: l.status, final });
     }
+    if (l.copies > 1) this.flagCopies(this.view(v.id), l);
   }
 
   /** Stops driving intents (they stay in the journal as they are) and waits for the loops to end. */
@@ -285,6 +292,9 @@ export class WriteExecutor {
       ...(exchangeId !== undefined && exchangeId !== null ? { exchange_id: String(exchangeId) } : {}),
       ...(typeof answer?.status === 'string' ? { status: answer.status } : {}),
     });
+    // §4.1 answers a main/sub transfer with its tx_id only: its §3.3 status comes from /wallet/order_status,
+    // asked at once (and by pollStatuses until it is final).
+    if (v.kind === 'main_sub_transfer') await this.confirmStatus(this.view(v.id));
   }
 
   /** The client whose key signs `v`, or why none can. */

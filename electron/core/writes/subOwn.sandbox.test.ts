@@ -82,7 +82,7 @@ describe('a sub-account\'s own transfer, through the write executor', () => {
     const lines = readFileSync(join(dir, 'journals', `${s.id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; intent?: string });
     const intent = lines.find((r) => r.type === 'intent' && r.intent === v.id);
     expect(intent).toMatchObject({ signer: uid, body: { currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '4.5' } });
-    expect(Object.keys((intent as { body: object }).body).sort()).toEqual(['amount', 'currency', 'from', 'settle', 'to']);
+    expect(Object.keys((intent as unknown as { body: object }).body).sort()).toEqual(['amount', 'currency', 'from', 'settle', 'to']);
   });
 
   it('a wallet read-only sub-account key is refused, and the desk learns that of that key only', async () => {
