@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'react';
 import type { MainBalances, SubAccountDetail } from '../../../../shared/balances.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { availableIn, type Holdings } from './drawBalance.ts';
@@ -28,14 +29,18 @@ export function useDrawBalance(source: Source, currency: string): Drawn {
   const isMain = source.owner === 'main';
   const isSub = !isMain && /^\d{1,20}$/.test(source.owner);
   const main = useDeskQuery('balancesMain', { quote: 'USDT' }, { enabled: isMain });
-  const sub = useDeskQuery('balancesSubAccount', { uid: isSub ? source.owner : '0', quote: 'USDT' }, { enabled: isSub });
+  const [waiting, setWaiting] = useState(false);
+  // A sub-account's records come from the matrix's load; until one has ended, ask again every few seconds.
+  const sub = useDeskQuery('balancesSubAccount', { uid: isSub ? source.owner : '0', quote: 'USDT' }, { enabled: isSub, ...(waiting ? { refetchIntervalMs: 2000 } : {}) });
+  const notLoaded = isSub && sub.data !== undefined && sub.data.fetched_at === null;
+  useEffect(() => setWaiting(notLoaded), [notLoaded]);
   const q = isMain ? main : sub;
   const holdings = isMain ? (main.data ? mainHoldings(main.data) : null) : isSub && sub.data ? subHoldings(sub.data) : null;
   const fetchedAt = isMain ? main.data?.fetched_at ?? null : sub.data?.fetched_at ?? null;
   return {
     available: holdings && currency.trim() ? availableIn(holdings, source, currency) : null,
     fetchedAt,
-    loading: (isMain || isSub) && q.isPending,
+    loading: (isMain || isSub) && (q.isPending || notLoaded),
     error: (isMain || isSub) && q.error ? q.error : null,
     refetch: () => void q.refetch(),
   };
