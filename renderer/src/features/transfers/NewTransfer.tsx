@@ -15,7 +15,10 @@ export function NewTransfer({ initial }: { initial?: { form: TransferFormKind; v
   if (state.isError) return <ErrorPanel error={state.error} />;
   if (profile.isError) return <ErrorPanel error={profile.error} />;
   if (!state.data || profile.data === undefined) return <p role="status">Loading…</p>;
-  const subKeys = (profile.data?.sub_keys ?? []).map((k) => k.uid);
+  // A key the exchange proved unable to write to the wallet group (POST /wallet/transfers) is not offered.
+  const keys = profile.data?.sub_keys ?? [];
+  const subKeys = keys.filter((k) => !k.permissions || k.permissions.wallet === 'write').map((k) => k.uid);
+  const unable = keys.filter((k) => k.permissions && k.permissions.wallet !== 'write');
   const offered = FORMS.filter((f) => f !== 'sub_own' || subKeys.length > 0);
   const shown = offered.includes(form) ? form : 'own';
   if (state.data.blocked) return <p className="error-panel" role="alert" data-testid="cannot-send">{state.data.blocked}</p>;
@@ -25,6 +28,11 @@ export function NewTransfer({ initial }: { initial?: { form: TransferFormKind; v
       <div className="segmented" role="group" aria-label="Kind of transfer">
         {offered.map((f) => <button key={f} type="button" aria-pressed={f === shown} onClick={() => setForm(f)}>{FORM_NAMES[f]}</button>)}
       </div>
+      {shown === 'sub_own' && unable.length > 0 && (
+        <p className="small muted" data-testid="unable-keys">
+          Not offered: {unable.map((k) => `sub-account ${k.uid} (the exchange refused its key wallet writes; it may ${k.permissions!.wallet === 'read' ? 'only read' : 'not use'} the wallet)`).join(', ')}.
+        </p>
+      )}
       <TransferForm key={shown} form={shown} subKeys={subKeys} {...(initial?.form === shown ? { initial: initial.values } : {})} />
     </section>
   );

@@ -27,10 +27,12 @@ const sub = (uid: string, usdt: string, ageMs: number) => ({
 });
 const VERDICT = { decision: 'require' as const, rule: 'confirm-every-write', approvals: 1, drafter_may_approve: true, rules: [{ rule: 'confirm-every-write', matched: true, why: ['matches every write'] }] };
 
-function desk(subKeys: string[] = []) {
+const WALLET_READ = { spot: 'write', futures: 'write', delivery: 'write', wallet: 'read', withdraw: 'write', unified: false } as const;
+
+function desk(subKeys: string[] = [], readOnly: string[] = []) {
   return fakeDesk({
     ...baseAnswers(),
-    profileCurrent: { ...SANDBOX_PROFILE, sub_keys: subKeys.map((uid) => ({ uid, key_masked: 'k…y' })) },
+    profileCurrent: { ...SANDBOX_PROFILE, sub_keys: [...subKeys.map((uid) => ({ uid, key_masked: 'k…y' })), ...readOnly.map((uid) => ({ uid, key_masked: 'k…y', permissions: WALLET_READ }))] },
     balancesMain: MAIN as never,
     balancesSubAccount: (r) => sub(r.uid, r.uid === '101' ? '75.5' : '20', 7 * 60_000) as never,
     approvalsReview: (r) => ({ kind: r.write.kind, body: buildBodyForTest(r.write), ...(r.write.kind === 'sub_own_transfer' ? { signer: r.write.input.sub_account } : {}), verdict: VERDICT, destination_note: null }),
@@ -127,10 +129,14 @@ describe('Transfer forms', () => {
     expect(screen.queryByRole('button', { name: 'Within a sub-account (its key)' })).toBeNull();
     first.unmount();
 
-    const fake = desk(['101']);
+    const fake = desk(['101'], ['103']);
     renderWithDesk(fake, <TransfersPage />);
     await open('Within a sub-account (its key)');
-    expect((screen.getByLabelText('Sub-account (signs with its own key)') as HTMLSelectElement).value).toBe('101');
+    const signer = screen.getByLabelText('Sub-account (signs with its own key)') as HTMLSelectElement;
+    expect(signer.value).toBe('101');
+    // A key the exchange proved wallet read-only is not offered, and the form says why.
+    expect([...signer.options].map((o) => o.value)).toEqual(['101']);
+    expect(screen.getByTestId('unable-keys').textContent).toMatch(/sub-account 103 .*may only read/);
     await fill('Amount', '75.5');
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
     await waitFor(() => expect(reviewed(fake)).toHaveLength(1));
