@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ProfileStore } from '../profiles/store.ts';
+import { writeFor } from '../rebalance/legs.ts';
+import { route } from '../rebalance/route.ts';
 import { Session, type ActiveSession } from '../session.ts';
 import { DeskVault } from '../vault/vault.ts';
 
@@ -117,5 +119,25 @@ describe('a sub-account\'s own transfer, through the write executor', () => {
       await admin('DELETE', '/faults');
     }
     expect((await spotUsdt(sub)).toFixed()).toBe(spot0.minus(2).toFixed());
+  });
+});
+
+describe('a rebalance leg between a sub-account\'s own accounts', () => {
+  it('becomes a sub_own_transfer that the sub-account\'s key signs: its spot into its isolated margin account', async () => {
+    const uid = creds.sub_accounts[0]!.uid;
+    const [leg] = route({ owner: uid, kind: 'spot' }, { owner: uid, kind: 'margin', pair: 'BTC_USDT' });
+    expect(leg!.signer).toBe(uid);
+    const quoteOf = async (): Promise<Decimal> => {
+      const rows = await s.client.request({ method: 'GET', path: '/wallet/sub_account_margin_balances', query: [['sub_uid', uid]] }, z.array(z.looseObject({ available: z.array(z.looseObject({ currency_pair: z.string(), quote: z.looseObject({ available: z.string() }) })) })));
+      return new Decimal(rows[0]?.available.find((p) => p.currency_pair === 'BTC_USDT')?.quote.available ?? '0');
+    };
+    const [spot0, margin0, main0] = [await spotUsdt(s.subKeys.client(uid)), await quoteOf(), await spotUsdt(s.client)];
+
+    const v = await s.writes!.submit(writeFor('USDT', { ...leg!, amount: '6' }), 'rebalance');
+
+    expect(v).toMatchObject({ kind: 'sub_own_transfer', signer: uid, state: 'done', body: { currency: 'USDT', from: 'spot', to: 'margin', amount: '6', currency_pair: 'BTC_USDT' } });
+    expect((await spotUsdt(s.subKeys.client(uid))).toFixed()).toBe(spot0.minus(6).toFixed());
+    expect((await quoteOf()).toFixed()).toBe(margin0.plus(6).toFixed());
+    expect((await spotUsdt(s.client)).toFixed()).toBe(main0.toFixed());
   });
 });
