@@ -36,7 +36,7 @@ describe('Transfer forms against the Sandbox', () => {
   }
 
   /** Review, send for signing, sign as Alice in the confirmation page; waits until the journal says done. */
-  async function reviewSignAndWait(kind: string, screenshot?: string): Promise<Intent> {
+  async function reviewSignAndWait(kind: string, screenshot?: string, signedText?: string): Promise<Intent> {
     const before = new Set((await intents()).map((i) => i.id));
     await page.getByRole('button', { name: 'Review' }).click();
     await expect.poll(() => page.getByTestId('verdict').textContent()).toMatch(/confirm-every-write/);
@@ -45,6 +45,7 @@ describe('Transfer forms against the Sandbox', () => {
     await page.getByTestId('awaiting-signature').waitFor();
     const card = confirm.getByTestId('ticket').first();
     await card.waitFor();
+    if (signedText) expect(await card.getByTestId('signed-body').textContent()).toContain(signedText);
     await card.getByLabel('Operator').selectOption({ label: 'Alice' });
     await card.getByLabel('Passphrase').fill(PASS);
     await card.getByRole('button', { name: 'Sign' }).click();
@@ -160,7 +161,8 @@ describe('Transfer forms against the Sandbox', () => {
     await page.getByRole('button', { name: 'Review' }).click();
     await expect.poll(() => page.getByRole('region', { name: 'Review' }).textContent()).toContain(`sub-account ${uid}'s own key`);
     await page.getByRole('button', { name: 'Edit' }).click();
-    const v = await reviewSignAndWait('sub_own_transfer');
+    // What the operator signs names the key that will sign the request.
+    const v = await reviewSignAndWait('sub_own_transfer', undefined, `Signed bysub-account ${uid}'s own key`);
     expect(v.signer).toBe(uid);
     expect(v.body).toEqual({ currency: 'USDT', from: 'spot', to: 'futures', amount: '2.125', settle: 'usdt' });
     await new Promise((r) => setTimeout(r, 1500));
