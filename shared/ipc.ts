@@ -114,6 +114,8 @@ export const IntentView = z.object({
   kind: WriteKind,
   client_id: z.string().nullable(),
   body: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  /** The sub-account whose key signs it; absent when the profile's main key does. */
+  signer: z.string().optional(),
   note: z.string().optional(),
   state: IntentState,
   created_at: z.number(),
@@ -169,6 +171,8 @@ export const ApprovalItem = z.object({
   profile: z.string().optional(),
   kind: z.string().optional(),
   body: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** The sub-account whose key signs the request; absent: the main key. */
+  signer: z.string().optional(),
   verdict: Verdict.optional(),
   /** What a change proposes, in words. */
   summary: z.string(),
@@ -200,6 +204,8 @@ export const Review = z.object({
   kind: z.enum(WRITE_KINDS),
   /** The wire body as it will be sent (its id is set when it is drafted). */
   body: z.record(z.string(), z.union([z.string(), z.number()])),
+  /** The sub-account whose key will sign it; absent: the profile's main key. */
+  signer: z.string().optional(),
   verdict: Verdict,
   destination_note: z.string().nullable(),
 });

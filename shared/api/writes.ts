@@ -33,6 +33,20 @@ export const OwnTransferInput = z.strictObject({
   settle: Name.optional(),
 }).refine((t) => t.from !== t.to, { message: 'from and to must be different accounts' });
 
+/**
+ * A move between one sub-account's own accounts (§4.1 POST /wallet/transfers), signed by that
+ * sub-account's key. `sub_account` names whose key signs; it is not part of the wire body.
+ */
+export const SubOwnTransferInput = z.strictObject({
+  sub_account: Uid,
+  currency: Name,
+  from: AccountSide,
+  to: AccountSide,
+  amount: AmountString,
+  currency_pair: Name.optional(),
+  settle: Name.optional(),
+}).refine((t) => t.from !== t.to, { message: 'from and to must be different accounts' });
+
 const SubSide = z.enum(['spot', 'futures', 'delivery']);
 export const SubToSubTransferInput = z.strictObject({
   currency: Name,
@@ -55,6 +69,7 @@ export const WriteRequest = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('main_sub_transfer'), input: MainSubTransferInput }),
   z.strictObject({ kind: z.literal('own_transfer'), input: OwnTransferInput }),
   z.strictObject({ kind: z.literal('sub_to_sub_transfer'), input: SubToSubTransferInput }),
+  z.strictObject({ kind: z.literal('sub_own_transfer'), input: SubOwnTransferInput }),
   z.strictObject({ kind: z.literal('uid_transfer'), input: UidTransferInput }),
 ]);
 export type WriteInput = z.input<typeof WriteRequest>;

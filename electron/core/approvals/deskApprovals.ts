@@ -16,7 +16,7 @@ import { InputError } from '../errors.ts';
 import type { ActiveSession, Session } from '../session.ts';
 import type { VaultPort } from '../vaultPort.ts';
 import { newOrderId } from '../writes/ids.ts';
-import { buildBody, KINDS } from '../writes/inputs.ts';
+import { buildBody, KINDS, signerOf } from '../writes/inputs.ts';
 import { AddressBook } from './addressBook.ts';
 import { activeAt, GovernanceError, type GovernanceRules, type Proposal, type RequestPayload } from './governance.ts';
 import type { JournalSource } from '../journal/audit.ts';
@@ -152,7 +152,7 @@ export class DeskApprovals {
           : p.effective_at! > now ? 'cooling_off' : 'in_force';
     return {
       ref: p.ref, what: p.what, ...(p.profile ? { profile: p.profile } : {}),
-      ...(req ? { kind: req.kind, body: req.body, verdict: req.verdict } : {}),
+      ...(req ? { kind: req.kind, body: req.body, ...(req.signer ? { signer: req.signer } : {}), verdict: req.verdict } : {}),
       ...(batch ? { kind: batch.batch, verdict: batch.verdict } : {}),
       summary: batch ? batchSummary(batch) : summarize(p, req),
       drafted_by: p.drafted_by.name, drafted_at: p.drafted_at, approved_by: names(q.approvers), needed: q.needed,
@@ -177,10 +177,15 @@ export class DeskApprovals {
   private async reviewOne(ctx: ReviewContext, write: z.output<typeof WriteRequest>, id: string | null, before: string, path: (string | number)[] = ['write']): Promise<z.input<typeof Review>> {
     const { approvals, session } = ctx;
     let body: Record<string, string | number>;
+    let signer: string | null;
     try {
       body = buildBody(write, KINDS[write.kind].idField ? id ?? '(set when drafted)' : null);
+      signer = signerOf(write);
     } catch (e) {
       throw new InputError(path, (e as Error).message);
+    }
+    if (signer !== null && !session.subKeys.has(signer)) {
+      throw new InputError(['write', 'input', 'sub_account'], `This profile holds no key for sub-account ${signer}: a move between its own accounts is signed by its key. Add the key to the profile in Settings.`);
     }
     const { policy } = await approvals.policyStatus(session.id);
     const currency = String(body.currency);
@@ -212,7 +217,7 @@ export class DeskApprovals {
       usdt_price: await price,
       velocity_24h: dec(await velocity).plus(dec(before)).toFixed(),
     });
-    return { kind: write.kind, body, verdict, destination_note: note };
+    return { kind: write.kind, body, ...(signer !== null ? { signer } : {}), verdict, destination_note: note };
   }
 
   // ---- batches ----
@@ -241,7 +246,7 @@ export class DeskApprovals {
     const ids = spec.writes.map(() => newOrderId(this.now()));
     const review = await this.reviewBatch(spec, ids, fees);
     const { approvals, session } = this.forActive();
-    const rows: BatchRow[] = review.rows.map((r, i) => ({ ref: ids[i]!, kind: r.kind, body: r.body, ...(spec.writes[i]!.note ? { note: spec.writes[i]!.note } : {}) }));
+    const rows: BatchRow[] = review.rows.map((r, i) => ({ ref: ids[i]!, kind: r.kind, body: r.body, ...(r.signer ? { signer: r.signer } : {}), ...(spec.writes[i]!.note ? { note: spec.writes[i]!.note } : {}) }));
     const payload: BatchPayload = { batch: spec.batch, title: spec.title, source: spec.source, rows, verdict: review.verdict, totals: review.totals };
     const t = await approvals.draftBatchTicket(session.id, ref, payload).catch(asInput);
     this.opts.onChange();
@@ -308,7 +313,7 @@ export class DeskApprovals {
     const ref = newOrderId(this.now());
     const r = await this.review(write, ref);
     const { approvals, session } = this.forActive();
-    const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note).catch(asInput);
+    const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note, r.signer).catch(asInput);
     this.opts.onChange();
     return { ticket: t.id, title: t.title };
   }
@@ -407,7 +412,7 @@ export class DeskApprovals {
     for (const p of await approvals.readyToSend(session.id)) {
       const sigs = approvals.signaturesOf(p);
       const by = [...new Set(sigs.map((x) => x.name))].join(', ');
-      const rows: { ref: string; kind: string; body: RequestPayload['body']; note?: string }[] = p.what === 'batch'
+      const rows: { ref: string; kind: string; body: RequestPayload['body']; note?: string; signer?: string }[] = p.what === 'batch'
         ? (JSON.parse(p.payload) as BatchPayload).rows
         : [{ ref: p.ref, ...(JSON.parse(p.payload) as RequestPayload) }];
       for (const row of rows) {
@@ -418,7 +423,7 @@ export class DeskApprovals {
         // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
         if ((await this.holdReason()) !== null || this.opts.session.active() !== session) return;
         this.lastHanded.set(row.kind, this.now());
-        void session.writes.dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, p.what === 'batch' ? row.note : undefined)
+        void session.writes.dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, { ...(p.what === 'batch' && row.note ? { note: row.note } : {}), ...(row.signer ? { signer: row.signer } : {}) })
           .catch((e: unknown) => this.opts.log(`[approvals] ${row.ref}: ${(e as Error).message}`));
         if (p.what === 'batch') this.opts.onChange();
       }
@@ -454,6 +459,7 @@ function summarize(p: Proposal, req: RequestPayload | null): string {
     const b = req.body;
     return req.kind === 'withdrawal' ? `${String(b.amount)} ${String(b.currency)} to ${String(b.address)} on ${String(b.chain)}`
       : req.kind === 'uid_transfer' ? `${String(b.amount)} ${String(b.currency)} to user ${String(b.receive_uid)}`
+        : req.kind === 'sub_own_transfer' ? `${String(b.amount)} ${String(b.currency)} from ${String(b.from)} to ${String(b.to)} of sub-account ${req.signer ?? '?'}, signed by its key`
         : `${req.kind.replace(/_/g, ' ')} of ${String(b.amount)} ${String(b.currency)}`;
   }
   const o = JSON.parse(p.payload) as { name?: string; id?: string };

@@ -129,7 +129,7 @@ describe('a rebalance batch against the Sandbox', () => {
     const first = desk('restart');
     const approved = preApproved(p, 'r1');
     const row = approved.rows[0]!;
-    await first.executor.dispatchApproved(row.ref, row.kind, row.body, [], 'operator', row.note); // the first transfer went out, then the desk stopped
+    await first.executor.dispatchApproved(row.ref, row.kind, row.body, [], 'operator', { note: row.note! }); // the first transfer went out, then the desk stopped
     await first.executor.stop();
     first.journal.close();
     // Meanwhile someone took 25 USDT out of the source (the main account pulls it back).

@@ -4,6 +4,7 @@ import type { WriteRequest } from '../../../shared/api/writes.ts';
 import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { OperatorSignature } from '../journal/records.ts';
+import type { IntentExtra } from '../writes/executor.ts';
 import { writeFor } from './legs.ts';
 import type { Plan } from './planner.ts';
 import { accountKey, type AccountRef } from './route.ts';
@@ -22,13 +23,13 @@ const NOTE = /^rebalance (\S+) transfer (\d+) leg (\d+)\/(\d+)$/;
 export type WriteSpec = z.output<typeof WriteRequest>;
 
 /** A row of an approved batch (the shape of shared/api/batch.ts BatchRow). */
-export interface ApprovedRow { ref: string; kind: IntentView['kind']; body: Record<string, string | number>; note?: string }
+export interface ApprovedRow { ref: string; kind: IntentView['kind']; body: Record<string, string | number>; note?: string; signer?: string }
 export interface Approved { rows: ApprovedRow[]; signatures: OperatorSignature[]; by: string }
 
 /** The executor's two doors for approved batch rows. */
 export interface LegSender {
-  dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string, note?: string): Promise<IntentView>;
-  skipApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], reason: string, note?: string): unknown;
+  dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string, extra?: IntentExtra): Promise<IntentView>;
+  skipApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], reason: string, extra?: IntentExtra): unknown;
 }
 
 /** The plan's requests as batch rows to draft, each note tying it to its transfer and leg. */
@@ -53,16 +54,22 @@ function legsOf(rows: readonly ApprovedRow[]): Leg[] {
   }).sort((a, b) => a.transfer - b.transfer || a.leg - b.leg);
 }
 
+/** What a row carries beside its body, as the executor journals it. */
+const extraOf = (row: ApprovedRow): IntentExtra => ({ ...(row.note ? { note: row.note } : {}), ...(row.signer ? { signer: row.signer } : {}) });
+
 /** Where a request takes money from and puts it, for the report and the resume check. */
-export function sides(kind: IntentView['kind'], b: Record<string, string | number | boolean>): { from: AccountRef; to: AccountRef } {
+export function sides(row: Pick<ApprovedRow, 'kind' | 'body' | 'signer'>): { from: AccountRef; to: AccountRef } {
+  const { kind, body: b } = row;
   const acct = (owner: string, k: unknown, pair?: unknown): AccountRef => ({ owner, kind: String(k ?? 'spot') as AccountRef['kind'], ...(pair ? { pair: String(pair) } : {}) });
   if (kind === 'sub_to_sub_transfer') return { from: acct(String(b.sub_account_from), b.sub_account_from_type), to: acct(String(b.sub_account_to), b.sub_account_to_type) };
   if (kind === 'main_sub_transfer') {
     const sub = acct(String(b.sub_account), b.sub_account_type);
     return b.direction === 'to' ? { from: acct('main', 'spot'), to: sub } : { from: sub, to: acct('main', 'spot') };
   }
+  // A move between a sub-account's own accounts is signed by its key; the body is §4.1's own-account body.
+  const owner = kind === 'sub_own_transfer' ? row.signer ?? '?' : 'main';
   const pairOf = (k: unknown) => (k === 'margin' ? b.currency_pair : undefined);
-  return { from: acct('main', b.from, pairOf(b.from)), to: acct('main', b.to, pairOf(b.to)) };
+  return { from: acct(owner, b.from, pairOf(b.from)), to: acct(owner, b.to, pairOf(b.to)) };
 }
 
 export interface BatchRunOptions {
@@ -134,7 +141,7 @@ export class BatchRun {
 
   private skip(l: Leg, reason: string): void {
     const { approved } = this.opts;
-    this.opts.sender.skipApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, reason, l.row.note);
+    this.opts.sender.skipApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, reason, extraOf(l.row));
   }
 
   private async runTransfer(legs: Leg[]): Promise<void> {
@@ -145,7 +152,7 @@ export class BatchRun {
       const held = this.opts.held?.() ?? null;
       if (held !== null) { this.heldBy = held; return; }
       // Idempotent: a row the journal holds is only driven to its end.
-      v = await sender.dispatchApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, approved.by, l.row.note);
+      v = await sender.dispatchApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, approved.by, extraOf(l.row));
       if (UNSETTLED.has(v.state)) { this.heldBy ??= `a ${v.kind.replace(/_/g, ' ')} is ${v.state.replace(/_/g, ' ')} and waits`; return; }
       // A later leg carries what an earlier one delivered: it goes only after that one is done.
       if (!OK_STATES.has(v.state)) {
@@ -160,7 +167,7 @@ export class BatchRun {
     const owed = new Map<string, { account: AccountRef; units: bigint }>();
     for (const l of this.legs) {
       if (l.leg !== 1 || this.opts.journal.intent(l.row.ref)) continue;
-      const { from } = sides(l.row.kind, l.row.body);
+      const { from } = sides(l.row);
       const k = accountKey(from);
       const o = owed.get(k) ?? { account: from, units: 0n };
       o.units += toUnits(String(l.row.body.amount), 'amount');
@@ -185,8 +192,8 @@ export class BatchRun {
     const transfers = [...new Set(this.legs.map((l) => l.transfer))];
     for (const t of transfers) {
       const legs = this.legs.filter((l) => l.transfer === t);
-      const first = sides(legs[0]!.row.kind, legs[0]!.row.body);
-      const last = sides(legs.at(-1)!.row.kind, legs.at(-1)!.row.body);
+      const first = sides(legs[0]!.row);
+      const last = sides(legs.at(-1)!.row);
       const views = legs.map((l) => journal.intent(l.row.ref));
       // A leg the journal does not hold was never sent: `find` cannot tell it from "none", so look by index.
       const at = views.findIndex((v) => !v || !OK_STATES.has(v.state));

@@ -7,6 +7,7 @@ import { InputError } from '../errors.ts';
 import type { DeskApprovals } from '../approvals/deskApprovals.ts';
 import type { ActiveSession, Session } from '../session.ts';
 import { JsonFile } from '../store/jsonFile.ts';
+import { subAccountBalancesAllAtOnce } from '../sync/subAccounts.ts';
 import { readBalances } from './balances.ts';
 import { BatchRun, batchWrites, type Approved, type WriteSpec } from './batch.ts';
 import { plan as makePlan, type Plan } from './planner.ts';
@@ -85,18 +86,28 @@ export class RebalanceService {
     const futures = (FUTURES_SETTLES as readonly string[]).includes(currency.toLowerCase());
     const accounts: { account: AccountRef; name: string }[] = [{ account: { owner: 'main', kind: 'spot' }, name: '' }];
     if (futures) accounts.push({ account: { owner: 'main', kind: 'futures' }, name: '' });
+    const nameOf = (uid: string) => subs.find((x) => String(x.user_id) === uid)?.login_name ?? '';
     for (const sub of subs) {
       const uid = String(sub.user_id);
       accounts.push({ account: { owner: uid, kind: 'spot' }, name: sub.login_name ?? '' });
       if (futures) accounts.push({ account: { owner: uid, kind: 'futures' }, name: sub.login_name ?? '' });
     }
+    // A sub-account's isolated margin accounts move through its own spot account, a hop its own key signs:
+    // offered for the sub-accounts whose key the profile holds, for the pairs that hold this currency.
+    const keyed = s.subKeys.uids();
+    if (keyed.length) {
+      const margin = await subAccountBalancesAllAtOnce(s.client, '/wallet/sub_account_margin_balances', 'action');
+      for (const m of margin) {
+        if (!s.subKeys.has(m.uid)) continue;
+        for (const p of m.available) {
+          if ([p.base.currency, p.quote.currency].some((c) => c.toUpperCase() === currency)) accounts.push({ account: { owner: m.uid, kind: 'margin', pair: p.currency_pair }, name: nameOf(m.uid) });
+        }
+      }
+    }
     const held = await readBalances(s.client, accounts.map((a) => a.account), currency);
     const rows: ScopeAccount[] = accounts.map((a) => ({ ...a, balance: held.get(accountKey(a.account)) ?? '0', reachable: true, why: null }));
-    // A sub-account's margin and cross-margin accounts move only with that sub-account's key: listed, not offered.
-    for (const k of s.profile.subKeys ?? []) {
-      for (const kind of ['cross_margin'] as const) {
-        rows.push({ account: { owner: k.uid, kind }, name: subs.find((x) => String(x.user_id) === k.uid)?.login_name ?? '', balance: '0', reachable: false, why: 'moving it needs the sub-account\'s own key in the batch, which the rebalance does not use yet' });
-      }
+    for (const uid of keyed) {
+      rows.push({ account: { owner: uid, kind: 'cross_margin' }, name: nameOf(uid), balance: '0', reachable: false, why: '§4.1 /wallet/transfers names no cross-margin side, so no rebalance can move it' });
     }
     return { currency, read_at: this.now(), accounts: rows };
   }

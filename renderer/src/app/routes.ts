@@ -32,7 +32,8 @@ export interface PageSearch {
   'sub-accounts': Record<string, never>;
   withdrawals: { currency?: string; status?: string; chain?: string; search?: string };
   deposits: Record<string, never>;
-  transfers: Record<string, never>;
+  /** `new` opens a transfer form of that kind, `sub` pre-fills its sub-account (the matrix's "Transfer…"). */
+  transfers: { new?: 'own' | 'main_sub' | 'sub_to_sub' | 'sub_own'; sub?: string };
   rebalance: Record<string, never>;
   approvals: Record<string, never>;
   journal: Record<string, never>;

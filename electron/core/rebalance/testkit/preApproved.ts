@@ -1,5 +1,5 @@
 import { newOrderId } from '../../writes/ids.ts';
-import { buildBody, KINDS } from '../../writes/inputs.ts';
+import { buildBody, KINDS, signerOf } from '../../writes/inputs.ts';
 import { batchWrites, type Approved } from '../batch.ts';
 import type { Plan } from '../planner.ts';
 
@@ -10,7 +10,8 @@ import type { Plan } from '../planner.ts';
 export function preApproved(plan: Plan, planId: string, by = 'test'): Approved {
   const rows = batchWrites(plan, planId).map(({ write, note }) => {
     const ref = newOrderId();
-    return { ref, kind: write.kind, body: buildBody(write, KINDS[write.kind].idField ? ref : null), note };
+    const signer = signerOf(write);
+    return { ref, kind: write.kind, body: buildBody(write, KINDS[write.kind].idField ? ref : null), note, ...(signer ? { signer } : {}) };
   });
   return { rows, signatures: [], by };
 }

@@ -3,7 +3,7 @@ import { groupDigits } from '../../../../shared/money.ts';
 
 export const KIND_NAMES: Record<IntentView['kind'], string> = {
   withdrawal: 'Withdrawal', main_sub_transfer: 'Main/sub transfer', own_transfer: 'Own-account transfer',
-  sub_to_sub_transfer: 'Sub-to-sub transfer', uid_transfer: 'UID transfer',
+  sub_to_sub_transfer: 'Sub-to-sub transfer', sub_own_transfer: 'Sub-account own-account transfer', uid_transfer: 'UID transfer',
 };
 
 // What each state means for the operator: the journal's proof, in words.
@@ -23,6 +23,7 @@ export function summary(i: IntentView): string {
   if (i.kind === 'main_sub_transfer') return `${amount} ${b.direction === 'to' ? 'to' : 'from'} sub-account ${b.sub_account}`;
   if (i.kind === 'sub_to_sub_transfer') return `${amount} from ${b.sub_account_from} to ${b.sub_account_to}`;
   if (i.kind === 'uid_transfer') return `${amount} to UID ${b.receive_uid}`;
+  if (i.kind === 'sub_own_transfer') return `${amount} from ${b.from} to ${b.to} of sub-account ${i.signer ?? '?'} (signed by its key)`;
   return `${amount} from ${b.from} to ${b.to}`;
 }
 
