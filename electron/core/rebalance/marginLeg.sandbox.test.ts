@@ -1,0 +1,77 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dec } from '../../../shared/money.ts';
+import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import { ProfileStore } from '../profiles/store.ts';
+import { Session, type ActiveSession } from '../session.ts';
+import { DeskVault } from '../vault/vault.ts';
+import { readBalances } from './balances.ts';
+import { BatchRun } from './batch.ts';
+import { plan } from './planner.ts';
+import type { AccountRef } from './route.ts';
+import { preApproved } from './testkit/preApproved.ts';
+
+// A rebalance into a sub-account's isolated margin account: the plan's extra hop (its spot account into
+// its margin account) is signed by that sub-account's key, through the session's executor, and the
+// Sandbox's balances afterwards are the plan's.
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+type Key = { uid: string; key: string; secret: string };
+let sandbox: SandboxProcess;
+let dir: string;
+let creds: { base_url: string; admin_url: string; admin_token: string; main: Key; sub_accounts: Key[] };
+let session: Session;
+let s: ActiveSession;
+
+async function admin<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${creds.admin_url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
+  return await res.json() as T;
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'rebalance-margin-'));
+  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
+  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
+  await vault.setPassphrase(undefined, 'passphrase for tests');
+  session = new Session({ store: new ProfileStore(join(dir, 'profiles.json')), vault, journalDir: join(dir, 'journals'), settleMs: () => 500 });
+  const keyed = creds.sub_accounts[0]!;
+  const saved = await session.save({
+    name: 'Rebalance with a sub key', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key: creds.main.key, secret: creds.main.secret,
+    permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
+    sub_keys: [{ uid: keyed.uid, key: keyed.key, secret: keyed.secret }],
+  });
+  session.select(saved.id);
+  s = session.active();
+}, 60_000);
+afterAll(async () => {
+  await session?.close();
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a rebalance leg into a sub-account\'s margin account', () => {
+  it('goes sub to sub, then the extra hop signed by the receiving sub-account\'s key; the targets are met', async () => {
+    const keyed = creds.sub_accounts[0]!.uid;
+    const { uid: source } = await admin<{ uid: string }>(`/accounts/${creds.main.uid}/sub_accounts`, { name: 'margin_source' });
+    await admin('/deposits', { uid: source, currency: 'USDT', amount: '30' });
+    const accounts: AccountRef[] = [{ owner: source, kind: 'spot' }, { owner: keyed, kind: 'margin', pair: 'BTC_USDT' }];
+    const before = await readBalances(s.client, accounts, 'USDT');
+    const target = dec(before.get(`${keyed}:margin:BTC_USDT`)!).plus(12).toFixed();
+    const p = plan('USDT', [
+      { account: accounts[0]!, balance: before.get(`${source}:spot`)!, target: { type: 'amount', amount: '18' } },
+      { account: accounts[1]!, balance: before.get(`${keyed}:margin:BTC_USDT`)!, target: { type: 'amount', amount: target } },
+    ]);
+    expect([p.transfers.length, p.requests, p.extraHops]).toEqual([1, 2, 1]);
+    const approved = preApproved(p, 'margin1');
+    expect(approved.rows.map((r) => [r.kind, r.signer ?? 'main'])).toEqual([['sub_to_sub_transfer', 'main'], ['sub_own_transfer', keyed]]);
+    const out = await new BatchRun({ journal: s.journal!, sender: s.writes!, approved, currency: 'USDT', readBalances: (a, c) => readBalances(s.client, a, c) }).run();
+    expect(out.rows.map((r) => [r.state, r.from, r.to])).toEqual([['done', `${source}:spot`, `${keyed}:margin:BTC_USDT`]]);
+    expect(s.journal!.intent(approved.rows[1]!.ref)).toMatchObject({ kind: 'sub_own_transfer', signer: keyed, state: 'done' });
+    const after = await readBalances(s.client, accounts, 'USDT');
+    expect([after.get(`${source}:spot`), after.get(`${keyed}:margin:BTC_USDT`)]).toEqual(['18', target]);
+  });
+});
