@@ -166,7 +166,7 @@ export class Session {
     return journal;
   }
 
-  private openWrites(id: string, client: ApiClient): Pick<ActiveSession, 'writes' | 'journal' | 'damage'> {
+  private openWrites(id: string, client: ApiClient, subKeys: SubKeyClients): Pick<ActiveSession, 'writes' | 'journal' | 'damage'> {
     if (!this.opts.journalDir) return { writes: null, journal: null, damage: null };
     const journal = this.openJournal(id);
     if (!journal) return { writes: null, journal: null, damage: this.damaged.get(id)! };
@@ -175,6 +175,7 @@ export class Session {
       client,
       settleMs: this.opts.settleMs?.(),
       blocked: () => (this.locked() ? 'the desk is locked' : this.opts.hold?.(id) ?? null),
+      clientFor: (uid) => subKeys.client(uid),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
     writes.on(({ intent }) => {
@@ -283,7 +284,8 @@ export class Session {
       this.drop();
       const profile = id === this.builtInId ? this.opts.builtIn! : this.opts.store!.open(id, this.opts.vault!.box());
       const client = this.makeClient(profile);
-      this.current = { id, profile, client, subKeys: this.makeSubClients(id, profile), ...this.openWrites(id, client) };
+      const subKeys = this.makeSubClients(id, profile);
+      this.current = { id, profile, client, subKeys, ...this.openWrites(id, client, subKeys) };
       this.opts.onActive?.(this.current);
     }
     return this.current;

@@ -4,7 +4,8 @@ import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { IntentBody, OperatorSignature, RecordType } from '../journal/records.ts';
 import { newOrderId } from './ids.ts';
-import { buildBody, KINDS, type WriteInput } from './inputs.ts';
+import { buildBody, KINDS, resendable, signerOf, wireRequest, type WriteInput } from './inputs.ts';
+import { lookupCancel, lookupSpotOrder } from './orderLookups.ts';
 import { lookupTransfer, lookupWithdrawal, reconcileUidTransfer, type Found, type Lookup, type WriteClient } from './lookups.ts';
 import { classifyFailure, DUPLICATE_LABELS } from './outcome.ts';
 
@@ -31,6 +32,8 @@ export interface ExecutorOptions {
    * are not driven: they wait, as journaled, for resume() (which the core calls on unlock).
    */
   blocked?: () => string | null;
+  /** The client that signs with a sub-account's own key (throws when the profile holds none). */
+  clientFor?: (uid: string) => WriteClient;
 }
 
 export interface WriteEvent {
@@ -47,8 +50,11 @@ function driversOf(journal: Journal): Map<string, Promise<IntentView>> {
   return m;
 }
 
-/** Transfer statuses (§3.3) that say the transfer did not happen. */
-const FAILED_TRANSFER_STATUSES = new Set(['FAIL']);
+/** Transfer statuses (§3.3) that say the transfer did not happen; for a cancel, an order already filled. */
+const FAILED_STATUSES: Partial<Record<IntentView['kind'], ReadonlySet<string>>> = {
+  own_transfer: new Set(['FAIL']), main_sub_transfer: new Set(['FAIL']), sub_to_sub_transfer: new Set(['FAIL']), uid_transfer: new Set(['FAIL']),
+  spot_cancel: new Set(['closed']),
+};
 
 export class WriteExecutor {
   private readonly journal: Journal;
@@ -58,6 +64,7 @@ export class WriteExecutor {
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly blocked: () => string | null;
+  private readonly clientFor: (uid: string) => WriteClient;
   private readonly running = new Map<string, Promise<IntentView>>();
   private readonly listeners = new Set<(e: WriteEvent) => void>();
   private stopped = false;
@@ -72,6 +79,9 @@ export class WriteExecutor {
     this.now = opts.now ?? Date.now;
     this.newId = opts.newId ?? (() => newOrderId(this.now()));
     this.blocked = opts.blocked ?? (() => null);
+    this.clientFor = opts.clientFor ?? ((uid) => {
+      throw new Error(`this desk holds no key for sub-account ${uid}`);
+    });
   }
 
   /** Every state change, as the journal records it (the core forwards these to the renderer). */
@@ -85,7 +95,7 @@ export class WriteExecutor {
     const id = this.newId();
     const spec = KINDS[w.kind];
     const body = buildBody(w, spec.idField ? id : null);
-    this.record({ type: 'intent', intent: id, kind: w.kind, client_id: spec.idField ? id : null, body, ...(note ? { note } : {}) });
+    this.record({ type: 'intent', intent: id, kind: w.kind, client_id: spec.idField ? String(body[spec.idField]) : null, body, ...(note ? { note } : {}) });
     return this.view(id);
   }
 
@@ -97,7 +107,7 @@ export class WriteExecutor {
   dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string): Promise<IntentView> {
     const spec = KINDS[kind];
     if (!this.journal.intent(id)) {
-      this.record({ type: 'intent', intent: id, kind, client_id: spec.idField ? id : null, body, signatures });
+      this.record({ type: 'intent', intent: id, kind, client_id: spec.idField ? String(body[spec.idField] ?? id) : null, body, signatures });
     }
     const v = this.view(id);
     if (v.state === 'pending_approval') return this.approve(id, by);
@@ -220,23 +230,26 @@ export class WriteExecutor {
   private async sendOnce(v: IntentView): Promise<void> {
     const spec = KINDS[v.kind];
     const earlierRun = !this.journal.approvedInThisRun(v.id);
-    if (earlierRun && !spec.idField) {
+    const client = this.signer(v);
+    if (client === null) return;
+    if (earlierRun && !resendable(spec)) {
       // Approved before this run began, whatever the journal says of attempts: a restored copy of the data
       // folder looks exactly like this. Without an id nothing can prove it absent, so it is never sent.
       return this.onAmbiguous(v, 'it was approved in an earlier run of the desk and this run cannot prove it was not sent');
     }
-    if (spec.idField && (v.attempts > 0 || earlierRun)) {
+    if (resendable(spec) && (v.attempts > 0 || earlierRun)) {
       // A resend, or a first send of an intent approved in an earlier run (a crash, or a restored copy of
       // the journal): look the id up right before it, in case an earlier attempt landed.
       const l = await this.lookup(v);
       if (l.kind === 'found') return this.recordFound(v, l);
+      if (l.kind === 'unknown' && l.impossible) return this.cannotProve(v, l.reason);
       if (l.kind === 'unknown') return this.sleep();
     }
     const attempt = v.attempts + 1;
     this.record({ type: 'sent', intent: v.id, attempt });
     let answer: Record<string, unknown> | undefined;
     try {
-      answer = await this.client.request({ method: 'POST', path: spec.path, body: v.body, priority: 'action' }, WriteAnswer);
+      answer = await client.request(wireRequest(v.kind, v.body), WriteAnswer);
     } catch (e) {
       const f = classifyFailure(e);
       if (f.kind === 'not_sent') {
@@ -248,7 +261,7 @@ export class WriteExecutor {
         return this.sleep();
       }
       if (f.kind === 'refused') {
-        if (spec.idField && (attempt > 1 || DUPLICATE_LABELS.has(f.label))) {
+        if (resendable(spec) && (attempt > 1 || DUPLICATE_LABELS.has(f.label))) {
           // After a resend a refusal may be caused by the first attempt having landed (a reused id, a
           // spent balance): only a lookup can say which.
           const l = await this.lookup(this.view(v.id));
@@ -273,7 +286,7 @@ export class WriteExecutor {
 
   private onAmbiguous(v: IntentView, reason: string): void {
     const spec = KINDS[v.kind];
-    if (spec.idField || v.kind === 'uid_transfer') {
+    if (resendable(spec) || v.kind === 'uid_transfer') {
       this.record({ type: 'unconfirmed', intent: v.id, attempt: Math.max(1, v.attempts), reason });
       return;
     }
@@ -298,6 +311,7 @@ export class WriteExecutor {
       return this.recordFound(v, l);
     }
     if (l.kind === 'unknown') {
+      if (l.impossible) return this.cannotProve(v, l.reason);
       if (l.refusedLabel !== undefined) {
         this.record({
           type: 'needs_attention', intent: v.id,
@@ -311,8 +325,8 @@ export class WriteExecutor {
     const after = this.view(v.id);
     const span = (after.last_absent_at ?? 0) - (after.first_absent_at ?? 0);
     if (after.absent_lookups < 2 || span < this.settleMs) return this.sleep();
-    if (spec.idField) {
-      this.record({ type: 'retry', intent: v.id, reason: `id ${v.client_id} absent over ${after.absent_lookups} lookups spanning ${Math.round(span / 1000)} s; sending again` });
+    if (resendable(spec)) {
+      this.record({ type: 'retry', intent: v.id, reason: `${v.client_id ? `id ${v.client_id}` : 'no effect'} absent over ${after.absent_lookups} lookups spanning ${Math.round(span / 1000)} s; sending again` });
       return;
     }
     this.record({
@@ -321,8 +335,51 @@ export class WriteExecutor {
     });
   }
 
+  /**
+   * The client that signs this intent: the main key, or the sub-account's own. A key the profile no
+   * longer holds: never sent is refused; an intent that may have left already waits for an operator.
+   */
+  private signer(v: IntentView): WriteClient | null {
+    const uid = signerOf(v.body);
+    if (uid === null) return this.client;
+    try {
+      return this.clientFor(uid);
+    } catch (e) {
+      const why = `this profile holds no key for sub-account ${uid}, which signs this ${KINDS[v.kind].what} (${(e as Error).message})`;
+      if (v.attempts === 0 && this.journal.approvedInThisRun(v.id)) {
+        this.record({ type: 'result', intent: v.id, outcome: 'refused', via: 'response', message: `Not sent: ${why}.` });
+      } else {
+        this.record({ type: 'needs_attention', intent: v.id, reason: `The desk cannot check or send this ${KINDS[v.kind].what}: ${why}. Add the key, or check the sub-account's records and settle it.` });
+      }
+      return null;
+    }
+  }
+
+  private cannotProve(v: IntentView, reason: string): void {
+    this.record({
+      type: 'needs_attention', intent: v.id,
+      reason: `The ${KINDS[v.kind].what} got no clear answer and the desk cannot prove it absent (${reason}). It will not be sent again: check the exchange's records, then settle it.`,
+    });
+  }
+
   private lookup(v: IntentView): Promise<Lookup> {
+    const uid = signerOf(v.body);
+    if (uid !== null) {
+      let client: WriteClient;
+      try {
+        client = this.clientFor(uid);
+      } catch (e) {
+        return Promise.resolve({ kind: 'unknown', impossible: true, reason: (e as Error).message });
+      }
+      if (v.kind === 'spot_order') return lookupSpotOrder(client, v, this.now());
+      if (v.kind === 'spot_cancel' || v.kind === 'spot_cancel_all') return lookupCancel(client, v);
+    }
     switch (v.kind) {
+      case 'spot_order':
+        return lookupSpotOrder(this.client, v, this.now());
+      case 'spot_cancel':
+      case 'spot_cancel_all':
+        return lookupCancel(this.client, v);
       case 'withdrawal':
         return lookupWithdrawal(this.client, v, this.now());
       case 'main_sub_transfer':
@@ -344,8 +401,9 @@ export class WriteExecutor {
   private recordFound(v: IntentView, l: Found): void {
     const via = v.kind === 'uid_transfer' ? 'records' : 'lookup';
     const ids = l.exchange_id !== undefined ? { exchange_id: l.exchange_id } : {};
-    if (v.kind !== 'withdrawal' && l.status !== undefined && FAILED_TRANSFER_STATUSES.has(l.status)) {
-      this.record({ type: 'result', intent: v.id, outcome: 'refused', via, ...ids, status: l.status, message: `The exchange recorded the ${KINDS[v.kind].what} with status ${l.status}; nothing moved.` });
+    if (l.status !== undefined && FAILED_STATUSES[v.kind]?.has(l.status)) {
+      const message = v.kind === 'spot_cancel' ? 'The order was filled before the cancellation reached it; nothing was cancelled.' : `The exchange recorded the ${KINDS[v.kind].what} with status ${l.status}; nothing moved.`;
+      this.record({ type: 'result', intent: v.id, outcome: 'refused', via, ...ids, status: l.status, message });
       return;
     }
     this.record({ type: 'result', intent: v.id, outcome: 'accepted', via, ...ids, ...(l.status !== undefined ? { status: l.status } : {}) });

@@ -1,19 +1,32 @@
 import type { z } from 'zod';
 import {
-  MainSubTransferInput, OwnTransferInput, SubToSubTransferInput, UidTransferInput, WithdrawalInput, type WriteInput,
+  MainSubTransferInput, OwnTransferInput, SpotCancelAllInput, SpotCancelInput, SpotOrderInput, SubToSubTransferInput, UidTransferInput, WithdrawalInput, type WriteInput,
 } from '../../../shared/api/writes.ts';
 import type { IntentKind } from '../journal/records.ts';
+import type { HttpRequest } from './lookups.ts';
 
-// The exact body that goes on the wire for each kind of write (§4.1, §4.2). The body is what the journal
-// keeps, so it holds only the fields of shared/api/writes.ts: never a credential.
+// The exact body that goes on the wire for each kind of write (§4.1, §4.2, §4.4). The body is what the journal
+// keeps, so it holds only the fields of shared/api/writes.ts: never a credential. Spot writes add one field
+// that never goes on the wire, `sub_uid`: whose key signs (absent: the main account's), so that operators
+// sign, and the journal keeps, which account places or cancels an order.
 
 export type { WriteInput };
 
 export interface KindSpec {
   path: string;
   /** The body field carrying the client id, or null when the API gives the kind none. */
-  idField: 'withdraw_order_id' | 'client_order_id' | null;
+  idField: 'withdraw_order_id' | 'client_order_id' | 'text' | null;
+  /**
+   * Sending it twice does no harm (a cancel): after an unclear answer it is looked up and sent again once
+   * the lookups prove it did not take effect, like a write with an id.
+   */
+  idempotent?: true;
   what: string;
+}
+
+/** Whether an unclear answer may end in a resend (after lookups prove the write absent). */
+export function resendable(spec: KindSpec): boolean {
+  return spec.idField !== null || spec.idempotent === true;
 }
 
 export const KINDS: Record<IntentKind, KindSpec> = {
@@ -22,7 +35,34 @@ export const KINDS: Record<IntentKind, KindSpec> = {
   own_transfer: { path: '/wallet/transfers', idField: null, what: 'transfer between own accounts' },
   sub_to_sub_transfer: { path: '/wallet/sub_account_to_sub_account', idField: null, what: 'sub-account to sub-account transfer' },
   uid_transfer: { path: '/withdrawals/push', idField: null, what: 'UID transfer' },
+  spot_order: { path: '/spot/orders', idField: 'text', what: 'spot order' },
+  spot_cancel: { path: '/spot/orders/{order_id}', idField: null, idempotent: true, what: 'order cancellation' },
+  spot_cancel_all: { path: '/spot/orders', idField: null, idempotent: true, what: 'cancellation of every open order of a pair' },
 };
+
+/** The sub-account whose key signs this write, or null for the main account's key. */
+export function signerOf(body: Readonly<Record<string, string | number | boolean>>): string | null {
+  return typeof body.sub_uid === 'string' ? body.sub_uid : null;
+}
+
+/** The request a journaled body becomes on the wire. */
+export function wireRequest(kind: IntentKind, body: Readonly<Record<string, string | number | boolean>>): HttpRequest {
+  const { sub_uid: _signer, ...wire } = body;
+  const q = (keys: string[]): Array<[string, string]> => keys.filter((k) => wire[k] !== undefined).map((k) => [k, String(wire[k])]);
+  switch (kind) {
+    case 'spot_cancel':
+      return { method: 'DELETE', path: `/spot/orders/${encodeURIComponent(String(wire.order_id))}`, query: q(['currency_pair', 'account']), priority: 'action' };
+    case 'spot_cancel_all':
+      return { method: 'DELETE', path: '/spot/orders', query: q(['currency_pair', 'side', 'account']), priority: 'action' };
+    default:
+      return { method: 'POST', path: KINDS[kind].path, body: wire, priority: 'action' };
+  }
+}
+
+/** §2.10: the order's text, made from the write's id (unique) and the operator's label, if any. */
+export function orderText(clientId: string, label: string | undefined): string {
+  return label ? `t-${label}.${clientId.slice(-16)}` : `t-${clientId}`;
+}
 
 export type WireBody = Record<string, string | number>;
 
@@ -53,5 +93,13 @@ export function buildBody(w: WriteInput, clientId: string | null): WireBody {
       // §4.2: receive_uid is an integer(int64) on the wire.
       return { receive_uid: Number(t.receive_uid), currency: t.currency, amount: t.amount };
     }
+    case 'spot_order': {
+      const { label, ...o } = parseOrThrow(SpotOrderInput, w.kind, w.input);
+      return dropUndefined({ ...o, text: orderText(clientId!, label) });
+    }
+    case 'spot_cancel':
+      return dropUndefined(parseOrThrow(SpotCancelInput, w.kind, w.input));
+    case 'spot_cancel_all':
+      return dropUndefined(parseOrThrow(SpotCancelAllInput, w.kind, w.input));
   }
 }
