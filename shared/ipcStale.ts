@@ -29,8 +29,8 @@ const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable'] as const;
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
 
-/** What an order or a cancel changes: the book, the caller's orders and trades. */
-const SPOT_READS = ['spotTicker', 'spotOrderBook', 'spotOrders', 'spotTrades'] as const;
+/** What an order or a cancel changes: the book, the caller's orders and trades (an `intent` event of a spot kind). */
+export const SPOT_READS = ['spotTicker', 'spotOrderBook', 'spotOrders', 'spotTrades'] as const;
 
 /**
  * The audit journal's pages: any entry in either journal changes them. Verify is not among them: it
@@ -48,8 +48,7 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  // An order placed or cancelled changes the book and the caller's orders and trades.
-  intent: ['withdrawalsCancellable', ...AUDIT_READS, ...SPOT_READS],
+  intent: ['withdrawalsCancellable', ...AUDIT_READS],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify'],
   // Operators, requests, signatures, policy or freeze changed.
