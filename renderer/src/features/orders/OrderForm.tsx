@@ -95,10 +95,12 @@ export function OrderForm({ pair, sub }: { pair: CurrencyPair; sub?: string }) {
           </select>
         </label>
       </div>
-      <label>Label (optional; the order's text is t-label. and a unique id)
+      <label>Label (optional)
         <input aria-label="Label" value={label} maxLength={ORDER_LABEL_MAX + 5} onChange={(e) => setLabel(e.target.value.trim())}
-          aria-invalid={labelBad ? true : undefined} aria-describedby={labelBad ? 'order-label-error' : undefined} />
-        {labelBad && <span id="order-label-error" className="field-error">A label is 1 to {ORDER_LABEL_MAX} letters, digits, _ - or .</span>}
+          aria-invalid={labelBad ? true : undefined} aria-describedby={labelBad ? 'order-label-error' : 'order-label-hint'} />
+        {labelBad
+          ? <span id="order-label-error" className="field-error">A label is 1 to {ORDER_LABEL_MAX} letters, digits, _ - or .</span>
+          : <span id="order-label-hint" className="small muted">The order's text will be t-label. and a unique id, so that the desk can always find it.</span>}
       </label>
       <p className="small muted" data-testid="pair-rules">
         {pair.id}: amounts to {pair.amount_precision} decimals, at least {pair.min_base_amount || '—'} {pair.base}; prices to {pair.precision} decimals; orders worth at least {pair.min_quote_amount || '—'} {pair.quote}; fee {pair.fee} %.
