@@ -144,7 +144,7 @@ describe('Orders: place, follow and cancel spot orders', () => {
     const row = page.getByTestId('open-orders').locator(`tr[data-order="${r.exchangeId}"]`);
     await row.waitFor();
     await page.getByRole('heading', { name: 'Orders', level: 1 }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SHOTS, 'orders-light.png') });
+    await page.screenshot({ path: join(SHOTS, 'orders.png') });
     await row.getByRole('button', { name: 'Cancel' }).click();
     await row.waitFor({ state: 'detached' });
     const done = page.getByTestId('order-history').locator(`tr[data-order="${r.exchangeId}"]`);
