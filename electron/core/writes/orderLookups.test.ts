@@ -224,3 +224,60 @@ describe('orders for a sub-account', () => {
     expect(main.asked).toEqual([]);
   });
 });
+
+describe('a cancellation whose answer was lost', () => {
+  const cancel = { kind: 'spot_cancel' as const, input: { currency_pair: pair, order_id: '77' } };
+
+  /** The DELETE's answer is lost the first `lost` times; the order's status is what the exchange then holds. */
+  function exchange(status: () => string, lost = 1) {
+    const asked: string[] = [];
+    let deletes = 0;
+    const client: WriteClient = {
+      request: async (req, schema) => {
+        asked.push(`${req.method} ${req.path}`);
+        if (req.method === 'DELETE') {
+          if (++deletes <= lost) throw new NetworkError('the connection was dropped before the answer');
+          return schema.parse(order('t-x', { status: 'cancelled', finish_as: 'cancelled' }));
+        }
+        return schema.parse(order('t-x', { status: status() }));
+      },
+    };
+    return { client, asked, deletes: () => deletes };
+  }
+
+  it('is done when the order is no longer open, without a second DELETE', async () => {
+    const ex = exchange(() => 'cancelled');
+    let t = NOW;
+    executor = new WriteExecutor({ journal, client: ex.client, settleMs: 20, lookupIntervalMs: 5, now: () => (t += 10) });
+    const v = await executor.submit(cancel, 'tester');
+    expect(v.state).toBe('done');
+    expect(ex.deletes()).toBe(1);
+    expect(ex.asked).toContain('GET /spot/orders/77');
+  });
+
+  it('is sent again while the order stays open (sending a cancel twice does no harm)', async () => {
+    let cancelled = false;
+    const ex = exchange(() => (cancelled ? 'cancelled' : 'open'));
+    const client: WriteClient = {
+      request: async (req, schema) => {
+        const r = await ex.client.request(req, schema);
+        if (req.method === 'DELETE') cancelled = true;
+        return r;
+      },
+    };
+    let t = NOW;
+    executor = new WriteExecutor({ journal, client, settleMs: 20, lookupIntervalMs: 5, now: () => (t += 10) });
+    const v = await executor.submit(cancel, 'tester');
+    expect(v.state).toBe('done');
+    expect(ex.deletes()).toBe(2);
+  });
+
+  it('is refused, with the reason, when the order filled before the cancel reached it', async () => {
+    const ex = exchange(() => 'closed');
+    let t = NOW;
+    executor = new WriteExecutor({ journal, client: ex.client, settleMs: 20, lookupIntervalMs: 5, now: () => (t += 10) });
+    const v = await executor.submit(cancel, 'tester');
+    expect(v).toMatchObject({ state: 'refused', reason: expect.stringContaining('filled before the cancellation') });
+    expect(ex.deletes()).toBe(1);
+  });
+});
