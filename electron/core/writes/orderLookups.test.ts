@@ -281,3 +281,30 @@ describe('a cancellation whose answer was lost', () => {
     expect(ex.deletes()).toBe(1);
   });
 });
+
+describe('cancelling every open order of a pair, answer lost', () => {
+  it('is done once the pair has no open order left, and sent again while one is', async () => {
+    let open = [order('t-a', { status: 'open' }), order('t-b', { id: '78', status: 'open' })];
+    let deletes = 0;
+    const client: WriteClient = {
+      request: async (req, schema) => {
+        if (req.method === 'DELETE') {
+          deletes++;
+          // The first DELETE cancels only one (a new order arrived meanwhile, say) and its answer is lost.
+          if (deletes === 1) {
+            open = open.slice(1);
+            throw new NetworkError('the connection was dropped before the answer');
+          }
+          open = [];
+          return schema.parse([]);
+        }
+        return schema.parse(open);
+      },
+    };
+    let t = NOW;
+    executor = new WriteExecutor({ journal, client, settleMs: 20, lookupIntervalMs: 5, now: () => (t += 10) });
+    const v = await executor.submit({ kind: 'spot_cancel_all', input: { currency_pair: pair } }, 'tester');
+    expect(v.state).toBe('done');
+    expect(deletes).toBe(2);
+  });
+});
