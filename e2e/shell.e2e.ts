@@ -10,6 +10,7 @@ import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts
 
 const PAGES = [
   { path: 'overview', heading: 'Overview', ready: (p: Page) => p.getByTestId('total-amount').waitFor() },
+  { path: 'orders', heading: 'Orders', ready: (p: Page) => p.getByTestId('order-book').waitFor() },
   { path: 'rebalance', heading: 'Rebalance', ready: async (p: Page) => { await p.getByRole('button', { name: 'Read balances' }).click(); await p.getByTestId('scope').waitFor(); } },
   { path: 'journal', heading: 'Journal', ready: (p: Page) => p.locator('[data-entry]').first().waitFor() },
   { path: 'activity', heading: 'Activity', ready: (p: Page) => p.getByTestId('intents').waitFor() },

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENVIRONMENT_NAMES, OPERATOR_ENVIRONMENTS, PERMISSION_GROUPS } from './api/environments.ts';
 import { SavedAddress, TotalBalance, VALUATION_CURRENCIES, WithdrawalChain, WithdrawalLimits } from './api/records.ts';
 import { Policy, Verdict } from './api/policy.ts';
+import { CurrencyPair, OrderBook, SpotOrder, SpotTrade, Ticker } from './api/orders.ts';
 import { AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
 import { BatchView, PlanRequest, RebalancePlan, RebalanceScope, Template } from './rebalance.ts';
@@ -212,6 +213,9 @@ export const Review = z.object({
 export type Review = z.infer<typeof Review>;
 
 const Ticket = z.object({ ticket: z.string(), title: z.string() });
+
+const SpotPair = z.string().regex(/^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/, 'a currency pair such as BTC_USDT');
+const SubUid = z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits');
 
 const Passphrase = z.string().min(10, 'a passphrase has at least 10 characters').max(1024);
 
@@ -468,6 +472,21 @@ export const channels = {
   balanceAlertAcknowledge: {
     request: z.object({ id: z.number().int().positive() }).strict(),
     response: AlertView,
+  },
+
+  // Spot market (issue 16): read fresh from the exchange through the scheduler; `sub_uid` reads with that
+  // sub-account's own key (the profile must hold it).
+  spotPairs: { request: z.object({}).strict(), response: z.array(CurrencyPair) },
+  spotTicker: { request: z.object({ currency_pair: SpotPair }).strict(), response: Ticker },
+  spotOrderBook: { request: z.object({ currency_pair: SpotPair, limit: z.number().int().min(1).max(100).default(10) }).strict(), response: OrderBook },
+  /** Open orders, or finished ones newest first (at most `limit`). */
+  spotOrders: {
+    request: z.object({ currency_pair: SpotPair, status: z.enum(['open', 'finished']), sub_uid: SubUid.optional(), limit: z.number().int().min(1).max(100).default(50) }).strict(),
+    response: z.array(SpotOrder),
+  },
+  spotTrades: {
+    request: z.object({ currency_pair: SpotPair, sub_uid: SubUid.optional(), limit: z.number().int().min(1).max(100).default(50) }).strict(),
+    response: z.array(SpotTrade),
   },
 
   // History (issue 10): one page at a time from the core's cache; never a whole list.

@@ -13,6 +13,7 @@ import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
 import type { HistoryService } from './history/service.ts';
 import { historyHandlers } from './history/handlers.ts';
+import { spotHandlers } from './orders/handlers.ts';
 import { auditExport, auditPage, auditVerify, type AuditSources } from './journal/auditHandlers.ts';
 
 export interface HandlerDeps {
@@ -187,6 +188,7 @@ export const handlers: Handlers = {
   },
 
   ...historyHandlers,
+  ...spotHandlers,
 
   approvalsState: async (_req, deps) => needApprovals(deps).state(),
   batchStatus: async (req, deps) => {

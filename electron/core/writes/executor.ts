@@ -4,7 +4,8 @@ import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { IntentBody, OperatorSignature, RecordType } from '../journal/records.ts';
 import { newOrderId } from './ids.ts';
-import { buildBody, KINDS, signerOf, type WriteInput } from './inputs.ts';
+import { buildBody, KINDS, resendable, signerOf, wireRequest, type WriteInput } from './inputs.ts';
+import { lookupCancel, lookupSpotOrder } from './orderLookups.ts';
 import { lookupTransfer, lookupWithdrawal, reconcileUidTransfer, type Found, type Lookup, type WriteClient } from './lookups.ts';
 import { classifyFailure, DUPLICATE_LABELS } from './outcome.ts';
 
@@ -55,8 +56,11 @@ function driversOf(journal: Journal): Map<string, Promise<IntentView>> {
   return m;
 }
 
-/** Transfer statuses (§3.3) that say the transfer did not happen. */
-const FAILED_TRANSFER_STATUSES = new Set(['FAIL']);
+/** Transfer statuses (§3.3) that say the transfer did not happen; for a cancel, an order already filled. */
+const FAILED_STATUSES: Partial<Record<IntentView['kind'], ReadonlySet<string>>> = {
+  own_transfer: new Set(['FAIL']), main_sub_transfer: new Set(['FAIL']), sub_to_sub_transfer: new Set(['FAIL']), sub_own_transfer: new Set(['FAIL']),
+  uid_transfer: new Set(['FAIL']), spot_cancel: new Set(['closed']),
+};
 
 export class WriteExecutor {
   private readonly journal: Journal;
@@ -96,7 +100,7 @@ export class WriteExecutor {
     const spec = KINDS[w.kind];
     const body = buildBody(w, spec.idField ? id : null);
     const signer = signerOf(w);
-    this.record({ type: 'intent', intent: id, kind: w.kind, client_id: spec.idField ? id : null, body, ...(signer ? { signer } : {}), ...(note ? { note } : {}) });
+    this.record({ type: 'intent', intent: id, kind: w.kind, client_id: spec.idField ? String(body[spec.idField]) : null, body, ...(signer ? { signer } : {}), ...(note ? { note } : {}) });
     return this.view(id);
   }
 
@@ -125,7 +129,7 @@ export class WriteExecutor {
     const spec = KINDS[kind];
     if (!this.journal.intent(id)) {
       this.record({
-        type: 'intent', intent: id, kind, client_id: spec.idField ? id : null, body, signatures,
+        type: 'intent', intent: id, kind, client_id: spec.idField ? String(body[spec.idField] ?? id) : null, body, signatures,
         ...(extra.note ? { note: extra.note } : {}), ...(extra.signer ? { signer: extra.signer } : {}),
       });
     }
@@ -254,16 +258,17 @@ export class WriteExecutor {
   private async sendOnce(v: IntentView): Promise<void> {
     const spec = KINDS[v.kind];
     const earlierRun = !this.journal.approvedInThisRun(v.id);
-    if (earlierRun && !spec.idField) {
+    if (earlierRun && !resendable(spec)) {
       // Approved before this run began, whatever the journal says of attempts: a restored copy of the data
       // folder looks exactly like this. Without an id nothing can prove it absent, so it is never sent.
       return this.onAmbiguous(v, 'it was approved in an earlier run of the desk and this run cannot prove it was not sent');
     }
-    if (spec.idField && (v.attempts > 0 || earlierRun)) {
+    if (resendable(spec) && (v.attempts > 0 || earlierRun)) {
       // A resend, or a first send of an intent approved in an earlier run (a crash, or a restored copy of
       // the journal): look the id up right before it, in case an earlier attempt landed.
       const l = await this.lookup(v);
       if (l.kind === 'found') return this.recordFound(v, l);
+      if (l.kind === 'unknown' && l.impossible) return this.cannotProve(v, l.reason);
       if (l.kind === 'unknown') return this.sleep();
     }
     const client = this.clientFor(v);
@@ -276,7 +281,7 @@ export class WriteExecutor {
     this.record({ type: 'sent', intent: v.id, attempt });
     let answer: Record<string, unknown> | undefined;
     try {
-      answer = await client.request({ method: 'POST', path: spec.path, body: v.body, priority: 'action' }, WriteAnswer);
+      answer = await client.request(wireRequest(v.kind, v.body), WriteAnswer);
     } catch (e) {
       const f = classifyFailure(e);
       if (f.kind === 'not_sent') {
@@ -288,7 +293,7 @@ export class WriteExecutor {
         return this.sleep();
       }
       if (f.kind === 'refused') {
-        if (spec.idField && (attempt > 1 || DUPLICATE_LABELS.has(f.label))) {
+        if (resendable(spec) && (attempt > 1 || DUPLICATE_LABELS.has(f.label))) {
           // After a resend a refusal may be caused by the first attempt having landed (a reused id, a
           // spent balance): only a lookup can say which.
           const l = await this.lookup(this.view(v.id));
@@ -316,8 +321,9 @@ export class WriteExecutor {
 
   /** The client whose key signs `v`, or why none can. */
   private clientFor(v: IntentView): WriteClient | string {
-    if (KINDS[v.kind].signer === 'main') return v.signer === undefined ? this.client : `a ${KINDS[v.kind].what} is signed by the main key, yet it names sub-account ${v.signer}`;
-    if (v.signer === undefined) return `the ${KINDS[v.kind].what} names no sub-account whose key signs it`;
+    const signs = KINDS[v.kind].signer;
+    if (signs === 'main') return v.signer === undefined ? this.client : `a ${KINDS[v.kind].what} is signed by the main key, yet it names sub-account ${v.signer}`;
+    if (v.signer === undefined) return signs === 'either' ? this.client : `the ${KINDS[v.kind].what} names no sub-account whose key signs it`;
     if (!this.subClient) return `this desk signs nothing with a sub-account's key`;
     try {
       return this.subClient(v.signer);
@@ -328,7 +334,7 @@ export class WriteExecutor {
 
   private onAmbiguous(v: IntentView, reason: string): void {
     const spec = KINDS[v.kind];
-    if (spec.idField || v.kind === 'uid_transfer') {
+    if (resendable(spec) || v.kind === 'uid_transfer') {
       this.record({ type: 'unconfirmed', intent: v.id, attempt: Math.max(1, v.attempts), reason });
       return;
     }
@@ -353,6 +359,7 @@ export class WriteExecutor {
       return this.recordFound(v, l);
     }
     if (l.kind === 'unknown') {
+      if (l.impossible) return this.cannotProve(v, l.reason);
       if (l.refusedLabel !== undefined) {
         this.record({
           type: 'needs_attention', intent: v.id,
@@ -366,8 +373,8 @@ export class WriteExecutor {
     const after = this.view(v.id);
     const span = (after.last_absent_at ?? 0) - (after.first_absent_at ?? 0);
     if (after.absent_lookups < 2 || span < this.settleMs) return this.sleep();
-    if (spec.idField) {
-      this.record({ type: 'retry', intent: v.id, reason: `id ${v.client_id} absent over ${after.absent_lookups} lookups spanning ${Math.round(span / 1000)} s; sending again` });
+    if (resendable(spec)) {
+      this.record({ type: 'retry', intent: v.id, reason: `${v.client_id ? `id ${v.client_id}` : 'no effect'} absent over ${after.absent_lookups} lookups spanning ${Math.round(span / 1000)} s; sending again` });
       return;
     }
     this.record({
@@ -376,7 +383,20 @@ export class WriteExecutor {
     });
   }
 
+  private cannotProve(v: IntentView, reason: string): void {
+    this.record({
+      type: 'needs_attention', intent: v.id,
+      reason: `The ${KINDS[v.kind].what} got no clear answer and the desk cannot prove it absent (${reason}). It will not be sent again: check the exchange's records, then settle it.`,
+    });
+  }
+
   private lookup(v: IntentView): Promise<Lookup> {
+    if (v.kind === 'spot_order' || v.kind === 'spot_cancel' || v.kind === 'spot_cancel_all') {
+      // Looked up with the key that placed it: a sub-account's orders are its own.
+      const client = this.clientFor(v);
+      if (typeof client === 'string') return Promise.resolve({ kind: 'unknown', impossible: true, reason: client });
+      return v.kind === 'spot_order' ? lookupSpotOrder(client, v, this.now()) : lookupCancel(client, v);
+    }
     switch (v.kind) {
       case 'withdrawal':
         return lookupWithdrawal(this.client, v, this.now());
@@ -399,8 +419,9 @@ export class WriteExecutor {
   private recordFound(v: IntentView, l: Found): void {
     const via = v.kind === 'uid_transfer' ? 'records' : 'lookup';
     const ids = l.exchange_id !== undefined ? { exchange_id: l.exchange_id } : {};
-    if (v.kind !== 'withdrawal' && l.status !== undefined && FAILED_TRANSFER_STATUSES.has(l.status)) {
-      this.record({ type: 'result', intent: v.id, outcome: 'refused', via, ...ids, status: l.status, message: `The exchange recorded the ${KINDS[v.kind].what} with status ${l.status}; nothing moved.` });
+    if (l.status !== undefined && FAILED_STATUSES[v.kind]?.has(l.status)) {
+      const message = v.kind === 'spot_cancel' ? 'The order was filled before the cancellation reached it; nothing was cancelled.' : `The exchange recorded the ${KINDS[v.kind].what} with status ${l.status}; nothing moved.`;
+      this.record({ type: 'result', intent: v.id, outcome: 'refused', via, ...ids, status: l.status, message });
       return;
     }
     this.record({ type: 'result', intent: v.id, outcome: 'accepted', via, ...ids, ...(l.status !== undefined ? { status: l.status } : {}) });

@@ -11,6 +11,7 @@ import { useBalancesProgress } from './hooks.ts';
 import { subAccountHref, transferHref } from './route.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
 import './balances.css';
+import { OrdersLink } from '../orders/OrdersLink.tsx';
 
 type SortKey = (typeof MATRIX_SORT_KEYS)[number];
 const ROW_PX = 34;
@@ -57,7 +58,7 @@ export function SubAccountsPage() {
       id: 'uid', header: 'Sub-account',
       cell: (c) => {
         const r = matrix.rowAt(c.row.original);
-        return r ? <><a href={transferHref(r.uid)} className="row-action" aria-label={`Transfer… (sub-account ${r.uid})`}>Transfer…</a> <a href={subAccountHref(r.uid)}>{r.uid}</a> <span className="muted">{r.name}</span></> : '…';
+        return r ? <><a href={transferHref(r.uid)} className="row-action" aria-label={`Transfer… (sub-account ${r.uid})`}>Transfer…</a> <a href={subAccountHref(r.uid)}>{r.uid}</a> <span className="muted">{r.name}</span> <OrdersLink uid={r.uid} /></> : '…';
       },
     }),
     ...ACCOUNT_KINDS.map((k) => column.display({
