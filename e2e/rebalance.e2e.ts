@@ -162,6 +162,11 @@ describe('Rebalance on the desk and the Sandbox', () => {
     await expect.poll(() => state.textContent(), { timeout: 60_000 }).toBe('Finished: 9 done, 0 failed, 0 skipped.');
 
     expect(await Promise.all(uids.map(spotUsdt))).toEqual(uids.map(() => '90.75'));
+    // The report, as the operator saves it.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export report (CSV)' }).first().click()]);
+    const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    expect(csv[0]).toBe('transfer,from,to,amount,currency,state,reason');
+    expect(csv.slice(1).map((l) => l.split(',').slice(3, 6).join(','))).toEqual(['90.75', '90.75', '90.75', '53.75', '83.25', '7.5', '22.25', '68.5', '90.75'].map((a) => `${a},USDT,done`));
     const moves = records(uids).filter((r) => r.key.startsWith('sub_sub'));
     expect(moves).toHaveLength(9);
     expect(moves.filter((r) => r.n > 1)).toEqual([]);
