@@ -58,7 +58,7 @@ function legsOf(rows: readonly ApprovedRow[]): Leg[] {
 const extraOf = (row: ApprovedRow): IntentExtra => ({ ...(row.note ? { note: row.note } : {}), ...(row.signer ? { signer: row.signer } : {}) });
 
 /** Where a request takes money from and puts it, for the report and the resume check. */
-export function sides(row: Pick<ApprovedRow, 'kind' | 'body' | 'signer'>): { from: AccountRef; to: AccountRef } {
+function sides(row: Pick<ApprovedRow, 'kind' | 'body' | 'signer'>): { from: AccountRef; to: AccountRef } {
   const { kind, body: b } = row;
   const acct = (owner: string, k: unknown, pair?: unknown): AccountRef => ({ owner, kind: String(k ?? 'spot') as AccountRef['kind'], ...(pair ? { pair: String(pair) } : {}) });
   if (kind === 'sub_to_sub_transfer') return { from: acct(String(b.sub_account_from), b.sub_account_from_type), to: acct(String(b.sub_account_to), b.sub_account_to_type) };

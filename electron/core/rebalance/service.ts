@@ -121,6 +121,8 @@ export class RebalanceService {
     try {
       held = await readBalances(s.client, read, req.currency);
     } catch (e) {
+      // readBalances refuses an account it cannot read with a plain Error (the operator's choice of account);
+      // the exchange's and the network's errors keep their own kinds.
       if (e instanceof Error && e.constructor === Error) throw new InputError(['accounts'], e.message);
       throw e;
     }
@@ -197,6 +199,8 @@ export class RebalanceService {
       const ticket = (await this.opts.approvals.confirmState()).tickets.some((t) => t.ref === b.ref);
       return { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: 0, rows: [], cancelling: false, state: ticket ? 'waiting' : 'declined', paused: null };
     }
+    // The index is in the data folder: an entry naming another kind of batch (a payout) is not ours to show or run.
+    if (status.payload.batch !== 'rebalance') return null;
     const run = this.runs.get(b.ref);
     const rows = run ? run.rows() : s.journal ? this.runner(s, b, { rows: status.payload.rows, signatures: [], by: '' }).rows() : [];
     const base = { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: rows.length, rows, cancelling: run?.isCancelling() ?? false };
@@ -237,7 +241,8 @@ export class RebalanceService {
     const hold = await this.opts.approvals.holdReason();
     for (const b of this.batches(s.id)) {
       if (this.runs.has(b.ref) || this.paused.has(b.ref)) continue;
-      if ((await this.opts.approvals.batchStatus(b.ref))?.state !== 'approved') continue;
+      const status = await this.opts.approvals.batchStatus(b.ref);
+      if (status?.state !== 'approved' || status.payload.batch !== 'rebalance') continue;
       const approved = await this.opts.approvals.approvedBatch(b.ref);
       if (!approved) continue;
       const run = this.runner(s, b, approved);
