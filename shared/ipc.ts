@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { ENVIRONMENT_NAMES, OPERATOR_ENVIRONMENTS, PERMISSION_GROUPS } from './api/environments.ts';
 import { SavedAddress, TotalBalance, VALUATION_CURRENCIES, WithdrawalChain, WithdrawalLimits } from './api/records.ts';
 import { Policy, Verdict } from './api/policy.ts';
-import { AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
+import { AuditKey, AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
+import { PayoutFile, PayoutProgress, PayoutQueued, PayoutQueueRequest, PayoutReport, PayoutReview } from './payouts.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
 import { AlertView, BalanceSettings, FloorInput, LoadProgress, LoadStatus, MainBalances, MatrixPage, MatrixQuery, QuoteCurrency, Snapshot, SubAccountDetail, ThresholdInput } from './balances.ts';
 import {
@@ -316,6 +317,34 @@ export const channels = {
   journalExport: {
     request: z.object({ format: z.enum(['csv', 'bundle']) }).strict(),
     response: JournalExportAnswer,
+  },
+  /** The keys the signed bundle is signed with, by fingerprint: the same figures `npm run verify-journal` prints. */
+  journalAuditKeys: {
+    request: z.object({}).strict(),
+    response: z.array(AuditKey),
+  },
+  /**
+   * Reads a payout file (its exact bytes, checked and hashed in the core) and checks every row as the
+   * withdraw form checks one; the valid rows are reviewed as one batch under the policy. Nothing is stored.
+   */
+  payoutsImport: {
+    request: PayoutFile,
+    response: PayoutReview,
+  },
+  /** Drafts the reviewed file's valid rows as one batch; operators approve it in the confirmation window. */
+  payoutsQueue: {
+    request: PayoutQueueRequest,
+    response: PayoutQueued,
+  },
+  /** Where each row of a payout batch stands, from the journal. */
+  payoutsProgress: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: PayoutProgress,
+  },
+  /** The batch's report (sent, refused with the label's sentence, skipped) as CSV text. */
+  payoutsReport: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: PayoutReport,
   },
   /** Operators, the policy in force, the queue of requests and changes, freeze. */
   approvalsState: {
