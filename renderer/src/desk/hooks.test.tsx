@@ -40,6 +40,8 @@ function AllReads() {
     walletCurrencyChains: useDeskQuery('walletCurrencyChains', { currency: 'USDT' }),
     walletWithdrawStatus: useDeskQuery('walletWithdrawStatus', {}),
     walletSavedAddresses: useDeskQuery('walletSavedAddresses', { currency: 'USDT' }),
+    journalAuditKeys: useDeskQuery('journalAuditKeys', {}),
+    payoutsProgress: useDeskQuery('payoutsProgress', { ref: 'b-1' }),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -83,9 +85,9 @@ describe('targeted refresh: each event and write refetches only what it makes st
 
   it('writes an intent event straight into the list and refetches only the cancellable withdrawals and the journal entries', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({ withdrawalsCancellable: 1, journalEntries: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({ withdrawalsCancellable: 1, journalEntries: 1, payoutsProgress: 1 });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:in_flight');
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({ withdrawalsCancellable: 1, journalEntries: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({ withdrawalsCancellable: 1, journalEntries: 1, payoutsProgress: 1 });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:unconfirmed');
   });
 
@@ -98,20 +100,20 @@ describe('targeted refresh: each event and write refetches only what it makes st
 
   it('refetches the balance, and only it, when an intent says money moved', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({ totalBalance: 1, withdrawalsCancellable: 1, journalEntries: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({ totalBalance: 1, withdrawalsCancellable: 1, journalEntries: 1, payoutsProgress: 1 });
   });
 
   it('refetches the profile-scoped reads on a profile event, not the vault or the settings', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('profiles', { active_id: 'sandbox' }))).toEqual({
-      profileCurrent: 1, profilesList: 1, journalStatus: 1, intentsList: 1, journalEntries: 1, journalVerify: 1, totalBalance: 1, ...HISTORY_ONCE, depositAddress: 1,
+      profileCurrent: 1, profilesList: 1, journalStatus: 1, intentsList: 1, journalEntries: 1, journalVerify: 1, journalAuditKeys: 1, payoutsProgress: 1, totalBalance: 1, ...HISTORY_ONCE, depositAddress: 1,
       ...BALANCES_ONCE, ...APPROVALS_ONCE, ...WALLET_ONCE,
     });
   });
 
   it('refetches the approvals queue, the cancellable withdrawals and the journal entries, and only them, on an approvals event', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('approvals', {}))).toEqual({ ...APPROVALS_ONCE, journalEntries: 1 });
+    expect(await after(counts(), () => fake.emit('approvals', {}))).toEqual({ ...APPROVALS_ONCE, journalEntries: 1, payoutsProgress: 1 });
   });
 
   it('refetches the history reads, and only them, on a history event', async () => {
@@ -128,7 +130,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
 
   it('refetches the journal and its writes on a journal event', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('journal', {}))).toEqual({ journalStatus: 1, intentsList: 1, journalEntries: 1, journalVerify: 1 });
+    expect(await after(counts(), () => fake.emit('journal', {}))).toEqual({ journalStatus: 1, intentsList: 1, journalEntries: 1, journalVerify: 1, journalAuditKeys: 1 });
   });
 
   it('writes the vault event into the cache without asking for it again', async () => {
