@@ -17,6 +17,7 @@ export const PAGES = [
   { path: 'withdrawals', title: 'Withdrawals', load: () => import('../features/history/index.ts').then((m) => ({ default: m.WithdrawalsPage })) },
   { path: 'deposits', title: 'Deposits', load: () => import('../features/history/index.ts').then((m) => ({ default: m.DepositsPage })) },
   { path: 'transfers', title: 'Transfers', load: () => import('../features/history/index.ts').then((m) => ({ default: m.TransfersPage })) },
+  { path: 'payouts', title: 'Payouts', load: () => import('../features/payouts/PayoutsPage.tsx') },
   { path: 'approvals', title: 'Approvals', load: () => import('../features/approvals/ApprovalsPage.tsx') },
   { path: 'journal', title: 'Journal', load: () => import('../features/journal/JournalPage.tsx') },
   { path: 'activity', title: 'Activity', load: () => import('../features/activity/ActivityPage.tsx') },
@@ -32,6 +33,7 @@ export interface PageSearch {
   withdrawals: { currency?: string; status?: string; chain?: string; search?: string };
   deposits: Record<string, never>;
   transfers: Record<string, never>;
+  payouts: { batch?: string };
   approvals: Record<string, never>;
   journal: Record<string, never>;
   activity: { show?: 'all' | 'unfinished' };
