@@ -7,10 +7,19 @@ import { MAX_PAYOUT_FILE_BYTES } from '../../../../shared/payouts.ts';
  */
 export async function readPayoutFile(f: File): Promise<ChannelRequest<'payoutsImport'>> {
   if (f.size > MAX_PAYOUT_FILE_BYTES) throw new Error(`${f.name} is ${f.size} bytes; a payout file may hold at most ${MAX_PAYOUT_FILE_BYTES} bytes.`);
-  const bytes = new Uint8Array(await f.arrayBuffer());
+  const bytes = new Uint8Array(await bytesOf(f));
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return { file: f.name, content_base64: btoa(binary) };
+}
+
+function bytesOf(f: Blob): Promise<ArrayBuffer> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(r.result as ArrayBuffer);
+    r.onerror = () => reject(new Error(`The file could not be read: ${r.error?.message ?? 'unknown error'}.`));
+    r.readAsArrayBuffer(f);
+  });
 }
 
 /** Hands text the core made to the browser's save dialog. */
