@@ -5,6 +5,7 @@ import { Policy, Verdict } from './api/policy.ts';
 import { AuditKey, AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
 import { PayoutFile, PayoutProgress, PayoutQueued, PayoutQueueRequest, PayoutReport, PayoutReview } from './payouts.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
+import { BatchStatus } from './api/batch.ts';
 import { AlertView, BalanceSettings, FloorInput, LoadProgress, LoadStatus, MainBalances, MatrixPage, MatrixQuery, QuoteCurrency, Snapshot, SubAccountDetail, ThresholdInput } from './balances.ts';
 import {
   DepositAddress, DepositPage, HISTORY_KINDS, HistoryPageRequest, HistoryQuery, HistoryStatus, TimelineEntry, TransferPage,
@@ -157,10 +158,14 @@ export const IntentPage = z.object({
 });
 export type IntentPage = z.infer<typeof IntentPage>;
 
+/** A batch and where each of its rows stands: the intent the journal holds under the row's id, or null before it is handed over. */
+export const BatchProgress = BatchStatus.extend({ intents: z.array(IntentView.nullable()) });
+export type BatchProgress = z.infer<typeof BatchProgress>;
+
 /** A request or change waiting for approvals, as the Approvals page shows it. */
 export const ApprovalItem = z.object({
   ref: z.string(),
-  what: z.enum(['request', 'add_operator', 'remove_operator', 'policy', 'unfreeze']),
+  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'policy', 'unfreeze']),
   profile: z.string().optional(),
   kind: z.string().optional(),
   body: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
@@ -363,6 +368,11 @@ export const channels = {
   approvalsDraft: {
     request: z.object({ write: WriteRequest, note: z.string().max(500).optional() }).strict(),
     response: Ticket,
+  },
+  /** A batch (payouts, a rebalance) as its approvals stand, with each row as the journal holds it (absent: not sent yet). */
+  batchStatus: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: BatchProgress.nullable(),
   },
   /** Asks the confirmation window for an approval or a rejection (with its reason) of a request or change. */
   approvalsDecide: {

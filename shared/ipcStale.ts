@@ -10,7 +10,7 @@ export const QUERY_CHANNELS = [
   'withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList',
   'depositAddress',
   'balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balancesSettingsGet', 'balanceAlerts',
-  'approvalsState', 'withdrawalsCancellable', 'addressBookList', 'journalAuditKeys', 'payoutsProgress',
+  'approvalsState', 'withdrawalsCancellable', 'batchStatus', 'addressBookList', 'journalAuditKeys', 'payoutsProgress',
   'walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
@@ -23,7 +23,7 @@ const HISTORY_READS = ['withdrawalsList', 'depositsList', 'transfersList', 'uidT
 const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;
 
 /** Operators, policy, the queue and freeze, and the withdrawals a freeze offers to cancel. */
-const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable'] as const;
+const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus'] as const;
 
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
@@ -44,7 +44,7 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable', 'payoutsProgress', ...AUDIT_READS],
+  intent: ['withdrawalsCancellable', 'batchStatus', 'payoutsProgress', ...AUDIT_READS],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],

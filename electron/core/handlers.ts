@@ -184,6 +184,12 @@ export const handlers: Handlers = {
   ...historyHandlers,
 
   approvalsState: async (_req, deps) => needApprovals(deps).state(),
+  batchStatus: async (req, deps) => {
+    const status = await needApprovals(deps).batchStatus(req.ref);
+    if (!status) return null;
+    const journal = deps.session.active().journal;
+    return { ...status, intents: status.payload.rows.map((r) => journal?.intent(r.ref) ?? null) };
+  },
   approvalsReview: async (req, deps) => needApprovals(deps).review(req.write),
   approvalsDraft: async (req, deps) => needApprovals(deps).draft(req.write, req.note),
   approvalsDecide: async (req, deps) => needApprovals(deps).ticketFor((a) => a.decisionTicket(req.ref, req.action, req.reason)),

@@ -1,5 +1,6 @@
 import { Fragment, useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { ConfirmApi, ConfirmState, ConfirmTicket } from '../../shared/confirm.ts';
+import { BatchWhat } from './BatchWhat.tsx';
 
 // The only page where operators type their passphrases and sign. Each ticket shows what will be
 // signed exactly as the core holds it (the main window's page only asked for it; it cannot change it).
@@ -34,6 +35,7 @@ function What({ t }: { t: ConfirmTicket }) {
       </>
     );
   }
+  if (t.what === 'batch') return <BatchWhat t={t} />;
   return <pre data-testid="signed-body">{JSON.stringify(parsed, null, 2)}</pre>;
 }
 

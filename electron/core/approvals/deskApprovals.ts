@@ -7,8 +7,11 @@ import type { ApprovalItem, ApprovalsState, Review } from '../../../shared/ipc.t
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import { z } from 'zod';
 import { fileJournalKey, type JournalKey } from '../journal/mac.ts';
-import { evaluate, outflow24h } from '../policy/engine.ts';
-import { dec } from '../../../shared/money.ts';
+import { evaluate, OUTFLOW_KINDS, outflow24h } from '../policy/engine.ts';
+import { dec, Dec } from '../../../shared/money.ts';
+import { BatchPayload, type BatchReview, type BatchRow, type BatchSpec, type BatchStatus } from '../../../shared/api/batch.ts';
+import type { OperatorSignature } from '../journal/records.ts';
+import { strictest, totalsOf } from './batchVerdict.ts';
 import { InputError } from '../errors.ts';
 import type { ActiveSession, Session } from '../session.ts';
 import type { VaultPort } from '../vaultPort.ts';
@@ -40,6 +43,15 @@ export interface DeskApprovalsOptions {
 }
 
 type Domain = 'vault' | 'sandbox';
+
+/** What one review (a write, or every row of a batch) reads once: saved addresses, prices, the journal's outflow. */
+interface ReviewContext {
+  approvals: Approvals;
+  session: ActiveSession;
+  saved: Map<string, Promise<z.infer<typeof SavedAddress>[]>>;
+  prices: Map<string, Promise<string | null>>;
+  velocity: Map<string, Promise<string>>;
+}
 
 /**
  * §8.2 pace of money leaving: approved requests are handed to the executor one at a time at this pace,
@@ -133,14 +145,16 @@ export class DeskApprovals {
     const q = approvals.quorum(p);
     const names = (ids: string[]): string[] => ids.map((id) => (id === p.drafted_by.operator ? p.drafted_by.name : p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id));
     const req = p.what === 'request' ? (JSON.parse(p.payload) as RequestPayload) : null;
+    const batch = p.what === 'batch' ? (JSON.parse(p.payload) as BatchPayload) : null;
     const state: ApprovalItem['state'] = p.rejected ? 'rejected'
       : p.approved_at === null ? 'waiting'
-        : p.what === 'request' ? (p.dispatched ? 'sent' : 'approved')
+        : req || batch ? (p.dispatched ? 'sent' : 'approved')
           : p.effective_at! > now ? 'cooling_off' : 'in_force';
     return {
       ref: p.ref, what: p.what, ...(p.profile ? { profile: p.profile } : {}),
       ...(req ? { kind: req.kind, body: req.body, verdict: req.verdict } : {}),
-      summary: summarize(p, req),
+      ...(batch ? { kind: batch.batch, verdict: batch.verdict } : {}),
+      summary: batch ? batchSummary(batch) : summarize(p, req),
       drafted_by: p.drafted_by.name, drafted_at: p.drafted_at, approved_by: names(q.approvers), needed: q.needed,
       state, effective_at: p.effective_at, rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
     };
@@ -149,24 +163,39 @@ export class DeskApprovals {
   // ---- review and drafts ----
 
   async review(write: z.output<typeof WriteRequest>, id: string | null = null): Promise<z.input<typeof Review>> {
+    return this.reviewOne(this.reviewContext(), write, id, '0');
+  }
+
+  private reviewContext(): ReviewContext {
     const { approvals, session } = this.forActive();
     const blocked = this.blockedReason(session);
     if (blocked) throw new InputError([], blocked);
+    return { approvals, session, saved: new Map(), prices: new Map(), velocity: new Map() };
+  }
+
+  /** One write's verdict; `before` is what earlier rows of the same batch take out in its currency. */
+  private async reviewOne(ctx: ReviewContext, write: z.output<typeof WriteRequest>, id: string | null, before: string, path: (string | number)[] = ['write']): Promise<z.input<typeof Review>> {
+    const { approvals, session } = ctx;
     let body: Record<string, string | number>;
     try {
       body = buildBody(write, KINDS[write.kind].idField ? id ?? '(set when drafted)' : null);
     } catch (e) {
-      throw new InputError(['write'], (e as Error).message);
+      throw new InputError(path, (e as Error).message);
     }
     const { policy } = await approvals.policyStatus(session.id);
     const currency = String(body.currency);
     let destination: 'verified_saved' | 'address_book' | 'unknown' | null = null;
     let note: string | null = null;
     if (write.kind === 'withdrawal') {
-      const saved = await session.client.request({ method: 'GET', path: '/wallet/saved_address', query: [['currency', currency], ['chain', String(body.chain)]], priority: 'action' }, listOf(SavedAddress));
+      const key = `${currency}\u0000${String(body.chain)}`;
+      let saved = ctx.saved.get(key);
+      if (!saved) {
+        saved = session.client.request({ method: 'GET', path: '/wallet/saved_address', query: [['currency', currency], ['chain', String(body.chain)]], priority: 'action' }, listOf(SavedAddress));
+        ctx.saved.set(key, saved);
+      }
       const c = classifyDestination(
         { currency, chain: String(body.chain), address: String(body.address), ...(body.memo ? { memo: String(body.memo) } : {}) },
-        saved, this.book.list(), this.now(), this.opts.coolingOffMs,
+        await saved, this.book.list(), this.now(), this.opts.coolingOffMs,
       );
       destination = c.destination;
       note = c.why;
@@ -174,12 +203,77 @@ export class DeskApprovals {
       destination = 'unknown';
       note = `user ${String(body.receive_uid)}: another account, on no list`;
     }
+    let price = ctx.prices.get(currency);
+    if (!price) ctx.prices.set(currency, (price = this.usdtPrice(session, currency)));
+    let velocity = ctx.velocity.get(currency);
+    if (!velocity) ctx.velocity.set(currency, (velocity = this.velocity(approvals, session, currency)));
     const verdict: Verdict = evaluate(policy, {
       kind: write.kind, currency, amount: String(body.amount), destination,
-      usdt_price: await this.usdtPrice(session, currency),
-      velocity_24h: await this.velocity(approvals, session, currency),
+      usdt_price: await price,
+      velocity_24h: dec(await velocity).plus(dec(before)).toFixed(),
     });
     return { kind: write.kind, body, verdict, destination_note: note };
+  }
+
+  // ---- batches ----
+
+  /**
+   * Every row reviewed as a single write would be, the 24-hour velocity of each counting the rows before
+   * it (so a batch cannot pass a velocity rule row by row), and the batch's verdict: its strictest row's.
+   */
+  async reviewBatch(spec: BatchSpec, ids: readonly string[] | null = null, fees?: ReadonlyMap<string, string>): Promise<BatchReview> {
+    const ctx = this.reviewContext();
+    const leaving = new Map<string, Dec>();
+    const rows: BatchReview['rows'] = [];
+    for (const [i, w] of spec.writes.entries()) {
+      const currency = String((w.write.input as { currency: string }).currency);
+      const before = leaving.get(currency) ?? new Dec(0);
+      const r = await this.reviewOne(ctx, w.write, ids?.[i] ?? null, before.toFixed(), ['writes', i, 'write']);
+      if (OUTFLOW_KINDS.has(w.write.kind)) leaving.set(currency, before.plus(dec(String(r.body.amount))));
+      rows.push(r as BatchReview['rows'][number]);
+    }
+    return { rows, verdict: strictest(rows.map((r) => r.verdict)), totals: totalsOf(rows, fees) };
+  }
+
+  /** Opens a confirmation-window ticket for the whole batch; each row has its own id, signed with the rest. */
+  async draftBatch(spec: BatchSpec, fees?: ReadonlyMap<string, string>): Promise<{ ticket: string; title: string; ref: string; rows: BatchRow[] }> {
+    const ref = newOrderId(this.now());
+    const ids = spec.writes.map(() => newOrderId(this.now()));
+    const review = await this.reviewBatch(spec, ids, fees);
+    const { approvals, session } = this.forActive();
+    const rows: BatchRow[] = review.rows.map((r, i) => ({ ref: ids[i]!, kind: r.kind, body: r.body, ...(spec.writes[i]!.note ? { note: spec.writes[i]!.note } : {}) }));
+    const payload: BatchPayload = { batch: spec.batch, title: spec.title, source: spec.source, rows, verdict: review.verdict, totals: review.totals };
+    const t = await approvals.draftBatchTicket(session.id, ref, payload).catch(asInput);
+    this.opts.onChange();
+    return { ticket: t.id, title: t.title, ref, rows };
+  }
+
+  /** A batch of the active profile as the governance records hold it, or null. */
+  async batchStatus(ref: string): Promise<BatchStatus | null> {
+    const { approvals, session } = this.forActive();
+    const p = (await approvals.load()).proposals.get(ref);
+    if (!p || p.what !== 'batch' || p.profile !== session.id) return null;
+    const q = approvals.quorum(p);
+    const state = p.rejected ? 'rejected' : p.approved_at === null ? 'waiting' : p.dispatched ? 'sent' : 'approved';
+    const names = q.approvers.map((id) => (id === p.drafted_by.operator ? p.drafted_by.name : p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id));
+    return { ref, state, payload: BatchPayload.parse(JSON.parse(p.payload)), approved_by: names, needed: q.needed };
+  }
+
+  /** An approved batch's rows and the signatures its rows are journaled with (null while it is not approved). */
+  async approvedBatch(ref: string): Promise<{ rows: BatchRow[]; signatures: OperatorSignature[]; by: string } | null> {
+    const { approvals, session } = this.forActive();
+    const p = (await approvals.load()).proposals.get(ref);
+    if (!p || p.what !== 'batch' || p.profile !== session.id || p.approved_at === null || p.rejected) return null;
+    const sigs = approvals.signaturesOf(p);
+    return { rows: (JSON.parse(p.payload) as BatchPayload).rows, signatures: sigs, by: [...new Set(sigs.map((x) => x.name))].join(', ') };
+  }
+
+  /** Closes a batch whose runner finished with it (a rebalance); payout batches are closed by the dispatcher. */
+  async closeBatch(ref: string): Promise<void> {
+    const { approvals, session } = this.forActive();
+    const p = (await approvals.load()).proposals.get(ref);
+    if (p?.what === 'batch' && !p.dispatched && p.approved_at !== null) await approvals.markDispatched(ref, session.id);
+    this.opts.onChange();
   }
 
   /**
@@ -189,10 +283,13 @@ export class DeskApprovals {
   private async velocity(approvals: Approvals, session: ActiveSession, currency: string): Promise<string> {
     const now = this.now();
     const journaled = outflow24h(session.journal?.intents() ?? [], currency, now);
+    const inJournal = new Set((session.journal?.intents() ?? []).map((v) => v.id));
     const waiting = [...(await approvals.load()).proposals.values()]
-      .filter((p) => p.what === 'request' && p.profile === session.id && !p.rejected && !p.dispatched)
-      .map((p) => ({ p, req: JSON.parse(p.payload) as RequestPayload }))
-      .filter(({ req }) => req.kind === 'withdrawal' || req.kind === 'uid_transfer')
+      .filter((p) => (p.what === 'request' || p.what === 'batch') && p.profile === session.id && !p.rejected && !p.dispatched)
+      .flatMap((p): { p: Proposal; req: { kind: string; body: RequestPayload['body'] } }[] => (p.what === 'batch'
+        ? (JSON.parse(p.payload) as BatchPayload).rows.filter((r) => !inJournal.has(r.ref)).map((r) => ({ p, req: r }))
+        : [{ p, req: JSON.parse(p.payload) as RequestPayload }]))
+      .filter(({ req }) => OUTFLOW_KINDS.has(req.kind))
       .map(({ p, req }) => ({ kind: req.kind as 'withdrawal', state: 'approved', created_at: p.drafted_at, body: req.body }));
     return dec(journaled).plus(dec(outflow24h(waiting, currency, now))).toFixed();
   }
@@ -308,15 +405,23 @@ export class DeskApprovals {
     // Intents a freeze held in the journal go on (the executor ignores those already moving).
     void session.writes.resume().catch(() => {});
     for (const p of await approvals.readyToSend(session.id)) {
-      const req = JSON.parse(p.payload) as RequestPayload;
-      const wait = (this.lastHanded.get(req.kind) ?? -Infinity) + (PACE_MS[req.kind] ?? 0) - this.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
-      if ((await this.holdReason()) !== null || this.opts.session.active() !== session) return;
-      this.lastHanded.set(req.kind, this.now());
       const sigs = approvals.signaturesOf(p);
       const by = [...new Set(sigs.map((x) => x.name))].join(', ');
-      void session.writes.dispatchApproved(p.ref, req.kind as never, req.body, sigs, by).catch((e: unknown) => this.opts.log(`[approvals] ${p.ref}: ${(e as Error).message}`));
+      const rows: { ref: string; kind: string; body: RequestPayload['body']; note?: string }[] = p.what === 'batch'
+        ? (JSON.parse(p.payload) as BatchPayload).rows
+        : [{ ref: p.ref, ...(JSON.parse(p.payload) as RequestPayload) }];
+      for (const row of rows) {
+        // A row an earlier run handed over is the executor's already (resume() drives it): never handed twice.
+        if (p.what === 'batch' && session.journal?.intent(row.ref)) continue;
+        const wait = (this.lastHanded.get(row.kind) ?? -Infinity) + (PACE_MS[row.kind] ?? 0) - this.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
+        if ((await this.holdReason()) !== null || this.opts.session.active() !== session) return;
+        this.lastHanded.set(row.kind, this.now());
+        void session.writes.dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, p.what === 'batch' ? row.note : undefined)
+          .catch((e: unknown) => this.opts.log(`[approvals] ${row.ref}: ${(e as Error).message}`));
+        if (p.what === 'batch') this.opts.onChange();
+      }
       await approvals.markDispatched(p.ref, session.id);
       this.opts.onChange();
     }
@@ -335,6 +440,13 @@ function asInput(e: unknown): never {
     throw new InputError([], e.message);
   }
   throw e;
+}
+
+function batchSummary(b: BatchPayload): string {
+  const kinds = [...new Set(b.rows.map((r) => r.kind.replace(/_/g, ' ')))].join(' and ');
+  const totals = b.totals.map((t) => `${t.amount} ${t.currency}`).join(', ');
+  const from = b.source.file ? ` from ${b.source.file}` : '';
+  return `${b.title}: ${b.rows.length} ${kinds}${b.rows.length === 1 ? '' : 's'}${from}, ${totals}`;
 }
 
 function summarize(p: Proposal, req: RequestPayload | null): string {

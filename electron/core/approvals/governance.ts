@@ -2,6 +2,7 @@ import { DEFAULT_POLICY, Policy, type Verdict } from '../../../shared/api/policy
 import { signedText, verifySignature } from '../operators/keys.ts';
 import type { GovernanceBody, GovernanceRecord, OperatorSignature } from '../journal/records.ts';
 import { changeQuorum } from '../policy/engine.ts';
+import { BatchPayload } from '../../../shared/api/batch.ts';
 
 // The governance state as a pure fold of signed records: who the operators are, which requests and
 // changes wait for whom, which policy is in force per profile, whether the desk is frozen. Every record
@@ -18,7 +19,7 @@ export interface Operator {
   removed_from: number | null;
 }
 
-export type ProposalWhat = 'request' | 'add_operator' | 'remove_operator' | 'policy' | 'unfreeze';
+export type ProposalWhat = 'request' | 'batch' | 'add_operator' | 'remove_operator' | 'policy' | 'unfreeze';
 
 export interface RequestPayload {
   kind: string;
@@ -100,8 +101,8 @@ export function deskQuorum(s: GovernanceState, rules: GovernanceRules, at: numbe
 
 /** How many distinct approvals a proposal needs, and whether its drafter counts among them. */
 export function quorumOf(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number): { needed: number; drafterCounts: boolean } {
-  if (p.what === 'request') {
-    const v = (JSON.parse(p.payload) as RequestPayload).verdict;
+  if (p.what === 'request' || p.what === 'batch') {
+    const v = (JSON.parse(p.payload) as RequestPayload | BatchPayload).verdict;
     return { needed: v.decision === 'allow' ? 0 : v.approvals, drafterCounts: v.drafter_may_approve };
   }
   if (p.what === 'policy') return { needed: changeQuorum(policyInForce(s, p.profile!, at).policy), drafterCounts: true };
@@ -167,7 +168,7 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
     case 'proposal': {
       if (s.proposals.has(r.ref)) throw new GovernanceError(`proposal ${r.ref} exists already.`);
       // Operators and policy may still change while frozen (a quorum to unfreeze may need a new operator).
-      if (s.frozen && r.what === 'request') throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
+      if (s.frozen && (r.what === 'request' || r.what === 'batch')) throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
       check(s, r.signed, at, textFor('propose', r.ref, r.what, r.payload, r.profile ?? ''));
       if (r.what === 'add_operator') {
         const o = JSON.parse(r.payload) as { id: string; name: string; public_key: string };
@@ -176,12 +177,13 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
         s.operators.set(o.id, { id: o.id, name: o.name, public_key: o.public_key, active_from: Number.POSITIVE_INFINITY, removed_from: null });
       }
       if (r.what === 'policy') Policy.parse(JSON.parse(r.payload));
+      if (r.what === 'batch') checkBatch(s, r.payload);
       const p: Proposal = {
         ref: r.ref, what: r.what, ...(r.profile !== undefined ? { profile: r.profile } : {}), payload: r.payload,
         drafted_by: r.signed, drafted_at: at, signoffs: [], rejected: null, approved_at: null, effective_at: null, dispatched: false,
       };
-      if (r.what === 'request' && (JSON.parse(r.payload) as RequestPayload).verdict.decision === 'block') {
-        throw new GovernanceError('the policy blocks this request: it cannot be drafted.');
+      if ((r.what === 'request' || r.what === 'batch') && (JSON.parse(r.payload) as RequestPayload).verdict.decision === 'block') {
+        throw new GovernanceError(`the policy blocks this ${r.what}: it cannot be drafted.`);
       }
       s.proposals.set(r.ref, p);
       reachQuorum(s, p, rules, at);
@@ -208,7 +210,7 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       const p = s.proposals.get(r.ref);
       if (!p) throw new GovernanceError(`there is no request or change ${r.ref}.`);
       if (p.rejected || p.dispatched) throw new GovernanceError('it is closed already.');
-      if (p.approved_at !== null && p.what === 'request') throw new GovernanceError('it was approved and is being sent; cancel it at the exchange instead.');
+      if (p.approved_at !== null && (p.what === 'request' || p.what === 'batch')) throw new GovernanceError('it was approved and is being sent; cancel it at the exchange instead.');
       check(s, r.signed, at, textFor('reject', r.ref, p.what, p.payload, r.reason));
       p.rejected = { reason: r.reason, signed: r.signed, at };
       if (p.what === 'add_operator') {
@@ -224,13 +226,34 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
     }
     case 'dispatched': {
       const p = s.proposals.get(r.ref);
-      if (!p || p.what !== 'request' || p.approved_at === null) throw new GovernanceError(`request ${r.ref} is not approved.`);
+      if (!p || (p.what !== 'request' && p.what !== 'batch') || p.approved_at === null) throw new GovernanceError(`request ${r.ref} is not approved.`);
       if (p.dispatched) throw new GovernanceError(`request ${r.ref} was handed to its journal already.`);
       p.dispatched = true;
       break;
     }
   }
   s.seq += 1;
+}
+
+/**
+ * A batch's payload is well formed and none of its row ids was used by an earlier request or batch: a
+ * row id is the intent id (and client id) its write is sent under, so a reused one could be sent twice.
+ */
+function checkBatch(s: GovernanceState, payload: string): void {
+  const parsed = BatchPayload.safeParse(JSON.parse(payload));
+  if (!parsed.success) throw new GovernanceError(`the batch is malformed: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
+  const refs = new Set<string>();
+  const used = rowRefs(s);
+  for (const row of parsed.data.rows) {
+    if (refs.has(row.ref) || s.proposals.has(row.ref) || used.has(row.ref)) throw new GovernanceError(`row id ${row.ref} is used twice.`);
+    refs.add(row.ref);
+  }
+}
+
+function rowRefs(s: GovernanceState): Set<string> {
+  const out = new Set<string>();
+  for (const p of s.proposals.values()) if (p.what === 'batch') for (const r of (JSON.parse(p.payload) as BatchPayload).rows) out.add(r.ref);
+  return out;
 }
 
 /** Folds stored records; a record that does not check means the store was written around the desk. */

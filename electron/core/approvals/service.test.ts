@@ -168,3 +168,31 @@ describe('operator and policy changes', () => {
     await expect(desk.load()).rejects.toThrow(/record 2 \(proposal\) does not check: Alice's signature does not verify/);
   });
 });
+
+describe('batches', () => {
+  const batch = (refs: string[], verdict: Verdict) => ({
+    batch: 'payouts' as const, title: 'Payouts', source: { file: 'p.csv', sha256: 'b'.repeat(64) }, verdict,
+    rows: refs.map((ref) => ({ ref, kind: 'withdrawal' as const, body: { ...BODY, withdraw_order_id: ref } })), totals: [{ currency: 'USDT', amount: '50' }],
+  });
+
+  it('need the quorum of their verdict, from operators other than the drafter when it says so, and are then ready to send', async () => {
+    const { alice, bob, carol } = await threeOperatorsUnderTwoApprovals();
+    await sign(desk.draftBatchTicket('p1', 'b1', batch(['r1', 'r2'], verdictOf(TWO_APPROVALS))), alice, 'alice');
+    await expect(sign(desk.decisionTicket('b1', 'approve'), alice, 'alice')).rejects.toThrow(/drafted this request/);
+    await sign(desk.decisionTicket('b1', 'approve'), bob, 'bob');
+    expect(await desk.readyToSend('p1')).toEqual([]);
+    await sign(desk.decisionTicket('b1', 'approve'), carol, 'carol');
+    expect((await desk.readyToSend('p1')).map((p) => p.ref)).toEqual(['b1']);
+  });
+
+  it('refuse a row id used before, a blocked verdict, and a malformed payload, storing nothing', async () => {
+    const alice = await desk.createFirstOperator('Alice', PASS.alice);
+    await sign(desk.draftBatchTicket('p1', 'b1', batch(['r1', 'r2'], verdictOf({ rules: [{ id: 'one', match: {}, action: 'require', approvals: 1, drafter_may_approve: true }] }))), alice, 'alice');
+    const allow = verdictOf({ rules: [{ id: 'rest', match: {}, action: 'allow' }] });
+    await expect(sign(desk.draftBatchTicket('p1', 'b2', batch(['r3', 'r2'], allow)), alice, 'alice')).rejects.toThrow(/row id r2 is used twice/);
+    await expect(sign(desk.draftBatchTicket('p1', 'b3', batch(['r4', 'r4'], allow)), alice, 'alice')).rejects.toThrow(/row id r4 is used twice/);
+    await expect(desk.draftBatchTicket('p1', 'b4', batch(['r5'], verdictOf({ rules: [] })))).rejects.toThrow(/policy blocks this batch/);
+    await expect(desk.draftBatchTicket('p1', 'b5', { ...batch(['r6'], allow), rows: [] })).rejects.toThrow();
+    expect([...(await desk.load()).proposals.keys()]).toEqual(['b1']);
+  });
+});

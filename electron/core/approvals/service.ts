@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { BatchPayload } from '../../../shared/api/batch.ts';
 import { DEFAULT_POLICY, Policy, type Verdict } from '../../../shared/api/policy.ts';
 import type { GovernanceBody, OperatorSignature } from '../journal/records.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
@@ -144,13 +145,21 @@ export class Approvals {
     return this.ticket({ action: 'draft', ref, what: 'request', profile, payload: canonical(payload), title: `Draft a ${kind.replace(/_/g, ' ')}` });
   }
 
+  async draftBatchTicket(profile: string, ref: string, payload: BatchPayload): Promise<Ticket> {
+    const st = await this.policyStatus(profile);
+    if (st.refused) throw new GovernanceError(st.refused);
+    if (payload.verdict.decision === 'block') throw new GovernanceError(`the policy blocks this batch (rule ${payload.verdict.rule ?? 'none matched'}): it cannot be drafted.`);
+    if ((await this.load()).frozen) throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
+    return this.ticket({ action: 'draft', ref, what: 'batch', profile, payload: canonical(BatchPayload.parse(payload)), title: `Draft ${payload.title}` });
+  }
+
   async decisionTicket(ref: string, action: 'approve' | 'reject', reason?: string): Promise<Ticket> {
     const p = (await this.load()).proposals.get(ref);
     if (!p) throw new GovernanceError(`there is no request or change ${ref}.`);
     if (action === 'reject' && !reason) throw new GovernanceError('a rejection says why.');
     return this.ticket({
       action, ref, what: p.what, ...(p.profile ? { profile: p.profile } : {}), payload: p.payload, ...(reason ? { reason } : {}),
-      title: `${action === 'approve' ? 'Approve' : 'Reject'} ${p.what === 'request' ? 'a request' : `a change (${p.what.replace(/_/g, ' ')})`}`,
+      title: `${action === 'approve' ? 'Approve' : 'Reject'} ${p.what === 'request' ? 'a request' : p.what === 'batch' ? (JSON.parse(p.payload) as BatchPayload).title : `a change (${p.what.replace(/_/g, ' ')})`}`,
     });
   }
 
@@ -250,12 +259,16 @@ export class Approvals {
 
   // ---- requests ready to send ----
 
-  /** Approved requests of a profile not yet handed to its journal, oldest first. */
+  /**
+   * Approved requests and payout batches of a profile not yet wholly handed to its journal, oldest
+   * first. Rebalance batches are not among them: their runner sends each transfer when it is due.
+   */
   async readyToSend(profile: string): Promise<Proposal[]> {
     const s = await this.load();
     if (s.frozen) return [];
+    const dispatchable = (p: Proposal): boolean => p.what === 'request' || (p.what === 'batch' && (JSON.parse(p.payload) as BatchPayload).batch === 'payouts');
     return [...s.proposals.values()]
-      .filter((p) => p.what === 'request' && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)
+      .filter((p) => dispatchable(p) && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)
       .sort((a, b) => a.approved_at! - b.approved_at!);
   }
 

@@ -78,11 +78,11 @@ const operatorCreated = z.strictObject({
 });
 const proposal = z.strictObject({
   type: z.literal('proposal'), ref: Ref,
-  what: z.enum(['request', 'add_operator', 'remove_operator', 'policy', 'unfreeze']),
+  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'policy', 'unfreeze']),
   /** The profile a request or a policy is for. */
   profile: z.string().max(64).optional(),
-  /** Canonical JSON of what is proposed (a request's kind and wire body, an operator, a policy). */
-  payload: z.string().max(20_000),
+  /** Canonical JSON of what is proposed (a request's kind and wire body, a batch's rows, an operator, a policy). */
+  payload: z.string().max(2_000_000),
   signed: OperatorSignature,
 });
 const signoff = z.strictObject({ type: z.literal('signoff'), ref: Ref, signed: OperatorSignature });

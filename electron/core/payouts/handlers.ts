@@ -1,6 +1,6 @@
 import type { Handlers, HandlerDeps } from '../handlers.ts';
 import { InputError } from '../errors.ts';
-import { PayoutService, type BatchPort } from './service.ts';
+import { PayoutService } from './service.ts';
 
 // The payout channels: the file is read, checked and reviewed in the core, drafted through the batch
 // approvals, and followed through the active profile's journal.
@@ -12,7 +12,7 @@ function serviceOf(deps: HandlerDeps): PayoutService {
   if (!approvals) throw new InputError([], 'This desk keeps no data folder, so it has no operators and sends no payouts.');
   return new PayoutService({
     call: deps.call,
-    batch: () => approvals as unknown as BatchPort,
+    batch: () => approvals,
     intent: (id) => deps.session.active().journal?.intent(id),
   });
 }

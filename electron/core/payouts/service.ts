@@ -5,7 +5,9 @@ import type { Verdict } from '../../../shared/api/policy.ts';
 import { listOf, WithdrawalChain, WithdrawalLimits } from '../../../shared/api/records.ts';
 import type { WriteRequest } from '../../../shared/api/writes.ts';
 import type { IntentView } from '../../../shared/ipc.ts';
-import type { PayoutOutcome, PayoutProgress, PayoutProgressRow, PayoutReview, PayoutRowView } from '../../../shared/payouts.ts';
+import type { PayoutOutcome, PayoutProgress, PayoutProgressRow, PayoutReview, PayoutRowView, PayoutTotal } from '../../../shared/payouts.ts';
+import type { BatchSpec, BatchStatus } from '../../../shared/api/batch.ts';
+import type { DeskApprovals } from '../approvals/deskApprovals.ts';
 import type { ApiRequest } from '../client/client.ts';
 import { InputError } from '../errors.ts';
 import { spreadsheetSafe } from '../history/csv.ts';
@@ -16,24 +18,8 @@ import { decodeBase64, parsePayoutFile } from './parse.ts';
 // valid rows as one batch under the policy (velocity counts the whole batch), draft that batch for the
 // confirmation window, and follow its rows through the journal once the dispatcher sends them.
 
-/** The part of the batch approvals (electron/core/approvals) that payouts use. */
-export interface BatchPort {
-  reviewBatch(spec: BatchSpecIn): Promise<{ rows: { verdict: Verdict; destination_note: string | null }[]; verdict: Verdict }>;
-  draftBatch(spec: BatchSpecIn): Promise<{ ticket: string; title: string; ref: string; rows: { ref: string }[] }>;
-  batchStatus(ref: string): Promise<BatchStatusIn | null>;
-}
-export interface BatchSpecIn {
-  batch: 'payouts';
-  title: string;
-  source: Record<string, string>;
-  writes: { write: z.output<typeof WriteRequest>; note?: string }[];
-}
-interface BatchStatusIn {
-  state: 'waiting' | 'approved' | 'rejected' | 'sent';
-  payload: { batch: string; title: string; source: Record<string, string>; rows: { ref: string; body: Record<string, string | number>; note?: string }[] };
-  approved_by: string[];
-  needed?: number;
-}
+/** The part of the batch approvals (electron/core/approvals/deskApprovals.ts) that payouts use. */
+export type BatchPort = Pick<DeskApprovals, 'reviewBatch' | 'draftBatch' | 'batchStatus'>;
 
 export interface PayoutDeps {
   call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>>;
@@ -82,10 +68,11 @@ export class PayoutService {
     return { parsed, ...checkRows(parsed.rows, parsed.columns, ctx) };
   }
 
-  private spec(file: string, sha256: string, valid: CheckedRow[]): BatchSpecIn {
+  private spec(file: string, sha256: string, valid: CheckedRow[]): BatchSpec {
     return {
       batch: 'payouts',
-      title: `${valid.length} withdrawal${valid.length === 1 ? '' : 's'} from ${file}`,
+      // The batch's title is at most 200 characters; the file's full name is in its source.
+      title: `${valid.length} withdrawal${valid.length === 1 ? '' : 's'} from ${file.length > 150 ? `${file.slice(0, 149)}…` : file}`,
       source: { file, sha256 },
       writes: valid.map((r) => ({ write: writeOf(r), note: rowNote(file, r.row, r.reference) })),
     };
@@ -99,7 +86,7 @@ export class PayoutService {
     const perRow = new Map<number, { verdict: Verdict; destination_note: string | null }>();
     if (valid.length) {
       try {
-        const b = await this.deps.batch().reviewBatch(this.spec(req.file, parsed.sha256, valid));
+        const b = await this.deps.batch().reviewBatch(this.spec(req.file, parsed.sha256, valid), null, feesOf(totals));
         verdict = b.verdict;
         b.rows.forEach((x, i) => perRow.set(valid[i]!.row, x));
       } catch (e) {
@@ -113,14 +100,14 @@ export class PayoutService {
 
   /** Drafts the valid rows as one batch, if they are still the rows the operator reviewed. */
   async queue(req: { file: string; content_base64: string; rows: number[] }): Promise<{ ticket: string; title: string; ref: string; rows: number }> {
-    const { parsed, rows } = await this.checked(req);
+    const { parsed, rows, totals } = await this.checked(req);
     if (parsed.problems.length) throw new InputError(['content_base64'], parsed.problems[0]!.message);
     const valid = rows.filter((r) => r.problems.length === 0);
     const same = valid.length === req.rows.length && valid.every((r, i) => r.row === req.rows[i]);
     if (!same) {
       throw new InputError(['rows'], 'The exchange\'s limits or chains changed since the review, and other rows check now. Nothing was queued: review the file again.');
     }
-    const t = await this.deps.batch().draftBatch(this.spec(req.file, parsed.sha256, valid));
+    const t = await this.deps.batch().draftBatch(this.spec(req.file, parsed.sha256, valid), feesOf(totals));
     return { ticket: t.ticket, title: t.title, ref: t.ref, rows: t.rows.length };
   }
 
@@ -154,7 +141,12 @@ export class PayoutService {
   }
 }
 
-function outcomeOf(v: IntentView | undefined, batch: BatchStatusIn['state']): { outcome: PayoutOutcome; sentence: string | null } {
+/** The fee totals the core's own checks found, signed into the batch with its amounts. */
+function feesOf(totals: PayoutTotal[]): Map<string, string> {
+  return new Map(totals.map((t) => [t.currency, t.fee]));
+}
+
+function outcomeOf(v: IntentView | undefined, batch: BatchStatus['state']): { outcome: PayoutOutcome; sentence: string | null } {
   if (!v) return batch === 'rejected' ? { outcome: 'skipped', sentence: 'The batch was rejected: this row was never sent.' } : { outcome: 'pending', sentence: null };
   switch (v.state) {
     case 'accepted': case 'done': return { outcome: 'sent', sentence: null };
@@ -164,4 +156,3 @@ function outcomeOf(v: IntentView | undefined, batch: BatchStatusIn['state']): { 
     default: return { outcome: 'pending', sentence: v.reason ?? null };
   }
 }
-

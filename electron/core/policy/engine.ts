@@ -96,13 +96,13 @@ export interface OutflowIntent {
 }
 
 /** Money that leaves the account, approved and in flight included, so a batch cannot slip under a velocity rule. */
-const LEAVING: ReadonlySet<WriteKind> = new Set(['withdrawal', 'uid_transfer']);
+export const OUTFLOW_KINDS: ReadonlySet<string> = new Set<WriteKind>(['withdrawal', 'uid_transfer']);
 const COUNTED_STATES = new Set(['approved', 'in_flight', 'unconfirmed', 'accepted', 'done', 'needs_attention']);
 
 export function outflow24h(intents: readonly OutflowIntent[], currency: string, nowMs: number): string {
   let sum = new Dec(0);
   for (const i of intents) {
-    if (!LEAVING.has(i.kind) || !COUNTED_STATES.has(i.state) || i.body.currency !== currency) continue;
+    if (!OUTFLOW_KINDS.has(i.kind) || !COUNTED_STATES.has(i.state) || i.body.currency !== currency) continue;
     if (nowMs - i.created_at > 86_400_000) continue;
     if (typeof i.body.amount === 'string') sum = sum.plus(dec(i.body.amount));
   }

@@ -94,14 +94,27 @@ export class WriteExecutor {
    * operators signed, then its approval; the executor drives it from there. Idempotent: a request the
    * journal already holds is only driven (a crash between the two records is finished here).
    */
-  dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string): Promise<IntentView> {
-    const spec = KINDS[kind];
-    if (!this.journal.intent(id)) {
-      this.record({ type: 'intent', intent: id, kind, client_id: spec.idField ? id : null, body, signatures });
-    }
+  dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string, note?: string): Promise<IntentView> {
+    this.journalApproved(id, kind, body, signatures, note);
     const v = this.view(id);
     if (v.state === 'pending_approval') return this.approve(id, by);
     return this.drive(id);
+  }
+
+  /**
+   * Journals a row of an approved batch that will not be sent (a cancelled rebalance's rest) as cancelled,
+   * so that a restarted desk never sends it. A row already on its way is left to finish.
+   */
+  skipApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], reason: string, note?: string): IntentView {
+    this.journalApproved(id, kind, body, signatures, note);
+    return this.view(id).state === 'pending_approval' ? this.cancel(id, reason) : this.view(id);
+  }
+
+  private journalApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], note?: string): void {
+    const spec = KINDS[kind];
+    if (!this.journal.intent(id)) {
+      this.record({ type: 'intent', intent: id, kind, client_id: spec.idField ? id : null, body, signatures, ...(note ? { note } : {}) });
+    }
   }
 
   /** Records the operator's approval and drives the intent until the exchange's answer is settled. */

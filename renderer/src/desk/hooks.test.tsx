@@ -36,6 +36,7 @@ function AllReads() {
     balanceAlerts: useDeskQuery('balanceAlerts', {}),
     approvalsState: useDeskQuery('approvalsState', {}),
     withdrawalsCancellable: useDeskQuery('withdrawalsCancellable', {}),
+    batchStatus: useDeskQuery('batchStatus', { ref: 'b-1' }),
     addressBookList: useDeskQuery('addressBookList', {}),
     walletCurrencyChains: useDeskQuery('walletCurrencyChains', { currency: 'USDT' }),
     walletWithdrawStatus: useDeskQuery('walletWithdrawStatus', {}),
@@ -73,7 +74,7 @@ async function setUp() {
 }
 
 const BALANCES_ONCE = { balancesMain: 1, balancesSnapshots: 1, balancesMatrix: 1, balancesSubAccount: 1, balanceAlerts: 1, balancesSettingsGet: 1 };
-const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1 };
+const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1 };
 const WALLET_ONCE = { addressBookList: 1, walletCurrencyChains: 1, walletWithdrawStatus: 1, walletSavedAddresses: 1 };
 const HISTORY_ONCE = { withdrawalsList: 1, depositsList: 1, transfersList: 1, uidTransfersList: 1, withdrawalDetail: 1, historyStatus: 1, unsentList: 1 };
 
@@ -85,9 +86,9 @@ describe('targeted refresh: each event and write refetches only what it makes st
 
   it('writes an intent event straight into the list and refetches only the cancellable withdrawals and the journal entries', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({ withdrawalsCancellable: 1, journalEntries: 1, payoutsProgress: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({ withdrawalsCancellable: 1, batchStatus: 1, journalEntries: 1, payoutsProgress: 1 });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:in_flight');
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({ withdrawalsCancellable: 1, journalEntries: 1, payoutsProgress: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({ withdrawalsCancellable: 1, batchStatus: 1, journalEntries: 1, payoutsProgress: 1 });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:unconfirmed');
   });
 
@@ -100,7 +101,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
 
   it('refetches the balance, and only it, when an intent says money moved', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({ totalBalance: 1, withdrawalsCancellable: 1, journalEntries: 1, payoutsProgress: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({ totalBalance: 1, withdrawalsCancellable: 1, batchStatus: 1, journalEntries: 1, payoutsProgress: 1 });
   });
 
   it('refetches the profile-scoped reads on a profile event, not the vault or the settings', async () => {

@@ -21,7 +21,7 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
   const still = Math.max(0, it.needed - it.approved_by.length);
   return (
     <tr data-testid="approval-item">
-      <td>{it.what === 'request' ? it.kind?.replace(/_/g, ' ') : it.what.replace(/_/g, ' ')}</td>
+      <td>{it.what === 'request' ? it.kind?.replace(/_/g, ' ') : it.what === 'batch' ? `${it.kind ?? ''} batch` : it.what.replace(/_/g, ' ')}</td>
       <td>{it.summary}</td>
       <td>
         {it.verdict ? <details><summary>{it.verdict.rule ?? '(none)'}</summary><VerdictTable verdict={it.verdict} /></details> : <span className="small muted">quorum {it.needed}</span>}
