@@ -105,7 +105,8 @@ export const PayoutProgress = z.object({
   title: z.string(),
   file: z.string(),
   sha256: z.string(),
-  state: z.enum(['waiting', 'approved', 'rejected', 'sent']),
+  /** drafted: waiting for its drafter's signature in the confirmation window; then as the approvals stand. */
+  state: z.enum(['drafted', 'waiting', 'approved', 'rejected', 'sent']),
   approved_by: z.array(z.string()),
   needed: z.number().int(),
   rows: z.array(PayoutProgressRow),

@@ -6,7 +6,7 @@ import { listOf, WithdrawalChain, WithdrawalLimits } from '../../../shared/api/r
 import type { WriteRequest } from '../../../shared/api/writes.ts';
 import type { IntentView } from '../../../shared/ipc.ts';
 import type { PayoutOutcome, PayoutProgress, PayoutProgressRow, PayoutReview, PayoutRowView, PayoutTotal } from '../../../shared/payouts.ts';
-import type { BatchSpec, BatchStatus } from '../../../shared/api/batch.ts';
+import { BatchPayload, type BatchSpec } from '../../../shared/api/batch.ts';
 import type { DeskApprovals } from '../approvals/deskApprovals.ts';
 import type { ApiRequest } from '../client/client.ts';
 import { InputError } from '../errors.ts';
@@ -19,7 +19,7 @@ import { decodeBase64, parsePayoutFile } from './parse.ts';
 // confirmation window, and follow its rows through the journal once the dispatcher sends them.
 
 /** The part of the batch approvals (electron/core/approvals/deskApprovals.ts) that payouts use. */
-export type BatchPort = Pick<DeskApprovals, 'reviewBatch' | 'draftBatch' | 'batchStatus'>;
+export type BatchPort = Pick<DeskApprovals, 'reviewBatch' | 'draftBatch' | 'batchStatus' | 'confirmState'>;
 
 export interface PayoutDeps {
   call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>>;
@@ -112,8 +112,7 @@ export class PayoutService {
   }
 
   async progress(ref: string): Promise<PayoutProgress> {
-    const s = await this.deps.batch().batchStatus(ref);
-    if (!s || s.payload.batch !== 'payouts') throw new InputError(['ref'], `there is no payout batch ${ref}.`);
+    const s = await this.batchOf(ref);
     const rows = s.payload.rows.map((r): PayoutProgressRow => {
       const m = NOTE.exec(r.note ?? '');
       const base = {
@@ -132,6 +131,17 @@ export class PayoutService {
     };
   }
 
+  /** The batch as governance holds it once its drafter signed; before that, the draft waiting in the confirmation window. */
+  private async batchOf(ref: string): Promise<{ state: PayoutProgress['state']; payload: BatchPayload; approved_by: string[]; needed: number }> {
+    const b = this.deps.batch();
+    const s = await b.batchStatus(ref);
+    if (s?.payload.batch === 'payouts') return { ...s, needed: s.needed };
+    const ticket = s ? undefined : (await b.confirmState()).tickets.find((t) => t.ref === ref && t.what === 'batch');
+    const payload = ticket ? BatchPayload.safeParse(JSON.parse(ticket.payload)) : null;
+    if (!payload?.success || payload.data.batch !== 'payouts') throw new InputError(['ref'], `there is no payout batch ${ref} (a draft declined in the confirmation window leaves none).`);
+    return { state: 'drafted', payload: payload.data, approved_by: [], needed: payload.data.verdict.approvals };
+  }
+
   async report(ref: string): Promise<{ filename: string; csv: string; rows: number }> {
     const p = await this.progress(ref);
     const columns = ['row', 'reference', 'currency', 'chain', 'address', 'memo', 'amount', 'outcome', 'state', 'status', 'withdraw_order_id', 'exchange_id', 'label', 'sentence'];
@@ -146,7 +156,7 @@ function feesOf(totals: PayoutTotal[]): Map<string, string> {
   return new Map(totals.map((t) => [t.currency, t.fee]));
 }
 
-function outcomeOf(v: IntentView | undefined, batch: BatchStatus['state']): { outcome: PayoutOutcome; sentence: string | null } {
+function outcomeOf(v: IntentView | undefined, batch: PayoutProgress['state']): { outcome: PayoutOutcome; sentence: string | null } {
   if (!v) return batch === 'rejected' ? { outcome: 'skipped', sentence: 'The batch was rejected: this row was never sent.' } : { outcome: 'pending', sentence: null };
   switch (v.state) {
     case 'accepted': case 'done': return { outcome: 'sent', sentence: null };

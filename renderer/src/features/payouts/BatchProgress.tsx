@@ -5,6 +5,7 @@ import { useDeskQuery } from '../../desk/hooks.ts';
 import { download } from './readFile.ts';
 
 const STATE_WORDS = {
+  drafted: 'Drafted: waiting for its drafter\'s signature in the confirmation window',
   waiting: 'Waiting for approvals in the confirmation window',
   approved: 'Approved: the rows go out one at a time, at the exchange\'s pace for withdrawals',
   sent: 'Every row was handed to the exchange',
