@@ -11,6 +11,7 @@ export function ImportReview({ review, queue, queuing, queueError }: {
   const bad = review.rows.filter((r) => r.problems.length > 0);
   const valid = review.rows.length - bad.length;
   const blocked = review.verdict?.decision === 'block';
+  const memos = review.rows.some((r) => r.memo !== '');
   return (
     <section className="card" aria-label="Import review">
       <h2>{review.file}</h2>
@@ -40,14 +41,18 @@ export function ImportReview({ review, queue, queuing, queueError }: {
       )}
       {review.rows.length > 0 && (
         <table className="table compact payout-rows" aria-label="Payouts" data-testid="payout-rows">
-          <thead><tr><th>Row</th><th>Currency</th><th>Chain</th><th>Address</th><th>Memo</th><th className="num">Amount</th><th className="num">Fee</th><th>Reference</th><th>Check</th><th>Policy</th></tr></thead>
+          <thead><tr><th>Row</th><th>Currency, chain</th><th>Address</th>{memos && <th>Memo</th>}<th className="num">Amount</th><th className="num">Fee</th><th>Reference</th><th>Check</th><th>Policy</th></tr></thead>
           <tbody>
             {review.rows.map((r) => (
               <tr key={r.row} className={r.problems.length ? 'bad' : ''} data-row={r.row}>
-                <td className="num">{r.row}</td><td>{r.currency}</td><td>{r.chain}</td><td className="addr mono">{r.address}</td><td className="addr">{r.memo}</td>
+                <td className="num">{r.row}</td><td>{r.currency} {r.chain}</td><td className="addr mono">{r.address}</td>{memos && <td className="memo">{r.memo}</td>}
                 <td className="num">{r.amount}</td><td className="num">{r.fee ?? ''}</td><td className="addr">{r.reference}</td>
                 <td>{r.problems.length ? (r.duplicate_of ? `duplicate of row ${r.duplicate_of}` : `${r.problems.length} problem${r.problems.length > 1 ? 's' : ''}`) : 'ok'}</td>
-                <td className="small">{r.verdict ? `${r.verdict.decision}${r.verdict.rule ? ` (${r.verdict.rule})` : ''}` : ''}{r.destination_note ? ` · ${r.destination_note}` : ''}</td>
+                <td className="small">
+                  {/* The rule of each row is in the batch's verdict below; where the money goes is said when it blocks the row. */}
+                  {r.verdict?.decision ?? ''}
+                  {r.verdict?.decision === 'block' ? ` (${r.verdict.rule ?? 'no rule matched'}${r.destination_note ? `; destination ${r.destination_note}` : ''})` : ''}
+                </td>
               </tr>
             ))}
           </tbody>
