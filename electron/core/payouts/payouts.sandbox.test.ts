@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfirmState } from '../../../shared/confirm.ts';
+import { LABEL_SENTENCES } from '../../../shared/api/labels.ts';
 import type { ChannelResponse } from '../../../shared/ipc.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
@@ -49,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('payouts from a file, through the core', () => {
-  it('queues only the rows reviewed, sends them once signed, and reports each row', async () => {
+  it('queues only the rows reviewed, sends them once signed, and reports each row: sent, or refused with the label\'s sentence', async () => {
     const csv = `${csvOf(['11', '12', '13'])}USDT,TRX,${ADDRS[0]},9,INV-4\n`;
     const r = await review(csv);
     expect(r.rows.map((x) => x.problems.map((p) => p.field))).toEqual([[], [], [], ['amount']]);
@@ -64,18 +66,30 @@ describe('payouts from a file, through the core', () => {
     expect(waiting).toMatchObject({ state: 'drafted', sha256: r.sha256, counts: { pending: 3, sent: 0 } });
     expect(waiting.rows.map((x) => [x.row, x.reference, x.amount])).toEqual([[1, 'INV-1', '11'], [2, 'INV-2', '12'], [3, 'INV-3', '13']]);
 
+    // The exchange refuses the second withdrawal it is sent (a clear 400: nothing applied).
+    const creds = readSandboxCredentials(sandbox.credentialsPath);
+    const fault = await fetch(`${creds.admin_url}/faults`, {
+      method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ kind: 'error', path: '/withdrawals', method: 'POST', every: 2, times: 1, status: 400, label: 'BALANCE_NOT_ENOUGH', message: 'not enough' }),
+    });
+    expect(fault.ok).toBe(true);
     await signTicket(queued.ticket);
-    await expect.poll(async () => (await call<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }))).counts.sent, { timeout: 30_000, interval: 200 }).toBe(3);
+    await expect.poll(async () => (await call<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }))).counts.pending, { timeout: 30_000, interval: 200 }).toBe(0);
+    const done = await call<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }));
+    expect(done.counts).toEqual({ pending: 0, sent: 2, refused: 1, skipped: 0 });
     const report = await call<ChannelResponse<'payoutsReport'>>(core.invoke('payoutsReport', { ref: queued.ref }));
     const rows = parse(report.csv, { columns: true }) as Record<string, string>[];
-    expect(rows.map((x) => [x.row, x.reference, x.amount, x.outcome])).toEqual([['1', 'INV-1', '11', 'sent'], ['2', 'INV-2', '12', 'sent'], ['3', 'INV-3', '13', 'sent']]);
-    expect(rows.every((x) => x.exchange_id !== '' && x.withdraw_order_id !== '')).toBe(true);
+    expect(rows.map((x) => [x.row, x.reference, x.amount, x.outcome, x.label])).toEqual([
+      ['1', 'INV-1', '11', 'sent', ''], ['2', 'INV-2', '12', 'refused', 'BALANCE_NOT_ENOUGH'], ['3', 'INV-3', '13', 'sent', ''],
+    ]);
+    expect(rows[1]!.sentence).toBe(LABEL_SENTENCES.BALANCE_NOT_ENOUGH);
+    expect(rows.filter((x) => x.outcome === 'sent').every((x) => x.exchange_id !== '' && x.withdraw_order_id !== '')).toBe(true);
   }, 90_000);
 
   it('counts the whole batch against a velocity rule, though each row alone stays under it', async () => {
     const policy = {
       rules: [
-        { id: 'usdt-velocity', match: { kinds: ['withdrawal' as const], currencies: ['USDT'], velocity_24h_at_least: '150' }, action: 'require' as const, approvals: 2 },
+        { id: 'usdt-velocity', match: { kinds: ['withdrawal' as const], currencies: ['USDT'], velocity_24h_at_least: '140' }, action: 'require' as const, approvals: 2 },
         { id: 'one', match: {}, action: 'require' as const, approvals: 1, drafter_may_approve: true },
       ],
     };
@@ -83,7 +97,7 @@ describe('payouts from a file, through the core', () => {
     await signTicket(t.ticket);
     const st = await call<ConfirmState>(core.invokeConfirm('confirmState', {}));
     expect(st.tickets).toEqual([]);
-    // 36 USDT went out above: each row of 40 stays under 150 alone (76), the third and fourth reach it only with the rows before them.
+    // 24 USDT went out above (one row refused): each row of 40 stays under 140 alone (64), the third and fourth reach it only with the rows before them.
     const one = await review(csvOf(['40']));
     expect(one.verdict).toMatchObject({ decision: 'require', rule: 'one', approvals: 1 });
     const four = await review(csvOf(['40', '40', '40', '40']));
