@@ -15,7 +15,9 @@ export type PayoutField = (typeof PAYOUT_COLUMNS)[number];
 
 /** The file as picked: its name and its exact bytes (base64), so that the core's SHA-256 is that of the file on disk. */
 export const PayoutFile = z.strictObject({
-  file: z.string().trim().min(1, 'the file has no name').max(200, 'the file name is longer than 200 characters'),
+  // The name is shown in the confirmation window and signed into the batch: no line breaks or other control characters.
+  file: z.string().trim().min(1, 'the file has no name').max(200, 'the file name is longer than 200 characters')
+    .regex(/^[^\u0000-\u001f\u007f]+$/, 'the file name has a control character in it'),
   content_base64: z.string()
     .max(Math.ceil(MAX_PAYOUT_FILE_BYTES / 3) * 4, `the file is larger than ${MAX_PAYOUT_FILE_BYTES / 1024} KiB`)
     .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'the file content must be base64'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WithdrawalChain, WithdrawalLimits } from '../../../shared/api/records.ts';
-import { MAX_PAYOUT_ROWS } from '../../../shared/payouts.ts';
+import { MAX_PAYOUT_ROWS, PayoutFile } from '../../../shared/payouts.ts';
 import { checkRows, type CheckContext } from './check.ts';
 import { parsePayoutFile } from './parse.ts';
 
@@ -143,5 +143,14 @@ describe('the file as a whole', () => {
     const p = parsePayoutFile(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
     expect(p.rows).toEqual([]);
     expect(problem(bytes)[0]!.message).toMatch(message);
+  });
+});
+
+describe('the payout channel\'s request', () => {
+  it('refuses a file name with a line break, a size over the cap, and content that is not base64', () => {
+    expect(PayoutFile.safeParse({ file: 'payouts.csv', content_base64: 'YQ==' }).success).toBe(true);
+    expect(PayoutFile.safeParse({ file: 'payouts.csv\nApproved by the CFO', content_base64: 'YQ==' }).error?.issues[0]?.message).toBe('the file name has a control character in it');
+    expect(PayoutFile.safeParse({ file: 'p.csv', content_base64: 'A'.repeat(1_400_000) }).error?.issues[0]?.message).toMatch(/larger than 1024 KiB/);
+    expect(PayoutFile.safeParse({ file: 'p.csv', content_base64: 'not base64!' }).error?.issues[0]?.message).toBe('the file content must be base64');
   });
 });
