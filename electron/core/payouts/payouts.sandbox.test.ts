@@ -86,7 +86,7 @@ describe('payouts from a file, through the core', () => {
     expect(rows.filter((x) => x.outcome === 'sent').every((x) => x.exchange_id !== '' && x.withdraw_order_id !== '')).toBe(true);
   }, 90_000);
 
-  it('counts the whole batch against a velocity rule, though each row alone stays under it', async () => {
+  it('counts the whole batch against a velocity rule, though each row alone stays under it; a rejected batch reports every row skipped', async () => {
     const policy = {
       rules: [
         { id: 'usdt-velocity', match: { kinds: ['withdrawal' as const], currencies: ['USDT'], velocity_24h_at_least: '140' }, action: 'require' as const, approvals: 2 },
@@ -103,5 +103,15 @@ describe('payouts from a file, through the core', () => {
     const four = await review(csvOf(['40', '40', '40', '40']));
     expect(four.rows.map((x) => x.verdict?.rule)).toEqual(['one', 'one', 'usdt-velocity', 'usdt-velocity']);
     expect(four.verdict).toMatchObject({ decision: 'require', rule: 'usdt-velocity', approvals: 2, drafter_may_approve: false });
+
+    // Queued and signed by its drafter (whose signature this rule does not count), it waits for two others; rejected instead, every row is reported skipped.
+    const queued = await call<ChannelResponse<'payoutsQueue'>>(core.invoke('payoutsQueue', { ...file(csvOf(['40', '40', '40', '40'])), rows: [1, 2, 3, 4] }));
+    await signTicket(queued.ticket);
+    expect(await call(core.invoke('payoutsProgress', { ref: queued.ref }))).toMatchObject({ state: 'waiting', needed: 2, approved_by: [] });
+    const reject = await call<{ ticket: string }>(core.invoke('approvalsDecide', { ref: queued.ref, action: 'reject', reason: 'wrong month' }));
+    await signTicket(reject.ticket);
+    const rejected = await call<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }));
+    expect(rejected).toMatchObject({ state: 'rejected', counts: { pending: 0, sent: 0, refused: 0, skipped: 4 } });
+    expect(rejected.rows[0]!.sentence).toBe('The batch was rejected: this row was never sent.');
   }, 60_000);
 });
