@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -52,7 +52,11 @@ export interface DeskUnderTest {
 }
 
 /** A real Sandbox process and the real web host over it, as `npm start` runs them. */
-export async function startDesk(opts: { sandboxArgs?: string[]; history?: DeskOptions['history']; coolingOffMs?: number } = {}): Promise<DeskUnderTest> {
+export async function startDesk(opts: {
+  sandboxArgs?: string[]; history?: DeskOptions['history']; coolingOffMs?: number;
+  /** Puts something between the desk and the Sandbox: given the Sandbox's base address, answers the one the desk uses. */
+  via?: (sandboxBaseUrl: string) => Promise<string>;
+} = {}): Promise<DeskUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'treasury-desk-e2e-'));
   let core: (Core & ConfirmCore) | undefined;
   const sandbox = await superviseSandbox({
@@ -61,8 +65,15 @@ export async function startDesk(opts: { sandboxArgs?: string[]; history?: DeskOp
     onRestarted: () => core?.reportSandbox?.('restarted'),
   });
   try {
+    let credentialsPath = sandbox.credentialsPath;
+    if (opts.via) {
+      const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { base_url: string };
+      creds.base_url = await opts.via(creds.base_url);
+      credentialsPath = join(dataDir, 'credentials-via.json');
+      writeFileSync(credentialsPath, JSON.stringify(creds), { mode: 0o600 });
+    }
     core = openDesk({
-      home: join(dataDir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {},
+      home: join(dataDir, 'home'), sandboxCredentialsPath: credentialsPath, log: () => {},
       ...(opts.history ? { history: opts.history } : {}), ...(opts.coolingOffMs !== undefined ? { coolingOffMs: opts.coolingOffMs } : {}),
     });
     const opened = core;

@@ -6,12 +6,16 @@ import { createHash, createHmac } from 'node:crypto';
 
 export async function sandboxGet<T>(credentialsPath: string, path: string, query = ''): Promise<T> {
   const creds = readSandboxCredentials(credentialsPath);
-  const url = new URL(creds.base_url);
+  return signedGet<T>(creds.base_url, creds.main, path, query);
+}
+
+async function signedGet<T>(baseUrl: string, who: { key: string; secret: string }, path: string, query: string): Promise<T> {
+  const url = new URL(baseUrl);
   const fullPath = `${url.pathname}${path}`;
   const ts = String(Math.floor(Date.now() / 1000));
   const payload = ['GET', fullPath, query, createHash('sha512').update('').digest('hex'), ts].join('\n');
-  const sign = createHmac('sha512', creds.main.secret).update(payload).digest('hex');
-  const res = await fetch(`${url.origin}${fullPath}${query ? `?${query}` : ''}`, { headers: { KEY: creds.main.key, Timestamp: ts, SIGN: sign } });
+  const sign = createHmac('sha512', who.secret).update(payload).digest('hex');
+  const res = await fetch(`${url.origin}${fullPath}${query ? `?${query}` : ''}`, { headers: { KEY: who.key, Timestamp: ts, SIGN: sign } });
   if (!res.ok) throw new Error(`Sandbox answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
 }
@@ -26,4 +30,12 @@ export async function sandboxAdmin<T>(credentialsPath: string, method: string, p
   });
   if (!res.ok) throw new Error(`Sandbox admin answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
+}
+
+/** A GET signed with one sub-account's own key from credentials.json: what that sub-account sees. */
+export async function sandboxGetAs<T>(credentialsPath: string, uid: string, path: string, query = ''): Promise<T> {
+  const creds = readSandboxCredentials(credentialsPath);
+  const sub = (creds.sub_accounts ?? []).find((k) => k.uid === uid);
+  if (!sub) throw new Error(`credentials.json holds no key for sub-account ${uid}`);
+  return signedGet<T>(creds.base_url, sub, path, query);
 }

@@ -10,6 +10,7 @@ import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts
 
 const PAGES = [
   { path: 'overview', heading: 'Overview', ready: (p: Page) => p.getByTestId('total-amount').waitFor() },
+  { path: 'orders', heading: 'Orders', ready: (p: Page) => p.getByTestId('order-book').waitFor() },
   { path: 'journal', heading: 'Journal', ready: (p: Page) => p.locator('[data-entry]').first().waitFor() },
   { path: 'activity', heading: 'Activity', ready: (p: Page) => p.getByTestId('intents').waitFor() },
   { path: 'settings', heading: 'Settings', ready: (p: Page) => p.getByTestId('vault').waitFor() },

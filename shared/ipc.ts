@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ENVIRONMENT_NAMES, OPERATOR_ENVIRONMENTS, PERMISSION_GROUPS } from './api/environments.ts';
 import { SavedAddress, TotalBalance, VALUATION_CURRENCIES, WithdrawalChain, WithdrawalLimits } from './api/records.ts';
 import { Policy, Verdict } from './api/policy.ts';
+import { CurrencyPair, OrderBook, SpotOrder, SpotTrade, Ticker } from './api/orders.ts';
 import { AuditKey, AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
 import { PayoutFile, PayoutProgress, PayoutQueued, PayoutQueueRequest, PayoutReport, PayoutReview } from './payouts.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
@@ -114,6 +115,8 @@ export const IntentView = z.object({
   kind: WriteKind,
   client_id: z.string().nullable(),
   body: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])),
+  /** The sub-account whose key signs it; absent when the profile's main key does. */
+  signer: z.string().optional(),
   note: z.string().optional(),
   state: IntentState,
   created_at: z.number(),
@@ -169,6 +172,8 @@ export const ApprovalItem = z.object({
   profile: z.string().optional(),
   kind: z.string().optional(),
   body: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** The sub-account whose key signs the request; absent: the main key. */
+  signer: z.string().optional(),
   verdict: Verdict.optional(),
   /** What a change proposes, in words. */
   summary: z.string(),
@@ -200,12 +205,17 @@ export const Review = z.object({
   kind: z.enum(WRITE_KINDS),
   /** The wire body as it will be sent (its id is set when it is drafted). */
   body: z.record(z.string(), z.union([z.string(), z.number()])),
+  /** The sub-account whose key will sign it; absent: the profile's main key. */
+  signer: z.string().optional(),
   verdict: Verdict,
   destination_note: z.string().nullable(),
 });
 export type Review = z.infer<typeof Review>;
 
 const Ticket = z.object({ ticket: z.string(), title: z.string() });
+
+const SpotPair = z.string().regex(/^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/, 'a currency pair such as BTC_USDT');
+const SubUid = z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits');
 
 const Passphrase = z.string().min(10, 'a passphrase has at least 10 characters').max(1024);
 
@@ -490,6 +500,21 @@ export const channels = {
   balanceAlertAcknowledge: {
     request: z.object({ id: z.number().int().positive() }).strict(),
     response: AlertView,
+  },
+
+  // Spot market (issue 16): read fresh from the exchange through the scheduler; `sub_uid` reads with that
+  // sub-account's own key (the profile must hold it).
+  spotPairs: { request: z.object({}).strict(), response: z.array(CurrencyPair) },
+  spotTicker: { request: z.object({ currency_pair: SpotPair }).strict(), response: Ticker },
+  spotOrderBook: { request: z.object({ currency_pair: SpotPair, limit: z.number().int().min(1).max(100).default(10) }).strict(), response: OrderBook },
+  /** Open orders, or finished ones newest first (at most `limit`). */
+  spotOrders: {
+    request: z.object({ currency_pair: SpotPair, status: z.enum(['open', 'finished']), sub_uid: SubUid.optional(), limit: z.number().int().min(1).max(100).default(50) }).strict(),
+    response: z.array(SpotOrder),
+  },
+  spotTrades: {
+    request: z.object({ currency_pair: SpotPair, sub_uid: SubUid.optional(), limit: z.number().int().min(1).max(100).default(50) }).strict(),
+    response: z.array(SpotTrade),
   },
 
   // History (issue 10): one page at a time from the core's cache; never a whole list.

@@ -12,6 +12,7 @@ export const QUERY_CHANNELS = [
   'balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balancesSettingsGet', 'balanceAlerts',
   'approvalsState', 'withdrawalsCancellable', 'batchStatus', 'addressBookList', 'journalAuditKeys', 'payoutsProgress',
   'walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses',
+  'spotPairs', 'spotTicker', 'spotOrderBook', 'spotOrders', 'spotTrades',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
@@ -28,6 +29,9 @@ const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
 
+/** What an order or a cancel changes: the book, the caller's orders and trades (an `intent` event of a spot kind). */
+export const SPOT_READS = ['spotTicker', 'spotOrderBook', 'spotOrders', 'spotTrades'] as const;
+
 /**
  * The audit journal's pages: any entry in either journal changes them. Verify is not among them: it
  * reads both files whole, so it runs when the operator asks (and again only for another profile).
@@ -36,7 +40,7 @@ const AUDIT_READS = ['journalEntries'] as const;
 
 /** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
 const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys', 'payoutsProgress', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
-  ...APPROVAL_READS, 'addressBookList', ...WALLET_READS] as const;
+  ...APPROVAL_READS, 'addressBookList', ...WALLET_READS, ...SPOT_READS] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
 export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {

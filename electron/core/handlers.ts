@@ -12,6 +12,7 @@ import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
 import type { HistoryService } from './history/service.ts';
 import { historyHandlers } from './history/handlers.ts';
+import { spotHandlers } from './orders/handlers.ts';
 import { auditExport, auditKeys, auditPage, auditVerify, type AuditSources } from './journal/auditHandlers.ts';
 import { payoutHandlers } from './payouts/handlers.ts';
 
@@ -182,6 +183,7 @@ export const handlers: Handlers = {
   },
 
   ...historyHandlers,
+  ...spotHandlers,
 
   approvalsState: async (_req, deps) => needApprovals(deps).state(),
   batchStatus: async (req, deps) => {

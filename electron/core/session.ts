@@ -166,19 +166,21 @@ export class Session {
     return journal;
   }
 
-  private openWrites(id: string, client: ApiClient): Pick<ActiveSession, 'writes' | 'journal' | 'damage'> {
+  private openWrites(id: string, client: ApiClient, subKeys: SubKeyClients): Pick<ActiveSession, 'writes' | 'journal' | 'damage'> {
     if (!this.opts.journalDir) return { writes: null, journal: null, damage: null };
     const journal = this.openJournal(id);
     if (!journal) return { writes: null, journal: null, damage: this.damaged.get(id)! };
     const writes = new WriteExecutor({
       journal,
       client,
+      subClient: (uid) => subKeys.client(uid),
       settleMs: this.opts.settleMs?.(),
       blocked: () => (this.locked() ? 'the desk is locked' : this.opts.hold?.(id) ?? null),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
     writes.on(({ intent }) => {
-      if (intent.state === 'refused' && intent.label) this.learnFromLabel(intent.label, 'POST', KINDS[intent.kind].path);
+      // A sub-account key's refusal is learned by its own client (client/subKeys.ts), for that key.
+      if (intent.state === 'refused' && intent.label && intent.signer === undefined) this.learnFromLabel(intent.label, 'POST', KINDS[intent.kind].path);
     });
     void writes.resume().catch((e: unknown) => this.opts.log?.(`[core] resuming writes failed: ${(e as Error).message}`));
     this.poller = setInterval(() => void writes.pollStatuses().catch(() => {}), STATUS_POLL_MS);
@@ -283,7 +285,8 @@ export class Session {
       this.drop();
       const profile = id === this.builtInId ? this.opts.builtIn! : this.opts.store!.open(id, this.opts.vault!.box());
       const client = this.makeClient(profile);
-      this.current = { id, profile, client, subKeys: this.makeSubClients(id, profile), ...this.openWrites(id, client) };
+      const subKeys = this.makeSubClients(id, profile);
+      this.current = { id, profile, client, subKeys, ...this.openWrites(id, client, subKeys) };
       this.opts.onActive?.(this.current);
     }
     return this.current;

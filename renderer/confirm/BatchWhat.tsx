@@ -8,7 +8,7 @@ interface Payload {
   batch: string;
   title: string;
   source: Record<string, string>;
-  rows: { ref: string; kind: string; body: Record<string, string | number>; note?: string }[];
+  rows: { ref: string; kind: string; body: Record<string, string | number>; note?: string; signer?: string }[];
   verdict: { decision: string; rule: string | null; approvals: number; drafter_may_approve: boolean };
   totals: { currency: string; amount: string; fee?: string }[];
 }
@@ -48,7 +48,7 @@ export function BatchWhat({ t }: { t: ConfirmTicket }) {
                 <td>{i + 1}</td>
                 <td>{r.kind.replace(/_/g, ' ')}</td>
                 <td>{String(r.body.amount)} {String(r.body.currency)}</td>
-                <td className="mono">{details(r.body)}{r.note ? ` — ${r.note}` : ''}</td>
+                <td className="mono">{details(r.body)}{r.signer ? ` — signed by sub-account ${r.signer}'s own key` : ''}{r.note ? ` — ${r.note}` : ''}</td>
                 <td className="mono small">{r.ref}</td>
               </tr>
             ))}

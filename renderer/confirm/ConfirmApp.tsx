@@ -8,6 +8,8 @@ import { BatchWhat } from './BatchWhat.tsx';
 interface RequestPayload {
   kind: string;
   body: Record<string, string | number>;
+  /** The sub-account whose key signs the request (absent: the profile's main key). */
+  signer?: string;
   note?: string;
   verdict: { decision: string; rule: string | null; approvals: number; drafter_may_approve: boolean; rules: { rule: string; matched: boolean; why: string[] }[] };
 }
@@ -26,6 +28,7 @@ function What({ t }: { t: ConfirmTicket }) {
         <dl data-testid="signed-body">
           <dt>Kind</dt><dd>{r.kind}</dd>
           {Object.entries(r.body).map(([k, v]) => (<Fragment key={k}><dt>{k}</dt><dd>{String(v)}</dd></Fragment>))}
+          {r.signer && (<><dt>Signed by</dt><dd>sub-account {r.signer}'s own key</dd></>)}
           {t.profile && (<><dt>Profile</dt><dd>{t.profile}</dd></>)}
         </dl>
         <p className="small">

@@ -20,6 +20,8 @@ export const BatchRow = z.strictObject({
   kind: WriteKind,
   body: WireBody,
   note: z.string().max(500).optional(),
+  /** The sub-account whose own key signs the row (a move between its own accounts); absent: the main key. */
+  signer: z.string().regex(/^\d{1,18}$/).optional(),
 });
 export type BatchRow = z.infer<typeof BatchRow>;
 
@@ -52,6 +54,7 @@ export type BatchSpec = z.output<typeof BatchSpec>;
 export const BatchRowReview = z.object({
   kind: WriteKind,
   body: WireBody,
+  signer: z.string().optional(),
   verdict: Verdict,
   destination_note: z.string().nullable(),
 });

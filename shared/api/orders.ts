@@ -142,3 +142,28 @@ export const OpenOrdersOfPair = z.object({
   total: z.number().int(),
   orders: z.array(SpotOrder),
 });
+
+/** GET /spot/currency_pairs element: the pair's trading rules (only what the desk checks is kept). */
+export const CurrencyPair = z.looseObject({
+  id: z.string(),
+  base: z.string(),
+  quote: z.string(),
+  /** Taker fee rate in percent ("0.2" is 0.2 %). */
+  fee: DecimalString,
+  min_base_amount: z.string().optional(),
+  min_quote_amount: z.string().optional(),
+  max_quote_amount: z.string().optional(),
+  amount_precision: z.number().int().nonnegative(),
+  precision: z.number().int().nonnegative(),
+  trade_status: z.string(),
+});
+export type CurrencyPair = z.infer<typeof CurrencyPair>;
+
+/** GET /spot/tickers element; empty strings where the book has no side. */
+export const Ticker = z.looseObject({
+  currency_pair: z.string(),
+  last: z.string(),
+  lowest_ask: z.string(),
+  highest_bid: z.string(),
+});
+export type Ticker = z.infer<typeof Ticker>;

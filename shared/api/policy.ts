@@ -42,9 +42,14 @@ export const Policy = z.strictObject({
 });
 export type Policy = z.infer<typeof Policy>;
 
-/** Until an operator changes it: withdrawals to a destination on no list are blocked; every write needs one signed confirmation. */
+/**
+ * Until an operator changes it: withdrawals to a destination on no list are blocked; cancelling spot
+ * orders needs no confirmation (it moves no money, and an operator must be able to pull orders at once);
+ * every other write needs one signed confirmation.
+ */
 export const DEFAULT_POLICY: Policy = {
   rules: [
+    { id: 'cancels-free', match: { kinds: ['spot_cancel', 'spot_cancel_all'] }, action: 'allow' },
     { id: 'unknown-destination', match: { kinds: ['withdrawal'], destinations: ['unknown'] }, action: 'block' },
     { id: 'confirm-every-write', match: {}, action: 'require', approvals: 1, drafter_may_approve: true },
   ],

@@ -52,6 +52,11 @@ export const DEPOSIT_STATUSES = {
 
 // §3.3
 export const TRANSFER_STATUSES = ['PENDING', 'SUCCESS', 'FAIL', 'PARTIAL_SUCCESS'] as const;
+/** The desk's assumption (the spec shows no transitions): only PENDING is still moving. */
+export const FINAL_TRANSFER_STATUSES: ReadonlySet<string> = new Set(['SUCCESS', 'FAIL', 'PARTIAL_SUCCESS']);
+export function isFinalTransferStatus(status: string): boolean {
+  return FINAL_TRANSFER_STATUSES.has(status);
+}
 
 // §3.4
 export const UID_TRANSFER_STATUSES = [

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
-import type { Verdict } from '../../../shared/api/policy.ts';
+import type { Policy, Verdict } from '../../../shared/api/policy.ts';
 import { RATE_RULES } from '../../../shared/api/rateLimits.ts';
 import { listOf, SavedAddress } from '../../../shared/api/records.ts';
-import type { WriteRequest } from '../../../shared/api/writes.ts';
+import type { WriteKind, WriteRequest } from '../../../shared/api/writes.ts';
 import type { ApprovalItem, ApprovalsState, Review } from '../../../shared/ipc.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import { z } from 'zod';
@@ -16,7 +16,7 @@ import { InputError } from '../errors.ts';
 import type { ActiveSession, Session } from '../session.ts';
 import type { VaultPort } from '../vaultPort.ts';
 import { newOrderId } from '../writes/ids.ts';
-import { buildBody, KINDS } from '../writes/inputs.ts';
+import { buildBody, KINDS, signerOf } from '../writes/inputs.ts';
 import { AddressBook } from './addressBook.ts';
 import { activeAt, GovernanceError, type GovernanceRules, type Proposal, type RequestPayload } from './governance.ts';
 import type { JournalSource } from '../journal/audit.ts';
@@ -30,7 +30,10 @@ import { classifyDestination } from '../policy/destinations.ts';
 // the active profile's executor, exactly once (intent first, then the "dispatched" record).
 
 /** The Sandbox's spot ticker (not in the spec's sections): only `last` is read, for the USDT valuation. */
-const Tickers = z.array(z.looseObject({ last: z.string().optional() }));
+const Tickers = z.array(z.looseObject({ last: z.string().optional(), highest_bid: z.string().optional() }));
+
+/** Spot writes: judged by the spot permission and by an order's notional. */
+const SPOT_KINDS: ReadonlySet<WriteKind> = new Set(['spot_order', 'spot_cancel', 'spot_cancel_all']);
 
 export interface DeskApprovalsOptions {
   dataDir: string;
@@ -110,7 +113,12 @@ export class DeskApprovals {
   }
 
   /** Whether the desk may draft on the active profile at all, said before a form is filled. */
-  private blockedReason(session: ActiveSession): string | null {
+  private blockedReason(session: ActiveSession, kind: WriteKind = 'withdrawal'): string | null {
+    if (SPOT_KINDS.has(kind)) {
+      const spot = session.profile.permissions?.spot;
+      if (spot && spot !== 'write') return `This profile's key cannot trade (spot permission: ${spot}); no order can be sent from it.`;
+      return session.writes ? null : 'This profile has no usable journal, so it sends no writes (see the Activity page).';
+    }
     if (session.profile.permissions?.withdraw && session.profile.permissions.withdraw !== 'write') {
       return `This profile's key cannot withdraw (withdrawal permission: ${session.profile.permissions.withdraw}); nothing can be sent from it.`;
     }
@@ -152,7 +160,7 @@ export class DeskApprovals {
           : p.effective_at! > now ? 'cooling_off' : 'in_force';
     return {
       ref: p.ref, what: p.what, ...(p.profile ? { profile: p.profile } : {}),
-      ...(req ? { kind: req.kind, body: req.body, verdict: req.verdict } : {}),
+      ...(req ? { kind: req.kind, body: req.body, ...(req.signer ? { signer: req.signer } : {}), verdict: req.verdict } : {}),
       ...(batch ? { kind: batch.batch, verdict: batch.verdict } : {}),
       summary: batch ? batchSummary(batch) : summarize(p, req),
       drafted_by: p.drafted_by.name, drafted_at: p.drafted_at, approved_by: names(q.approvers), needed: q.needed,
@@ -163,13 +171,15 @@ export class DeskApprovals {
   // ---- review and drafts ----
 
   async review(write: z.output<typeof WriteRequest>, id: string | null = null): Promise<z.input<typeof Review>> {
-    return this.reviewOne(this.reviewContext(), write, id, '0');
+    return this.reviewOne(this.reviewContext([write.kind]), write, id, '0');
   }
 
-  private reviewContext(): ReviewContext {
+  private reviewContext(kinds: readonly WriteKind[]): ReviewContext {
     const { approvals, session } = this.forActive();
-    const blocked = this.blockedReason(session);
-    if (blocked) throw new InputError([], blocked);
+    for (const kind of new Set(kinds)) {
+      const blocked = this.blockedReason(session, kind);
+      if (blocked) throw new InputError([], blocked);
+    }
     return { approvals, session, saved: new Map(), prices: new Map(), velocity: new Map() };
   }
 
@@ -177,12 +187,18 @@ export class DeskApprovals {
   private async reviewOne(ctx: ReviewContext, write: z.output<typeof WriteRequest>, id: string | null, before: string, path: (string | number)[] = ['write']): Promise<z.input<typeof Review>> {
     const { approvals, session } = ctx;
     let body: Record<string, string | number>;
+    let signer: string | null;
     try {
       body = buildBody(write, KINDS[write.kind].idField ? id ?? '(set when drafted)' : null);
+      signer = signerOf(write);
     } catch (e) {
       throw new InputError(path, (e as Error).message);
     }
+    if (signer !== null && !session.subKeys.has(signer)) {
+      throw new InputError(['write', 'input', KINDS[write.kind].signer === 'sub' ? 'sub_account' : 'sub_uid'], `This profile holds no key for sub-account ${signer}, which signs this ${KINDS[write.kind].what}. Add the key to the profile in Settings.`);
+    }
     const { policy } = await approvals.policyStatus(session.id);
+    if (SPOT_KINDS.has(write.kind)) return this.reviewSpot(session, approvals, write.kind, body, policy);
     const currency = String(body.currency);
     let destination: 'verified_saved' | 'address_book' | 'unknown' | null = null;
     let note: string | null = null;
@@ -212,7 +228,7 @@ export class DeskApprovals {
       usdt_price: await price,
       velocity_24h: dec(await velocity).plus(dec(before)).toFixed(),
     });
-    return { kind: write.kind, body, verdict, destination_note: note };
+    return { kind: write.kind, body, ...(signer !== null ? { signer } : {}), verdict, destination_note: note };
   }
 
   // ---- batches ----
@@ -222,7 +238,7 @@ export class DeskApprovals {
    * it (so a batch cannot pass a velocity rule row by row), and the batch's verdict: its strictest row's.
    */
   async reviewBatch(spec: BatchSpec, ids: readonly string[] | null = null, fees?: ReadonlyMap<string, string>): Promise<BatchReview> {
-    const ctx = this.reviewContext();
+    const ctx = this.reviewContext(spec.writes.map((w) => w.write.kind));
     const leaving = new Map<string, Dec>();
     const rows: BatchReview['rows'] = [];
     for (const [i, w] of spec.writes.entries()) {
@@ -241,7 +257,7 @@ export class DeskApprovals {
     const ids = spec.writes.map(() => newOrderId(this.now()));
     const review = await this.reviewBatch(spec, ids, fees);
     const { approvals, session } = this.forActive();
-    const rows: BatchRow[] = review.rows.map((r, i) => ({ ref: ids[i]!, kind: r.kind, body: r.body, ...(spec.writes[i]!.note ? { note: spec.writes[i]!.note } : {}) }));
+    const rows: BatchRow[] = review.rows.map((r, i) => ({ ref: ids[i]!, kind: r.kind, body: r.body, ...(r.signer ? { signer: r.signer } : {}), ...(spec.writes[i]!.note ? { note: spec.writes[i]!.note } : {}) }));
     const payload: BatchPayload = { batch: spec.batch, title: spec.title, source: spec.source, rows, verdict: review.verdict, totals: review.totals };
     const t = await approvals.draftBatchTicket(session.id, ref, payload).catch(asInput);
     this.opts.onChange();
@@ -277,6 +293,44 @@ export class DeskApprovals {
   }
 
   /**
+   * A spot write is judged by its notional in the quote currency (limit: amount × price; market buy: the
+   * quote amount; market sell: amount × the best bid, or the last price on an empty book), so that
+   * `usdt_at_least` holds orders above a value. A cancellation is worth 0: it moves no money.
+   */
+  private async reviewSpot(session: ActiveSession, approvals: Approvals, kind: WriteKind, body: Record<string, string | number>, policy: Policy): Promise<z.input<typeof Review>> {
+    const pair = String(body.currency_pair);
+    const quote = pair.slice(pair.indexOf('_') + 1);
+    let notional = '0';
+    let note: string | null = null;
+    if (kind === 'spot_order') {
+      const amount = dec(String(body.amount));
+      if (body.type === 'limit') notional = amount.mul(dec(String(body.price))).toFixed();
+      else if (body.side === 'buy') notional = amount.toFixed();
+      else {
+        const t = await this.ticker(session, pair);
+        const px = t?.highest_bid || t?.last;
+        if (px) notional = amount.mul(dec(px)).toFixed();
+        note = px ? `a market sell valued at ${t?.highest_bid ? 'the best bid' : 'the last price'}, ${px} ${quote}` : 'no price for this pair: the order is valued at 0';
+      }
+      note = `notional ${notional} ${quote}${note ? ` (${note})` : ''}`;
+    }
+    const verdict: Verdict = evaluate(policy, {
+      kind, currency: quote, amount: notional, destination: null,
+      usdt_price: await this.usdtPrice(session, quote),
+      velocity_24h: await this.velocity(approvals, session, quote),
+    });
+    return { kind, body, verdict, destination_note: note };
+  }
+
+  private async ticker(session: ActiveSession, pair: string): Promise<{ last?: string; highest_bid?: string } | undefined> {
+    try {
+      return (await session.client.request({ method: 'GET', path: '/spot/tickers', query: [['currency_pair', pair]], priority: 'action' }, Tickers))[0];
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
    * The currency's 24-hour outflow: what the journal holds (sent, in flight, approved) plus requests
    * drafted and not yet handed to it, so that a batch waiting for approvals cannot slip under a velocity rule.
    */
@@ -308,7 +362,7 @@ export class DeskApprovals {
     const ref = newOrderId(this.now());
     const r = await this.review(write, ref);
     const { approvals, session } = this.forActive();
-    const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note).catch(asInput);
+    const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note, r.signer).catch(asInput);
     this.opts.onChange();
     return { ticket: t.id, title: t.title };
   }
@@ -407,7 +461,7 @@ export class DeskApprovals {
     for (const p of await approvals.readyToSend(session.id)) {
       const sigs = approvals.signaturesOf(p);
       const by = [...new Set(sigs.map((x) => x.name))].join(', ');
-      const rows: { ref: string; kind: string; body: RequestPayload['body']; note?: string }[] = p.what === 'batch'
+      const rows: { ref: string; kind: string; body: RequestPayload['body']; note?: string; signer?: string }[] = p.what === 'batch'
         ? (JSON.parse(p.payload) as BatchPayload).rows
         : [{ ref: p.ref, ...(JSON.parse(p.payload) as RequestPayload) }];
       for (const row of rows) {
@@ -418,7 +472,7 @@ export class DeskApprovals {
         // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
         if ((await this.holdReason()) !== null || this.opts.session.active() !== session) return;
         this.lastHanded.set(row.kind, this.now());
-        void session.writes.dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, p.what === 'batch' ? row.note : undefined)
+        void session.writes.dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, { ...(p.what === 'batch' && row.note ? { note: row.note } : {}), ...(row.signer ? { signer: row.signer } : {}) })
           .catch((e: unknown) => this.opts.log(`[approvals] ${row.ref}: ${(e as Error).message}`));
         if (p.what === 'batch') this.opts.onChange();
       }
@@ -454,7 +508,11 @@ function summarize(p: Proposal, req: RequestPayload | null): string {
     const b = req.body;
     return req.kind === 'withdrawal' ? `${String(b.amount)} ${String(b.currency)} to ${String(b.address)} on ${String(b.chain)}`
       : req.kind === 'uid_transfer' ? `${String(b.amount)} ${String(b.currency)} to user ${String(b.receive_uid)}`
-        : `${req.kind.replace(/_/g, ' ')} of ${String(b.amount)} ${String(b.currency)}`;
+        : req.kind === 'sub_own_transfer' ? `${String(b.amount)} ${String(b.currency)} from ${String(b.from)} to ${String(b.to)} of sub-account ${req.signer ?? '?'}, signed by its key`
+          : req.kind === 'spot_order' ? `${String(b.side)} ${String(b.amount)} ${String(b.currency_pair)} ${b.type === 'limit' ? `at ${String(b.price)}` : 'at market'}${req.signer ? ` for sub-account ${req.signer}` : ''}`
+            : req.kind === 'spot_cancel' ? `cancel order ${String(b.order_id)} of ${String(b.currency_pair)}${req.signer ? ` for sub-account ${req.signer}` : ''}`
+              : req.kind === 'spot_cancel_all' ? `cancel every open ${String(b.currency_pair)} order${req.signer ? ` for sub-account ${req.signer}` : ''}`
+                : `${req.kind.replace(/_/g, ' ')} of ${String(b.amount)} ${String(b.currency)}`;
   }
   const o = JSON.parse(p.payload) as { name?: string; id?: string };
   switch (p.what) {

@@ -24,6 +24,8 @@ export type ProposalWhat = 'request' | 'batch' | 'add_operator' | 'remove_operat
 export interface RequestPayload {
   kind: string;
   body: Record<string, string | number>;
+  /** The sub-account whose key signs; part of what the operators sign, so nobody swaps the key afterwards. */
+  signer?: string;
   note?: string;
   /** The verdict the drafter reviewed; approvals needed are taken from it. */
   verdict: Verdict;

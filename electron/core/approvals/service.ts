@@ -136,12 +136,14 @@ export class Approvals {
     this.tickets.delete(id);
   }
 
-  async draftTicket(profile: string, ref: string, kind: string, body: Record<string, string | number>, verdict: Verdict, note?: string): Promise<Ticket> {
+  async draftTicket(
+    profile: string, ref: string, kind: string, body: Record<string, string | number>, verdict: Verdict, note?: string, signer?: string,
+  ): Promise<Ticket> {
     const st = await this.policyStatus(profile);
     if (st.refused) throw new GovernanceError(st.refused);
     if (verdict.decision === 'block') throw new GovernanceError(`the policy blocks this ${kind} (rule ${verdict.rule ?? 'none matched'}): it cannot be drafted.`);
     if ((await this.load()).frozen) throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
-    const payload: RequestPayload = { kind, body, ...(note ? { note } : {}), verdict };
+    const payload: RequestPayload = { kind, body, ...(signer ? { signer } : {}), ...(note ? { note } : {}), verdict };
     return this.ticket({ action: 'draft', ref, what: 'request', profile, payload: canonical(payload), title: `Draft a ${kind.replace(/_/g, ' ')}` });
   }
 

@@ -1,4 +1,4 @@
-import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import { isFinalTransferStatus, isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import { FINISHED_INTENT_STATES, type IntentState, type IntentView } from '../../../shared/ipc.ts';
 import { isGovernance, type AnyRecord } from './records.ts';
 
@@ -22,6 +22,16 @@ export function isFinished(v: IntentView): boolean {
   return FINISHED_STATES.has(v.state);
 }
 
+/**
+ * Accepted and still watched: a withdrawal until a §3.1 final status, a main/sub transfer until
+ * /wallet/order_status gives a §3.3 final one (its POST answers only the tx_id).
+ */
+export function awaitsFinalStatus(v: IntentView): boolean {
+  if (v.kind === 'withdrawal') return !(v.status && isFinalWithdrawalStatus(v.status));
+  if (v.kind === 'main_sub_transfer') return !(v.status && isFinalTransferStatus(v.status));
+  return false;
+}
+
 /** Applies one record to the map of intents; records of unknown intents are an error of the journal. */
 export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void {
   // Governance records (operators, requests, policy) are folded by approvals/governance.ts, not here.
@@ -30,7 +40,8 @@ export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void 
   if (r.type === 'intent') {
     if (views.has(r.intent)) throw new Error(`intent ${r.intent} is journaled twice`);
     views.set(r.intent, {
-      id: r.intent, kind: r.kind, client_id: r.client_id, body: Object.freeze({ ...r.body }), ...(r.note ? { note: r.note } : {}),
+      id: r.intent, kind: r.kind, client_id: r.client_id, body: Object.freeze({ ...r.body }), ...(r.signer ? { signer: r.signer } : {}),
+      ...(r.note ? { note: r.note } : {}),
       ...(r.signatures ? { signatures: r.signatures } : {}),
       state: 'pending_approval', created_at: at, updated_at: at, attempts: 0, absent_lookups: 0,
     });
@@ -78,12 +89,15 @@ export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void 
         if (r.exchange_id !== undefined) v.exchange_id = r.exchange_id;
         if (r.status !== undefined) v.status = r.status;
         delete v.reason;
-        v.state = v.kind === 'withdrawal' && !(v.status && isFinalWithdrawalStatus(v.status)) ? 'accepted' : 'done';
+        v.state = awaitsFinalStatus(v) ? 'accepted' : 'done';
       }
       break;
     case 'status':
       v.status = r.status;
-      if (r.final) v.state = 'done';
+      if (r.final && v.kind !== 'withdrawal' && r.status === 'FAIL') {
+        v.state = 'refused';
+        v.reason = 'The exchange recorded the transfer with status FAIL; nothing moved.';
+      } else if (r.final) v.state = 'done';
       break;
     case 'needs_attention':
       v.state = 'needs_attention';

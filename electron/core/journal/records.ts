@@ -29,6 +29,8 @@ const intent = z.strictObject({
   client_id: z.string().nullable(),
   /** The JSON body as it goes on the wire. */
   body: z.record(z.string(), Scalar),
+  /** The sub-account whose key signs (kinds signed by a sub-account's key); absent: the main key. */
+  signer: z.string().regex(/^\d{1,18}$/).optional(),
   note: z.string().max(500).optional(),
   /** The drafter's and approvers' signatures, copied from the governance store when a request is sent. */
   signatures: z.array(OperatorSignature).max(11).optional(),

@@ -57,7 +57,8 @@ function sides(v: IntentView): { from: AccountRef; to: AccountRef } {
     const sub = acct(String(b.sub_account), b.sub_account_type);
     return b.direction === 'to' ? { from: acct('main', 'spot'), to: sub } : { from: sub, to: acct('main', 'spot') };
   }
-  return { from: acct('main', b.from), to: acct('main', b.to) };
+  const owner = v.kind === 'sub_own_transfer' ? v.signer ?? '?' : 'main';
+  return { from: acct(owner, b.from), to: acct(owner, b.to) };
 }
 
 export interface BatchRunOptions {

@@ -1,15 +1,31 @@
 import type { WriteInput } from '../writes/inputs.ts';
 import type { PlannedLeg } from './planner.ts';
 
-// A planned request as the write executor's input (shared/api/writes.ts). The executor signs with the
-// main key; a move between a sub-account's own accounts needs that sub-account's key (client/subKeys.ts)
-// and an executor that signs with it, which the batch does not have yet: such a leg is refused here,
-// before anything of the batch is journaled.
+// A planned request as the write executor's input (shared/api/writes.ts). A move between a sub-account's
+// own accounts is a sub_own_transfer: the executor signs it with that sub-account's key (the intent names
+// the sub-account; the wire body stays §4.1's own-account body).
+
+/** §4.1 POST /wallet/transfers: margin names its pair, futures and delivery their settlement currency. */
+function ownSides(currency: string, from: PlannedLeg['from'], to: PlannedLeg['to']): { pair?: string; settle?: string } {
+  const pair = from.pair ?? to.pair;
+  const contract = [from.kind, to.kind].some((k) => k === 'futures' || k === 'delivery');
+  return { ...(pair ? { pair } : {}), ...(contract ? { settle: currency.toLowerCase() } : {}) };
+}
 
 export function writeFor(currency: string, leg: PlannedLeg): WriteInput {
   const { from, to, amount } = leg;
   if (leg.signer !== 'main') {
-    throw new Error(`moving between sub-account ${leg.signer}'s own accounts (${from.kind} to ${to.kind}) needs that sub-account's key in the batch, which is not supported yet: leave its ${from.kind === 'spot' ? to.kind : from.kind} account out of the rebalance`);
+    if (leg.endpoint !== '/wallet/transfers' || from.owner !== leg.signer || to.owner !== leg.signer) {
+      throw new Error(`sub-account ${leg.signer}'s key signs only moves between its own accounts, not ${leg.endpoint} from ${from.owner} to ${to.owner}`);
+    }
+    if (from.kind === 'cross_margin' || to.kind === 'cross_margin') {
+      throw new Error(`sub-account ${leg.signer}'s cross-margin account cannot be rebalanced: §4.1 /wallet/transfers names no cross-margin side. Leave it out of the rebalance`);
+    }
+    const { pair, settle } = ownSides(currency, from, to);
+    return {
+      kind: 'sub_own_transfer',
+      input: { sub_account: leg.signer, currency, from: from.kind, to: to.kind, amount, ...(pair ? { currency_pair: pair } : {}), ...(settle ? { settle } : {}) },
+    };
   }
   switch (leg.endpoint) {
     case '/wallet/sub_account_to_sub_account':
@@ -21,11 +37,10 @@ export function writeFor(currency: string, leg: PlannedLeg): WriteInput {
     }
     case '/wallet/transfers': {
       if (from.kind === 'cross_margin' || to.kind === 'cross_margin') throw new Error('the main account\'s cross-margin account cannot be rebalanced: §4.1 /wallet/transfers names no cross-margin side');
-      const pair = from.pair ?? to.pair;
-      const contract = [from.kind, to.kind].some((k) => k === 'futures' || k === 'delivery');
+      const { pair, settle } = ownSides(currency, from, to);
       return {
         kind: 'own_transfer',
-        input: { currency, from: from.kind, to: to.kind, amount, ...(pair ? { currency_pair: pair } : {}), ...(contract ? { settle: currency.toLowerCase() } : {}) },
+        input: { currency, from: from.kind, to: to.kind, amount, ...(pair ? { currency_pair: pair } : {}), ...(settle ? { settle } : {}) },
       };
     }
   }

@@ -1,10 +1,11 @@
 import { WriteAnswer } from '../../../shared/api/records.ts';
-import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import { isFinalTransferStatus, isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { IntentBody, OperatorSignature, RecordType } from '../journal/records.ts';
 import { newOrderId } from './ids.ts';
-import { buildBody, KINDS, type WriteInput } from './inputs.ts';
+import { buildBody, KINDS, resendable, signerOf, wireRequest, type WriteInput } from './inputs.ts';
+import { lookupCancel, lookupSpotOrder } from './orderLookups.ts';
 import { lookupTransfer, lookupWithdrawal, reconcileUidTransfer, type Found, type Lookup, type WriteClient } from './lookups.ts';
 import { classifyFailure, DUPLICATE_LABELS } from './outcome.ts';
 
@@ -20,6 +21,11 @@ export const DEFAULT_LOOKUP_INTERVAL_MS = 5_000;
 export interface ExecutorOptions {
   journal: Journal;
   client: WriteClient;
+  /**
+   * The client that signs with a sub-account's own key (the session's sub-key clients); throws when the
+   * profile holds no key for it. Without it, kinds signed by a sub-account's key are never sent.
+   */
+  subClient?: (uid: string) => WriteClient;
   /** How long an id must stay absent, over several lookups, before a resend (a setting; 30 s by default). */
   settleMs?: number;
   /** Pause between lookups, and before a retry after a 429. */
@@ -38,6 +44,9 @@ export interface WriteEvent {
   intent: IntentView;
 }
 
+/** What an approved request carries beside its wire body: a batch row's note, the sub-account whose key signs it. */
+export interface IntentExtra { note?: string; signer?: string }
+
 /** Who drives each intent of a journal, across every executor over it in this process. */
 const drivers = new WeakMap<Journal, Map<string, Promise<IntentView>>>();
 
@@ -47,12 +56,16 @@ function driversOf(journal: Journal): Map<string, Promise<IntentView>> {
   return m;
 }
 
-/** Transfer statuses (§3.3) that say the transfer did not happen. */
-const FAILED_TRANSFER_STATUSES = new Set(['FAIL']);
+/** Transfer statuses (§3.3) that say the transfer did not happen; for a cancel, an order already filled. */
+const FAILED_STATUSES: Partial<Record<IntentView['kind'], ReadonlySet<string>>> = {
+  own_transfer: new Set(['FAIL']), main_sub_transfer: new Set(['FAIL']), sub_to_sub_transfer: new Set(['FAIL']), sub_own_transfer: new Set(['FAIL']),
+  uid_transfer: new Set(['FAIL']), spot_cancel: new Set(['closed']),
+};
 
 export class WriteExecutor {
   private readonly journal: Journal;
   private readonly client: WriteClient;
+  private readonly subClient: ((uid: string) => WriteClient) | null;
   private readonly settleMs: number;
   private readonly intervalMs: number;
   private readonly now: () => number;
@@ -67,6 +80,7 @@ export class WriteExecutor {
   constructor(opts: ExecutorOptions) {
     this.journal = opts.journal;
     this.client = opts.client;
+    this.subClient = opts.subClient ?? null;
     this.settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
     this.intervalMs = opts.lookupIntervalMs ?? DEFAULT_LOOKUP_INTERVAL_MS;
     this.now = opts.now ?? Date.now;
@@ -85,7 +99,8 @@ export class WriteExecutor {
     const id = this.newId();
     const spec = KINDS[w.kind];
     const body = buildBody(w, spec.idField ? id : null);
-    this.record({ type: 'intent', intent: id, kind: w.kind, client_id: spec.idField ? id : null, body, ...(note ? { note } : {}) });
+    const signer = signerOf(w);
+    this.record({ type: 'intent', intent: id, kind: w.kind, client_id: spec.idField ? String(body[spec.idField]) : null, body, ...(signer ? { signer } : {}), ...(note ? { note } : {}) });
     return this.view(id);
   }
 
@@ -94,8 +109,8 @@ export class WriteExecutor {
    * operators signed, then its approval; the executor drives it from there. Idempotent: a request the
    * journal already holds is only driven (a crash between the two records is finished here).
    */
-  dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string, note?: string): Promise<IntentView> {
-    this.journalApproved(id, kind, body, signatures, note);
+  dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string, extra: IntentExtra = {}): Promise<IntentView> {
+    this.journalApproved(id, kind, body, signatures, extra);
     const v = this.view(id);
     if (v.state === 'pending_approval') return this.approve(id, by);
     return this.drive(id);
@@ -105,15 +120,18 @@ export class WriteExecutor {
    * Journals a row of an approved batch that will not be sent (a cancelled rebalance's rest) as cancelled,
    * so that a restarted desk never sends it. A row already on its way is left to finish.
    */
-  skipApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], reason: string, note?: string): IntentView {
-    this.journalApproved(id, kind, body, signatures, note);
+  skipApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], reason: string, extra: IntentExtra = {}): IntentView {
+    this.journalApproved(id, kind, body, signatures, extra);
     return this.view(id).state === 'pending_approval' ? this.cancel(id, reason) : this.view(id);
   }
 
-  private journalApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], note?: string): void {
+  private journalApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], extra: IntentExtra): void {
     const spec = KINDS[kind];
     if (!this.journal.intent(id)) {
-      this.record({ type: 'intent', intent: id, kind, client_id: spec.idField ? id : null, body, signatures, ...(note ? { note } : {}) });
+      this.record({
+        type: 'intent', intent: id, kind, client_id: spec.idField ? String(body[spec.idField] ?? id) : null, body, signatures,
+        ...(extra.note ? { note: extra.note } : {}), ...(extra.signer ? { signer: extra.signer } : {}),
+      });
     }
   }
 
@@ -151,17 +169,24 @@ export class WriteExecutor {
     return Promise.all(movable.map((v) => this.drive(v.id)));
   }
 
-  /** Looks up accepted withdrawals once and journals status changes; DONE, CANCEL and REJECT finish them. */
+  /**
+   * Looks up accepted withdrawals and main/sub transfers once and journals status changes; a final status
+   * (§3.1 DONE, CANCEL, REJECT; §3.3 SUCCESS, FAIL, PARTIAL_SUCCESS) finishes them.
+   */
   async pollStatuses(): Promise<void> {
-    const watched = this.journal.unfinished('withdrawal').filter((v) => v.state === 'accepted' && !this.running.has(v.id));
-    for (const v of watched) {
-      const l = await lookupWithdrawal(this.client, v, this.now());
-      if (l.kind !== 'found') continue;
-      if (l.status !== undefined && l.status !== v.status) {
-        this.record({ type: 'status', intent: v.id, status: l.status, final: isFinalWithdrawalStatus(l.status) });
-      }
-      if (l.copies > 1) this.flagCopies(v, l);
+    const watched = this.journal.unfinished().filter((v) => v.state === 'accepted' && !this.running.has(v.id));
+    for (const v of watched) await this.confirmStatus(v);
+  }
+
+  private async confirmStatus(v: IntentView): Promise<void> {
+    if (v.kind !== 'withdrawal' && v.kind !== 'main_sub_transfer') return;
+    const l = v.kind === 'withdrawal' ? await lookupWithdrawal(this.client, v, this.now()) : await lookupTransfer(this.client, v);
+    if (l.kind !== 'found') return;
+    if (l.status !== undefined && l.status !== v.status) {
+      const final = v.kind === 'withdrawal' ? isFinalWithdrawalStatus(l.status) : isFinalTransferStatus(l.status);
+      this.record({ type: 'status', intent: v.id, status: l.status, final });
     }
+    if (l.copies > 1) this.flagCopies(this.view(v.id), l);
   }
 
   /** Stops driving intents (they stay in the journal as they are) and waits for the loops to end. */
@@ -233,23 +258,30 @@ export class WriteExecutor {
   private async sendOnce(v: IntentView): Promise<void> {
     const spec = KINDS[v.kind];
     const earlierRun = !this.journal.approvedInThisRun(v.id);
-    if (earlierRun && !spec.idField) {
+    if (earlierRun && !resendable(spec)) {
       // Approved before this run began, whatever the journal says of attempts: a restored copy of the data
       // folder looks exactly like this. Without an id nothing can prove it absent, so it is never sent.
       return this.onAmbiguous(v, 'it was approved in an earlier run of the desk and this run cannot prove it was not sent');
     }
-    if (spec.idField && (v.attempts > 0 || earlierRun)) {
+    if (resendable(spec) && (v.attempts > 0 || earlierRun)) {
       // A resend, or a first send of an intent approved in an earlier run (a crash, or a restored copy of
       // the journal): look the id up right before it, in case an earlier attempt landed.
       const l = await this.lookup(v);
       if (l.kind === 'found') return this.recordFound(v, l);
+      if (l.kind === 'unknown' && l.impossible) return this.cannotProve(v, l.reason);
       if (l.kind === 'unknown') return this.sleep();
+    }
+    const client = this.clientFor(v);
+    if (typeof client === 'string') {
+      // Certainly not sent (no request left): closed, so that nobody mistakes it for one that may have landed.
+      this.record({ type: 'cancelled', intent: v.id, reason: `not sent: ${client}` });
+      return;
     }
     const attempt = v.attempts + 1;
     this.record({ type: 'sent', intent: v.id, attempt });
     let answer: Record<string, unknown> | undefined;
     try {
-      answer = await this.client.request({ method: 'POST', path: spec.path, body: v.body, priority: 'action' }, WriteAnswer);
+      answer = await client.request(wireRequest(v.kind, v.body), WriteAnswer);
     } catch (e) {
       const f = classifyFailure(e);
       if (f.kind === 'not_sent') {
@@ -261,7 +293,7 @@ export class WriteExecutor {
         return this.sleep();
       }
       if (f.kind === 'refused') {
-        if (spec.idField && (attempt > 1 || DUPLICATE_LABELS.has(f.label))) {
+        if (resendable(spec) && (attempt > 1 || DUPLICATE_LABELS.has(f.label))) {
           // After a resend a refusal may be caused by the first attempt having landed (a reused id, a
           // spent balance): only a lookup can say which.
           const l = await this.lookup(this.view(v.id));
@@ -282,11 +314,27 @@ export class WriteExecutor {
       ...(exchangeId !== undefined && exchangeId !== null ? { exchange_id: String(exchangeId) } : {}),
       ...(typeof answer?.status === 'string' ? { status: answer.status } : {}),
     });
+    // §4.1 answers a main/sub transfer with its tx_id only: its §3.3 status comes from /wallet/order_status,
+    // asked at once (and by pollStatuses until it is final).
+    if (v.kind === 'main_sub_transfer') await this.confirmStatus(this.view(v.id));
+  }
+
+  /** The client whose key signs `v`, or why none can. */
+  private clientFor(v: IntentView): WriteClient | string {
+    const signs = KINDS[v.kind].signer;
+    if (signs === 'main') return v.signer === undefined ? this.client : `a ${KINDS[v.kind].what} is signed by the main key, yet it names sub-account ${v.signer}`;
+    if (v.signer === undefined) return signs === 'either' ? this.client : `the ${KINDS[v.kind].what} names no sub-account whose key signs it`;
+    if (!this.subClient) return `this desk signs nothing with a sub-account's key`;
+    try {
+      return this.subClient(v.signer);
+    } catch (e) {
+      return (e as Error).message;
+    }
   }
 
   private onAmbiguous(v: IntentView, reason: string): void {
     const spec = KINDS[v.kind];
-    if (spec.idField || v.kind === 'uid_transfer') {
+    if (resendable(spec) || v.kind === 'uid_transfer') {
       this.record({ type: 'unconfirmed', intent: v.id, attempt: Math.max(1, v.attempts), reason });
       return;
     }
@@ -311,6 +359,7 @@ export class WriteExecutor {
       return this.recordFound(v, l);
     }
     if (l.kind === 'unknown') {
+      if (l.impossible) return this.cannotProve(v, l.reason);
       if (l.refusedLabel !== undefined) {
         this.record({
           type: 'needs_attention', intent: v.id,
@@ -324,8 +373,8 @@ export class WriteExecutor {
     const after = this.view(v.id);
     const span = (after.last_absent_at ?? 0) - (after.first_absent_at ?? 0);
     if (after.absent_lookups < 2 || span < this.settleMs) return this.sleep();
-    if (spec.idField) {
-      this.record({ type: 'retry', intent: v.id, reason: `id ${v.client_id} absent over ${after.absent_lookups} lookups spanning ${Math.round(span / 1000)} s; sending again` });
+    if (resendable(spec)) {
+      this.record({ type: 'retry', intent: v.id, reason: `${v.client_id ? `id ${v.client_id}` : 'no effect'} absent over ${after.absent_lookups} lookups spanning ${Math.round(span / 1000)} s; sending again` });
       return;
     }
     this.record({
@@ -334,7 +383,20 @@ export class WriteExecutor {
     });
   }
 
+  private cannotProve(v: IntentView, reason: string): void {
+    this.record({
+      type: 'needs_attention', intent: v.id,
+      reason: `The ${KINDS[v.kind].what} got no clear answer and the desk cannot prove it absent (${reason}). It will not be sent again: check the exchange's records, then settle it.`,
+    });
+  }
+
   private lookup(v: IntentView): Promise<Lookup> {
+    if (v.kind === 'spot_order' || v.kind === 'spot_cancel' || v.kind === 'spot_cancel_all') {
+      // Looked up with the key that placed it: a sub-account's orders are its own.
+      const client = this.clientFor(v);
+      if (typeof client === 'string') return Promise.resolve({ kind: 'unknown', impossible: true, reason: client });
+      return v.kind === 'spot_order' ? lookupSpotOrder(client, v, this.now()) : lookupCancel(client, v);
+    }
     switch (v.kind) {
       case 'withdrawal':
         return lookupWithdrawal(this.client, v, this.now());
@@ -357,8 +419,9 @@ export class WriteExecutor {
   private recordFound(v: IntentView, l: Found): void {
     const via = v.kind === 'uid_transfer' ? 'records' : 'lookup';
     const ids = l.exchange_id !== undefined ? { exchange_id: l.exchange_id } : {};
-    if (v.kind !== 'withdrawal' && l.status !== undefined && FAILED_TRANSFER_STATUSES.has(l.status)) {
-      this.record({ type: 'result', intent: v.id, outcome: 'refused', via, ...ids, status: l.status, message: `The exchange recorded the ${KINDS[v.kind].what} with status ${l.status}; nothing moved.` });
+    if (l.status !== undefined && FAILED_STATUSES[v.kind]?.has(l.status)) {
+      const message = v.kind === 'spot_cancel' ? 'The order was filled before the cancellation reached it; nothing was cancelled.' : `The exchange recorded the ${KINDS[v.kind].what} with status ${l.status}; nothing moved.`;
+      this.record({ type: 'result', intent: v.id, outcome: 'refused', via, ...ids, status: l.status, message });
       return;
     }
     this.record({ type: 'result', intent: v.id, outcome: 'accepted', via, ...ids, ...(l.status !== undefined ? { status: l.status } : {}) });

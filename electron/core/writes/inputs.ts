@@ -1,28 +1,65 @@
 import type { z } from 'zod';
 import {
-  MainSubTransferInput, OwnTransferInput, SubToSubTransferInput, UidTransferInput, WithdrawalInput, type WriteInput,
+  MainSubTransferInput, OwnTransferInput, SpotCancelAllInput, SpotCancelInput, SpotOrderInput, SubOwnTransferInput, SubToSubTransferInput,
+  UidTransferInput, WithdrawalInput, type WriteInput,
 } from '../../../shared/api/writes.ts';
 import type { IntentKind } from '../journal/records.ts';
+import type { HttpRequest } from './lookups.ts';
 
-// The exact body that goes on the wire for each kind of write (§4.1, §4.2). The body is what the journal
-// keeps, so it holds only the fields of shared/api/writes.ts: never a credential.
+// The exact body that goes on the wire for each kind of write (§4.1, §4.2, §4.4). The body is what the
+// journal keeps, so it holds only the fields of shared/api/writes.ts: never a credential. Whose key signs
+// is not a body field: it is the intent's `signer` (journaled, and part of what operators sign).
 
 export type { WriteInput };
 
 export interface KindSpec {
   path: string;
   /** The body field carrying the client id, or null when the API gives the kind none. */
-  idField: 'withdraw_order_id' | 'client_order_id' | null;
+  idField: 'withdraw_order_id' | 'client_order_id' | 'text' | null;
+  /**
+   * Sending it twice does no harm (a cancel): after an unclear answer it is looked up and sent again once
+   * the lookups prove it did not take effect, like a write with an id.
+   */
+  idempotent?: true;
+  /** Whose key signs: the main key, a sub-account's own (the intent names it), or either (spot orders). */
+  signer: 'main' | 'sub' | 'either';
   what: string;
 }
 
+/** Whether an unclear answer may end in a resend (after lookups prove the write absent). */
+export function resendable(spec: KindSpec): boolean {
+  return spec.idField !== null || spec.idempotent === true;
+}
+
 export const KINDS: Record<IntentKind, KindSpec> = {
-  withdrawal: { path: '/withdrawals', idField: 'withdraw_order_id', what: 'withdrawal' },
-  main_sub_transfer: { path: '/wallet/sub_account_transfers', idField: 'client_order_id', what: 'main/sub-account transfer' },
-  own_transfer: { path: '/wallet/transfers', idField: null, what: 'transfer between own accounts' },
-  sub_to_sub_transfer: { path: '/wallet/sub_account_to_sub_account', idField: null, what: 'sub-account to sub-account transfer' },
-  uid_transfer: { path: '/withdrawals/push', idField: null, what: 'UID transfer' },
+  withdrawal: { path: '/withdrawals', idField: 'withdraw_order_id', signer: 'main', what: 'withdrawal' },
+  main_sub_transfer: { path: '/wallet/sub_account_transfers', idField: 'client_order_id', signer: 'main', what: 'main/sub-account transfer' },
+  own_transfer: { path: '/wallet/transfers', idField: null, signer: 'main', what: 'transfer between own accounts' },
+  sub_to_sub_transfer: { path: '/wallet/sub_account_to_sub_account', idField: null, signer: 'main', what: 'sub-account to sub-account transfer' },
+  sub_own_transfer: { path: '/wallet/transfers', idField: null, signer: 'sub', what: 'transfer between a sub-account\'s own accounts' },
+  uid_transfer: { path: '/withdrawals/push', idField: null, signer: 'main', what: 'UID transfer' },
+  spot_order: { path: '/spot/orders', idField: 'text', signer: 'either', what: 'spot order' },
+  spot_cancel: { path: '/spot/orders/{order_id}', idField: null, idempotent: true, signer: 'either', what: 'order cancellation' },
+  spot_cancel_all: { path: '/spot/orders', idField: null, idempotent: true, signer: 'either', what: 'cancellation of every open order of a pair' },
 };
+
+/** The request a journaled body becomes on the wire. */
+export function wireRequest(kind: IntentKind, body: Readonly<Record<string, string | number | boolean>>): HttpRequest {
+  const q = (keys: string[]): Array<[string, string]> => keys.filter((k) => body[k] !== undefined).map((k) => [k, String(body[k])]);
+  switch (kind) {
+    case 'spot_cancel':
+      return { method: 'DELETE', path: `/spot/orders/${encodeURIComponent(String(body.order_id))}`, query: q(['currency_pair', 'account']), priority: 'action' };
+    case 'spot_cancel_all':
+      return { method: 'DELETE', path: '/spot/orders', query: q(['currency_pair', 'side', 'account']), priority: 'action' };
+    default:
+      return { method: 'POST', path: KINDS[kind].path, body: { ...body }, priority: 'action' };
+  }
+}
+
+/** §2.10: the order's text, made from the write's id (unique) and the operator's label, if any. */
+export function orderText(clientId: string, label: string | undefined): string {
+  return label ? `t-${label}.${clientId.slice(-16)}` : `t-${clientId}`;
+}
 
 export type WireBody = Record<string, string | number>;
 
@@ -48,10 +85,36 @@ export function buildBody(w: WriteInput, clientId: string | null): WireBody {
       return dropUndefined(parseOrThrow(OwnTransferInput, w.kind, w.input));
     case 'sub_to_sub_transfer':
       return dropUndefined(parseOrThrow(SubToSubTransferInput, w.kind, w.input));
+    case 'sub_own_transfer': {
+      // The signer is the intent's, never the body's: the wire body is §4.1's own-account body exactly.
+      const { sub_account: _signer, ...body } = parseOrThrow(SubOwnTransferInput, w.kind, w.input);
+      return dropUndefined(body);
+    }
     case 'uid_transfer': {
       const t = parseOrThrow(UidTransferInput, w.kind, w.input);
       // §4.2: receive_uid is an integer(int64) on the wire.
       return { receive_uid: Number(t.receive_uid), currency: t.currency, amount: t.amount };
     }
+    case 'spot_order': {
+      const { label, sub_uid: _signer, ...o } = parseOrThrow(SpotOrderInput, w.kind, w.input);
+      return dropUndefined({ ...o, text: orderText(clientId!, label) });
+    }
+    case 'spot_cancel': {
+      const { sub_uid: _signer, ...o } = parseOrThrow(SpotCancelInput, w.kind, w.input);
+      return dropUndefined(o);
+    }
+    case 'spot_cancel_all': {
+      const { sub_uid: _signer, ...o } = parseOrThrow(SpotCancelAllInput, w.kind, w.input);
+      return dropUndefined(o);
+    }
+  }
+}
+
+/** The sub-account whose key signs `w`, or null when the main key does. */
+export function signerOf(w: WriteInput): string | null {
+  switch (KINDS[w.kind].signer) {
+    case 'main': return null;
+    case 'sub': return parseOrThrow(SubOwnTransferInput, w.kind, w.input).sub_account;
+    case 'either': return (w.input as { sub_uid?: string }).sub_uid ?? null;
   }
 }

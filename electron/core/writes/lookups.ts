@@ -10,7 +10,7 @@ import { classifyFailure, isNotFound } from './outcome.ts';
 
 /** One HTTP request to the exchange: a write's POST or a lookup's GET. */
 export interface HttpRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   path: string;
   query?: ReadonlyArray<readonly [string, string]>;
   body?: unknown;
@@ -31,11 +31,15 @@ export interface Found {
   /** More than one record answered for one id: the write was applied more than once. */
   copies: number;
 }
-export type Lookup = Found | { kind: 'absent' } | { kind: 'unknown'; reason: string; refusedLabel?: string };
+/**
+ * `impossible`: the question can never be answered (say, more records to search than the desk reads):
+ * the write then waits for an operator instead of being asked about again.
+ */
+export type Lookup = Found | { kind: 'absent' } | { kind: 'unknown'; reason: string; refusedLabel?: string; impossible?: true };
 
 const DAY_S = 86_400;
 
-function unknownFrom(e: unknown): Lookup {
+export function unknownFrom(e: unknown): Lookup {
   const f = classifyFailure(e);
   if (f.kind === 'refused') return { kind: 'unknown', reason: f.message, refusedLabel: f.label };
   if (f.kind === 'not_sent') return { kind: 'unknown', reason: f.reason };

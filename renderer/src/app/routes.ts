@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 
 // The one list of pages: the sidebar, the router and the tests read it. A page joins the list when
-// its issue lands (orders are still to come), so the sidebar never offers an empty screen.
+// its issue lands, so the sidebar never offers an empty screen.
 
 export interface PageRoute {
   /** The address after `#/`; the accessible name of its sidebar link is the title. */
@@ -17,6 +17,7 @@ export const PAGES = [
   { path: 'withdrawals', title: 'Withdrawals', load: () => import('../features/history/index.ts').then((m) => ({ default: m.WithdrawalsPage })) },
   { path: 'deposits', title: 'Deposits', load: () => import('../features/history/index.ts').then((m) => ({ default: m.DepositsPage })) },
   { path: 'transfers', title: 'Transfers', load: () => import('../features/history/index.ts').then((m) => ({ default: m.TransfersPage })) },
+  { path: 'orders', title: 'Orders', load: () => import('../features/orders/OrdersPage.tsx') },
   { path: 'payouts', title: 'Payouts', load: () => import('../features/payouts/PayoutsPage.tsx') },
   { path: 'approvals', title: 'Approvals', load: () => import('../features/approvals/ApprovalsPage.tsx') },
   { path: 'journal', title: 'Journal', load: () => import('../features/journal/JournalPage.tsx') },
@@ -32,7 +33,9 @@ export interface PageSearch {
   'sub-accounts': Record<string, never>;
   withdrawals: { currency?: string; status?: string; chain?: string; search?: string };
   deposits: Record<string, never>;
-  transfers: Record<string, never>;
+  /** `new` opens a transfer form of that kind, `sub` pre-fills its sub-account (the matrix's "Transfer…"). */
+  transfers: { new?: 'own' | 'main_sub' | 'sub_to_sub' | 'sub_own'; sub?: string };
+  orders: { pair?: string; sub?: string };
   payouts: { batch?: string };
   approvals: Record<string, never>;
   journal: Record<string, never>;

@@ -43,6 +43,11 @@ function AllReads() {
     walletSavedAddresses: useDeskQuery('walletSavedAddresses', { currency: 'USDT' }),
     journalAuditKeys: useDeskQuery('journalAuditKeys', {}),
     payoutsProgress: useDeskQuery('payoutsProgress', { ref: 'b-1' }),
+    spotPairs: useDeskQuery('spotPairs', {}),
+    spotTicker: useDeskQuery('spotTicker', { currency_pair: 'BTC_USDT' }),
+    spotOrderBook: useDeskQuery('spotOrderBook', { currency_pair: 'BTC_USDT' }),
+    spotOrders: useDeskQuery('spotOrders', { currency_pair: 'BTC_USDT', status: 'open' }),
+    spotTrades: useDeskQuery('spotTrades', { currency_pair: 'BTC_USDT' }),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -99,6 +104,12 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(screen.getByTestId('intents').textContent).toBe('w-9:accepted');
   });
 
+  it('refetches the book, the orders and the trades when a spot order moves', async () => {
+    const { fake, counts, after } = await setUp();
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'o-1', kind: 'spot_order', state: 'in_flight' }))))
+      .toEqual({ withdrawalsCancellable: 1, batchStatus: 1, payoutsProgress: 1, journalEntries: 1, spotOrderBook: 1, spotOrders: 1, spotTicker: 1, spotTrades: 1 });
+  });
+
   it('refetches the balance, and only it, when an intent says money moved', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({ totalBalance: 1, withdrawalsCancellable: 1, batchStatus: 1, journalEntries: 1, payoutsProgress: 1 });
@@ -108,7 +119,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('profiles', { active_id: 'sandbox' }))).toEqual({
       profileCurrent: 1, profilesList: 1, journalStatus: 1, intentsList: 1, journalEntries: 1, journalVerify: 1, journalAuditKeys: 1, payoutsProgress: 1, totalBalance: 1, ...HISTORY_ONCE, depositAddress: 1,
-      ...BALANCES_ONCE, ...APPROVALS_ONCE, ...WALLET_ONCE,
+      ...BALANCES_ONCE, ...APPROVALS_ONCE, ...WALLET_ONCE, spotOrderBook: 1, spotOrders: 1, spotTicker: 1, spotTrades: 1,
     });
   });
 

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { useEffect, useState } from 'react';
 import { EVENT_NAMES, type ChannelRequest, type ChannelResponse, type EventName, type EventPayload, type IntentPage, type IntentView } from '../../../shared/ipc.ts';
 import {
-  FINISHED_INTENT_STATES, MONEY_MOVED_STATES, STALE_AFTER_WRITE, STALE_ON_EVENT, WRITTEN_BY_ANSWER, WRITTEN_BY_EVENT,
+  FINISHED_INTENT_STATES, MONEY_MOVED_STATES, SPOT_READS, STALE_AFTER_WRITE, STALE_ON_EVENT, WRITTEN_BY_ANSWER, WRITTEN_BY_EVENT,
   type QueryChannel, type WriteChannel,
 } from '../../../shared/ipcStale.ts';
 import { useDesk } from './DeskProvider.tsx';
@@ -81,6 +81,7 @@ export function useDeskEventsIntoCache(): void {
       const target = (WRITTEN_BY_EVENT as Partial<Record<EventName, QueryChannel>>)[event];
       if (target) writeAnswer(qc, target, payload);
       if (event === 'intent' && MONEY_MOVED_STATES.has((payload as IntentView).state)) invalidate(qc, ['totalBalance']);
+      if (event === 'intent' && (payload as IntentView).kind.startsWith('spot_')) invalidate(qc, SPOT_READS);
       if (event === 'sandbox' && (payload as EventPayload<'sandbox'>).state === 'down') return;
       invalidate(qc, STALE_ON_EVENT[event]);
     }));

@@ -59,8 +59,18 @@ export function baseAnswers(): FakeAnswers {
     withdrawalsCancellable: [],
     addressBookList: [],
     walletCurrencyChains: [], walletWithdrawStatus: [], walletSavedAddresses: [],
+    spotPairs: [PAIR],
+    spotTicker: { currency_pair: 'BTC_USDT', last: '60000', lowest_ask: '60010', highest_bid: '59990' },
+    spotOrderBook: { current: 1_700_000_000_000, update: 1_700_000_000_000, asks: [['60010', '0.5']], bids: [['59990', '0.4']] },
+    spotOrders: [],
+    spotTrades: [],
   };
 }
+
+/** The Sandbox's BTC_USDT rules. */
+export const PAIR: ChannelResponse<'spotPairs'>[number] = {
+  id: 'BTC_USDT', base: 'BTC', quote: 'USDT', fee: '0.2', min_base_amount: '0.0001', min_quote_amount: '1', amount_precision: 4, precision: 2, trade_status: 'tradable',
+};
 
 /** One operator, the default policy, nothing waiting, not frozen. */
 export const APPROVALS: ChannelResponse<'approvalsState'> = {

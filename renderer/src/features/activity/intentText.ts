@@ -3,7 +3,8 @@ import { groupDigits } from '../../../../shared/money.ts';
 
 export const KIND_NAMES: Record<IntentView['kind'], string> = {
   withdrawal: 'Withdrawal', main_sub_transfer: 'Main/sub transfer', own_transfer: 'Own-account transfer',
-  sub_to_sub_transfer: 'Sub-to-sub transfer', uid_transfer: 'UID transfer',
+  sub_to_sub_transfer: 'Sub-to-sub transfer', sub_own_transfer: 'Sub-account own-account transfer', uid_transfer: 'UID transfer',
+  spot_order: 'Spot order', spot_cancel: 'Order cancellation', spot_cancel_all: 'Cancel all orders of a pair',
 };
 
 // What each state means for the operator: the journal's proof, in words.
@@ -23,6 +24,11 @@ export function summary(i: IntentView): string {
   if (i.kind === 'main_sub_transfer') return `${amount} ${b.direction === 'to' ? 'to' : 'from'} sub-account ${b.sub_account}`;
   if (i.kind === 'sub_to_sub_transfer') return `${amount} from ${b.sub_account_from} to ${b.sub_account_to}`;
   if (i.kind === 'uid_transfer') return `${amount} to UID ${b.receive_uid}`;
+  if (i.kind === 'sub_own_transfer') return `${amount} from ${b.from} to ${b.to} of sub-account ${i.signer ?? '?'} (signed by its key)`;
+  const sub = i.signer ? ` for sub-account ${i.signer}` : '';
+  if (i.kind === 'spot_order') return `${b.side} ${groupDigits(String(b.amount))} ${b.currency_pair} ${b.type === 'limit' ? `at ${b.price}` : 'at market'} (${b.text})${sub}`;
+  if (i.kind === 'spot_cancel') return `cancel order ${b.order_id} of ${b.currency_pair}${sub}`;
+  if (i.kind === 'spot_cancel_all') return `cancel every open ${b.currency_pair} order${b.side ? ` (${b.side})` : ''}${sub}`;
   return `${amount} from ${b.from} to ${b.to}`;
 }
 

@@ -13,6 +13,7 @@ export function ReviewStep({ review, write, onBack }: { review: Review; write: C
       <table className="table compact" data-testid="review-body">
         <tbody>
           <tr><th>Kind</th><td>{review.kind.replace(/_/g, ' ')}</td></tr>
+          {review.signer && <tr><th>Signed by</th><td>sub-account <span className="mono">{review.signer}</span>'s own key</td></tr>}
           {Object.entries(review.body).map(([k, v]) => <tr key={k}><th>{k}</th><td className="mono">{String(v)}</td></tr>)}
         </tbody>
       </table>

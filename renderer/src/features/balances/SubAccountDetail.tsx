@@ -5,6 +5,7 @@ import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { AlertsPanel } from './AlertsPanel.tsx';
 import { figure, percent, timeOf } from './format.ts';
 import { useBalancesProgress } from './hooks.ts';
+import { transferHref } from './route.ts';
 import { SubAccountTransfers } from './SubAccountTransfers.tsx';
 import './balances.css';
 
@@ -33,6 +34,7 @@ export function SubAccountDetail({ uid }: { uid: string }) {
     <section className="page balances">
       <header className="page-header">
         <h1 data-testid="sub-account-title">Sub-account {uid}{d?.name ? ` · ${d.name}` : ''}</h1>
+        <a href={transferHref(uid)}>Transfer…</a>
         <a href="#/sub-accounts">All sub-accounts</a>
       </header>
       {detail.isError && <ErrorPanel error={detail.error} onRetry={() => void detail.refetch()} />}

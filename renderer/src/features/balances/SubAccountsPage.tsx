@@ -8,9 +8,10 @@ import { useDesk } from '../../desk/DeskProvider.tsx';
 import { AlertsPanel } from './AlertsPanel.tsx';
 import { figure, percent, timeOf } from './format.ts';
 import { useBalancesProgress } from './hooks.ts';
-import { subAccountHref } from './route.ts';
+import { subAccountHref, transferHref } from './route.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
 import './balances.css';
+import { OrdersLink } from '../orders/OrdersLink.tsx';
 
 type SortKey = (typeof MATRIX_SORT_KEYS)[number];
 const ROW_PX = 34;
@@ -53,7 +54,13 @@ export function SubAccountsPage() {
   });
 
   const columns = [
-    column.display({ id: 'uid', header: 'Sub-account', cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? <><a href={subAccountHref(r.uid)}>{r.uid}</a> <span className="muted">{r.name}</span></> : '…'; } }),
+    column.display({
+      id: 'uid', header: 'Sub-account',
+      cell: (c) => {
+        const r = matrix.rowAt(c.row.original);
+        return r ? <><a href={transferHref(r.uid)} className="row-action" aria-label={`Transfer… (sub-account ${r.uid})`}>Transfer…</a> <a href={subAccountHref(r.uid)}>{r.uid}</a> <span className="muted">{r.name}</span> <OrdersLink uid={r.uid} /></> : '…';
+      },
+    }),
     ...ACCOUNT_KINDS.map((k) => column.display({
       id: k, header: ACCOUNT_KIND_NAMES[k],
       cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? <span title={Object.entries(r.cells[k].amounts).map(([cur, a]) => `${a} ${cur}`).join('\n')}><span data-testid={`cell-${r.uid}-${k}`}>{figure(r.cells[k].value)}</span>{r.cells[k].unpriced.length > 0 && <sup title={`no price for ${r.cells[k].unpriced.join(', ')}`}>*</sup>}</span> : ''; },

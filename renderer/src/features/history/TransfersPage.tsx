@@ -1,4 +1,5 @@
 import { useCallback, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import { TRANSFER_STATUSES, UID_TRANSFER_STATUSES } from '../../../../shared/api/statuses.ts';
 import type { HistoryFilters, HistorySort, TransferRow, UidTransferRow } from '../../../../shared/history.ts';
 import { groupDigits } from '../../../../shared/money.ts';
@@ -10,6 +11,8 @@ import { HistoryTable, type Column } from './HistoryTable.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { time } from './WithdrawalsPage.tsx';
+import { NewTransfer } from '../transfers/NewTransfer.tsx';
+import { FORMS, type TransferFormKind, type Values } from '../transfers/transferWrite.ts';
 
 const MAIN_SUB: Column<TransferRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.timest) },
@@ -56,11 +59,32 @@ function List<K extends 'transfers' | 'uid_transfers'>({ kind }: { kind: K }) {
   );
 }
 
+/** A form opened from the address (`?new=main_sub&sub=101`): the sub-account goes where that form names one. */
+function initialFrom(params: URLSearchParams): { form: TransferFormKind; values: Partial<Values> } | null {
+  const form = params.get('new');
+  if (!form || !(FORMS as readonly string[]).includes(form)) return null;
+  const sub = params.get('sub');
+  const values: Partial<Values> = !sub || !/^\d{1,20}$/.test(sub) ? {}
+    : form === 'sub_to_sub' ? { sub_account_from: sub } : form === 'own' ? {} : { sub_account: sub };
+  return { form: form as TransferFormKind, values };
+}
+
 export function TransfersPage() {
   const [tab, setTab] = useState<'transfers' | 'uid_transfers'>('transfers');
+  const [params, setParams] = useSearchParams();
+  const initial = initialFrom(params);
+  const [open, setOpen] = useState(initial !== null);
+  const toggle = () => {
+    if (open) setParams({}, { replace: true });
+    setOpen(!open);
+  };
   return (
     <section aria-label="Transfers">
-      <div className="page-header"><h1>Transfers</h1></div>
+      <div className="page-header">
+        <h1>Transfers</h1>
+        <button type="button" className={open ? '' : 'primary'} aria-expanded={open} onClick={toggle}>{open ? 'Close the form' : 'New transfer'}</button>
+      </div>
+      {open && <NewTransfer key={params.toString()} {...(initial ? { initial } : {})} />}
       <SyncLine />
       <div className="segmented" role="tablist">
         <button type="button" role="tab" aria-pressed={tab === 'transfers'} onClick={() => setTab('transfers')}>Main / sub-accounts</button>

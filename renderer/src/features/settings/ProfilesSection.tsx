@@ -12,6 +12,12 @@ function permissionText(p: ProfileSummary['permissions']): string {
   return [...parts, ...(p.unified ? ['unified'] : [])].join(' · ') || 'no permissions';
 }
 
+/** What the exchange has proved each sub-account key cannot do; nothing proved yet reads as such. */
+function subKeyText(k: ProfileSummary['sub_keys'][number]): string {
+  if (!k.permissions) return `sub-account ${k.uid}: no refusal seen yet`;
+  return `sub-account ${k.uid}: ${permissionText(k.permissions)} (learned from the exchange's refusals)`;
+}
+
 export function ProfilesSection() {
   const list = useDeskQuery('profilesList', {});
   const vault = useDeskQuery('vaultStatus', {});
@@ -36,7 +42,14 @@ export function ProfilesSection() {
               <td>{p.name}{p.id === list.data.active_id && <span className="badge">active</span>}</td>
               <td className="wrap"><span className={`env env-${p.environment}`}>{p.environment}</span> <span className="muted small">{p.base_url}</span></td>
               <td className="mono">{p.key_masked}{p.sub_keys.length > 0 && <span className="muted small"> +{p.sub_keys.length} sub-account keys</span>}</td>
-              <td className="small">{permissionText(p.permissions)}</td>
+              <td className="small">
+                {permissionText(p.permissions)}
+                {p.sub_keys.length > 0 && (
+                  <ul className="plain muted" aria-label={`Sub-account keys of ${p.name}`}>
+                    {p.sub_keys.map((k) => <li key={k.uid}>{subKeyText(k)}</li>)}
+                  </ul>
+                )}
+              </td>
               <td className="row-actions">
                 {p.id !== list.data.active_id && <button type="button" onClick={(e) => {
                   // "Use" goes away once the profile is active: focus stays on its row.

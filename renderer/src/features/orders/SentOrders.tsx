@@ -1,0 +1,36 @@
+import { labelSentence } from '../../../../shared/api/labels.ts';
+import type { IntentView } from '../../../../shared/ipc.ts';
+import { useDeskQuery } from '../../desk/hooks.ts';
+import { capitalised, KIND_NAMES, STATE_NAMES, summary, TROUBLE_STATES } from '../activity/intentText.ts';
+
+/** The exchange's refusal as a sentence (POC_FILL_IMMEDIATELY, BALANCE_NOT_ENOUGH, ...), or the journal's reason. */
+export function outcomeText(i: IntentView): string {
+  if (i.label) return labelSentence(i.label);
+  return capitalised(i.reason ?? '');
+}
+
+/** What this desk sent for the pair (orders and cancels) and how each ended, from the write journal. */
+export function SentOrders({ pair, sub }: { pair: string; sub?: string }) {
+  const intents = useDeskQuery('intentsList', { unfinished_only: false, limit: 100 });
+  const mine = (intents.data?.items ?? [])
+    .filter((i) => i.kind.startsWith('spot_') && i.body.currency_pair === pair && i.signer === sub)
+    .slice(0, 5);
+  if (!mine.length) return null;
+  return (
+    <section className="card" aria-label="Sent from this desk">
+      <h2>Sent from this desk</h2>
+      <table className="table compact" data-testid="sent-orders">
+        <tbody>
+          {mine.map((i) => (
+            <tr key={i.id} data-intent={i.id} data-state={i.state} data-label={i.label ?? ''}>
+              <td>{KIND_NAMES[i.kind]}</td>
+              <td className="wrap">{summary(i)}</td>
+              <td>{STATE_NAMES[i.state]}{i.exchange_id ? ` (order ${i.exchange_id})` : ''}</td>
+              <td className={`wrap ${TROUBLE_STATES.has(i.state) ? 'field-error' : 'muted'}`} data-testid="outcome">{TROUBLE_STATES.has(i.state) || i.label ? outcomeText(i) : ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
