@@ -106,5 +106,12 @@ describe('Payouts from a CSV file', () => {
     const report = parse(readFileSync(await (await download).path(), 'utf8'), { columns: true }) as Record<string, string>[];
     expect(report.map((r) => [r.row, r.reference, r.outcome])).toEqual([1, 2, 3, 5, 6, 8, 9, 10].map((n) => [String(n), `INV-${1000 + n}`, 'sent']));
     expect(report.map((r) => r.withdraw_order_id).sort()).toEqual(added.map((w) => w.withdraw_order_id).sort());
+
+    // The Approvals page lists the batch as one item, which leads back here.
+    const batchUrl = page.url();
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    await page.getByRole('link', { name: /8 withdrawals from payouts-march\.csv/ }).click();
+    await expect.poll(() => page.url()).toBe(batchUrl);
+    await page.getByTestId('payout-progress').waitFor();
   }, 180_000);
 });
