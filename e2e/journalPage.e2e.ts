@@ -54,6 +54,12 @@ describe('Journal page', () => {
     const good = check();
     expect(good.stdout).toMatch(/^OK {3}profile journal sandbox: \d+ entries/m);
     expect(good.status).toBe(0);
+    // The keys' fingerprints the page shows are the ones the command printed, journal by journal.
+    for (const journal of ['profile', 'governance']) {
+      const shown = await page.getByTestId('audit-keys').locator(`[data-journal="${journal}"]`).textContent();
+      expect(shown).toMatch(/^[0-9a-f]{16}$/);
+      expect(good.stdout).toMatch(new RegExp(`^OK {3}${journal} journal \\S+: \\d+ entries, audit key ${shown}$`, 'm'));
+    }
     writeFileSync(file, readFileSync(file, 'utf8').replace('\\"amount\\":\\"31.5\\"', '\\"amount\\":\\"31.6\\"'));
     const bad = check();
     expect(bad.stdout).toMatch(/^FAIL profile journal sandbox: .* - entry 1: it was changed after the desk signed the bundle/m);

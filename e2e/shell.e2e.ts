@@ -106,7 +106,7 @@ describe('the shell in a real browser', () => {
     })()`);
     // From the top of the page, Tab reaches the sidebar; Enter opens Settings.
     let reached = '';
-    for (let i = 0; i < 15 && reached !== 'a:Settings'; i++) {
+    for (let i = 0; i < 18 && reached !== 'a:Settings'; i++) {
       await page.keyboard.press('Tab');
       reached = await focused();
     }

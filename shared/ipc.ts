@@ -3,7 +3,8 @@ import { ENVIRONMENT_NAMES, OPERATOR_ENVIRONMENTS, PERMISSION_GROUPS } from './a
 import { SavedAddress, TotalBalance, VALUATION_CURRENCIES, WithdrawalChain, WithdrawalLimits } from './api/records.ts';
 import { Policy, Verdict } from './api/policy.ts';
 import { CurrencyPair, OrderBook, SpotOrder, SpotTrade, Ticker } from './api/orders.ts';
-import { AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
+import { AuditKey, AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
+import { PayoutFile, PayoutProgress, PayoutQueued, PayoutQueueRequest, PayoutReport, PayoutReview } from './payouts.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
 import { BatchView, PlanRequest, RebalancePlan, RebalanceScope, Template } from './rebalance.ts';
 import { BatchStatus } from './api/batch.ts';
@@ -332,6 +333,34 @@ export const channels = {
   journalExport: {
     request: z.object({ format: z.enum(['csv', 'bundle']) }).strict(),
     response: JournalExportAnswer,
+  },
+  /** The keys the signed bundle is signed with, by fingerprint: the same figures `npm run verify-journal` prints. */
+  journalAuditKeys: {
+    request: z.object({}).strict(),
+    response: z.array(AuditKey),
+  },
+  /**
+   * Reads a payout file (its exact bytes, checked and hashed in the core) and checks every row as the
+   * withdraw form checks one; the valid rows are reviewed as one batch under the policy. Nothing is stored.
+   */
+  payoutsImport: {
+    request: PayoutFile,
+    response: PayoutReview,
+  },
+  /** Drafts the reviewed file's valid rows as one batch; operators approve it in the confirmation window. */
+  payoutsQueue: {
+    request: PayoutQueueRequest,
+    response: PayoutQueued,
+  },
+  /** Where each row of a payout batch stands, from the journal. */
+  payoutsProgress: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: PayoutProgress,
+  },
+  /** The batch's report (sent, refused with the label's sentence, skipped) as CSV text. */
+  payoutsReport: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: PayoutReport,
   },
   /** Operators, the policy in force, the queue of requests and changes, freeze. */
   approvalsState: {

@@ -10,7 +10,7 @@ export const QUERY_CHANNELS = [
   'withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList',
   'depositAddress',
   'balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balancesSettingsGet', 'balanceAlerts',
-  'approvalsState', 'withdrawalsCancellable', 'batchStatus', 'addressBookList',
+  'approvalsState', 'withdrawalsCancellable', 'batchStatus', 'addressBookList', 'journalAuditKeys', 'payoutsProgress',
   'walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses',
   'rebalanceScope', 'rebalanceTemplates', 'rebalanceBatches',
   'spotPairs', 'spotTicker', 'spotOrderBook', 'spotOrders', 'spotTrades',
@@ -40,7 +40,7 @@ export const SPOT_READS = ['spotTicker', 'spotOrderBook', 'spotOrders', 'spotTra
 const AUDIT_READS = ['journalEntries'] as const;
 
 /** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
-const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
+const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys', 'payoutsProgress', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
   ...APPROVAL_READS, 'addressBookList', ...WALLET_READS, ...SPOT_READS, 'rebalanceScope', 'rebalanceTemplates', 'rebalanceBatches'] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
@@ -49,13 +49,13 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable', 'batchStatus', ...AUDIT_READS],
+  intent: ['withdrawalsCancellable', 'batchStatus', 'payoutsProgress', ...AUDIT_READS],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
-  journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify'],
-  // Operators, requests, signatures, policy or freeze changed.
-  // A batch approved or rejected in the confirmation window changes its state on the Rebalance page.
-  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'rebalanceBatches'],
-  // A transfer of a batch finished: its progress, and the balances it moved.
+  // An archived journal is a new file: a new id, so a new audit key.
+  journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],
+  // Operators, requests, signatures, policy or freeze changed (a payout or rebalance batch approved or rejected among them).
+  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'payoutsProgress', 'rebalanceBatches'],
+  // A transfer of a rebalance batch finished: its progress, and the balances it moved.
   rebalance: ['rebalanceBatches', ...BALANCE_READS],
   profiles: PROFILE_SCOPED,
   rateLimits: [],
@@ -103,6 +103,8 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   approvalsReview: [],
   // A ticket only asks the confirmation window; what is signed there comes back as an `approvals` event.
   approvalsDraft: [], approvalsDecide: [], approvalsProposePolicy: [], approvalsRemoveOperator: [], approvalsFreeze: [], approvalsUnfreeze: [],
+  // An import stores nothing; a queued batch is announced by the `approvals` event; a report is a read.
+  payoutsImport: [], payoutsQueue: [], payoutsReport: [],
   withdrawalsCancel: ['withdrawalsCancellable', 'withdrawalsList', 'withdrawalDetail', 'historyStatus'],
   addressBookAdd: ['addressBookList'],
   // A plan stores nothing the window reads; a draft, cancel or resume is announced by a `rebalance` event.

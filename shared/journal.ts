@@ -55,6 +55,10 @@ export type AuditResult = z.infer<typeof AuditResult>;
 export const JournalVerifyAnswer = z.object({ verified: z.boolean(), journals: z.array(AuditResult) });
 export type JournalVerifyAnswer = z.infer<typeof JournalVerifyAnswer>;
 
+/** The Ed25519 key a journal's section of the signed bundle is signed with, by fingerprint. */
+export const AuditKey = z.object({ journal: JournalName, id: z.string(), fingerprint: z.string() });
+export type AuditKey = z.infer<typeof AuditKey>;
+
 export const JournalExportAnswer = z.object({ filename: z.string(), text: z.string(), entries: z.number().int() });
 
 /** Every kind of entry the two journals hold, named as the Journal page's filter offers them. */

@@ -14,7 +14,8 @@ import type { VaultPort } from './vaultPort.ts';
 import type { HistoryService } from './history/service.ts';
 import { historyHandlers } from './history/handlers.ts';
 import { spotHandlers } from './orders/handlers.ts';
-import { auditExport, auditPage, auditVerify, type AuditSources } from './journal/auditHandlers.ts';
+import { auditExport, auditKeys, auditPage, auditVerify, type AuditSources } from './journal/auditHandlers.ts';
+import { payoutHandlers } from './payouts/handlers.ts';
 
 export interface HandlerDeps {
   session: Session;
@@ -163,6 +164,8 @@ export const handlers: Handlers = {
   journalEntries: async (req, deps) => auditPage(auditSources(deps), req),
   journalVerify: async (_req, deps) => auditVerify(auditSources(deps)),
   journalExport: async (req, deps) => auditExport(auditSources(deps), req.format, new Date()),
+  journalAuditKeys: async (_req, deps) => auditKeys(auditSources(deps)),
+  ...payoutHandlers,
 
   totalBalance: async (req, { call, balances }) => {
     const total = await call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }, TotalBalance);

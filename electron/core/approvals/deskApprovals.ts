@@ -198,7 +198,7 @@ export class DeskApprovals {
       throw new InputError(['write', 'input', KINDS[write.kind].signer === 'sub' ? 'sub_account' : 'sub_uid'], `This profile holds no key for sub-account ${signer}, which signs this ${KINDS[write.kind].what}. Add the key to the profile in Settings.`);
     }
     const { policy } = await approvals.policyStatus(session.id);
-    if (SPOT_KINDS.has(write.kind)) return this.reviewSpot(session, approvals, write.kind, body, policy);
+    if (SPOT_KINDS.has(write.kind)) return { ...(await this.reviewSpot(session, approvals, write.kind, body, policy)), ...(signer !== null ? { signer } : {}) };
     const currency = String(body.currency);
     let destination: 'verified_saved' | 'address_book' | 'unknown' | null = null;
     let note: string | null = null;

@@ -10,7 +10,7 @@ import { TABLES } from '../cache/tables.ts';
 const FORMULA = /^[=+\-@\t\r]/;
 const NUMBER = /^-?\d+(\.\d+)?$/;
 
-function safe(cell: string): string {
+export function spreadsheetSafe(cell: string): string {
   return FORMULA.test(cell) && !NUMBER.test(cell) ? `'${cell}` : cell;
 }
 
@@ -21,7 +21,7 @@ export function exportCsv(db: HistoryDb, kind: HistoryKind, query: HistoryQuery)
   for (const r of db.iterate(kind, query.filters, query.sort)) {
     const cells = [...(spec.keyField ? [] : [r.key]), ...spec.fields.map((f) => r.wire[f] ?? '')];
     if (columns.at(-1) === 'not_sent_by_this_desk') cells.push(r.unsent ? r.unsent.state : '');
-    records.push(cells.map(safe));
+    records.push(cells.map(spreadsheetSafe));
   }
   return { csv: stringify(records, { header: true, columns }), rows: records.length };
 }

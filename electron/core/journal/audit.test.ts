@@ -8,7 +8,7 @@ import { LocalGovernanceStore } from '../approvals/localStore.ts';
 import { Approvals } from '../approvals/service.ts';
 import { createOperatorKey, signAs } from '../operators/keys.ts';
 import { auditJournal, type JournalSource } from './audit.ts';
-import { auditExport, auditPage, auditVerify, type AuditSources } from './auditHandlers.ts';
+import { auditExport, auditKeys, auditPage, auditVerify, type AuditSources } from './auditHandlers.ts';
 import { verifyBundle } from './bundle.ts';
 import { Journal } from './journal.ts';
 import { testJournalKey } from './testkit/key.ts';
@@ -150,6 +150,10 @@ describe('journal bundle', () => {
     const good = run();
     expect(good.stdout).toMatch(/^OK {3}profile journal p1: 4 entries/m);
     expect(good.status).toBe(0);
+    // The fingerprints the Journal page shows are the ones the command prints, journal by journal.
+    const keys = auditKeys(sources());
+    expect(keys.map((k) => k.journal)).toEqual(['profile', 'governance']);
+    for (const k of keys) expect(good.stdout).toMatch(new RegExp(`^OK {3}${k.journal} journal ${k.id}: \\d+ entries, audit key ${k.fingerprint}$`, 'm'));
 
     writeFileSync(file, bundle.text.replace('\\"amount\\":\\"1.5\\"', '\\"amount\\":\\"1.6\\"'));
     const bad = run();

@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
-import type { AuditCursor, AuditPage, AuditQuery, JournalVerifyAnswer } from '../../../shared/journal.ts';
+import type { AuditCursor, AuditKey, AuditPage, AuditQuery, JournalVerifyAnswer } from '../../../shared/journal.ts';
 import type { GovernanceRules } from '../approvals/governance.ts';
 import { auditJournal, readEntries, type AuditEntry, type JournalSource } from './audit.ts';
-import { makeBundle } from './bundle.ts';
-import { JournalDamagedError } from './verify.ts';
+import { auditKey, fingerprint, makeBundle } from './bundle.ts';
+import { JournalDamagedError, journalIdOf } from './verify.ts';
 import { InputError } from '../errors.ts';
 
 // The Journal page's reads: both journals' entries merged newest first and paged by a keyset cursor,
@@ -66,4 +67,13 @@ export function auditExport(src: AuditSources, format: 'csv' | 'bundle', now: Da
     header: true, columns: ['journal', 'seq', 'at', 'type', 'intent', 'operators', 'summary', 'mac'],
   });
   return { filename: `journal-${day}.csv`, text, entries: entries.length };
+}
+
+/** The fingerprint of each journal's bundle key, as `npm run verify-journal` prints it (a journal with no entry yet has none). */
+export function auditKeys(src: AuditSources): AuditKey[] {
+  const sources = [...(src.profile ? [src.profile] : []), ...(src.governance ? [src.governance.source] : [])];
+  return sources.filter((s) => existsSync(s.path)).map((s) => {
+    const id = journalIdOf(s.path);
+    return { journal: s.journal, id, fingerprint: fingerprint(auditKey(s.key(), id).publicKey) };
+  });
 }

@@ -24,7 +24,7 @@ describe('the shell', () => {
   it('names the pages that exist in the sidebar and marks the one in view', async () => {
     renderApp(fakeDesk(baseAnswers()), '/activity');
     const nav = await screen.findByRole('navigation', { name: 'Pages' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Overview', 'Sub-accounts', 'Withdrawals', 'Deposits', 'Transfers', 'Orders', 'Rebalance', 'Approvals', 'Journal', 'Activity', 'Settings']);
+    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Overview', 'Sub-accounts', 'Withdrawals', 'Deposits', 'Transfers', 'Orders', 'Payouts', 'Rebalance', 'Approvals', 'Journal', 'Activity', 'Settings']);
     await waitFor(() => expect(within(nav).getByRole('link', { name: 'Activity' }).getAttribute('aria-current')).toBe('page'));
     expect(within(nav).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBeNull();
     expect(await screen.findByRole('heading', { level: 1, name: 'Activity' })).toBeTruthy();

@@ -18,6 +18,7 @@ export const PAGES = [
   { path: 'deposits', title: 'Deposits', load: () => import('../features/history/index.ts').then((m) => ({ default: m.DepositsPage })) },
   { path: 'transfers', title: 'Transfers', load: () => import('../features/history/index.ts').then((m) => ({ default: m.TransfersPage })) },
   { path: 'orders', title: 'Orders', load: () => import('../features/orders/OrdersPage.tsx') },
+  { path: 'payouts', title: 'Payouts', load: () => import('../features/payouts/PayoutsPage.tsx') },
   { path: 'rebalance', title: 'Rebalance', load: () => import('../features/rebalance/RebalancePage.tsx') },
   { path: 'approvals', title: 'Approvals', load: () => import('../features/approvals/ApprovalsPage.tsx') },
   { path: 'journal', title: 'Journal', load: () => import('../features/journal/JournalPage.tsx') },
@@ -36,6 +37,7 @@ export interface PageSearch {
   /** `new` opens a transfer form of that kind, `sub` pre-fills its sub-account (the matrix's "Transfer…"). */
   transfers: { new?: 'own' | 'main_sub' | 'sub_to_sub' | 'sub_own'; sub?: string };
   orders: { pair?: string; sub?: string };
+  payouts: { batch?: string };
   rebalance: Record<string, never>;
   approvals: Record<string, never>;
   journal: Record<string, never>;

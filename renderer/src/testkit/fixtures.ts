@@ -50,6 +50,12 @@ export function baseAnswers(): FakeAnswers {
     journalEntries: { items: [], next: null },
     journalVerify: { verified: true, journals: [] },
     journalExport: { filename: 'journal.csv', text: '', entries: 0 },
+    journalAuditKeys: [],
+    batchStatus: null,
+    payoutsProgress: {
+      ref: 'b-1', title: '1 withdrawal from payouts.csv', file: 'payouts.csv', sha256: '0'.repeat(64), state: 'waiting', approved_by: [], needed: 1,
+      rows: [], counts: { pending: 0, sent: 0, refused: 0, skipped: 0 },
+    },
     withdrawalsCancellable: [],
     addressBookList: [],
     walletCurrencyChains: [], walletWithdrawStatus: [], walletSavedAddresses: [],

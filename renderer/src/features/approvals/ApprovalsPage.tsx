@@ -1,4 +1,6 @@
 import { useState } from 'react';
+import { Link } from 'react-router';
+import { pagePath } from '../../app/routes.ts';
 import type { ApprovalItem } from '../../../../shared/ipc.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
@@ -22,7 +24,7 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
   return (
     <tr data-testid="approval-item">
       <td>{it.what === 'request' ? it.kind?.replace(/_/g, ' ') : it.what === 'batch' ? `${it.kind ?? ''} batch` : it.what.replace(/_/g, ' ')}</td>
-      <td>{it.summary}</td>
+      <td>{it.what === 'batch' && it.kind === 'payouts' ? <Link to={pagePath('payouts', { batch: it.ref })}>{it.summary}</Link> : it.summary}</td>
       <td>
         {it.verdict ? <details><summary>{it.verdict.rule ?? '(none)'}</summary><VerdictTable verdict={it.verdict} /></details> : <span className="small muted">quorum {it.needed}</span>}
       </td>

@@ -3,13 +3,11 @@ import type { ChannelRequest, Review } from '../../../../shared/ipc.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
-import { checkAmount } from './amount.ts';
+import { chainProblem, checkAmount, limitsOf, needsMemo } from '../../../../shared/withdrawCheck.ts';
 import { ReviewStep } from './ReviewStep.tsx';
 
 // New withdrawal: currency, then chain (§2.2 flags), then address (saved, address book, or new), then
 // amount (precision, §2.7 limits, fee and what arrives), then the review with the policy's verdict.
-
-const on = (v: number | string | undefined): boolean => String(v) === '1';
 
 export function WithdrawForm() {
   const [currency, setCurrency] = useState('');
@@ -30,10 +28,8 @@ export function WithdrawForm() {
   const ch = chains.data?.find((c) => c.chain === chain);
   const address = pick === 'new' ? newAddress.trim() : pick.split('|')[0] ?? '';
   const pickedMemo = pick === 'new' ? memo : pick.split('|')[1] ?? '';
-  const limits = status && ch ? {
-    chainDecimals: Number(ch.decimal), min: status.withdraw_amount_mini, eachMax: status.withdraw_eachtime_limit, dayRemaining: status.withdraw_day_limit_remain,
-    feeFix: status.withdraw_fix_on_chains?.[chain] ?? status.withdraw_fix ?? '0', feePercent: status.withdraw_percent_on_chains?.[chain] ?? status.withdraw_percent ?? '0%',
-  } : null;
+  const limits = status && ch ? limitsOf(status, ch) : null;
+  const memoNeeded = ch ? needsMemo(ch) : false;
   const check = limits && amount ? checkAmount(amount, limits) : null;
   const write: ChannelRequest<'approvalsDraft'>['write'] = {
     kind: 'withdrawal', input: { currency, chain, address, amount, ...(pickedMemo ? { memo: pickedMemo } : {}) },
@@ -55,7 +51,7 @@ export function WithdrawForm() {
           <select aria-label="Chain" value={chain} onChange={(e) => { setChain(e.target.value); setPick(''); }}>
             <option value="">Choose…</option>
             {chains.data?.map((c) => {
-              const why = on(c.is_disabled) ? 'chain disabled (is_disabled)' : on(c.is_withdraw_disabled) ? 'withdrawals disabled (is_withdraw_disabled)' : '';
+              const why = chainProblem(c) ?? '';
               return <option key={c.chain} value={c.chain} disabled={!!why}>{c.chain}{c.name_en ? ` — ${c.name_en}` : ''}{why ? ` — ${why}` : ''}</option>;
             })}
           </select>
@@ -81,7 +77,7 @@ export function WithdrawForm() {
           {pick === 'new' && (
             <div className="row">
               <input aria-label="New address" value={newAddress} onChange={(e) => setNewAddress(e.target.value)} placeholder="address" />
-              {on(ch?.is_tag) && <input aria-label="Memo or tag" value={memo} onChange={(e) => setMemo(e.target.value)} placeholder="memo / tag (required on this chain)" />}
+              {memoNeeded && <input aria-label="Memo or tag" value={memo} onChange={(e) => setMemo(e.target.value)} placeholder="memo / tag (required on this chain)" />}
               <button type="button" disabled={!newAddress.trim()} onClick={() => addToBook.mutate({ currency, chain, address: newAddress.trim(), ...(memo ? { memo } : {}) })}>Add to address book</button>
             </div>
           )}
@@ -101,10 +97,10 @@ export function WithdrawForm() {
       {check && (check.ok
         ? <p data-testid="arrives">Fee {check.fee} {currency}; {check.arrives} {currency} arrives.</p>
         : <p className="field-error" role="alert">{check.problem}</p>)}
-      {on(ch?.is_tag) && pick === 'new' && !memo && <p className="field-error">This chain needs a memo or tag.</p>}
+      {memoNeeded && pick === 'new' && !memo && <p className="field-error">This chain needs a memo or tag.</p>}
       {reviewIt.isError && <ErrorPanel error={reviewIt.error} />}
       <div className="actions">
-        <button className="primary" type="submit" disabled={!check?.ok || (on(ch?.is_tag) && !pickedMemo)}>Review</button>
+        <button className="primary" type="submit" disabled={!check?.ok || (memoNeeded && !pickedMemo)}>Review</button>
       </div>
     </form>
   );

@@ -77,4 +77,15 @@ describe('Journal page', () => {
     expect((await screen.findByRole('status')).textContent).toBe('6 entries exported to journal-bundle-2026-03-01.json.');
     expect(fake.calls.journalExport).toEqual([{ format: 'bundle' }]);
   });
+
+  it('shows each journal\'s bundle key fingerprint, the figure npm run verify-journal prints', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), journalAuditKeys: [
+      { journal: 'profile', id: 'sandbox', fingerprint: '0123456789abcdef' },
+      { journal: 'governance', id: 'governance-sandbox', fingerprint: 'fedcba9876543210' },
+    ] });
+    renderWithDesk(fake, <JournalPage />, { at: '/journal' });
+    const keys = await screen.findByTestId('audit-keys');
+    expect(keys.querySelector('[data-journal="profile"]')?.textContent).toBe('0123456789abcdef');
+    expect(keys.textContent).toContain('Approvals journal governance-sandbox: fedcba9876543210');
+  });
 });

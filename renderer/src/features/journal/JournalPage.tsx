@@ -5,6 +5,7 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
+import { AuditKeys } from './AuditKeys.tsx';
 import { downloadJournal } from './download.ts';
 import { EntryRows, type Filters } from './EntryRows.tsx';
 import { IntentTrail } from './IntentTrail.tsx';
@@ -54,6 +55,7 @@ export default function JournalPage() {
           <button type="button" onClick={() => exportAs('bundle')}>Export signed bundle</button>
         </div>
       </header>
+      <AuditKeys />
       {verify.data && !verify.isFetching && <VerifyPanel answer={verify.data} />}
       {verify.isError && <ErrorPanel error={verify.error} />}
       {exportError !== null && <ErrorPanel error={exportError} />}

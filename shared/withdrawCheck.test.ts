@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkAmount, type Limits } from './amount.ts';
+import { checkAmount, type Limits } from './withdrawCheck.ts';
 
 const L: Limits = { chainDecimals: 6, min: '10', eachMax: '1000', dayRemaining: '500', feeFix: '1', feePercent: '0.1%' };
 
