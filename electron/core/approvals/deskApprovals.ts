@@ -112,18 +112,36 @@ export class DeskApprovals {
     return this.audit.get(this.domainOf(this.opts.session.active().id))!;
   }
 
-  /** Whether the desk may draft on the active profile at all, said before a form is filled. */
-  private blockedReason(session: ActiveSession, kind: WriteKind = 'withdrawal'): string | null {
+  /**
+   * Whether the desk may draft on the active profile at all, said before a form is filled. A spot write
+   * is judged by the key that signs it: the main key, or `signer`'s own.
+   */
+  private blockedReason(session: ActiveSession, kind: WriteKind = 'withdrawal', signer: string | null = null): string | null {
     if (SPOT_KINDS.has(kind)) {
-      const spot = session.profile.permissions?.spot;
-      if (spot && spot !== 'write') return `This profile's key cannot trade (spot permission: ${spot}); no order can be sent from it.`;
-      return session.writes ? null : 'This profile has no usable journal, so it sends no writes (see the Activity page).';
+      return this.spotRefusal(session, signer) ?? (session.writes ? null : 'This profile has no usable journal, so it sends no writes (see the Activity page).');
     }
     if (session.profile.permissions?.withdraw && session.profile.permissions.withdraw !== 'write') {
       return `This profile's key cannot withdraw (withdrawal permission: ${session.profile.permissions.withdraw}); nothing can be sent from it.`;
     }
     if (!session.writes) return 'This profile has no usable journal, so it sends no writes (see the Activity page).';
     return null;
+  }
+
+  /**
+   * Why the key that would sign a spot write may not trade, from what the profile store holds now: the
+   * permissions declared, as corrected by the exchange's READ_ONLY and FORBIDDEN answers (a sub-account
+   * key's are learned for that key alone, and Settings shows them).
+   */
+  private spotRefusal(session: ActiveSession, signer: string | null): string | null {
+    const summary = this.opts.session.list().find((p) => p.id === session.id);
+    if (signer === null) {
+      const spot = summary?.permissions.spot ?? session.profile.permissions?.spot;
+      return spot && spot !== 'write' ? `This profile's key cannot trade (spot permission: ${spot}); no order can be sent from it.` : null;
+    }
+    const key = summary?.sub_keys.find((k) => k.uid === signer);
+    const spot = key?.permissions?.spot;
+    if (!key || !spot || spot === 'write') return null;
+    return `Sub-account ${signer}'s key ${key.key_masked} cannot trade (spot permission: ${spot}, as the exchange answered it); no order or cancellation can be sent with it. Settings shows what each key may do.`;
   }
 
   async state(): Promise<z.input<typeof ApprovalsState>> {
@@ -171,13 +189,19 @@ export class DeskApprovals {
   // ---- review and drafts ----
 
   async review(write: z.output<typeof WriteRequest>, id: string | null = null): Promise<z.input<typeof Review>> {
-    return this.reviewOne(this.reviewContext([write.kind]), write, id, '0');
+    return this.reviewOne(this.reviewContext([write]), write, id, '0');
   }
 
-  private reviewContext(kinds: readonly WriteKind[]): ReviewContext {
+  private reviewContext(writes: ReadonlyArray<z.output<typeof WriteRequest>>): ReviewContext {
     const { approvals, session } = this.forActive();
-    for (const kind of new Set(kinds)) {
-      const blocked = this.blockedReason(session, kind);
+    for (const w of writes) {
+      let signer: string | null = null;
+      try {
+        signer = signerOf(w);
+      } catch {
+        // Bad input: reviewOne names the problem.
+      }
+      const blocked = this.blockedReason(session, w.kind, signer);
       if (blocked) throw new InputError([], blocked);
     }
     return { approvals, session, saved: new Map(), prices: new Map(), velocity: new Map() };
@@ -238,7 +262,7 @@ export class DeskApprovals {
    * it (so a batch cannot pass a velocity rule row by row), and the batch's verdict: its strictest row's.
    */
   async reviewBatch(spec: BatchSpec, ids: readonly string[] | null = null, fees?: ReadonlyMap<string, string>): Promise<BatchReview> {
-    const ctx = this.reviewContext(spec.writes.map((w) => w.write.kind));
+    const ctx = this.reviewContext(spec.writes.map((w) => w.write));
     const leaving = new Map<string, Dec>();
     const rows: BatchReview['rows'] = [];
     for (const [i, w] of spec.writes.entries()) {

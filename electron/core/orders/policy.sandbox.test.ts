@@ -2,20 +2,30 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { SpotOrder } from '../../../shared/api/orders.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
-import type { Review } from '../../../shared/ipc.ts';
+import type { ApprovalsState, IntentView, Review } from '../../../shared/ipc.ts';
+import { ApiClient } from '../client/client.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
-import { sandboxProfile } from '../profiles/sandbox.ts';
+import { readSandboxCredentials, sandboxProfile } from '../profiles/sandbox.ts';
 import { ensureOperator, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 
 // The policy judges an order by its notional: a rule can hold orders above a value in USDT for more
 // signatures, while smaller ones and cancels go as the rest of the policy says. Real core, real Sandbox.
+// The desk has three operators (added before the policy, while one signature changed the desk), so that a
+// held order can be seen waiting for its second approval and going out with it.
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 let sandbox: SandboxProcess;
 let dir: string;
 let core: Core & ConfirmCore;
+let operator: string;
+const OTHERS = [
+  { name: 'Second operator', passphrase: 'second operator passphrase', id: '' },
+  { name: 'Third operator', passphrase: 'third operator passphrase', id: '' },
+];
 
 async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
   const r = await p;
@@ -31,7 +41,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'orders-policy-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
   core = createCore({ profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true }, dataDir: join(dir, 'desk'), log: () => {}, coolingOffMs: 0 });
-  const operator = await ensureOperator(core);
+  operator = await ensureOperator(core);
+  for (const o of OTHERS) {
+    o.id = (await ok<{ id: string }>(core.invokeConfirm('confirmProposeOperator', { name: o.name, new_passphrase: o.passphrase, by: operator, passphrase: TEST_OPERATOR.passphrase }))).id;
+  }
+  for (let i = 0; i < 100 && (await ok<ApprovalsState>(core.invoke('approvalsState', {}))).operators.filter((o) => o.state === 'in_force').length !== 3; i++) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
   const policy = {
     rules: [
       { id: 'cancels-free', match: { kinds: ['spot_cancel', 'spot_cancel_all'] }, action: 'allow' },
@@ -67,4 +83,44 @@ describe('orders under the policy', () => {
     expect(noKey).toMatchObject({ ok: false, error: { message: expect.stringMatching(/holds no key for sub-account 10000110/) } });
     expect((await ok<ConfirmState>(core.invokeConfirm('confirmState', {}))).tickets).toEqual([]);
   });
+
+  it('sends an order held for two signatures only once two operators other than its drafter approved it', async () => {
+    const creds = readSandboxCredentials(sandbox.credentialsPath);
+    const mine = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
+    const atSandbox = async (text: string): Promise<number> => {
+      let n = 0;
+      for (const status of ['open', 'finished']) {
+        const rows = await mine.request({ method: 'GET', path: '/spot/orders', query: [['currency_pair', 'BTC_USDT'], ['status', status], ['limit', '100']] }, z.array(SpotOrder));
+        n += rows.filter((o) => o.text === text).length;
+      }
+      return n;
+    };
+    const sign = (ticket: string, who: { id: string; passphrase: string }) => ok(core.invokeConfirm('confirmSign', { ticket, operator: who.id, passphrase: who.passphrase }));
+    const item = async (ref: string) => (await ok<ApprovalsState>(core.invoke('approvalsState', {}))).items.find((x) => x.ref === ref)!;
+    const intent = async (ref: string) => (await ok<{ items: IntentView[] }>(core.invoke('intentsList', {}))).items.find((x) => x.id === ref);
+    const settle = () => new Promise((r) => setTimeout(r, 300));
+
+    const draft = await ok<{ ticket: string }>(core.invoke('approvalsDraft', order('0.2', '60000')));
+    const ref = (await ok<ConfirmState>(core.invokeConfirm('confirmState', {}))).tickets.find((t) => t.id === draft.ticket)!.ref;
+    const text = `t-${ref}`;
+    await sign(draft.ticket, { id: operator, passphrase: TEST_OPERATOR.passphrase });
+    await settle();
+    // The drafter's signature does not count under this rule: nothing approved, nothing journaled or sent.
+    expect(await item(ref)).toMatchObject({ state: 'waiting', needed: 2, approved_by: [] });
+    expect(await intent(ref)).toBeUndefined();
+
+    const second = await ok<{ ticket: string }>(core.invoke('approvalsDecide', { ref, action: 'approve' }));
+    await sign(second.ticket, OTHERS[0]!);
+    await settle();
+    expect(await item(ref)).toMatchObject({ state: 'waiting', approved_by: ['Second operator'] });
+    expect(await intent(ref)).toBeUndefined();
+    expect(await atSandbox(text)).toBe(0);
+
+    const third = await ok<{ ticket: string }>(core.invoke('approvalsDecide', { ref, action: 'approve' }));
+    await sign(third.ticket, OTHERS[1]!);
+    await expect.poll(async () => (await intent(ref))?.state, { timeout: 15_000, interval: 50 }).toBe('done');
+    expect((await intent(ref))!.body.text).toBe(text);
+    expect(await atSandbox(text)).toBe(1);
+    expect((await item(ref)).approved_by.sort()).toEqual(['Second operator', 'Third operator']);
+  }, 60_000);
 });
