@@ -33,7 +33,9 @@ export default defineConfig({
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],
           environment: 'node',
-          expect,
+          // A page follows the core through events and refetches: on a busy machine that takes longer than
+          // the default second of expect.poll, and a user would wait for it too.
+          expect: { ...expect, poll: { timeout: 20_000, interval: 100 } },
           testTimeout: 120_000,
           hookTimeout: 120_000,
           // One browser and one Sandbox at a time on a 2-core machine.
