@@ -5,9 +5,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
+import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT } from './harness.ts';
 import { sandboxAdmin, sandboxGet, sandboxPost } from './sandboxApi.ts';
 
@@ -119,17 +120,9 @@ describe('Rebalance on the desk and the Sandbox', () => {
     const d = startDesk('home-ui');
     const info = await d.info;
     browser = await launchBrowser();
-    const page: Page = await browser.newPage({ viewport: { width: 1024, height: 700 }, colorScheme: 'light' });
-    const confirm: Page = await browser.newPage({ viewport: { width: 760, height: 900 } });
-    page.setDefaultTimeout(30_000);
-    confirm.setDefaultTimeout(30_000);
-    await confirm.goto(info.confirm);
-    await confirm.getByLabel('Operator name').fill('Alice');
-    await confirm.getByLabel('New operator passphrase').fill(PASS);
-    await confirm.getByRole('button', { name: 'Create operator' }).click();
-    await confirm.getByText('Operator Alice created.').waitFor();
+    const { page, confirm } = await openWindows(browser, { host: info.url, confirm: info.confirm }, { viewport: { width: 1024, height: 700 }, colorScheme: 'light' });
+    await createFirstOperator(confirm, 'Alice', PASS);
 
-    await page.goto(info.url);
     await page.getByRole('link', { name: 'Rebalance' }).click();
     await page.getByRole('button', { name: 'Read balances' }).click();
     await page.getByTestId('scope').waitFor();
@@ -148,11 +141,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     expect(await page.getByTestId('batch-state').first().textContent()).toMatch(/^Waiting for approval/);
     // Nothing moved before the signature.
     expect(records(uids).filter((r) => r.key.startsWith('sub_sub'))).toEqual([]);
-    const ticket = confirm.getByTestId('ticket').first();
-    await ticket.waitFor();
-    await ticket.getByLabel('Operator').selectOption({ label: 'Alice' });
-    await ticket.getByLabel('Passphrase').fill(PASS);
-    await ticket.getByRole('button', { name: 'Sign' }).click();
+    expect(await signTicket(await waitingTicket(confirm), 'Alice', PASS)).toMatch(/^Signed: /);
 
     const state = page.getByTestId('batch-state').first();
     await expect.poll(() => state.textContent(), { timeout: 30_000 }).toBe('Running.');
