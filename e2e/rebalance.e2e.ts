@@ -61,6 +61,12 @@ const desk = <T>(i: DeskInfo, channel: string, payload: unknown = {}) => rpc<T>(
 const confirmToken = (i: DeskInfo) => new URL(i.confirm).hash.replace('#token=', '');
 const confirmRpc = <T>(i: DeskInfo, channel: string, payload: unknown = {}) => rpc<T>(i.confirm_origin, confirmToken(i), channel, payload);
 
+/** Makes Alice the first operator, unless an earlier desk on the same home already did. */
+async function firstOperator(i: DeskInfo): Promise<void> {
+  const s = await confirmRpc<{ operators: unknown[] }>(i, 'confirmState');
+  if (s.operators.length === 0) await confirmRpc(i, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS });
+}
+
 /** Signs every ticket waiting in the confirmation window as the one operator. */
 async function signAll(i: DeskInfo): Promise<number> {
   const s = await confirmRpc<{ tickets: { id: string }[]; operators: { id: string }[] }>(i, 'confirmState');
@@ -170,8 +176,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
       const uids = await subsWith(amounts, `kill${kill.replace(':', '')}`);
       const first = startDesk('home-kill', kill);
       const info = await first.info;
-      const ops = await confirmRpc<{ operators: unknown[] }>(info, 'confirmState');
-      if (ops.operators.length === 0) await confirmRpc(info, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS });
+      await firstOperator(info);
       // Sweep above 10 to the main account: six main/sub transfers, each with its client_order_id.
       const plan = await desk<{ id: string; transfers: unknown[] }>(info, 'rebalancePlan', { currency: 'USDT', preset: { kind: 'sweep', ceiling: '10' }, accounts: uids.map((owner) => ({ owner, kind: 'spot' })) });
       expect(plan.transfers).toHaveLength(6);
@@ -205,8 +210,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     const uids = await subsWith(['60', '45'], 'pause');
     const d = startDesk('home-kill');
     const info = await d.info;
-    const ops = await confirmRpc<{ operators: unknown[] }>(info, 'confirmState');
-    if (ops.operators.length === 0) await confirmRpc(info, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS });
+    await firstOperator(info);
     const plan = await desk<{ id: string; transfers: { amount: string }[] }>(info, 'rebalancePlan', { currency: 'USDT', preset: { kind: 'sweep', ceiling: '10' }, accounts: uids.map((owner) => ({ owner, kind: 'spot' })) });
     expect(plan.transfers.map((t) => t.amount)).toEqual(['50', '35']);
     const { ref } = await desk<{ ref: string }>(info, 'rebalanceDraft', { plan: plan.id });
