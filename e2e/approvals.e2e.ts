@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
@@ -34,32 +35,16 @@ describe('Approvals: drafts, signatures, freeze', () => {
     return all.filter((w) => ids.includes(w.withdraw_order_id));
   };
 
-  /** Signs the one ticket waiting in the confirmation page as `who`; answers the page's message. */
-  async function sign(who: string, title?: RegExp): Promise<string> {
-    const card = title ? confirm.getByTestId('ticket').filter({ hasText: title }).first() : confirm.getByTestId('ticket').first();
-    await card.waitFor();
-    await card.getByLabel('Operator').selectOption({ label: who });
-    await card.getByLabel('Passphrase').fill(PASS[who]!);
-    const log = confirm.getByRole('log').locator('li');
-    const before = await log.count();
-    await card.getByRole('button', { name: 'Sign' }).click();
-    const error = card.getByRole('alert');
-    await expect.poll(async () => (await log.count()) > before || (await error.count()) > 0, { timeout: 30_000 }).toBe(true);
-    return (await error.count()) > 0 ? (await error.textContent()) ?? '' : (await log.last().textContent()) ?? '';
-  }
+  /** Signs the ticket waiting in the confirmation page (the one matching `title`) as `who`; answers the page's message. */
+  const sign = async (who: string, title?: RegExp): Promise<string> => signTicket(await waitingTicket(confirm, title), who, PASS[who]!);
 
   beforeAll(async () => {
     desk = await startDesk({ coolingOffMs: 0 });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    confirm = await browser.newPage({ viewport: { width: 760, height: 900 } });
-    page.setDefaultTimeout(30_000);
-    confirm.setDefaultTimeout(30_000);
     const creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
     admin = { url: creds.admin_url, token: creds.admin_token };
     mkdirSync(SHOTS, { recursive: true });
-    await confirm.goto(desk.confirm.url);
-    await page.goto(desk.host.url);
+    browser = await launchBrowser();
+    ({ page, confirm } = await openWindows(browser, { host: desk.host.url, confirm: desk.confirm.url }, { viewport: { width: 1280, height: 900 } }));
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -67,10 +52,7 @@ describe('Approvals: drafts, signatures, freeze', () => {
   });
 
   it('makes the first operator in the confirmation page, and a blocked destination cannot be sent', async () => {
-    await confirm.getByLabel('Operator name').fill('Alice');
-    await confirm.getByLabel('New operator passphrase').fill(PASS.Alice!);
-    await confirm.getByRole('button', { name: 'Create operator' }).click();
-    await confirm.getByText('Operator Alice created.').waitFor();
+    await createFirstOperator(confirm, 'Alice', PASS.Alice!);
 
     await page.getByRole('link', { name: 'Withdrawals' }).click();
     await page.getByRole('button', { name: 'New withdrawal' }).click();

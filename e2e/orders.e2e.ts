@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Dec } from '../shared/money.ts';
 import { dropRelay, type DropRelay } from './dropRelay.ts';
+import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet, sandboxGetAs } from './sandboxApi.ts';
 
@@ -45,16 +46,6 @@ describe('Orders: place, follow and cancel spot orders', () => {
     return new Dec(bid).mul('0.9').toDecimalPlaces(pair.precision).toFixed();
   };
 
-  /** Alice signs the ticket waiting in the confirmation page. */
-  async function sign(): Promise<void> {
-    const card = confirm.getByTestId('ticket').first();
-    await card.waitFor();
-    await card.getByLabel('Operator').selectOption({ label: 'Alice' });
-    await card.getByLabel('Passphrase').fill(PASS);
-    await card.getByRole('button', { name: 'Sign' }).click();
-    await card.waitFor({ state: 'detached' });
-  }
-
   /** Fills the form as a person would, reviews, sends for signing, signs; answers the journal's row for it. */
   async function place(o: { side?: 'Buy' | 'Sell'; amount: string; price: string; tif?: string; label: string }): Promise<{ state: string; label: string; exchangeId: string }> {
     const form = page.getByRole('form', { name: /New order/ });
@@ -68,7 +59,7 @@ describe('Orders: place, follow and cancel spot orders', () => {
     await page.getByTestId('estimate').waitFor();
     await page.getByRole('button', { name: 'Send for signing' }).click();
     await page.getByTestId('awaiting-signature').waitFor();
-    await sign();
+    expect(await signTicket(await waitingTicket(confirm), 'Alice', PASS)).toMatch(/^Signed: /);
     await page.getByRole('button', { name: 'New order' }).click();
     const row = page.getByTestId('sent-orders').locator('tr').filter({ hasText: `t-${o.label}.` }).first();
     await expect.poll(async () => row.getAttribute('data-state'), { timeout: 30_000 }).toMatch(/^(done|refused|needs_attention)$/);
@@ -88,18 +79,10 @@ describe('Orders: place, follow and cancel spot orders', () => {
         return relay.baseUrl;
       },
     });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1024, height: 700 }, colorScheme: 'light' });
-    confirm = await browser.newPage({ viewport: { width: 760, height: 900 } });
-    page.setDefaultTimeout(30_000);
-    confirm.setDefaultTimeout(30_000);
     mkdirSync(SHOTS, { recursive: true });
-    await confirm.goto(desk.confirm.url);
-    await confirm.getByLabel('Operator name').fill('Alice');
-    await confirm.getByLabel('New operator passphrase').fill(PASS);
-    await confirm.getByRole('button', { name: 'Create operator' }).click();
-    await confirm.getByText('Operator Alice created.').waitFor();
-    await page.goto(desk.host.url);
+    browser = await launchBrowser();
+    ({ page, confirm } = await openWindows(browser, { host: desk.host.url, confirm: desk.confirm.url }, { viewport: { width: 1024, height: 700 }, colorScheme: 'light' }));
+    await createFirstOperator(confirm, 'Alice', PASS);
     await page.getByRole('link', { name: 'Orders' }).click();
     await page.getByTestId('order-book').waitFor();
   }, 90_000);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
@@ -31,14 +32,9 @@ describe('Payouts from a CSV file', () => {
 
   beforeAll(async () => {
     desk = await startDesk({ coolingOffMs: 0 });
-    browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1024, height: 700 }, colorScheme: 'light', acceptDownloads: true })).newPage();
-    confirm = await browser.newPage({ viewport: { width: 900, height: 900 } });
-    page.setDefaultTimeout(30_000);
-    confirm.setDefaultTimeout(30_000);
     mkdirSync(SHOTS, { recursive: true });
-    await confirm.goto(desk.confirm.url);
-    await page.goto(desk.host.url);
+    browser = await launchBrowser();
+    ({ page, confirm } = await openWindows(browser, { host: desk.host.url, confirm: desk.confirm.url }, { viewport: { width: 1024, height: 700 }, colorScheme: 'light', acceptDownloads: true }));
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -46,10 +42,7 @@ describe('Payouts from a CSV file', () => {
   });
 
   it('shows both bad rows with their errors, queues the other eight, and after one approval the Sandbox holds exactly those eight', async () => {
-    await confirm.getByLabel('Operator name').fill('Alice');
-    await confirm.getByLabel('New operator passphrase').fill(PASS);
-    await confirm.getByRole('button', { name: 'Create operator' }).click();
-    await confirm.getByText('Operator Alice created.').waitFor();
+    await createFirstOperator(confirm, 'Alice', PASS);
 
     const saved = await sandboxGet<Saved[]>(desk.sandbox.credentialsPath, '/wallet/saved_address', 'currency=USDT');
     const trx = saved.find((s) => s.chain === 'TRX' && s.verified === '1')!;
@@ -86,12 +79,9 @@ describe('Payouts from a CSV file', () => {
     await expect.poll(() => page.getByTestId('batch-state').textContent()).toMatch(/^Drafted/);
     expect(page.url()).toMatch(/#\/payouts\?batch=/);
 
-    const card = confirm.getByTestId('ticket').first();
-    await card.waitFor();
+    const card = await waitingTicket(confirm);
     expect(await card.textContent()).toContain('payouts-march.csv');
-    await card.getByLabel('Operator').selectOption({ label: 'Alice' });
-    await card.getByLabel('Passphrase').fill(PASS);
-    await card.getByRole('button', { name: 'Sign' }).click();
+    expect(await signTicket(card, 'Alice', PASS)).toMatch(/^Signed: /);
 
     // Paced at §8.2 (one withdrawal per 3 s): the bar fills row by row.
     await expect.poll(() => page.getByTestId('payout-progress').textContent(), { timeout: 60_000 }).toContain('8 of 8 finished: 8 sent, 0 refused, 0 skipped.');

@@ -5,9 +5,10 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
+import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT } from './harness.ts';
 import { sandboxAdmin, sandboxGet, sandboxPost } from './sandboxApi.ts';
 
@@ -59,6 +60,12 @@ async function rpc<T>(origin: string, token: string, channel: string, payload: u
 const desk = <T>(i: DeskInfo, channel: string, payload: unknown = {}) => rpc<T>(i.origin, i.token, channel, payload);
 const confirmToken = (i: DeskInfo) => new URL(i.confirm).hash.replace('#token=', '');
 const confirmRpc = <T>(i: DeskInfo, channel: string, payload: unknown = {}) => rpc<T>(i.confirm_origin, confirmToken(i), channel, payload);
+
+/** Makes Alice the first operator, unless an earlier desk on the same home already did. */
+async function firstOperator(i: DeskInfo): Promise<void> {
+  const s = await confirmRpc<{ operators: unknown[] }>(i, 'confirmState');
+  if (s.operators.length === 0) await confirmRpc(i, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS });
+}
 
 /** Signs every ticket waiting in the confirmation window as the one operator. */
 async function signAll(i: DeskInfo): Promise<number> {
@@ -119,17 +126,9 @@ describe('Rebalance on the desk and the Sandbox', () => {
     const d = startDesk('home-ui');
     const info = await d.info;
     browser = await launchBrowser();
-    const page: Page = await browser.newPage({ viewport: { width: 1024, height: 700 }, colorScheme: 'light' });
-    const confirm: Page = await browser.newPage({ viewport: { width: 760, height: 900 } });
-    page.setDefaultTimeout(30_000);
-    confirm.setDefaultTimeout(30_000);
-    await confirm.goto(info.confirm);
-    await confirm.getByLabel('Operator name').fill('Alice');
-    await confirm.getByLabel('New operator passphrase').fill(PASS);
-    await confirm.getByRole('button', { name: 'Create operator' }).click();
-    await confirm.getByText('Operator Alice created.').waitFor();
+    const { page, confirm } = await openWindows(browser, { host: info.url, confirm: info.confirm }, { viewport: { width: 1024, height: 700 }, colorScheme: 'light' });
+    await createFirstOperator(confirm, 'Alice', PASS);
 
-    await page.goto(info.url);
     await page.getByRole('link', { name: 'Rebalance' }).click();
     await page.getByRole('button', { name: 'Read balances' }).click();
     await page.getByTestId('scope').waitFor();
@@ -148,11 +147,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     expect(await page.getByTestId('batch-state').first().textContent()).toMatch(/^Waiting for approval/);
     // Nothing moved before the signature.
     expect(records(uids).filter((r) => r.key.startsWith('sub_sub'))).toEqual([]);
-    const ticket = confirm.getByTestId('ticket').first();
-    await ticket.waitFor();
-    await ticket.getByLabel('Operator').selectOption({ label: 'Alice' });
-    await ticket.getByLabel('Passphrase').fill(PASS);
-    await ticket.getByRole('button', { name: 'Sign' }).click();
+    expect(await signTicket(await waitingTicket(confirm), 'Alice', PASS)).toMatch(/^Signed: /);
 
     const state = page.getByTestId('batch-state').first();
     await expect.poll(() => state.textContent(), { timeout: 30_000 }).toBe('Running.');
@@ -181,8 +176,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
       const uids = await subsWith(amounts, `kill${kill.replace(':', '')}`);
       const first = startDesk('home-kill', kill);
       const info = await first.info;
-      const ops = await confirmRpc<{ operators: unknown[] }>(info, 'confirmState');
-      if (ops.operators.length === 0) await confirmRpc(info, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS });
+      await firstOperator(info);
       // Sweep above 10 to the main account: six main/sub transfers, each with its client_order_id.
       const plan = await desk<{ id: string; transfers: unknown[] }>(info, 'rebalancePlan', { currency: 'USDT', preset: { kind: 'sweep', ceiling: '10' }, accounts: uids.map((owner) => ({ owner, kind: 'spot' })) });
       expect(plan.transfers).toHaveLength(6);
@@ -216,8 +210,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     const uids = await subsWith(['60', '45'], 'pause');
     const d = startDesk('home-kill');
     const info = await d.info;
-    const ops = await confirmRpc<{ operators: unknown[] }>(info, 'confirmState');
-    if (ops.operators.length === 0) await confirmRpc(info, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS });
+    await firstOperator(info);
     const plan = await desk<{ id: string; transfers: { amount: string }[] }>(info, 'rebalancePlan', { currency: 'USDT', preset: { kind: 'sweep', ceiling: '10' }, accounts: uids.map((owner) => ({ owner, kind: 'spot' })) });
     expect(plan.transfers.map((t) => t.amount)).toEqual(['50', '35']);
     const { ref } = await desk<{ ref: string }>(info, 'rebalanceDraft', { plan: plan.id });

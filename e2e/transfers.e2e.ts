@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { groupDigits } from '../shared/money.ts';
+import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
@@ -43,12 +44,9 @@ describe('Transfer forms against the Sandbox', () => {
     if (screenshot) await page.screenshot({ path: join(SHOTS, screenshot) });
     await page.getByRole('button', { name: 'Send for signing' }).click();
     await page.getByTestId('awaiting-signature').waitFor();
-    const card = confirm.getByTestId('ticket').first();
-    await card.waitFor();
+    const card = await waitingTicket(confirm);
     if (signedText) expect(await card.getByTestId('signed-body').textContent()).toContain(signedText);
-    await card.getByLabel('Operator').selectOption({ label: 'Alice' });
-    await card.getByLabel('Passphrase').fill(PASS);
-    await card.getByRole('button', { name: 'Sign' }).click();
+    expect(await signTicket(card, 'Alice', PASS)).toMatch(/^Signed: /);
     let found: Intent | undefined;
     await expect.poll(async () => {
       found = (await intents()).find((i) => !before.has(i.id) && i.kind === kind);
@@ -68,19 +66,11 @@ describe('Transfer forms against the Sandbox', () => {
 
   beforeAll(async () => {
     desk = await startDesk({ coolingOffMs: 0 });
-    browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    confirm = await browser.newPage({ viewport: { width: 760, height: 900 } });
-    page.setDefaultTimeout(30_000);
-    confirm.setDefaultTimeout(30_000);
     subs = (JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8')) as { sub_accounts: { uid: string }[] }).sub_accounts.map((s) => s.uid);
     mkdirSync(SHOTS, { recursive: true });
-    await confirm.goto(desk.confirm.url);
-    await confirm.getByLabel('Operator name').fill('Alice');
-    await confirm.getByLabel('New operator passphrase').fill(PASS);
-    await confirm.getByRole('button', { name: 'Create operator' }).click();
-    await confirm.getByText('Operator Alice created.').waitFor();
-    await page.goto(desk.host.url);
+    browser = await launchBrowser();
+    ({ page, confirm } = await openWindows(browser, { host: desk.host.url, confirm: desk.confirm.url }, { viewport: { width: 1280, height: 900 } }));
+    await createFirstOperator(confirm, 'Alice', PASS);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

@@ -25,28 +25,23 @@ export const MainSubTransferInput = z.strictObject({
 });
 
 const AccountSide = z.enum(['spot', 'margin', 'futures', 'delivery', 'options']);
-export const OwnTransferInput = z.strictObject({
+const ownTransferFields = {
   currency: Name,
   from: AccountSide,
   to: AccountSide,
   amount: AmountString,
   currency_pair: Name.optional(),
   settle: Name.optional(),
-}).refine((t) => t.from !== t.to, { message: 'from and to must be different accounts' });
+};
+const sidesDiffer = (t: { from: string; to: string }) => t.from !== t.to;
+const SAME_SIDES = { message: 'from and to must be different accounts' };
+export const OwnTransferInput = z.strictObject(ownTransferFields).refine(sidesDiffer, SAME_SIDES);
 
 /**
  * A move between one sub-account's own accounts (§4.1 POST /wallet/transfers), signed by that
  * sub-account's key. `sub_account` names whose key signs; it is not part of the wire body.
  */
-export const SubOwnTransferInput = z.strictObject({
-  sub_account: Uid,
-  currency: Name,
-  from: AccountSide,
-  to: AccountSide,
-  amount: AmountString,
-  currency_pair: Name.optional(),
-  settle: Name.optional(),
-}).refine((t) => t.from !== t.to, { message: 'from and to must be different accounts' });
+export const SubOwnTransferInput = z.strictObject({ sub_account: Uid, ...ownTransferFields }).refine(sidesDiffer, SAME_SIDES);
 
 const SubSide = z.enum(['spot', 'futures', 'delivery']);
 export const SubToSubTransferInput = z.strictObject({

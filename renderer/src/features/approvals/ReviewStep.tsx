@@ -1,12 +1,8 @@
 import type { ChannelRequest, Review } from '../../../../shared/ipc.ts';
-import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { useDeskMutation } from '../../desk/hooks.ts';
-import { VerdictTable } from './Verdict.tsx';
+import { SendForSigning } from './SendForSigning.tsx';
 
-/** Exactly what will be sent and the policy's verdict; a blocked write has no send button. */
+/** Exactly what will be sent, then the policy's verdict and the send step. */
 export function ReviewStep({ review, write, onBack }: { review: Review; write: ChannelRequest<'approvalsDraft'>['write']; onBack: () => void }) {
-  const draft = useDeskMutation('approvalsDraft');
-  const blocked = review.verdict.decision === 'block';
   return (
     <section className="card" aria-label="Review">
       <h2>Review</h2>
@@ -18,17 +14,7 @@ export function ReviewStep({ review, write, onBack }: { review: Review; write: C
         </tbody>
       </table>
       {review.destination_note && <p className="small">Destination: {review.destination_note}</p>}
-      <VerdictTable verdict={review.verdict} />
-      {draft.isError && <ErrorPanel error={draft.error} />}
-      {draft.data
-        ? <p role="status" data-testid="awaiting-signature">Waiting for a signature in the confirmation window: “{draft.data.title}”. Nothing is sent until the policy's approvals are signed there.</p>
-        : (
-          <div className="actions">
-            <button type="button" onClick={onBack}>Edit</button>
-            {!blocked && <button className="primary" type="button" disabled={draft.isPending} onClick={() => draft.mutate({ write })}>Send for signing</button>}
-          </div>
-        )}
-      {blocked && <p className="field-error" role="alert">The policy blocks this write: it cannot be sent.</p>}
+      <SendForSigning review={review} write={write} what="write" onBack={onBack} />
     </section>
   );
 }

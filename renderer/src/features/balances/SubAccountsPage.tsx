@@ -4,6 +4,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES, MATRIX_SORT_KEYS, QUOTE_CURRENCIES, type QuoteCurrency } from '../../../../shared/balances.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { AlertsPanel } from './AlertsPanel.tsx';
 import { figure, percent, timeOf } from './format.ts';
@@ -45,12 +46,7 @@ export function SubAccountsPage() {
   const refresh = useMutation({ mutationFn: () => desk.call('balancesRefresh', {}) });
   const exportCsv = useMutation({
     mutationFn: () => desk.call('balancesExport', { ...query, offset: 0, limit: 1000 }),
-    onSuccess: ({ filename, csv }) => {
-      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
-      const a = Object.assign(document.createElement('a'), { href: url, download: filename });
-      a.click();
-      URL.revokeObjectURL(url);
-    },
+    onSuccess: ({ filename, csv }) => saveText(csv, filename, 'text/csv'),
   });
 
   const columns = [

@@ -1,17 +1,10 @@
 import type { HistoryKind, HistoryQuery } from '../../../../shared/history.ts';
+import { saveText } from '../../components/saveText.ts';
 import type { Desk } from '../../desk/DeskProvider.tsx';
 
-/**
- * The core writes the whole filtered list as CSV text; the page hands it to the browser's (or
- * Electron's) save dialog as a download, so the operator picks where it goes.
- */
+/** The core writes the whole filtered list as CSV text; the page saves it as a download. */
 export async function downloadCsv(desk: Desk, kind: HistoryKind, query: HistoryQuery): Promise<number> {
   const { csv, filename, rows } = await desk.call('historyExport', { kind, query });
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveText(csv, filename, 'text/csv');
   return rows;
 }

@@ -1,13 +1,9 @@
+import { saveText } from '../../components/saveText.ts';
 import type { Desk } from '../../desk/DeskProvider.tsx';
 
 /** The core writes the export; the page hands it to the save dialog as a download. */
 export async function downloadJournal(desk: Desk, format: 'csv' | 'bundle'): Promise<{ filename: string; entries: number }> {
   const { text, filename, entries } = await desk.call('journalExport', { format });
-  const url = URL.createObjectURL(new Blob([text], { type: format === 'csv' ? 'text/csv' : 'application/json' }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  saveText(text, filename, format === 'csv' ? 'text/csv' : 'application/json');
   return { filename, entries };
 }

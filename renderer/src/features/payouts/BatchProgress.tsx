@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
-import { download } from './readFile.ts';
 
 const STATE_WORDS = {
   drafted: 'Drafted: waiting for its drafter\'s signature in the confirmation window',
@@ -26,7 +26,7 @@ export function BatchProgress({ batchRef }: { batchRef: string }) {
   const exportReport = () => {
     setExportError(null);
     desk.call('payoutsReport', { ref: batchRef }).then((r) => {
-      download(r.csv, r.filename, 'text/csv');
+      saveText(r.csv, r.filename, 'text/csv');
       setNote(`${r.rows} rows exported to ${r.filename}.`);
     }, setExportError);
   };

@@ -21,13 +21,3 @@ function bytesOf(f: Blob): Promise<ArrayBuffer> {
     r.readAsArrayBuffer(f);
   });
 }
-
-/** Hands text the core made to the browser's save dialog. */
-export function download(text: string, filename: string, type: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}

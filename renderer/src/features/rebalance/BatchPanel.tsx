@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { BatchView } from '../../../../shared/rebalance.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 
@@ -22,12 +23,7 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
   const exportCsv = () => {
     setExportError(null);
     desk.call('rebalanceReport', { ref: batch.ref }).then((r) => {
-      const url = URL.createObjectURL(new Blob([r.csv], { type: 'text/csv' }));
-      const a = document.createElement('a');
-      a.href = url;
-      a.download = r.filename;
-      a.click();
-      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+      saveText(r.csv, r.filename, 'text/csv');
       setNote(`${r.rows} transfers exported to ${r.filename}.`);
     }, setExportError);
   };
