@@ -32,6 +32,10 @@ globalThis.fetch = async (input, init) => {
 };
 
 const core = openDesk({ home, sandboxCredentialsPath: credentials, coolingOffMs: 0, log: (l) => process.stderr.write(`${l}\n`) });
+// The shortest settle time the desk allows (5 s, not 30): a restart that must prove an unclear transfer
+// absent before it resends waits that long, and the test proves the same thing sooner.
+const settled = await core.invoke('settingsSave', { idle_lock_minutes: 15, settle_seconds: 5 });
+if (!settled.ok) throw new Error(`settingsSave: ${JSON.stringify(settled)}`);
 const dist = join(import.meta.dirname, '..', 'dist', 'renderer');
 const host = await startWebHost({ core, staticDir: dist });
 const confirm = await startConfirmHost({ core, staticDir: dist });
