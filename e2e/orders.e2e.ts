@@ -70,6 +70,8 @@ describe('Orders: place, follow and cancel spot orders', () => {
   beforeAll(async () => {
     desk = await startDesk({
       coolingOffMs: 0,
+      // Withdrawals stand still (a refund landing mid-test would move the balances the fill is checked by).
+      sandboxArgs: ['--speed', '0'],
       via: async (base) => {
         relay = await dropRelay(base, (method, path) => {
           if (!armed || method !== 'POST' || !path.endsWith('/spot/orders')) return false;
