@@ -52,9 +52,9 @@ module.exports = {
     },
     {
       name: 'no-testkit-in-production',
-      comment: 'test helpers live in testkit/ folders and only tests, benchmarks and other testkit files import them',
+      comment: 'test helpers live in testkit/ folders and only tests, benchmarks, the e2e folder and other testkit files import them',
       severity: 'error',
-      from: { pathNot: '(\\.test\\.tsx?|\\.e2e\\.ts)$|/testkit/|^bench/' },
+      from: { pathNot: '(\\.test\\.tsx?|\\.e2e\\.ts)$|/testkit/|^bench/|^e2e/' },
       to: { path: '/testkit/' },
     },
     {

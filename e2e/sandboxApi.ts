@@ -1,4 +1,5 @@
 import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
+import { adminCall } from '../electron/core/testkit/sandboxAdmin.ts';
 import { createHash, createHmac } from 'node:crypto';
 
 // The tests' own signed reader of the Sandbox, written apart from the desk's client, so that a figure
@@ -21,15 +22,8 @@ async function signedGet<T>(baseUrl: string, who: { key: string; secret: string 
 }
 
 /** A call to the Sandbox's admin API (Bearer admin_token from credentials.json). */
-export async function sandboxAdmin<T>(credentialsPath: string, method: string, path: string, body?: unknown): Promise<T> {
-  const creds = readSandboxCredentials(credentialsPath);
-  const res = await fetch(`${creds.admin_url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${creds.admin_token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`Sandbox admin answered ${res.status}: ${await res.text()}`);
-  return (await res.json()) as T;
+export function sandboxAdmin<T>(credentialsPath: string, method: string, path: string, body?: unknown): Promise<T> {
+  return adminCall<T>(readSandboxCredentials(credentialsPath), method, path, body);
 }
 
 /** A signed POST to the Sandbox with the main key (the test's own, not the desk's client). */

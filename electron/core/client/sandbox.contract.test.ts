@@ -10,6 +10,7 @@ import { HistoryCache } from '../sync/historyCache.ts';
 import { subAccountSpotBalances } from '../sync/subAccounts.ts';
 import { thirtyDayWindows } from '../sync/windows.ts';
 import { ApiClient } from './client.ts';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
 
 // The real client against a real Sandbox over loopback, limits on.
 
@@ -29,15 +30,6 @@ function countingFetch(log: Array<{ path: string; status: number }>): typeof fet
   }) as typeof fetch;
 }
 
-async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${creds.admin_url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${creds.admin_token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`admin ${method} ${path}: HTTP ${res.status} ${await res.text()}`);
-  return res.json();
-}
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'td-client-contract-'));
@@ -64,7 +56,7 @@ describe('client against the Sandbox', () => {
 
   it('works through a server clock 5 minutes off (REQUEST_EXPIRED never reaches the caller)', async () => {
     // The Sandbox's skew fault is part of what this test proves against: if it is missing, the test fails.
-    await admin('POST', '/faults', { kind: 'skew', path: '*', skew_sec: 300 });
+    await adminCall(creds, 'POST', '/faults', { kind: 'skew', path: '*', skew_sec: 300 });
     try {
       const wire: Array<{ path: string; status: number }> = [];
       const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: `${creds.main.uid}-skew`, fetch: countingFetch(wire) });
@@ -75,7 +67,7 @@ describe('client against the Sandbox', () => {
       expect(wire.map((w) => `${w.path} ${w.status}`)).toEqual(['/wallet/fee 401', '/spot/time 200', '/wallet/fee 200', '/wallet/fee 200']);
       expect(Math.abs(client.clock.offsetMs - 300_000)).toBeLessThan(2_000);
     } finally {
-      await admin('DELETE', '/faults');
+      await adminCall(creds, 'DELETE', '/faults');
     }
   }, 30_000);
 
@@ -86,7 +78,7 @@ describe('client against the Sandbox', () => {
     let now = Math.floor(client.clock.nowMs() / 1000);
     const cache = new HistoryCache({ client, dir: join(dir, 'history'), nowSec: () => now, kinds: ['withdrawals', 'deposits'] });
     const counts = async (from: number, to: number) =>
-      (await admin('GET', `/counts?uid=${creds.main.uid}&from=${from}&to=${to}`)) as { withdrawals: number; deposits: number };
+      (await adminCall(creds, 'GET', `/counts?uid=${creds.main.uid}&from=${from}&to=${to}`)) as { withdrawals: number; deposits: number };
 
     const cold = await cache.sync();
     let minimum = 0;
@@ -101,7 +93,7 @@ describe('client against the Sandbox', () => {
     expect(cold.requests).toBe(minimum);
     expect(wire.filter((w) => w.status !== 200)).toEqual([]);
 
-    for (let i = 0; i < 3; i++) await admin('POST', '/deposits', { uid: creds.main.uid, currency: 'USDT', amount: '1.5' });
+    for (let i = 0; i < 3; i++) await adminCall(creds, 'POST', '/deposits', { uid: creds.main.uid, currency: 'USDT', amount: '1.5' });
     now += 5;
     const warm = await cache.sync();
     expect(warm.kind).toBe('warm');
@@ -120,7 +112,7 @@ describe('client against the Sandbox', () => {
     const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: `${creds.main.uid}-subs` });
     const rows = [];
     for await (const r of subAccountSpotBalances(client)) rows.push(r);
-    const c = (await admin('GET', `/counts?uid=${creds.main.uid}`)) as { sub_accounts: number };
+    const c = (await adminCall(creds, 'GET', `/counts?uid=${creds.main.uid}`)) as { sub_accounts: number };
     expect(rows).toHaveLength(c.sub_accounts);
     expect(new Set(rows.map((r) => r.uid)).size).toBe(c.sub_accounts);
     expect(client.requestCount).toBe(Math.floor(c.sub_accounts / 100) + 1);

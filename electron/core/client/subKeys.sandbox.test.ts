@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,6 +9,9 @@ import { Session as Sessions, type ActiveSession } from '../session.ts';
 import { DeskVault } from '../vault/vault.ts';
 import type { BucketState } from './scheduler.ts';
 import { z } from 'zod';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
+import type { SandboxCredentials } from '../../../shared/sandbox.ts';
 
 // Sub-account keys sign their own requests, against a real Sandbox with its limits on: a stored profile
 // holds the main key, two sub-accounts' keys from credentials.json and a third sub-account key that the
@@ -18,7 +21,7 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 type Key = { uid: string; key: string; secret: string };
 let sandbox: SandboxProcess;
 let dir: string;
-let creds: { base_url: string; admin_url: string; admin_token: string; main: Key; sub_accounts: Key[] };
+let creds: SandboxCredentials;
 let store: ProfileStore;
 let sessions: Sessions;
 let s: ActiveSession;
@@ -28,13 +31,10 @@ const busy: BucketState[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'subkeys-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  creds = readSandboxCredentials(sandbox.credentialsPath);
   const third = creds.sub_accounts[2]!;
-  const made = await fetch(`${creds.admin_url}/keys`, {
-    method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ uid: third.uid, perms: { spot: 'write', wallet: 'read' }, label: 'wallet read-only' }),
-  });
-  readOnlySub = { uid: third.uid, ...(await made.json() as { key: string; secret: string }) };
+  const made = await adminCall<{ key: string; secret: string }>(creds, 'POST', '/keys', { uid: third.uid, perms: { spot: 'write', wallet: 'read' }, label: 'wallet read-only' });
+  readOnlySub = { uid: third.uid, ...made };
   const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
   store = new ProfileStore(join(dir, 'profiles.json'));

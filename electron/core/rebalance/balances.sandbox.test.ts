@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -8,6 +8,9 @@ import { ApiClient } from '../client/client.ts';
 import { dec } from '../../../shared/money.ts';
 import { readBalances } from './balances.ts';
 import type { AccountRef } from './route.ts';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
+import type { SandboxCredentials } from '../../../shared/sandbox.ts';
 
 // The balances a plan starts from and a resume checks, for every kind a batch may touch, read from a
 // Sandbox after moves whose amounts the test knows.
@@ -15,19 +18,14 @@ import type { AccountRef } from './route.ts';
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 let sandbox: SandboxProcess;
 let dir: string;
-let creds: { admin_url: string; admin_token: string; base_url: string; main: { uid: string; key: string; secret: string } };
+let creds: SandboxCredentials;
 let client: ApiClient;
 
-async function admin<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${creds.admin_url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
-  return await res.json() as T;
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rebalance-balances-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  creds = readSandboxCredentials(sandbox.credentialsPath);
   client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main });
 }, 60_000);
 afterAll(async () => {
@@ -39,8 +37,8 @@ describe('readBalances', () => {
   it('reads spot and futures accounts of the main account and of sub-accounts, one or many', async () => {
     const uids: string[] = [];
     for (const [i, a] of ['50', '12.25'].entries()) {
-      const { uid } = await admin<{ uid: string }>(`/accounts/${creds.main.uid}/sub_accounts`, { name: `read_${i}` });
-      await admin('/deposits', { uid, currency: 'USDT', amount: a });
+      const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `read_${i}` });
+      await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
       uids.push(uid);
     }
     const main: AccountRef[] = [{ owner: 'main', kind: 'spot' }, { owner: 'main', kind: 'futures' }];

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,9 @@ import { ApiClient } from '../client/client.ts';
 import { readBalance } from './balances.ts';
 import { plan } from './planner.ts';
 import { equalize } from './targets.ts';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
+import type { SandboxCredentials } from '../../../shared/sandbox.ts';
 
 // The desk (testkit/rebalanceRunner.ts, a child process) is SIGKILLed in the middle of a rebalance of 12
 // fresh sub-accounts on a Sandbox whose sub-to-sub answers are slowed; a restart finishes the batch.
@@ -21,14 +24,9 @@ const tsx = createRequire(import.meta.url).resolve('tsx');
 const runner = join(import.meta.dirname, 'testkit', 'rebalanceRunner.ts');
 let sandbox: SandboxProcess;
 let dir: string;
-let creds: { admin_url: string; admin_token: string; base_url: string; main: { uid: string; key: string; secret: string } };
+let creds: SandboxCredentials;
 const children: ChildProcess[] = [];
 
-async function admin<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${creds.admin_url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
-  return await res.json() as T;
-}
 
 function run(mode: string, journal: string, planPath: string, onLine: (line: string, child: ChildProcess) => void = () => {}): Promise<{ signal: string | null; result: string | null }> {
   const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, sandbox.credentialsPath, planPath], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -44,7 +42,7 @@ function run(mode: string, journal: string, planPath: string, onLine: (line: str
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rebalance-crash-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  creds = readSandboxCredentials(sandbox.credentialsPath);
 }, 60_000);
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -57,11 +55,11 @@ describe('a rebalance killed mid-batch', () => {
     const amounts = ['120', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'];
     const uids: string[] = [];
     for (const [i, a] of amounts.entries()) {
-      const { uid } = await admin<{ uid: string }>(`/accounts/${creds.main.uid}/sub_accounts`, { name: `crash_${i}` });
-      if (a !== '0') await admin('/deposits', { uid, currency: 'USDT', amount: a });
+      const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `crash_${i}` });
+      if (a !== '0') await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
       uids.push(uid);
     }
-    await admin('/faults', { kind: 'latency', latency_ms: 150, path: '/wallet/sub_account_to_sub_account', method: 'POST', times: 1000 });
+    await adminCall(creds, 'POST', '/faults', { kind: 'latency', latency_ms: 150, path: '/wallet/sub_account_to_sub_account', method: 'POST', times: 1000 });
     const p = plan('USDT', equalize(uids.map((uid, i) => ({ account: { owner: uid, kind: 'spot' as const }, balance: amounts[i]! }))));
     expect(p.transfers).toHaveLength(11);
     const planPath = join(dir, 'plan.json');

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,9 @@ import { reportCsv } from './report.ts';
 import { equalize } from './targets.ts';
 import { preApproved } from './testkit/preApproved.ts';
 import { z } from 'zod';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
+import type { SandboxCredentials } from '../../../shared/sandbox.ts';
 
 // A rebalance batch through the real journal and write executor against a Sandbox with its limits on.
 // Each test makes its own fresh sub-accounts (admin) and funds them with deposits, so balances are exact.
@@ -21,24 +24,17 @@ import { z } from 'zod';
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 let sandbox: SandboxProcess;
 let dir: string;
-let creds: { admin_url: string; admin_token: string; base_url: string; main: { uid: string; key: string; secret: string } };
+let creds: SandboxCredentials;
 let client: ApiClient;
 let n = 0;
 
-async function admin<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${creds.admin_url}${path}`, {
-    method, headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body ?? {}),
-  });
-  if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
-  return await res.json() as T;
-}
 
 /** Fresh sub-accounts holding these USDT amounts on spot. */
 async function subsWith(amounts: string[]): Promise<string[]> {
   const uids: string[] = [];
   for (const a of amounts) {
-    const { uid } = await admin<{ uid: string }>('POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `rebalance_${++n}` });
-    if (a !== '0') await admin('POST', '/deposits', { uid, currency: 'USDT', amount: a });
+    const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `rebalance_${++n}` });
+    if (a !== '0') await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
     uids.push(uid);
   }
   return uids;
@@ -55,7 +51,7 @@ function desk(name: string): { journal: Journal; executor: WriteExecutor } {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rebalance-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  creds = readSandboxCredentials(sandbox.credentialsPath);
   client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main });
 }, 60_000);
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,29 +12,26 @@ import { BatchRun } from './batch.ts';
 import { plan } from './planner.ts';
 import type { AccountRef } from './route.ts';
 import { preApproved } from './testkit/preApproved.ts';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
+import type { SandboxCredentials } from '../../../shared/sandbox.ts';
 
 // A rebalance into a sub-account's isolated margin account: the plan's extra hop (its spot account into
 // its margin account) is signed by that sub-account's key, through the session's executor, and the
 // Sandbox's balances afterwards are the plan's.
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
-type Key = { uid: string; key: string; secret: string };
 let sandbox: SandboxProcess;
 let dir: string;
-let creds: { base_url: string; admin_url: string; admin_token: string; main: Key; sub_accounts: Key[] };
+let creds: SandboxCredentials;
 let session: Session;
 let s: ActiveSession;
 
-async function admin<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${creds.admin_url}${path}`, { method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
-  return await res.json() as T;
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rebalance-margin-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  creds = readSandboxCredentials(sandbox.credentialsPath);
   const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
   session = new Session({ store: new ProfileStore(join(dir, 'profiles.json')), vault, journalDir: join(dir, 'journals'), settleMs: () => 500 });
@@ -56,8 +53,8 @@ afterAll(async () => {
 describe('a rebalance leg into a sub-account\'s margin account', () => {
   it('goes sub to sub, then the extra hop signed by the receiving sub-account\'s key; the targets are met', async () => {
     const keyed = creds.sub_accounts[0]!.uid;
-    const { uid: source } = await admin<{ uid: string }>(`/accounts/${creds.main.uid}/sub_accounts`, { name: 'margin_source' });
-    await admin('/deposits', { uid: source, currency: 'USDT', amount: '30' });
+    const { uid: source } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: 'margin_source' });
+    await adminCall(creds, 'POST', '/deposits', { uid: source, currency: 'USDT', amount: '30' });
     const accounts: AccountRef[] = [{ owner: source, kind: 'spot' }, { owner: keyed, kind: 'margin', pair: 'BTC_USDT' }];
     const before = await readBalances(s.client, accounts, 'USDT');
     const target = dec(before.get(`${keyed}:margin:BTC_USDT`)!).plus(12).toFixed();

@@ -15,6 +15,7 @@ import { Journal, readJournal } from '../journal/journal.ts';
 import { WriteExecutor } from './executor.ts';
 import { testJournalKey } from '../journal/testkit/key.ts';
 import { journalKeyOf } from './testkit/batchRunner.key.ts';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
 
 // The same proofs against the real Sandbox over loopback, with its admin faults on: errors before the
 // commit, connections dropped after it, answers held past the client's timeout after it, and 429s. The
@@ -31,16 +32,6 @@ let dir: string;
 let sandbox: SandboxProcess;
 let creds: SandboxCredentials;
 
-async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${creds.admin_url}${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${creds.admin_token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /**
  * About 20% of the writes hit a fault: three rules fire on their own at 7% each (1 - 0.93^3 = 19.6%),
@@ -49,17 +40,17 @@ async function admin(method: string, path: string, body?: unknown): Promise<unkn
  * and the exchange's clock runs 5 minutes ahead.
  */
 async function faultsOn(seed: number): Promise<void> {
-  await admin('DELETE', '/faults');
+  await adminCall(creds, 'DELETE', '/faults');
   for (const path of ['/withdrawals', '/wallet/sub_account_transfers']) {
     const common = { path, method: 'POST', rate: 0.07 };
-    await admin('POST', '/faults', { ...common, seed: seed + 1, kind: 'error', status: 502, label: 'SERVER_ERROR' });
-    await admin('POST', '/faults', { ...common, seed: seed + 2, kind: 'drop' });
-    await admin('POST', '/faults', { ...common, seed: seed + 3, kind: 'timeout_after_commit', hang_ms: 1500 });
-    await admin('POST', '/faults', { path, method: 'POST', every: 37, times: 2, kind: 'error', status: 429, label: 'TOO_MANY_REQUESTS' });
+    await adminCall(creds, 'POST', '/faults', { ...common, seed: seed + 1, kind: 'error', status: 502, label: 'SERVER_ERROR' });
+    await adminCall(creds, 'POST', '/faults', { ...common, seed: seed + 2, kind: 'drop' });
+    await adminCall(creds, 'POST', '/faults', { ...common, seed: seed + 3, kind: 'timeout_after_commit', hang_ms: 1500 });
+    await adminCall(creds, 'POST', '/faults', { path, method: 'POST', every: 37, times: 2, kind: 'error', status: 429, label: 'TOO_MANY_REQUESTS' });
   }
-  await admin('POST', '/faults', { path: '/wallet/*', method: 'GET', rate: 0.1, seed: seed + 5, kind: 'error', status: 503, label: 'TOO_BUSY' });
+  await adminCall(creds, 'POST', '/faults', { path: '/wallet/*', method: 'GET', rate: 0.1, seed: seed + 5, kind: 'error', status: 503, label: 'TOO_BUSY' });
   // The exchange's clock 5 minutes ahead of the desk's: the client learns the offset (REQUEST_EXPIRED once).
-  await admin('POST', '/faults', { path: '*', kind: 'skew', skew_sec: 300 });
+  await adminCall(creds, 'POST', '/faults', { path: '*', kind: 'skew', skew_sec: 300 });
 }
 
 function client(): ApiClient {
@@ -68,7 +59,7 @@ function client(): ApiClient {
 
 /** What the exchange holds, asked with faults off: records per withdraw_order_id and per client_order_id. */
 async function exchangeCounts(withdrawIds: string[], transferIds: string[]): Promise<{ withdrawals: number[]; transfers: Map<string, number> }> {
-  await admin('DELETE', '/faults');
+  await adminCall(creds, 'DELETE', '/faults');
   const c = client();
   const withdrawals: number[] = [];
   for (const id of withdrawIds) {
@@ -109,7 +100,7 @@ describe('exactly-once writes against the Sandbox with faults on', () => {
         ...Array.from({ length: COUNT }, (_, i) => executor.submit({ kind: 'withdrawal', input: { currency: 'USDT', amount: `${(i % 9) + 10}.5`, address: TRX, chain: 'TRX' } }, 'test')),
         ...Array.from({ length: COUNT }, (_, i) => executor.submit({ kind: 'main_sub_transfer', input: { sub_account: sub, currency: 'USDT', amount: `${(i % 9) + 1}`, direction: 'to' } }, 'test')),
       ]);
-      const faults = await admin('GET', '/faults') as Array<{ kind: string; path: string; fired: number }>;
+      const faults = await adminCall(creds, 'GET', '/faults') as Array<{ kind: string; path: string; fired: number }>;
       for (const f of faults) expect(f.fired, `${f.kind} ${f.path}`).toBeGreaterThan(0);
       expect(results.filter((v) => v.state !== 'accepted' && v.state !== 'done').map((v) => [v.state, v.reason])).toEqual([]);
 

@@ -10,6 +10,9 @@ import { writeFor } from '../rebalance/legs.ts';
 import { route } from '../rebalance/route.ts';
 import { Session, type ActiveSession } from '../session.ts';
 import { DeskVault } from '../vault/vault.ts';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
+import type { SandboxCredentials } from '../../../shared/sandbox.ts';
 
 // A move between a sub-account's own accounts, journaled and sent by the desk's write executor through
 // the session, against a real Sandbox: the Sandbox moves the money of the account whose key signed, so
@@ -20,27 +23,19 @@ const ROOT = join(import.meta.dirname, '..', '..', '..');
 type Key = { uid: string; key: string; secret: string };
 let sandbox: SandboxProcess;
 let dir: string;
-let creds: { base_url: string; admin_url: string; admin_token: string; main: Key; sub_accounts: Key[] };
+let creds: SandboxCredentials;
 let store: ProfileStore;
 let session: Session;
 let s: ActiveSession;
 let readOnlySub: Key;
 
-async function admin(method: string, path: string, body?: unknown): Promise<unknown> {
-  const res = await fetch(`${creds.admin_url}${path}`, {
-    method, headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`admin ${method} ${path}: ${res.status} ${await res.text()}`);
-  const text = await res.text();
-  return text ? JSON.parse(text) : undefined;
-}
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'subown-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+  creds = readSandboxCredentials(sandbox.credentialsPath);
   const third = creds.sub_accounts[2]!;
-  readOnlySub = { uid: third.uid, ...(await admin('POST', '/keys', { uid: third.uid, perms: { spot: 'write', futures: 'write', wallet: 'read' }, label: 'wallet read-only' }) as { key: string; secret: string }) };
+  readOnlySub = { uid: third.uid, ...(await adminCall(creds, 'POST', '/keys', { uid: third.uid, perms: { spot: 'write', futures: 'write', wallet: 'read' }, label: 'wallet read-only' }) as { key: string; secret: string }) };
   const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
   store = new ProfileStore(join(dir, 'profiles.json'));
@@ -98,25 +93,25 @@ describe('a sub-account\'s own transfer, through the write executor', () => {
 
   it('a sub-account the profile holds no key for: nothing is sent, and the intent says why', async () => {
     const other = creds.sub_accounts[1]!.uid;
-    const before = (await admin('GET', `/counts?uid=${other}`)) as unknown;
+    const before = (await adminCall(creds, 'GET', `/counts?uid=${other}`)) as unknown;
     const v = await s.writes!.submit({ kind: 'sub_own_transfer', input: { sub_account: other, currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1' } }, 'tester');
     expect(v.state).toBe('cancelled');
     expect(v.attempts).toBe(0);
     expect(v.reason).toMatch(new RegExp(`no key for sub-account ${other}`));
-    expect(await admin('GET', `/counts?uid=${other}`)).toEqual(before);
+    expect(await adminCall(creds, 'GET', `/counts?uid=${other}`)).toEqual(before);
   });
 
   it('an unclear answer is never sent again: it waits for an operator, and the money moved once', async () => {
     const uid = creds.sub_accounts[0]!.uid;
     const sub = s.subKeys.client(uid);
     const spot0 = await spotUsdt(sub);
-    await admin('POST', '/faults', { path: '/wallet/transfers', method: 'POST', kind: 'drop', times: 1 });
+    await adminCall(creds, 'POST', '/faults', { path: '/wallet/transfers', method: 'POST', kind: 'drop', times: 1 });
     try {
       const v = await s.writes!.submit({ kind: 'sub_own_transfer', input: { sub_account: uid, currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '2' } }, 'tester');
       expect(v.state).toBe('needs_attention');
       expect(v.attempts).toBe(1);
     } finally {
-      await admin('DELETE', '/faults');
+      await adminCall(creds, 'DELETE', '/faults');
     }
     expect((await spotUsdt(sub)).toFixed()).toBe(spot0.minus(2).toFixed());
   });
