@@ -102,11 +102,10 @@ export const BatchView = z.object({
   currency: z.string(),
   created_at: z.number(),
   /**
-   * waiting/rejected: in the confirmation window; declined: its draft was never signed (declined, or the
-   * desk restarted first), so it does not exist; running: sending; paused: stopped before sending more
+   * waiting/rejected: in the confirmation window; running: sending; paused: stopped before sending more
    * (`paused` says why); finished: nothing left to send (the report says how each transfer ended).
    */
-  state: z.enum(['waiting', 'rejected', 'declined', 'running', 'paused', 'finished']),
+  state: z.enum(['waiting', 'rejected', 'running', 'paused', 'finished']),
   paused: z.string().nullable(),
   cancelling: z.boolean(),
   transfers: z.number().int(),

@@ -5,7 +5,7 @@ import type { ApprovalItem, ApprovalsState, Review } from '../../../shared/ipc.t
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { z } from 'zod';
 import { fileJournalKey, type JournalKey } from '../journal/mac.ts';
-import { BatchPayload, type BatchReview, type BatchRow, type BatchSpec, type BatchStatus } from '../../../shared/api/batch.ts';
+import { BatchPayload, type BatchKind, type BatchReview, type BatchRow, type BatchSpec, type BatchStatus } from '../../../shared/api/batch.ts';
 import type { OperatorSignature } from '../journal/records.ts';
 import { InputError } from '../errors.ts';
 import type { ActiveSession, Session } from '../session.ts';
@@ -176,6 +176,29 @@ export class DeskApprovals {
     const state = p.rejected ? 'rejected' : p.approved_at === null ? 'waiting' : p.dispatched ? 'sent' : 'approved';
     const names = q.approvers.map((id) => (id === p.drafted_by.operator ? p.drafted_by.name : p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id));
     return { ref, state, payload: BatchPayload.parse(JSON.parse(p.payload)), approved_by: names, needed: q.needed };
+  }
+
+  /**
+   * The active profile's batches of a kind, oldest first: every one the governance records hold (from its
+   * drafter's signature on), and drafts still waiting for that signature in the confirmation window.
+   */
+  async batchesOf(kind: BatchKind): Promise<{ ref: string; drafted_at: number; payload: BatchPayload; signed: boolean }[]> {
+    const { approvals, session } = this.forActive();
+    const mine = (profile: string | undefined, what: string, payload: string): BatchPayload | null => {
+      if (what !== 'batch' || profile !== session.id) return null;
+      const b = BatchPayload.parse(JSON.parse(payload));
+      return b.batch === kind ? b : null;
+    };
+    const out: { ref: string; drafted_at: number; payload: BatchPayload; signed: boolean }[] = [];
+    for (const p of (await approvals.load()).proposals.values()) {
+      const payload = mine(p.profile, p.what, p.payload);
+      if (payload) out.push({ ref: p.ref, drafted_at: p.drafted_at, payload, signed: true });
+    }
+    for (const t of approvals.pendingTickets()) {
+      const payload = t.action === 'draft' ? mine(t.profile, t.what, t.payload) : null;
+      if (payload) out.push({ ref: t.ref, drafted_at: t.created_at, payload, signed: false });
+    }
+    return out.sort((a, b) => a.drafted_at - b.drafted_at);
   }
 
   /** An approved batch's rows and the signatures its rows are journaled with (null while it is not approved). */

@@ -6,7 +6,6 @@ import { FUTURES_SETTLES } from '../../../shared/balances.ts';
 import { InputError } from '../errors.ts';
 import type { DeskApprovals } from '../approvals/deskApprovals.ts';
 import type { ActiveSession, Session } from '../session.ts';
-import { JsonFile } from '../store/jsonFile.ts';
 import { subAccountBalancesAllAtOnce } from '../sync/subAccounts.ts';
 import { readBalances } from './balances.ts';
 import { BatchRun, batchWrites, type Approved, type WriteSpec } from './batch.ts';
@@ -18,18 +17,15 @@ import { TemplateStore } from './templates.ts';
 
 // The rebalance as the core runs it: what is in scope, plans from balances the core reads itself, the
 // plan drafted as one batch for the confirmation window (DeskApprovals.draftBatch), and the runner that
-// sends an approved batch's rows, once each, through the active profile's executor. Which batches exist
-// is kept in a small index file; the governance store holds what was approved and signed, the journal
-// what was sent. A desk that starts finds every approved, unfinished batch there and finishes it.
+// sends an approved batch's rows, once each, through the active profile's executor. Which batches exist,
+// and what each is, the governance store says (signed by its drafter); the journal says what was sent. A
+// desk that starts finds every approved, unfinished batch there and finishes it.
 
 /** DeskApprovals' batch doors (shared/api/batch.ts), as this service uses them. */
-export type BatchGate = Pick<DeskApprovals, 'draftBatch' | 'batchStatus' | 'approvedBatch' | 'closeBatch' | 'holdReason' | 'frozenReason' | 'confirmState'>;
+export type BatchGate = Pick<DeskApprovals, 'draftBatch' | 'batchesOf' | 'batchStatus' | 'approvedBatch' | 'closeBatch' | 'holdReason' | 'frozenReason'>;
 
-const IndexEntry = z.object({
-  ref: z.string().min(1).max(64), plan: z.string().min(1).max(40), title: z.string().max(300), currency: z.string().max(16),
-  created_at: z.number(), profile: z.string().max(64),
-}).strict();
-const Index = z.array(IndexEntry).max(10_000);
+/** A rebalance batch as its drafted payload says; `signed` is false while only its draft ticket exists. */
+interface Entry { ref: string; plan: string; title: string; currency: string; created_at: number; signed: boolean }
 
 /** Plans are kept this long for a draft; after that the balances they were made from are too old. */
 const PLAN_TTL_MS = 30 * 60_000;
@@ -46,7 +42,6 @@ export interface RebalanceServiceOptions {
 
 export class RebalanceService {
   private readonly plans = new Map<string, { plan: Plan; profile: string; read_at: number }>();
-  private readonly index: JsonFile<typeof Index>;
   readonly templates: TemplateStore;
   private readonly runs = new Map<string, BatchRun>();
   private readonly paused = new Map<string, string>();
@@ -57,7 +52,6 @@ export class RebalanceService {
 
   constructor(private readonly opts: RebalanceServiceOptions) {
     this.now = opts.now ?? Date.now;
-    this.index = new JsonFile(join(opts.dataDir, 'rebalance', 'batches.json'), Index, () => []);
     this.templates = new TemplateStore(join(opts.dataDir, 'rebalance', 'templates.json'));
   }
 
@@ -65,17 +59,11 @@ export class RebalanceService {
     return this.opts.session.active();
   }
 
-  /** Someone who can write the data folder can change this file: a bad one is an error that names the problem. */
-  private allBatches(): z.output<typeof IndexEntry>[] {
-    try {
-      return this.index.read();
-    } catch (e) {
-      throw new InputError([], `The list of rebalance batches cannot be read: ${(e as Error).message}`);
-    }
-  }
-
-  private batches(profile: string): z.output<typeof IndexEntry>[] {
-    return this.allBatches().filter((b) => b.profile === profile);
+  /** The active profile's rebalance batches, oldest first. */
+  private async batches(): Promise<Entry[]> {
+    return (await this.opts.approvals.batchesOf('rebalance')).map((b) => ({
+      ref: b.ref, plan: b.payload.source.plan ?? '', title: b.payload.title, currency: b.payload.source.currency ?? '', created_at: b.drafted_at, signed: b.signed,
+    }));
   }
 
   // ---- scope and plans ----
@@ -176,7 +164,6 @@ export class RebalanceService {
     const title = `Rebalance ${p.currency}: ${p.transfers.length} transfer${p.transfers.length === 1 ? '' : 's'} moving ${p.moved} ${p.currency}`;
     const source = { plan: planId, currency: p.currency, moved: p.moved, transfers: String(p.transfers.length), requests: String(p.requests), extra_hops: String(p.extraHops) };
     const t = await this.opts.approvals.draftBatch({ batch: 'rebalance', title, source, writes });
-    this.index.write([...this.allBatches(), { ref: t.ref, plan: planId, title, currency: p.currency, created_at: this.now(), profile: s.id }]);
     this.plans.delete(planId);
     this.opts.changed(t.ref);
     return t;
@@ -185,22 +172,18 @@ export class RebalanceService {
   async list(): Promise<BatchView[]> {
     const s = this.active();
     const out: BatchView[] = [];
-    for (const b of this.batches(s.id).reverse()) {
+    for (const b of (await this.batches()).reverse()) {
       const v = await this.view(s, b);
       if (v) out.push(v);
     }
     return out;
   }
 
-  private async view(s: ActiveSession, b: z.output<typeof IndexEntry>): Promise<BatchView | null> {
+  private async view(s: ActiveSession, b: Entry): Promise<BatchView | null> {
+    // The governance store holds a batch from the drafter's signature on: before it, only the ticket.
+    if (!b.signed) return { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: 0, rows: [], cancelling: false, state: 'waiting', paused: null };
     const status = await this.opts.approvals.batchStatus(b.ref);
-    if (!status) {
-      // The governance store holds a batch from the drafter's signature on: before it, only the ticket.
-      const ticket = (await this.opts.approvals.confirmState()).tickets.some((t) => t.ref === b.ref);
-      return { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: 0, rows: [], cancelling: false, state: ticket ? 'waiting' : 'declined', paused: null };
-    }
-    // The index is in the data folder: an entry naming another kind of batch (a payout) is not ours to show or run.
-    if (status.payload.batch !== 'rebalance') return null;
+    if (!status) return null;
     const run = this.runs.get(b.ref);
     const rows = run ? run.rows() : s.journal ? this.runner(s, b, { rows: status.payload.rows, signatures: [], by: '' }).rows() : [];
     const base = { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: rows.length, rows, cancelling: run?.isCancelling() ?? false };
@@ -212,13 +195,13 @@ export class RebalanceService {
 
   async batch(ref: string): Promise<BatchView> {
     const s = this.active();
-    const b = this.batches(s.id).find((x) => x.ref === ref);
+    const b = (await this.batches()).find((x) => x.ref === ref);
     const v = b ? await this.view(s, b) : null;
-    if (!v) throw new InputError(['ref'], `there is no rebalance batch ${ref} for this profile`);
+    if (!v) throw new InputError(['ref'], `there is no rebalance batch ${ref} for this profile (a draft declined in the confirmation window, or not signed before the desk restarted, leaves none; nothing of it was sent)`);
     return v;
   }
 
-  private runner(s: ActiveSession, b: z.output<typeof IndexEntry>, approved: Approved): BatchRun {
+  private runner(s: ActiveSession, b: Entry, approved: Approved): BatchRun {
     if (!s.journal || !s.writes) throw new InputError([], 'This profile has no usable journal, so it sends no writes (see the Activity page).');
     return new BatchRun({
       journal: s.journal, sender: s.writes, approved, currency: b.currency,
@@ -239,10 +222,10 @@ export class RebalanceService {
     const s = this.active();
     if (!s.journal || !s.writes) return;
     const hold = await this.opts.approvals.holdReason();
-    for (const b of this.batches(s.id)) {
-      if (this.runs.has(b.ref) || this.paused.has(b.ref)) continue;
+    for (const b of await this.batches()) {
+      if (!b.signed || this.runs.has(b.ref) || this.paused.has(b.ref)) continue;
       const status = await this.opts.approvals.batchStatus(b.ref);
-      if (status?.state !== 'approved' || status.payload.batch !== 'rebalance') continue;
+      if (status?.state !== 'approved') continue;
       const approved = await this.opts.approvals.approvedBatch(b.ref);
       if (!approved) continue;
       const run = this.runner(s, b, approved);
@@ -283,7 +266,7 @@ export class RebalanceService {
     else if (v.state === 'paused' || v.state === 'running') {
       const approved = await this.opts.approvals.approvedBatch(ref);
       if (!approved) throw new InputError(['ref'], 'this batch is not approved');
-      this.runner(s, this.batches(s.id).find((x) => x.ref === ref)!, approved).skipRest(`rebalance cancelled: ${reason}`);
+      this.runner(s, (await this.batches()).find((x) => x.ref === ref)!, approved).skipRest(`rebalance cancelled: ${reason}`);
       this.paused.delete(ref);
     } else if (v.state === 'waiting') {
       throw new InputError(['ref'], 'This batch waits for approval: reject it on the Approvals page, and nothing of it is sent.');

@@ -33,7 +33,6 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
       <p data-testid="batch-state">
         {batch.state === 'waiting' && 'Waiting for approval in the confirmation window. Nothing is sent until it is signed.'}
         {batch.state === 'rejected' && 'Rejected in the confirmation window: nothing was sent.'}
-        {batch.state === 'declined' && 'Never signed (declined in the confirmation window, or the desk restarted first): nothing was sent.'}
         {batch.state === 'running' && (batch.cancelling ? 'Cancelling: the transfers under way finish, the rest is skipped.' : 'Running.')}
         {batch.state === 'paused' && 'Paused: nothing more is sent.'}
         {batch.state === 'finished' && `Finished: ${count('done')} done, ${count('failed')} failed, ${count('skipped')} skipped${count('needs_attention') ? `, ${count('needs_attention')} need attention (Activity page)` : ''}.`}
