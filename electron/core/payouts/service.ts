@@ -6,7 +6,7 @@ import { listOf, WithdrawalChain, WithdrawalLimits } from '../../../shared/api/r
 import type { WriteRequest } from '../../../shared/api/writes.ts';
 import type { IntentView } from '../../../shared/ipc.ts';
 import type { PayoutOutcome, PayoutProgress, PayoutProgressRow, PayoutReview, PayoutRowView, PayoutTotal } from '../../../shared/payouts.ts';
-import { BatchPayload, type BatchSpec } from '../../../shared/api/batch.ts';
+import type { BatchPayload, BatchSpec } from '../../../shared/api/batch.ts';
 import type { DeskApprovals } from '../approvals/deskApprovals.ts';
 import type { ApiRequest } from '../client/client.ts';
 import { InputError } from '../errors.ts';
@@ -19,7 +19,7 @@ import { decodeBase64, parsePayoutFile } from './parse.ts';
 // confirmation window, and follow its rows through the journal once the dispatcher sends them.
 
 /** The part of the batch approvals (electron/core/approvals/deskApprovals.ts) that payouts use. */
-export type BatchPort = Pick<DeskApprovals, 'reviewBatch' | 'draftBatch' | 'batchStatus' | 'confirmState'>;
+export type BatchPort = Pick<DeskApprovals, 'reviewBatch' | 'draftBatch' | 'batchesOf' | 'batchStatus'>;
 
 export interface PayoutDeps {
   call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>>;
@@ -134,12 +134,11 @@ export class PayoutService {
   /** The batch as governance holds it once its drafter signed; before that, the draft waiting in the confirmation window. */
   private async batchOf(ref: string): Promise<{ state: PayoutProgress['state']; payload: BatchPayload; approved_by: string[]; needed: number }> {
     const b = this.deps.batch();
-    const s = await b.batchStatus(ref);
-    if (s?.payload.batch === 'payouts') return { ...s, needed: s.needed };
-    const ticket = s ? undefined : (await b.confirmState()).tickets.find((t) => t.ref === ref && t.what === 'batch');
-    const payload = ticket ? BatchPayload.safeParse(JSON.parse(ticket.payload)) : null;
-    if (!payload?.success || payload.data.batch !== 'payouts') throw new InputError(['ref'], `there is no payout batch ${ref} (a draft declined in the confirmation window leaves none).`);
-    return { state: 'drafted', payload: payload.data, approved_by: [], needed: payload.data.verdict.approvals };
+    const entry = (await b.batchesOf('payouts')).find((x) => x.ref === ref);
+    const s = entry?.signed ? await b.batchStatus(ref) : null;
+    if (s) return s;
+    if (!entry) throw new InputError(['ref'], `there is no payout batch ${ref} (a draft declined in the confirmation window leaves none).`);
+    return { state: 'drafted', payload: entry.payload, approved_by: [], needed: entry.payload.verdict.approvals };
   }
 
   async report(ref: string): Promise<{ filename: string; csv: string; rows: number }> {
