@@ -1,21 +1,18 @@
-// The batch's report, one row per planned transfer, and its CSV export (RFC 4180 quoting).
+// The batch's report, one row per planned transfer, and its CSV export (RFC 4180, CRLF lines; cells a
+// spreadsheet would run as formulas are quoted: the reason carries the exchange's words).
 
+import { stringify } from 'csv-stringify/sync';
 import type { ReportRow } from '../../../shared/rebalance.ts';
+import { spreadsheetSafe } from '../history/csv.ts';
 
 export type { ReportRow };
 export type RowState = ReportRow['state'];
 
 const COLUMNS: (keyof ReportRow)[] = ['transfer', 'from', 'to', 'amount', 'currency', 'state', 'reason'];
 
-function cell(v: string | number): string {
-  const s = String(v);
-  // A leading = + - @ would run as a formula in a spreadsheet: the reason carries the exchange's words.
-  const safe = /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
 export function reportCsv(rows: readonly ReportRow[]): string {
-  return [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => cell(r[c])).join(','))].join('\r\n') + '\r\n';
+  const records = rows.map((r) => COLUMNS.map((c) => spreadsheetSafe(String(r[c]))));
+  return stringify(records, { header: true, columns: COLUMNS, record_delimiter: 'windows' });
 }
 
 export function tally(rows: readonly ReportRow[]): Record<RowState, number> {
