@@ -51,6 +51,8 @@ export interface GovernanceState {
   operators: Map<string, Operator>;
   proposals: Map<string, Proposal>;
   frozen: { by: string; at: number; reason: string } | null;
+  /** Every row id of every batch proposed: with the proposals' refs, the ids no new request or row may take. */
+  batchRows: Set<string>;
   /** The last record's position: an append must follow it (optimistic concurrency, see store.ts). */
   seq: number;
 }
@@ -70,7 +72,7 @@ export class GovernanceError extends Error {
 }
 
 export function emptyState(): GovernanceState {
-  return { operators: new Map(), proposals: new Map(), frozen: null, seq: 0 };
+  return { operators: new Map(), proposals: new Map(), frozen: null, batchRows: new Set(), seq: 0 };
 }
 
 export function activeAt(op: Operator | undefined, at: number): boolean {
@@ -179,7 +181,8 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
         s.operators.set(o.id, { id: o.id, name: o.name, public_key: o.public_key, active_from: Number.POSITIVE_INFINITY, removed_from: null });
       }
       if (r.what === 'policy') Policy.parse(JSON.parse(r.payload));
-      if (r.what === 'batch') checkBatch(s, r.payload);
+      const rows = r.what === 'batch' ? checkBatch(s, r.payload) : null;
+      if ((r.what === 'request' || r.what === 'batch') && s.batchRows.has(r.ref)) throw new GovernanceError(`id ${r.ref} is a batch row's already.`);
       const p: Proposal = {
         ref: r.ref, what: r.what, ...(r.profile !== undefined ? { profile: r.profile } : {}), payload: r.payload,
         drafted_by: r.signed, drafted_at: at, signoffs: [], rejected: null, approved_at: null, effective_at: null, dispatched: false,
@@ -188,6 +191,7 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
         throw new GovernanceError(`the policy blocks this ${r.what}: it cannot be drafted.`);
       }
       s.proposals.set(r.ref, p);
+      for (const ref of rows ?? []) s.batchRows.add(ref);
       reachQuorum(s, p, rules, at);
       break;
     }
@@ -241,21 +245,15 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
  * A batch's payload is well formed and none of its row ids was used by an earlier request or batch: a
  * row id is the intent id (and client id) its write is sent under, so a reused one could be sent twice.
  */
-function checkBatch(s: GovernanceState, payload: string): void {
+function checkBatch(s: GovernanceState, payload: string): Set<string> {
   const parsed = BatchPayload.safeParse(JSON.parse(payload));
   if (!parsed.success) throw new GovernanceError(`the batch is malformed: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
   const refs = new Set<string>();
-  const used = rowRefs(s);
   for (const row of parsed.data.rows) {
-    if (refs.has(row.ref) || s.proposals.has(row.ref) || used.has(row.ref)) throw new GovernanceError(`row id ${row.ref} is used twice.`);
+    if (refs.has(row.ref) || s.proposals.has(row.ref) || s.batchRows.has(row.ref)) throw new GovernanceError(`row id ${row.ref} is used twice.`);
     refs.add(row.ref);
   }
-}
-
-function rowRefs(s: GovernanceState): Set<string> {
-  const out = new Set<string>();
-  for (const p of s.proposals.values()) if (p.what === 'batch') for (const r of (JSON.parse(p.payload) as BatchPayload).rows) out.add(r.ref);
-  return out;
+  return refs;
 }
 
 /** Folds stored records; a record that does not check means the store was written around the desk. */

@@ -191,6 +191,7 @@ describe('batches', () => {
     const allow = verdictOf({ rules: [{ id: 'rest', match: {}, action: 'allow' }] });
     await expect(sign(desk.draftBatchTicket('p1', 'b2', batch(['r3', 'r2'], allow)), alice, 'alice')).rejects.toThrow(/row id r2 is used twice/);
     await expect(sign(desk.draftBatchTicket('p1', 'b3', batch(['r4', 'r4'], allow)), alice, 'alice')).rejects.toThrow(/row id r4 is used twice/);
+    await expect(sign(desk.draftTicket('p1', 'r1', 'withdrawal', { ...BODY, withdraw_order_id: 'r1' }, allow), alice, 'alice')).rejects.toThrow(/id r1 is a batch row's already/);
     await expect(desk.draftBatchTicket('p1', 'b4', batch(['r5'], verdictOf({ rules: [] })))).rejects.toThrow(/policy blocks this batch/);
     await expect(desk.draftBatchTicket('p1', 'b5', { ...batch(['r6'], allow), rows: [] })).rejects.toThrow();
     expect([...(await desk.load()).proposals.keys()]).toEqual(['b1']);
