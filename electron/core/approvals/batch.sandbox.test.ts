@@ -120,4 +120,18 @@ describe('a batch approved once', () => {
     expect((await desk.approvals.state()).items.filter((i) => i.what === 'batch')).toHaveLength(1);
     await desk.close();
   }, 60_000);
+
+  it('finishes a row an earlier run journaled without its approval (a crash between the two records)', async () => {
+    const desk = openDesk();
+    const operator = (await desk.approvals.confirmState()).operators[0]!.id;
+    const before = (await withdrawalsAtExchange()).length;
+    const drafted = await desk.approvals.draftBatch(payouts(['21', '22']));
+    const [first] = drafted.rows;
+    desk.session.active().journal!.append({ type: 'intent', intent: first!.ref, kind: 'withdrawal', client_id: first!.ref, body: first!.body });
+    await desk.approvals.sign(drafted.ticket, operator, PASS);
+    await expect.poll(async () => (await withdrawalsAtExchange()).length - before, { timeout: 20_000, interval: 200 }).toBe(2);
+    await desk.approvals.dispatch();
+    expect(desk.session.active().journal!.intent(first!.ref)?.state).toMatch(/accepted|done/);
+    await desk.close();
+  }, 60_000);
 });

@@ -326,7 +326,9 @@ export class DeskApprovals {
         : [{ ref: p.ref, ...(JSON.parse(p.payload) as RequestPayload) }];
       for (const row of rows) {
         // A row an earlier run handed over is the executor's already (resume() drives it): never handed twice.
-        if (p.what === 'batch' && session.journal?.intent(row.ref)) continue;
+        // One journaled without its approval (a crash between the two records) is handed over to finish it.
+        const held = p.what === 'batch' ? session.journal?.intent(row.ref) : undefined;
+        if (held && held.state !== 'pending_approval') continue;
         const wait = (this.lastHanded.get(row.kind) ?? -Infinity) + (PACE_MS[row.kind] ?? 0) - this.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
