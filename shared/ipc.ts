@@ -4,7 +4,8 @@ import { SavedAddress, TotalBalance, VALUATION_CURRENCIES, WithdrawalChain, With
 import { Policy, Verdict } from './api/policy.ts';
 import { CurrencyPair, OrderBook, SpotOrder, SpotTrade, Ticker } from './api/orders.ts';
 import { AuditKey, AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
-import { PayoutFile, PayoutProgress, PayoutQueued, PayoutQueueRequest, PayoutReport, PayoutReview } from './payouts.ts';
+import { PayoutFile, PayoutProgress, PayoutQueued, PayoutQueueRequest, PayoutReview } from './payouts.ts';
+import { CsvExport } from './csvExport.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
 import { BatchView, PlanRequest, RebalancePlan, RebalanceScope, Template } from './rebalance.ts';
 import { BatchStatus } from './api/batch.ts';
@@ -360,7 +361,7 @@ export const channels = {
   /** The batch's report (sent, refused with the label's sentence, skipped) as CSV text. */
   payoutsReport: {
     request: z.object({ ref: z.string().min(1).max(64) }).strict(),
-    response: PayoutReport,
+    response: CsvExport,
   },
   /** Operators, the policy in force, the queue of requests and changes, freeze. */
   approvalsState: {
@@ -468,7 +469,7 @@ export const channels = {
   /** The whole filtered matrix as CSV text. */
   balancesExport: {
     request: MatrixQuery,
-    response: z.object({ filename: z.string(), csv: z.string(), rows: z.number().int() }),
+    response: CsvExport,
   },
   /** Every §2.8 record of one sub-account, its alert settings and its alerts. */
   balancesSubAccount: {
@@ -537,7 +538,7 @@ export const channels = {
   /** The whole filtered, sorted list as CSV text (the renderer saves it where the operator chooses). */
   historyExport: {
     request: z.object({ kind: z.enum(HISTORY_KINDS), query: HistoryQuery.default({ filters: {}, sort: { by: 'time', dir: 'desc' } }) }).strict(),
-    response: z.object({ filename: z.string(), rows: z.number().int().nonnegative(), csv: z.string() }),
+    response: CsvExport,
   },
   historyStatus: { request: z.object({}).strict(), response: HistoryStatus },
   /** Reads what is new now (the operator's Refresh); answers when that sync is over. */
@@ -590,7 +591,7 @@ export const channels = {
   rebalanceResume: { request: z.object({ ref: z.string().min(1).max(64) }).strict(), response: BatchView },
   rebalanceReport: {
     request: z.object({ ref: z.string().min(1).max(64) }).strict(),
-    response: z.object({ filename: z.string(), csv: z.string(), rows: z.number().int() }),
+    response: CsvExport,
   },
 } as const;
 

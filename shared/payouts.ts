@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BatchStatus } from './api/batch.ts';
 import { Verdict } from './api/policy.ts';
 
 // Payouts from a file: the operator picks a CSV, the window sends its bytes, the core parses and checks
@@ -108,7 +109,7 @@ export const PayoutProgress = z.object({
   file: z.string(),
   sha256: z.string(),
   /** drafted: waiting for its drafter's signature in the confirmation window; then as the approvals stand. */
-  state: z.enum(['drafted', 'waiting', 'approved', 'rejected', 'sent']),
+  state: z.enum(['drafted', ...BatchStatus.shape.state.options]),
   approved_by: z.array(z.string()),
   needed: z.number().int(),
   rows: z.array(PayoutProgressRow),
@@ -116,4 +117,3 @@ export const PayoutProgress = z.object({
 });
 export type PayoutProgress = z.infer<typeof PayoutProgress>;
 
-export const PayoutReport = z.object({ filename: z.string(), csv: z.string(), rows: z.number().int() });
