@@ -41,11 +41,15 @@ module.exports = {
       comment: 'only electron/main.ts, electron/preload.ts, electron/confirm-preload.ts and electron/host/electron* import electron',
       severity: 'error',
       from: { pathNot: '^electron/(main\\.ts|preload\\.ts|confirm-preload\\.ts|host/electron[^/]*)$' },
-      to: { path: '^electron$|node_modules/electron/', dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'npm-unknown', 'type-only', 'core', 'unknown', 'undetermined'] },
+      to: {
+        path: '^electron$|node_modules/electron/',
+        dependencyTypes: ['npm', 'npm-dev', 'npm-no-pkg', 'npm-unknown', 'type-only', 'core', 'unknown', 'undetermined'],
+      },
     },
     {
       name: 'sandbox-stays-apart',
-      comment: 'simulator/ may use spec data from shared/api (and shared/money, the credentials.json schema in shared/sandbox, the seeded generator in shared/random) but never the desk',
+      comment:
+        'simulator/ may use spec data from shared/api (and shared/money, the credentials.json schema in shared/sandbox, the seeded generator in shared/random) but never the desk',
       severity: 'error',
       from: { path: '^simulator/' },
       to: { path: '^(electron|renderer|e2e|bench)/|^shared/(?!api/|money\\.ts$|sandbox\\.ts$|random\\.ts$)' },
@@ -76,6 +80,10 @@ module.exports = {
     exclude: { path: '^dist/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
   },
 };

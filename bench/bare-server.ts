@@ -13,5 +13,9 @@ app.get('/same', async () => same);
 app.get('/tiny', async () => tiny);
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 process.stdout.write(`bare listening on ${address}\n`);
-process.on('disconnect', () => { void app.close().finally(() => process.exit(0)); });
-process.on('SIGTERM', () => { void app.close().finally(() => process.exit(0)); });
+process.on('disconnect', () => {
+  void app.close().finally(() => process.exit(0));
+});
+process.on('SIGTERM', () => {
+  void app.close().finally(() => process.exit(0));
+});

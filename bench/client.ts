@@ -28,7 +28,9 @@ const WITHDRAW_INTERVAL_S = 3; // §8.2: POST /withdrawals, 1 per 3 s per UID
 // USDT on TRX accepts withdrawals in the bench world (simulator/ledger/catalog.ts: minimum 10, fee 1,
 // review from 20,000); the address is an outside TRX address, as the Sandbox's own tests use.
 const ORDER = {
-  currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA',
+  currency: 'USDT',
+  chain: 'TRX',
+  address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA',
   amounts: Array.from({ length: BATCH }, (_, i) => `${12 + i}.25`),
 };
 const NEW_DEPOSITS = ['15', '250.5', '3100'];
@@ -71,7 +73,9 @@ async function main(): Promise<void> {
   if (!(await admin.limitsEnabled())) throw new Error('the Sandbox answers with its rate limits off; this benchmark needs them on');
   const deskKey = await admin.copyWorld();
   const peerKey = await admin.copyWorld();
-  log(`Sandbox (pid ${sandbox.child.pid}) at ${creds.base_url}, limits on; desk on main account ${deskKey.uid}, ccxt on ${peerKey.uid} (${round((performance.now() - t) / 1000, 1)} s)`);
+  log(
+    `Sandbox (pid ${sandbox.child.pid}) at ${creds.base_url}, limits on; desk on main account ${deskKey.uid}, ccxt on ${peerKey.uid} (${round((performance.now() - t) / 1000, 1)} s)`,
+  );
 
   const wire = new CountingTransport(creds.base_url);
   const desk = new ApiClient({ baseUrl: creds.base_url, credentials: deskKey, fetch: wire.fetch });
@@ -90,7 +94,9 @@ async function main(): Promise<void> {
   expectEqual('desk refresh: sub-accounts read', refresh.subAccounts, deskMin.subAccounts);
   expectEqual('desk refresh: withdrawals read', refresh.withdrawals, deskMin.withdrawals);
   expectEqual('desk refresh: deposits read', refresh.deposits, deskMin.deposits);
-  log(`desk refresh: ${round(refresh.ms)} ms, ${refresh.requests} requests by its client's counter, ${refreshWire} on the wire, ${refreshServer.count} counted by the Sandbox${refreshServer.exact ? '' : ' (not exact: windows overlapped)'}, ${refresh429} x 429`);
+  log(
+    `desk refresh: ${round(refresh.ms)} ms, ${refresh.requests} requests by its client's counter, ${refreshWire} on the wire, ${refreshServer.count} counted by the Sandbox${refreshServer.exact ? '' : ' (not exact: windows overlapped)'}, ${refresh429} x 429`,
+  );
   let peer429 = peer.tooMany;
   let peerRequests = peer.requests;
   const ccxtRefresh = await peer.refresh(peerMin.from, peerMin.to);
@@ -104,7 +110,9 @@ async function main(): Promise<void> {
   const yearEnd = await admin.nowSec();
   const deskHistMin = await historyMinimum(admin, deskKey.uid, yearEnd);
   const peerHistMin = await historyMinimum(admin, peerKey.uid, yearEnd);
-  log(`history minimum: ${deskHistMin.total} withdrawals in ${deskHistMin.windows.length} windows (${deskHistMin.windows.map((w) => w.n).join(' ')}) -> ${deskHistMin.requests} requests`);
+  log(
+    `history minimum: ${deskHistMin.total} withdrawals in ${deskHistMin.windows.length} windows (${deskHistMin.windows.map((w) => w.n).join(' ')}) -> ${deskHistMin.requests} requests`,
+  );
   peer429 = peer.tooMany;
   peerRequests = peer.requests;
   const ccxtHistory = await peer.history(peerHistMin.from, peerHistMin.to);
@@ -117,14 +125,18 @@ async function main(): Promise<void> {
   const history = await deskHistoryCold(desk, deskHistMin.from, deskHistMin.to);
   const historyServer = wire.sandboxCount(mark);
   expectEqual('desk history: withdrawals read', history.withdrawals, deskHistMin.total);
-  log(`desk history (cold): ${round(history.ms)} ms, ${history.requests} requests by its client's counter, ${wire.since(mark).length} on the wire, ${historyServer.count} counted by the Sandbox${historyServer.exact ? '' : ' (not exact: windows overlapped)'}, ${wire.tooMany(mark)} x 429`);
+  log(
+    `desk history (cold): ${round(history.ms)} ms, ${history.requests} requests by its client's counter, ${wire.since(mark).length} on the wire, ${historyServer.count} counted by the Sandbox${historyServer.exact ? '' : ' (not exact: windows overlapped)'}, ${wire.tooMany(mark)} x 429`,
+  );
 
   // The history cache's own cold sync (withdrawals and deposits of the year), so that a warm sync has a "last sync".
   const cache = historyCache(desk, dir);
   t = performance.now();
   mark = wire.mark;
   const prime = await cache.sync();
-  log(`desk history cache, cold sync: ${prime.requests} requests, ${prime.newWithdrawals} withdrawals and ${prime.newDeposits} deposits, ${round((performance.now() - t) / 1000, 1)} s, ${wire.tooMany(mark)} x 429`);
+  log(
+    `desk history cache, cold sync: ${prime.requests} requests, ${prime.newWithdrawals} withdrawals and ${prime.newDeposits} deposits, ${round((performance.now() - t) / 1000, 1)} s, ${wire.tooMany(mark)} x 429`,
+  );
 
   // Batch.
   mark = wire.mark;
@@ -132,7 +144,9 @@ async function main(): Promise<void> {
   const batch429 = wire.tooMany(mark);
   expectEqual('batch: withdrawals accepted', batch.accepted, BATCH);
   const gaps = batch.acceptedAtS.slice(1).map((s, i) => s - batch.acceptedAtS[i]!);
-  log(`batch: ${batch.accepted}/${BATCH} accepted (${JSON.stringify(batch.states)}), makespan ${round(batch.makespanS, 3)} s, first answer at ${round(batch.acceptedAtS[0] ?? NaN, 3)} s, gaps ${round(Math.min(...gaps), 3)}..${round(Math.max(...gaps), 3)} s, ${batch429} x 429`);
+  log(
+    `batch: ${batch.accepted}/${BATCH} accepted (${JSON.stringify(batch.states)}), makespan ${round(batch.makespanS, 3)} s, first answer at ${round(batch.acceptedAtS[0] ?? NaN, 3)} s, gaps ${round(Math.min(...gaps), 3)}..${round(Math.max(...gaps), 3)} s, ${batch429} x 429`,
+  );
 
   // Warm: records new since the cache's last sync (the batch's withdrawals and a few deposits).
   for (const amount of NEW_DEPOSITS) await admin.creditDeposit(deskKey.uid, 'USDT', amount);
@@ -140,7 +154,9 @@ async function main(): Promise<void> {
   const warm = await cache.sync();
   expectEqual('warm sync: new withdrawals', warm.newWithdrawals, batch.accepted);
   expectEqual('warm sync: new deposits', warm.newDeposits, NEW_DEPOSITS.length);
-  log(`desk history cache, warm sync: ${warm.requests} requests (${wire.since(mark).length} on the wire), ${warm.newWithdrawals} new withdrawals, ${warm.newDeposits} new deposits`);
+  log(
+    `desk history cache, warm sync: ${warm.requests} requests (${wire.since(mark).length} on the wire), ${warm.newWithdrawals} new withdrawals, ${warm.newDeposits} new deposits`,
+  );
 
   const deskAll429 = wire.tooMany(0);
   const figures = {
@@ -163,13 +179,24 @@ async function main(): Promise<void> {
   const targets: Array<[string, boolean]> = [
     [`no 429 for the desk anywhere in the run (${deskAll429})`, deskAll429 === 0],
     ['refresh_requests = refresh_min_requests', figures.refresh_requests === figures.refresh_min_requests],
-    [`refresh_requests matches the wire (${refreshWire}) and the Sandbox's count (${refreshServer.count}${refreshServer.exact ? '' : ', not exact'})`,
-      refreshWire === refresh.requests && (!refreshServer.exact || refreshServer.count === refresh.requests)],
-    [`refresh_ms <= 0.5 x ccxt_refresh_ms (${figures.refresh_ms} vs ${round(0.5 * figures.ccxt_refresh_ms)})`, figures.refresh_ms <= 0.5 * figures.ccxt_refresh_ms],
+    [
+      `refresh_requests matches the wire (${refreshWire}) and the Sandbox's count (${refreshServer.count}${refreshServer.exact ? '' : ', not exact'})`,
+      refreshWire === refresh.requests && (!refreshServer.exact || refreshServer.count === refresh.requests),
+    ],
+    [
+      `refresh_ms <= 0.5 x ccxt_refresh_ms (${figures.refresh_ms} vs ${round(0.5 * figures.ccxt_refresh_ms)})`,
+      figures.refresh_ms <= 0.5 * figures.ccxt_refresh_ms,
+    ],
     ['history_cold_requests = history_min_requests', figures.history_cold_requests === figures.history_min_requests],
-    [`history_cold_ms <= 0.5 x ccxt_history_ms (${figures.history_cold_ms} vs ${round(0.5 * figures.ccxt_history_ms)})`, figures.history_cold_ms <= 0.5 * figures.ccxt_history_ms],
+    [
+      `history_cold_ms <= 0.5 x ccxt_history_ms (${figures.history_cold_ms} vs ${round(0.5 * figures.ccxt_history_ms)})`,
+      figures.history_cold_ms <= 0.5 * figures.ccxt_history_ms,
+    ],
     ['history_warm_requests <= 2', figures.history_warm_requests <= 2],
-    [`batch_makespan_s within 1 s of batch_bound_s (${figures.batch_makespan_s} vs ${figures.batch_bound_s})`, Math.abs(figures.batch_makespan_s - figures.batch_bound_s) <= 1],
+    [
+      `batch_makespan_s within 1 s of batch_bound_s (${figures.batch_makespan_s} vs ${figures.batch_bound_s})`,
+      Math.abs(figures.batch_makespan_s - figures.batch_bound_s) <= 1,
+    ],
   ];
   for (const [what, met] of targets) log(`${met ? 'met   ' : 'MISSED'} ${what}`);
   for (const p of problems) log(`PROBLEM ${p}`);
@@ -179,7 +206,7 @@ async function main(): Promise<void> {
 
 main()
   .catch((e: unknown) => {
-    log(`failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}`);
+    log(`failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
     process.exitCode = 1;
   })
   .finally(() => cleanUp());

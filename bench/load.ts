@@ -12,13 +12,25 @@ import { createInterface } from 'node:readline';
 export const ROOT = join(import.meta.dirname, '..');
 const TSX = createRequire(join(ROOT, 'package.json')).resolve('tsx');
 
-export interface KeyPair { uid: string; key: string; secret: string }
-export interface Creds { base_url: string; main: KeyPair; sub_accounts: KeyPair[] }
+export interface KeyPair {
+  uid: string;
+  key: string;
+  secret: string;
+}
+export interface Creds {
+  base_url: string;
+  main: KeyPair;
+  sub_accounts: KeyPair[];
+}
 
 const children: ChildProcess[] = [];
 
 export function start(args: string[], ready: RegExp, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', TSX, ...args], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], cwd: ROOT, env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, ['--import', TSX, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+  });
   children.push(child);
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${args[0]} exited with ${code} before it was ready`)));
@@ -47,7 +59,13 @@ export function signedHeaders(k: KeyPair, method: string, fullPath: string, quer
   return { KEY: k.key, Timestamp: ts, SIGN: sign, Accept: 'application/json', ...(body ? { 'Content-Type': 'application/json' } : {}) };
 }
 
-export interface Spec { method: 'GET' | 'POST'; path: string; query?: string; body?: string; key: KeyPair }
+export interface Spec {
+  method: 'GET' | 'POST';
+  path: string;
+  query?: string;
+  body?: string;
+  key: KeyPair;
+}
 
 export function build(prefix: string, specs: Spec[]): AcRequest[] {
   return specs.map((s) => {
@@ -62,25 +80,35 @@ export function build(prefix: string, specs: Spec[]): AcRequest[] {
 }
 
 /** Runs autocannon; every connection's requests are re-signed once a second. */
-export function load(url: string, opts: { connections: number; duration: number; specs?: Spec[]; prefix?: string; path?: string }): Promise<Result> {
+export function load(
+  url: string,
+  opts: { connections: number; duration: number; specs?: Spec[]; prefix?: string; path?: string },
+): Promise<Result> {
   const clients = new Set<Client>();
-  const resign = opts.specs ? setInterval(() => {
-    const reqs = build(opts.prefix!, opts.specs!);
-    for (const c of clients) c.setRequests(reqs);
-  }, 1000) : undefined;
+  const resign = opts.specs
+    ? setInterval(() => {
+        const reqs = build(opts.prefix!, opts.specs!);
+        for (const c of clients) c.setRequests(reqs);
+      }, 1000)
+    : undefined;
   return new Promise((resolve, reject) => {
     const requests = opts.specs ? build(opts.prefix!, opts.specs) : undefined;
-    const inst = autocannon({
-      url,
-      connections: opts.connections,
-      duration: opts.duration,
-      ...(requests ? { requests } : { requests: [{ method: 'GET', path: opts.path! }] }),
-      setupClient: (c: Client) => { clients.add(c); },
-    }, (err: Error | null, result: Result) => {
-      if (resign) clearInterval(resign);
-      if (err) reject(err);
-      else resolve(result);
-    });
+    const inst = autocannon(
+      {
+        url,
+        connections: opts.connections,
+        duration: opts.duration,
+        ...(requests ? { requests } : { requests: [{ method: 'GET', path: opts.path! }] }),
+        setupClient: (c: Client) => {
+          clients.add(c);
+        },
+      },
+      (err: Error | null, result: Result) => {
+        if (resign) clearInterval(resign);
+        if (err) reject(err);
+        else resolve(result);
+      },
+    );
     inst.on('error', reject);
   });
 }
@@ -88,4 +116,3 @@ export function load(url: string, opts: { connections: number; duration: number;
 export function statusSummary(r: Result): string {
   return `2xx ${r['2xx']}, non-2xx ${r.non2xx}, errors ${r.errors}, timeouts ${r.timeouts}`;
 }
-

@@ -41,9 +41,18 @@ function workload(seed: number): { initial: Incoming[]; stream: Op[] } {
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   let id = 0;
   const resting = (): Incoming => {
-    const side = rand() < 0.5 ? 'buy' as const : 'sell' as const;
+    const side = rand() < 0.5 ? ('buy' as const) : ('sell' as const);
     const off = int(1, SPREAD);
-    return { id: ++id, ...owner(rand), side, type: 'limit', price: side === 'buy' ? MID - off : MID + off, amount: int(1, 100), tif: rand() < 0.9 ? 'gtc' : 'poc', stpAct: null };
+    return {
+      id: ++id,
+      ...owner(rand),
+      side,
+      type: 'limit',
+      price: side === 'buy' ? MID - off : MID + off,
+      amount: int(1, 100),
+      tif: rand() < 0.9 ? 'gtc' : 'poc',
+      stpAct: null,
+    };
   };
   const initial = Array.from({ length: BOOK }, resting);
   const ids: number[] = initial.map((o) => o.id);
@@ -56,20 +65,39 @@ function workload(seed: number): { initial: Incoming[]; stream: Op[] } {
       ids.push(o.id);
       stream.push({ k: 'order', o });
     } else if (r < 0.8) {
-      const side = rand() < 0.5 ? 'buy' as const : 'sell' as const;
+      const side = rand() < 0.5 ? ('buy' as const) : ('sell' as const);
       const u = owner(rand);
       const tr = rand();
-      stream.push({ k: 'order', o: {
-        id: ++id, ...u, side, type: 'limit', price: side === 'buy' ? MID + int(0, 20) : MID - int(0, 20), amount: int(1, 60),
-        tif: tr < 0.7 ? 'gtc' : tr < 0.85 ? 'ioc' : 'fok', stpAct: u.stpId ? acts[int(0, 2)]! : null,
-      } });
+      stream.push({
+        k: 'order',
+        o: {
+          id: ++id,
+          ...u,
+          side,
+          type: 'limit',
+          price: side === 'buy' ? MID + int(0, 20) : MID - int(0, 20),
+          amount: int(1, 60),
+          tif: tr < 0.7 ? 'gtc' : tr < 0.85 ? 'ioc' : 'fok',
+          stpAct: u.stpId ? acts[int(0, 2)]! : null,
+        },
+      });
       ids.push(id);
     } else if (r < 0.9) {
-      const side = rand() < 0.5 ? 'buy' as const : 'sell' as const;
+      const side = rand() < 0.5 ? ('buy' as const) : ('sell' as const);
       const lots = int(1, 60);
-      stream.push({ k: 'order', o: {
-        id: ++id, ...owner(rand), side, type: 'market', price: 0, amount: side === 'buy' ? lots * MID : lots, tif: rand() < 0.8 ? 'ioc' : 'fok', stpAct: null,
-      } });
+      stream.push({
+        k: 'order',
+        o: {
+          id: ++id,
+          ...owner(rand),
+          side,
+          type: 'market',
+          price: 0,
+          amount: side === 'buy' ? lots * MID : lots,
+          tif: rand() < 0.8 ? 'ioc' : 'fok',
+          stpAct: null,
+        },
+      });
     } else {
       stream.push({ k: 'cancel', id: ids[ids.length - 1 - Math.floor(rand() * Math.min(ids.length, 50_000))]! });
     }
@@ -104,7 +132,10 @@ function engineFigures(initial: Incoming[], stream: Op[]) {
 
   // The machine is shared: a pass can lose the core to other processes for whole milliseconds, so the
   // stream runs PASSES times on fresh books and the fastest pass counts (as timeit takes the minimum).
-  let best = Infinity, minOrders = Infinity, minLevels = Infinity, endOrders = 0;
+  let best = Infinity,
+    minOrders = Infinity,
+    minLevels = Infinity,
+    endOrders = 0;
   const walls: number[] = [];
   for (let pass = 0; pass < PASSES; pass++) {
     const book = seeded(initial);
@@ -145,7 +176,12 @@ function engineFigures(initial: Incoming[], stream: Op[]) {
 function outcomeOf(book: Book, o: Incoming): NaiveOutcome {
   try {
     const r = book.place({ ...o });
-    return { fills: r.fills.map((f) => [f.maker.id, f.price, f.lots]), stpCancelled: r.stpCancelled.map((m) => m.id), left: r.left, finishAs: r.finishAs };
+    return {
+      fills: r.fills.map((f) => [f.maker.id, f.price, f.lots]),
+      stpCancelled: r.stpCancelled.map((m) => m.id),
+      left: r.left,
+      finishAs: r.finishAs,
+    };
   } catch (e) {
     if (e instanceof EngineRefusal) return { refused: e.label, fills: [], stpCancelled: [], left: o.amount, finishAs: '' };
     throw e;
@@ -157,7 +193,8 @@ function check(initial: Incoming[], stream: Op[]): [number, number] {
   const book = seeded(initial);
   const naive = new NaiveBook();
   naive.restAll(initial.map((o) => ({ id: o.id, side: o.side, price: o.price, left: o.amount, stpId: o.stpId })));
-  let same = 0, different = 0;
+  let same = 0,
+    different = 0;
   for (const op of stream.slice(0, CHECK)) {
     let a: string, b: string;
     if (op.k === 'cancel') {
@@ -169,7 +206,8 @@ function check(initial: Incoming[], stream: Op[]): [number, number] {
     }
     if (a === b) same++;
     else {
-      if (different < 5) process.stderr.write(`difference at ${JSON.stringify(op)}:\n  engine ${a.slice(0, 300)}\n  naive  ${b.slice(0, 300)}\n`);
+      if (different < 5)
+        process.stderr.write(`difference at ${JSON.stringify(op)}:\n  engine ${a.slice(0, 300)}\n  naive  ${b.slice(0, 300)}\n`);
       different++;
     }
   }
@@ -179,7 +217,10 @@ function check(initial: Incoming[], stream: Op[]): [number, number] {
 async function httpFigures(): Promise<{ http_orders_per_s: number; signed_get_rps: number }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-matching-'));
   try {
-    await start([join(ROOT, 'simulator', 'main.ts'), '--port', '0', '--data', dataDir, '--no-limits', '--world', 'bench'], /^Sandbox listening on (\S+)$/);
+    await start(
+      [join(ROOT, 'simulator', 'main.ts'), '--port', '0', '--data', dataDir, '--no-limits', '--world', 'bench'],
+      /^Sandbox listening on (\S+)$/,
+    );
     const creds = JSON.parse(readFileSync(join(dataDir, 'credentials.json'), 'utf8')) as Creds;
     const base = new URL(creds.base_url);
     const prefix = base.pathname;
@@ -194,10 +235,15 @@ async function httpFigures(): Promise<{ http_orders_per_s: number; signed_get_rp
     await load(base.origin, { connections: 50, duration: 3, specs: reads, prefix });
     await load(base.origin, { connections: 50, duration: 3, specs: orders, prefix });
     const getRun = await load(base.origin, { connections: 50, duration: SECONDS, specs: reads, prefix });
-    process.stderr.write(`signed GET /wallet/total_balance: ${getRun.requests.average} req/s, p99 ${getRun.latency.p99} ms (${statusSummary(getRun)})\n`);
+    process.stderr.write(
+      `signed GET /wallet/total_balance: ${getRun.requests.average} req/s, p99 ${getRun.latency.p99} ms (${statusSummary(getRun)})\n`,
+    );
     const orderRun = await load(base.origin, { connections: 50, duration: SECONDS, specs: orders, prefix });
-    process.stderr.write(`signed POST /spot/orders: ${orderRun.requests.average} req/s, p99 ${orderRun.latency.p99} ms (${statusSummary(orderRun)})\n`);
-    if (orderRun.non2xx > 0 || orderRun.errors > 0 || getRun.non2xx > 0) throw new Error(`the HTTP runs had failures: orders ${statusSummary(orderRun)}; reads ${statusSummary(getRun)}`);
+    process.stderr.write(
+      `signed POST /spot/orders: ${orderRun.requests.average} req/s, p99 ${orderRun.latency.p99} ms (${statusSummary(orderRun)})\n`,
+    );
+    if (orderRun.non2xx > 0 || orderRun.errors > 0 || getRun.non2xx > 0)
+      throw new Error(`the HTTP runs had failures: orders ${statusSummary(orderRun)}; reads ${statusSummary(getRun)}`);
     return { http_orders_per_s: Math.round(orderRun.requests.average), signed_get_rps: Math.round(getRun.requests.average) };
   } finally {
     stopAll();
@@ -210,21 +256,36 @@ async function main(): Promise<void> {
   const only = process.env.BENCH_ONLY;
   const { initial, stream } = workload(15);
   let engine = { orders_per_s: 0, p99_us: 0, book_orders: 0, price_levels: 0, endOrders: 0 };
-  let checked = 0, different = 0;
+  let checked = 0,
+    different = 0;
   if (only !== 'http') {
     engine = engineFigures(initial, stream);
-    process.stderr.write(`engine: ${stream.length} orders, ${engine.orders_per_s}/s, p99 ${engine.p99_us} µs, book at least ${engine.book_orders} orders over ${engine.price_levels} levels (${engine.endOrders} at the end)\n`);
+    process.stderr.write(
+      `engine: ${stream.length} orders, ${engine.orders_per_s}/s, p99 ${engine.p99_us} µs, book at least ${engine.book_orders} orders over ${engine.price_levels} levels (${engine.endOrders} at the end)\n`,
+    );
     [checked, different] = check(initial, stream);
     process.stderr.write(`reference: ${checked} orders identical, ${different} different\n`);
   }
   const http = only === 'engine' ? { http_orders_per_s: 0, signed_get_rps: 0 } : await httpFigures();
   const figures = {
-    orders_per_s: engine.orders_per_s, p99_us: engine.p99_us, book_orders: engine.book_orders, price_levels: engine.price_levels,
-    checked_orders: checked, ...http,
+    orders_per_s: engine.orders_per_s,
+    p99_us: engine.p99_us,
+    book_orders: engine.book_orders,
+    price_levels: engine.price_levels,
+    checked_orders: checked,
+    ...http,
   };
-  const ok = figures.orders_per_s >= 300_000 && figures.p99_us <= 50 && figures.book_orders >= 100_000 && figures.price_levels >= 1000
-    && checked >= 10_000 && different === 0 && figures.http_orders_per_s >= 0.4 * figures.signed_get_rps;
-  process.stderr.write(`targets (orders_per_s >= 300000, p99_us <= 50, book_orders >= 100000, price_levels >= 1000, checked_orders >= 10000 identical, http >= 0.4 x signed GET): ${ok ? 'met' : 'NOT met'}\n`);
+  const ok =
+    figures.orders_per_s >= 300_000 &&
+    figures.p99_us <= 50 &&
+    figures.book_orders >= 100_000 &&
+    figures.price_levels >= 1000 &&
+    checked >= 10_000 &&
+    different === 0 &&
+    figures.http_orders_per_s >= 0.4 * figures.signed_get_rps;
+  process.stderr.write(
+    `targets (orders_per_s >= 300000, p99_us <= 50, book_orders >= 100000, price_levels >= 1000, checked_orders >= 10000 identical, http >= 0.4 x signed GET): ${ok ? 'met' : 'NOT met'}\n`,
+  );
   process.stdout.write(`${JSON.stringify(figures)}\n`);
   if (different > 0) process.exit(1);
 }

@@ -55,11 +55,23 @@ async function main(): Promise<void> {
 
     const subs: { uid: string; available: Record<string, string> }[] = [];
     for (let page = 1; subs.length < ACCOUNTS; page++) {
-      const rows = await client.request({ method: 'GET', path: '/wallet/sub_account_balances', query: [['page', String(page)], ['limit', '100']] }, z.array(SubAccountSpotBalance));
+      const rows = await client.request(
+        {
+          method: 'GET',
+          path: '/wallet/sub_account_balances',
+          query: [
+            ['page', String(page)],
+            ['limit', '100'],
+          ],
+        },
+        z.array(SubAccountSpotBalance),
+      );
       if (!rows.length) break;
       subs.push(...rows);
     }
-    const scope: InScope[] = equalize(subs.slice(0, ACCOUNTS).map((s) => ({ account: { owner: s.uid, kind: 'spot' }, balance: s.available.USDT ?? '0' })));
+    const scope: InScope[] = equalize(
+      subs.slice(0, ACCOUNTS).map((s) => ({ account: { owner: s.uid, kind: 'spot' }, balance: s.available.USDT ?? '0' })),
+    );
 
     plan('USDT', scope);
     const times: number[] = [];
@@ -81,10 +93,20 @@ async function main(): Promise<void> {
     const sandboxStart = Math.floor(Date.now() / 1000) - 1;
     const t0 = performance.now();
     let logged = 0;
-    const out = await new BatchRun({ journal, sender: executor, approved, currency: 'USDT', readBalances: (a, c) => readBalances(client, a, c), onProgress: (rows) => {
-      const done = rows.filter((r) => r.state === 'done').length;
-      if (Math.floor(done / 80) > logged) { logged = Math.floor(done / 80); log(`${done} done at ${((performance.now() - t0) / 1000).toFixed(2)} s`); }
-    } }).run();
+    const out = await new BatchRun({
+      journal,
+      sender: executor,
+      approved,
+      currency: 'USDT',
+      readBalances: (a, c) => readBalances(client, a, c),
+      onProgress: (rows) => {
+        const done = rows.filter((r) => r.state === 'done').length;
+        if (Math.floor(done / 80) > logged) {
+          logged = Math.floor(done / 80);
+          log(`${done} done at ${((performance.now() - t0) / 1000).toFixed(2)} s`);
+        }
+      },
+    }).run();
     const makespan = (performance.now() - t0) / 1000;
     await executor.stop();
     journal.close();
@@ -92,20 +114,44 @@ async function main(): Promise<void> {
 
     const after = new Map<string, string>();
     for (let page = 1; after.size < subs.length; page++) {
-      const rows = await client.request({ method: 'GET', path: '/wallet/sub_account_balances', query: [['page', String(page)], ['limit', '100']] }, z.array(SubAccountSpotBalance));
+      const rows = await client.request(
+        {
+          method: 'GET',
+          path: '/wallet/sub_account_balances',
+          query: [
+            ['page', String(page)],
+            ['limit', '100'],
+          ],
+        },
+        z.array(SubAccountSpotBalance),
+      );
       if (!rows.length) break;
       for (const r of rows) after.set(r.uid, r.available.USDT ?? '0');
     }
     const reached = p.accounts.filter((a) => after.get(a.account.owner) === a.after).length;
     const db = new Database(join(dir, 'sandbox', 'sandbox.sqlite'), { readonly: true, fileMustExist: true });
-    const twice = (db.prepare(`SELECT COALESCE(SUM(n - 1), 0) AS extra FROM (SELECT COUNT(*) AS n FROM transfers
-      WHERE kind = 'sub_sub' AND timest >= ? GROUP BY from_uid, to_uid, amount)`).get(sandboxStart) as { extra: number }).extra;
+    const twice = (
+      db
+        .prepare(
+          `SELECT COALESCE(SUM(n - 1), 0) AS extra FROM (SELECT COUNT(*) AS n FROM transfers
+      WHERE kind = 'sub_sub' AND timest >= ? GROUP BY from_uid, to_uid, amount)`,
+        )
+        .get(sandboxStart) as { extra: number }
+    ).extra;
     db.close();
 
-    console.log(JSON.stringify({
-      accounts: ACCOUNTS, transfers: p.transfers.length, planner_ms: plannerMs,
-      makespan_s: Math.round(makespan * 100) / 100, bound_s: boundSeconds(p), twice, http_429: http429, reached,
-    }));
+    console.log(
+      JSON.stringify({
+        accounts: ACCOUNTS,
+        transfers: p.transfers.length,
+        planner_ms: plannerMs,
+        makespan_s: Math.round(makespan * 100) / 100,
+        bound_s: boundSeconds(p),
+        twice,
+        http_429: http429,
+        reached,
+      }),
+    );
   } finally {
     await sandbox.stop();
     rmSync(dir, { recursive: true, force: true });

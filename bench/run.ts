@@ -8,11 +8,12 @@ import { join } from 'node:path';
 
 const BENCHMARKS: Record<string, string> = {
   sandbox: 'the Sandbox: signed GET against a bare fastify route, then mixed load and memory (issue 3)',
-  client: 'the desk\'s client against ccxt on a bench-world Sandbox (issue 4)',
+  client: "the desk's client against ccxt on a bench-world Sandbox (issue 4)",
   matching: 'the spot matching engine, a naive reference replay, and signed order placement over HTTP (issue 15)',
   ui: 'the history pages in Chromium through the web host, 100,000 cached withdrawals (issue 10)',
   'ui-subaccounts': 'the Sub-accounts page in Chromium over a bench-world Sandbox: load, render, requests (issue 11)',
-  rebalance: 'a USDT rebalance of 400 sub-accounts to equal shares: planner, then the batch on a bench-world Sandbox with limits on (issue 14)',
+  rebalance:
+    'a USDT rebalance of 400 sub-accounts to equal shares: planner, then the batch on a bench-world Sandbox with limits on (issue 14)',
 };
 
 /** Benchmarks whose file is not bench/<name>.ts. */
@@ -32,11 +33,13 @@ function runOne(name: string): Promise<number> {
   const forward = (sig: NodeJS.Signals) => child.kill(sig);
   process.once('SIGINT', forward);
   process.once('SIGTERM', forward);
-  return new Promise((resolve) => child.once('exit', (code) => {
-    process.off('SIGINT', forward);
-    process.off('SIGTERM', forward);
-    resolve(code ?? 1);
-  }));
+  return new Promise((resolve) =>
+    child.once('exit', (code) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(code ?? 1);
+    }),
+  );
 }
 
 async function main(): Promise<void> {

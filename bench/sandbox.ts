@@ -52,7 +52,10 @@ async function sampleRss<T>(pid: number, run: Promise<T>): Promise<{ result: T; 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-sandbox-'));
   try {
-    const sandbox = await start([join(ROOT, 'simulator', 'main.ts'), '--port', '0', '--data', dataDir, '--no-limits'], /^Sandbox listening on (\S+)$/);
+    const sandbox = await start(
+      [join(ROOT, 'simulator', 'main.ts'), '--port', '0', '--data', dataDir, '--no-limits'],
+      /^Sandbox listening on (\S+)$/,
+    );
     const creds = readSandboxCredentials(join(dataDir, 'credentials.json'));
     const base = new URL(creds.base_url);
     const prefix = base.pathname;
@@ -73,14 +76,18 @@ async function main(): Promise<void> {
     await load(origin, { connections: CONNECTIONS, duration: 3, specs: tb, prefix });
 
     const tinyRun = await load(bare.url, { connections: CONNECTIONS, duration: SECONDS, path: '/tiny' });
-    process.stderr.write(`bare fastify, tiny body (reference only): ${tinyRun.requests.average} req/s, p50 ${tinyRun.latency.p50} ms, p99 ${tinyRun.latency.p99} ms (${statusSummary(tinyRun)})\n`);
+    process.stderr.write(
+      `bare fastify, tiny body (reference only): ${tinyRun.requests.average} req/s, p50 ${tinyRun.latency.p50} ms, p99 ${tinyRun.latency.p99} ms (${statusSummary(tinyRun)})\n`,
+    );
     const rounds: Array<{ bare: Result; signed: Result }> = [];
     for (let i = 1; i <= ROUNDS; i++) {
       const bareRun = await load(bare.url, { connections: CONNECTIONS, duration: SECONDS, path: '/same' });
       const signedRun = await load(origin, { connections: CONNECTIONS, duration: SECONDS, specs: tb, prefix });
       if (signedRun.non2xx > 0 || signedRun.errors > 0) throw new Error(`signed run ${i} had failures: ${statusSummary(signedRun)}`);
       rounds.push({ bare: bareRun, signed: signedRun });
-      process.stderr.write(`round ${i}: bare same body ${bareRun.requests.average} req/s; signed GET /wallet/total_balance ${signedRun.requests.average} req/s, p50 ${signedRun.latency.p50} ms, p99 ${signedRun.latency.p99} ms; ratio ${(signedRun.requests.average / bareRun.requests.average).toFixed(3)}\n`);
+      process.stderr.write(
+        `round ${i}: bare same body ${bareRun.requests.average} req/s; signed GET /wallet/total_balance ${signedRun.requests.average} req/s, p50 ${signedRun.latency.p50} ms, p99 ${signedRun.latency.p99} ms; ratio ${(signedRun.requests.average / bareRun.requests.average).toFixed(3)}\n`,
+      );
     }
 
     // Mixed load: reads of several endpoints by the main account and a sub-account, transfers that go
@@ -96,20 +103,50 @@ async function main(): Promise<void> {
       { method: 'GET', path: '/futures/usdt/accounts', key: main },
       { method: 'GET', path: '/wallet/withdraw_status', query: 'currency=USDT', key: main },
       { method: 'GET', path: '/wallet/total_balance', query: 'currency=BTC', key: sub },
-      { method: 'POST', path: '/wallet/transfers', body: body({ currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1.5' }), key: main },
-      { method: 'POST', path: '/wallet/transfers', body: body({ currency: 'USDT', from: 'futures', to: 'spot', settle: 'usdt', amount: '1.5' }), key: main },
-      { method: 'POST', path: '/wallet/sub_account_transfers', body: body({ sub_account: sub.uid, currency: 'USDT', amount: '0.25', direction: 'to' }), key: main },
-      { method: 'POST', path: '/wallet/sub_account_transfers', body: body({ sub_account: sub.uid, currency: 'USDT', amount: '0.25', direction: 'from' }), key: main },
-      { method: 'POST', path: '/withdrawals', body: body({ currency: 'USDT', chain: 'TRX', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '10' }), key: main },
+      {
+        method: 'POST',
+        path: '/wallet/transfers',
+        body: body({ currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1.5' }),
+        key: main,
+      },
+      {
+        method: 'POST',
+        path: '/wallet/transfers',
+        body: body({ currency: 'USDT', from: 'futures', to: 'spot', settle: 'usdt', amount: '1.5' }),
+        key: main,
+      },
+      {
+        method: 'POST',
+        path: '/wallet/sub_account_transfers',
+        body: body({ sub_account: sub.uid, currency: 'USDT', amount: '0.25', direction: 'to' }),
+        key: main,
+      },
+      {
+        method: 'POST',
+        path: '/wallet/sub_account_transfers',
+        body: body({ sub_account: sub.uid, currency: 'USDT', amount: '0.25', direction: 'from' }),
+        key: main,
+      },
+      {
+        method: 'POST',
+        path: '/withdrawals',
+        body: body({ currency: 'USDT', chain: 'TRX', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '10' }),
+        key: main,
+      },
     ];
     const pid = sandbox.child.pid!;
-    const { result: mixedRun, samples } = await sampleRss(pid, load(origin, { connections: 20, duration: WARMUP + MIXED, specs: mixed, prefix }));
+    const { result: mixedRun, samples } = await sampleRss(
+      pid,
+      load(origin, { connections: 20, duration: WARMUP + MIXED, specs: mixed, prefix }),
+    );
     const span = Math.min(MEMORY_WINDOW_SEC, MIXED / 2);
     const minOver = (from: number, to: number) => Math.min(...samples.filter((s) => s.at >= from && s.at <= to).map((s) => s.mb));
     const rssStart = minOver(WARMUP, WARMUP + span);
     const rssEnd = minOver(WARMUP + MIXED - span, WARMUP + MIXED);
     const peak = Math.max(...samples.filter((s) => s.at >= WARMUP).map((s) => s.mb));
-    process.stderr.write(`mixed load ${WARMUP}+${MIXED} s: ${mixedRun.requests.average} req/s (${statusSummary(mixedRun)}); minimum RSS over ${span} s ${rssStart} MB at the start -> ${rssEnd} MB at the end (peak ${peak} MB)\n`);
+    process.stderr.write(
+      `mixed load ${WARMUP}+${MIXED} s: ${mixedRun.requests.average} req/s (${statusSummary(mixedRun)}); minimum RSS over ${span} s ${rssStart} MB at the start -> ${rssEnd} MB at the end (peak ${peak} MB)\n`,
+    );
 
     const ratios = rounds.map((r) => r.signed.requests.average / r.bare.requests.average);
     const figures = {

@@ -26,18 +26,31 @@ function median(xs: number[]): number {
 async function buildHost(): Promise<string> {
   const out = join(ROOT, 'dist', 'bench', 'ui-host.mjs');
   await build({
-    entryPoints: [join(ROOT, 'bench', 'ui', 'host.ts')], outfile: out, bundle: true, platform: 'node', format: 'esm', target: 'node20',
-    external: ['better-sqlite3', 'electron'], logLevel: 'warning',
+    entryPoints: [join(ROOT, 'bench', 'ui', 'host.ts')],
+    outfile: out,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3', 'electron'],
+    logLevel: 'warning',
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   });
   return out;
 }
 
-interface Host { child: ChildProcess; url: string; startedAt: number }
+interface Host {
+  child: ChildProcess;
+  url: string;
+  startedAt: number;
+}
 
 function startHost(script: string, home: string, creds: string): Promise<Host> {
   const startedAt = performance.now();
-  const child = spawn(process.execPath, [script, home, creds, join(ROOT, 'dist', 'renderer')], { stdio: ['ignore', 'pipe', 'inherit'], cwd: ROOT });
+  const child = spawn(process.execPath, [script, home, creds, join(ROOT, 'dist', 'renderer')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    cwd: ROOT,
+  });
   return new Promise((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -68,7 +81,11 @@ function rssMb(pid: number): number {
 async function rpc<T>(url: string, channel: string, body: object): Promise<T> {
   const u = new URL(url);
   const token = new URLSearchParams(u.hash.slice(1)).get('token');
-  const res = await fetch(`${u.origin}/rpc/${channel}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${u.origin}/rpc/${channel}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const reply = (await res.json()) as { ok: boolean; data: T; error?: { message: string } };
   if (!reply.ok) throw new Error(`${channel}: ${reply.error?.message}`);
   return reply.data;
@@ -145,11 +162,21 @@ async function main(): Promise<void> {
   try {
     process.stderr.write('bench ui: building the host bundle and starting the bench-world Sandbox\n');
     const script = await buildHost();
-    sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--world', 'bench', '--no-limits', '--speed', '0'], timeoutMs: 180_000 });
+    sandbox = await launchSandbox({
+      root: ROOT,
+      dataDir: join(dir, 'sandbox'),
+      extraArgs: ['--world', 'bench', '--no-limits', '--speed', '0'],
+      timeoutMs: 180_000,
+    });
     const creds = sandbox.credentialsPath;
     // Withdrawals in flight for the EXTPEND filter (the bench world's records are all final).
     for (let i = 0; i < EXTPEND; i++) {
-      const w = await sandboxSend<{ withdraw_id: string }>(creds, 'POST', '/withdrawals', { currency: 'USDT', chain: 'TRX', address: `TBenchInFlight${String(i).padStart(20, '0')}`, amount: '15' });
+      const w = await sandboxSend<{ withdraw_id: string }>(creds, 'POST', '/withdrawals', {
+        currency: 'USDT',
+        chain: 'TRX',
+        address: `TBenchInFlight${String(i).padStart(20, '0')}`,
+        amount: '15',
+      });
       await adminMove(creds, w.withdraw_id, 'EXTPEND');
     }
     const home = join(dir, 'home');
@@ -157,7 +184,9 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const status = await rpc<{ synced_to: number | null }>(host.url, 'historySync', {});
     const first = await rpc<{ total: number }>(host.url, 'withdrawalsList', { limit: 1 });
-    process.stderr.write(`bench ui: cache synced (${first.total} withdrawals) in ${Math.round(performance.now() - t0)} ms (synced_to ${status.synced_to})\n`);
+    process.stderr.write(
+      `bench ui: cache synced (${first.total} withdrawals) in ${Math.round(performance.now() - t0)} ms (synced_to ${status.synced_to})\n`,
+    );
     await stopHost(host);
     host = undefined;
 
@@ -168,22 +197,48 @@ async function main(): Promise<void> {
       await page.goto(host.url);
       await page.locator('[data-testid="total-amount"]').waitFor();
       const cold = performance.now() - host.startedAt;
-      const firstRender = await timed(page, "doc.querySelector('nav a[href=\"#/withdrawals\"]').click()", REAL);
+      const firstRender = await timed(page, 'doc.querySelector(\'nav a[href="#/withdrawals"]\').click()', REAL);
       const rows = Number(await page.locator('.history-table').getAttribute('data-total'));
-      const filter = await timed(page, SET_INPUT('select[aria-label="Status"]', 'EXTPEND'),
-        `${REAL} && ${ROWS}.every((r) => r.querySelector('[data-status]').dataset.status === 'EXTPEND')`);
-      await timed(page, SET_INPUT('select[aria-label="Status"]', ''), `${REAL} && doc.querySelector('.history-table').dataset.total === '${rows}'`);
+      const filter = await timed(
+        page,
+        SET_INPUT('select[aria-label="Status"]', 'EXTPEND'),
+        `${REAL} && ${ROWS}.every((r) => r.querySelector('[data-status]').dataset.status === 'EXTPEND')`,
+      );
+      await timed(
+        page,
+        SET_INPUT('select[aria-label="Status"]', ''),
+        `${REAL} && doc.querySelector('.history-table').dataset.total === '${rows}'`,
+      );
       const address = (await page.locator('.history-row[data-row] .mono').nth(1).textContent())!;
       const fragment = address.slice(3, 9);
-      const search = await timed(page, SET_INPUT('input[aria-label="Search"]', fragment),
-        `${REAL} && doc.querySelector('.history-table').dataset.total !== '${rows}' && ${ROWS}.every((r) => r.textContent.toLowerCase().includes(${JSON.stringify(fragment.toLowerCase())}))`);
-      await timed(page, SET_INPUT('input[aria-label="Search"]', ''), `${REAL} && doc.querySelector('.history-table').dataset.total === '${rows}'`);
-      const sort = await timed(page, "doc.querySelector('button[aria-label=\"Sort by Amount\"]').click()",
-        `${REAL} && doc.querySelector('button[aria-label="Sort by Amount"]').textContent.includes('▼') && (() => { const a = ${ROWS}.map((r) => Number(r.children[3].textContent.replace(/,/g, ''))); return a.every((x, i) => i === 0 || a[i - 1] >= x); })()`);
-      await timed(page, "doc.querySelector('button[aria-label=\"Sort by Time (UTC)\"]').click()", REAL);
+      const search = await timed(
+        page,
+        SET_INPUT('input[aria-label="Search"]', fragment),
+        `${REAL} && doc.querySelector('.history-table').dataset.total !== '${rows}' && ${ROWS}.every((r) => r.textContent.toLowerCase().includes(${JSON.stringify(fragment.toLowerCase())}))`,
+      );
+      await timed(
+        page,
+        SET_INPUT('input[aria-label="Search"]', ''),
+        `${REAL} && doc.querySelector('.history-table').dataset.total === '${rows}'`,
+      );
+      const sort = await timed(
+        page,
+        'doc.querySelector(\'button[aria-label="Sort by Amount"]\').click()',
+        `${REAL} && doc.querySelector('button[aria-label="Sort by Amount"]').textContent.includes('▼') && (() => { const a = ${ROWS}.map((r) => Number(r.children[3].textContent.replace(/,/g, ''))); return a.every((x, i) => i === 0 || a[i - 1] >= x); })()`,
+      );
+      await timed(page, 'doc.querySelector(\'button[aria-label="Sort by Time (UTC)"]\').click()', REAL);
       const scroll = await scrollLongestTask(page);
       const rss = rssMb(host.child.pid!);
-      runs.push({ rows, first_render_ms: firstRender, filter_ms: filter, search_ms: search, sort_ms: sort, longest_scroll_task_ms: scroll, cold_start_ms: cold, rss_mb: rss });
+      runs.push({
+        rows,
+        first_render_ms: firstRender,
+        filter_ms: filter,
+        search_ms: search,
+        sort_ms: sort,
+        longest_scroll_task_ms: scroll,
+        cold_start_ms: cold,
+        rss_mb: rss,
+      });
       process.stderr.write(`bench ui: run ${run + 1}: ${JSON.stringify(runs.at(-1))}\n`);
       await page.close();
       await stopHost(host);

@@ -28,12 +28,12 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
   });
 
   it('shows the write unconfirmed, then accepted, and it lands once', async () => {
-
-    const fault = (spec: object) => fetch(`${admin.url}/faults`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${admin.token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify(spec),
-    });
+    const fault = (spec: object) =>
+      fetch(`${admin.url}/faults`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${admin.token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(spec),
+      });
     // The withdrawal commits, then the connection drops; every read of withdrawals is slow, so the
     // unconfirmed state lasts long enough for anyone (and this test) to see it. Every read, not the next
     // one: the history's own sync may read withdrawals before the desk's lookup does.
@@ -47,33 +47,51 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
     // The id is the governed request's; the page records states of whatever row carries it.
     await desk.core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA' });
     await ensureOperator(desk.core);
-    const ticket = (await desk.core.invoke('approvalsDraft', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '25.5' } } })) as { ok: true; data: { ticket: string } };
-    const ref = ((await desk.core.invokeConfirm('confirmState', {})) as { ok: true; data: { tickets: { id: string; ref: string }[] } }).data.tickets.find((t) => t.id === ticket.data.ticket)!.ref;
+    const ticket = (await desk.core.invoke('approvalsDraft', {
+      write: {
+        kind: 'withdrawal',
+        input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '25.5' },
+      },
+    })) as { ok: true; data: { ticket: string } };
+    const ref = (
+      (await desk.core.invokeConfirm('confirmState', {})) as { ok: true; data: { tickets: { id: string; ref: string }[] } }
+    ).data.tickets.find((t) => t.id === ticket.data.ticket)!.ref;
     const intent = { id: ref, client_id: ref };
     const row = page.locator(`[data-intent="${intent.id}"]`);
     await page.evaluate((id) => {
       const seen: string[] = [];
       (globalThis as unknown as { seenStates: string[] }).seenStates = seen;
-      const doc = (globalThis as unknown as { document: { querySelector(s: string): { getAttribute(n: string): string | null } | null; body: unknown } }).document;
+      const doc = (
+        globalThis as unknown as {
+          document: { querySelector(s: string): { getAttribute(n: string): string | null } | null; body: unknown };
+        }
+      ).document;
       const record = () => {
         const state = doc.querySelector(`[data-intent="${id}"]`)?.getAttribute('data-state');
         if (state && seen[seen.length - 1] !== state) seen.push(state);
       };
-      const Observer = (globalThis as unknown as { MutationObserver: new (fn: () => void) => { observe(n: unknown, o: object): void } }).MutationObserver;
+      const Observer = (globalThis as unknown as { MutationObserver: new (fn: () => void) => { observe(n: unknown, o: object): void } })
+        .MutationObserver;
       new Observer(record).observe(doc.body, { subtree: true, attributes: true, childList: true });
       record();
     }, intent.id);
 
     // The operator signs in the confirmation window (approvals.e2e.ts drives that page by clicks).
     const operator = await ensureOperator(desk.core);
-    expect((await desk.core.invokeConfirm('confirmSign', { ticket: ticket.data.ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok).toBe(true);
+    expect(
+      (await desk.core.invokeConfirm('confirmSign', { ticket: ticket.data.ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok,
+    ).toBe(true);
     await expect.poll(() => row.getAttribute('data-state'), { timeout: 40_000 }).toBe('accepted');
     expect(await row.textContent()).toContain('25.5 USDT to TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA (TRX)');
     const seen = await page.evaluate(() => (globalThis as unknown as { seenStates: string[] }).seenStates);
     expect(seen).toContain('unconfirmed');
     expect(seen[seen.length - 1]).toBe('accepted');
 
-    const records = await sandboxGet<unknown[]>(desk.sandbox.credentialsPath, '/wallet/withdrawals', `withdraw_order_id=${intent.client_id}`);
+    const records = await sandboxGet<unknown[]>(
+      desk.sandbox.credentialsPath,
+      '/wallet/withdrawals',
+      `withdraw_order_id=${intent.client_id}`,
+    );
     expect(records).toHaveLength(1);
   });
 });

@@ -31,7 +31,11 @@ describe('Approvals: drafts, signatures, freeze', () => {
 
   const atExchange = async (ids: string[]): Promise<Withdrawal[]> => {
     const now = Math.floor(Date.now() / 1000);
-    const all = await sandboxGet<Withdrawal[]>(desk.sandbox.credentialsPath, '/wallet/withdrawals', `from=${now - 3600}&to=${now + 60}&limit=1000`);
+    const all = await sandboxGet<Withdrawal[]>(
+      desk.sandbox.credentialsPath,
+      '/wallet/withdrawals',
+      `from=${now - 3600}&to=${now + 60}&limit=1000`,
+    );
     return all.filter((w) => ids.includes(w.withdraw_order_id));
   };
 
@@ -44,7 +48,11 @@ describe('Approvals: drafts, signatures, freeze', () => {
     admin = { url: creds.admin_url, token: creds.admin_token };
     mkdirSync(SHOTS, { recursive: true });
     browser = await launchBrowser();
-    ({ page, confirm } = await openWindows(browser, { host: desk.host.url, confirm: desk.confirm.url }, { viewport: { width: 1280, height: 900 } }));
+    ({ page, confirm } = await openWindows(
+      browser,
+      { host: desk.host.url, confirm: desk.confirm.url },
+      { viewport: { width: 1280, height: 900 } },
+    ));
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -69,23 +77,39 @@ describe('Approvals: drafts, signatures, freeze', () => {
     await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('Blocked by rule unknown-destination');
     expect(await page.getByRole('button', { name: 'Send for signing' }).count()).toBe(0);
     // And from the channel the page would use, too.
-    const refused = await desk.core.invoke('approvalsDraft', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '20' } } });
+    const refused = await desk.core.invoke('approvalsDraft', {
+      write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '20' } },
+    });
     expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/blocks this withdrawal/) } });
   }, 60_000);
 
   it('freeze stops a queued batch, cancels what can be cancelled, and holds the rest until unfrozen', async () => {
-    const saved = (await sandboxGet<{ chain: string; address: string; verified: string; name: string }[]>(desk.sandbox.credentialsPath, '/wallet/saved_address', 'currency=USDT'))
-      .find((s) => s.chain === 'TRX' && s.verified === '1')!;
+    const saved = (
+      await sandboxGet<{ chain: string; address: string; verified: string; name: string }[]>(
+        desk.sandbox.credentialsPath,
+        '/wallet/saved_address',
+        'currency=USDT',
+      )
+    ).find((s) => s.chain === 'TRX' && s.verified === '1')!;
     // A batch of five, drafted as the form would draft them, each signed by Alice (the default policy: one signature).
     const refs: string[] = [];
     for (let i = 0; i < 5; i++) {
-      const t = await desk.core.invoke('approvalsDraft', { write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: saved.address, amount: `${11 + i}` } } });
+      const t = await desk.core.invoke('approvalsDraft', {
+        write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: saved.address, amount: `${11 + i}` } },
+      });
       expect(t.ok).toBe(true);
     }
-    const tickets = ((await desk.core.invokeConfirm('confirmState', {})) as { ok: true; data: { tickets: { id: string; ref: string }[]; operators: { id: string }[] } }).data;
+    const tickets = (
+      (await desk.core.invokeConfirm('confirmState', {})) as {
+        ok: true;
+        data: { tickets: { id: string; ref: string }[]; operators: { id: string }[] };
+      }
+    ).data;
     for (const t of tickets.tickets) {
       refs.push(t.ref);
-      expect((await desk.core.invokeConfirm('confirmSign', { ticket: t.id, operator: tickets.operators[0]!.id, passphrase: PASS.Alice })).ok).toBe(true);
+      expect(
+        (await desk.core.invokeConfirm('confirmSign', { ticket: t.id, operator: tickets.operators[0]!.id, passphrase: PASS.Alice })).ok,
+      ).toBe(true);
     }
     // At §8.2's pace (one withdrawal per 3 s) most of the batch is still queued: Alice presses Freeze.
     await page.getByRole('button', { name: 'Freeze' }).click();
@@ -102,8 +126,17 @@ describe('Approvals: drafts, signatures, freeze', () => {
     expect(open).toBeGreaterThan(0);
     await expect.poll(() => page.getByRole('button', { name: /^Cancel all/ }).textContent()).toBe(`Cancel all ${open}`);
     await page.getByRole('button', { name: /^Cancel all/ }).click();
-    await expect.poll(async () => (await atExchange(refs)).filter((w) => w.status === 'CANCELPEND' || w.status === 'CANCEL').length, { timeout: 20_000 }).toBe(open);
-    expect(await page.getByTestId('item-state').filter({ hasText: /^approved/ }).count()).toBe(5 - sentBefore);
+    await expect
+      .poll(async () => (await atExchange(refs)).filter((w) => w.status === 'CANCELPEND' || w.status === 'CANCEL').length, {
+        timeout: 20_000,
+      })
+      .toBe(open);
+    expect(
+      await page
+        .getByTestId('item-state')
+        .filter({ hasText: /^approved/ })
+        .count(),
+    ).toBe(5 - sentBefore);
 
     // A quorum (one operator under the default policy) unfreezes; the held withdrawals then leave, once each.
     await page.getByRole('button', { name: 'Propose to unfreeze' }).click();
@@ -111,13 +144,15 @@ describe('Approvals: drafts, signatures, freeze', () => {
     await expect.poll(async () => (await atExchange(refs)).length, { timeout: 40_000 }).toBe(5);
   }, 120_000);
 
-  it('a withdrawal needing two approvals goes from draft to DONE with three operators; the drafter\'s own approval is refused', async () => {
+  it("a withdrawal needing two approvals goes from draft to DONE with three operators; the drafter's own approval is refused", async () => {
     for (const who of ['Bob', 'Carol']) {
-      await confirm.locator('details').evaluate((d) => { (d as unknown as { open: boolean }).open = true; });
+      await confirm.locator('details').evaluate((d) => {
+        (d as unknown as { open: boolean }).open = true;
+      });
       await confirm.getByLabel('New operator name').fill(who);
-      await confirm.getByLabel('New operator\'s passphrase').fill(PASS[who]!);
+      await confirm.getByLabel("New operator's passphrase").fill(PASS[who]!);
       await confirm.getByLabel('Proposed by').selectOption({ label: 'Alice' });
-      await confirm.getByLabel('Proposer\'s passphrase').fill(PASS.Alice!);
+      await confirm.getByLabel("Proposer's passphrase").fill(PASS.Alice!);
       await confirm.getByRole('button', { name: 'Propose operator' }).click();
       await confirm.getByText(`Operator ${who} proposed`).waitFor();
     }
@@ -136,7 +171,9 @@ describe('Approvals: drafts, signatures, freeze', () => {
     await form.getByText('Cold wallet TRC20').click();
     await form.getByLabel('Amount').fill('25');
     await page.getByRole('button', { name: 'Review' }).click();
-    await expect.poll(() => page.getByTestId('verdict').textContent()).toContain('Needs 2 approvals (rule two-other-operators, not by the drafter)');
+    await expect
+      .poll(() => page.getByTestId('verdict').textContent())
+      .toContain('Needs 2 approvals (rule two-other-operators, not by the drafter)');
     await page.screenshot({ path: join(SHOTS, 'withdraw-review.png'), fullPage: true });
     await page.getByRole('button', { name: 'Send for signing' }).click();
     await page.getByTestId('awaiting-signature').waitFor();
@@ -159,13 +196,18 @@ describe('Approvals: drafts, signatures, freeze', () => {
     expect(await sign('Carol', /Approve a request/)).toMatch(/Signed/);
     await expect.poll(() => row.getByTestId('item-state').textContent(), { timeout: 20_000 }).toContain('sent');
 
-    const intents = (await desk.core.invoke('intentsList', {})) as { ok: true; data: { items: { id: string; body: { amount: string }; exchange_id?: string; state: string; signatures?: { name: string }[] }[] } };
+    const intents = (await desk.core.invoke('intentsList', {})) as {
+      ok: true;
+      data: { items: { id: string; body: { amount: string }; exchange_id?: string; state: string; signatures?: { name: string }[] }[] };
+    };
     const intent = intents.data.items.find((i) => i.body.amount === '25')!;
     expect(intent.signatures?.map((s) => s.name)).toEqual(['Alice', 'Bob', 'Carol']);
     await expect.poll(async () => (await atExchange([intent.id])).length, { timeout: 20_000 }).toBe(1);
     const w = (await atExchange([intent.id]))[0]!;
     const moved = await fetch(`${admin.url}/withdrawals/${w.id}/status`, {
-      method: 'POST', headers: { Authorization: `Bearer ${admin.token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ status: 'DONE' }),
+      method: 'POST',
+      headers: { Authorization: `Bearer ${admin.token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ status: 'DONE' }),
     });
     expect(moved.ok).toBe(true);
     await page.getByRole('link', { name: 'Activity' }).click();
@@ -176,8 +218,14 @@ describe('Approvals: drafts, signatures, freeze', () => {
     const creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
     expect((await desk.core.invoke('vaultSetPassphrase', { next: 'desk passphrase for e2e' })).ok).toBe(true);
     const saved = await desk.core.invoke('profileSave', {
-      name: 'Read-only key', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key: creds.read_only.key, secret: creds.read_only.secret,
-      permissions: { spot: 'read', futures: 'none', delivery: 'none', wallet: 'read', withdraw: 'read', unified: false }, sub_keys: [],
+      name: 'Read-only key',
+      environment: 'futures',
+      base_url: creds.base_url,
+      svc: 'Svc',
+      key: creds.read_only.key,
+      secret: creds.read_only.secret,
+      permissions: { spot: 'read', futures: 'none', delivery: 'none', wallet: 'read', withdraw: 'read', unified: false },
+      sub_keys: [],
     });
     expect(saved.ok).toBe(true);
     await desk.core.invoke('profileSelect', { id: (saved as { data: { id: string } }).data.id });

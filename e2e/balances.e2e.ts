@@ -17,7 +17,9 @@ const plain = (s: string | null) => (s ?? '').replaceAll(',', '').trim();
 async function open(page: Page, url: string, hash: string): Promise<void> {
   await page.goto(url);
   await page.getByTestId('profile').waitFor();
-  await page.evaluate((h) => { (globalThis as unknown as { location: { hash: string } }).location.hash = h; }, hash);
+  await page.evaluate((h) => {
+    (globalThis as unknown as { location: { hash: string } }).location.hash = h;
+  }, hash);
 }
 
 async function openMatrix(page: Page, url: string): Promise<void> {
@@ -73,7 +75,10 @@ describe('Sub-account balances against the Sandbox', () => {
 
     // The CSV holds the whole filtered matrix: every sub-account, the same figures, and the totals.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const lines = readFileSync((await download.path())!, 'utf8').trim().split(/\r?\n/).map((l) => l.split(','));
+    const lines = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split(/\r?\n/)
+      .map((l) => l.split(','));
     expect(lines.length).toBe(1 + uids.length + 1);
     const csvRow = lines.find((l) => l[0] === sample[2])!;
     expect(csvRow.slice(2, 2 + KINDS.length)).toEqual(KINDS.map((k) => figures.get(sample[2]!)![k]));
@@ -84,7 +89,7 @@ describe('Sub-account balances against the Sandbox', () => {
     expect(problems).toEqual([]);
   });
 
-  it('keeps a sub-account\'s own address through a reload', async () => {
+  it("keeps a sub-account's own address through a reload", async () => {
     const uid = [...figures.keys()][2]!;
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     await open(page, desk.host.url, `#/sub-accounts/${uid}`);
@@ -98,12 +103,18 @@ describe('Sub-account balances against the Sandbox', () => {
     expect(await page.getByTestId('sub-account-title').textContent()).toContain(uid);
     expect(plain(await page.getByTestId('detail-total').textContent())).toBe(expected);
     // §2.8 fields of the cross margin account are shown as sent.
-    const cross = await sandboxGet<Array<{ uid: string; available: Record<string, unknown> }>>(desk.sandbox.credentialsPath, '/wallet/sub_account_cross_margin_balances', `sub_uid=${uid}`);
+    const cross = await sandboxGet<Array<{ uid: string; available: Record<string, unknown> }>>(
+      desk.sandbox.credentialsPath,
+      '/wallet/sub_account_cross_margin_balances',
+      `sub_uid=${uid}`,
+    );
     expect(await page.locator('[data-testid="detail-cross"] [data-field="risk"]').textContent()).toBe(cross[0]!.available.risk);
     // Its transfers with the main account come from the history cache: as many as the Sandbox holds (up to the 50 shown).
     const transfers = await sandboxAll<unknown>(desk.sandbox.credentialsPath, '/wallet/sub_account_transfers', `sub_uid=${uid}`);
     expect(transfers.length).toBeGreaterThan(0);
-    await expect.poll(() => page.getByTestId('sub-account-transfers').locator('tbody tr').count(), { timeout: 60_000 }).toBe(Math.min(50, transfers.length));
+    await expect
+      .poll(() => page.getByTestId('sub-account-transfers').locator('tbody tr').count(), { timeout: 60_000 })
+      .toBe(Math.min(50, transfers.length));
     await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'sub-account-detail.png'), fullPage: true });
   });
 
@@ -114,9 +125,17 @@ describe('Sub-account balances against the Sandbox', () => {
     await expect.poll(() => page.getByTestId(`alert-${uid}-cross_risk`).count()).toBe(0);
 
     // total / borrowed = 1000 / 1000 = 100%: below the default threshold (130%) and below liquidation.
-    await sandboxAdmin(desk.sandbox.credentialsPath, 'PUT', `/accounts/${uid}/cross_margin`, { currency: 'USDT', available: '1000', borrowed: '1000' });
+    await sandboxAdmin(desk.sandbox.credentialsPath, 'PUT', `/accounts/${uid}/cross_margin`, {
+      currency: 'USDT',
+      available: '1000',
+      borrowed: '1000',
+    });
     await sandboxAdmin(desk.sandbox.credentialsPath, 'PUT', `/accounts/${uid}/cross_margin`, { currency: 'BTC', available: '0' });
-    const [cross] = await sandboxGet<Array<{ available: { risk: string } }>>(desk.sandbox.credentialsPath, '/wallet/sub_account_cross_margin_balances', `sub_uid=${uid}`);
+    const [cross] = await sandboxGet<Array<{ available: { risk: string } }>>(
+      desk.sandbox.credentialsPath,
+      '/wallet/sub_account_cross_margin_balances',
+      `sub_uid=${uid}`,
+    );
     expect(cross!.available.risk).toBe('1');
 
     await page.getByTestId('matrix-refresh').click();
@@ -131,12 +150,13 @@ describe('Sub-account balances against the Sandbox', () => {
     await expect.poll(() => alert.textContent()).toContain('acknowledged');
   });
 
-  it('shows the main account\'s own spot value and keeps a snapshot of the total at each refresh', async () => {
+  it("shows the main account's own spot value and keeps a snapshot of the total at each refresh", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
     await page.goto(desk.host.url);
     await page.getByTestId('main-spot').waitFor();
     expect(plain(await page.getByTestId('main-spot').textContent())).toBe(await mainSpotValue(desk.sandbox.credentialsPath));
-    const count = async () => Number(/(\d+) snapshots/.exec((await page.getByTestId('total-history-chart').locator('..').textContent()) ?? '')?.[1] ?? NaN);
+    const count = async () =>
+      Number(/(\d+) snapshots/.exec((await page.getByTestId('total-history-chart').locator('..').textContent()) ?? '')?.[1] ?? NaN);
     await expect.poll(count).toBeGreaterThan(0);
     const before = await count();
     await page.getByTestId('overview-refresh').click();

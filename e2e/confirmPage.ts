@@ -5,7 +5,11 @@ import { expect } from 'vitest';
 // and the confirmation page side by side, the first operator made there, and a ticket signed there.
 
 /** The main window (`main` sets its viewport and the like) and the confirmation page, both loaded. */
-export async function openWindows(browser: Browser, urls: { host: string; confirm: string }, main: BrowserContextOptions): Promise<{ page: Page; confirm: Page }> {
+export async function openWindows(
+  browser: Browser,
+  urls: { host: string; confirm: string },
+  main: BrowserContextOptions,
+): Promise<{ page: Page; confirm: Page }> {
   const page = await browser.newPage(main);
   const confirm = await browser.newPage({ viewport: { width: 760, height: 900 } });
   page.setDefaultTimeout(30_000);

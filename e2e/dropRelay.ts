@@ -44,9 +44,10 @@ export async function dropRelay(target: string, drop: (method: string, path: str
   return {
     baseUrl: `http://127.0.0.1:${port}${to.pathname}`,
     dropped,
-    close: () => new Promise<void>((ok) => {
-      server.closeAllConnections();
-      server.close(() => ok());
-    }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }

@@ -13,10 +13,14 @@ import { sandboxGet } from './sandboxApi.ts';
 function electronBinary(): { path: string } | { skip: string } {
   const pkg = join(ROOT, 'node_modules', 'electron');
   const pathFile = join(pkg, 'path.txt');
-  if (!existsSync(pathFile)) return { skip: 'the Electron binary is not installed (node_modules/electron/path.txt is absent; it downloads on first `npm start` with internet)' };
+  if (!existsSync(pathFile))
+    return {
+      skip: 'the Electron binary is not installed (node_modules/electron/path.txt is absent; it downloads on first `npm start` with internet)',
+    };
   const binary = join(pkg, 'dist', readFileSync(pathFile, 'utf8').trim());
   if (!existsSync(binary)) return { skip: `the Electron binary is missing at ${binary}` };
-  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) return { skip: 'no display (run under xvfb-run)' };
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return { skip: 'no display (run under xvfb-run)' };
   return { path: binary };
 }
 
@@ -35,7 +39,7 @@ describe.skipIf('skip' in electron)(`the Electron app${reason}`, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('opens a hardened window that shows the Sandbox\'s total balance', async () => {
+  it("opens a hardened window that shows the Sandbox's total balance", async () => {
     const app = await _electron.launch({
       executablePath: (electron as { path: string }).path,
       args: [ROOT],
@@ -50,7 +54,9 @@ describe.skipIf('skip' in electron)(`the Electron app${reason}`, () => {
       // No Node in the page, no ipcRenderer, and the desk API is one method per channel.
       expect(await page.evaluate(() => typeof (globalThis as { require?: unknown }).require)).toBe('undefined');
       expect(await page.evaluate(() => typeof (globalThis as { process?: unknown }).process)).toBe('undefined');
-      expect(await page.evaluate(() => Object.keys((globalThis as unknown as { desk: object }).desk).sort())).toEqual([...CHANNEL_NAMES].sort());
+      expect(await page.evaluate(() => Object.keys((globalThis as unknown as { desk: object }).desk).sort())).toEqual(
+        [...CHANNEL_NAMES].sort(),
+      );
       // Navigation away and new windows are denied: the main process records each attempt and what became
       // of it (as Actual Budget's navigation test records shell.openExternal), so the test waits for the
       // evidence instead of sleeping and looking.
@@ -59,17 +65,29 @@ describe.skipIf('skip' in electron)(`the Electron app${reason}`, () => {
         (globalThis as { deskNavigation?: typeof seen }).deskNavigation = seen;
         const contents = BrowserWindow.getAllWindows()[0]!.webContents;
         // Registered after the desk's own handlers, so `defaultPrevented` tells whether they refused it.
-        contents.on('will-navigate', (event, url) => { seen.push({ what: 'navigate', url, prevented: event.defaultPrevented }); });
-        contents.on('did-navigate', (_event, url) => { seen.push({ what: 'navigated', url }); });
-        electronApp.on('browser-window-created', () => { seen.push({ what: 'window', url: '' }); });
+        contents.on('will-navigate', (event, url) => {
+          seen.push({ what: 'navigate', url, prevented: event.defaultPrevented });
+        });
+        contents.on('did-navigate', (_event, url) => {
+          seen.push({ what: 'navigated', url });
+        });
+        electronApp.on('browser-window-created', () => {
+          seen.push({ what: 'window', url: '' });
+        });
       });
       const evidence = () => app.evaluate(() => (globalThis as { deskNavigation?: unknown[] }).deskNavigation);
-      await page.evaluate(() => { (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/away'; });
+      await page.evaluate(() => {
+        (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/away';
+      });
       await expect.poll(evidence).toContainEqual({ what: 'navigate', url: 'https://example.com/away', prevented: true });
-      await page.evaluate(() => { (globalThis as unknown as { open: (u: string) => unknown }).open('https://example.com/popup'); });
+      await page.evaluate(() => {
+        (globalThis as unknown as { open: (u: string) => unknown }).open('https://example.com/popup');
+      });
       // The popup is refused in the main process before any window exists; a later navigation proves
       // the window.open call was handled in order before it.
-      await page.evaluate(() => { (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/after'; });
+      await page.evaluate(() => {
+        (globalThis as unknown as { location: { href: string } }).location.href = 'https://example.com/after';
+      });
       await expect.poll(evidence).toContainEqual({ what: 'navigate', url: 'https://example.com/after', prevented: true });
       expect((await evidence())!.filter((e) => (e as { what: string }).what !== 'navigate')).toEqual([]);
       // Served on the privileged app:// scheme, never from file://.
@@ -93,7 +111,10 @@ function packagedBinary(): { path: string } | { skip: string } {
     win32: join(ROOT, 'release', 'win-unpacked', 'Treasury Desk.exe'),
   };
   const path = candidates[process.platform];
-  if (!path || !existsSync(path)) return { skip: `no packaged app at ${path ?? `release/ for ${process.platform}`} (run \`npm run dist\` where the Electron binary exists)` };
+  if (!path || !existsSync(path))
+    return {
+      skip: `no packaged app at ${path ?? `release/ for ${process.platform}`} (run \`npm run dist\` where the Electron binary exists)`,
+    };
   return { path };
 }
 
@@ -114,13 +135,17 @@ describe.skipIf('skip' in packaged)(`the packaged app's fuses${'skip' in package
       onlyAsar: wire[FuseV1Options.OnlyLoadAppFromAsar],
       fileExtraPrivileges: wire[FuseV1Options.GrantFileProtocolExtraPrivileges],
     }).toEqual({
-      runAsNode: FuseState.DISABLE, nodeOptions: FuseState.DISABLE, inspect: FuseState.DISABLE,
-      cookieEncryption: FuseState.ENABLE, asarIntegrity: FuseState.ENABLE, onlyAsar: FuseState.ENABLE, fileExtraPrivileges: FuseState.DISABLE,
+      runAsNode: FuseState.DISABLE,
+      nodeOptions: FuseState.DISABLE,
+      inspect: FuseState.DISABLE,
+      cookieEncryption: FuseState.ENABLE,
+      asarIntegrity: FuseState.ENABLE,
+      onlyAsar: FuseState.ENABLE,
+      fileExtraPrivileges: FuseState.DISABLE,
     });
   });
 });
 
-describe.runIf('skip' in packaged)('the packaged app\'s fuses', () => {
+describe.runIf('skip' in packaged)("the packaged app's fuses", () => {
   it.skip(`are not checked here: ${'skip' in packaged ? packaged.skip : ''}`, () => {});
 });
-

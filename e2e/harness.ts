@@ -11,12 +11,21 @@ import { superviseSandbox, type SupervisedSandbox } from '../electron/sandbox-la
 export const ROOT = join(import.meta.dirname, '..');
 
 const CHROMIUM_FLAGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 const CHROME_PATHS = [
-  '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
   '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
   'C:\\Program Files\\Google\\Chrome\\Application\\chrome.exe',
 ];
@@ -31,8 +40,8 @@ export function findBrowser(): string {
   const found = CHROME_PATHS.find((p) => existsSync(p));
   if (found) return found;
   throw new Error(
-    'No browser for the e2e tests. Install Chromium with `sudo apt-get install -y chromium` (Debian/Ubuntu), '
-    + 'or install Google Chrome, or set CHROMIUM_PATH to a Chromium or Chrome executable.',
+    'No browser for the e2e tests. Install Chromium with `sudo apt-get install -y chromium` (Debian/Ubuntu), ' +
+      'or install Google Chrome, or set CHROMIUM_PATH to a Chromium or Chrome executable.',
   );
 }
 
@@ -52,15 +61,21 @@ export interface DeskUnderTest {
 }
 
 /** A real Sandbox process and the real web host over it, as `npm start` runs them. */
-export async function startDesk(opts: {
-  sandboxArgs?: string[]; history?: DeskOptions['history']; coolingOffMs?: number;
-  /** Puts something between the desk and the Sandbox: given the Sandbox's base address, answers the one the desk uses. */
-  via?: (sandboxBaseUrl: string) => Promise<string>;
-} = {}): Promise<DeskUnderTest> {
+export async function startDesk(
+  opts: {
+    sandboxArgs?: string[];
+    history?: DeskOptions['history'];
+    coolingOffMs?: number;
+    /** Puts something between the desk and the Sandbox: given the Sandbox's base address, answers the one the desk uses. */
+    via?: (sandboxBaseUrl: string) => Promise<string>;
+  } = {},
+): Promise<DeskUnderTest> {
   const dataDir = mkdtempSync(join(tmpdir(), 'treasury-desk-e2e-'));
   let core: (Core & ConfirmCore) | undefined;
   const sandbox = await superviseSandbox({
-    root: ROOT, dataDir: join(dataDir, 'sandbox'), extraArgs: opts.sandboxArgs ?? [],
+    root: ROOT,
+    dataDir: join(dataDir, 'sandbox'),
+    extraArgs: opts.sandboxArgs ?? [],
     onDown: () => core?.reportSandbox?.('down'),
     onRestarted: () => core?.reportSandbox?.('restarted'),
   });
@@ -73,14 +88,21 @@ export async function startDesk(opts: {
       writeFileSync(credentialsPath, JSON.stringify(creds), { mode: 0o600 });
     }
     core = openDesk({
-      home: join(dataDir, 'home'), sandboxCredentialsPath: credentialsPath, log: () => {},
-      ...(opts.history ? { history: opts.history } : {}), ...(opts.coolingOffMs !== undefined ? { coolingOffMs: opts.coolingOffMs } : {}),
+      home: join(dataDir, 'home'),
+      sandboxCredentialsPath: credentialsPath,
+      log: () => {},
+      ...(opts.history ? { history: opts.history } : {}),
+      ...(opts.coolingOffMs !== undefined ? { coolingOffMs: opts.coolingOffMs } : {}),
     });
     const opened = core;
     const host = await startWebHost({ core: opened, staticDir: join(ROOT, 'dist', 'renderer') });
     const confirm = await startConfirmHost({ core: opened, staticDir: join(ROOT, 'dist', 'renderer') });
     return {
-      core: opened, confirm, sandbox, host, dataDir,
+      core: opened,
+      confirm,
+      sandbox,
+      host,
+      dataDir,
       async stop() {
         await host.close();
         await confirm.close();

@@ -10,7 +10,15 @@ import { adminMove, adminResetLimits, sandboxAll, sandboxSend } from './sandboxH
 // The history pages as an operator uses them, against a real Sandbox (frozen life cycle: statuses move
 // only when this test moves them), every figure checked against the Sandbox read by the test's own signer.
 
-interface W { id: string; status: string; address: string; currency: string; amount: string; timestamp: string; withdraw_order_id: string }
+interface W {
+  id: string;
+  status: string;
+  address: string;
+  currency: string;
+  amount: string;
+  timestamp: string;
+  withdraw_order_id: string;
+}
 
 describe('History: withdrawals, deposits, transfers', () => {
   let desk: DeskUnderTest;
@@ -26,7 +34,11 @@ describe('History: withdrawals, deposits, transfers', () => {
   const open = async (route: string) => page.locator(`nav a[href="#/${route}"]`).click();
 
   beforeAll(async () => {
-    desk = await startDesk({ sandboxArgs: ['--speed', '0'], history: { syncEveryMs: 60_000, tickMs: 500, checkMaxMs: 2_000 }, coolingOffMs: 0 });
+    desk = await startDesk({
+      sandboxArgs: ['--speed', '0'],
+      history: { syncEveryMs: 60_000, tickMs: 500, checkMaxMs: 2_000 },
+      coolingOffMs: 0,
+    });
     creds = desk.sandbox.credentialsPath;
     browser = await launchBrowser();
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
@@ -66,7 +78,10 @@ describe('History: withdrawals, deposits, transfers', () => {
 
   it('shows the deposit address of each chain with its memo, minimum, confirmations and a QR code', async () => {
     await open('deposits');
-    const expected = await sandboxGet<{ min_deposit_amount: string; multichain_addresses: Array<{ chain: string; address: string; payment_id: string; min_confirms: number }> }>(creds, '/wallet/deposit_address', 'currency=XRP');
+    const expected = await sandboxGet<{
+      min_deposit_amount: string;
+      multichain_addresses: Array<{ chain: string; address: string; payment_id: string; min_confirms: number }>;
+    }>(creds, '/wallet/deposit_address', 'currency=XRP');
     await page.getByLabel('Deposit currency').fill('XRP');
     await page.getByRole('button', { name: 'Show' }).click();
     for (const a of expected.multichain_addresses) {
@@ -74,10 +89,14 @@ describe('History: withdrawals, deposits, transfers', () => {
       await expect.poll(() => card.textContent()).toContain(a.address);
       if (a.payment_id) expect(await card.textContent()).toContain(a.payment_id);
       expect(await card.textContent()).toContain(`after ${a.min_confirms} confirmations`);
-      expect(await card.getByRole('img', { name: `QR code of ${a.chain} address` }).getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
+      expect(await card.getByRole('img', { name: `QR code of ${a.chain} address` }).getAttribute('src')).toMatch(
+        /^data:image\/svg\+xml;base64,/,
+      );
     }
     expect(expected.multichain_addresses.some((a) => a.payment_id)).toBe(true);
-    expect(await page.getByRole('region', { name: 'Deposit address' }).textContent()).toContain(`Minimum deposit: ${expected.min_deposit_amount}`);
+    expect(await page.getByRole('region', { name: 'Deposit address' }).textContent()).toContain(
+      `Minimum deposit: ${expected.min_deposit_amount}`,
+    );
   });
 
   it('changes a badge and the in-flight count without a reload when the Sandbox moves a withdrawal', async () => {
@@ -100,14 +119,21 @@ describe('History: withdrawals, deposits, transfers', () => {
     await search('');
   });
 
-  it('flags a withdrawal made at the Sandbox behind the desk\'s back, and not one the desk sent', async () => {
+  it("flags a withdrawal made at the Sandbox behind the desk's back, and not one the desk sent", async () => {
     // The desk's own withdrawal, drafted and signed by an operator as the form and the confirmation window would.
-    const intent = await sendGoverned(desk.core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TDeskOwnWithdrawal0000000000000001', amount: '11' } });
+    const intent = await sendGoverned(desk.core, {
+      kind: 'withdrawal',
+      input: { currency: 'USDT', chain: 'TRX', address: 'TDeskOwnWithdrawal0000000000000001', amount: '11' },
+    });
     expect(intent.state).toBe('accepted');
     // Someone else's, with the same key, straight at the exchange.
     await adminResetLimits(creds);
     const theirs = await sandboxSend<{ withdraw_id: string }>(creds, 'POST', '/withdrawals', {
-      currency: 'USDT', chain: 'TRX', address: 'TStolenKeyDestination000000000001', amount: '12.5', withdraw_order_id: 'not_from_the_desk_1',
+      currency: 'USDT',
+      chain: 'TRX',
+      address: 'TStolenKeyDestination000000000001',
+      amount: '12.5',
+      withdraw_order_id: 'not_from_the_desk_1',
     });
 
     await page.getByRole('button', { name: 'Refresh' }).click();
@@ -163,13 +189,15 @@ describe('History: withdrawals, deposits, transfers', () => {
     await search('');
   });
 
-  it('filters, and exports the whole filtered list as CSV, row for row the Sandbox\'s', async () => {
+  it("filters, and exports the whole filtered list as CSV, row for row the Sandbox's", async () => {
     await search('');
     await page.getByRole('combobox', { name: 'Status' }).selectOption('DONE');
     await page.getByRole('main').getByLabel('Currency').fill('USDT');
     const expected = (await sandboxAll<W>(creds, '/wallet/withdrawals')).filter((w) => w.status === 'DONE' && w.currency === 'USDT');
     await expect.poll(() => total('withdrawals')).toBe(expected.length);
-    const shown = await page.locator('.history-row[data-row]').evaluateAll((rows) => rows.map((r) => r.querySelector('[data-status]')?.getAttribute('data-status')));
+    const shown = await page
+      .locator('.history-row[data-row]')
+      .evaluateAll((rows) => rows.map((r) => r.querySelector('[data-status]')?.getAttribute('data-status')));
     expect(shown.length).toBeGreaterThan(0);
     expect(new Set(shown)).toEqual(new Set(['DONE']));
 
@@ -180,7 +208,13 @@ describe('History: withdrawals, deposits, transfers', () => {
     for (const r of rows) {
       const w = byId.get(r.id!);
       expect(w, `row ${r.id} is one of the Sandbox's`).toBeDefined();
-      expect([r.status, r.currency, r.amount, r.address, r.withdraw_order_id]).toEqual([w!.status, w!.currency, w!.amount, w!.address, w!.withdraw_order_id]);
+      expect([r.status, r.currency, r.amount, r.address, r.withdraw_order_id]).toEqual([
+        w!.status,
+        w!.currency,
+        w!.amount,
+        w!.address,
+        w!.withdraw_order_id,
+      ]);
     }
     await page.screenshot({ path: 'resources/screenshots/withdrawals.png' });
   });

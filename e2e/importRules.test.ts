@@ -13,7 +13,8 @@ const FOLDERS = ['shared', 'electron', 'renderer', 'simulator', 'e2e', 'bench'];
 let copy: string;
 beforeAll(() => {
   copy = mkdtempSync(join(tmpdir(), 'td-import-rules-'));
-  for (const f of [...FOLDERS, '.dependency-cruiser.cjs', 'tsconfig.json', 'package.json']) cpSync(join(ROOT, f), join(copy, f), { recursive: true });
+  for (const f of [...FOLDERS, '.dependency-cruiser.cjs', 'tsconfig.json', 'package.json'])
+    cpSync(join(ROOT, f), join(copy, f), { recursive: true });
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'dir');
 });
 afterAll(() => {
@@ -44,10 +45,18 @@ describe('import rules of DESIGN.md', () => {
     ['shared/probe.ts', "import { readFileSync } from 'node:fs';\nexport const x = readFileSync;\n", 'shared-no-node'],
     ['shared/probe.ts', "import { createCore } from '../electron/core/core.ts';\nexport const x = createCore;\n", 'shared-is-standalone'],
     ['electron/core/probe.ts', "import { app } from 'electron';\nexport const x = app;\n", 'only-hosts-import-electron'],
-    ['electron/core/probe.ts', "import { startWebHost } from '../host/web.ts';\nexport const x = startWebHost;\n", 'core-no-electron-no-ui'],
+    [
+      'electron/core/probe.ts',
+      "import { startWebHost } from '../host/web.ts';\nexport const x = startWebHost;\n",
+      'core-no-electron-no-ui',
+    ],
     ['simulator/probe.ts', "import { createCore } from '../electron/core/core.ts';\nexport const x = createCore;\n", 'sandbox-stays-apart'],
     ['simulator/probe.ts', "import { channels } from '../shared/ipc.ts';\nexport const x = channels;\n", 'sandbox-stays-apart'],
-    ['electron/core/writes/probe.ts', "import { FaultyExchange } from './testkit/faultyExchange.ts';\nexport const x = FaultyExchange;\n", 'no-testkit-in-production'],
+    [
+      'electron/core/writes/probe.ts',
+      "import { FaultyExchange } from './testkit/faultyExchange.ts';\nexport const x = FaultyExchange;\n",
+      'no-testkit-in-production',
+    ],
     ['simulator/routes/probe.ts', "import { send } from '../testkit/http.ts';\nexport const x = send;\n", 'no-testkit-in-production'],
   ])('a file %s breaking a rule fails the check (%#)', (file, source, rule) => {
     const r = probe(file, source);

@@ -35,7 +35,10 @@ describe('Activity: a journal that fails verification', () => {
 
   it('names the changed entry, stops writes, and archives to a new journal without sending anything', async () => {
     // Drafted and signed by an operator, as the confirmation window would (approvals.e2e.ts drives that page).
-    const intent = await sendGoverned(desk.core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '31.5' } });
+    const intent = await sendGoverned(desk.core, {
+      kind: 'withdrawal',
+      input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '31.5' },
+    });
     expect(intent).toMatchObject({ state: 'accepted' });
     // The desk closes; someone edits the amount in the journal on disk.
     await desk.host.close();
@@ -54,12 +57,19 @@ describe('Activity: a journal that fails verification', () => {
     await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'journal-damaged.png') });
 
     await alert.getByRole('button', { name: 'Archive it and start a new journal…' }).click();
-    await page.getByRole('alertdialog', { name: 'Confirm archiving the journal' }).getByRole('button', { name: 'Archive and start a new journal' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Confirm archiving the journal' })
+      .getByRole('button', { name: 'Archive and start a new journal' })
+      .click();
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('1 unfinished write was carried over');
     const row = page.locator(`[data-intent="${intent.id}"]`);
     await expect.poll(() => row.getAttribute('data-state')).toBe('needs_attention');
 
-    const records = await sandboxGet<unknown[]>(desk.sandbox.credentialsPath, '/wallet/withdrawals', `withdraw_order_id=${intent.client_id}`);
+    const records = await sandboxGet<unknown[]>(
+      desk.sandbox.credentialsPath,
+      '/wallet/withdrawals',
+      `withdraw_order_id=${intent.client_id}`,
+    );
     expect(records).toHaveLength(1);
   });
 });

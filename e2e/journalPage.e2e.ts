@@ -27,14 +27,20 @@ describe('Journal page', () => {
   });
 
   it('follows an intent, verifies, exports a bundle the command checks, and names the entry whose byte changed', async () => {
-    const intent = await sendGoverned(desk.core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '31.5' } });
+    const intent = await sendGoverned(desk.core, {
+      kind: 'withdrawal',
+      input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '31.5' },
+    });
     expect(intent).toMatchObject({ state: 'accepted' });
     await page.goto(desk.host.url);
     await page.getByRole('link', { name: 'Journal' }).click();
     await page.getByRole('heading', { level: 1, name: 'Journal' }).waitFor();
     await page.locator('[data-entry="profile:1"]').waitFor();
 
-    await page.getByRole('button', { name: `Follow ${intent.id}` }).first().click();
+    await page
+      .getByRole('button', { name: `Follow ${intent.id}` })
+      .first()
+      .click();
     const trail = page.getByTestId('intent-trail');
     await expect.poll(() => trail.getByRole('heading').textContent()).toMatch(/^Intent .*: Result accepted/);
     const steps = await trail.locator('li').allTextContents();
@@ -47,7 +53,10 @@ describe('Journal page', () => {
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'journal-page.png'), fullPage: true });
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export signed bundle' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export signed bundle' }).click(),
+    ]);
     const file = join(desk.dataDir, 'bundle.json');
     await download.saveAs(file);
     const check = () => spawnSync('npm', ['run', '-s', 'verify-journal', '--', file], { cwd: ROOT, encoding: 'utf8' });
@@ -74,6 +83,8 @@ describe('Journal page', () => {
     await page.getByRole('button', { name: 'Verify' }).click();
     const result = page.getByTestId('verify-result');
     await expect.poll(() => result.textContent()).toContain('The journal does not verify.');
-    expect(await result.locator('[data-journal="profile"]').textContent()).toContain(`fails at entry ${changed}. Entry ${changed}: its MAC does not verify`);
+    expect(await result.locator('[data-journal="profile"]').textContent()).toContain(
+      `fails at entry ${changed}. Entry ${changed}: its MAC does not verify`,
+    );
   });
 });

@@ -17,7 +17,16 @@ const PASS = 'alice passphrase 1';
 const PAIR = 'BTC_USDT';
 const SUB = '10000101';
 
-type Order = { id: string; text: string; status: string; finish_as: string; filled_amount: string; filled_total: string; fee: string; fee_currency: string };
+type Order = {
+  id: string;
+  text: string;
+  status: string;
+  finish_as: string;
+  filled_amount: string;
+  filled_total: string;
+  fee: string;
+  fee_currency: string;
+};
 type Account = { currency: string; available: string; locked: string };
 type Book = { asks: [string, string][]; bids: [string, string][] };
 
@@ -47,7 +56,13 @@ describe('Orders: place, follow and cancel spot orders', () => {
   };
 
   /** Fills the form as a person would, reviews, sends for signing, signs; answers the journal's row for it. */
-  async function place(o: { side?: 'Buy' | 'Sell'; amount: string; price: string; tif?: string; label: string }): Promise<{ state: string; label: string; exchangeId: string }> {
+  async function place(o: {
+    side?: 'Buy' | 'Sell';
+    amount: string;
+    price: string;
+    tif?: string;
+    label: string;
+  }): Promise<{ state: string; label: string; exchangeId: string }> {
     const form = page.getByRole('form', { name: /New order/ });
     await form.getByRole('button', { name: o.side ?? 'Buy' }).click();
     await form.getByLabel('Type').selectOption('limit');
@@ -61,10 +76,18 @@ describe('Orders: place, follow and cancel spot orders', () => {
     await page.getByTestId('awaiting-signature').waitFor();
     expect(await signTicket(await waitingTicket(confirm), 'Alice', PASS)).toMatch(/^Signed: /);
     await page.getByRole('button', { name: 'New order' }).click();
-    const row = page.getByTestId('sent-orders').locator('tr').filter({ hasText: `t-${o.label}.` }).first();
+    const row = page
+      .getByTestId('sent-orders')
+      .locator('tr')
+      .filter({ hasText: `t-${o.label}.` })
+      .first();
     await expect.poll(async () => row.getAttribute('data-state'), { timeout: 30_000 }).toMatch(/^(done|refused|needs_attention)$/);
     const text = (await row.textContent()) ?? '';
-    return { state: (await row.getAttribute('data-state'))!, label: (await row.getAttribute('data-label'))!, exchangeId: /\(order (\d+)\)/.exec(text)?.[1] ?? '' };
+    return {
+      state: (await row.getAttribute('data-state'))!,
+      label: (await row.getAttribute('data-label'))!,
+      exchangeId: /\(order (\d+)\)/.exec(text)?.[1] ?? '',
+    };
   }
 
   beforeAll(async () => {
@@ -83,7 +106,11 @@ describe('Orders: place, follow and cancel spot orders', () => {
     });
     mkdirSync(SHOTS, { recursive: true });
     browser = await launchBrowser();
-    ({ page, confirm } = await openWindows(browser, { host: desk.host.url, confirm: desk.confirm.url }, { viewport: { width: 1024, height: 700 }, colorScheme: 'light' }));
+    ({ page, confirm } = await openWindows(
+      browser,
+      { host: desk.host.url, confirm: desk.confirm.url },
+      { viewport: { width: 1024, height: 700 }, colorScheme: 'light' },
+    ));
     await createFirstOperator(confirm, 'Alice', PASS);
     await page.getByRole('link', { name: 'Orders' }).click();
     await page.getByTestId('order-book').waitFor();
@@ -112,7 +139,7 @@ describe('Orders: place, follow and cancel spot orders', () => {
     expect(await shown.textContent()).toContain(`${order.fee} BTC`);
   }, 90_000);
 
-  it('shows the exchange\'s refusal of a post-only order that would take, as a sentence', async () => {
+  it("shows the exchange's refusal of a post-only order that would take, as a sentence", async () => {
     const [ask] = (await book()).asks[0]!;
     const r = await place({ amount: '0.001', price: ask, tif: 'poc', label: 'poc1' });
     expect(r).toMatchObject({ state: 'refused', label: 'POC_FILL_IMMEDIATELY' });
@@ -147,13 +174,16 @@ describe('Orders: place, follow and cancel spot orders', () => {
     expect(r.state).toBe('done');
     const atExchange = (await ordersAt('open')).filter((o) => o.text.startsWith('t-drop1.'));
     expect(atExchange.map((o) => o.id)).toEqual([r.exchangeId]);
-    const journal = await desk.core.invoke('intentsList', { limit: 20 }) as { ok: true; data: { items: Array<{ body: Record<string, unknown>; attempts: number; state: string }> } };
+    const journal = (await desk.core.invoke('intentsList', { limit: 20 })) as {
+      ok: true;
+      data: { items: Array<{ body: Record<string, unknown>; attempts: number; state: string }> };
+    };
     const intent = journal.data.items.find((i) => String(i.body.text).startsWith('t-drop1.'))!;
     // Sent once, answer lost, found by its text: never sent a second time.
     expect(intent).toMatchObject({ attempts: 1, state: 'done' });
   }, 90_000);
 
-  it('places an order for a sub-account from its row, signed by the sub-account\'s own key', async () => {
+  it("places an order for a sub-account from its row, signed by the sub-account's own key", async () => {
     await page.getByRole('link', { name: 'Sub-accounts' }).click();
     await page.getByTestId(`orders-${SUB}`).click();
     await expect.poll(() => page.getByTestId('orders-owner').textContent()).toContain(SUB);

@@ -18,12 +18,16 @@ describe('Overview in a real browser over the web host and a real Sandbox', () =
     await desk?.stop();
   });
 
-  it('shows the Sandbox\'s total balance and its breakdown by account type', async () => {
+  it("shows the Sandbox's total balance and its breakdown by account type", async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const problems: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
     page.on('pageerror', (e) => problems.push(e.message));
-    page.on('response', (r) => { if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`); });
+    page.on('response', (r) => {
+      if (r.status() >= 400) problems.push(`${r.status()} ${r.url()}`);
+    });
 
     await page.goto(desk.host.url);
     const amount = page.getByTestId('total-amount');
@@ -38,7 +42,9 @@ describe('Overview in a real browser over the web host and a real Sandbox', () =
       expect((await row.textContent())!.replaceAll(',', '')).toBe(d.amount);
     }
     // recharts drew one bar per account type.
-    await expect.poll(() => page.locator('[data-testid="breakdown-chart"] .recharts-bar-rectangle').count()).toBe(Object.keys(expected.details).length);
+    await expect
+      .poll(() => page.locator('[data-testid="breakdown-chart"] .recharts-bar-rectangle').count())
+      .toBe(Object.keys(expected.details).length);
     // The token left the address bar once read.
     expect(page.url()).not.toContain('token=');
 
@@ -56,7 +62,11 @@ describe('Overview in a real browser over the web host and a real Sandbox', () =
   });
 
   it('refuses calls without the token and from another origin', async () => {
-    const noToken = await fetch(`${desk.host.origin}/rpc/totalBalance`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' });
+    const noToken = await fetch(`${desk.host.origin}/rpc/totalBalance`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{}',
+    });
     expect(noToken.status).toBe(401);
     const foreign = await fetch(`${desk.host.origin}/rpc/totalBalance`, {
       method: 'POST',
@@ -67,14 +77,21 @@ describe('Overview in a real browser over the web host and a real Sandbox', () =
     const page = await browser.newPage();
     // A page on another origin cannot read the desk even with the token: CORS is never granted.
     await page.goto('about:blank');
-    const leaked = await page.evaluate(async ([origin, token]) => {
-      try {
-        const r = await fetch(`${origin}/rpc/totalBalance`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: '{}' });
-        return await r.text();
-      } catch {
-        return 'blocked';
-      }
-    }, [desk.host.origin, desk.host.token] as const);
+    const leaked = await page.evaluate(
+      async ([origin, token]) => {
+        try {
+          const r = await fetch(`${origin}/rpc/totalBalance`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+            body: '{}',
+          });
+          return await r.text();
+        } catch {
+          return 'blocked';
+        }
+      },
+      [desk.host.origin, desk.host.token] as const,
+    );
     expect(leaked).toBe('blocked');
   });
 });

@@ -21,24 +21,50 @@ const SHOTS = join(ROOT, 'resources', 'screenshots');
 const tsx = createRequire(join(ROOT, 'package.json')).resolve('tsx');
 const PASS = 'alice passphrase 1';
 
-interface DeskInfo { url: string; origin: string; token: string; confirm: string; confirm_origin: string }
-interface Running { child: ChildProcess; info: Promise<DeskInfo>; exited: Promise<NodeJS.Signals | null> }
+interface DeskInfo {
+  url: string;
+  origin: string;
+  token: string;
+  confirm: string;
+  confirm_origin: string;
+}
+interface Running {
+  child: ChildProcess;
+  info: Promise<DeskInfo>;
+  exited: Promise<NodeJS.Signals | null>;
+}
 type Reply<T> = { ok: true; data: T } | { ok: false; error: { message: string } };
-interface BatchView { ref: string; state: string; paused: string | null; rows: { state: string; to: string; from: string; amount: string }[] }
+interface BatchView {
+  ref: string;
+  state: string;
+  paused: string | null;
+  rows: { state: string; to: string; from: string; amount: string }[];
+}
 
 let sandbox: SandboxProcess;
 let dir: string;
 const children: ChildProcess[] = [];
 
 function startDesk(home: string, kill?: string): Running {
-  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'e2e', 'rebalanceDesk.ts'), join(dir, home), sandbox.credentialsPath], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, REBALANCE_KILL: kill ?? '' },
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', tsx, join(ROOT, 'e2e', 'rebalanceDesk.ts'), join(dir, home), sandbox.credentialsPath],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, REBALANCE_KILL: kill ?? '' },
+    },
+  );
   children.push(child);
   const err: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (l) => { err.push(l); if (process.env.REBALANCE_E2E_LOG) process.stderr.write(`[desk] ${l}\n`); });
+  createInterface({ input: child.stderr! }).on('line', (l) => {
+    err.push(l);
+    if (process.env.REBALANCE_E2E_LOG) process.stderr.write(`[desk] ${l}\n`);
+  });
   const info = new Promise<DeskInfo>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (l) => { if (l.startsWith('DESK ')) resolve(JSON.parse(l.slice(5)) as DeskInfo); });
+    createInterface({ input: child.stdout! }).on('line', (l) => {
+      if (l.startsWith('DESK ')) resolve(JSON.parse(l.slice(5)) as DeskInfo);
+    });
     child.once('exit', (code, signal) => reject(new Error(`the desk exited (${signal ?? code}) before it listened:\n${err.join('\n')}`)));
   });
   info.catch(() => {});
@@ -52,8 +78,12 @@ async function stopDesk(d: Running): Promise<void> {
 }
 
 async function rpc<T>(origin: string, token: string, channel: string, payload: unknown): Promise<T> {
-  const res = await fetch(`${origin}/rpc/${channel}`, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(payload) });
-  const reply = await res.json() as Reply<T>;
+  const res = await fetch(`${origin}/rpc/${channel}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(payload),
+  });
+  const reply = (await res.json()) as Reply<T>;
   if (!reply.ok) throw new Error(`${channel}: ${reply.error.message}`);
   return reply.data;
 }
@@ -78,22 +108,35 @@ async function subsWith(amounts: string[], prefix: string): Promise<string[]> {
   const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { main: { uid: string } };
   const uids: string[] = [];
   for (const [i, a] of amounts.entries()) {
-    const { uid } = await sandboxAdmin<{ uid: string }>(sandbox.credentialsPath, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `${prefix}_${i}` });
+    const { uid } = await sandboxAdmin<{ uid: string }>(sandbox.credentialsPath, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, {
+      name: `${prefix}_${i}`,
+    });
     if (a !== '0') await sandboxAdmin(sandbox.credentialsPath, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
     uids.push(uid);
   }
   return uids;
 }
 
-const spotUsdt = async (uid: string) => (await sandboxGet<{ uid: string; available: Record<string, string> }[]>(sandbox.credentialsPath, '/wallet/sub_account_balances', `sub_uid=${uid}`))[0]?.available.USDT ?? '0';
+const spotUsdt = async (uid: string) =>
+  (
+    await sandboxGet<{ uid: string; available: Record<string, string> }[]>(
+      sandbox.credentialsPath,
+      '/wallet/sub_account_balances',
+      `sub_uid=${uid}`,
+    )
+  )[0]?.available.USDT ?? '0';
 
 /** The Sandbox's transfer records touching these sub-accounts, as (kind, from, to, amount) counted. */
 function records(uids: string[]): { key: string; n: number }[] {
   const db = new Database(join(dir, 'sandbox', 'sandbox.sqlite'), { readonly: true, fileMustExist: true });
   try {
     const marks = uids.map(() => '?').join(',');
-    return db.prepare(`SELECT kind || ' ' || from_uid || ' ' || to_uid || ' ' || amount AS key, COUNT(*) AS n FROM transfers
-      WHERE from_uid IN (${marks}) OR to_uid IN (${marks}) GROUP BY key`).all(...uids, ...uids) as { key: string; n: number }[];
+    return db
+      .prepare(
+        `SELECT kind || ' ' || from_uid || ' ' || to_uid || ' ' || amount AS key, COUNT(*) AS n FROM transfers
+      WHERE from_uid IN (${marks}) OR to_uid IN (${marks}) GROUP BY key`,
+      )
+      .all(...uids, ...uids) as { key: string; n: number }[];
   } finally {
     db.close();
   }
@@ -112,7 +155,9 @@ afterAll(async () => {
 
 describe('Rebalance on the desk and the Sandbox', () => {
   let browser: Browser;
-  afterAll(async () => { await browser?.close(); });
+  afterAll(async () => {
+    await browser?.close();
+  });
   // Whatever a failed test left running is stopped before the next one starts its own desk.
   afterEach(async () => {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
@@ -122,11 +167,21 @@ describe('Rebalance on the desk and the Sandbox', () => {
     const amounts = ['500', '0', '120.5', '0', '0', '37', '0', '0', '250', '0'];
     const uids = await subsWith(amounts, 'rebal');
     // The first four sub-to-sub answers are slow, so that the progress is seen under way.
-    await sandboxAdmin(sandbox.credentialsPath, 'POST', '/faults', { kind: 'latency', latency_ms: 4000, path: '/wallet/sub_account_to_sub_account', method: 'POST', times: 4 });
+    await sandboxAdmin(sandbox.credentialsPath, 'POST', '/faults', {
+      kind: 'latency',
+      latency_ms: 4000,
+      path: '/wallet/sub_account_to_sub_account',
+      method: 'POST',
+      times: 4,
+    });
     const d = startDesk('home-ui');
     const info = await d.info;
     browser = await launchBrowser();
-    const { page, confirm } = await openWindows(browser, { host: info.url, confirm: info.confirm }, { viewport: { width: 1024, height: 700 }, colorScheme: 'light' });
+    const { page, confirm } = await openWindows(
+      browser,
+      { host: info.url, confirm: info.confirm },
+      { viewport: { width: 1024, height: 700 }, colorScheme: 'light' },
+    );
     await createFirstOperator(confirm, 'Alice', PASS);
 
     await page.getByRole('link', { name: 'Rebalance' }).click();
@@ -136,7 +191,9 @@ describe('Rebalance on the desk and the Sandbox', () => {
     await page.getByRole('button', { name: 'Equalize' }).click();
     const plan = page.getByTestId('plan');
     await expect.poll(() => plan.getByRole('heading').textContent()).toBe('Plan: 9 transfers moving 598.25 USDT');
-    expect(await page.getByTestId('plan-summary').textContent()).toMatch(/^9 requests to send \(at most 9 transfers for this many accounts\)\. Expected time under the rate limits: at least 0 s\./);
+    expect(await page.getByTestId('plan-summary').textContent()).toMatch(
+      /^9 requests to send \(at most 9 transfers for this many accounts\)\. Expected time under the rate limits: at least 0 s\./,
+    );
     const after = await page.getByTestId('plan-accounts').locator('tbody tr td:nth-child(4)').allTextContents();
     expect(after).toEqual(uids.map(() => '90.75'));
     await plan.scrollIntoViewIfNeeded();
@@ -151,17 +208,26 @@ describe('Rebalance on the desk and the Sandbox', () => {
 
     const state = page.getByTestId('batch-state').first();
     await expect.poll(() => state.textContent(), { timeout: 30_000 }).toBe('Running.');
-    await expect.poll(() => page.getByTestId('batch').first().textContent(), { timeout: 30_000, interval: 100 }).toMatch(/[1-8] of 9 transfers ended/);
+    await expect
+      .poll(() => page.getByTestId('batch').first().textContent(), { timeout: 30_000, interval: 100 })
+      .toMatch(/[1-8] of 9 transfers ended/);
     await page.getByTestId('batch').first().scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'rebalance-progress.png') });
     await expect.poll(() => state.textContent(), { timeout: 60_000 }).toBe('Finished: 9 done, 0 failed, 0 skipped.');
 
     expect(await Promise.all(uids.map(spotUsdt))).toEqual(uids.map(() => '90.75'));
     // The report, as the operator saves it.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export report (CSV)' }).first().click()]);
-    const csv = readFileSync((await download.path())!, 'utf8').trim().split('\r\n');
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export report (CSV)' }).first().click(),
+    ]);
+    const csv = readFileSync((await download.path())!, 'utf8')
+      .trim()
+      .split('\r\n');
     expect(csv[0]).toBe('transfer,from,to,amount,currency,state,reason');
-    expect(csv.slice(1).map((l) => l.split(',').slice(3, 6).join(','))).toEqual(['90.75', '90.75', '90.75', '53.75', '83.25', '7.5', '22.25', '68.5', '90.75'].map((a) => `${a},USDT,done`));
+    expect(csv.slice(1).map((l) => l.split(',').slice(3, 6).join(','))).toEqual(
+      ['90.75', '90.75', '90.75', '53.75', '83.25', '7.5', '22.25', '68.5', '90.75'].map((a) => `${a},USDT,done`),
+    );
     const moves = records(uids).filter((r) => r.key.startsWith('sub_sub'));
     expect(moves).toHaveLength(9);
     expect(moves.filter((r) => r.n > 1)).toEqual([]);
@@ -170,7 +236,11 @@ describe('Rebalance on the desk and the Sandbox', () => {
     await stopDesk(d);
   }, 180_000);
 
-  for (const [point, kill] of [['before the first transfer leaves', 'before:1'], ['mid-batch', 'before:4'], ['after the last transfer\'s answer, before the desk saw it', 'after:6']] as const) {
+  for (const [point, kill] of [
+    ['before the first transfer leaves', 'before:1'],
+    ['mid-batch', 'before:4'],
+    ["after the last transfer's answer, before the desk saw it", 'after:6'],
+  ] as const) {
     it(`SIGKILL ${point}: a restart finishes the approved batch, no transfer twice`, async () => {
       const amounts = ['60', '45', '31', '80', '22.5', '100', '0'];
       const uids = await subsWith(amounts, `kill${kill.replace(':', '')}`);
@@ -178,7 +248,11 @@ describe('Rebalance on the desk and the Sandbox', () => {
       const info = await first.info;
       await firstOperator(info);
       // Sweep above 10 to the main account: six main/sub transfers, each with its client_order_id.
-      const plan = await desk<{ id: string; transfers: unknown[] }>(info, 'rebalancePlan', { currency: 'USDT', preset: { kind: 'sweep', ceiling: '10' }, accounts: uids.map((owner) => ({ owner, kind: 'spot' })) });
+      const plan = await desk<{ id: string; transfers: unknown[] }>(info, 'rebalancePlan', {
+        currency: 'USDT',
+        preset: { kind: 'sweep', ceiling: '10' },
+        accounts: uids.map((owner) => ({ owner, kind: 'spot' })),
+      });
       expect(plan.transfers).toHaveLength(6);
       const { ref } = await desk<{ ref: string }>(info, 'rebalanceDraft', { plan: plan.id });
       // The desk may die before it answers the signature: the signature is stored before the batch runs.
@@ -193,10 +267,15 @@ describe('Rebalance on the desk and the Sandbox', () => {
       const second = startDesk('home-kill');
       const again = await second.info;
       let batch: BatchView | undefined;
-      await expect.poll(async () => {
-        batch = (await desk<BatchView[]>(again, 'rebalanceBatches')).find((b) => b.ref === ref);
-        return batch?.state;
-      }, { timeout: 60_000, interval: 500 }).toBe('finished');
+      await expect
+        .poll(
+          async () => {
+            batch = (await desk<BatchView[]>(again, 'rebalanceBatches')).find((b) => b.ref === ref);
+            return batch?.state;
+          },
+          { timeout: 60_000, interval: 500 },
+        )
+        .toBe('finished');
       expect(batch!.rows.map((r) => r.state)).toEqual(plan.transfers.map(() => 'done'));
       expect(await Promise.all(uids.map(spotUsdt))).toEqual(['10', '10', '10', '10', '10', '10', '0']);
       const moves = records(uids).filter((r) => r.key.startsWith('main_sub'));
@@ -211,15 +290,28 @@ describe('Rebalance on the desk and the Sandbox', () => {
     const d = startDesk('home-kill');
     const info = await d.info;
     await firstOperator(info);
-    const plan = await desk<{ id: string; transfers: { amount: string }[] }>(info, 'rebalancePlan', { currency: 'USDT', preset: { kind: 'sweep', ceiling: '10' }, accounts: uids.map((owner) => ({ owner, kind: 'spot' })) });
+    const plan = await desk<{ id: string; transfers: { amount: string }[] }>(info, 'rebalancePlan', {
+      currency: 'USDT',
+      preset: { kind: 'sweep', ceiling: '10' },
+      accounts: uids.map((owner) => ({ owner, kind: 'spot' })),
+    });
     expect(plan.transfers.map((t) => t.amount)).toEqual(['50', '35']);
     const { ref } = await desk<{ ref: string }>(info, 'rebalanceDraft', { plan: plan.id });
     // Between the plan and its approval, 40 USDT leave the first sub-account.
-    await sandboxPost(sandbox.credentialsPath, '/wallet/sub_account_transfers', { sub_account: uids[0], sub_account_type: 'spot', currency: 'USDT', amount: '40', direction: 'from', client_order_id: `drain-${Date.now()}` });
+    await sandboxPost(sandbox.credentialsPath, '/wallet/sub_account_transfers', {
+      sub_account: uids[0],
+      sub_account_type: 'spot',
+      currency: 'USDT',
+      amount: '40',
+      direction: 'from',
+      client_order_id: `drain-${Date.now()}`,
+    });
     expect(await signAll(info)).toBe(1);
     const reason = `${uids[0]}:spot now holds 20 USDT, less than the 50 the rest of the batch takes from it (short by 30)`;
     const batchOf = async (i: DeskInfo) => (await desk<BatchView[]>(i, 'rebalanceBatches')).find((b) => b.ref === ref);
-    await expect.poll(async () => (await batchOf(info))?.paused ?? '', { timeout: 30_000 }).toMatch(new RegExp(`^${reason.replace(/[()]/g, '\\$&')}`));
+    await expect
+      .poll(async () => (await batchOf(info))?.paused ?? '', { timeout: 30_000 })
+      .toMatch(new RegExp(`^${reason.replace(/[()]/g, '\\$&')}`));
     expect((await batchOf(info))!.state).toBe('paused');
     await stopDesk(d);
 
@@ -231,7 +323,11 @@ describe('Rebalance on the desk and the Sandbox', () => {
     expect(cancelled.state).toBe('finished');
     expect(cancelled.rows.map((r) => r.state)).toEqual(['skipped', 'skipped']);
     // Only the test's own 40 left; nothing of the batch was sent.
-    expect(records(uids).filter((r) => r.key.startsWith('main_sub')).map((r) => r.key.split(' ').at(-1))).toEqual(['40']);
+    expect(
+      records(uids)
+        .filter((r) => r.key.startsWith('main_sub'))
+        .map((r) => r.key.split(' ').at(-1)),
+    ).toEqual(['40']);
     expect(await Promise.all(uids.map(spotUsdt))).toEqual(['20', '45']);
     await stopDesk(again);
   }, 120_000);

@@ -39,7 +39,9 @@ if (!settled.ok) throw new Error(`settingsSave: ${JSON.stringify(settled)}`);
 const dist = join(import.meta.dirname, '..', 'dist', 'renderer');
 const host = await startWebHost({ core, staticDir: dist });
 const confirm = await startConfirmHost({ core, staticDir: dist });
-process.stdout.write(`DESK ${JSON.stringify({ url: host.url, origin: host.origin, token: host.token, confirm: confirm.url, confirm_origin: confirm.origin })}\n`);
+process.stdout.write(
+  `DESK ${JSON.stringify({ url: host.url, origin: host.origin, token: host.token, confirm: confirm.url, confirm_origin: confirm.origin })}\n`,
+);
 const stop = async () => {
   await host.close();
   await confirm.close();

@@ -35,7 +35,11 @@ export async function sandboxPost<T>(credentialsPath: string, path: string, body
   const ts = String(Math.floor(Date.now() / 1000));
   const payload = ['POST', fullPath, '', createHash('sha512').update(text).digest('hex'), ts].join('\n');
   const sign = createHmac('sha512', creds.main.secret).update(payload).digest('hex');
-  const res = await fetch(`${url.origin}${fullPath}`, { method: 'POST', headers: { KEY: creds.main.key, Timestamp: ts, SIGN: sign, 'Content-Type': 'application/json' }, body: text });
+  const res = await fetch(`${url.origin}${fullPath}`, {
+    method: 'POST',
+    headers: { KEY: creds.main.key, Timestamp: ts, SIGN: sign, 'Content-Type': 'application/json' },
+    body: text,
+  });
   if (!res.ok) throw new Error(`Sandbox answered ${res.status}: ${await res.text()}`);
   return (await res.json()) as T;
 }

@@ -21,7 +21,11 @@ export async function sandboxAll<T>(credentialsPath: string, path: string, extra
   for (let from = now - days * DAY; from < now; from += 30 * DAY) {
     const to = Math.min(from + 30 * DAY, now);
     for (let offset = 0; ; offset += limit) {
-      const rows = await sandboxGet<T[]>(credentialsPath, path, `${extra ? `${extra}&` : ''}from=${from}&to=${to}&limit=${limit}&offset=${offset}`);
+      const rows = await sandboxGet<T[]>(
+        credentialsPath,
+        path,
+        `${extra ? `${extra}&` : ''}from=${from}&to=${to}&limit=${limit}&offset=${offset}`,
+      );
       for (const r of rows) seen.set(JSON.stringify((r as { id?: unknown }).id ?? r), r);
       if (rows.length < limit) break;
     }
@@ -38,7 +42,8 @@ export async function sandboxSend<T>(credentialsPath: string, method: 'POST' | '
   const payload = [method, fullPath, '', createHash('sha512').update(text).digest('hex'), ts].join('\n');
   const sign = createHmac('sha512', creds.main.secret).update(payload).digest('hex');
   const res = await fetch(`${url.origin}${fullPath}`, {
-    method, body: text || undefined,
+    method,
+    body: text || undefined,
     headers: { KEY: creds.main.key, Timestamp: ts, SIGN: sign, ...(text ? { 'Content-Type': 'application/json' } : {}) },
   });
   if (!res.ok) throw new Error(`Sandbox answered ${res.status}: ${await res.text()}`);
@@ -48,7 +53,9 @@ export async function sandboxSend<T>(credentialsPath: string, method: 'POST' | '
 export async function adminMove(credentialsPath: string, id: string, status: string): Promise<void> {
   const creds = JSON.parse(readFileSync(credentialsPath, 'utf8')) as { admin_url: string; admin_token: string };
   const res = await fetch(`${creds.admin_url}/withdrawals/${id}/status`, {
-    method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ status }),
+    method: 'POST',
+    headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ status }),
   });
   if (!res.ok) throw new Error(`admin move answered ${res.status}: ${await res.text()}`);
 }

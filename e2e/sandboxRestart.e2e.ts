@@ -52,7 +52,7 @@ describe('a supervised Sandbox', () => {
     // Same port and data: the Sandbox's own total includes the deposit, and the page shows exactly it.
     const after = await sandboxGet<Total>(desk.sandbox.credentialsPath, '/wallet/total_balance', 'currency=USDT');
     await expect.poll(async () => (await amount.textContent())!.replaceAll(',', ''), { timeout: 30_000 }).toBe(after.total.amount);
-    expect((await amount.textContent())).not.toBe(before);
+    expect(await amount.textContent()).not.toBe(before);
     expect(await connection.textContent()).toMatch(/^The Sandbox answered \d+ s ago · Sandbox restarted \d+ s ago$/);
   });
 });

@@ -11,7 +11,14 @@ import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts
 const PAGES = [
   { path: 'overview', heading: 'Overview', ready: (p: Page) => p.getByTestId('total-amount').waitFor() },
   { path: 'orders', heading: 'Orders', ready: (p: Page) => p.getByTestId('order-book').waitFor() },
-  { path: 'rebalance', heading: 'Rebalance', ready: async (p: Page) => { await p.getByRole('button', { name: 'Read balances' }).click(); await p.getByTestId('scope').waitFor(); } },
+  {
+    path: 'rebalance',
+    heading: 'Rebalance',
+    ready: async (p: Page) => {
+      await p.getByRole('button', { name: 'Read balances' }).click();
+      await p.getByTestId('scope').waitFor();
+    },
+  },
   { path: 'journal', heading: 'Journal', ready: (p: Page) => p.locator('[data-entry]').first().waitFor() },
   { path: 'activity', heading: 'Activity', ready: (p: Page) => p.getByTestId('intents').waitFor() },
   { path: 'settings', heading: 'Settings', ready: (p: Page) => p.getByTestId('vault').waitFor() },
@@ -29,7 +36,10 @@ describe('the shell in a real browser', () => {
     browser = await launchBrowser();
     // A long withdrawal for review, so that Activity has a row with actions to lay out and reach.
     const prepared = await desk.core.invoke('writePrepare', {
-      write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '1234.5' } },
+      write: {
+        kind: 'withdrawal',
+        input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '1234.5' },
+      },
     });
     expect(prepared.ok).toBe(true);
   });
@@ -86,8 +96,15 @@ describe('the shell in a real browser', () => {
           expect(await tip.textContent()).toMatch(/^Spot\d{1,3}(,\d{3})+(\.\d+)? USDT$/);
         }
         const result = await new AxeBuilder({ page }).analyze();
-        const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-          .map((v) => `${v.id} (${v.impact}): ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+        const bad = result.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map(
+            (v) =>
+              `${v.id} (${v.impact}): ${v.nodes
+                .slice(0, 3)
+                .map((n) => n.target.join(' '))
+                .join(' | ')}`,
+          );
         expect(bad, `${p.path} in ${theme}`).toEqual([]);
         await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', `${p.path}-${theme}.png`) });
       }
@@ -98,7 +115,8 @@ describe('the shell in a real browser', () => {
   it('works from the keyboard alone, and focus never falls to the page body', async () => {
     await open({ width: 1280, height: 800 });
     // (Page scripts are strings: this side of the tests is type-checked for Node, without the DOM's types.)
-    const focused = () => page.evaluate<string>(`(() => {
+    const focused = () =>
+      page.evaluate<string>(`(() => {
       const a = document.activeElement;
       if (!a || a === document.body) return 'body';
       const name = a.getAttribute('aria-label') ?? a.labels?.[0]?.textContent ?? a.textContent?.trim().slice(0, 40);

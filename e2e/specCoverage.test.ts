@@ -24,7 +24,8 @@ describe.skipIf(spec === null)(`spec coverage${spec === null ? ` [skipped: ${SPE
   });
 
   it('every §3.1 withdrawal status is known, with its meaning', () => {
-    const statuses = [...section(spec!, '### 3.1', '### 3.2').matchAll(/`([A-Z]+)`/g)].map((m) => m[1]!)
+    const statuses = [...section(spec!, '### 3.1', '### 3.2').matchAll(/`([A-Z]+)`/g)]
+      .map((m) => m[1]!)
       .filter((s) => s !== 'INVALID_WITHDRAW_CANCEL_STATUS');
     const known: Record<string, string> = { ...WITHDRAWAL_STATUSES, ...WITHDRAWAL_CREATE_ONLY_STATUSES };
     expect(statuses.filter((s) => !(s in known))).toEqual([]);

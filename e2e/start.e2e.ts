@@ -18,7 +18,10 @@ function sandboxesOf(pid: number): number[] {
   } catch {
     return [];
   }
-  return out.split('\n').filter((l) => l.includes('simulator/main.ts')).map((l) => Number(l.trim().split(/\s+/)[0]));
+  return out
+    .split('\n')
+    .filter((l) => l.includes('simulator/main.ts'))
+    .map((l) => Number(l.trim().split(/\s+/)[0]));
 }
 
 describe('npm start supervises its Sandbox', () => {
@@ -30,20 +33,29 @@ describe('npm start supervises its Sandbox', () => {
     rmSync(home, { recursive: true, force: true });
   });
 
-  const waitFor = (pattern: RegExp, timeoutMs = 60_000) => new Promise<string>((resolve, reject) => {
-    const started = lines.length;
-    const found = () => lines.slice(0).find((l) => pattern.test(l));
-    const t = setInterval(() => {
-      const hit = found();
-      if (hit) { clearInterval(t); resolve(hit); }
-    }, 50);
-    setTimeout(() => { clearInterval(t); reject(new Error(`no line matching ${pattern} (after line ${started}):\n${lines.join('\n')}`)); }, timeoutMs);
-  });
+  const waitFor = (pattern: RegExp, timeoutMs = 60_000) =>
+    new Promise<string>((resolve, reject) => {
+      const started = lines.length;
+      const found = () => lines.slice(0).find((l) => pattern.test(l));
+      const t = setInterval(() => {
+        const hit = found();
+        if (hit) {
+          clearInterval(t);
+          resolve(hit);
+        }
+      }, 50);
+      setTimeout(() => {
+        clearInterval(t);
+        reject(new Error(`no line matching ${pattern} (after line ${started}):\n${lines.join('\n')}`));
+      }, timeoutMs);
+    });
 
   it('prints one line for a crash (and restarts) and another for Ctrl-C (and stops)', async () => {
     const tsx = createRequire(join(ROOT, 'package.json')).resolve('tsx');
     desk = spawn(process.execPath, ['--import', tsx, join(ROOT, 'electron', 'start.ts')], {
-      cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: ROOT,
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, TREASURY_DESK_WEB: '1', TREASURY_DESK_HOME: home },
     });
     for (const s of [desk.stdout!, desk.stderr!]) createInterface({ input: s }).on('line', (l) => lines.push(l));
@@ -53,7 +65,9 @@ describe('npm start supervises its Sandbox', () => {
     expect(running).toHaveLength(1);
     const sandboxPid = running[0];
     process.kill(sandboxPid!, 'SIGKILL');
-    expect(await waitFor(/^The Sandbox stopped unexpectedly/)).toBe('The Sandbox stopped unexpectedly (signal SIGKILL); restarting it with the same data.');
+    expect(await waitFor(/^The Sandbox stopped unexpectedly/)).toBe(
+      'The Sandbox stopped unexpectedly (signal SIGKILL); restarting it with the same data.',
+    );
     await waitFor(/^The Sandbox was restarted on http:\/\/127\.0\.0\.1:\d+\/api\/v4; the desk goes on\.$/);
     const restarted = sandboxesOf(desk.pid!);
     expect(restarted).toHaveLength(1);

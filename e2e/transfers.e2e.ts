@@ -26,10 +26,25 @@ describe('Transfer forms against the Sandbox', () => {
   let subs: string[];
   const get = <T>(path: string, query = '') => sandboxGet<T>(desk.sandbox.credentialsPath, path, query);
 
-  const mainSpot = async () => new Decimal((await get<{ currency: string; available: string }[]>('/spot/accounts', 'currency=USDT')).find((r) => r.currency === 'USDT')?.available ?? '0');
+  const mainSpot = async () =>
+    new Decimal(
+      (await get<{ currency: string; available: string }[]>('/spot/accounts', 'currency=USDT')).find((r) => r.currency === 'USDT')
+        ?.available ?? '0',
+    );
   const mainFutures = async () => new Decimal((await get<{ available: string }>('/futures/usdt/accounts')).available);
-  const subSpot = async (uid: string) => new Decimal((await get<{ available: Record<string, string> }[]>('/wallet/sub_account_balances', `sub_uid=${uid}`))[0]?.available.USDT ?? '0');
-  const subFutures = async (uid: string) => new Decimal((await get<{ available: Record<string, { available?: string }> }[]>('/wallet/sub_account_futures_balances', `sub_uid=${uid}&settle=usdt`))[0]?.available.usdt?.available ?? '0');
+  const subSpot = async (uid: string) =>
+    new Decimal(
+      (await get<{ available: Record<string, string> }[]>('/wallet/sub_account_balances', `sub_uid=${uid}`))[0]?.available.USDT ?? '0',
+    );
+  const subFutures = async (uid: string) =>
+    new Decimal(
+      (
+        await get<{ available: Record<string, { available?: string }> }[]>(
+          '/wallet/sub_account_futures_balances',
+          `sub_uid=${uid}&settle=usdt`,
+        )
+      )[0]?.available.usdt?.available ?? '0',
+    );
 
   async function intents(): Promise<Intent[]> {
     const r = (await desk.core.invoke('intentsList', {})) as { ok: true; data: { items: Intent[] } };
@@ -48,10 +63,15 @@ describe('Transfer forms against the Sandbox', () => {
     if (signedText) expect(await card.getByTestId('signed-body').textContent()).toContain(signedText);
     expect(await signTicket(card, 'Alice', PASS)).toMatch(/^Signed: /);
     let found: Intent | undefined;
-    await expect.poll(async () => {
-      found = (await intents()).find((i) => !before.has(i.id) && i.kind === kind);
-      return found?.state;
-    }, { timeout: 30_000 }).toBe('done');
+    await expect
+      .poll(
+        async () => {
+          found = (await intents()).find((i) => !before.has(i.id) && i.kind === kind);
+          return found?.state;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe('done');
     return found!;
   }
 
@@ -66,10 +86,16 @@ describe('Transfer forms against the Sandbox', () => {
 
   beforeAll(async () => {
     desk = await startDesk({ coolingOffMs: 0 });
-    subs = (JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8')) as { sub_accounts: { uid: string }[] }).sub_accounts.map((s) => s.uid);
+    subs = (JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8')) as { sub_accounts: { uid: string }[] }).sub_accounts.map(
+      (s) => s.uid,
+    );
     mkdirSync(SHOTS, { recursive: true });
     browser = await launchBrowser();
-    ({ page, confirm } = await openWindows(browser, { host: desk.host.url, confirm: desk.confirm.url }, { viewport: { width: 1280, height: 900 } }));
+    ({ page, confirm } = await openWindows(
+      browser,
+      { host: desk.host.url, confirm: desk.confirm.url },
+      { viewport: { width: 1280, height: 900 } },
+    ));
     await createFirstOperator(confirm, 'Alice', PASS);
   }, 60_000);
   afterAll(async () => {
@@ -77,9 +103,9 @@ describe('Transfer forms against the Sandbox', () => {
     await desk?.stop();
   });
 
-  it('between the main account\'s own accounts: spot to futures, once', async () => {
+  it("between the main account's own accounts: spot to futures, once", async () => {
     const [spot0, fut0] = [await mainSpot(), await mainFutures()];
-    await newTransfer('Main account\'s own accounts');
+    await newTransfer("Main account's own accounts");
     const form = page.getByRole('form', { name: /New transfer/ });
     await expect.poll(() => form.getByTestId('draw-available').textContent()).toBe(`${groupDigits(spot0.toFixed())} USDT`);
     await form.getByLabel('Amount').fill(spot0.plus(1).toFixed());
@@ -105,7 +131,9 @@ describe('Transfer forms against the Sandbox', () => {
     await form.getByLabel('Amount').fill('5.5');
     const v = await reviewSignAndWait('main_sub_transfer');
     const now = Math.floor(Date.now() / 1000);
-    const records = (await get<SubTransfer[]>('/wallet/sub_account_transfers', `sub_uid=${uid}&from=${now - 3600}&to=${now + 60}&limit=1000`)).filter((r) => r.client_order_id === v.client_id);
+    const records = (
+      await get<SubTransfer[]>('/wallet/sub_account_transfers', `sub_uid=${uid}&from=${now - 3600}&to=${now + 60}&limit=1000`)
+    ).filter((r) => r.client_order_id === v.client_id);
     expect(records).toHaveLength(1);
     expect((await get<{ status: string }>('/wallet/order_status', `client_order_id=${v.client_id}`)).status).toBe('SUCCESS');
     expect((await mainSpot()).toFixed()).toBe(main0.minus('5.5').toFixed());
@@ -125,7 +153,7 @@ describe('Transfer forms against the Sandbox', () => {
     expect((await subSpot(uid)).toFixed()).toBe(sub0.minus('1.5').toFixed());
   }, 90_000);
 
-  it('sub to sub: one sub-account\'s spot to another\'s, once', async () => {
+  it("sub to sub: one sub-account's spot to another's, once", async () => {
     const [a, b] = subs;
     const [a0, b0, main0] = [await subSpot(a!), await subSpot(b!), await mainSpot()];
     await newTransfer('Sub-account → sub-account');
@@ -139,14 +167,16 @@ describe('Transfer forms against the Sandbox', () => {
     expect((await mainSpot()).toFixed()).toBe(main0.toFixed());
   }, 90_000);
 
-  it('within a sub-account, signed by its own key: its spot to its futures, once; the main account\'s money stays', async () => {
+  it("within a sub-account, signed by its own key: its spot to its futures, once; the main account's money stays", async () => {
     const uid = subs[1]!;
     const [spot0, fut0, main0, mainFut0] = [await subSpot(uid), await subFutures(uid), await mainSpot(), await mainFutures()];
     await newTransfer('Within a sub-account (its key)');
     const form = page.getByRole('form', { name: /New transfer/ });
     await form.getByLabel('Sub-account (signs with its own key)').selectOption(uid);
     await form.getByLabel('Amount').fill('2.125');
-    await expect.poll(() => form.getByTestId('draw-balance').textContent()).toMatch(new RegExp(`sub-account ${uid}'s spot account: .* USDT available`));
+    await expect
+      .poll(() => form.getByTestId('draw-balance').textContent())
+      .toMatch(new RegExp(`sub-account ${uid}'s spot account: .* USDT available`));
     await page.screenshot({ path: join(SHOTS, 'transfer-form.png') });
     await page.getByRole('button', { name: 'Review' }).click();
     await expect.poll(() => page.getByRole('region', { name: 'Review' }).textContent()).toContain(`sub-account ${uid}'s own key`);

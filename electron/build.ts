@@ -15,14 +15,16 @@ await Promise.all([
     logLevel: 'warning',
   }),
   // Each window's preload: the main window's, and the confirmation window's (confirmation channels only).
-  ...['preload', 'confirm-preload'].map((name) => build({
-    entryPoints: [`electron/${name}.ts`],
-    outfile: `dist/electron/${name}.cjs`,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node22',
-    external: ['electron'],
-    logLevel: 'warning',
-  })),
+  ...['preload', 'confirm-preload'].map((name) =>
+    build({
+      entryPoints: [`electron/${name}.ts`],
+      outfile: `dist/electron/${name}.cjs`,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node22',
+      external: ['electron'],
+      logLevel: 'warning',
+    }),
+  ),
 ]);

@@ -3,7 +3,9 @@ import { CONFIRM_CHANNEL_NAMES, CONFIRM_EVENT, wireConfirmChannel, type ConfirmA
 
 // The confirmation window's preload: the confirmation channels only, never the main window's contract
 // (and the main window's preload never exposes these).
-const methods = Object.fromEntries(CONFIRM_CHANNEL_NAMES.map((name) => [name, (request: unknown) => ipcRenderer.invoke(wireConfirmChannel(name), request)]));
+const methods = Object.fromEntries(
+  CONFIRM_CHANNEL_NAMES.map((name) => [name, (request: unknown) => ipcRenderer.invoke(wireConfirmChannel(name), request)]),
+);
 
 function onChanged(listener: () => void): () => void {
   const forward = (): void => listener();

@@ -12,11 +12,16 @@ export async function electronSqliteBinding(root: string, electronVersion: strin
   const binding = join(dir, 'node_modules', 'better-sqlite3', 'build', 'Release', 'better_sqlite3.node');
   if (existsSync(binding)) return binding;
   mkdirSync(join(dir, 'node_modules'), { recursive: true });
-  writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'electron-native', private: true, dependencies: { 'better-sqlite3': '*' } }));
+  writeFileSync(
+    join(dir, 'package.json'),
+    JSON.stringify({ name: 'electron-native', private: true, dependencies: { 'better-sqlite3': '*' } }),
+  );
   const req = createRequire(join(root, 'package.json'));
   const source = join(req.resolve('better-sqlite3/package.json'), '..');
   cpSync(source, join(dir, 'node_modules', 'better-sqlite3'), { recursive: true });
-  const { rebuild } = (await import('@electron/rebuild')) as { rebuild: (o: { buildPath: string; electronVersion: string; onlyModules: string[]; force: boolean }) => Promise<void> };
+  const { rebuild } = (await import('@electron/rebuild')) as {
+    rebuild: (o: { buildPath: string; electronVersion: string; onlyModules: string[]; force: boolean }) => Promise<void>;
+  };
   await rebuild({ buildPath: dir, electronVersion, onlyModules: ['better-sqlite3'], force: true });
   if (!existsSync(binding)) throw new Error(`@electron/rebuild finished but ${binding} is missing`);
   return binding;

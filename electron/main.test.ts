@@ -14,16 +14,36 @@ vi.mock('electron', () => {
   const pick = (k: string) => (fake.current.module as Record<string, unknown>)[k];
   return {
     // electron-store reads the module as a default import.
-    get default() { return fake.current.module; },
-    get app() { return pick('app'); },
-    get BrowserWindow() { return pick('BrowserWindow'); },
-    get ipcMain() { return pick('ipcMain'); },
-    get session() { return pick('session'); },
-    get protocol() { return pick('protocol'); },
-    get ipcRenderer() { return pick('ipcRenderer'); },
-    get contextBridge() { return pick('contextBridge'); },
-    get safeStorage() { return pick('safeStorage'); },
-    get Notification() { return pick('Notification'); },
+    get default() {
+      return fake.current.module;
+    },
+    get app() {
+      return pick('app');
+    },
+    get BrowserWindow() {
+      return pick('BrowserWindow');
+    },
+    get ipcMain() {
+      return pick('ipcMain');
+    },
+    get session() {
+      return pick('session');
+    },
+    get protocol() {
+      return pick('protocol');
+    },
+    get ipcRenderer() {
+      return pick('ipcRenderer');
+    },
+    get contextBridge() {
+      return pick('contextBridge');
+    },
+    get safeStorage() {
+      return pick('safeStorage');
+    },
+    get Notification() {
+      return pick('Notification');
+    },
   };
 });
 
@@ -32,9 +52,17 @@ async function loadMain(dir = mkdtempSync(join(tmpdir(), 'desk-main-'))) {
   fake.current.module.app.home = join(dir, 'home');
   const creds = join(dir, 'credentials.json');
   const key = { uid: '1', key: 'k'.repeat(32), secret: 's'.repeat(64) };
-  writeFileSync(creds, JSON.stringify({
-    base_url: 'http://127.0.0.1:9/api/v4', admin_url: 'http://127.0.0.1:9/admin/v1', admin_token: 'a'.repeat(48), main: key, read_only: key, sub_accounts: [],
-  }));
+  writeFileSync(
+    creds,
+    JSON.stringify({
+      base_url: 'http://127.0.0.1:9/api/v4',
+      admin_url: 'http://127.0.0.1:9/admin/v1',
+      admin_token: 'a'.repeat(48),
+      main: key,
+      read_only: key,
+      sub_accounts: [],
+    }),
+  );
   vi.stubEnv('TREASURY_DESK_SANDBOX_CREDENTIALS', creds);
   vi.stubEnv('TREASURY_DESK_HOME', join(dir, 'home'));
   vi.resetModules();
@@ -58,16 +86,23 @@ describe('electron/main.ts', () => {
     expect(f.session.permissionCheck!({}, 'media')).toBe(false);
   });
 
-  it('answers only the window\'s own page, on every channel', async () => {
+  it("answers only the window's own page, on every channel", async () => {
     const f = await loadMain();
     const win = f.created[0]!.win;
     // The main contract and, apart, the confirmation window's channels (electron/host/electron-confirm.ts).
-    expect([...f.handlers.keys()].sort()).toEqual([...CHANNEL_NAMES.map(wireChannel), ...CONFIRM_CHANNEL_NAMES.map(wireConfirmChannel)].sort());
+    expect([...f.handlers.keys()].sort()).toEqual(
+      [...CHANNEL_NAMES.map(wireChannel), ...CONFIRM_CHANNEL_NAMES.map(wireConfirmChannel)].sort(),
+    );
     const index = win.loaded!;
     expect(index).toBe('app://desk/index.html');
-    const signFromMain = await f.handlers.get(wireConfirmChannel('confirmSign'))!(fakeEvent({ senderId: win.webContents.id, url: index }), { ticket: 't', operator: 'o', passphrase: 'p' });
+    const signFromMain = await f.handlers.get(wireConfirmChannel('confirmSign'))!(fakeEvent({ senderId: win.webContents.id, url: index }), {
+      ticket: 't',
+      operator: 'o',
+      passphrase: 'p',
+    });
     expect(signFromMain).toMatchObject({ ok: false, error: { message: expect.stringMatching(/confirmation window/) } });
-    const call = (senderId: number, url: string, subframe = false) => f.handlers.get(wireChannel('profileCurrent'))!(fakeEvent({ senderId, url, subframe }), {});
+    const call = (senderId: number, url: string, subframe = false) =>
+      f.handlers.get(wireChannel('profileCurrent'))!(fakeEvent({ senderId, url, subframe }), {});
     const own = await call(win.webContents.id, `${index}#/settings`);
     expect(own).toMatchObject({ ok: true, data: { name: 'Sandbox', environment: 'sandbox', key_masked: 'kkkk…kkkk' } });
     expect(JSON.stringify(own)).not.toContain('s'.repeat(64));
@@ -82,12 +117,19 @@ describe('electron/main.ts', () => {
 
   it('loads the window from app://, registered standard and secure before ready, serving only the build folder', async () => {
     const f = await loadMain();
-    expect(f.protocol.privileged).toEqual([{ schemes: [{ scheme: 'app', privileges: { standard: true, secure: true } }], afterReady: false }]);
+    expect(f.protocol.privileged).toEqual([
+      { schemes: [{ scheme: 'app', privileges: { standard: true, secure: true } }], afterReady: false },
+    ]);
     const serve = f.protocol.handlers.get('app')!;
     expect(serve).toBeDefined();
     const get = async (url: string) => {
       const res = await serve(new Request(url));
-      return { status: res.status, csp: res.headers.get('content-security-policy'), type: res.headers.get('content-type'), body: await res.text() };
+      return {
+        status: res.status,
+        csp: res.headers.get('content-security-policy'),
+        type: res.headers.get('content-type'),
+        body: await res.text(),
+      };
     };
     const index = await get('app://desk/index.html');
     expect(index).toMatchObject({ status: 200, type: 'text/html; charset=utf-8' });
@@ -95,8 +137,11 @@ describe('electron/main.ts', () => {
     expect(index.csp).toContain("script-src 'self'");
     // Outside the build folder (the renderer's folder here), another host, a source map, a bad escape.
     for (const [url, status] of [
-      ['app://desk/%2e%2e/electron/main.ts', 404], ['app://desk/..%2fpackage.json', 404], ['app://other/index.html', 404],
-      ['app://desk/index.js.map', 404], ['app://desk/%E0%A4%A', 400],
+      ['app://desk/%2e%2e/electron/main.ts', 404],
+      ['app://desk/..%2fpackage.json', 404],
+      ['app://other/index.html', 404],
+      ['app://desk/index.js.map', 404],
+      ['app://desk/%E0%A4%A', 400],
     ] as const) {
       const r = await get(url);
       expect(r.status, url).toBe(status);
@@ -109,12 +154,20 @@ describe('electron/main.ts', () => {
     const f = await loadMain();
     const willQuit = f.appListeners.get('will-quit') as (e: { preventDefault(): void }) => void;
     let prevented = 0;
-    willQuit({ preventDefault: () => { prevented++; } });
+    willQuit({
+      preventDefault: () => {
+        prevented++;
+      },
+    });
     expect(prevented).toBe(1);
     expect(f.module.app.quits).toBe(0);
     await vi.waitFor(() => expect(f.module.app.quits).toBe(1));
     // The quit that follows the close goes through.
-    willQuit({ preventDefault: () => { prevented++; } });
+    willQuit({
+      preventDefault: () => {
+        prevented++;
+      },
+    });
     expect(prevented).toBe(1);
   });
 });
@@ -153,7 +206,7 @@ describe('the window as the operator left it', () => {
 });
 
 describe('electron/confirm-preload.ts', () => {
-  it('exposes the confirmation channels only, under another name than the main window\'s', async () => {
+  it("exposes the confirmation channels only, under another name than the main window's", async () => {
     fake.current = fakeElectron();
     vi.resetModules();
     await import('./confirm-preload.ts');

@@ -31,18 +31,34 @@ void app.whenReady().then(() => {
     coolingOffMs: coolingOffFromEnv(),
   });
   let windowId: number | undefined;
-  registerIpc(ipcMain, core, trustedSender(APP_INDEX_URL, () => windowId));
-  const win = createMainWindow({ BrowserWindow, session }, { preload: join(here, 'preload.cjs'), url: APP_INDEX_URL }, windowStateStore(home));
+  registerIpc(
+    ipcMain,
+    core,
+    trustedSender(APP_INDEX_URL, () => windowId),
+  );
+  const win = createMainWindow(
+    { BrowserWindow, session },
+    { preload: join(here, 'preload.cjs'), url: APP_INDEX_URL },
+    windowStateStore(home),
+  );
   windowId = win.webContents.id;
   forwardEvents(core, win.webContents);
   // The confirmation window: its own page (app://desk/confirm.html), preload and sender check.
   let confirmId: number | undefined;
-  registerConfirmIpc(ipcMain, core, trustedConfirmSender(APP_CONFIRM_URL, () => confirmId));
-  watchConfirmations(core, () => {
-    const w = new BrowserWindow(confirmWindowOptions(join(here, 'confirm-preload.cjs')));
-    void w.loadURL(APP_CONFIRM_URL);
-    return w;
-  }, (id) => (confirmId = id));
+  registerConfirmIpc(
+    ipcMain,
+    core,
+    trustedConfirmSender(APP_CONFIRM_URL, () => confirmId),
+  );
+  watchConfirmations(
+    core,
+    () => {
+      const w = new BrowserWindow(confirmWindowOptions(join(here, 'confirm-preload.cjs')));
+      void w.loadURL(APP_CONFIRM_URL);
+      return w;
+    },
+    (id) => (confirmId = id),
+  );
   showNotifications(core, Notification);
   // `npm start` supervises the Sandbox and tells this process when it stopped or came back.
   process.on('message', (m: unknown) => {
@@ -54,10 +70,13 @@ void app.whenReady().then(() => {
   app.on('will-quit', (event) => {
     if (coreClosed) return;
     event.preventDefault();
-    void core.close().catch(() => {}).finally(() => {
-      coreClosed = true;
-      app.quit();
-    });
+    void core
+      .close()
+      .catch(() => {})
+      .finally(() => {
+        coreClosed = true;
+        app.quit();
+      });
   });
 });
 

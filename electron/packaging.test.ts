@@ -11,7 +11,7 @@ const ROOT = join(import.meta.dirname, '..');
 const builder = parse(readFileSync(join(ROOT, 'electron-builder.yml'), 'utf8')) as Record<string, unknown>;
 
 describe('packaging configuration', () => {
-  it('sets Electron\'s fuses against running as Node, NODE_OPTIONS, --inspect and an app outside its checked asar', () => {
+  it("sets Electron's fuses against running as Node, NODE_OPTIONS, --inspect and an app outside its checked asar", () => {
     expect(builder.electronFuses).toMatchObject({
       runAsNode: false,
       enableNodeOptionsEnvironmentVariable: false,

@@ -28,8 +28,16 @@ const READY = /^Sandbox listening on (\S+)$/;
 
 export function launchSandbox(opts: LaunchOptions): Promise<SandboxProcess> {
   const tsxLoader = createRequire(join(opts.root, 'package.json')).resolve('tsx');
-  const args = ['--import', tsxLoader, join(opts.root, 'simulator', 'main.ts'),
-    '--port', String(opts.port ?? 0), '--data', opts.dataDir, ...(opts.extraArgs ?? [])];
+  const args = [
+    '--import',
+    tsxLoader,
+    join(opts.root, 'simulator', 'main.ts'),
+    '--port',
+    String(opts.port ?? 0),
+    '--data',
+    opts.dataDir,
+    ...(opts.extraArgs ?? []),
+  ];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], cwd: opts.root });
   const stderr: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (l) => {
@@ -54,11 +62,12 @@ export function launchSandbox(opts: LaunchOptions): Promise<SandboxProcess> {
         baseUrl: m[1]!,
         credentialsPath: join(opts.dataDir, 'credentials.json'),
         child,
-        stop: () => new Promise<void>((done) => {
-          if (child.exitCode !== null || child.signalCode !== null) return done();
-          child.once('exit', () => done());
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
       });
     });
   });

@@ -21,7 +21,9 @@ function electronUnavailable(): { reason: string } | { binary: string } {
     return { reason: 'no display (DISPLAY and WAYLAND_DISPLAY are unset)' };
   }
   const probe = spawnSync(process.execPath, ['-e', "process.stdout.write(require('electron'))"], {
-    cwd: root, encoding: 'utf8', timeout: 180_000,
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 180_000,
   });
   const binary = probe.stdout?.trim();
   if (probe.status === 0 && binary && existsSync(binary)) return { binary };
@@ -48,7 +50,9 @@ async function main(): Promise<void> {
   };
 
   const sandbox = await superviseSandbox({
-    root, dataDir: join(home, 'sandbox'), onOutput: (l) => say(`[sandbox] ${l}`),
+    root,
+    dataDir: join(home, 'sandbox'),
+    onOutput: (l) => say(`[sandbox] ${l}`),
     onDown: ({ code, signal }) => {
       say(`The Sandbox stopped unexpectedly (${signal ? `signal ${signal}` : `exit code ${code}`}); restarting it with the same data.`);
       tell('down');
@@ -72,11 +76,18 @@ async function main(): Promise<void> {
 
   const electron = electronUnavailable();
   if ('binary' in electron) {
-    const version = spawnSync(electron.binary, ['--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } }).stdout.trim().replace(/^v/, '');
+    const version = spawnSync(electron.binary, ['--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } })
+      .stdout.trim()
+      .replace(/^v/, '');
     const binding = await electronSqliteBinding(root, version);
     app = spawn(electron.binary, [root], {
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, TREASURY_DESK_HOME: home, TREASURY_DESK_SANDBOX_CREDENTIALS: sandbox.credentialsPath, TREASURY_DESK_SQLITE_BINDING: binding },
+      env: {
+        ...process.env,
+        TREASURY_DESK_HOME: home,
+        TREASURY_DESK_SANDBOX_CREDENTIALS: sandbox.credentialsPath,
+        TREASURY_DESK_SQLITE_BINDING: binding,
+      },
     });
     const child = app;
     shutdown.push(async () => void child.kill('SIGTERM'));
@@ -88,7 +99,11 @@ async function main(): Promise<void> {
   core = opened;
   const host = await startWebHost({ core: opened, staticDir: join(root, 'dist', 'renderer') });
   const confirm = await startConfirmHost({ core: opened, staticDir: join(root, 'dist', 'renderer') });
-  shutdown.unshift(() => host.close(), () => confirm.close(), () => opened.close());
+  shutdown.unshift(
+    () => host.close(),
+    () => confirm.close(),
+    () => opened.close(),
+  );
   process.stdout.write(`Treasury Desk: ${host.url}\n`);
   process.stdout.write(`Confirmation page (operators type passphrases and sign only here; keep it open in its own tab): ${confirm.url}\n`);
   process.stdout.write(`Electron was not started: ${electron.reason}; serving the app on 127.0.0.1 instead (Ctrl-C stops it).\n`);

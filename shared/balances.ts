@@ -9,7 +9,12 @@ export const FUTURES_SETTLES = ['usdt', 'btc', 'usd'] as const;
 export const ACCOUNT_KINDS = ['spot', 'margin', 'futures_usdt', 'futures_btc', 'futures_usd', 'cross_margin'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 export const ACCOUNT_KIND_NAMES: Record<AccountKind, string> = {
-  spot: 'Spot', margin: 'Isolated margin', futures_usdt: 'Futures USDT', futures_btc: 'Futures BTC', futures_usd: 'Futures USD', cross_margin: 'Cross margin',
+  spot: 'Spot',
+  margin: 'Isolated margin',
+  futures_usdt: 'Futures USDT',
+  futures_btc: 'Futures BTC',
+  futures_usd: 'Futures USD',
+  cross_margin: 'Cross margin',
 };
 
 /** Currencies a matrix can be valued in: each is priced from spot tickers. */
@@ -61,16 +66,18 @@ export type LoadStatus = z.infer<typeof LoadStatus>;
 export const MATRIX_SORT_KEYS = ['uid', 'name', ...ACCOUNT_KINDS, 'total', 'cross_risk'] as const;
 export const MATRIX_PAGE_MAX = 1000;
 
-export const MatrixQuery = z.object({
-  quote: QuoteCurrency.default('USDT'),
-  search: z.string().max(64).default(''),
-  sort: z.enum(MATRIX_SORT_KEYS).default('uid'),
-  desc: z.boolean().default(false),
-  /** Rows whose total is below this (quote currency) are hidden; null shows every row. */
-  hide_below: Ratio.nullable().default(null),
-  offset: z.number().int().nonnegative().default(0),
-  limit: z.number().int().min(1).max(MATRIX_PAGE_MAX).default(250),
-}).strict();
+export const MatrixQuery = z
+  .object({
+    quote: QuoteCurrency.default('USDT'),
+    search: z.string().max(64).default(''),
+    sort: z.enum(MATRIX_SORT_KEYS).default('uid'),
+    desc: z.boolean().default(false),
+    /** Rows whose total is below this (quote currency) are hidden; null shows every row. */
+    hide_below: Ratio.nullable().default(null),
+    offset: z.number().int().nonnegative().default(0),
+    limit: z.number().int().min(1).max(MATRIX_PAGE_MAX).default(250),
+  })
+  .strict();
 export type MatrixQuery = z.input<typeof MatrixQuery>;
 
 export const MatrixPage = z.object({
@@ -133,12 +140,17 @@ export type MainBalances = z.infer<typeof MainBalances>;
 
 export const Snapshot = z.object({ at: z.number(), currency: z.string(), amount: DecimalString });
 
-export const BalanceSettings = z.object({
-  /** 0 turns auto-refresh off. */
-  auto_refresh_seconds: z.number().int().refine((n) => n === 0 || (n >= 30 && n <= 3600), 'auto-refresh is 0 (off) or 30 to 3600 seconds'),
-  /** Alert when cross margin `risk` or isolated `mmr` falls below this ratio (1.1 = 110% is liquidation). */
-  default_risk_threshold: Ratio,
-}).strict();
+export const BalanceSettings = z
+  .object({
+    /** 0 turns auto-refresh off. */
+    auto_refresh_seconds: z
+      .number()
+      .int()
+      .refine((n) => n === 0 || (n >= 30 && n <= 3600), 'auto-refresh is 0 (off) or 30 to 3600 seconds'),
+    /** Alert when cross margin `risk` or isolated `mmr` falls below this ratio (1.1 = 110% is liquidation). */
+    default_risk_threshold: Ratio,
+  })
+  .strict();
 export type BalanceSettings = z.infer<typeof BalanceSettings>;
 
 export const ThresholdInput = z.object({ uid: Uid, risk_threshold: Ratio.nullable() }).strict();

@@ -34,7 +34,9 @@ export type ConfirmState = z.infer<typeof ConfirmState>;
 export const confirmChannels = {
   confirmState: { request: z.object({}).strict(), response: ConfirmState },
   confirmSign: {
-    request: z.object({ ticket: z.string().min(1).max(64), operator: z.string().min(1).max(64), passphrase: z.string().min(1).max(1024) }).strict(),
+    request: z
+      .object({ ticket: z.string().min(1).max(64), operator: z.string().min(1).max(64), passphrase: z.string().min(1).max(1024) })
+      .strict(),
     response: z.object({ signed: z.literal(true), title: z.string() }),
   },
   confirmDecline: { request: z.object({ ticket: z.string().min(1).max(64) }).strict(), response: z.object({ declined: z.literal(true) }) },
@@ -44,7 +46,9 @@ export const confirmChannels = {
   },
   /** Proposes a new operator: their passphrase seals their new key; the proposer signs. It takes effect after the quorum and the cooling-off. */
   confirmProposeOperator: {
-    request: z.object({ name: OperatorName, new_passphrase: Passphrase, by: z.string().min(1).max(64), passphrase: z.string().min(1).max(1024) }).strict(),
+    request: z
+      .object({ name: OperatorName, new_passphrase: Passphrase, by: z.string().min(1).max(64), passphrase: z.string().min(1).max(1024) })
+      .strict(),
     response: z.object({ id: z.string() }),
   },
 } as const;
@@ -66,5 +70,7 @@ export const CONFIRM_EVENT = 'confirm-event:changed';
 
 export type ConfirmReply<T> = { ok: true; data: T } | { ok: false; error: { kind: string; message: string } };
 export type ConfirmApi = {
-  [C in ConfirmChannelName]: (request: z.input<ConfirmChannels[C]['request']>) => Promise<ConfirmReply<z.output<ConfirmChannels[C]['response']>>>;
+  [C in ConfirmChannelName]: (
+    request: z.input<ConfirmChannels[C]['request']>,
+  ) => Promise<ConfirmReply<z.output<ConfirmChannels[C]['response']>>>;
 } & { onChanged(listener: () => void): () => void };

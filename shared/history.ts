@@ -60,29 +60,67 @@ const DeskPart = z.object({
 const S = z.string();
 
 export const WithdrawalRow = z.object({
-  id: S, txid: S, block_number: S, withdraw_order_id: S, timestamp: S, amount: S, fee: S, currency: S, address: S,
-  type: S, fail_reason: S, timestamp2: S, memo: S, status: S, chain: S,
+  id: S,
+  txid: S,
+  block_number: S,
+  withdraw_order_id: S,
+  timestamp: S,
+  amount: S,
+  fee: S,
+  currency: S,
+  address: S,
+  type: S,
+  fail_reason: S,
+  timestamp2: S,
+  memo: S,
+  status: S,
+  chain: S,
   desk: DeskPart,
 });
 export type WithdrawalRow = z.infer<typeof WithdrawalRow>;
 
 export const DepositRow = z.object({
-  id: S, txid: S, timestamp: S, amount: S, currency: S, address: S, memo: S, status: S, chain: S,
+  id: S,
+  txid: S,
+  timestamp: S,
+  amount: S,
+  currency: S,
+  address: S,
+  memo: S,
+  status: S,
+  chain: S,
   desk: DeskPart,
 });
 export type DepositRow = z.infer<typeof DepositRow>;
 
 /** §2.5 records carry no id: `key` is the desk's, a hash of the record's fields. */
 export const TransferRow = z.object({
-  key: S, timest: S, uid: S, sub_account: S, sub_account_type: S, currency: S, amount: S, direction: S, source: S,
-  client_order_id: S, status: S,
+  key: S,
+  timest: S,
+  uid: S,
+  sub_account: S,
+  sub_account_type: S,
+  currency: S,
+  amount: S,
+  direction: S,
+  source: S,
+  client_order_id: S,
+  status: S,
   desk: DeskPart,
 });
 export type TransferRow = z.infer<typeof TransferRow>;
 
 /** §2.6 ids and uids are int64 on the wire; the desk carries them as digit strings so none is rounded. */
 export const UidTransferRow = z.object({
-  id: S, push_uid: S, receive_uid: S, currency: S, amount: S, create_time: S, status: S, message: S, transaction_type: S,
+  id: S,
+  push_uid: S,
+  receive_uid: S,
+  currency: S,
+  amount: S,
+  create_time: S,
+  status: S,
+  message: S,
+  transaction_type: S,
   desk: DeskPart,
 });
 export type UidTransferRow = z.infer<typeof UidTransferRow>;
@@ -129,8 +167,17 @@ export const DepositAddress = z.object({
   currency: S,
   address: S,
   min_deposit_amount: S.default(''),
-  multichain_addresses: z.array(z.object({
-    chain: S, address: S, payment_id: S.default(''), payment_name: S.default(''), obtain_failed: z.number().int().default(0), min_confirms: z.number().int().default(0),
-  })).default([]),
+  multichain_addresses: z
+    .array(
+      z.object({
+        chain: S,
+        address: S,
+        payment_id: S.default(''),
+        payment_name: S.default(''),
+        obtain_failed: z.number().int().default(0),
+        min_confirms: z.number().int().default(0),
+      }),
+    )
+    .default([]),
 });
 export type DepositAddress = z.infer<typeof DepositAddress>;

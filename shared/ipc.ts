@@ -9,10 +9,33 @@ import { CsvExport } from './csvExport.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
 import { BatchView, PlanRequest, RebalancePlan, RebalanceScope, Template } from './rebalance.ts';
 import { BatchStatus } from './api/batch.ts';
-import { AlertView, BalanceSettings, FloorInput, LoadProgress, LoadStatus, MainBalances, MatrixPage, MatrixQuery, QuoteCurrency, Snapshot, SubAccountDetail, ThresholdInput } from './balances.ts';
 import {
-  DepositAddress, DepositPage, HISTORY_KINDS, HistoryPageRequest, HistoryQuery, HistoryStatus, TimelineEntry, TransferPage,
-  UidTransferPage, UnsentItem, WithdrawalPage, WithdrawalRow,
+  AlertView,
+  BalanceSettings,
+  FloorInput,
+  LoadProgress,
+  LoadStatus,
+  MainBalances,
+  MatrixPage,
+  MatrixQuery,
+  QuoteCurrency,
+  Snapshot,
+  SubAccountDetail,
+  ThresholdInput,
+} from './balances.ts';
+import {
+  DepositAddress,
+  DepositPage,
+  HISTORY_KINDS,
+  HistoryPageRequest,
+  HistoryQuery,
+  HistoryStatus,
+  TimelineEntry,
+  TransferPage,
+  UidTransferPage,
+  UnsentItem,
+  WithdrawalPage,
+  WithdrawalRow,
 } from './history.ts';
 
 // The IPC contract: every channel the renderer may call, with the schema its request must parse by
@@ -20,17 +43,35 @@ import {
 // renderer hooks all derive from this one object.
 
 export const PermissionLevel = z.enum(['none', 'read', 'write']);
-export const Permissions = z.object({
-  ...Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, PermissionLevel])) as Record<(typeof PERMISSION_GROUPS)[number], typeof PermissionLevel>,
-  unified: z.boolean(),
-}).strict();
+export const Permissions = z
+  .object({
+    ...(Object.fromEntries(PERMISSION_GROUPS.map((g) => [g, PermissionLevel])) as Record<
+      (typeof PERMISSION_GROUPS)[number],
+      typeof PermissionLevel
+    >),
+    unified: z.boolean(),
+  })
+  .strict();
 export type Permissions = z.infer<typeof Permissions>;
 
 const Name = z.string().trim().min(1, 'a name is required').max(64, 'at most 64 characters');
-const ApiKey = z.string().trim().regex(/^[A-Za-z0-9]{8,128}$/, 'an API key is 8 to 128 letters and digits');
-const ApiSecret = z.string().trim().regex(/^[A-Za-z0-9]{16,256}$/, 'an API secret is 16 to 256 letters and digits');
-const BaseUrl = z.string().trim().url('a base address such as https://host/api/v4').refine((u) => /^https?:\/\//.test(u) && /\/api\/v4\/?$/.test(u), 'the base address must be http(s) and end in /api/v4');
-const Svc = z.string().trim().regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/, 'the service name is letters and digits, as in X-<name>-RateLimit-Limit');
+const ApiKey = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{8,128}$/, 'an API key is 8 to 128 letters and digits');
+const ApiSecret = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9]{16,256}$/, 'an API secret is 16 to 256 letters and digits');
+const BaseUrl = z
+  .string()
+  .trim()
+  .url('a base address such as https://host/api/v4')
+  .refine((u) => /^https?:\/\//.test(u) && /\/api\/v4\/?$/.test(u), 'the base address must be http(s) and end in /api/v4');
+const Svc = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z][A-Za-z0-9]{0,31}$/, 'the service name is letters and digits, as in X-<name>-RateLimit-Limit');
 
 export const ProfileSummary = z.object({
   id: z.string(),
@@ -47,23 +88,36 @@ export const ProfileSummary = z.object({
 });
 export type ProfileSummary = z.infer<typeof ProfileSummary>;
 
-export const ProfileInput = z.object({
-  /** Absent for a new profile. */
-  id: z.string().max(64).optional(),
-  name: Name,
-  environment: z.enum(OPERATOR_ENVIRONMENTS),
-  base_url: BaseUrl,
-  svc: Svc,
-  /** Absent when editing: the stored key and secret stay. */
-  key: ApiKey.optional(),
-  /** Absent when editing the same key: the stored secret stays. */
-  secret: ApiSecret.optional(),
-  permissions: Permissions,
-  sub_keys: z.array(z.object({ uid: z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits'), key: ApiKey.optional(), secret: ApiSecret.optional() }).strict()).max(100),
-}).strict().superRefine((p, ctx) => {
-  const problem = baseUrlProblem(p.environment, p.base_url);
-  if (problem) ctx.addIssue({ code: 'custom', path: ['base_url'], message: problem });
-});
+export const ProfileInput = z
+  .object({
+    /** Absent for a new profile. */
+    id: z.string().max(64).optional(),
+    name: Name,
+    environment: z.enum(OPERATOR_ENVIRONMENTS),
+    base_url: BaseUrl,
+    svc: Svc,
+    /** Absent when editing: the stored key and secret stay. */
+    key: ApiKey.optional(),
+    /** Absent when editing the same key: the stored secret stays. */
+    secret: ApiSecret.optional(),
+    permissions: Permissions,
+    sub_keys: z
+      .array(
+        z
+          .object({
+            uid: z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits'),
+            key: ApiKey.optional(),
+            secret: ApiSecret.optional(),
+          })
+          .strict(),
+      )
+      .max(100),
+  })
+  .strict()
+  .superRefine((p, ctx) => {
+    const problem = baseUrlProblem(p.environment, p.base_url);
+    if (problem) ctx.addIssue({ code: 'custom', path: ['base_url'], message: problem });
+  });
 export type ProfileInput = z.infer<typeof ProfileInput>;
 
 /**
@@ -99,14 +153,31 @@ export const VaultStatus = z.object({
 });
 export type VaultStatus = z.infer<typeof VaultStatus>;
 
-export const Settings = z.object({
-  idle_lock_minutes: z.number().int().min(1).max(24 * 60),
-  settle_seconds: z.number().int().min(5).max(600),
-}).strict();
+export const Settings = z
+  .object({
+    idle_lock_minutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(24 * 60),
+    settle_seconds: z.number().int().min(5).max(600),
+  })
+  .strict();
 export type Settings = z.infer<typeof Settings>;
 
 /** Where a write stands (electron/core/journal/intents.ts explains each state). */
-export const IntentState = z.enum(['pending_approval', 'approved', 'in_flight', 'unconfirmed', 'accepted', 'done', 'refused', 'needs_attention', 'settled', 'cancelled']);
+export const IntentState = z.enum([
+  'pending_approval',
+  'approved',
+  'in_flight',
+  'unconfirmed',
+  'accepted',
+  'done',
+  'refused',
+  'needs_attention',
+  'settled',
+  'cancelled',
+]);
 export type IntentState = z.infer<typeof IntentState>;
 /** States after which nothing more happens to a write. */
 export const FINISHED_INTENT_STATES: ReadonlySet<IntentState> = new Set(['done', 'refused', 'settled', 'cancelled']);
@@ -293,16 +364,20 @@ export const channels = {
   },
   /** For a write the desk cannot prove: the operator says what happened, having checked the exchange. */
   writeSettle: {
-    request: z.object({ id: z.string().min(1).max(64), outcome: z.enum(['done', 'not_done']), note: z.string().trim().min(1).max(500) }).strict(),
+    request: z
+      .object({ id: z.string().min(1).max(64), outcome: z.enum(['done', 'not_done']), note: z.string().trim().min(1).max(500) })
+      .strict(),
     response: IntentView,
   },
   /** One page of the journal, newest first, after the cursor (the first page without one). */
   intentsList: {
-    request: z.object({
-      unfinished_only: z.boolean().default(false),
-      after: IntentCursor.optional(),
-      limit: z.number().int().min(1).max(500).default(100),
-    }).strict(),
+    request: z
+      .object({
+        unfinished_only: z.boolean().default(false),
+        after: IntentCursor.optional(),
+        limit: z.number().int().min(1).max(500).default(100),
+      })
+      .strict(),
     response: IntentPage,
   },
   /** Whether the active profile's journal verified, what is wrong when it did not, and any torn line cut at open. */
@@ -388,7 +463,13 @@ export const channels = {
   },
   /** Asks the confirmation window for an approval or a rejection (with its reason) of a request or change. */
   approvalsDecide: {
-    request: z.object({ ref: z.string().min(1).max(64), action: z.enum(['approve', 'reject']), reason: z.string().trim().min(1).max(500).optional() }).strict(),
+    request: z
+      .object({
+        ref: z.string().min(1).max(64),
+        action: z.enum(['approve', 'reject']),
+        reason: z.string().trim().min(1).max(500).optional(),
+      })
+      .strict(),
     response: Ticket,
   },
   approvalsProposePolicy: {
@@ -411,7 +492,16 @@ export const channels = {
   /** Withdrawals the exchange holds and may still cancel (after a freeze, offered in one step). */
   withdrawalsCancellable: {
     request: z.object({}).strict(),
-    response: z.array(z.object({ intent: z.string(), exchange_id: z.string(), currency: z.string(), amount: z.string(), address: z.string(), status: z.string() })),
+    response: z.array(
+      z.object({
+        intent: z.string(),
+        exchange_id: z.string(),
+        currency: z.string(),
+        amount: z.string(),
+        address: z.string(),
+        status: z.string(),
+      }),
+    ),
   },
   /** DELETE /withdrawals/{id} for each: makes the money safer, so it needs no quorum. */
   withdrawalsCancel: {
@@ -421,10 +511,26 @@ export const channels = {
   /** The desk's own address book; a new entry waits out the cooling-off before rules that need a known address accept it. */
   addressBookList: {
     request: z.object({}).strict(),
-    response: z.array(z.object({ currency: z.string(), chain: z.string(), address: z.string(), memo: z.string().optional(), added_at: z.number(), ready_at: z.number() })),
+    response: z.array(
+      z.object({
+        currency: z.string(),
+        chain: z.string(),
+        address: z.string(),
+        memo: z.string().optional(),
+        added_at: z.number(),
+        ready_at: z.number(),
+      }),
+    ),
   },
   addressBookAdd: {
-    request: z.object({ currency: z.string().trim().min(1).max(32), chain: z.string().trim().min(1).max(64), address: z.string().trim().min(1).max(256), memo: z.string().max(256).optional() }).strict(),
+    request: z
+      .object({
+        currency: z.string().trim().min(1).max(32),
+        chain: z.string().trim().min(1).max(64),
+        address: z.string().trim().min(1).max(256),
+        memo: z.string().max(256).optional(),
+      })
+      .strict(),
     response: z.object({ added_at: z.number(), ready_at: z.number() }),
   },
   /** §2.2 chains of a currency with their flags (for the withdraw form). */
@@ -453,7 +559,9 @@ export const channels = {
   },
   /** Snapshots of the §2.9 total the desk keeps at each fetch, oldest first. */
   balancesSnapshots: {
-    request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT'), since: z.number().int().nonnegative().default(0) }).strict(),
+    request: z
+      .object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT'), since: z.number().int().nonnegative().default(0) })
+      .strict(),
     response: z.array(Snapshot),
   },
   /** One page of the sub-account matrix; with nothing loaded it starts the load (progress as balancesProgress events). */
@@ -473,7 +581,9 @@ export const channels = {
   },
   /** Every §2.8 record of one sub-account, its alert settings and its alerts. */
   balancesSubAccount: {
-    request: z.object({ uid: z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits'), quote: QuoteCurrency.default('USDT') }).strict(),
+    request: z
+      .object({ uid: z.string().regex(/^\d{1,20}$/, 'a sub-account uid is digits'), quote: QuoteCurrency.default('USDT') })
+      .strict(),
     response: SubAccountDetail,
   },
   balancesSettingsGet: {
@@ -508,14 +618,26 @@ export const channels = {
   // sub-account's own key (the profile must hold it).
   spotPairs: { request: z.object({}).strict(), response: z.array(CurrencyPair) },
   spotTicker: { request: z.object({ currency_pair: SpotPair }).strict(), response: Ticker },
-  spotOrderBook: { request: z.object({ currency_pair: SpotPair, limit: z.number().int().min(1).max(100).default(10) }).strict(), response: OrderBook },
+  spotOrderBook: {
+    request: z.object({ currency_pair: SpotPair, limit: z.number().int().min(1).max(100).default(10) }).strict(),
+    response: OrderBook,
+  },
   /** Open orders, or finished ones newest first (at most `limit`). */
   spotOrders: {
-    request: z.object({ currency_pair: SpotPair, status: z.enum(['open', 'finished']), sub_uid: SubUid.optional(), limit: z.number().int().min(1).max(100).default(50) }).strict(),
+    request: z
+      .object({
+        currency_pair: SpotPair,
+        status: z.enum(['open', 'finished']),
+        sub_uid: SubUid.optional(),
+        limit: z.number().int().min(1).max(100).default(50),
+      })
+      .strict(),
     response: z.array(SpotOrder),
   },
   spotTrades: {
-    request: z.object({ currency_pair: SpotPair, sub_uid: SubUid.optional(), limit: z.number().int().min(1).max(100).default(50) }).strict(),
+    request: z
+      .object({ currency_pair: SpotPair, sub_uid: SubUid.optional(), limit: z.number().int().min(1).max(100).default(50) })
+      .strict(),
     response: z.array(SpotTrade),
   },
 
@@ -537,7 +659,9 @@ export const channels = {
   },
   /** The whole filtered, sorted list as CSV text (the renderer saves it where the operator chooses). */
   historyExport: {
-    request: z.object({ kind: z.enum(HISTORY_KINDS), query: HistoryQuery.default({ filters: {}, sort: { by: 'time', dir: 'desc' } }) }).strict(),
+    request: z
+      .object({ kind: z.enum(HISTORY_KINDS), query: HistoryQuery.default({ filters: {}, sort: { by: 'time', dir: 'desc' } }) })
+      .strict(),
     response: CsvExport,
   },
   historyStatus: { request: z.object({}).strict(), response: HistoryStatus },
@@ -549,7 +673,13 @@ export const channels = {
     response: z.array(UnsentItem),
   },
   unsentAcknowledge: {
-    request: z.object({ kind: z.enum(['withdrawals', 'uid_transfers']), id: z.string().min(1).max(128), note: z.string().trim().min(1, 'say what you found').max(500) }).strict(),
+    request: z
+      .object({
+        kind: z.enum(['withdrawals', 'uid_transfers']),
+        id: z.string().min(1).max(128),
+        note: z.string().trim().min(1, 'say what you found').max(500),
+      })
+      .strict(),
     response: UnsentItem,
   },
   /** DELETE /withdrawals/{id} (§4.2): answered 202, the outcome is read from the record's status later. */
@@ -559,7 +689,14 @@ export const channels = {
   },
   /** §2.1 for one currency. */
   depositAddress: {
-    request: z.object({ currency: z.string().trim().regex(/^[A-Za-z0-9_]{1,32}$/, 'a currency name such as USDT') }).strict(),
+    request: z
+      .object({
+        currency: z
+          .string()
+          .trim()
+          .regex(/^[A-Za-z0-9_]{1,32}$/, 'a currency name such as USDT'),
+      })
+      .strict(),
     response: DepositAddress,
   },
 
@@ -634,13 +771,15 @@ export const events = {
   sandbox: z.object({ state: z.enum(['down', 'restarted']), at: z.number() }),
   /** Request buckets that are busy: something queued, nearly spent, or paused after a 429. */
   rateLimits: z.object({
-    buckets: z.array(z.object({
-      key: z.string(),
-      queued: z.number().int().nonnegative(),
-      remaining: z.number().int(),
-      limit: z.number().int().positive(),
-      paused_until_ms: z.number().nullable(),
-    })),
+    buckets: z.array(
+      z.object({
+        key: z.string(),
+        queued: z.number().int().nonnegative(),
+        remaining: z.number().int(),
+        limit: z.number().int().positive(),
+        paused_until_ms: z.number().nullable(),
+      }),
+    ),
   }),
   /** A balances load moved on (loaded / total requests). */
   balancesProgress: LoadProgress,

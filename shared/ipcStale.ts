@@ -6,20 +6,60 @@ import type { ChannelName, EventName, IntentView } from './ipc.ts';
 
 /** Channels that read: their answers are cached, keyed by channel and request. */
 export const QUERY_CHANNELS = [
-  'profileCurrent', 'profilesList', 'vaultStatus', 'settingsGet', 'intentsList', 'journalStatus', 'journalEntries', 'journalVerify', 'totalBalance',
-  'withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList',
+  'profileCurrent',
+  'profilesList',
+  'vaultStatus',
+  'settingsGet',
+  'intentsList',
+  'journalStatus',
+  'journalEntries',
+  'journalVerify',
+  'totalBalance',
+  'withdrawalsList',
+  'depositsList',
+  'transfersList',
+  'uidTransfersList',
+  'withdrawalDetail',
+  'historyStatus',
+  'unsentList',
   'depositAddress',
-  'balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balancesSettingsGet', 'balanceAlerts',
-  'approvalsState', 'withdrawalsCancellable', 'batchStatus', 'addressBookList', 'journalAuditKeys', 'payoutsProgress',
-  'walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses',
-  'rebalanceScope', 'rebalanceTemplates', 'rebalanceBatches',
-  'spotPairs', 'spotTicker', 'spotOrderBook', 'spotOrders', 'spotTrades',
+  'balancesMain',
+  'balancesSnapshots',
+  'balancesMatrix',
+  'balancesSubAccount',
+  'balancesSettingsGet',
+  'balanceAlerts',
+  'approvalsState',
+  'withdrawalsCancellable',
+  'batchStatus',
+  'addressBookList',
+  'journalAuditKeys',
+  'payoutsProgress',
+  'walletCurrencyChains',
+  'walletWithdrawStatus',
+  'walletSavedAddresses',
+  'rebalanceScope',
+  'rebalanceTemplates',
+  'rebalanceBatches',
+  'spotPairs',
+  'spotTicker',
+  'spotOrderBook',
+  'spotOrders',
+  'spotTrades',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
 
 /** The exchange's histories as the desk's cache holds them: the `history` event says they moved. */
-const HISTORY_READS = ['withdrawalsList', 'depositsList', 'transfersList', 'uidTransfersList', 'withdrawalDetail', 'historyStatus', 'unsentList'] as const;
+const HISTORY_READS = [
+  'withdrawalsList',
+  'depositsList',
+  'transfersList',
+  'uidTransfersList',
+  'withdrawalDetail',
+  'historyStatus',
+  'unsentList',
+] as const;
 
 /** Balances of the main account and every sub-account, and their alerts. */
 const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;
@@ -40,8 +80,28 @@ export const SPOT_READS = ['spotTicker', 'spotOrderBook', 'spotOrders', 'spotTra
 const AUDIT_READS = ['journalEntries'] as const;
 
 /** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
-const PROFILE_SCOPED = ['profileCurrent', 'profilesList', 'journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys', 'payoutsProgress', 'totalBalance', ...HISTORY_READS, 'depositAddress', ...BALANCE_READS, 'balancesSettingsGet',
-  ...APPROVAL_READS, 'addressBookList', ...WALLET_READS, ...SPOT_READS, 'rebalanceScope', 'rebalanceTemplates', 'rebalanceBatches'] as const;
+const PROFILE_SCOPED = [
+  'profileCurrent',
+  'profilesList',
+  'journalStatus',
+  'intentsList',
+  ...AUDIT_READS,
+  'journalVerify',
+  'journalAuditKeys',
+  'payoutsProgress',
+  'totalBalance',
+  ...HISTORY_READS,
+  'depositAddress',
+  ...BALANCE_READS,
+  'balancesSettingsGet',
+  ...APPROVAL_READS,
+  'addressBookList',
+  ...WALLET_READS,
+  ...SPOT_READS,
+  'rebalanceScope',
+  'rebalanceTemplates',
+  'rebalanceBatches',
+] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
 export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
@@ -84,17 +144,29 @@ export const FINISHED_INTENT_STATES: ReadonlySet<IntentView['state']> = new Set(
  * answer is the new value of a query names it in WRITTEN_BY_ANSWER instead.
  */
 export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = {
-  profileSave: [], profileRemove: [], profileSelect: [],
-  vaultUnlock: [], vaultLock: [], vaultSetPassphrase: [],
+  profileSave: [],
+  profileRemove: [],
+  profileSelect: [],
+  vaultUnlock: [],
+  vaultLock: [],
+  vaultSetPassphrase: [],
   userActive: [],
   settingsSave: [],
-  writePrepare: [], writeApprove: [], writeCancel: [], writeSettle: [],
-  journalAcknowledgeRecovery: [], journalArchive: [], journalExport: [],
+  writePrepare: [],
+  writeApprove: [],
+  writeCancel: [],
+  writeSettle: [],
+  journalAcknowledgeRecovery: [],
+  journalArchive: [],
+  journalExport: [],
   // The core announces what these change with a `history` event; an acknowledgement or a cancel is also
   // refetched at once, so the operator sees the answer without waiting for the next sync.
-  historyExport: [], historySync: [], unsentAcknowledge: ['unsentList', 'historyStatus'],
+  historyExport: [],
+  historySync: [],
+  unsentAcknowledge: ['unsentList', 'historyStatus'],
   withdrawalCancel: ['withdrawalsList', 'withdrawalDetail', 'historyStatus'],
-  balancesRefresh: [], balancesExport: [],
+  balancesRefresh: [],
+  balancesExport: [],
   balancesSettingsSave: ['balancesSettingsGet'],
   balancesSetThreshold: ['balancesSubAccount', 'balancesMatrix', 'balanceAlerts'],
   balancesSetFloor: ['balancesSubAccount', 'balancesMatrix', 'balanceAlerts'],
@@ -102,24 +174,41 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   // A review stores nothing (the form asks for it on Review, so it is never a stale cached verdict).
   approvalsReview: [],
   // A ticket only asks the confirmation window; what is signed there comes back as an `approvals` event.
-  approvalsDraft: [], approvalsDecide: [], approvalsProposePolicy: [], approvalsRemoveOperator: [], approvalsFreeze: [], approvalsUnfreeze: [],
+  approvalsDraft: [],
+  approvalsDecide: [],
+  approvalsProposePolicy: [],
+  approvalsRemoveOperator: [],
+  approvalsFreeze: [],
+  approvalsUnfreeze: [],
   // An import stores nothing; a queued batch is announced by the `approvals` event; a report is a read.
-  payoutsImport: [], payoutsQueue: [], payoutsReport: [],
+  payoutsImport: [],
+  payoutsQueue: [],
+  payoutsReport: [],
   withdrawalsCancel: ['withdrawalsCancellable', 'withdrawalsList', 'withdrawalDetail', 'historyStatus'],
   addressBookAdd: ['addressBookList'],
   // A plan stores nothing the window reads; a draft, cancel or resume is announced by a `rebalance` event.
-  rebalancePlan: [], rebalanceDraft: [], rebalanceCancel: [], rebalanceResume: [], rebalanceReport: [],
-  rebalanceTemplateSave: ['rebalanceTemplates'], rebalanceTemplateDelete: ['rebalanceTemplates'],
+  rebalancePlan: [],
+  rebalanceDraft: [],
+  rebalanceCancel: [],
+  rebalanceResume: [],
+  rebalanceReport: [],
+  rebalanceTemplateSave: ['rebalanceTemplates'],
+  rebalanceTemplateDelete: ['rebalanceTemplates'],
 };
 
 /** Writes whose answer is the new value of a query (request-free queries only). */
 export const WRITTEN_BY_ANSWER = {
   settingsSave: 'settingsGet',
-  vaultUnlock: 'vaultStatus', vaultLock: 'vaultStatus', vaultSetPassphrase: 'vaultStatus',
+  vaultUnlock: 'vaultStatus',
+  vaultLock: 'vaultStatus',
+  vaultSetPassphrase: 'vaultStatus',
   journalAcknowledgeRecovery: 'journalStatus',
   historySync: 'historyStatus',
   // An intent answer is merged into the cached lists, like the `intent` event that follows it.
-  writePrepare: 'intentsList', writeApprove: 'intentsList', writeCancel: 'intentsList', writeSettle: 'intentsList',
+  writePrepare: 'intentsList',
+  writeApprove: 'intentsList',
+  writeCancel: 'intentsList',
+  writeSettle: 'intentsList',
 } as const satisfies Partial<Record<WriteChannel, QueryChannel>>;
 
 /** Channels whose answer comes from the exchange: their outcomes are the connection state the window shows. */

@@ -23,17 +23,19 @@ export type AuditCursor = z.infer<typeof AuditCursor>;
 
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date is YYYY-MM-DD');
 
-export const AuditQuery = z.object({
-  type: z.string().max(40).optional(),
-  /** Part of an operator's name (named `by`: no main-window channel names an operator field, see approvals/channels.sandbox.test.ts). */
-  by: z.string().max(64).optional(),
-  /** Days in UTC, both included. */
-  from: Day.optional(),
-  to: Day.optional(),
-  intent: z.string().max(64).optional(),
-  after: AuditCursor.optional(),
-  limit: z.number().int().min(1).max(500).default(100),
-}).strict();
+export const AuditQuery = z
+  .object({
+    type: z.string().max(40).optional(),
+    /** Part of an operator's name (named `by`: no main-window channel names an operator field, see approvals/channels.sandbox.test.ts). */
+    by: z.string().max(64).optional(),
+    /** Days in UTC, both included. */
+    from: Day.optional(),
+    to: Day.optional(),
+    intent: z.string().max(64).optional(),
+    after: AuditCursor.optional(),
+    limit: z.number().int().min(1).max(500).default(100),
+  })
+  .strict();
 export type AuditQuery = z.infer<typeof AuditQuery>;
 
 export const AuditPage = z.object({ items: z.array(AuditEntry), next: AuditCursor.nullable() });
@@ -63,8 +65,21 @@ export const JournalExportAnswer = z.object({ filename: z.string(), text: z.stri
 
 /** Every kind of entry the two journals hold, named as the Journal page's filter offers them. */
 export const ENTRY_TYPE_NAMES: Readonly<Record<string, string>> = {
-  intent: 'Draft (intent)', approval: 'Approval', cancelled: 'Cancelled', sent: 'Sent', unconfirmed: 'Unconfirmed', lookup: 'Lookup',
-  retry: 'Retry', result: 'Result', status: 'Status', needs_attention: 'Needs attention', settled: 'Settled',
-  operator_created: 'First operator', proposal: 'Request or change drafted', signoff: 'Operator approval', rejection: 'Rejection',
-  freeze: 'Freeze', dispatched: 'Handed to the profile',
+  intent: 'Draft (intent)',
+  approval: 'Approval',
+  cancelled: 'Cancelled',
+  sent: 'Sent',
+  unconfirmed: 'Unconfirmed',
+  lookup: 'Lookup',
+  retry: 'Retry',
+  result: 'Result',
+  status: 'Status',
+  needs_attention: 'Needs attention',
+  settled: 'Settled',
+  operator_created: 'First operator',
+  proposal: 'Request or change drafted',
+  signoff: 'Operator approval',
+  rejection: 'Rejection',
+  freeze: 'Freeze',
+  dispatched: 'Handed to the profile',
 };

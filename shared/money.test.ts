@@ -31,9 +31,11 @@ describe('money', () => {
   it('groups digits without changing them', () => {
     expect(groupDigits('1234567.891')).toBe('1,234,567.891');
     expect(groupDigits('-1000')).toBe('-1,000');
-    fc.assert(fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.nat({ max: 99999999 }), (i, f) => {
-      const s = `${i}.${String(f).padStart(8, '0')}`;
-      expect(groupDigits(s).replaceAll(',', '')).toBe(s);
-    }));
+    fc.assert(
+      fc.property(fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), fc.nat({ max: 99999999 }), (i, f) => {
+        const s = `${i}.${String(f).padStart(8, '0')}`;
+        expect(groupDigits(s).replaceAll(',', '')).toBe(s);
+      }),
+    );
   });
 });

@@ -17,9 +17,14 @@ export type PayoutField = (typeof PAYOUT_COLUMNS)[number];
 /** The file as picked: its name and its exact bytes (base64), so that the core's SHA-256 is that of the file on disk. */
 export const PayoutFile = z.strictObject({
   // The name is shown in the confirmation window and signed into the batch: no line breaks or other control characters.
-  file: z.string().trim().min(1, 'the file has no name').max(200, 'the file name is longer than 200 characters')
+  file: z
+    .string()
+    .trim()
+    .min(1, 'the file has no name')
+    .max(200, 'the file name is longer than 200 characters')
     .regex(/^[^\u0000-\u001f\u007f]+$/, 'the file name has a control character in it'),
-  content_base64: z.string()
+  content_base64: z
+    .string()
     .max(Math.ceil(MAX_PAYOUT_FILE_BYTES / 3) * 4, `the file is larger than ${MAX_PAYOUT_FILE_BYTES / 1024} KiB`)
     .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'the file content must be base64'),
 });
@@ -113,7 +118,8 @@ export const PayoutProgress = z.object({
   approved_by: z.array(z.string()),
   needed: z.number().int(),
   rows: z.array(PayoutProgressRow),
-  counts: z.object(Object.fromEntries(PAYOUT_OUTCOMES.map((o) => [o, z.number().int().nonnegative()])) as Record<PayoutOutcome, z.ZodNumber>),
+  counts: z.object(
+    Object.fromEntries(PAYOUT_OUTCOMES.map((o) => [o, z.number().int().nonnegative()])) as Record<PayoutOutcome, z.ZodNumber>,
+  ),
 });
 export type PayoutProgress = z.infer<typeof PayoutProgress>;
-

@@ -9,17 +9,29 @@ const Amount = z.string().regex(Units, 'a plain decimal number of at most 8 deci
 const Currency = z.string().regex(/^[A-Z0-9]{1,16}$/, 'a currency is capital letters and digits, such as USDT');
 
 export const RebalanceKind = z.enum(['spot', 'margin', 'cross_margin', 'futures', 'delivery', 'options']);
-export const AccountRef = z.object({
-  owner: z.string().regex(/^(main|\d{1,20})$/, "an account's owner is 'main' or a sub-account's uid"),
-  kind: RebalanceKind,
-  pair: z.string().regex(/^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/, 'a currency pair such as BTC_USDT').optional(),
-}).strict();
+export const AccountRef = z
+  .object({
+    owner: z.string().regex(/^(main|\d{1,20})$/, "an account's owner is 'main' or a sub-account's uid"),
+    kind: RebalanceKind,
+    pair: z
+      .string()
+      .regex(/^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/, 'a currency pair such as BTC_USDT')
+      .optional(),
+  })
+  .strict();
 export type AccountRef = z.infer<typeof AccountRef>;
 
 export const Target = z.discriminatedUnion('type', [
   z.object({ type: z.literal('amount'), amount: Amount }).strict(),
   /** A decimal ("0.25") or a fraction ("1/3") of the total in scope. */
-  z.object({ type: z.literal('share'), share: z.string().regex(/^((0|1)(\.\d{1,18})?|[1-9]\d{0,17}\/[1-9]\d{0,17})$/, 'a share is a decimal from 0 to 1 or a fraction such as 1/3') }).strict(),
+  z
+    .object({
+      type: z.literal('share'),
+      share: z
+        .string()
+        .regex(/^((0|1)(\.\d{1,18})?|[1-9]\d{0,17}\/[1-9]\d{0,17})$/, 'a share is a decimal from 0 to 1 or a fraction such as 1/3'),
+    })
+    .strict(),
   z.object({ type: z.literal('band'), floor: Amount.optional(), ceiling: Amount.optional() }).strict(),
 ]);
 export type Target = z.infer<typeof Target>;
@@ -49,17 +61,24 @@ export const Preset = z.discriminatedUnion('kind', [
 ]);
 export type Preset = z.infer<typeof Preset>;
 
-export const PlanRequest = z.object({
-  currency: Currency,
-  /** Either targets, one per account, or a preset over these accounts. */
-  lines: z.array(TargetLine).max(2000).optional(),
-  preset: Preset.optional(),
-  accounts: z.array(AccountRef).max(2000).optional(),
-}).strict().superRefine((r, ctx) => {
-  if (r.preset ? !r.accounts?.length : !r.lines?.length) {
-    ctx.addIssue({ code: 'custom', path: [r.preset ? 'accounts' : 'lines'], message: r.preset ? 'a preset needs the accounts in scope' : 'choose at least one account and its target' });
-  }
-});
+export const PlanRequest = z
+  .object({
+    currency: Currency,
+    /** Either targets, one per account, or a preset over these accounts. */
+    lines: z.array(TargetLine).max(2000).optional(),
+    preset: Preset.optional(),
+    accounts: z.array(AccountRef).max(2000).optional(),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    if (r.preset ? !r.accounts?.length : !r.lines?.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [r.preset ? 'accounts' : 'lines'],
+        message: r.preset ? 'a preset needs the accounts in scope' : 'choose at least one account and its target',
+      });
+    }
+  });
 
 const PlanLeg = z.object({ endpoint: z.string(), signer: z.string(), from: AccountRef, to: AccountRef, amount: z.string() });
 export const RebalancePlan = z.object({
@@ -80,16 +99,23 @@ export const RebalancePlan = z.object({
 });
 export type RebalancePlan = z.infer<typeof RebalancePlan>;
 
-export const Template = z.object({
-  name: z.string().trim().min(1, 'a template needs a name').max(64),
-  currency: Currency,
-  lines: z.array(TargetLine).min(1).max(2000),
-}).strict();
+export const Template = z
+  .object({
+    name: z.string().trim().min(1, 'a template needs a name').max(64),
+    currency: Currency,
+    lines: z.array(TargetLine).min(1).max(2000),
+  })
+  .strict();
 export type Template = z.infer<typeof Template>;
 
 export const RowState = z.enum(['done', 'failed', 'skipped', 'needs_attention', 'pending']);
 export const ReportRow = z.object({
-  transfer: z.number().int(), from: z.string(), to: z.string(), amount: z.string(), currency: z.string(), state: RowState,
+  transfer: z.number().int(),
+  from: z.string(),
+  to: z.string(),
+  amount: z.string(),
+  currency: z.string(),
+  state: RowState,
   /** For a failure, the label's sentence; for a skip or an open question, why. */
   reason: z.string(),
 });

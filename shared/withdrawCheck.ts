@@ -21,7 +21,10 @@ export type AmountCheck = { ok: true; fee: string; arrives: string } | { ok: fal
 /** The limits of one chain of a currency, from its §2.7 record and its §2.2 chain record. */
 export function limitsOf(status: WithdrawalLimits, chain: WithdrawalChain): Limits {
   return {
-    chainDecimals: Number(chain.decimal), min: status.withdraw_amount_mini, eachMax: status.withdraw_eachtime_limit, dayRemaining: status.withdraw_day_limit_remain,
+    chainDecimals: Number(chain.decimal),
+    min: status.withdraw_amount_mini,
+    eachMax: status.withdraw_eachtime_limit,
+    dayRemaining: status.withdraw_day_limit_remain,
     feeFix: status.withdraw_fix_on_chains?.[chain.chain] ?? status.withdraw_fix ?? '0',
     feePercent: status.withdraw_percent_on_chains?.[chain.chain] ?? status.withdraw_percent ?? '0%',
   };
@@ -41,7 +44,11 @@ export const needsMemo = (c: WithdrawalChain): boolean => on(c.is_tag);
 
 export function checkAmount(amount: string, l: Limits): AmountCheck {
   const basic = amountProblem(amount, Math.min(8, l.chainDecimals));
-  if (basic) return { ok: false, problem: `The amount ${basic}${l.chainDecimals < 8 && /decimal places/.test(basic) ? ' (this chain\'s precision)' : ''}.` };
+  if (basic)
+    return {
+      ok: false,
+      problem: `The amount ${basic}${l.chainDecimals < 8 && /decimal places/.test(basic) ? " (this chain's precision)" : ''}.`,
+    };
   const a = dec(amount);
   if (a.lt(dec(l.min))) return { ok: false, problem: `The minimum withdrawal is ${l.min}.` };
   if (dec(l.eachMax).gt(0) && a.gt(dec(l.eachMax))) return { ok: false, problem: `The maximum per withdrawal is ${l.eachMax}.` };

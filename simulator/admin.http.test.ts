@@ -7,7 +7,9 @@ import { admin, send, signed, startTestSandbox, type TestSandbox } from './testk
 
 const PROBES: RouteDef[] = [
   {
-    method: 'POST', path: '/probe/commit', group: 'wallet',
+    method: 'POST',
+    path: '/probe/commit',
+    group: 'wallet',
     handler: ({ db, body }) => {
       db.prepare('INSERT INTO meta (k, v) VALUES (?, ?)').run(`probe:${(body as { id: string }).id}`, '1');
       return { committed: (body as { id: string }).id };
@@ -18,12 +20,19 @@ const PROBES: RouteDef[] = [
 
 let s: TestSandbox;
 let seq = 0;
-beforeAll(async () => { s = await startTestSandbox({ noLimits: true }, PROBES); });
-afterAll(async () => { await s.dispose(); });
-afterEach(async () => { await admin(s, 'DELETE', '/faults'); });
+beforeAll(async () => {
+  s = await startTestSandbox({ noLimits: true }, PROBES);
+});
+afterAll(async () => {
+  await s.dispose();
+});
+afterEach(async () => {
+  await admin(s, 'DELETE', '/faults');
+});
 
 const committed = (id: string) => s.db.prepare('SELECT 1 FROM meta WHERE k = ?').get(`probe:${id}`) !== undefined;
-const commit = (id = `c${++seq}`, timeoutMs?: number) => signed(s.baseUrl, s.credentials.main, { method: 'POST', path: '/probe/commit', body: JSON.stringify({ id }), timeoutMs });
+const commit = (id = `c${++seq}`, timeoutMs?: number) =>
+  signed(s.baseUrl, s.credentials.main, { method: 'POST', path: '/probe/commit', body: JSON.stringify({ id }), timeoutMs });
 
 describe('admin API access', () => {
   it('needs the bearer token', async () => {
@@ -37,7 +46,9 @@ describe('admin API access', () => {
 
   it('answers bad bodies and unknown ids in the §7 shape', async () => {
     const notJson = await send(s.baseUrl, {
-      method: 'POST', path: `${new URL(s.adminUrl).pathname}/faults`, body: '{kind:',
+      method: 'POST',
+      path: `${new URL(s.adminUrl).pathname}/faults`,
+      body: '{kind:',
       headers: { Authorization: `Bearer ${s.credentials.admin_token}`, 'Content-Type': 'application/json' },
     });
     expect([notJson.status, notJson.json.label]).toEqual([400, 'INVALID_REQUEST_BODY']);
@@ -56,7 +67,10 @@ describe('admin API access', () => {
     const late = await signed(s.baseUrl, s.credentials.main, { method: 'POST', path: '/probe/commit', body: '{"id":"late"}' });
     expect(late.json.label).toBe('REQUEST_EXPIRED');
     const onTime = await signed(s.baseUrl, s.credentials.main, {
-      method: 'POST', path: '/probe/commit', body: '{"id":"ontime"}', timestamp: String(Math.floor(t)),
+      method: 'POST',
+      path: '/probe/commit',
+      body: '{"id":"ontime"}',
+      timestamp: String(Math.floor(t)),
     });
     expect(onTime.status).toBe(200);
     // The rest of this file signs with the client's clock: bring the server back by a skew.
@@ -69,7 +83,14 @@ describe('admin API access', () => {
 
 describe('faults', () => {
   it('error: every Nth matching request gets the chosen status and label, before anything commits', async () => {
-    const f = await admin(s, 'POST', '/faults', { kind: 'error', path: '/probe/*', method: 'POST', every: 2, status: 503, label: 'TOO_BUSY' });
+    const f = await admin(s, 'POST', '/faults', {
+      kind: 'error',
+      path: '/probe/*',
+      method: 'POST',
+      every: 2,
+      status: 503,
+      label: 'TOO_BUSY',
+    });
     expect(f.status).toBe(200);
     const ids = ['e1', 'e2', 'e3', 'e4'];
     const got = [];
@@ -125,7 +146,12 @@ describe('faults', () => {
     expect(Math.abs(Number(t.headers['x-in-time']) / 1e6 - skewed)).toBeLessThan(1);
     expect((await commit()).json.label).toBe('REQUEST_EXPIRED');
     // A client that resynchronises to the server's clock gets through.
-    const ok = await signed(s.baseUrl, s.credentials.main, { method: 'POST', path: '/probe/commit', body: '{"id":"sk"}', timestamp: String(Math.floor(skewed)) });
+    const ok = await signed(s.baseUrl, s.credentials.main, {
+      method: 'POST',
+      path: '/probe/commit',
+      body: '{"id":"sk"}',
+      timestamp: String(Math.floor(skewed)),
+    });
     expect(ok.status).toBe(200);
   });
 

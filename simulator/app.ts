@@ -84,7 +84,10 @@ export async function startSandbox(config: SandboxConfig): Promise<RunningSandbo
     const faults = new Faults();
     const app = buildServer({ db, routes: config.routes ?? allRoutes({ clock, options: config.options }), clock, limiter, faults, keys });
     mountAdmin(app, {
-      db, clock, options: config.options, token: adminToken,
+      db,
+      clock,
+      options: config.options,
+      token: adminToken,
       routes: [...ledgerAdminRoutes, ...marketAdminRoutes, ...marginAdminRoutes, ...controlAdminRoutes({ keys, faults, limiter })],
       onChange: () => keys.invalidate(),
     });
@@ -100,8 +103,12 @@ export async function startSandbox(config: SandboxConfig): Promise<RunningSandbo
     const baseUrl = `${address}${API_PREFIX}`;
     const adminUrl = `${address}${ADMIN_PREFIX}`;
     const credentials: Credentials = {
-      base_url: baseUrl, admin_url: adminUrl, admin_token: adminToken,
-      main: seed.main, read_only: seed.readOnly, sub_accounts: seed.subAccounts,
+      base_url: baseUrl,
+      admin_url: adminUrl,
+      admin_token: adminToken,
+      main: seed.main,
+      read_only: seed.readOnly,
+      sub_accounts: seed.subAccounts,
     };
     // Sandbox keys guard play money on loopback: the one place a key is kept in clear (DESIGN.md).
     // Rewritten on every start, since the port may change; the keys and token come from the store.
@@ -111,7 +118,16 @@ export async function startSandbox(config: SandboxConfig): Promise<RunningSandbo
 
     let closed = false;
     return {
-      baseUrl, adminUrl, credentials, credentialsPath, app, db, clock, limiter, faults, keys,
+      baseUrl,
+      adminUrl,
+      credentials,
+      credentialsPath,
+      app,
+      db,
+      clock,
+      limiter,
+      faults,
+      keys,
       async close() {
         if (closed) return;
         closed = true;

@@ -28,8 +28,14 @@ beforeAll(() => {
   db = openDb(dataDir);
   const seed = seedWorld(db, 'demo', Date.now() / 1000);
   for (const [name, secret] of Object.entries(SECRETS)) {
-    db.prepare('INSERT INTO api_keys (key, secret, uid, perms, ip_allow, label) VALUES (?, ?, ?, ?, ?, ?)')
-      .run(`key-${name}`, secret, seed.main.uid, JSON.stringify(ALL_WRITE), '[]', name);
+    db.prepare('INSERT INTO api_keys (key, secret, uid, perms, ip_allow, label) VALUES (?, ?, ?, ?, ?, ?)').run(
+      `key-${name}`,
+      secret,
+      seed.main.uid,
+      JSON.stringify(ALL_WRITE),
+      '[]',
+      name,
+    );
   }
   keys = new KeyStore(db);
 });
@@ -42,8 +48,13 @@ afterAll(() => {
 function check(name: keyof typeof SECRETS, rawQuery: string, sign: string, ts: string): string {
   try {
     authenticate(keys, {
-      method: 'GET', path: '/api/v4/wallet/withdrawals', rawQuery, body: Buffer.alloc(0),
-      headers: { key: `key-${name}`, timestamp: ts, sign }, ip: '127.0.0.1', nowSec: Number(ts),
+      method: 'GET',
+      path: '/api/v4/wallet/withdrawals',
+      rawQuery,
+      body: Buffer.alloc(0),
+      headers: { key: `key-${name}`, timestamp: ts, sign },
+      ip: '127.0.0.1',
+      nowSec: Number(ts),
     });
     return 'ok';
   } catch (e) {

@@ -42,7 +42,16 @@ export interface KeyInfo {
   caller: AuthedCaller;
 }
 
-interface KeyRow { key: string; secret: string; uid: string; perms: string; ip_allow: string; main_uid: string | null; locked: number; areas: string | null }
+interface KeyRow {
+  key: string;
+  secret: string;
+  uid: string;
+  perms: string;
+  ip_allow: string;
+  main_uid: string | null;
+  locked: number;
+  areas: string | null;
+}
 
 // The Sandbox's own table (the ledger's schema has no place for it): which business areas a
 // sub-account may use. No row means every area is enabled.
@@ -94,7 +103,8 @@ export class KeyStore {
   setAreas(uid: string, areas: RouteGroup[] | null): void {
     if (areas === null) this.db.prepare('DELETE FROM sub_account_areas WHERE uid = ?').run(uid);
     else {
-      this.db.prepare('INSERT INTO sub_account_areas (uid, areas) VALUES (?, ?) ON CONFLICT(uid) DO UPDATE SET areas = excluded.areas')
+      this.db
+        .prepare('INSERT INTO sub_account_areas (uid, areas) VALUES (?, ?) ON CONFLICT(uid) DO UPDATE SET areas = excluded.areas')
         .run(uid, JSON.stringify(areas));
     }
     this.invalidate();
@@ -202,7 +212,10 @@ export function authenticate(keys: KeyStore, req: SignedRequest): Caller {
   // §1: timestamps may be integer or decimal seconds; the signature covers the value as sent.
   const tsNum = TIMESTAMP.test(ts) ? Number(ts) : NaN;
   if (!Number.isFinite(tsNum) || Math.abs(req.nowSec - tsNum) > MAX_SKEW_SEC) {
-    throw new ApiError('REQUEST_EXPIRED', `Timestamp ${ts.slice(0, 40)} is more than ${MAX_SKEW_SEC}s from server time ${Math.floor(req.nowSec)}`);
+    throw new ApiError(
+      'REQUEST_EXPIRED',
+      `Timestamp ${ts.slice(0, 40)} is more than ${MAX_SKEW_SEC}s from server time ${Math.floor(req.nowSec)}`,
+    );
   }
 
   if (info.ipAllow.size > 0) {

@@ -11,31 +11,58 @@ import { ALL_WRITE, createKey, seedWorld } from './world.ts';
 // Signature vectors made by the openssl command, an implementation independent of simulator/auth.ts.
 
 function openssl(args: string[], input: string): string {
-  const out = execFileSync('openssl', ['dgst', '-sha512', ...args], { input }).toString('utf8').trim();
+  const out = execFileSync('openssl', ['dgst', '-sha512', ...args], { input })
+    .toString('utf8')
+    .trim();
   return out.slice(out.lastIndexOf(' ') + 1); // "SHA2-512(stdin)= <hex>"
 }
 
-interface Vector { name: string; method: string; path: string; rawQuery: string; decodedQuery: string; body: string; ts: string }
+interface Vector {
+  name: string;
+  method: string;
+  path: string;
+  rawQuery: string;
+  decodedQuery: string;
+  body: string;
+  ts: string;
+}
 
 const VECTORS: Vector[] = [
   {
     name: 'GET with a percent-encoded query holding a comma, decimal timestamp',
-    method: 'GET', path: '/api/v4/wallet/sub_account_balances',
-    rawQuery: 'sub_uid=10000101%2C10000102&limit=5', decodedQuery: 'sub_uid=10000101,10000102&limit=5', body: '', ts: '',
+    method: 'GET',
+    path: '/api/v4/wallet/sub_account_balances',
+    rawQuery: 'sub_uid=10000101%2C10000102&limit=5',
+    decodedQuery: 'sub_uid=10000101,10000102&limit=5',
+    body: '',
+    ts: '',
   },
   {
     name: 'POST with a JSON body, integer timestamp',
-    method: 'POST', path: '/api/v4/withdrawals', rawQuery: '', decodedQuery: '',
-    body: '{"withdraw_order_id":"desk-0001","currency":"USDT","amount":"12.5","address":"0xabc","chain":"ETH"}', ts: '',
+    method: 'POST',
+    path: '/api/v4/withdrawals',
+    rawQuery: '',
+    decodedQuery: '',
+    body: '{"withdraw_order_id":"desk-0001","currency":"USDT","amount":"12.5","address":"0xabc","chain":"ETH"}',
+    ts: '',
   },
   {
     name: 'DELETE with a path id and no body',
-    method: 'DELETE', path: '/api/v4/withdrawals/w1234', rawQuery: '', decodedQuery: '', body: '', ts: '',
+    method: 'DELETE',
+    path: '/api/v4/withdrawals/w1234',
+    rawQuery: '',
+    decodedQuery: '',
+    body: '',
+    ts: '',
   },
   {
     name: 'GET whose query holds encoded spaces, a colon and a non-ASCII name',
-    method: 'GET', path: '/api/v4/wallet/withdrawals',
-    rawQuery: 'currency=USDT&withdraw_order_id=a%20b%3Ac&memo=caf%C3%A9', decodedQuery: 'currency=USDT&withdraw_order_id=a b:c&memo=café', body: '', ts: '',
+    method: 'GET',
+    path: '/api/v4/wallet/withdrawals',
+    rawQuery: 'currency=USDT&withdraw_order_id=a%20b%3Ac&memo=caf%C3%A9',
+    decodedQuery: 'currency=USDT&withdraw_order_id=a b:c&memo=café',
+    body: '',
+    ts: '',
   },
 ];
 
@@ -52,7 +79,9 @@ beforeAll(() => {
   ({ key, secret } = createKey(db, seed.main.uid, ALL_WRITE, 'vectors'));
   keys = new KeyStore(db);
   const now = Math.floor(Date.now() / 1000);
-  VECTORS.forEach((v, i) => { v.ts = i % 2 === 0 ? `${now}.123` : String(now); });
+  VECTORS.forEach((v, i) => {
+    v.ts = i % 2 === 0 ? `${now}.123` : String(now);
+  });
 });
 
 afterAll(() => {
@@ -62,8 +91,14 @@ afterAll(() => {
 
 function request(v: Vector, sign: string, over: Partial<SignedRequest> = {}): SignedRequest {
   return {
-    method: v.method, path: v.path, rawQuery: v.rawQuery, body: Buffer.from(v.body),
-    headers: { key, timestamp: v.ts, sign }, ip: '127.0.0.1', nowSec: Date.now() / 1000, ...over,
+    method: v.method,
+    path: v.path,
+    rawQuery: v.rawQuery,
+    body: Buffer.from(v.body),
+    headers: { key, timestamp: v.ts, sign },
+    ip: '127.0.0.1',
+    nowSec: Date.now() / 1000,
+    ...over,
   };
 }
 
@@ -90,7 +125,9 @@ describe('signature (§5.7) against openssl vectors', () => {
     // One changed byte anywhere breaks it.
     expect(labelOf(() => authenticate(keys, request(v, sign, { body: Buffer.from(`${v.body} `) })))).toBe('INVALID_SIGNATURE');
     expect(labelOf(() => authenticate(keys, request(v, sign, { path: `${v.path}x` })))).toBe('INVALID_SIGNATURE');
-    expect(labelOf(() => authenticate(keys, request(v, sign, { method: v.method === 'GET' ? 'DELETE' : 'GET' })))).toBe('INVALID_SIGNATURE');
+    expect(labelOf(() => authenticate(keys, request(v, sign, { method: v.method === 'GET' ? 'DELETE' : 'GET' })))).toBe(
+      'INVALID_SIGNATURE',
+    );
     expect(labelOf(() => authenticate(keys, request(v, openssl(['-hmac', `${secret}0`], payload))))).toBe('INVALID_SIGNATURE');
   });
 

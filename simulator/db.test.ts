@@ -7,7 +7,9 @@ import { openDb, setMeta } from './db.ts';
 // The Sandbox's store holds its keys: like the desk's data folder, only the operator's account may read it.
 
 let dir: string;
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'sandbox-db-')); });
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sandbox-db-'));
+});
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -20,7 +22,11 @@ describe.skipIf(process.platform === 'win32')('the Sandbox store on disk', () =>
     expect(existsSync(join(data, 'sandbox.sqlite-wal'))).toBe(true);
     expect(mode(data)).toBe(0o700);
     for (const f of readdirSync(data).filter((n) => n.startsWith('sandbox.sqlite'))) expect(mode(join(data, f)), f).toBe(0o600);
-    expect(readdirSync(data).filter((n) => n.startsWith('sandbox.sqlite')).sort()).toEqual(['sandbox.sqlite', 'sandbox.sqlite-shm', 'sandbox.sqlite-wal']);
+    expect(
+      readdirSync(data)
+        .filter((n) => n.startsWith('sandbox.sqlite'))
+        .sort(),
+    ).toEqual(['sandbox.sqlite', 'sandbox.sqlite-shm', 'sandbox.sqlite-wal']);
     db.close();
   });
 

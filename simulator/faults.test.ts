@@ -40,14 +40,27 @@ describe('Faults', () => {
 
   it('refuses malformed specs with INVALID_PARAM_VALUE naming the field', () => {
     const bad = [
-      {}, { kind: 'explode', path: '*' }, { kind: 'error', path: 'wallet' }, { kind: 'latency', path: '*' },
-      { kind: 'drop', path: '*', every: 0 }, { kind: 'drop', path: '*', rate: 2 }, { kind: 'drop', path: '*', rate: 0.5, every: 2 },
-      { kind: 'error', path: '*', status: 200 }, { kind: 'skew', path: '*', skew_sec: 'x' }, { kind: 'skew', path: '*', skew_sec: 5, every: 2 },
-      [], null, 'x',
+      {},
+      { kind: 'explode', path: '*' },
+      { kind: 'error', path: 'wallet' },
+      { kind: 'latency', path: '*' },
+      { kind: 'drop', path: '*', every: 0 },
+      { kind: 'drop', path: '*', rate: 2 },
+      { kind: 'drop', path: '*', rate: 0.5, every: 2 },
+      { kind: 'error', path: '*', status: 200 },
+      { kind: 'skew', path: '*', skew_sec: 'x' },
+      { kind: 'skew', path: '*', skew_sec: 5, every: 2 },
+      [],
+      null,
+      'x',
     ];
     for (const b of bad) {
       let err: unknown;
-      try { parseFaultSpec(b); } catch (e) { err = e; }
+      try {
+        parseFaultSpec(b);
+      } catch (e) {
+        err = e;
+      }
       expect(err, JSON.stringify(b)).toBeInstanceOf(ApiError);
       expect((err as ApiError).label).toBe('INVALID_PARAM_VALUE');
     }

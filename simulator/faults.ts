@@ -48,9 +48,11 @@ export interface FaultPlan {
 
 const NO_FAULT: FaultPlan = Object.freeze({ latencyMs: 0, drop: false, hangMs: 0 });
 
-
 function globToRegExp(glob: string): RegExp {
-  const body = glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const body = glob
+    .split('*')
+    .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${body}$`);
 }
 
@@ -67,7 +69,7 @@ export function parseFaultSpec(body: unknown): FaultSpec {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) bad('body must be a JSON object');
   const b = body as Record<string, unknown>;
   if (!FAULT_KINDS.includes(b.kind as FaultKind)) bad(`kind must be one of ${FAULT_KINDS.join(', ')}`);
-  if (typeof b.path !== 'string' || !b.path.startsWith('/') && b.path !== '*') bad('path must start with / (or be *)');
+  if (typeof b.path !== 'string' || (!b.path.startsWith('/') && b.path !== '*')) bad('path must start with / (or be *)');
   const spec: FaultSpec = { kind: b.kind as FaultKind, path: b.path };
   if (b.method !== undefined) {
     if (typeof b.method !== 'string' || !/^[A-Za-z]+$/.test(b.method)) bad('method must be an HTTP method');
@@ -87,7 +89,12 @@ export function parseFaultSpec(body: unknown): FaultSpec {
       break;
     case 'error':
       spec.status = b.status === undefined ? 500 : isInt(b.status, 400, 599) ? b.status : bad('status must be 400 to 599');
-      spec.label = b.label === undefined ? 'INTERNAL' : typeof b.label === 'string' && /^[A-Za-z_]{1,64}$/.test(b.label) ? b.label : bad('label must be a §7 label');
+      spec.label =
+        b.label === undefined
+          ? 'INTERNAL'
+          : typeof b.label === 'string' && /^[A-Za-z_]{1,64}$/.test(b.label)
+            ? b.label
+            : bad('label must be a §7 label');
       if (b.message !== undefined && typeof b.message !== 'string') bad('message must be a string');
       spec.message = (b.message as string | undefined) ?? 'fault injected by the Sandbox admin API';
       break;
@@ -95,8 +102,10 @@ export function parseFaultSpec(body: unknown): FaultSpec {
       spec.hang_ms = b.hang_ms === undefined ? 30_000 : isInt(b.hang_ms, 1, 600_000) ? b.hang_ms : bad('hang_ms must be 1 to 600000');
       break;
     case 'skew':
-      if (typeof b.skew_sec !== 'number' || !Number.isFinite(b.skew_sec) || Math.abs(b.skew_sec) > 10 * 365 * 86400) bad('skew_sec must be a number of seconds');
-      if (spec.every !== undefined || spec.rate !== undefined || spec.times !== undefined) bad('a skew applies to every matching request: no every, rate or times');
+      if (typeof b.skew_sec !== 'number' || !Number.isFinite(b.skew_sec) || Math.abs(b.skew_sec) > 10 * 365 * 86400)
+        bad('skew_sec must be a number of seconds');
+      if (spec.every !== undefined || spec.rate !== undefined || spec.times !== undefined)
+        bad('a skew applies to every matching request: no every, rate or times');
       spec.skew_sec = b.skew_sec;
       break;
     case 'drop':

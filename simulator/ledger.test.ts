@@ -43,7 +43,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const amountArb = fc.tuple(fc.integer({ min: 1, max: 2_000_000_000 }), fc.integer({ min: 0, max: 8 }))
+const amountArb = fc
+  .tuple(fc.integer({ min: 1, max: 2_000_000_000 }), fc.integer({ min: 0, max: 8 }))
   .map(([units, places]) => new Dec(units).div(new Dec(10).pow(places)).toFixed());
 const currencyArb = fc.constantFrom('USDT', 'BTC', 'ETH', 'XRP');
 const uidArb = fc.constantFrom(MAIN, ...SUBS);
@@ -58,26 +59,76 @@ type Op =
   | { k: 'tick' }
   | { k: 'move'; pick: number; status: string }
   | { k: 'small'; uid: string }
-  | { k: 'order'; uid: string; pair: string; side: string; type: string; account: string; tif: string; ticks: number; size: number; stp: string | null }
+  | {
+      k: 'order';
+      uid: string;
+      pair: string;
+      side: string;
+      type: string;
+      account: string;
+      tif: string;
+      ticks: number;
+      size: number;
+      stp: string | null;
+    }
   | { k: 'cancelOrder'; pick: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ k: fc.constant('own' as const), uid: uidArb, from: fc.constantFrom('spot', 'futures', 'margin', 'delivery'), to: fc.constantFrom('spot', 'futures', 'margin', 'options'), currency: currencyArb, amount: amountArb }),
-  fc.record({ k: fc.constant('mainSub' as const), sub: fc.constantFrom(...SUBS), type: fc.constantFrom('spot', 'futures'), direction: fc.constantFrom('to', 'from'), currency: currencyArb, amount: amountArb }),
-  fc.record({ k: fc.constant('subSub' as const), a: fc.constantFrom(...SUBS), b: fc.constantFrom(...SUBS), currency: currencyArb, amount: amountArb }),
-  fc.record({ k: fc.constant('withdraw' as const), currency: fc.constantFrom('USDT', 'BTC'), amount: amountArb, toSub: fc.option(fc.constantFrom(...SUBS), { nil: null }) }),
+  fc.record({
+    k: fc.constant('own' as const),
+    uid: uidArb,
+    from: fc.constantFrom('spot', 'futures', 'margin', 'delivery'),
+    to: fc.constantFrom('spot', 'futures', 'margin', 'options'),
+    currency: currencyArb,
+    amount: amountArb,
+  }),
+  fc.record({
+    k: fc.constant('mainSub' as const),
+    sub: fc.constantFrom(...SUBS),
+    type: fc.constantFrom('spot', 'futures'),
+    direction: fc.constantFrom('to', 'from'),
+    currency: currencyArb,
+    amount: amountArb,
+  }),
+  fc.record({
+    k: fc.constant('subSub' as const),
+    a: fc.constantFrom(...SUBS),
+    b: fc.constantFrom(...SUBS),
+    currency: currencyArb,
+    amount: amountArb,
+  }),
+  fc.record({
+    k: fc.constant('withdraw' as const),
+    currency: fc.constantFrom('USDT', 'BTC'),
+    amount: amountArb,
+    toSub: fc.option(fc.constantFrom(...SUBS), { nil: null }),
+  }),
   fc.record({ k: fc.constant('cancel' as const), pick: fc.nat() }),
-  fc.record({ k: fc.constant('deposit' as const), uid: uidArb, currency: currencyArb, amount: amountArb, status: fc.constantFrom(...DEPOSIT_STATUSES) }),
+  fc.record({
+    k: fc.constant('deposit' as const),
+    uid: uidArb,
+    currency: currencyArb,
+    amount: amountArb,
+    status: fc.constantFrom(...DEPOSIT_STATUSES),
+  }),
   fc.constant({ k: 'tick' as const }),
   fc.record({ k: fc.constant('move' as const), pick: fc.nat(), status: fc.constantFrom(...LIST_STATUSES) }),
   fc.record({ k: fc.constant('small' as const), uid: uidArb }),
   // Orders around the book's top: some rest, some cross the market maker or each other.
-  ...Array.from({ length: 4 }, () => fc.record({
-    k: fc.constant('order' as const), uid: fc.constantFrom(MAIN, SUBS[0]!, SUBS[1]!), pair: fc.constantFrom('BTC_USDT', 'ETH_USDT', 'ETH_BTC'),
-    side: fc.constantFrom('buy', 'sell'), type: fc.constantFrom('limit', 'limit', 'limit', 'market'), account: fc.constantFrom('spot', 'spot', 'margin'),
-    tif: fc.constantFrom('gtc', 'gtc', 'ioc', 'poc', 'fok'), ticks: fc.integer({ min: -8, max: 8 }), size: fc.integer({ min: 1, max: 400 }),
-    stp: fc.constantFrom(null, 'cn', 'co', 'cb'),
-  })),
+  ...Array.from({ length: 4 }, () =>
+    fc.record({
+      k: fc.constant('order' as const),
+      uid: fc.constantFrom(MAIN, SUBS[0]!, SUBS[1]!),
+      pair: fc.constantFrom('BTC_USDT', 'ETH_USDT', 'ETH_BTC'),
+      side: fc.constantFrom('buy', 'sell'),
+      type: fc.constantFrom('limit', 'limit', 'limit', 'market'),
+      account: fc.constantFrom('spot', 'spot', 'margin'),
+      tif: fc.constantFrom('gtc', 'gtc', 'ioc', 'poc', 'fok'),
+      ticks: fc.integer({ min: -8, max: 8 }),
+      size: fc.integer({ min: 1, max: 400 }),
+      stp: fc.constantFrom(null, 'cn', 'co', 'cb'),
+    }),
+  ),
   fc.record({ k: fc.constant('cancelOrder' as const), pick: fc.nat() }),
 );
 
@@ -86,10 +137,22 @@ let lockedOutsideOrders: Map<string, string>;
 function lockedBesideOrders(): Map<string, string> {
   const out = new Map<string, Decimal>();
   const add = (k: string, d: Decimal) => out.set(k, (out.get(k) ?? new Dec(0)).plus(d));
-  for (const r of db.prepare('SELECT uid, account_type, sub_key, currency, locked FROM balances').all() as { uid: string; account_type: string; sub_key: string; currency: string; locked: string }[]) {
+  for (const r of db.prepare('SELECT uid, account_type, sub_key, currency, locked FROM balances').all() as {
+    uid: string;
+    account_type: string;
+    sub_key: string;
+    currency: string;
+    locked: string;
+  }[]) {
     add(`${r.uid}/${r.account_type}/${r.sub_key}/${r.currency}`, new Dec(r.locked));
   }
-  for (const o of db.prepare("SELECT uid, account, pair, side, locked FROM spot_orders WHERE status = 'open'").all() as { uid: string; account: string; pair: string; side: string; locked: string }[]) {
+  for (const o of db.prepare("SELECT uid, account, pair, side, locked FROM spot_orders WHERE status = 'open'").all() as {
+    uid: string;
+    account: string;
+    pair: string;
+    side: string;
+    locked: string;
+  }[]) {
     const [base, quote] = o.pair.split('_');
     add(`${o.uid}/${o.account}/${o.account === 'margin' ? o.pair : ''}/${o.side === 'buy' ? quote : base}`, new Dec(o.locked).neg());
   }
@@ -105,7 +168,8 @@ function placeOrder(m: Market, op: Extract<Op, { k: 'order' }>): void {
   const lots = op.size * 10 ** Math.max(0, pair.ap - 3);
   const body: Record<string, unknown> = { currency_pair: op.pair, side: op.side, type: op.type, account: op.account, tif: op.tif };
   if (op.type === 'market') {
-    body.amount = op.side === 'buy' ? (lots * price / 10 ** (pair.pp + pair.ap)).toFixed(pair.pp) : (lots / 10 ** pair.ap).toFixed(pair.ap);
+    body.amount =
+      op.side === 'buy' ? ((lots * price) / 10 ** (pair.pp + pair.ap)).toFixed(pair.pp) : (lots / 10 ** pair.ap).toFixed(pair.ap);
     body.time_in_force = op.tif === 'fok' ? 'fok' : 'ioc';
   } else {
     body.amount = (lots / 10 ** pair.ap).toFixed(pair.ap);
@@ -125,18 +189,74 @@ function run(op: Op): void {
   const settle = (c: string) => c.toLowerCase();
   switch (op.k) {
     case 'own':
-      ownTransfer(db, op.uid, MAIN, { currency: op.currency, from: op.from, to: op.to, amount: op.amount, currency_pair: `${op.currency === 'USDT' ? 'BTC' : op.currency}_USDT`, settle: settle(op.currency) }, NOW);
+      ownTransfer(
+        db,
+        op.uid,
+        MAIN,
+        {
+          currency: op.currency,
+          from: op.from,
+          to: op.to,
+          amount: op.amount,
+          currency_pair: `${op.currency === 'USDT' ? 'BTC' : op.currency}_USDT`,
+          settle: settle(op.currency),
+        },
+        NOW,
+      );
       return;
     case 'mainSub':
-      mainSubTransfer(db, MAIN, { sub_account: op.sub, sub_account_type: op.type, currency: op.currency, amount: op.amount, direction: op.direction, client_order_id: '' }, NOW);
+      mainSubTransfer(
+        db,
+        MAIN,
+        {
+          sub_account: op.sub,
+          sub_account_type: op.type,
+          currency: op.currency,
+          amount: op.amount,
+          direction: op.direction,
+          client_order_id: '',
+        },
+        NOW,
+      );
       return;
     case 'subSub':
-      subToSubTransfer(db, { uid: MAIN, mainUid: MAIN, isSub: false }, { currency: op.currency, sub_account_from: op.a, sub_account_from_type: 'spot', sub_account_to: op.b, sub_account_to_type: 'spot', amount: op.amount }, NOW);
+      subToSubTransfer(
+        db,
+        { uid: MAIN, mainUid: MAIN, isSub: false },
+        {
+          currency: op.currency,
+          sub_account_from: op.a,
+          sub_account_from_type: 'spot',
+          sub_account_to: op.b,
+          sub_account_to_type: 'spot',
+          amount: op.amount,
+        },
+        NOW,
+      );
       return;
     case 'withdraw': {
       const chain = chainsOf(db, op.currency)[0]!;
-      const address = op.toSub ? depositAddress(db, op.toSub, chain).address : chain.chain === 'BTC' ? 'bc1qexternal0000000000000000000000000000' : '0x3333333333333333333333333333333333333333';
-      createWithdrawal(db, { uid: MAIN, currency: op.currency, chain: chain.chain, address, memo: '', amount: op.amount, withdraw_order_id: '', asset_class: '' }, NOW, 1, false);
+      const address = op.toSub
+        ? depositAddress(db, op.toSub, chain).address
+        : chain.chain === 'BTC'
+          ? 'bc1qexternal0000000000000000000000000000'
+          : '0x3333333333333333333333333333333333333333';
+      createWithdrawal(
+        db,
+        {
+          uid: MAIN,
+          currency: op.currency,
+          chain: chain.chain,
+          address,
+          memo: '',
+          amount: op.amount,
+          withdraw_order_id: '',
+          asset_class: '',
+        },
+        NOW,
+        1,
+        false,
+      );
       return;
     }
     case 'cancel': {
@@ -145,7 +265,20 @@ function run(op: Op): void {
       return;
     }
     case 'deposit':
-      recordDeposit(db, { uid: op.uid, currency: op.currency, chain: chainsOf(db, op.currency)[0]!.chain, address: 'x', memo: '', amount: op.amount, txid: 't', status: op.status }, NOW);
+      recordDeposit(
+        db,
+        {
+          uid: op.uid,
+          currency: op.currency,
+          chain: chainsOf(db, op.currency)[0]!.chain,
+          address: 'x',
+          memo: '',
+          amount: op.amount,
+          txid: 't',
+          status: op.status,
+        },
+        NOW,
+      );
       return;
     case 'tick':
       db.prepare('UPDATE withdrawals SET next_at = ? WHERE next_at IS NOT NULL').run(NOW);
@@ -170,11 +303,18 @@ function run(op: Op): void {
   }
 }
 
-interface Snapshot { totals: Map<string, Decimal>; maxDeposit: number; maxWithdrawal: number; refunded: Set<number> }
+interface Snapshot {
+  totals: Map<string, Decimal>;
+  maxDeposit: number;
+  maxWithdrawal: number;
+  refunded: Set<number>;
+}
 
 function snapshot(): Snapshot {
   const max = (t: string) => (db.prepare(`SELECT COALESCE(MAX(seq), 0) AS m FROM ${t}`).get() as { m: number }).m;
-  const refunded = new Set((db.prepare("SELECT seq FROM withdrawals WHERE status IN ('CANCEL', 'REJECT')").all() as { seq: number }[]).map((r) => r.seq));
+  const refunded = new Set(
+    (db.prepare("SELECT seq FROM withdrawals WHERE status IN ('CANCEL', 'REJECT')").all() as { seq: number }[]).map((r) => r.seq),
+  );
   return { totals: currencyTotals(db), maxDeposit: max('deposits'), maxWithdrawal: max('withdrawals'), refunded };
 }
 
@@ -182,10 +322,19 @@ function snapshot(): Snapshot {
 function expected(s: Snapshot): Map<string, Decimal> {
   const out = new Map(s.totals);
   const add = (c: string, d: Decimal) => out.set(c, (out.get(c) ?? new Dec(0)).plus(d));
-  for (const d of db.prepare('SELECT currency, amount, status FROM deposits WHERE seq > ?').all(s.maxDeposit) as { currency: string; amount: string; status: string }[]) {
+  for (const d of db.prepare('SELECT currency, amount, status FROM deposits WHERE seq > ?').all(s.maxDeposit) as {
+    currency: string;
+    amount: string;
+    status: string;
+  }[]) {
     if (CREDITED.has(d.status)) add(d.currency, new Dec(d.amount));
   }
-  for (const w of db.prepare('SELECT seq, currency, amount, status FROM withdrawals').all() as { seq: number; currency: string; amount: string; status: string }[]) {
+  for (const w of db.prepare('SELECT seq, currency, amount, status FROM withdrawals').all() as {
+    seq: number;
+    currency: string;
+    amount: string;
+    status: string;
+  }[]) {
     const isNew = w.seq > s.maxWithdrawal;
     if (isNew) add(w.currency, new Dec(w.amount).neg());
     if (REFUNDED.has(w.status) && (isNew || !s.refunded.has(w.seq))) add(w.currency, new Dec(w.amount));
@@ -194,32 +343,37 @@ function expected(s: Snapshot): Map<string, Decimal> {
 }
 
 test('per currency, the sum over all accounts changes only by deposits and withdrawals; nothing goes negative', () => {
-  let refusals = 0, applied = 0;
-  fc.assert(fc.property(fc.array(opArb, { minLength: 1, maxLength: 40 }), (ops) => {
-    const before = snapshot();
-    for (const op of ops) {
-      try {
-        run(op);
-        applied++;
-      } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
-        refusals++;
+  let refusals = 0,
+    applied = 0;
+  fc.assert(
+    fc.property(fc.array(opArb, { minLength: 1, maxLength: 40 }), (ops) => {
+      const before = snapshot();
+      for (const op of ops) {
+        try {
+          run(op);
+          applied++;
+        } catch (e) {
+          if (!(e instanceof ApiError)) throw e;
+          refusals++;
+        }
       }
-    }
-    const want = expected(before);
-    const got = currencyTotals(db);
-    for (const c of new Set([...want.keys(), ...got.keys()])) {
-      expect(`${c} ${(got.get(c) ?? new Dec(0)).toFixed()}`).toBe(`${c} ${(want.get(c) ?? new Dec(0)).toFixed()}`);
-    }
-    expect(negativeBalances(db)).toEqual([]);
-    // Orders lock exactly what the open orders hold, and the book is never left crossed.
-    expect(lockedBesideOrders()).toEqual(lockedOutsideOrders);
-    const m = marketOf(db);
-    for (const pair of m.pairs.keys()) {
-      const bid = m.book(pair).bestPrice('buy'), ask = m.book(pair).bestPrice('sell');
-      if (bid !== undefined && ask !== undefined) expect(bid).toBeLessThan(ask);
-    }
-  }), { numRuns: 60, seed: 20261122 });
+      const want = expected(before);
+      const got = currencyTotals(db);
+      for (const c of new Set([...want.keys(), ...got.keys()])) {
+        expect(`${c} ${(got.get(c) ?? new Dec(0)).toFixed()}`).toBe(`${c} ${(want.get(c) ?? new Dec(0)).toFixed()}`);
+      }
+      expect(negativeBalances(db)).toEqual([]);
+      // Orders lock exactly what the open orders hold, and the book is never left crossed.
+      expect(lockedBesideOrders()).toEqual(lockedOutsideOrders);
+      const m = marketOf(db);
+      for (const pair of m.pairs.keys()) {
+        const bid = m.book(pair).bestPrice('buy'),
+          ask = m.book(pair).bestPrice('sell');
+        if (bid !== undefined && ask !== undefined) expect(bid).toBeLessThan(ask);
+      }
+    }),
+    { numRuns: 60, seed: 20261122 },
+  );
   const fills = (db.prepare('SELECT COUNT(*) AS n FROM spot_fills').get() as { n: number }).n;
   const stp = (db.prepare("SELECT COUNT(*) AS n FROM spot_orders WHERE finish_as = 'stp'").get() as { n: number }).n;
   expect(fills).toBeGreaterThan(100);
@@ -234,7 +388,17 @@ test('the ledger journals every change with its cause', () => {
   const kinds = new Set(entries.map((e) => e.kind));
   for (const k of ['transfer', 'sub_transfer', 'sub_to_sub', 'withdraw', 'deposit']) expect(kinds.has(k)).toBe(true);
   // Moves between accounts net to zero per reference and currency.
-  const unbalanced = db.prepare(`SELECT ref, currency, GROUP_CONCAT(delta) AS deltas FROM ledger_entries WHERE kind IN ('transfer', 'sub_transfer', 'sub_to_sub', 'small_balance')
-    GROUP BY ref, currency`).all() as { ref: string; currency: string; deltas: string }[];
-  for (const u of unbalanced) expect(u.deltas.split(',').reduce((s, d) => s.plus(d), new Dec(0)).isZero()).toBe(true);
+  const unbalanced = db
+    .prepare(
+      `SELECT ref, currency, GROUP_CONCAT(delta) AS deltas FROM ledger_entries WHERE kind IN ('transfer', 'sub_transfer', 'sub_to_sub', 'small_balance')
+    GROUP BY ref, currency`,
+    )
+    .all() as { ref: string; currency: string; deltas: string }[];
+  for (const u of unbalanced)
+    expect(
+      u.deltas
+        .split(',')
+        .reduce((s, d) => s.plus(d), new Dec(0))
+        .isZero(),
+    ).toBe(true);
 });

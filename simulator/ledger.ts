@@ -31,13 +31,19 @@ export function spot(uid: string): Pocket {
 }
 
 export function available(db: DB, p: Pocket, currency: string): Decimal {
-  const row = stmt(db, 'SELECT available FROM balances WHERE uid = ? AND account_type = ? AND sub_key = ? AND currency = ?')
-    .get(p.uid, p.type, p.subKey, currency) as { available: string } | undefined;
+  const row = stmt(db, 'SELECT available FROM balances WHERE uid = ? AND account_type = ? AND sub_key = ? AND currency = ?').get(
+    p.uid,
+    p.type,
+    p.subKey,
+    currency,
+  ) as { available: string } | undefined;
   return new Dec(row?.available ?? '0');
 }
 
 export function hasPocket(db: DB, p: Pocket): boolean {
-  return stmt(db, 'SELECT 1 FROM balances WHERE uid = ? AND account_type = ? AND sub_key = ? LIMIT 1').get(p.uid, p.type, p.subKey) !== undefined;
+  return (
+    stmt(db, 'SELECT 1 FROM balances WHERE uid = ? AND account_type = ? AND sub_key = ? LIMIT 1').get(p.uid, p.type, p.subKey) !== undefined
+  );
 }
 
 /**
@@ -46,9 +52,15 @@ export function hasPocket(db: DB, p: Pocket): boolean {
  */
 export function applyMoves(db: DB, moves: Move[], kind: string, ref: string, ts: number, shortLabel = 'BALANCE_NOT_ENOUGH'): void {
   if (!db.inTransaction) throw new Error('applyMoves must run inside a transaction');
-  const upsert = stmt(db, `INSERT INTO balances (uid, account_type, sub_key, currency, available) VALUES (?, ?, ?, ?, ?)
-    ON CONFLICT(uid, account_type, sub_key, currency) DO UPDATE SET available = excluded.available`);
-  const entry = stmt(db, 'INSERT INTO ledger_entries (ts, uid, account_type, sub_key, currency, delta, kind, ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const upsert = stmt(
+    db,
+    `INSERT INTO balances (uid, account_type, sub_key, currency, available) VALUES (?, ?, ?, ?, ?)
+    ON CONFLICT(uid, account_type, sub_key, currency) DO UPDATE SET available = excluded.available`,
+  );
+  const entry = stmt(
+    db,
+    'INSERT INTO ledger_entries (ts, uid, account_type, sub_key, currency, delta, kind, ref) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+  );
   for (const m of moves) {
     if (m.delta.isZero()) continue;
     const next = available(db, m.pocket, m.currency).plus(m.delta);
@@ -62,19 +74,37 @@ export function applyMoves(db: DB, moves: Move[], kind: string, ref: string, ts:
 
 /** Moves `amount` from one pocket to another: the sum over all accounts does not change. */
 export function transfer(db: DB, from: Pocket, to: Pocket, currency: string, amount: Decimal, kind: string, ref: string, ts: number): void {
-  applyMoves(db, [{ pocket: from, currency, delta: amount.neg() }, { pocket: to, currency, delta: amount }], kind, ref, ts);
+  applyMoves(
+    db,
+    [
+      { pocket: from, currency, delta: amount.neg() },
+      { pocket: to, currency, delta: amount },
+    ],
+    kind,
+    ref,
+    ts,
+  );
 }
 
 /** Per currency, the sum of every balance (available + locked) over all accounts, the house included. */
 export function currencyTotals(db: DB): Map<string, Decimal> {
   const out = new Map<string, Decimal>();
-  const rows = db.prepare('SELECT currency, available, locked FROM balances').iterate() as Iterable<{ currency: string; available: string; locked: string }>;
+  const rows = db.prepare('SELECT currency, available, locked FROM balances').iterate() as Iterable<{
+    currency: string;
+    available: string;
+    locked: string;
+  }>;
   for (const r of rows) out.set(r.currency, (out.get(r.currency) ?? new Dec(0)).plus(r.available).plus(r.locked));
   return out;
 }
 
 export function negativeBalances(db: DB): { uid: string; account_type: string; currency: string; available: string }[] {
-  const rows = db.prepare('SELECT uid, account_type, currency, available, locked FROM balances').all() as
-    { uid: string; account_type: string; currency: string; available: string; locked: string }[];
+  const rows = db.prepare('SELECT uid, account_type, currency, available, locked FROM balances').all() as {
+    uid: string;
+    account_type: string;
+    currency: string;
+    available: string;
+    locked: string;
+  }[];
   return rows.filter((r) => new Dec(r.available).isNegative() || new Dec(r.locked).isNegative());
 }

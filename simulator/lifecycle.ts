@@ -12,7 +12,10 @@ const BATCH = 500;
 
 /** One pass: every withdrawal whose time has come moves one step. Returns how many moved. */
 export function lifecycleTick(db: DB, nowSec: number, speed: number): number {
-  const due = stmt(db, 'SELECT * FROM withdrawals WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at LIMIT ?').all(nowSec, BATCH) as WithdrawalRow[];
+  const due = stmt(db, 'SELECT * FROM withdrawals WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at LIMIT ?').all(
+    nowSec,
+    BATCH,
+  ) as WithdrawalRow[];
   let moved = 0;
   for (const w of due) {
     const next = autoNext(w);

@@ -3,7 +3,12 @@ import { RateLimiter } from './limits.ts';
 
 function fakeTime(start = 1_700_000_000_000) {
   let t = start;
-  return { now: () => t, advance: (ms: number) => { t += ms; } };
+  return {
+    now: () => t,
+    advance: (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 describe('RateLimiter (rolling window, fake time)', () => {
@@ -15,7 +20,11 @@ describe('RateLimiter (rolling window, fake time)', () => {
       seen.push(l.check('u1|b', 3, 10));
       time.advance(1000);
     }
-    expect(seen.map((d) => [d.allowed, d.remain])).toEqual([[true, 2], [true, 1], [true, 0]]);
+    expect(seen.map((d) => [d.allowed, d.remain])).toEqual([
+      [true, 2],
+      [true, 1],
+      [true, 0],
+    ]);
     const refused = l.check('u1|b', 3, 10);
     expect(refused).toEqual({ allowed: false, limit: 3, remain: 0, resetMs: 1_700_000_000_000 + 10_000 });
   });

@@ -16,7 +16,10 @@ class Ring {
   /** Index of the oldest entry once the ring is full; the next slot to write. */
   head = 0;
   count = 0;
-  constructor(readonly limit: number, readonly windowMs: number) {
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+  ) {
     this.times = new Float64Array(limit);
   }
 
@@ -29,7 +32,8 @@ class Ring {
   /** How many stored entries are inside (now - window, now]. */
   inWindow(nowMs: number): number {
     const edge = nowMs - this.windowMs;
-    let lo = 0, hi = this.count;
+    let lo = 0,
+      hi = this.count;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.at(mid) > edge) hi = mid;
@@ -62,7 +66,10 @@ export class RateLimiter {
    *   advance past a window; a fake one in unit tests)
    * @param enabled false: nothing is counted or refused, and the headers report the full budget
    */
-  constructor(private readonly nowMs: () => number, public enabled = true) {}
+  constructor(
+    private readonly nowMs: () => number,
+    public enabled = true,
+  ) {}
 
   check(bucket: string, limit: number, windowSec: number): LimitDecision {
     const now = this.nowMs();

@@ -12,15 +12,22 @@ import { signed } from './testkit/http.ts';
 const ROOT = join(import.meta.dirname, '..');
 const TSX = createRequire(join(ROOT, 'package.json')).resolve('tsx');
 const dirs: string[] = [];
-afterAll(() => { for (const d of dirs) rmSync(d, { recursive: true, force: true }); });
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 
 function run(args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', TSX, join(ROOT, 'simulator', 'main.ts'), ...args], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], cwd: ROOT });
+  return spawn(process.execPath, ['--import', TSX, join(ROOT, 'simulator', 'main.ts'), ...args], {
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    cwd: ROOT,
+  });
 }
 
 function exitOf(child: ChildProcess): Promise<{ code: number | null; stderr: string }> {
   let stderr = '';
-  child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); });
+  child.stderr!.on('data', (d: Buffer) => {
+    stderr += d.toString();
+  });
   return new Promise((resolve) => child.once('exit', (code) => resolve({ code, stderr })));
 }
 

@@ -7,9 +7,14 @@ import { admin, signed, startTestSandbox, type Key, type TestSandbox } from './t
 // so that every group can be checked whether or not the Sandbox serves an endpoint of it.
 
 const GROUPS: RouteGroup[] = ['spot', 'futures', 'delivery', 'wallet', 'withdraw', 'unified'];
-const PROBES: RouteDef[] = GROUPS.flatMap((g) => (['GET', 'POST'] as const).map((method): RouteDef => ({
-  method, path: `/probe/${g}`, group: g, handler: ({ caller }) => ({ group: g, uid: caller.uid }),
-})));
+const PROBES: RouteDef[] = GROUPS.flatMap((g) =>
+  (['GET', 'POST'] as const).map((method): RouteDef => ({
+    method,
+    path: `/probe/${g}`,
+    group: g,
+    handler: ({ caller }) => ({ group: g, uid: caller.uid }),
+  })),
+);
 
 let s: TestSandbox;
 const MAIN = '10000001';
@@ -28,7 +33,9 @@ async function probe(k: Key, g: RouteGroup, method: 'GET' | 'POST', localAddress
 beforeAll(async () => {
   s = await startTestSandbox({ noLimits: true }, PROBES);
 });
-afterAll(async () => { await s.dispose(); });
+afterAll(async () => {
+  await s.dispose();
+});
 
 describe('permission groups (§5.2)', () => {
   it('none refuses with FORBIDDEN, read allows GET only (READ_ONLY otherwise), write allows both', async () => {
@@ -85,7 +92,11 @@ describe('IP allow-list (§5.3)', () => {
   it('checks nothing without a list, and takes up to 20 addresses', async () => {
     const open = await newKey(MAIN, { wallet: 'read' });
     expect(await probe(open, 'wallet', 'GET', '127.0.0.9')).toBe('ok');
-    const twenty = await newKey(MAIN, { wallet: 'read' }, Array.from({ length: 20 }, (_, i) => `127.0.0.${i + 2}`));
+    const twenty = await newKey(
+      MAIN,
+      { wallet: 'read' },
+      Array.from({ length: 20 }, (_, i) => `127.0.0.${i + 2}`),
+    );
     expect(await probe(twenty, 'wallet', 'GET', '127.0.0.21')).toBe('ok');
     expect(await probe(twenty, 'wallet', 'GET', '127.0.0.22')).toBe('401 IP_FORBIDDEN');
   });

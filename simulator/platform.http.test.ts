@@ -18,7 +18,9 @@ beforeAll(async () => {
   const options = { ...DEFAULT_OPTIONS, noLimits: true };
   s = await startTestSandbox(options, [...allRoutes({ clock: new Clock(), options }), ECHO]);
 });
-afterAll(async () => { await s.dispose(); });
+afterAll(async () => {
+  await s.dispose();
+});
 
 const fail = (r: Reply) => `${r.status} ${r.json?.label}`;
 
@@ -35,9 +37,13 @@ describe('authentication (§5)', () => {
   it('refuses a timestamp more than 60 s away, in either direction, with REQUEST_EXPIRED', async () => {
     const now = Math.floor(Date.now() / 1000);
     for (const ts of [now - 90, now + 90, now - 3600]) {
-      expect(fail(await signed(s.baseUrl, s.credentials.main, { method: 'GET', path: TB, timestamp: String(ts) }))).toBe('401 REQUEST_EXPIRED');
+      expect(fail(await signed(s.baseUrl, s.credentials.main, { method: 'GET', path: TB, timestamp: String(ts) }))).toBe(
+        '401 REQUEST_EXPIRED',
+      );
     }
-    expect(fail(await signed(s.baseUrl, s.credentials.main, { method: 'GET', path: TB, timestamp: 'yesterday' }))).toBe('401 REQUEST_EXPIRED');
+    expect(fail(await signed(s.baseUrl, s.credentials.main, { method: 'GET', path: TB, timestamp: 'yesterday' }))).toBe(
+      '401 REQUEST_EXPIRED',
+    );
   });
 
   it('names each missing header with MISSING_REQUIRED_HEADER', async () => {
@@ -58,7 +64,9 @@ describe('authentication (§5)', () => {
     const { key, secret } = s.credentials.main;
     expect(fail(await signed(s.baseUrl, { key: 'f'.repeat(32), secret }, { method: 'GET', path: TB }))).toBe('401 INVALID_KEY');
     expect(fail(await signed(s.baseUrl, { key, secret: `${secret}x` }, { method: 'GET', path: TB }))).toBe('401 INVALID_SIGNATURE');
-    expect(fail(await signed(s.baseUrl, s.credentials.main, { method: 'GET', path: TB, query: 'currency=BTC', signedQuery: 'currency=USDT' }))).toBe('401 INVALID_SIGNATURE');
+    expect(
+      fail(await signed(s.baseUrl, s.credentials.main, { method: 'GET', path: TB, query: 'currency=BTC', signedQuery: 'currency=USDT' })),
+    ).toBe('401 INVALID_SIGNATURE');
   });
 
   it('signs the query decoded in the order sent: a percent-encoded comma verifies', async () => {
@@ -71,10 +79,13 @@ describe('authentication (§5)', () => {
     const full = `${new URL(s.baseUrl).pathname}/probe/echo`;
     const ts = String(Math.floor(Date.now() / 1000));
     const { key, secret } = s.credentials.main;
-    const post = (signedBody: string, sentBody: string) => send(s.baseUrl, {
-      method: 'POST', path: full, body: sentBody,
-      headers: { KEY: key, Timestamp: ts, SIGN: sign(secret, 'POST', full, '', signedBody, ts), 'Content-Type': 'application/json' },
-    });
+    const post = (signedBody: string, sentBody: string) =>
+      send(s.baseUrl, {
+        method: 'POST',
+        path: full,
+        body: sentBody,
+        headers: { KEY: key, Timestamp: ts, SIGN: sign(secret, 'POST', full, '', signedBody, ts), 'Content-Type': 'application/json' },
+      });
     // Same JSON value, different bytes.
     expect(fail(await post('{"a":1}', '{"a": 1}'))).toBe('401 INVALID_SIGNATURE');
     const ok = await post('{"a": 1}', '{"a": 1}');
@@ -84,7 +95,8 @@ describe('authentication (§5)', () => {
 });
 
 describe('permission groups on the real withdrawal routes (§5.2, §5.5)', () => {
-  const key = async (perms: Record<string, string>): Promise<Key> => (await admin(s, 'POST', '/keys', { uid: '10000001', perms })).json as Key;
+  const key = async (perms: Record<string, string>): Promise<Key> =>
+    (await admin(s, 'POST', '/keys', { uid: '10000001', perms })).json as Key;
   const withdraw = (k: Key) => signed(s.baseUrl, k, { method: 'POST', path: '/withdrawals', body: '{}' });
   const list = (k: Key) => signed(s.baseUrl, k, { method: 'GET', path: '/wallet/withdrawals' });
 
@@ -115,7 +127,14 @@ describe('response headers (§4.3)', () => {
     const traces = new Set<string>();
     for (const r of replies) {
       const h = r.headers;
-      for (const name of ['x-svc-ratelimit-requests-remain', 'x-svc-ratelimit-limit', 'x-svc-ratelimit-reset-timestamp', 'x-in-time', 'x-out-time', 'x-svc-trace-id']) {
+      for (const name of [
+        'x-svc-ratelimit-requests-remain',
+        'x-svc-ratelimit-limit',
+        'x-svc-ratelimit-reset-timestamp',
+        'x-in-time',
+        'x-out-time',
+        'x-svc-trace-id',
+      ]) {
         expect(h[name], `${name} on ${r.status}`).toMatch(/^[0-9a-f]+$/);
       }
       const inT = Number(h['x-in-time']);
@@ -155,14 +174,18 @@ describe('request-format errors (§7)', () => {
     const { main } = s.credentials;
     const echo = { method: 'POST', path: '/probe/echo' };
     expect(fail(await signed(s.baseUrl, main, { ...echo, body: '{"currency":' }))).toBe('400 INVALID_REQUEST_BODY');
-    expect(fail(await signed(s.baseUrl, main, { ...echo, body: 'currency=USDT', contentType: 'application/x-www-form-urlencoded' }))).toBe('400 INVALID_CONTENT_TYPE');
+    expect(fail(await signed(s.baseUrl, main, { ...echo, body: 'currency=USDT', contentType: 'application/x-www-form-urlencoded' }))).toBe(
+      '400 INVALID_CONTENT_TYPE',
+    );
     expect(fail(await signed(s.baseUrl, main, { ...echo, body: '{}', contentType: 'text/plain' }))).toBe('400 INVALID_CONTENT_TYPE');
     expect((await signed(s.baseUrl, main, { ...echo, body: '{}', contentType: 'application/json; charset=utf-8' })).status).toBe(200);
   });
 
   it('an Accept header that rules JSON out: NOT_ACCEPTABLE', async () => {
     const { main } = s.credentials;
-    expect(fail(await signed(s.baseUrl, main, { method: 'GET', path: TB, extraHeaders: { Accept: 'text/html' } }))).toBe('400 NOT_ACCEPTABLE');
+    expect(fail(await signed(s.baseUrl, main, { method: 'GET', path: TB, extraHeaders: { Accept: 'text/html' } }))).toBe(
+      '400 NOT_ACCEPTABLE',
+    );
     expect((await signed(s.baseUrl, main, { method: 'GET', path: TB, extraHeaders: { Accept: 'text/html, */*;q=0.1' } })).status).toBe(200);
   });
 });

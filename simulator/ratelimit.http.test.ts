@@ -17,8 +17,12 @@ const withdraw = (s: TestSandbox, k = s.credentials.main) => signed(s.baseUrl, k
 
 describe('with limits on', () => {
   let s: TestSandbox;
-  beforeAll(async () => { s = await startTestSandbox({}, PROBES); });
-  afterAll(async () => { await s.dispose(); });
+  beforeAll(async () => {
+    s = await startTestSandbox({}, PROBES);
+  });
+  afterAll(async () => {
+    await s.dispose();
+  });
 
   it('POST /withdrawals: 1 per 3 s per UID, then 429 TOO_MANY_REQUESTS until the window passes', async () => {
     const first = await withdraw(s);
@@ -80,8 +84,12 @@ describe('with limits on', () => {
 
 describe('with --no-limits', () => {
   let s: TestSandbox;
-  beforeAll(async () => { s = await startTestSandbox({ noLimits: true }, PROBES); });
-  afterAll(async () => { await s.dispose(); });
+  beforeAll(async () => {
+    s = await startTestSandbox({ noLimits: true }, PROBES);
+  });
+  afterAll(async () => {
+    await s.dispose();
+  });
 
   it('refuses nothing and still sends the headers, with the full budget', async () => {
     for (let i = 0; i < 5; i++) {

@@ -59,7 +59,10 @@ export interface ServerOptions {
 
 /** Public routes run without a key; nothing in them may read the caller's account. */
 const PUBLIC_CALLER: Caller = Object.freeze({
-  key: '', uid: '', mainUid: '', isSub: false,
+  key: '',
+  uid: '',
+  mainUid: '',
+  isSub: false,
   perms: { spot: 'none', futures: 'none', delivery: 'none', wallet: 'none', withdraw: 'none', unified: false },
 } satisfies Caller);
 
@@ -107,7 +110,10 @@ function parseQuery(raw: string): Map<string, string> {
 
 function parseBody(req: FastifyRequest, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
-  const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const type = String(req.headers['content-type'] ?? '')
+    .split(';')[0]!
+    .trim()
+    .toLowerCase();
   if (type !== 'application/json') {
     throw new ApiError('INVALID_CONTENT_TYPE', `Content-Type must be application/json, got ${type.slice(0, 80) || 'none'}`);
   }
@@ -176,7 +182,9 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       if (err.code === 'ECONNRESET' || socket.destroyed) return;
       const body = JSON.stringify({ label: 'BAD_REQUEST', message: `unreadable HTTP request (${err.code ?? 'parse error'})` });
       if (socket.writable) {
-        socket.write(`HTTP/1.1 400 Bad Request\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`);
+        socket.write(
+          `HTTP/1.1 400 Bad Request\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${body}`,
+        );
       }
       socket.destroy();
     },
@@ -199,7 +207,13 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   };
 
   /** Sets the §4.3 headers and counts the request; false when it is over its limit (answered 429). */
-  const admit = (req: FastifyRequest, reply: FastifyReply, def: RouteDef | undefined, fixed: BucketRef | undefined, raw?: Buffer): boolean => {
+  const admit = (
+    req: FastifyRequest,
+    reply: FastifyReply,
+    def: RouteDef | undefined,
+    fixed: BucketRef | undefined,
+    raw?: Buffer,
+  ): boolean => {
     const url = req.raw.url ?? '';
     const q = url.indexOf('?');
     const path = q < 0 ? url : url.slice(0, q);
@@ -224,7 +238,11 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     const key = limiter.enabled && def?.bucketSuffix && raw ? `${bucket.key}:${def.bucketSuffix(raw)}` : bucket.key;
     const d = limiter.check(scope === '' ? key : `${scope}|${key}`, bucket.rule.limit, bucket.rule.windowSec);
     req.sandbox = {
-      path, sub, rawQuery, nowSec, skew,
+      path,
+      sub,
+      rawQuery,
+      nowSec,
+      skew,
       inTime: micros(nowSec),
       traceId: traceId(),
       remain: String(d.remain),
@@ -232,8 +250,13 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       reset: String(d.resetMs),
     };
     if (d.allowed) return true;
-    sendError(reply, new ApiError('TOO_MANY_REQUESTS',
-      `rate limit ${d.limit} per ${bucket.rule.windowSec}s reached for ${method} ${sub.slice(0, 200)}; retry after ${d.resetMs} (Unix ms)`));
+    sendError(
+      reply,
+      new ApiError(
+        'TOO_MANY_REQUESTS',
+        `rate limit ${d.limit} per ${bucket.rule.windowSec}s reached for ${method} ${sub.slice(0, 200)}; retry after ${d.resetMs} (Unix ms)`,
+      ),
+    );
     return false;
   };
 
@@ -251,7 +274,15 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
         const st = req.sandbox!;
         let caller = PUBLIC_CALLER;
         if (r.group !== 'public') {
-          caller = authenticate(keys, { method: req.method, path: st.path, rawQuery: st.rawQuery, body: raw, headers: req.headers, ip: req.ip, nowSec: st.nowSec });
+          caller = authenticate(keys, {
+            method: req.method,
+            path: st.path,
+            rawQuery: st.rawQuery,
+            body: raw,
+            headers: req.headers,
+            ip: req.ip,
+            nowSec: st.nowSec,
+          });
           requirePermission(caller, r.group, req.method);
         }
         const plan: FaultPlan = faults.planFor(req.method, st.sub);
@@ -262,30 +293,63 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     });
   }
 
-  function run(req: FastifyRequest, reply: FastifyReply, r: RouteDef, st: Pending, plan: FaultPlan, caller: Caller, raw: Buffer): undefined | Promise<undefined> {
+  function run(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    r: RouteDef,
+    st: Pending,
+    plan: FaultPlan,
+    caller: Caller,
+    raw: Buffer,
+  ): undefined | Promise<undefined> {
     if (plan.error) throw plan.error;
     if (!acceptsJson(req.headers.accept)) throw new ApiError('NOT_ACCEPTABLE', 'the Sandbox answers application/json only');
     const body = parseBody(req, raw);
     let result: unknown;
     try {
-      result = r.handler({ db: opts.db, caller, query: parseQuery(st.rawQuery), params: req.params as Record<string, string>, body, nowSec: st.nowSec, ip: req.ip });
+      result = r.handler({
+        db: opts.db,
+        caller,
+        query: parseQuery(st.rawQuery),
+        params: req.params as Record<string, string>,
+        body,
+        nowSec: st.nowSec,
+        ip: req.ip,
+      });
     } catch (e) {
       return complete(req, reply, r, st, plan, undefined, e);
     }
     if (result instanceof Promise) {
-      return result.then((v) => complete(req, reply, r, st, plan, v, undefined), (e) => complete(req, reply, r, st, plan, undefined, e));
+      return result.then(
+        (v) => complete(req, reply, r, st, plan, v, undefined),
+        (e) => complete(req, reply, r, st, plan, undefined, e),
+      );
     }
     return complete(req, reply, r, st, plan, result, undefined);
   }
 
-  function complete(req: FastifyRequest, reply: FastifyReply, r: RouteDef, st: Pending, plan: FaultPlan, result: unknown, failure: unknown): undefined {
+  function complete(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    r: RouteDef,
+    st: Pending,
+    plan: FaultPlan,
+    result: unknown,
+    failure: unknown,
+  ): undefined {
     if (plan.drop || plan.hangMs > 0) {
       // The handler ran and its transaction committed; the client never learns the outcome.
       reply.hijack();
       const socket = req.raw.socket;
       if (plan.drop) socket.destroy();
       else {
-        const h = { timer: setTimeout(() => { hanging.delete(h); socket.destroy(); }, plan.hangMs), destroy: () => socket.destroy() };
+        const h = {
+          timer: setTimeout(() => {
+            hanging.delete(h);
+            socket.destroy();
+          }, plan.hangMs),
+          destroy: () => socket.destroy(),
+        };
         hanging.add(h);
       }
       return undefined;
@@ -312,7 +376,8 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   app.setNotFoundHandler((req, reply) => {
     if (underApi(req) && !admit(req, reply, undefined, undefined)) return;
     const path = (req.raw.url ?? '').split('?')[0]!;
-    if (known.some((re) => re.test(path))) sendError(reply, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path.slice(0, 200)}`));
+    if (known.some((re) => re.test(path)))
+      sendError(reply, new ApiError('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${path.slice(0, 200)}`));
     else sendError(reply, new ApiError('NOT_FOUND', `no such path: ${path.slice(0, 200)}`));
   });
 
@@ -322,7 +387,8 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     if (error instanceof ApiError) return sendError(reply, error);
     const err = error as { code?: string; message?: string; statusCode?: number };
     const code = err.code ?? '';
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return sendError(reply, new ApiError('INVALID_REQUEST_BODY', 'request body is larger than 1 MiB'));
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
+      return sendError(reply, new ApiError('INVALID_REQUEST_BODY', 'request body is larger than 1 MiB'));
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_TYPE') {
       return sendError(reply, new ApiError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json'));
     }

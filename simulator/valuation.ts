@@ -21,9 +21,20 @@ function targetRate(prices: Map<string, Decimal>, target: string): Decimal {
   return p;
 }
 
-interface Row { account_type: string; currency: string; available: string; locked: string; borrowed: string; unrealised_pnl: string }
+interface Row {
+  account_type: string;
+  currency: string;
+  available: string;
+  locked: string;
+  borrowed: string;
+  unrealised_pnl: string;
+}
 
-interface Detail { amount: Decimal; borrowed: Decimal; pnl: Decimal }
+interface Detail {
+  amount: Decimal;
+  borrowed: Decimal;
+  pnl: Decimal;
+}
 
 const PNL_TYPES = new Set(['futures', 'delivery', 'options']);
 const BORROW_TYPES = new Set(['margin', 'cross_margin']);
@@ -37,7 +48,8 @@ const BORROW_TYPES = new Set(['margin', 'cross_margin']);
 export function totalBalance(db: DB, uid: string, target: string) {
   const prices = priceTable(db);
   const rate = targetRate(prices, target);
-  const rows = db.prepare('SELECT account_type, currency, available, locked, borrowed, unrealised_pnl FROM balances WHERE uid = ?')
+  const rows = db
+    .prepare('SELECT account_type, currency, available, locked, borrowed, unrealised_pnl FROM balances WHERE uid = ?')
     .all(uid) as Row[];
   const acc = new Map<string, Detail>();
   for (const r of rows) {
@@ -50,7 +62,9 @@ export function totalBalance(db: DB, uid: string, target: string) {
   }
   const cut = (v: Decimal) => v.div(rate).toDecimalPlaces(8, Decimal.ROUND_DOWN);
   const details: Record<string, { amount: string; currency: string; unrealised_pnl?: string; borrowed?: string }> = {};
-  let total = new D(0), totalPnl = new D(0), totalBorrowed = new D(0);
+  let total = new D(0),
+    totalPnl = new D(0),
+    totalBorrowed = new D(0);
   for (const [type, d] of acc) {
     const amount = cut(d.amount);
     total = total.plus(amount);

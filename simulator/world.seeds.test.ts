@@ -17,12 +17,18 @@ describe.each(['demo', 'bench'] as const)('the %s world', (world) => {
     const db = openDb(dir);
     try {
       seedWorld(db, world, Date.now() / 1000);
-      const withdrawals = db.prepare('SELECT withdraw_order_id, amount FROM withdrawals').all() as Array<{ withdraw_order_id: string; amount: string }>;
+      const withdrawals = db.prepare('SELECT withdraw_order_id, amount FROM withdrawals').all() as Array<{
+        withdraw_order_id: string;
+        amount: string;
+      }>;
       expect(withdrawals.length).toBeGreaterThan(0);
       const badIds = withdrawals.map((w) => w.withdraw_order_id).filter((id) => id !== '' && !WITHDRAW_ORDER_ID_RE.test(id));
       expect(badIds).toEqual([]);
       expect(withdrawals.filter((w) => amountProblem(w.amount) !== null).map((w) => w.amount)).toEqual([]);
-      const transfers = db.prepare("SELECT client_order_id, amount FROM transfers WHERE client_order_id != ''").all() as Array<{ client_order_id: string; amount: string }>;
+      const transfers = db.prepare("SELECT client_order_id, amount FROM transfers WHERE client_order_id != ''").all() as Array<{
+        client_order_id: string;
+        amount: string;
+      }>;
       expect(transfers.length).toBeGreaterThan(0);
       expect(transfers.map((t) => t.client_order_id).filter((id) => !CLIENT_ORDER_ID_RE.test(id))).toEqual([]);
       expect(transfers.filter((t) => amountProblem(t.amount) !== null).map((t) => t.amount)).toEqual([]);

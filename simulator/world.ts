@@ -15,10 +15,20 @@ export type PermissionLevel = 'none' | 'read' | 'write';
 export type Permissions = Record<PermissionGroup, PermissionLevel> & { unified: boolean };
 
 export const ALL_WRITE: Permissions = {
-  spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: true,
+  spot: 'write',
+  futures: 'write',
+  delivery: 'write',
+  wallet: 'write',
+  withdraw: 'write',
+  unified: true,
 };
 export const ALL_READ: Permissions = {
-  spot: 'read', futures: 'read', delivery: 'read', wallet: 'read', withdraw: 'read', unified: true,
+  spot: 'read',
+  futures: 'read',
+  delivery: 'read',
+  wallet: 'read',
+  withdraw: 'read',
+  unified: true,
 };
 
 export type KeyPair = SandboxKey;
@@ -28,17 +38,43 @@ export type WorldName = 'demo' | 'bench';
 export function createKey(db: DB, uid: string, perms: Permissions, label: string, ipAllow: string[] = []): KeyPair {
   const key = randomBytes(16).toString('hex');
   const secret = randomBytes(32).toString('hex');
-  db.prepare('INSERT INTO api_keys (key, secret, uid, perms, ip_allow, label) VALUES (?, ?, ?, ?, ?, ?)')
-    .run(key, secret, uid, JSON.stringify(perms), JSON.stringify(ipAllow), label);
+  db.prepare('INSERT INTO api_keys (key, secret, uid, perms, ip_allow, label) VALUES (?, ?, ?, ?, ?, ?)').run(
+    key,
+    secret,
+    uid,
+    JSON.stringify(perms),
+    JSON.stringify(ipAllow),
+    label,
+  );
   return { uid, key, secret };
 }
 
 // login_name allows letters, digits and underscores only (live service's sub-account rules).
 const SUB_NAMES = [
-  'market_making_1', 'market_making_2', 'arbitrage', 'treasury_reserve', 'otc_desk', 'payroll', 'hedging',
-  'liquidity_eu', 'liquidity_asia', 'liquidity_us', 'fees_collector', 'cold_rebalance', 'listing_fund',
-  'research', 'grid_bot', 'quant_alpha', 'quant_beta', 'options_desk', 'delivery_desk', 'staking',
-  'partner_a', 'partner_b', 'audit_escrow', 'ops_float',
+  'market_making_1',
+  'market_making_2',
+  'arbitrage',
+  'treasury_reserve',
+  'otc_desk',
+  'payroll',
+  'hedging',
+  'liquidity_eu',
+  'liquidity_asia',
+  'liquidity_us',
+  'fees_collector',
+  'cold_rebalance',
+  'listing_fund',
+  'research',
+  'grid_bot',
+  'quant_alpha',
+  'quant_beta',
+  'options_desk',
+  'delivery_desk',
+  'staking',
+  'partner_a',
+  'partner_b',
+  'audit_escrow',
+  'ops_float',
 ];
 /** Demo sub-accounts that hold delivery and options accounts too, and the one that is locked. */
 const DERIVATIVE_SUBS = new Set([0, 17, 18]);
@@ -57,9 +93,13 @@ export interface SeedResult {
 
 class Gen {
   constructor(readonly rand: () => number) {}
-  int(n: number): number { return Math.floor(this.rand() * n); }
+  int(n: number): number {
+    return Math.floor(this.rand() * n);
+  }
   u32 = (): number => Math.floor(this.rand() * 4294967296);
-  pick<T>(xs: readonly T[]): T { return xs[this.int(xs.length)]!; }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(xs.length)]!;
+  }
   /** Decimal string with `places` decimals between lo and hi, built from integers (no float formatting). */
   amount(lo: number, hi: number, places: number): string {
     const scale = 10 ** places;
@@ -76,7 +116,15 @@ class Gen {
 
 /** Typical withdrawal sizes per currency: [lo, hi] in units. */
 const SIZES: Record<string, [number, number]> = {
-  USDT: [20, 15000], USDC: [20, 8000], BTC: [0.002, 0.4], ETH: [0.02, 8], SOL: [0.5, 150], XRP: [25, 20000], TRX: [20, 50000], DOGE: [40, 60000], GT: [1, 900],
+  USDT: [20, 15000],
+  USDC: [20, 8000],
+  BTC: [0.002, 0.4],
+  ETH: [0.02, 8],
+  SOL: [0.5, 150],
+  XRP: [25, 20000],
+  TRX: [20, 50000],
+  DOGE: [40, 60000],
+  GT: [1, 900],
 };
 const WEIGHTED = ['USDT', 'USDT', 'USDT', 'USDT', 'BTC', 'BTC', 'ETH', 'ETH', 'SOL', 'XRP', 'TRX', 'DOGE', 'GT', 'USDC'];
 
@@ -93,11 +141,17 @@ function statements(db: DB) {
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
     wd: db.prepare(`INSERT INTO withdrawals (uid, withdraw_order_id, currency, chain, address, memo, amount, fee, status, type, route, outcome,
       txid, block_number, fail_reason, timestamp, timestamp2, next_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'withdraw', ?, ?, ?, ?, ?, ?, ?, ?)`),
-    dep: db.prepare('INSERT INTO deposits (uid, currency, chain, address, memo, amount, txid, status, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)'),
+    dep: db.prepare(
+      'INSERT INTO deposits (uid, currency, chain, address, memo, amount, txid, status, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
     tr: db.prepare(`INSERT INTO transfers (kind, main_uid, from_uid, from_type, to_uid, to_type, sub_account, sub_account_type, direction, currency,
       amount, source, client_order_id, status, timest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'SUCCESS', ?)`),
-    push: db.prepare('INSERT INTO uid_transfers (push_uid, receive_uid, currency, amount, create_time, status, message) VALUES (?, ?, ?, ?, ?, ?, ?)'),
-    saved: db.prepare('INSERT INTO saved_addresses (uid, currency, chain, address, name, tag, verified, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
+    push: db.prepare(
+      'INSERT INTO uid_transfers (push_uid, receive_uid, currency, amount, create_time, status, message) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ),
+    saved: db.prepare(
+      'INSERT INTO saved_addresses (uid, currency, chain, address, name, tag, verified, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    ),
     small: db.prepare('INSERT INTO small_balance_history (uid, currency, amount, gt_amount, create_time) VALUES (?, ?, ?, ?, ?)'),
   };
 }
@@ -141,17 +195,42 @@ function seedWithdrawal(s: Stmts, g: Gen, uid: string, ts: number, status: strin
   const outcome = status === 'FAIL' ? 'fail' : 'done';
   const final = ['DONE', 'CANCEL', 'REJECT'].includes(status);
   const live = PACE_SEC[status] !== undefined && !final;
-  s.wd.run(uid, woid, currency, chain.chain, addressShape(chain.chain, g.u32), memo, amount, chain.fee_fix, status, route, outcome,
-    sent ? g.hex(64) : '', status === 'DONE' ? String(17_000_000 + g.int(3_000_000)) : '', status === 'CANCEL' ? 'Cancelled by the user' : '',
-    ts, status === 'DONE' || status === 'CANCEL' ? ts + 600 + g.int(3000) : null, live ? nextAt(status, now, 1) : null);
+  s.wd.run(
+    uid,
+    woid,
+    currency,
+    chain.chain,
+    addressShape(chain.chain, g.u32),
+    memo,
+    amount,
+    chain.fee_fix,
+    status,
+    route,
+    outcome,
+    sent ? g.hex(64) : '',
+    status === 'DONE' ? String(17_000_000 + g.int(3_000_000)) : '',
+    status === 'CANCEL' ? 'Cancelled by the user' : '',
+    ts,
+    status === 'DONE' || status === 'CANCEL' ? ts + 600 + g.int(3000) : null,
+    live ? nextAt(status, now, 1) : null,
+  );
 }
 
 function seedDeposit(s: Stmts, g: Gen, uid: string, ts: number, status: string): void {
   const currency = g.pick(WEIGHTED);
   const chain = g.pick(CURRENCIES.find((c) => c.currency === currency)!.chains);
   const [lo, hi] = SIZES[currency]!;
-  s.dep.run(uid, currency, chain.chain, addressShape(chain.chain, g.u32), chain.is_tag ? String(100000 + g.int(899999)) : '',
-    g.amount(lo, hi * 2, Math.min(chain.decimal, 6)), g.hex(64), status, ts);
+  s.dep.run(
+    uid,
+    currency,
+    chain.chain,
+    addressShape(chain.chain, g.u32),
+    chain.is_tag ? String(100000 + g.int(899999)) : '',
+    g.amount(lo, hi * 2, Math.min(chain.decimal, 6)),
+    g.hex(64),
+    status,
+    ts,
+  );
 }
 
 function historicStatus(g: Gen): string {
@@ -168,8 +247,22 @@ function seedTransfers(s: Stmts, g: Gen, mainUid: string, subs: string[], n: num
     const amount = currency === 'USDT' ? g.amount(50, 20000, 2) : g.amount(0.01, 2, 6);
     const [fu, ft, tu, tt] = direction === 'to' ? [mainUid, 'spot', sub, type] : [sub, type, mainUid, 'spot'];
     const api = g.rand() < 0.6;
-    s.tr.run('main_sub', mainUid, fu, ft, tu, tt, sub, type, direction, currency, amount, api ? 'api' : 'web', api ? `seed-${mainUid}-${i}` : '',
-      now - 120 - g.int(days * DAY));
+    s.tr.run(
+      'main_sub',
+      mainUid,
+      fu,
+      ft,
+      tu,
+      tt,
+      sub,
+      type,
+      direction,
+      currency,
+      amount,
+      api ? 'api' : 'web',
+      api ? `seed-${mainUid}-${i}` : '',
+      now - 120 - g.int(days * DAY),
+    );
   }
 }
 
@@ -194,23 +287,58 @@ function seedDemoData(s: Stmts, mainUid: string, subs: string[], now: number): v
   subs.forEach((uid, i) => seedBalances(s, g, uid, 1, { derivatives: DERIVATIVE_SUBS.has(i), dust: i % 4 === 0, finance: false }));
 
   // 90 days of history: settled records, then a few of every other §3.1 list status in recent days.
-  for (let i = 0; i < 360; i++) seedWithdrawal(s, g, mainUid, now - 2 * DAY - g.int(88 * DAY), historicStatus(g), now, g.rand() < 0.6 ? `desk-${mainUid}-${i}` : '');
+  for (let i = 0; i < 360; i++)
+    seedWithdrawal(s, g, mainUid, now - 2 * DAY - g.int(88 * DAY), historicStatus(g), now, g.rand() < 0.6 ? `desk-${mainUid}-${i}` : '');
   for (const st of ['BCODE', 'FVERIFY', 'LOCKED']) seedWithdrawal(s, g, mainUid, now - DAY - g.int(DAY), st, now, '');
   for (const st of ['REQUEST', 'REQUEST', 'REVIEW', 'REVIEW', 'MANUAL', 'MANUAL', 'EXTPEND', 'EXTPEND', 'FAIL', 'CANCELPEND']) {
     seedWithdrawal(s, g, mainUid, now - 60 - g.int(3000), st, now, `desk-${mainUid}-${st}-${g.int(1000)}`);
   }
   for (let i = 0; i < 270; i++) seedDeposit(s, g, mainUid, now - DAY - g.int(89 * DAY), g.rand() < 0.93 ? 'DONE' : 'DEP_CREDITED');
   for (const st of ['TRACK', 'PEND', 'REVIEW', 'MANUAL', 'BLOCKED', 'INVALID']) seedDeposit(s, g, mainUid, now - 60 - g.int(DAY), st);
-  subs.forEach((uid) => { for (let i = 0; i < 4; i++) seedDeposit(s, g, uid, now - g.int(90 * DAY) - 60, 'DONE'); });
+  subs.forEach((uid) => {
+    for (let i = 0; i < 4; i++) seedDeposit(s, g, uid, now - g.int(90 * DAY) - 60, 'DONE');
+  });
 
   seedTransfers(s, g, mainUid, subs, 300, now, 90);
   for (let i = 0; i < 40; i++) {
-    const sub = g.pick(subs), other = g.pick(subs);
-    if (sub !== other) s.tr.run('sub_sub', mainUid, sub, 'spot', other, 'spot', '', '', '', 'USDT', g.amount(10, 3000, 2), 'api', '', now - 120 - g.int(90 * DAY));
+    const sub = g.pick(subs),
+      other = g.pick(subs);
+    if (sub !== other)
+      s.tr.run(
+        'sub_sub',
+        mainUid,
+        sub,
+        'spot',
+        other,
+        'spot',
+        '',
+        '',
+        '',
+        'USDT',
+        g.amount(10, 3000, 2),
+        'api',
+        '',
+        now - 120 - g.int(90 * DAY),
+      );
   }
   for (let i = 0; i < 60; i++) {
     const [from, to] = g.rand() < 0.5 ? ['spot', 'futures'] : ['futures', 'spot'];
-    s.tr.run('own', mainUid, mainUid, from, mainUid, to, '', '', '', 'USDT', g.amount(100, 10000, 2), 'api', '', now - 120 - g.int(90 * DAY));
+    s.tr.run(
+      'own',
+      mainUid,
+      mainUid,
+      from,
+      mainUid,
+      to,
+      '',
+      '',
+      '',
+      'USDT',
+      g.amount(100, 10000, 2),
+      'api',
+      '',
+      now - 120 - g.int(90 * DAY),
+    );
   }
 
   const pushStatuses = ['RECEIVED', 'RECEIVED', 'RECEIVED', 'RECEIVED', 'CANCELLED', 'REFUSED', 'PENDING'];
@@ -220,21 +348,42 @@ function seedDemoData(s: Stmts, mainUid: string, subs: string[], now: number): v
     const status = g.pick(pushStatuses);
     const currency = g.pick(['USDT', 'USDT', 'BTC', 'ETH']);
     const [lo, hi] = SIZES[currency]!;
-    s.push.run(outgoing ? mainUid : external, outgoing ? external : mainUid, currency,
-      g.amount(lo, hi / 4, 4), now - 120 - g.int(90 * DAY), status, status === 'PENDING' ? 'Waiting for the receiver to accept' : '');
+    s.push.run(
+      outgoing ? mainUid : external,
+      outgoing ? external : mainUid,
+      currency,
+      g.amount(lo, hi / 4, 4),
+      now - 120 - g.int(90 * DAY),
+      status,
+      status === 'PENDING' ? 'Waiting for the receiver to accept' : '',
+    );
   }
 
   const saved: [string, string, string, string][] = [
-    ['USDT', 'TRX', 'Cold wallet TRC20', '1'], ['USDT', 'ETH', 'Cold wallet ERC20', '1'], ['USDT', 'TON', 'Payroll TON', '0'],
-    ['USDT', 'TRX', 'OTC partner', '0'], ['BTC', 'BTC', 'Cold storage', '1'], ['BTC', 'BTC', 'Custodian', '1'],
-    ['ETH', 'ETH', 'Treasury multisig', '1'], ['ETH', 'ARBEVM', 'L2 ops', '0'], ['XRP', 'XRP', 'Remittance', '1'],
-    ['SOL', 'SOL', 'Validator', '0'], ['USDC', 'SOL', 'Market maker', '1'], ['GT', 'GTEVM', 'Fee vault', '0'],
+    ['USDT', 'TRX', 'Cold wallet TRC20', '1'],
+    ['USDT', 'ETH', 'Cold wallet ERC20', '1'],
+    ['USDT', 'TON', 'Payroll TON', '0'],
+    ['USDT', 'TRX', 'OTC partner', '0'],
+    ['BTC', 'BTC', 'Cold storage', '1'],
+    ['BTC', 'BTC', 'Custodian', '1'],
+    ['ETH', 'ETH', 'Treasury multisig', '1'],
+    ['ETH', 'ARBEVM', 'L2 ops', '0'],
+    ['XRP', 'XRP', 'Remittance', '1'],
+    ['SOL', 'SOL', 'Validator', '0'],
+    ['USDC', 'SOL', 'Market maker', '1'],
+    ['GT', 'GTEVM', 'Fee vault', '0'],
   ];
   saved.forEach(([currency, chain, name, verified], i) => {
     const def = CURRENCIES.find((c) => c.currency === currency)!.chains.find((c) => c.chain === chain)!;
     s.saved.run(mainUid, currency, chain, addressShape(chain, g.u32), name, def.is_tag ? String(100000 + g.int(899999)) : '', verified, i);
   });
-  for (const [c, amt, gt] of [['DOGE', '12.5', '0.21'], ['TRX', '20.1', '0.28'], ['PEPEX', '850000', '0.21'], ['XRP', '3.2', '0.19'], ['DOGE', '7.75', '0.13']] as const) {
+  for (const [c, amt, gt] of [
+    ['DOGE', '12.5', '0.21'],
+    ['TRX', '20.1', '0.28'],
+    ['PEPEX', '850000', '0.21'],
+    ['XRP', '3.2', '0.19'],
+    ['DOGE', '7.75', '0.13'],
+  ] as const) {
     s.small.run(mainUid, c, amt, gt, now - 120 - g.int(90 * DAY));
   }
 }
@@ -258,7 +407,9 @@ function seedBenchData(s: Stmts, mainUid: string, subs: string[], now: number): 
 function seedTree(db: DB, world: WorldName, mainUid: string, now: number, withAccounts: boolean): SeedResult | null {
   const s = statements(db);
   const result = withAccounts ? createAccounts(db, s, world, mainUid, now) : null;
-  const subs = (db.prepare('SELECT uid FROM accounts WHERE main_uid = ? ORDER BY CAST(uid AS INTEGER)').all(mainUid) as { uid: string }[]).map((r) => r.uid);
+  const subs = (
+    db.prepare('SELECT uid FROM accounts WHERE main_uid = ? ORDER BY CAST(uid AS INTEGER)').all(mainUid) as { uid: string }[]
+  ).map((r) => r.uid);
   if (world === 'bench') seedBenchData(s, mainUid, subs, now);
   else seedDemoData(s, mainUid, subs, now);
   return result;
@@ -266,8 +417,14 @@ function seedTree(db: DB, world: WorldName, mainUid: string, now: number, withAc
 
 function seedHouse(db: DB, now: number): void {
   if (db.prepare('SELECT 1 FROM accounts WHERE uid = ?').get(HOUSE_UID)) return;
-  db.prepare('INSERT INTO accounts (uid, main_uid, name, locked, created_at) VALUES (?, NULL, ?, 0, ?)').run(HOUSE_UID, 'sandbox_house', now);
-  db.prepare("INSERT INTO balances (uid, account_type, sub_key, currency, available) VALUES (?, 'spot', '', 'GT', '100000000')").run(HOUSE_UID);
+  db.prepare('INSERT INTO accounts (uid, main_uid, name, locked, created_at) VALUES (?, NULL, ?, 0, ?)').run(
+    HOUSE_UID,
+    'sandbox_house',
+    now,
+  );
+  db.prepare("INSERT INTO balances (uid, account_type, sub_key, currency, available) VALUES (?, 'spot', '', 'GT', '100000000')").run(
+    HOUSE_UID,
+  );
 }
 
 /** Seeds a new Sandbox: the catalog, the house account and the first main account's tree, in one transaction. */
@@ -288,8 +445,13 @@ export function seedWorld(db: DB, world: WorldName, nowSec: number): SeedResult 
 /** A whole further copy of a world under a new main account (for a second client in one benchmark run). */
 export function copyWorld(db: DB, world: WorldName, nowSec: number): SeedResult {
   return db.transaction(() => {
-    const top = db.prepare("SELECT MAX(CAST(uid AS INTEGER)) AS m FROM accounts WHERE main_uid IS NULL AND uid != ?").get(HOUSE_UID) as { m: number | null };
-    const next = Math.max(FIRST_MAIN, Math.floor(((top.m ?? FIRST_MAIN) - FIRST_MAIN) / MAIN_STRIDE) * MAIN_STRIDE + FIRST_MAIN + MAIN_STRIDE);
+    const top = db.prepare('SELECT MAX(CAST(uid AS INTEGER)) AS m FROM accounts WHERE main_uid IS NULL AND uid != ?').get(HOUSE_UID) as {
+      m: number | null;
+    };
+    const next = Math.max(
+      FIRST_MAIN,
+      Math.floor(((top.m ?? FIRST_MAIN) - FIRST_MAIN) / MAIN_STRIDE) * MAIN_STRIDE + FIRST_MAIN + MAIN_STRIDE,
+    );
     return seedTree(db, world, String(next), Math.floor(nowSec), true)!;
   })();
 }
@@ -303,8 +465,21 @@ export function resetWorld(db: DB, nowSec: number): void {
   const mainUid = getMeta(db, 'main_uid') ?? String(FIRST_MAIN);
   const nSubs = world === 'bench' ? 1000 : SUB_NAMES.length;
   db.transaction(() => {
-    for (const t of ['withdrawals', 'deposits', 'transfers', 'uid_transfers', 'saved_addresses', 'deposit_addresses', 'small_balance_history', 'ledger_entries', 'balances',
-      'spot_orders', 'spot_fills', 'pair_last', 'stp_members']) {
+    for (const t of [
+      'withdrawals',
+      'deposits',
+      'transfers',
+      'uid_transfers',
+      'saved_addresses',
+      'deposit_addresses',
+      'small_balance_history',
+      'ledger_entries',
+      'balances',
+      'spot_orders',
+      'spot_fills',
+      'pair_last',
+      'stp_members',
+    ]) {
       db.prepare(`DELETE FROM ${t}`).run();
     }
     // Trades moved the valuation prices; the seeded world starts from the catalog's.
@@ -315,7 +490,9 @@ export function resetWorld(db: DB, nowSec: number): void {
     db.prepare(`DELETE FROM accounts WHERE NOT (${keep})`).run();
     db.prepare('UPDATE accounts SET locked = 0').run();
     if (world === 'demo') db.prepare('UPDATE accounts SET locked = 1 WHERE uid = ?').run(String(Number(mainUid) + 100 + LOCKED_SUB));
-    db.prepare("INSERT INTO balances (uid, account_type, sub_key, currency, available) VALUES (?, 'spot', '', 'GT', '100000000')").run(HOUSE_UID);
+    db.prepare("INSERT INTO balances (uid, account_type, sub_key, currency, available) VALUES (?, 'spot', '', 'GT', '100000000')").run(
+      HOUSE_UID,
+    );
     seedTree(db, world, mainUid, Math.floor(nowSec), false);
     if (world === 'demo') seedMakers(db, Math.floor(nowSec));
   })();

@@ -96,10 +96,15 @@ export async function deskBatch(client: ApiClient, dir: string, order: Withdrawa
   });
   try {
     t0 = performance.now();
-    const views = await Promise.all(order.amounts.map((amount, i) => executor.submit(
-      { kind: 'withdrawal', input: { currency: order.currency, amount, address: order.address, chain: order.chain } },
-      'bench', `batch ${i + 1} of ${order.amounts.length}`,
-    )));
+    const views = await Promise.all(
+      order.amounts.map((amount, i) =>
+        executor.submit(
+          { kind: 'withdrawal', input: { currency: order.currency, amount, address: order.address, chain: order.chain } },
+          'bench',
+          `batch ${i + 1} of ${order.amounts.length}`,
+        ),
+      ),
+    );
     const states: Record<string, number> = {};
     for (const v of views) states[v.state] = (states[v.state] ?? 0) + 1;
     return { makespanS: acceptedAt.length ? acceptedAt.at(-1)! : NaN, accepted: acceptedAt.length, acceptedAtS: acceptedAt, states };

@@ -32,7 +32,10 @@ export class CountingTransport {
   readonly log: WireExchange[] = [];
   private readonly basePath: string;
 
-  constructor(baseUrl: string, private readonly svc = 'Svc') {
+  constructor(
+    baseUrl: string,
+    private readonly svc = 'Svc',
+  ) {
     this.basePath = new URL(baseUrl).pathname.replace(/\/+$/, '');
   }
 
@@ -44,8 +47,11 @@ export class CountingTransport {
       const res = await fetch(input, init);
       const prefix = `X-${this.svc}-RateLimit-`;
       this.log.push({
-        at: performance.now(), endpoint, status: res.status,
-        limit: intHeader(res.headers, `${prefix}Limit`), remain: intHeader(res.headers, `${prefix}Requests-Remain`),
+        at: performance.now(),
+        endpoint,
+        status: res.status,
+        limit: intHeader(res.headers, `${prefix}Limit`),
+        remain: intHeader(res.headers, `${prefix}Requests-Remain`),
       });
       return res;
     } catch (e) {

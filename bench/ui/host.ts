@@ -8,6 +8,10 @@ const [home, credentials, staticDir] = process.argv.slice(2) as [string, string,
 const core = openDesk({ home, sandboxCredentialsPath: credentials, log: () => {} });
 const host = await startWebHost({ core, staticDir });
 process.stdout.write(`URL ${host.url}\n`);
-const stop = () => void host.close().then(() => core.close()).then(() => process.exit(0));
+const stop = () =>
+  void host
+    .close()
+    .then(() => core.close())
+    .then(() => process.exit(0));
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);

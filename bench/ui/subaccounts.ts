@@ -34,7 +34,11 @@ let apiPrefix = '';
 globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
   const url = String(input instanceof Request ? input.url : input);
   if (!apiPrefix || !url.startsWith(apiPrefix)) return realFetch(input, init);
-  const entry: (typeof wire)[number] = { path: new URL(url).pathname.slice(new URL(apiPrefix).pathname.length), at: performance.now(), wall: Date.now() };
+  const entry: (typeof wire)[number] = {
+    path: new URL(url).pathname.slice(new URL(apiPrefix).pathname.length),
+    at: performance.now(),
+    wall: Date.now(),
+  };
   wire.push(entry);
   return realFetch(input, init).then((res) => {
     entry.end = performance.now();
@@ -51,11 +55,24 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-subaccounts-'));
   log('bench ui-subaccounts: seeding a bench world (1,000 sub-accounts)…');
   const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--world', 'bench'], timeoutMs: 300_000 });
-  const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { base_url: string; admin_url: string; admin_token: string; main: { uid: string } };
+  const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as {
+    base_url: string;
+    admin_url: string;
+    admin_token: string;
+    main: { uid: string };
+  };
   apiPrefix = creds.base_url;
-  const counts = await (await realFetch(`${creds.admin_url}/counts?uid=${creds.main.uid}`, { headers: { Authorization: `Bearer ${creds.admin_token}` } })).json() as { sub_accounts: number };
+  const counts = (await (
+    await realFetch(`${creds.admin_url}/counts?uid=${creds.main.uid}`, { headers: { Authorization: `Bearer ${creds.admin_token}` } })
+  ).json()) as { sub_accounts: number };
   for (let i = 0; i < 3; i++) {
-    for (const path of ['/sub_accounts', '/wallet/sub_account_margin_balances', '/wallet/sub_account_futures_balances', '/wallet/sub_account_cross_margin_balances', '/spot/tickers']) {
+    for (const path of [
+      '/sub_accounts',
+      '/wallet/sub_account_margin_balances',
+      '/wallet/sub_account_futures_balances',
+      '/wallet/sub_account_cross_margin_balances',
+      '/spot/tickers',
+    ]) {
       await sandboxGet(sandbox.credentialsPath, path);
     }
     await sandboxGet(sandbox.credentialsPath, '/wallet/sub_account_balances', 'limit=100&page=1');
@@ -64,7 +81,9 @@ async function main(): Promise<void> {
   const core = openDesk({ home: join(dir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {} });
   // Where the time after the last answer goes: the core's load end and each matrix call, in wall time.
   const coreTimes: string[] = [];
-  core.subscribe((e, p) => { if (e === 'balancesProgress' && (p as { done: boolean }).done) coreTimes.push(`done@${Date.now()}`); });
+  core.subscribe((e, p) => {
+    if (e === 'balancesProgress' && (p as { done: boolean }).done) coreTimes.push(`done@${Date.now()}`);
+  });
   const invoke = core.invoke.bind(core);
   core.invoke = async (channel, payload) => {
     const t = Date.now();
@@ -78,7 +97,10 @@ async function main(): Promise<void> {
     const token = new URLSearchParams(new URL(host.url).hash.slice(1)).get('token')!;
     const page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
     // The token is put where the page keeps it, so that the first address opened is the matrix itself.
-    await page.addInitScript((t) => (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('desk-token', t), token);
+    await page.addInitScript(
+      (t) => (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('desk-token', t),
+      token,
+    );
     // The core's own start-up reads (clock sync, the history cache's first sync) are not part of the
     // load: wait until the wire has been quiet for 1.5 s.
     for (let quiet = 0; quiet < 1500;) {
@@ -88,11 +110,16 @@ async function main(): Promise<void> {
     }
 
     // No named helpers inside these functions: the bundler's __name helper does not exist in the page.
-    const marks = async () => page.evaluate(() => ({
-      data: performance.getEntriesByName('subaccounts:data').at(-1)?.startTime ?? null,
-      painted: performance.getEntriesByName('subaccounts:painted').at(-1)?.startTime ?? null,
-    }));
-    const waitPainted = () => page.waitForFunction(() => performance.getEntriesByName('subaccounts:painted').length > 0, undefined, { timeout: 120_000, polling: 50 });
+    const marks = async () =>
+      page.evaluate(() => ({
+        data: performance.getEntriesByName('subaccounts:data').at(-1)?.startTime ?? null,
+        painted: performance.getEntriesByName('subaccounts:painted').at(-1)?.startTime ?? null,
+      }));
+    const waitPainted = () =>
+      page.waitForFunction(() => performance.getEntriesByName('subaccounts:painted').length > 0, undefined, {
+        timeout: 120_000,
+        polling: 50,
+      });
 
     wire.length = 0;
     await page.goto(`${host.origin}/#/sub-accounts`);
@@ -105,9 +132,16 @@ async function main(): Promise<void> {
     const others = wire.filter((w) => !BALANCE_READ.test(w.path));
     if (others.length) log(`other requests during the load: ${others.map((w) => w.path).join(', ')}`);
     const originWall = await page.evaluate(() => performance.timeOrigin);
-    log(`core: ${coreTimes.slice(0, 6).map((x) => x.replace(/@(\d+)/, (_, w: string) => `@${(Number(w) - originWall).toFixed(0)}`)).join(' ')}`);
+    log(
+      `core: ${coreTimes
+        .slice(0, 6)
+        .map((x) => x.replace(/@(\d+)/, (_, w: string) => `@${(Number(w) - originWall).toFixed(0)}`))
+        .join(' ')}`,
+    );
     const rows = await page.getByRole('table').getAttribute('aria-rowcount');
-    log(`cold load: data at ${cold.data?.toFixed(0)} ms, painted at ${cold.painted?.toFixed(0)} ms, ${loadRequests.length} requests, ${rows} rows`);
+    log(
+      `cold load: data at ${cold.data?.toFixed(0)} ms, painted at ${cold.painted?.toFixed(0)} ms, ${loadRequests.length} requests, ${rows} rows`,
+    );
 
     const renders: number[] = [cold.painted! - cold.data!];
     for (let i = 1; i < RUNS; i++) {
@@ -135,19 +169,25 @@ async function main(): Promise<void> {
     const n = counts.sub_accounts;
     const firstAt = Math.min(...loadRequests.map((r) => r.wall)) - origin;
     const lastEnd = Math.max(...loadRequests.map((r) => r.end ?? NaN)) - t0;
-    process.stdout.write(`${JSON.stringify({
-      sub_accounts: n,
-      rows_shown: Number(rows),
-      subaccounts_render_ms: Number(median(renders).toFixed(1)),
-      subaccounts_render_runs_ms: renders.map((r) => Number(r.toFixed(1))),
-      subaccounts_load_ms: Number(cold.data!.toFixed(1)),
-      subaccounts_load_bound_ms: bound,
-      /** Where the load time goes: navigation to the first request (the window's start-up), then the requests on the wire. */
-      subaccounts_load_split_ms: { to_first_request: Number(firstAt.toFixed(0)), on_the_wire: Number(lastEnd.toFixed(0)), after_last_answer: Number((cold.data! - firstAt - lastEnd).toFixed(0)) },
-      subaccounts_requests: loadRequests.length,
-      subaccounts_min_requests: 1 + Math.ceil(n / 100) + 3 + 1,
-      targets: { render_ms_max: 300, load_ms_max: bound + 500 },
-    })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({
+        sub_accounts: n,
+        rows_shown: Number(rows),
+        subaccounts_render_ms: Number(median(renders).toFixed(1)),
+        subaccounts_render_runs_ms: renders.map((r) => Number(r.toFixed(1))),
+        subaccounts_load_ms: Number(cold.data!.toFixed(1)),
+        subaccounts_load_bound_ms: bound,
+        /** Where the load time goes: navigation to the first request (the window's start-up), then the requests on the wire. */
+        subaccounts_load_split_ms: {
+          to_first_request: Number(firstAt.toFixed(0)),
+          on_the_wire: Number(lastEnd.toFixed(0)),
+          after_last_answer: Number((cold.data! - firstAt - lastEnd).toFixed(0)),
+        },
+        subaccounts_requests: loadRequests.length,
+        subaccounts_min_requests: 1 + Math.ceil(n / 100) + 3 + 1,
+        targets: { render_ms_max: 300, load_ms_max: bound + 500 },
+      })}\n`,
+    );
   } finally {
     await browser.close();
     await host.close();

@@ -12,11 +12,19 @@ const logs: string[] = [];
 const SECRET = 'f'.repeat(64);
 
 beforeAll(async () => {
-  exchange = createServer((_req, res) => { res.writeHead(answer.status, { 'Content-Type': 'application/json' }); res.end(answer.body); });
+  exchange = createServer((_req, res) => {
+    res.writeHead(answer.status, { 'Content-Type': 'application/json' });
+    res.end(answer.body);
+  });
   await new Promise<void>((r) => exchange.listen(0, '127.0.0.1', () => r()));
   const port = (exchange.address() as AddressInfo).port;
   core = createCore({
-    profile: { name: 'Test', environment: 'sandbox', baseUrl: `http://127.0.0.1:${port}/api/v4`, credentials: { key: 'abcd1234abcd1234', secret: SECRET } },
+    profile: {
+      name: 'Test',
+      environment: 'sandbox',
+      baseUrl: `http://127.0.0.1:${port}/api/v4`,
+      credentials: { key: 'abcd1234abcd1234', secret: SECRET },
+    },
     log: (l) => logs.push(l),
   });
 });
@@ -37,26 +45,38 @@ describe('core.invoke', () => {
   it('shows an exchange label with a sentence the operator can act on', async () => {
     answer = { status: 401, body: JSON.stringify({ label: 'INVALID_SIGNATURE', message: 'signature mismatch' }) };
     const reply = await core.invoke('totalBalance', {});
-    expect(reply).toMatchObject({ ok: false, error: { kind: 'exchange', label: 'INVALID_SIGNATURE', message: expect.stringMatching(/secret in Settings/) } });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: { kind: 'exchange', label: 'INVALID_SIGNATURE', message: expect.stringMatching(/secret in Settings/) },
+    });
   });
 
-  it('shows an unknown label with the server\'s message', async () => {
+  it("shows an unknown label with the server's message", async () => {
     answer = { status: 400, body: JSON.stringify({ label: 'SOMETHING_NEW', message: 'a new rule' }) };
     const reply = await core.invoke('totalBalance', {});
-    expect(reply).toEqual({ ok: false, error: { kind: 'exchange', label: 'SOMETHING_NEW', message: 'The exchange answered SOMETHING_NEW: a new rule.' } });
+    expect(reply).toEqual({
+      ok: false,
+      error: { kind: 'exchange', label: 'SOMETHING_NEW', message: 'The exchange answered SOMETHING_NEW: a new rule.' },
+    });
   });
 
-  it('refuses an answer that does not have the record\'s shape rather than showing it', async () => {
+  it("refuses an answer that does not have the record's shape rather than showing it", async () => {
     answer = { status: 200, body: JSON.stringify({ total: { amount: 12.5, currency: 'USDT' }, details: {} }) };
     const reply = await core.invoke('totalBalance', {});
-    expect(reply).toMatchObject({ ok: false, error: { kind: 'exchange', message: expect.stringMatching(/GET \/wallet\/total_balance .*total\.amount is not valid/) } });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: { kind: 'exchange', message: expect.stringMatching(/GET \/wallet\/total_balance .*total\.amount is not valid/) },
+    });
   });
 
-  it('reports a local channel answering outside its contract as the desk\'s own bug, not the exchange\'s', async () => {
+  it("reports a local channel answering outside its contract as the desk's own bug, not the exchange's", async () => {
     const spy = vi.spyOn(handlers, 'settingsGet').mockResolvedValue({ idle_lock_minutes: 0, settle_seconds: 30 });
     try {
       const reply = await core.invoke('settingsGet', {});
-      expect(reply).toMatchObject({ ok: false, error: { kind: 'internal', message: expect.stringMatching(/internal error answering settingsGet/) } });
+      expect(reply).toMatchObject({
+        ok: false,
+        error: { kind: 'internal', message: expect.stringMatching(/internal error answering settingsGet/) },
+      });
       expect(logs.at(-1)).toMatch(/settingsGet answered outside its contract: idle_lock_minutes/);
     } finally {
       spy.mockRestore();

@@ -1,10 +1,27 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { channels, events, isChannelName, type ChannelName, type DeskErrorBody, type EventName, type EventPayload, type Reply } from '../../shared/ipc.ts';
+import {
+  channels,
+  events,
+  isChannelName,
+  type ChannelName,
+  type DeskErrorBody,
+  type EventName,
+  type EventPayload,
+  type Reply,
+} from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
-import { AnswerShapeError, ExchangeError, InputError, JournalDamagedWritesError, LockedError, NetworkError, NoProfileError } from './errors.ts';
+import {
+  AnswerShapeError,
+  ExchangeError,
+  InputError,
+  JournalDamagedWritesError,
+  LockedError,
+  NetworkError,
+  NoProfileError,
+} from './errors.ts';
 import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
 import { WipedSecretError } from './client/sign.ts';
@@ -70,7 +87,12 @@ function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof NoProfileError) return { kind: 'invalid_request', message: e.message };
   if (e instanceof InputError) return { kind: 'invalid_request', message: e.message, path: e.path };
   // Vault messages are written for the operator (what happened, what to do) and never carry a secret.
-  if (e instanceof VaultError) return { kind: e.code === 'WRONG_PASSPHRASE' || e.code === 'UNLOCK_BACKOFF' ? 'locked' : 'invalid_request', label: e.code, message: e.message };
+  if (e instanceof VaultError)
+    return {
+      kind: e.code === 'WRONG_PASSPHRASE' || e.code === 'UNLOCK_BACKOFF' ? 'locked' : 'invalid_request',
+      label: e.code,
+      message: e.message,
+    };
   return { kind: 'internal', message: 'The desk hit an internal error; the details are in its log.' };
 }
 
@@ -128,7 +150,11 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   });
   if (opts.dataDir) {
     approvals = new DeskApprovals({
-      dataDir: opts.dataDir, session, vault, coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS, log,
+      dataDir: opts.dataDir,
+      session,
+      vault,
+      coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS,
+      log,
       ...(opts.now ? { now: opts.now } : {}),
       onChange: () => {
         emit('approvals', {});
@@ -152,7 +178,6 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     }
   }
 
-
   // One balances service per profile, made on first use; its timer and file live until the core closes.
   const balanceServices = new Map<string, BalancesService>();
   function balancesOf(): BalancesService {
@@ -173,7 +198,10 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
           alert: (a) => {
             emit('balanceAlert', a);
             // The desktop notification both hosts show (Electron's, or the browser's under the web host).
-            const what = a.kind === 'low_balance' ? `${a.subject} below the floor of ${a.threshold}` : `${a.kind === 'cross_risk' ? 'cross margin' : `isolated margin ${a.subject}`} risk ${a.value} below ${a.threshold} (1.1 is liquidation)`;
+            const what =
+              a.kind === 'low_balance'
+                ? `${a.subject} below the floor of ${a.threshold}`
+                : `${a.kind === 'cross_risk' ? 'cross margin' : `isolated margin ${a.subject}`} risk ${a.value} below ${a.threshold} (1.1 is liquidation)`;
             emit('notify', { title: `Sub-account ${a.uid}`, body: what, tag: `balance-alert-${a.id}` });
           },
         },
@@ -195,7 +223,11 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       const where = issue.path.length ? issue.path.join('.') : 'request';
       return {
         ok: false,
-        error: { kind: 'invalid_request', message: `${name}: ${where}: ${issue.message}`, path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)) },
+        error: {
+          kind: 'invalid_request',
+          message: `${name}: ${where}: ${issue.message}`,
+          path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
+        },
       };
     }
     try {
@@ -207,7 +239,10 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       if (!checked.success) {
         const issue = checked.error.issues[0]!;
         log(`[core] ${name} answered outside its contract: ${issue.path.join('.') || 'answer'}: ${issue.message}`);
-        return { ok: false, error: { kind: 'internal', message: `The desk hit an internal error answering ${name}; the details are in its log.` } };
+        return {
+          ok: false,
+          error: { kind: 'internal', message: `The desk hit an internal error answering ${name}; the details are in its log.` },
+        };
       }
       return { ok: true, data: checked.data };
     } catch (e) {
@@ -231,11 +266,23 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       const req = parsed.data as Record<string, string>;
       let answer: unknown;
       switch (name) {
-        case 'confirmState': answer = await a.confirmState(); break;
-        case 'confirmSign': answer = await a.sign(req.ticket!, req.operator!, req.passphrase!); break;
-        case 'confirmDecline': a.forActive().approvals.decline(req.ticket!); a.notify(); answer = { declined: true }; break;
-        case 'confirmCreateFirstOperator': answer = { id: await a.createFirstOperator(req.name!, req.passphrase!, req.vault_passphrase) }; break;
-        case 'confirmProposeOperator': answer = { id: await a.proposeOperator(req.name!, req.new_passphrase!, req.by!, req.passphrase!) }; break;
+        case 'confirmState':
+          answer = await a.confirmState();
+          break;
+        case 'confirmSign':
+          answer = await a.sign(req.ticket!, req.operator!, req.passphrase!);
+          break;
+        case 'confirmDecline':
+          a.forActive().approvals.decline(req.ticket!);
+          a.notify();
+          answer = { declined: true };
+          break;
+        case 'confirmCreateFirstOperator':
+          answer = { id: await a.createFirstOperator(req.name!, req.passphrase!, req.vault_passphrase) };
+          break;
+        case 'confirmProposeOperator':
+          answer = { id: await a.proposeOperator(req.name!, req.new_passphrase!, req.by!, req.passphrase!) };
+          break;
       }
       return { ok: true, data: confirmChannels[name].response.parse(answer) };
     } catch (e) {
@@ -255,7 +302,11 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     },
     reportSandbox: (state) => emit('sandbox', { state, at: Date.now() }),
     invokeConfirm(channel, payload) {
-      if (!isConfirmChannel(channel)) return Promise.resolve({ ok: false, error: { kind: 'invalid_request', message: `unknown confirmation channel: ${String(channel).slice(0, 64)}` } });
+      if (!isConfirmChannel(channel))
+        return Promise.resolve({
+          ok: false,
+          error: { kind: 'invalid_request', message: `unknown confirmation channel: ${String(channel).slice(0, 64)}` },
+        });
       return runConfirm(channel, payload);
     },
     subscribeConfirm(listener) {
@@ -268,7 +319,10 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     },
     invoke(channel, payload) {
       if (!isChannelName(channel)) {
-        return Promise.resolve({ ok: false, error: { kind: 'invalid_request', message: `unknown channel: ${String(channel).slice(0, 64)}` } });
+        return Promise.resolve({
+          ok: false,
+          error: { kind: 'invalid_request', message: `unknown channel: ${String(channel).slice(0, 64)}` },
+        });
       }
       return run(channel, payload);
     },

@@ -23,7 +23,8 @@ export function coolingOffFromEnv(env: NodeJS.ProcessEnv = process.env): number 
   const raw = env.TREASURY_DESK_COOLING_OFF_HOURS;
   if (raw === undefined || raw === '') return undefined;
   const hours = Number(raw);
-  if (!Number.isFinite(hours) || hours < 0 || hours > 24 * 30) throw new Error(`TREASURY_DESK_COOLING_OFF_HOURS must be a number of hours from 0 to 720, not "${raw}"`);
+  if (!Number.isFinite(hours) || hours < 0 || hours > 24 * 30)
+    throw new Error(`TREASURY_DESK_COOLING_OFF_HOURS must be a number of hours from 0 to 720, not "${raw}"`);
   return hours * 3_600_000;
 }
 

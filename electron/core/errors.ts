@@ -76,12 +76,17 @@ export class AnswerShapeError extends NetworkError {
     readonly problem: string,
     origin: string,
   ) {
-    super(`The exchange's answer to ${endpoint} (${origin}) did not have the expected shape: ${field} ${problem}.`, undefined, { status: 200 });
+    super(`The exchange's answer to ${endpoint} (${origin}) did not have the expected shape: ${field} ${problem}.`, undefined, {
+      status: 200,
+    });
     this.name = 'AnswerShapeError';
   }
 
   static from(endpoint: string, origin: string, data: unknown, issue: z.core.$ZodIssue): AnswerShapeError {
-    const path = issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('').replace(/^\./, '');
+    const path = issue.path
+      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+      .join('')
+      .replace(/^\./, '');
     let at: unknown = data;
     for (const p of issue.path) at = at !== null && typeof at === 'object' ? (at as Record<PropertyKey, unknown>)[p] : undefined;
     const problem = at === undefined ? 'is missing' : `is not valid (${issue.message})`;
@@ -91,7 +96,10 @@ export class AnswerShapeError extends NetworkError {
 
 /** The operator's input is refused; `path` points into the request, for forms to highlight. */
 export class InputError extends Error {
-  constructor(readonly path: Array<string | number>, message: string) {
+  constructor(
+    readonly path: Array<string | number>,
+    message: string,
+  ) {
     super(message);
     this.name = 'InputError';
   }
@@ -113,7 +121,9 @@ export class LockedError extends Error {
 
 export class JournalDamagedWritesError extends Error {
   constructor(readonly damage: JournalDamage) {
-    super(`Writes on this profile are stopped: its journal failed verification: ${damage.reason} Nothing will be sent. Open the Activity page to archive the damaged journal and start a new one.`);
+    super(
+      `Writes on this profile are stopped: its journal failed verification: ${damage.reason} Nothing will be sent. Open the Activity page to archive the damaged journal and start a new one.`,
+    );
     this.name = 'JournalDamagedWritesError';
   }
 }

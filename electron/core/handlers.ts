@@ -40,7 +40,13 @@ type Answer<C extends ChannelName> = z.input<Channels[C]['response']>;
 
 export type Handlers = { [C in ChannelName]: (req: Parsed<C>, deps: HandlerDeps) => Promise<Answer<C>> };
 
-const NO_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: 'This desk runs with a pinned profile and keeps no secrets.', unlock_wait_ms: 0 };
+const NO_VAULT: VaultStatus = {
+  locked: false,
+  backend: null,
+  passphrase_set: false,
+  keychain_note: 'This desk runs with a pinned profile and keeps no secrets.',
+  unlock_wait_ms: 0,
+};
 
 /** How long writeApprove waits for the exchange's first answer before it answers with the state so far. */
 const APPROVE_ANSWER_MS = 10_000;
@@ -57,7 +63,8 @@ function asInput<T>(fn: () => T): T {
   try {
     return fn();
   } catch (e) {
-    if (e instanceof Error && !(e instanceof InputError) && !(e instanceof JournalDamagedWritesError)) throw new InputError(['id'], e.message);
+    if (e instanceof Error && !(e instanceof InputError) && !(e instanceof JournalDamagedWritesError))
+      throw new InputError(['id'], e.message);
     throw e;
   }
 }
@@ -141,7 +148,10 @@ export const handlers: Handlers = {
       // The old path is closed: a governed write is approved only by operators' signatures, given in the confirmation window.
       const { approvals, session } = needApprovals(deps).forActive();
       if (governs((await approvals.policyStatus(session.id)).policy, intent.kind)) {
-        throw new InputError(['id'], `The approval policy governs ${intent.kind.replace(/_/g, ' ')}s: draft it on the Approvals page and approve it in the confirmation window. Nothing was sent.`);
+        throw new InputError(
+          ['id'],
+          `The approval policy governs ${intent.kind.replace(/_/g, ' ')}s: draft it on the Approvals page and approve it in the confirmation window. Nothing was sent.`,
+        );
       }
       const hold = await needApprovals(deps).holdReason();
       if (hold) throw new InputError(['id'], `Nothing is sent: ${hold}.`);
@@ -214,9 +224,17 @@ export const handlers: Handlers = {
     const { journal, writes } = writesOf(session);
     // Offer what is cancellable now, not what was when the last status poll ran.
     await writes.pollStatuses().catch(() => {});
-    return journal.unfinished('withdrawal')
+    return journal
+      .unfinished('withdrawal')
       .filter((v) => v.state === 'accepted' && v.exchange_id !== undefined && isCancellableWithdrawalStatus(v.status ?? ''))
-      .map((v) => ({ intent: v.id, exchange_id: v.exchange_id!, currency: String(v.body.currency), amount: String(v.body.amount), address: String(v.body.address), status: v.status! }));
+      .map((v) => ({
+        intent: v.id,
+        exchange_id: v.exchange_id!,
+        currency: String(v.body.currency),
+        amount: String(v.body.amount),
+        address: String(v.body.address),
+        status: v.status!,
+      }));
   },
   withdrawalsCancel: async (req, { call }) => {
     const out = [];
@@ -242,7 +260,23 @@ export const handlers: Handlers = {
   rebalanceCancel: async (req, deps) => needRebalance(deps).cancel(req.ref, req.reason),
   rebalanceResume: async (req, deps) => needRebalance(deps).resume(req.ref),
   rebalanceReport: async (req, deps) => needRebalance(deps).report(req.ref),
-  walletCurrencyChains: async (req, { call }) => call({ method: 'GET', path: '/wallet/currency_chains', query: [['currency', req.currency]] }, listOf(WithdrawalChain)),
-  walletWithdrawStatus: async (req, { call }) => call({ method: 'GET', path: '/wallet/withdraw_status', query: req.currency ? [['currency', req.currency]] : [] }, listOf(WithdrawalLimits)),
-  walletSavedAddresses: async (req, { call }) => call({ method: 'GET', path: '/wallet/saved_address', query: [['currency', req.currency], ['limit', '100']] }, listOf(SavedAddress)),
+  walletCurrencyChains: async (req, { call }) =>
+    call({ method: 'GET', path: '/wallet/currency_chains', query: [['currency', req.currency]] }, listOf(WithdrawalChain)),
+  walletWithdrawStatus: async (req, { call }) =>
+    call(
+      { method: 'GET', path: '/wallet/withdraw_status', query: req.currency ? [['currency', req.currency]] : [] },
+      listOf(WithdrawalLimits),
+    ),
+  walletSavedAddresses: async (req, { call }) =>
+    call(
+      {
+        method: 'GET',
+        path: '/wallet/saved_address',
+        query: [
+          ['currency', req.currency],
+          ['limit', '100'],
+        ],
+      },
+      listOf(SavedAddress),
+    ),
 };

@@ -3,7 +3,17 @@ import type { IntentView } from '../../shared/ipc.ts';
 import { intentPage } from './handlers.ts';
 
 function intent(id: string, created_at: number): IntentView {
-  return { id, kind: 'withdrawal', client_id: null, body: {}, state: 'done', created_at, updated_at: created_at, attempts: 1, absent_lookups: 0 };
+  return {
+    id,
+    kind: 'withdrawal',
+    client_id: null,
+    body: {},
+    state: 'done',
+    created_at,
+    updated_at: created_at,
+    attempts: 1,
+    absent_lookups: 0,
+  };
 }
 
 describe('intentsList pages', () => {
@@ -21,7 +31,10 @@ describe('intentsList pages', () => {
     }
     expect(seen).toHaveLength(250);
     expect(new Set(seen).size).toBe(250);
-    const order = journal.filter((v) => v.id.startsWith('i')).sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : -1)).map((v) => v.id);
+    const order = journal
+      .filter((v) => v.id.startsWith('i'))
+      .sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : -1))
+      .map((v) => v.id);
     expect(seen).toEqual(order);
   });
 

@@ -24,7 +24,13 @@ beforeAll(async () => {
   await new Promise<void>((r) => exchange.listen(0, '127.0.0.1', () => r()));
   const port = (exchange.address() as AddressInfo).port;
   core = createCore({
-    profile: { name: 'Fuzz', environment: 'sandbox', baseUrl: `http://127.0.0.1:${port}/api/v4`, credentials: { key: 'fuzzkey0fuzzkey0', secret: SECRET }, limitsOff: true },
+    profile: {
+      name: 'Fuzz',
+      environment: 'sandbox',
+      baseUrl: `http://127.0.0.1:${port}/api/v4`,
+      credentials: { key: 'fuzzkey0fuzzkey0', secret: SECRET },
+      limitsOff: true,
+    },
     log: () => {},
   });
 });
@@ -33,7 +39,10 @@ afterAll(() => new Promise<void>((r) => exchange.close(() => r())));
 const hostile = fc.oneof(
   fc.jsonValue(),
   fc.anything({ withBigInt: false, withMap: false, withSet: false, withTypedArray: false, withDate: true }),
-  fc.dictionary(fc.constantFrom('currency', 'amount', 'id', '__proto__', 'constructor', 'name', 'key', 'secret', 'passphrase'), fc.jsonValue()),
+  fc.dictionary(
+    fc.constantFrom('currency', 'amount', 'id', '__proto__', 'constructor', 'name', 'key', 'secret', 'passphrase'),
+    fc.jsonValue(),
+  ),
   fc.constantFrom(null, undefined, '', 0, -1, NaN, Infinity, [], {}, '{"currency":"USDT"}', 'x'.repeat(100_000)),
 );
 

@@ -28,7 +28,13 @@ describe('after a lock, the process holds no copy of the secret', () => {
     const core = openDesk({ home: join(dir, 'home'), log: () => {} });
     await core.invoke('vaultSetPassphrase', { next: PASS });
     const saved = await core.invoke('profileSave', {
-      name: 'Heap', environment: 'futures', base_url: exchange.baseUrl, svc: 'Svc', key, secret, sub_keys: [],
+      name: 'Heap',
+      environment: 'futures',
+      base_url: exchange.baseUrl,
+      svc: 'Svc',
+      key,
+      secret,
+      sub_keys: [],
       permissions: { spot: 'read', futures: 'none', delivery: 'none', wallet: 'read', withdraw: 'none', unified: false },
     });
     expect(saved.ok, JSON.stringify(saved)).toBe(true);
@@ -43,7 +49,11 @@ describe('after a lock, the process holds no copy of the secret', () => {
   it('finds neither the API secret nor the master key after unlock, a signed read, a lock and a GC', async () => {
     const signedBefore = exchange.signed().length;
     const snapshot = join(dir, 'after-lock.heapsnapshot');
-    const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', join(ROOT, 'electron/core/testkit/heapProbe.ts'), join(dir, 'home'), PASS, snapshot], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', join(ROOT, 'electron/core/testkit/heapProbe.ts'), join(dir, 'home'), PASS, snapshot],
+      { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
+    );
     const exited = new Promise((r) => child.on('exit', r));
     try {
       let out = '';
@@ -57,7 +67,13 @@ describe('after a lock, the process holds no copy of the secret', () => {
       expect(report).toMatchObject({ unlocked: true, locked: true });
       // The probe really signed with the secret: one more signed request with the key reached the exchange.
       // (The history and balance services may sign reads of their own meanwhile, all with the same key.)
-      expect(exchange.signed().slice(signedBefore).filter((r) => r.url.includes('/wallet/total_balance')).map((r) => r.key)).toEqual([key]);
+      expect(
+        exchange
+          .signed()
+          .slice(signedBefore)
+          .filter((r) => r.url.includes('/wallet/total_balance'))
+          .map((r) => r.key),
+      ).toEqual([key]);
 
       const vault = JSON.parse(readFileSync(join(dir, 'home', 'vault.json'), 'utf8'));
       const { salt, N, r, p } = vault.protection.kdf;
@@ -69,7 +85,8 @@ describe('after a lock, the process holds no copy of the secret', () => {
 
       const heap = readFileSync(snapshot, 'utf8');
       expect(heap).toContain(PASS); // held by process.argv: proof that strings of this length are found
-      for (const form of [...secretForms, ...masterForms]) expect(heap.includes(form), `${form.slice(0, 6)}… in the heap snapshot`).toBe(false);
+      for (const form of [...secretForms, ...masterForms])
+        expect(heap.includes(form), `${form.slice(0, 6)}… in the heap snapshot`).toBe(false);
 
       // Freed memory too, where a JS string or an unwiped Buffer would linger after the collector ran.
       const why = canScanMemory(report.pid);

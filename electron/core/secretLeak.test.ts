@@ -41,7 +41,15 @@ describe('the secret stays in the core', () => {
     };
 
     await invoke('vaultSetPassphrase', { next: PASSPHRASE });
-    const base = { name: 'Live-like', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key, permissions: { spot: 'write', futures: 'read', delivery: 'none', wallet: 'write', withdraw: 'write', unified: false }, sub_keys: [] };
+    const base = {
+      name: 'Live-like',
+      environment: 'futures',
+      base_url: creds.base_url,
+      svc: 'Svc',
+      key,
+      permissions: { spot: 'write', futures: 'read', delivery: 'none', wallet: 'write', withdraw: 'write', unified: false },
+      sub_keys: [],
+    };
     await invoke('profileSave', { ...base, secret: `${secret.slice(0, -4)}0000` }); // refused: wrong secret
     await invoke('profileSave', { ...base, key: `${key}X`, secret }); // refused: unknown key
     const saved = await invoke('profileSave', { ...base, secret });
@@ -49,7 +57,11 @@ describe('the secret stays in the core', () => {
     const id = saved.ok ? (saved.data as { id: string }).id : '';
     await invoke('profileSelect', { id });
     await invoke('totalBalance', { currency: 'BTC' });
-    const w = await sendGoverned(core, { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '15' } }, PASSPHRASE);
+    const w = await sendGoverned(
+      core,
+      { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '15' } },
+      PASSPHRASE,
+    );
     seen.push(JSON.stringify(w));
     await invoke('profileSave', { ...base, id, name: 'Live-like (edited)' }); // an edit without re-entering the secret
     for (const c of CHANNEL_NAMES) await invoke(c, { garbage: key, secret });

@@ -64,7 +64,6 @@ export interface JournalState {
   recovered: { line: number; bytes: number; saved_to: string } | null;
 }
 
-
 /** Withdrawals accepted but not final are looked up this often (background priority). */
 const STATUS_POLL_MS = 15_000;
 
@@ -94,7 +93,8 @@ export class Session {
       this.bindSealed();
       this.active();
     } catch (e) {
-      if (!(e instanceof LockedError) && !(e instanceof NoProfileError)) this.opts.log?.(`[core] cannot open the active profile: ${(e as Error).message}`);
+      if (!(e instanceof LockedError) && !(e instanceof NoProfileError))
+        this.opts.log?.(`[core] cannot open the active profile: ${(e as Error).message}`);
     }
   }
 
@@ -140,9 +140,10 @@ export class Session {
    * play money only, and it must work with no vault at all (the web host).
    */
   private journalOptions(id: string): JournalOptions {
-    const key: JournalKey = id === this.builtInId
-      ? (this.deskKey ??= fileJournalKey(join(this.opts.journalDir!, 'desk-journal.key')))
-      : () => this.opts.vault!.journalKey();
+    const key: JournalKey =
+      id === this.builtInId
+        ? (this.deskKey ??= fileJournalKey(join(this.opts.journalDir!, 'desk-journal.key')))
+        : () => this.opts.vault!.journalKey();
     return { key };
   }
 
@@ -175,12 +176,13 @@ export class Session {
       client,
       subClient: (uid) => subKeys.client(uid),
       settleMs: this.opts.settleMs?.(),
-      blocked: () => (this.locked() ? 'the desk is locked' : this.opts.hold?.(id) ?? null),
+      blocked: () => (this.locked() ? 'the desk is locked' : (this.opts.hold?.(id) ?? null)),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
     writes.on(({ intent }) => {
       // A sub-account key's refusal is learned by its own client (client/subKeys.ts), for that key.
-      if (intent.state === 'refused' && intent.label && intent.signer === undefined) this.learnFromLabel(intent.label, 'POST', KINDS[intent.kind].path);
+      if (intent.state === 'refused' && intent.label && intent.signer === undefined)
+        this.learnFromLabel(intent.label, 'POST', KINDS[intent.kind].path);
     });
     void writes.resume().catch((e: unknown) => this.opts.log?.(`[core] resuming writes failed: ${(e as Error).message}`));
     this.poller = setInterval(() => void writes.pollStatuses().catch(() => {}), STATUS_POLL_MS);
@@ -218,7 +220,9 @@ export class Session {
     const damage = s.damage;
     if (!damage) throw new InputError([], 'The journal of this profile verified; there is nothing to archive.');
     const { journal, archivedTo, carriedOver } = archiveAndRestart(this.journalPath(s.id), damage, this.journalOptions(s.id));
-    this.opts.log?.(`[core] damaged journal of profile ${s.id} archived as ${archivedTo}; ${carriedOver} unfinished writes carried over as needing attention`);
+    this.opts.log?.(
+      `[core] damaged journal of profile ${s.id} archived as ${archivedTo}; ${carriedOver} unfinished writes carried over as needing attention`,
+    );
     this.damaged.delete(s.id);
     this.journals.set(s.id, journal);
     this.drop();
@@ -342,7 +346,9 @@ export class Session {
     const group: PermissionGroup | null = permissionGroupFor(method, path);
     if (!id || !group || id === this.builtInId || !this.opts.store) return;
     const level = label === 'READ_ONLY' ? 'read' : 'none';
-    const changed = sub ? this.opts.store.correctSubPermission(id, sub.uid, group, level) : this.opts.store.correctPermission(id, group, level);
+    const changed = sub
+      ? this.opts.store.correctSubPermission(id, sub.uid, group, level)
+      : this.opts.store.correctPermission(id, group, level);
     if (changed) this.opts.onProfilesChanged?.(id);
   }
 }

@@ -8,7 +8,9 @@ import { DEFAULT_SETTINGS, SettingsStore } from './settings.ts';
 // folder (or a crash mid-write); a bad file must be reported and kept, never silently replaced.
 
 let dir: string;
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'desk-settings-')); });
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'desk-settings-'));
+});
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 const file = () => join(dir, 'settings.json');
 
@@ -32,7 +34,11 @@ describe('settings store', () => {
 
   it.each([
     ['a file that is not JSON', '{"idle_lock_min', /settings\.json cannot be read/],
-    ['a value outside the contract', '{"idle_lock_minutes": 0, "settle_seconds": 30}', /settings\.json does not have the expected shape \(idle_lock_minutes/],
+    [
+      'a value outside the contract',
+      '{"idle_lock_minutes": 0, "settle_seconds": 30}',
+      /settings\.json does not have the expected shape \(idle_lock_minutes/,
+    ],
   ])('reports %s and leaves the file as it was', (_name, text, message) => {
     writeFileSync(file(), text);
     expect(() => new SettingsStore(dir).get()).toThrow(message);

@@ -22,11 +22,17 @@ export class SettingsStore {
     if (!this.conf) {
       try {
         this.conf = new Conf<Settings>({
-          cwd: this.dir, configName: 'settings', defaults: DEFAULT_SETTINGS, clearInvalidConfig: false, configFileMode: 0o600,
+          cwd: this.dir,
+          configName: 'settings',
+          defaults: DEFAULT_SETTINGS,
+          clearInvalidConfig: false,
+          configFileMode: 0o600,
           accessPropertiesByDotNotation: false,
         });
       } catch (e) {
-        throw new Error(`${this.dir}/settings.json cannot be read (${(e as Error).message}); it was changed outside the desk. Restore it from a backup or remove it.`);
+        throw new Error(
+          `${this.dir}/settings.json cannot be read (${(e as Error).message}); it was changed outside the desk. Restore it from a backup or remove it.`,
+        );
       }
     }
     return this.conf;
@@ -38,7 +44,9 @@ export class SettingsStore {
     const parsed = Settings.safeParse(conf.store);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new Error(`${conf.path} does not have the expected shape (${issue?.path.join('.') || 'file'}: ${issue?.message}); it was changed outside the desk.`);
+      throw new Error(
+        `${conf.path} does not have the expected shape (${issue?.path.join('.') || 'file'}: ${issue?.message}); it was changed outside the desk.`,
+      );
     }
     return parsed.data;
   }

@@ -13,9 +13,14 @@ let dir: string;
 let main: WebHost;
 let confirm: ConfirmHost;
 const core: Core & ConfirmCore = {
-  invoke: vi.fn(async (channel: string) => ({ ok: false as const, error: { kind: 'invalid_request' as const, message: `unknown channel: ${channel}` } })),
-  subscribe: () => () => {}, close: async () => {},
-  invokeConfirm: vi.fn(async () => ({ ok: true as const, data: { signed: true } })), subscribeConfirm: () => () => {},
+  invoke: vi.fn(async (channel: string) => ({
+    ok: false as const,
+    error: { kind: 'invalid_request' as const, message: `unknown channel: ${channel}` },
+  })),
+  subscribe: () => () => {},
+  close: async () => {},
+  invokeConfirm: vi.fn(async () => ({ ok: true as const, data: { signed: true } })),
+  subscribeConfirm: () => () => {},
 };
 
 beforeAll(async () => {
@@ -33,7 +38,8 @@ afterAll(async () => {
 });
 
 const sign = { ticket: 't', operator: 'o', passphrase: 'a passphrase!' };
-const post = (url: string, headers: Record<string, string>) => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(sign) });
+const post = (url: string, headers: Record<string, string>) =>
+  fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers }, body: JSON.stringify(sign) });
 
 describe('the confirmation page under the web host', () => {
   it('is served on its own origin, and that origin serves only the confirmation page', async () => {
@@ -43,18 +49,23 @@ describe('the confirmation page under the web host', () => {
     expect((await fetch(`${confirm.origin}/`)).headers.get('x-frame-options')).toBe('DENY');
   });
 
-  it('refuses the main page\'s token, the main page\'s origin, and no token; the main host has no confirmation channel', async () => {
+  it("refuses the main page's token, the main page's origin, and no token; the main host has no confirmation channel", async () => {
     const mainToken = main.token;
     expect((await post(`${confirm.origin}/rpc/confirmSign`, { Authorization: `Bearer ${mainToken}` })).status).toBe(401);
     expect((await post(`${confirm.origin}/rpc/confirmSign`, {})).status).toBe(401);
     const confirmToken = new URL(confirm.url).hash.replace('#token=', '');
-    expect((await post(`${confirm.origin}/rpc/confirmSign`, { Authorization: `Bearer ${confirmToken}`, Origin: main.origin })).status).toBe(403);
+    expect((await post(`${confirm.origin}/rpc/confirmSign`, { Authorization: `Bearer ${confirmToken}`, Origin: main.origin })).status).toBe(
+      403,
+    );
     expect(core.invokeConfirm).not.toHaveBeenCalled();
     // On the main host the name is just an unknown channel of the main contract.
     const viaMain = await (await post(`${main.origin}/rpc/confirmSign`, { Authorization: `Bearer ${mainToken}` })).json();
     expect(viaMain).toMatchObject({ ok: false, error: { message: expect.stringMatching(/unknown channel/) } });
     expect(core.invokeConfirm).not.toHaveBeenCalled();
-    expect(await (await post(`${confirm.origin}/rpc/confirmSign`, { Authorization: `Bearer ${confirmToken}` })).json()).toEqual({ ok: true, data: { signed: true } });
+    expect(await (await post(`${confirm.origin}/rpc/confirmSign`, { Authorization: `Bearer ${confirmToken}` })).json()).toEqual({
+      ok: true,
+      data: { signed: true },
+    });
     expect(core.invokeConfirm).toHaveBeenCalledWith('confirmSign', sign);
   });
 });

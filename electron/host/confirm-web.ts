@@ -20,7 +20,11 @@ export interface ConfirmHost {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml', '.map': 'application/json',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.map': 'application/json',
 };
 
 function headers(res: ServerResponse): void {
@@ -37,7 +41,8 @@ function json(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
-const refuse = (res: ServerResponse, status: number, message: string): void => json(res, status, { ok: false, error: { kind: 'invalid_request', message } });
+const refuse = (res: ServerResponse, status: number, message: string): void =>
+  json(res, status, { ok: false, error: { kind: 'invalid_request', message } });
 
 async function body(req: IncomingMessage): Promise<string | null> {
   const chunks: Buffer[] = [];
@@ -81,7 +86,8 @@ export async function startConfirmHost(opts: { core: ConfirmCore; staticDir: str
     if (req.method !== 'POST') return refuse(res, 405, 'calls use POST');
     if (!sameOrigin(req)) return refuse(res, 403, 'requests from other origins are refused');
     if (!authorized(req)) return refuse(res, 401, 'missing or wrong confirmation token');
-    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 415, 'calls must be application/json');
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return refuse(res, 415, 'calls must be application/json');
     const text = await body(req);
     if (text === null) return refuse(res, 413, 'request body is too large');
     let payload: unknown;
@@ -110,9 +116,14 @@ export async function startConfirmHost(opts: { core: ConfirmCore; staticDir: str
   const server = createServer((req, res) => {
     if (req.headers.host !== new URL(origin).host) return refuse(res, 421, 'wrong Host header');
     const { pathname } = new URL(req.url ?? '/', origin);
-    const done = pathname === '/events' ? Promise.resolve(serveEvents(req, res))
-      : pathname.startsWith('/rpc/') ? serveRpc(req, res, pathname.slice(5))
-        : req.method === 'GET' ? serveStatic(res, pathname) : Promise.resolve(refuse(res, 405, 'method not allowed'));
+    const done =
+      pathname === '/events'
+        ? Promise.resolve(serveEvents(req, res))
+        : pathname.startsWith('/rpc/')
+          ? serveRpc(req, res, pathname.slice(5))
+          : req.method === 'GET'
+            ? serveStatic(res, pathname)
+            : Promise.resolve(refuse(res, 405, 'method not allowed'));
     done.catch(() => (res.headersSent ? res.destroy() : refuse(res, 500, 'confirmation host error')));
   });
   await new Promise<void>((resolve, reject) => {
@@ -123,9 +134,10 @@ export async function startConfirmHost(opts: { core: ConfirmCore; staticDir: str
   return {
     url: `${origin}/#token=${token}`,
     origin,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -15,16 +15,27 @@ const CONFIRM = 'file:///app/dist/renderer/confirm.html';
 function setup() {
   const fake = fakeElectron();
   const core: Core & ConfirmCore = {
-    invoke: vi.fn(async () => ({ ok: true as const, data: 'main' })), subscribe: () => () => {}, close: async () => {},
-    invokeConfirm: vi.fn(async () => ({ ok: true as const, data: 'signed' })), subscribeConfirm: () => () => {},
+    invoke: vi.fn(async () => ({ ok: true as const, data: 'main' })),
+    subscribe: () => () => {},
+    close: async () => {},
+    invokeConfirm: vi.fn(async () => ({ ok: true as const, data: 'signed' })),
+    subscribeConfirm: () => () => {},
   };
-  registerIpc(fake.module.ipcMain as never, core, trustedSender(INDEX, () => 7));
-  registerConfirmIpc(fake.module.ipcMain as never, core, trustedConfirmSender(CONFIRM, () => 9));
+  registerIpc(
+    fake.module.ipcMain as never,
+    core,
+    trustedSender(INDEX, () => 7),
+  );
+  registerConfirmIpc(
+    fake.module.ipcMain as never,
+    core,
+    trustedConfirmSender(CONFIRM, () => 9),
+  );
   return { fake, core };
 }
 
-describe('the confirmation window\'s channels under Electron', () => {
-  it('are separate wire names from the main contract\'s, which has none of them', () => {
+describe("the confirmation window's channels under Electron", () => {
+  it("are separate wire names from the main contract's, which has none of them", () => {
     const { fake } = setup();
     const main = new Set(CHANNEL_NAMES.map(wireChannel));
     for (const c of CONFIRM_CHANNEL_NAMES) {
@@ -43,7 +54,9 @@ describe('the confirmation window\'s channels under Electron', () => {
     expect(core.invokeConfirm).not.toHaveBeenCalled();
     expect(await sign(fakeEvent({ senderId: 9, url: CONFIRM }), payload)).toEqual({ ok: true, data: 'signed' });
     // And the confirmation page cannot drive the main contract either.
-    expect(await fake.handlers.get(wireChannel('writeApprove'))!(fakeEvent({ senderId: 9, url: CONFIRM }), { id: 'x' })).toMatchObject({ ok: false });
+    expect(await fake.handlers.get(wireChannel('writeApprove'))!(fakeEvent({ senderId: 9, url: CONFIRM }), { id: 'x' })).toMatchObject({
+      ok: false,
+    });
     expect(core.invoke).not.toHaveBeenCalled();
   });
 });

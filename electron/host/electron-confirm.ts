@@ -9,7 +9,10 @@ import { windowOptions } from './electron-window.ts';
 // preload; its channels answer only that window's main frame showing that page, so the main window
 // (whose sender check names another page) can never call them.
 
-const UNTRUSTED: ConfirmReply<never> = { ok: false, error: { kind: 'invalid_request', message: 'call refused: it did not come from the confirmation window' } };
+const UNTRUSTED: ConfirmReply<never> = {
+  ok: false,
+  error: { kind: 'invalid_request', message: 'call refused: it did not come from the confirmation window' },
+};
 
 export function registerConfirmIpc(ipcMain: IpcMainLike, core: ConfirmCore, isTrusted: (event: IpcMainInvokeEvent) => boolean): void {
   for (const name of CONFIRM_CHANNEL_NAMES) {
@@ -37,9 +40,7 @@ interface ConfirmWindow {
  * Opens (or brings forward) the confirmation window whenever the core says something waits for a
  * signature; returns the function that stops watching.
  */
-export function watchConfirmations(
-  core: ConfirmCore, open: () => ConfirmWindow, onContents: (id: number | undefined) => void,
-): () => void {
+export function watchConfirmations(core: ConfirmCore, open: () => ConfirmWindow, onContents: (id: number | undefined) => void): () => void {
   let win: ConfirmWindow | null = null;
   return core.subscribeConfirm(() => {
     if (win && !win.isDestroyed()) {

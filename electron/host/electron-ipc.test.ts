@@ -8,8 +8,16 @@ const INDEX = 'file:///app/dist/renderer/index.html';
 
 function setup() {
   const fake = fakeElectron();
-  const core: Core = { invoke: vi.fn(async () => ({ ok: true as const, data: 'answer' })), subscribe: () => () => {}, close: async () => {} };
-  registerIpc(fake.module.ipcMain as never, core, trustedSender(INDEX, () => 7));
+  const core: Core = {
+    invoke: vi.fn(async () => ({ ok: true as const, data: 'answer' })),
+    subscribe: () => () => {},
+    close: async () => {},
+  };
+  registerIpc(
+    fake.module.ipcMain as never,
+    core,
+    trustedSender(INDEX, () => 7),
+  );
   return { fake, core };
 }
 
@@ -19,7 +27,7 @@ describe('Electron IPC host', () => {
     expect([...fake.handlers.keys()].sort()).toEqual(CHANNEL_NAMES.map(wireChannel).sort());
   });
 
-  it('passes a message from the desk\'s own page to the core', async () => {
+  it("passes a message from the desk's own page to the core", async () => {
     const { fake, core } = setup();
     const reply = await fake.handlers.get(wireChannel('totalBalance'))!(fakeEvent({ senderId: 7, url: `${INDEX}#/` }), { currency: 'BTC' });
     expect(reply).toEqual({ ok: true, data: 'answer' });
@@ -42,10 +50,21 @@ describe('Electron IPC host', () => {
 describe('Electron event forwarding', () => {
   it('sends core events to the desk window only, and stops when unsubscribed', () => {
     let listener: EventListener | undefined;
-    const core: Core = { invoke: vi.fn(), subscribe: (l) => { listener = l; return () => { listener = undefined; }; }, close: async () => {} };
+    const core: Core = {
+      invoke: vi.fn(),
+      subscribe: (l) => {
+        listener = l;
+        return () => {
+          listener = undefined;
+        };
+      },
+      close: async () => {},
+    };
     const contents = new FakeWebContents();
     const stop = forwardEvents(core, contents);
-    const payload = { buckets: [{ key: 'wallet_80:GET /wallet/total_balance', queued: 3, remaining: 0, limit: 80, paused_until_ms: null }] };
+    const payload = {
+      buckets: [{ key: 'wallet_80:GET /wallet/total_balance', queued: 3, remaining: 0, limit: 80, paused_until_ms: null }],
+    };
     listener!('rateLimits', payload);
     expect(contents.sent).toEqual([{ channel: wireEvent('rateLimits'), payload }]);
     contents.destroyed = true;

@@ -6,7 +6,10 @@ export interface IpcMainLike {
   handle(channel: string, listener: (event: IpcMainInvokeEvent, payload: unknown) => Promise<unknown>): void;
 }
 
-const UNTRUSTED: Reply<never> = { ok: false, error: { kind: 'invalid_request', message: 'call refused: it did not come from the desk\'s own window' } };
+const UNTRUSTED: Reply<never> = {
+  ok: false,
+  error: { kind: 'invalid_request', message: "call refused: it did not come from the desk's own window" },
+};
 
 /**
  * Every contract channel is registered once; each message's sender is checked (the frame must be the

@@ -9,8 +9,12 @@ describe('desktop notifications', () => {
     const shown: Array<{ title: string; body: string }> = [];
     class FakeNotification {
       constructor(private readonly o: { title: string; body: string }) {}
-      static isSupported() { return true; }
-      show() { shown.push(this.o); }
+      static isSupported() {
+        return true;
+      }
+      show() {
+        shown.push(this.o);
+      }
     }
     showNotifications(core, FakeNotification);
     listener!('notify', { title: 'Not sent by this desk', body: 'Withdrawal w9', tag: 'unsent:withdrawals:w9' });

@@ -24,7 +24,10 @@ export function registerAppScheme(protocol: Pick<ProtocolLike, 'registerSchemesA
 }
 
 function answer(status: number, text: string): Response {
-  return new Response(text, { status, headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': CONTENT_SECURITY_POLICY } });
+  return new Response(text, {
+    status,
+    headers: { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Security-Policy': CONTENT_SECURITY_POLICY },
+  });
 }
 
 /** Serves only files of `buildDir`, only to app://desk/, always with the CSP. */

@@ -6,8 +6,14 @@ describe('the hardened Electron window', () => {
   it('isolates and sandboxes the renderer, without Node', () => {
     const prefs = windowOptions('/app/preload.cjs').webPreferences!;
     expect(prefs).toMatchObject({
-      contextIsolation: true, sandbox: true, nodeIntegration: false, nodeIntegrationInWorker: false,
-      nodeIntegrationInSubFrames: false, webSecurity: true, allowRunningInsecureContent: false, webviewTag: false,
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
       preload: '/app/preload.cjs',
     });
   });
@@ -24,7 +30,9 @@ describe('the hardened Electron window', () => {
     }
     expect(granted).toEqual([false, false, false, false, false]);
     let headers: Record<string, string[]> = {};
-    fake.session.headers!({ responseHeaders: { 'Content-Type': ['text/html'] } }, (r) => { headers = r.responseHeaders; });
+    fake.session.headers!({ responseHeaders: { 'Content-Type': ['text/html'] } }, (r) => {
+      headers = r.responseHeaders;
+    });
     const csp = headers['Content-Security-Policy']![0]!;
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe-eval');

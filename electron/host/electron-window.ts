@@ -23,7 +23,12 @@ export interface WindowElectron {
       setPermissionRequestHandler(fn: ((wc: WebContents, permission: string, cb: (granted: boolean) => void) => void) | null): void;
       setPermissionCheckHandler(fn: ((wc: WebContents | null, permission: string) => boolean) | null): void;
       webRequest: {
-        onHeadersReceived(fn: (details: { responseHeaders?: Record<string, string[]> }, cb: (r: { responseHeaders: Record<string, string[]> }) => void) => void): void;
+        onHeadersReceived(
+          fn: (
+            details: { responseHeaders?: Record<string, string[]> },
+            cb: (r: { responseHeaders: Record<string, string[]> }) => void,
+          ) => void,
+        ): void;
       };
     };
   };
@@ -84,7 +89,9 @@ export function createMainWindow(electron: WindowElectron, where: { preload: str
     if (last.maximized) win.maximize();
     win.show();
   });
-  win.on('close', () => state?.save({ bounds: win.getNormalBounds(), maximized: win.isMaximized(), route: routeOf(win.webContents.getURL()) }));
+  win.on('close', () =>
+    state?.save({ bounds: win.getNormalBounds(), maximized: win.isMaximized(), route: routeOf(win.webContents.getURL()) }),
+  );
   void win.loadURL(last.route ? `${where.url}#/${last.route}` : where.url);
   return win;
 }

@@ -41,7 +41,9 @@ afterAll(async () => {
 function webDriver(): Driver {
   const post = (token: string) => async (channel: string, payload: unknown) => {
     const res = await fetch(`${web.origin}/rpc/${channel}`, {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(payload),
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+      body: JSON.stringify(payload),
     });
     return (await res.json()) as Reply<unknown>;
   };
@@ -50,7 +52,11 @@ function webDriver(): Driver {
 
 function electronDriver(): Driver {
   const fake = fakeElectron();
-  registerIpc(fake.module.ipcMain as never, core, trustedSender(INDEX, () => 1));
+  registerIpc(
+    fake.module.ipcMain as never,
+    core,
+    trustedSender(INDEX, () => 1),
+  );
   const send = (senderId: number) => async (channel: string, payload: unknown) => {
     const handler = fake.handlers.get(wireChannel(channel as never));
     if (!handler) return { ok: false, error: { kind: 'invalid_request', message: `no handler for ${channel}` } } as Reply<unknown>;
@@ -59,9 +65,14 @@ function electronDriver(): Driver {
   return { call: send(1), callAsStranger: send(2) };
 }
 
-describe.each([['web host', webDriver], ['Electron host', electronDriver]])('%s', (_name, make) => {
+describe.each([
+  ['web host', webDriver],
+  ['Electron host', electronDriver],
+])('%s', (_name, make) => {
   let d: Driver;
-  beforeAll(() => { d = make(); });
+  beforeAll(() => {
+    d = make();
+  });
 
   it('answers the total balance from the Sandbox', async () => {
     const r = await d.call('totalBalance', { currency: 'USDT' });

@@ -9,11 +9,16 @@ import { startWebHost, type WebHost } from './web.ts';
 function raw(host: WebHost, opts: { method: string; path: string; headers?: Record<string, string>; body?: string }) {
   const url = new URL(host.origin);
   return new Promise<{ status: number; body: string; headers: Record<string, unknown> }>((resolve, reject) => {
-    const req = request({ host: url.hostname, port: url.port, method: opts.method, path: opts.path, headers: opts.headers, agent: false }, (res) => {
-      let body = '';
-      res.on('data', (c) => { body += c; });
-      res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
-    });
+    const req = request(
+      { host: url.hostname, port: url.port, method: opts.method, path: opts.path, headers: opts.headers, agent: false },
+      (res) => {
+        let body = '';
+        res.on('data', (c) => {
+          body += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode!, body, headers: res.headers }));
+      },
+    );
     req.on('error', reject);
     req.end(opts.body);
   });
@@ -24,13 +29,19 @@ describe('web host', () => {
   const listeners = new Set<EventListener>();
   const core: Core = {
     invoke: vi.fn(async (channel, payload) => ({ ok: true as const, data: { channel, payload } })),
-    subscribe: (l) => { listeners.add(l); return () => listeners.delete(l); },
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
     close: async () => {},
   };
-  const call = (channel: string, body: string, headers: Record<string, string> = {}) => raw(host, {
-    method: 'POST', path: `/rpc/${channel}`, body,
-    headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}`, ...headers },
-  });
+  const call = (channel: string, body: string, headers: Record<string, string> = {}) =>
+    raw(host, {
+      method: 'POST',
+      path: `/rpc/${channel}`,
+      body,
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${host.token}`, ...headers },
+    });
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'desk-web-'));

@@ -83,9 +83,11 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   async function serveRpc(req: IncomingMessage, res: ServerResponse, channel: string): Promise<void> {
     if (req.method !== 'POST') return refuse(res, 405, 'calls use POST');
     // A browser always sends Origin on a cross-origin POST; anything but our own page is refused.
-    if (req.headers.origin !== undefined && req.headers.origin !== origin) return refuse(res, 403, 'requests from other origins are refused');
+    if (req.headers.origin !== undefined && req.headers.origin !== origin)
+      return refuse(res, 403, 'requests from other origins are refused');
     if (!tokenMatches(req.headers.authorization, token)) return refuse(res, 401, 'missing or wrong desk token');
-    if (!String(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 415, 'calls must be application/json');
+    if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
+      return refuse(res, 415, 'calls must be application/json');
     const text = await readBody(req);
     if (text === null) {
       res.setHeader('Connection', 'close');
@@ -103,7 +105,8 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   /** Core events as server-sent events, on a stream opened with the token in a header (not the URL). */
   function serveEvents(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET') return refuse(res, 405, 'events use GET');
-    if (req.headers.origin !== undefined && req.headers.origin !== origin) return refuse(res, 403, 'requests from other origins are refused');
+    if (req.headers.origin !== undefined && req.headers.origin !== origin)
+      return refuse(res, 403, 'requests from other origins are refused');
     if (!tokenMatches(req.headers.authorization, token)) return refuse(res, 401, 'missing or wrong desk token');
     securityHeaders(res);
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
@@ -145,9 +148,10 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     url: `${origin}/#token=${token}`,
     origin,
     token,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

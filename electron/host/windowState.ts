@@ -6,13 +6,20 @@ export { routeOf } from './windowRoute.ts';
 // its bounds, whether it was maximized, and the page it showed. The core's settings are not here.
 
 const WindowState = z.object({
-  bounds: z.object({
-    x: z.number().int(), y: z.number().int(),
-    width: z.number().int().min(400).max(20_000), height: z.number().int().min(300).max(20_000),
-  }).optional(),
+  bounds: z
+    .object({
+      x: z.number().int(),
+      y: z.number().int(),
+      width: z.number().int().min(400).max(20_000),
+      height: z.number().int().min(300).max(20_000),
+    })
+    .optional(),
   maximized: z.boolean(),
   /** The page's route: the address fragment without '#/' (renderer/src/state/route.ts). */
-  route: z.string().regex(/^[a-z]{1,32}$/).optional(),
+  route: z
+    .string()
+    .regex(/^[a-z]{1,32}$/)
+    .optional(),
 });
 export type WindowState = z.infer<typeof WindowState>;
 
@@ -47,4 +54,3 @@ export function windowStateStore(cwd: string, log: (line: string) => void = () =
     },
   };
 }
-

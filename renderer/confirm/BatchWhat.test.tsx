@@ -3,15 +3,25 @@ import { describe, expect, it } from 'vitest';
 import { BatchWhat } from './BatchWhat.tsx';
 
 describe('a batch ticket in the confirmation window', () => {
-  it('shows every row\'s exact body under its id, the totals and the file it came from', () => {
+  it("shows every row's exact body under its id, the totals and the file it came from", () => {
     const rows = Array.from({ length: 12 }, (_, i) => ({
-      ref: `w-${i}`, kind: 'withdrawal', body: { withdraw_order_id: `w-${i}`, currency: 'USDT', amount: `${i + 1}.5`, address: `T${i}addr`, chain: 'TRX' },
+      ref: `w-${i}`,
+      kind: 'withdrawal',
+      body: { withdraw_order_id: `w-${i}`, currency: 'USDT', amount: `${i + 1}.5`, address: `T${i}addr`, chain: 'TRX' },
     }));
     const payload = {
-      batch: 'payouts', title: 'Payouts from payouts.csv', source: { file: 'payouts.csv', sha256: 'c0ffee'.padEnd(64, '0') }, rows,
-      verdict: { decision: 'require', rule: 'big', approvals: 2, drafter_may_approve: false, rules: [] }, totals: [{ currency: 'USDT', amount: '84', fee: '12' }],
+      batch: 'payouts',
+      title: 'Payouts from payouts.csv',
+      source: { file: 'payouts.csv', sha256: 'c0ffee'.padEnd(64, '0') },
+      rows,
+      verdict: { decision: 'require', rule: 'big', approvals: 2, drafter_may_approve: false, rules: [] },
+      totals: [{ currency: 'USDT', amount: '84', fee: '12' }],
     };
-    render(<BatchWhat t={{ id: 't1', action: 'draft', ref: 'b1', what: 'batch', payload: JSON.stringify(payload), title: 'Draft Payouts', created_at: 0 }} />);
+    render(
+      <BatchWhat
+        t={{ id: 't1', action: 'draft', ref: 'b1', what: 'batch', payload: JSON.stringify(payload), title: 'Draft Payouts', created_at: 0 }}
+      />,
+    );
     const shown = screen.getAllByTestId('batch-row');
     expect(shown).toHaveLength(12);
     expect(within(shown[11]!).getByText('12.5 USDT')).toBeTruthy();

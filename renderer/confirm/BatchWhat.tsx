@@ -15,7 +15,10 @@ interface Payload {
 
 /** The body's fields other than those every row has, in the order the core built them. */
 function details(body: Record<string, string | number>): string {
-  return Object.entries(body).filter(([k]) => k !== 'amount' && k !== 'currency').map(([k, v]) => `${k}=${String(v)}`).join(' ');
+  return Object.entries(body)
+    .filter(([k]) => k !== 'amount' && k !== 'currency')
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(' ');
 }
 
 export function BatchWhat({ t }: { t: ConfirmTicket }) {
@@ -28,27 +31,59 @@ export function BatchWhat({ t }: { t: ConfirmTicket }) {
   return (
     <div data-testid="signed-body">
       <dl>
-        <dt>Batch</dt><dd>{b.title} ({b.rows.length} rows)</dd>
-        {Object.entries(b.source).map(([k, v]) => (<div key={k} style={{ display: 'contents' }}><dt>{k === 'sha256' ? 'SHA-256' : k}</dt><dd data-testid={`batch-source-${k}`}>{v}</dd></div>))}
-        {t.profile && (<><dt>Profile</dt><dd>{t.profile}</dd></>)}
+        <dt>Batch</dt>
+        <dd>
+          {b.title} ({b.rows.length} rows)
+        </dd>
+        {Object.entries(b.source).map(([k, v]) => (
+          <div key={k} style={{ display: 'contents' }}>
+            <dt>{k === 'sha256' ? 'SHA-256' : k}</dt>
+            <dd data-testid={`batch-source-${k}`}>{v}</dd>
+          </div>
+        ))}
+        {t.profile && (
+          <>
+            <dt>Profile</dt>
+            <dd>{t.profile}</dd>
+          </>
+        )}
         <dt>Totals</dt>
         <dd data-testid="batch-totals">{b.totals.map((x) => `${x.amount} ${x.currency}${x.fee ? ` (fees ${x.fee})` : ''}`).join('; ')}</dd>
       </dl>
       <p className="small">
         Policy for the batch as a whole: <strong>{b.verdict.decision}</strong> by rule {b.verdict.rule ?? '(none)'}
-        {b.verdict.decision === 'require' && <> — {b.verdict.approvals} approval(s){b.verdict.drafter_may_approve ? ', the drafter may be one' : ', none by the drafter'}</>}
+        {b.verdict.decision === 'require' && (
+          <>
+            {' '}
+            — {b.verdict.approvals} approval(s){b.verdict.drafter_may_approve ? ', the drafter may be one' : ', none by the drafter'}
+          </>
+        )}
       </p>
       <div className="batch-rows">
         <table>
           <caption className="small">Each row is sent exactly as shown, under its id</caption>
-          <thead><tr><th scope="col">#</th><th scope="col">Kind</th><th scope="col">Amount</th><th scope="col">Details</th><th scope="col">Id</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">#</th>
+              <th scope="col">Kind</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Details</th>
+              <th scope="col">Id</th>
+            </tr>
+          </thead>
           <tbody>
             {b.rows.map((r, i) => (
               <tr key={r.ref} data-testid="batch-row">
                 <td>{i + 1}</td>
                 <td>{r.kind.replace(/_/g, ' ')}</td>
-                <td>{String(r.body.amount)} {String(r.body.currency)}</td>
-                <td className="mono">{details(r.body)}{r.signer ? ` — signed by sub-account ${r.signer}'s own key` : ''}{r.note ? ` — ${r.note}` : ''}</td>
+                <td>
+                  {String(r.body.amount)} {String(r.body.currency)}
+                </td>
+                <td className="mono">
+                  {details(r.body)}
+                  {r.signer ? ` — signed by sub-account ${r.signer}'s own key` : ''}
+                  {r.note ? ` — ${r.note}` : ''}
+                </td>
                 <td className="mono small">{r.ref}</td>
               </tr>
             ))}

@@ -11,7 +11,13 @@ interface RequestPayload {
   /** The sub-account whose key signs the request (absent: the profile's main key). */
   signer?: string;
   note?: string;
-  verdict: { decision: string; rule: string | null; approvals: number; drafter_may_approve: boolean; rules: { rule: string; matched: boolean; why: string[] }[] };
+  verdict: {
+    decision: string;
+    rule: string | null;
+    approvals: number;
+    drafter_may_approve: boolean;
+    rules: { rule: string; matched: boolean; why: string[] }[];
+  };
 }
 
 function What({ t }: { t: ConfirmTicket }) {
@@ -26,14 +32,35 @@ function What({ t }: { t: ConfirmTicket }) {
     return (
       <>
         <dl data-testid="signed-body">
-          <dt>Kind</dt><dd>{r.kind}</dd>
-          {Object.entries(r.body).map(([k, v]) => (<Fragment key={k}><dt>{k}</dt><dd>{String(v)}</dd></Fragment>))}
-          {r.signer && (<><dt>Signed by</dt><dd>sub-account {r.signer}'s own key</dd></>)}
-          {t.profile && (<><dt>Profile</dt><dd>{t.profile}</dd></>)}
+          <dt>Kind</dt>
+          <dd>{r.kind}</dd>
+          {Object.entries(r.body).map(([k, v]) => (
+            <Fragment key={k}>
+              <dt>{k}</dt>
+              <dd>{String(v)}</dd>
+            </Fragment>
+          ))}
+          {r.signer && (
+            <>
+              <dt>Signed by</dt>
+              <dd>sub-account {r.signer}'s own key</dd>
+            </>
+          )}
+          {t.profile && (
+            <>
+              <dt>Profile</dt>
+              <dd>{t.profile}</dd>
+            </>
+          )}
         </dl>
         <p className="small">
           Policy: <strong>{r.verdict.decision}</strong> by rule {r.verdict.rule ?? '(none)'}
-          {r.verdict.decision === 'require' && <> — {r.verdict.approvals} approval(s){r.verdict.drafter_may_approve ? ', the drafter may be one' : ', none by the drafter'}</>}
+          {r.verdict.decision === 'require' && (
+            <>
+              {' '}
+              — {r.verdict.approvals} approval(s){r.verdict.drafter_may_approve ? ', the drafter may be one' : ', none by the drafter'}
+            </>
+          )}
         </p>
       </>
     );
@@ -42,7 +69,17 @@ function What({ t }: { t: ConfirmTicket }) {
   return <pre data-testid="signed-body">{JSON.stringify(parsed, null, 2)}</pre>;
 }
 
-function TicketCard({ t, state, desk, onDone }: { t: ConfirmTicket; state: ConfirmState; desk: ConfirmApi; onDone: (msg: string) => void }) {
+function TicketCard({
+  t,
+  state,
+  desk,
+  onDone,
+}: {
+  t: ConfirmTicket;
+  state: ConfirmState;
+  desk: ConfirmApi;
+  onDone: (msg: string) => void;
+}) {
   const [operator, setOperator] = useState(state.operators[0]?.id ?? '');
   const [passphrase, setPassphrase] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -60,21 +97,47 @@ function TicketCard({ t, state, desk, onDone }: { t: ConfirmTicket; state: Confi
   return (
     <section className="card ticket" data-testid="ticket" aria-label={t.title}>
       <h2>{t.title}</h2>
-      <p className="muted small">Reference {t.ref}{t.reason ? ` — reason: ${t.reason}` : ''}</p>
+      <p className="muted small">
+        Reference {t.ref}
+        {t.reason ? ` — reason: ${t.reason}` : ''}
+      </p>
       <What t={t} />
       <form className="form" onSubmit={(e) => void submit(e)}>
-        <label>Operator
+        <label>
+          Operator
           <select value={operator} onChange={(e) => setOperator(e.target.value)} aria-label="Operator">
-            {state.operators.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+            {state.operators.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
           </select>
         </label>
-        <label>Passphrase
-          <input type="password" autoComplete="off" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} aria-label="Passphrase" />
+        <label>
+          Passphrase
+          <input
+            type="password"
+            autoComplete="off"
+            value={passphrase}
+            onChange={(e) => setPassphrase(e.target.value)}
+            aria-label="Passphrase"
+          />
         </label>
-        {error && <p className="field-error" role="alert">{error}</p>}
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
         <div className="actions">
-          <button className="primary" type="submit" disabled={busy || !operator || !passphrase}>Sign</button>
-          <button type="button" onClick={() => void desk.confirmDecline({ ticket: t.id }).then(() => onDone('Declined; nothing was signed.'))}>Decline</button>
+          <button className="primary" type="submit" disabled={busy || !operator || !passphrase}>
+            Sign
+          </button>
+          <button
+            type="button"
+            onClick={() => void desk.confirmDecline({ ticket: t.id }).then(() => onDone('Declined; nothing was signed.'))}
+          >
+            Decline
+          </button>
         </div>
       </form>
     </section>
@@ -96,15 +159,33 @@ function FirstOperator({ credential, desk, onDone }: { credential: 'vault' | 'no
     <section className="card" aria-label="First operator">
       <h2>Create the first operator</h2>
       <p className="muted small">
-        {credential === 'vault' ? 'The desk\'s own passphrase is needed, so that nothing but the person who holds it can become the first operator.'
-          : 'This desk holds only the Sandbox\'s play money, so no vault credential is asked.'}
+        {credential === 'vault'
+          ? "The desk's own passphrase is needed, so that nothing but the person who holds it can become the first operator."
+          : "This desk holds only the Sandbox's play money, so no vault credential is asked."}
       </p>
       <form className="form" onSubmit={(e) => void submit(e)}>
-        <label>Name<input value={name} onChange={(e) => setName(e.target.value)} aria-label="Operator name" /></label>
-        <label>Operator passphrase (at least 10 characters)<input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} aria-label="New operator passphrase" /></label>
-        {credential === 'vault' && <label>Desk passphrase<input type="password" value={vault} onChange={(e) => setVault(e.target.value)} aria-label="Desk passphrase" /></label>}
-        {error && <p className="field-error" role="alert">{error}</p>}
-        <button className="primary" type="submit">Create operator</button>
+        <label>
+          Name
+          <input value={name} onChange={(e) => setName(e.target.value)} aria-label="Operator name" />
+        </label>
+        <label>
+          Operator passphrase (at least 10 characters)
+          <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} aria-label="New operator passphrase" />
+        </label>
+        {credential === 'vault' && (
+          <label>
+            Desk passphrase
+            <input type="password" value={vault} onChange={(e) => setVault(e.target.value)} aria-label="Desk passphrase" />
+          </label>
+        )}
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button className="primary" type="submit">
+          Create operator
+        </button>
       </form>
     </section>
   );
@@ -120,7 +201,9 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
     e.preventDefault();
     const r = await desk.confirmProposeOperator({ name, new_passphrase: newPass, by, passphrase: pass });
     if (r.ok) {
-      setName(''); setNewPass(''); setPass('');
+      setName('');
+      setNewPass('');
+      setPass('');
       onDone(`Operator ${name} proposed; they can sign once the quorum approves and the cooling-off has passed (see the Approvals page).`);
     } else setError(r.error.message);
   };
@@ -128,15 +211,33 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
     <details className="card" aria-label="Propose an operator">
       <summary>Propose a new operator</summary>
       <form className="form" onSubmit={(e) => void submit(e)}>
-        <label>New operator's name<input value={name} onChange={(e) => setName(e.target.value)} aria-label="New operator name" /></label>
-        <label>New operator's passphrase (they type it)<input type="password" value={newPass} onChange={(e) => setNewPass(e.target.value)} aria-label="New operator's passphrase" /></label>
-        <label>Proposed by
+        <label>
+          New operator's name
+          <input value={name} onChange={(e) => setName(e.target.value)} aria-label="New operator name" />
+        </label>
+        <label>
+          New operator's passphrase (they type it)
+          <input type="password" value={newPass} onChange={(e) => setNewPass(e.target.value)} aria-label="New operator's passphrase" />
+        </label>
+        <label>
+          Proposed by
           <select value={by} onChange={(e) => setBy(e.target.value)} aria-label="Proposed by">
-            {state.operators.map((o) => <option key={o.id} value={o.id}>{o.name}</option>)}
+            {state.operators.map((o) => (
+              <option key={o.id} value={o.id}>
+                {o.name}
+              </option>
+            ))}
           </select>
         </label>
-        <label>Proposer's passphrase<input type="password" value={pass} onChange={(e) => setPass(e.target.value)} aria-label="Proposer's passphrase" /></label>
-        {error && <p className="field-error" role="alert">{error}</p>}
+        <label>
+          Proposer's passphrase
+          <input type="password" value={pass} onChange={(e) => setPass(e.target.value)} aria-label="Proposer's passphrase" />
+        </label>
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
         <button type="submit">Propose operator</button>
       </form>
     </details>
@@ -164,12 +265,28 @@ export function ConfirmApp({ desk }: { desk: ConfirmApi }) {
     <div className="confirm-page">
       <h1>Treasury Desk — confirmation</h1>
       <p className="muted small">Passphrases are typed only here. What you sign is shown as the desk holds it.</p>
-      {messages.length > 0 && <ul className="ok" role="log" aria-label="What was done here">{messages.map((m, i) => <li key={i}>{m}</li>)}</ul>}
-      {error && <p className="field-error" role="alert">{error}</p>}
+      {messages.length > 0 && (
+        <ul className="ok" role="log" aria-label="What was done here">
+          {messages.map((m, i) => (
+            <li key={i}>{m}</li>
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
       {state?.unavailable && <p className="card">{state.unavailable}</p>}
       {state?.first_operator && <FirstOperator credential={state.first_operator} desk={desk} onDone={done} />}
-      {state && state.tickets.length === 0 && !state.first_operator && !state.unavailable && <p className="card muted" data-testid="nothing">Nothing waits for a signature.</p>}
-      {state?.tickets.map((t) => <TicketCard key={t.id} t={t} state={state} desk={desk} onDone={done} />)}
+      {state && state.tickets.length === 0 && !state.first_operator && !state.unavailable && (
+        <p className="card muted" data-testid="nothing">
+          Nothing waits for a signature.
+        </p>
+      )}
+      {state?.tickets.map((t) => (
+        <TicketCard key={t.id} t={t} state={state} desk={desk} onDone={done} />
+      ))}
       {state && state.operators.length > 0 && <ProposeOperator state={state} desk={desk} onDone={done} />}
     </div>
   );

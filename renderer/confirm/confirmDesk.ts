@@ -24,7 +24,9 @@ function webConfirmDesk(token: string): ConfirmApi {
   const call = async (name: string, request: unknown): Promise<ConfirmReply<unknown>> => {
     try {
       const res = await fetch(`./rpc/${name}`, {
-        method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(request ?? {}),
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
+        body: JSON.stringify(request ?? {}),
       });
       return (await res.json()) as ConfirmReply<unknown>;
     } catch {

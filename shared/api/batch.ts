@@ -21,7 +21,10 @@ export const BatchRow = z.strictObject({
   body: WireBody,
   note: z.string().max(500).optional(),
   /** The sub-account whose own key signs the row (a move between its own accounts); absent: the main key. */
-  signer: z.string().regex(/^\d{1,18}$/).optional(),
+  signer: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
 });
 export type BatchRow = z.infer<typeof BatchRow>;
 

@@ -19,7 +19,11 @@ export const ENVIRONMENTS = {
 export const PERMISSION_GROUPS = ['spot', 'futures', 'delivery', 'wallet', 'withdraw'] as const;
 export type PermissionGroup = (typeof PERMISSION_GROUPS)[number];
 export const PERMISSION_GROUP_NAMES: Record<PermissionGroup, string> = {
-  spot: 'Spot / margin', futures: 'Perpetual futures', delivery: 'Delivery futures', wallet: 'Wallet', withdraw: 'Withdrawal',
+  spot: 'Spot / margin',
+  futures: 'Perpetual futures',
+  delivery: 'Delivery futures',
+  wallet: 'Wallet',
+  withdraw: 'Withdrawal',
 };
 
 /** §5.2: which group an endpoint belongs to. POST /withdrawals is in the withdrawal group; GET /wallet/withdrawals stays in wallet. */

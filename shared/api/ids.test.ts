@@ -4,15 +4,15 @@ import { isClientOrderId, isWithdrawOrderId, makeOrderId } from './ids.ts';
 
 describe('order ids', () => {
   it('are valid both as a withdraw_order_id (§8.5: <= 32 of 0-9 A-Z a-z _ - .) and as a client_order_id (1-64 of letters, digits, - _)', () => {
-    fc.assert(fc.property(
-      fc.integer({ min: 0, max: 8_000_000_000_000 }), fc.uint8Array({ minLength: 16, maxLength: 32 }),
-      (now, bytes) => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 8_000_000_000_000 }), fc.uint8Array({ minLength: 16, maxLength: 32 }), (now, bytes) => {
         const id = makeOrderId(now, bytes);
         expect(id.length).toBeLessThanOrEqual(32);
         expect(isWithdrawOrderId(id)).toBe(true);
         expect(isClientOrderId(id)).toBe(true);
-      },
-    ), { numRuns: 500 });
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('differ when the random part differs', () => {

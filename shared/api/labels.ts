@@ -3,26 +3,28 @@
 export const LABEL_SENTENCES: Record<string, string> = {
   // Request format
   INVALID_PARAM_VALUE: 'A value in the request was refused by the exchange. Check the highlighted field and try again.',
-  INVALID_PROTOCOL: 'The request used a protocol the exchange does not accept. Check the profile\'s base address.',
+  INVALID_PROTOCOL: "The request used a protocol the exchange does not accept. Check the profile's base address.",
   INVALID_ARGUMENT: 'An argument of the request is invalid. Check the form and try again.',
   INVALID_REQUEST_BODY: 'The exchange could not read the request body. This is a bug in the desk; please report it.',
   MISSING_REQUIRED_PARAM: 'A required field is missing. Fill it in and try again.',
   BAD_REQUEST: 'The exchange refused the request as malformed. Check the form and try again.',
-  INVALID_CONTENT_TYPE: 'The exchange refused the request\'s content type. This is a bug in the desk; please report it.',
-  NOT_ACCEPTABLE: 'The exchange refused the request\'s Accept header. This is a bug in the desk; please report it.',
-  METHOD_NOT_ALLOWED: 'The exchange does not allow this method on this address. Check the profile\'s base address.',
-  NOT_FOUND: 'The exchange has no such record or address. Check the id, or the profile\'s base address.',
+  INVALID_CONTENT_TYPE: "The exchange refused the request's content type. This is a bug in the desk; please report it.",
+  NOT_ACCEPTABLE: "The exchange refused the request's Accept header. This is a bug in the desk; please report it.",
+  METHOD_NOT_ALLOWED: "The exchange does not allow this method on this address. Check the profile's base address.",
+  NOT_FOUND: "The exchange has no such record or address. Check the id, or the profile's base address.",
   // Authentication
   INVALID_CREDENTIALS: 'The exchange refused the credentials. Check the key and secret in Settings.',
   INVALID_KEY: 'The exchange does not know this API key. Check the key in Settings, or create a new one.',
-  IP_FORBIDDEN: 'This computer\'s address is not on the key\'s IP allow-list. Add it in the exchange console (changes take up to 5 minutes).',
+  IP_FORBIDDEN: "This computer's address is not on the key's IP allow-list. Add it in the exchange console (changes take up to 5 minutes).",
   READ_ONLY: 'The API key is read-only for this action. Give the key read-write permission in the exchange console, or use another key.',
   INVALID_SIGNATURE: 'The exchange rejected the signature. Check that the secret in Settings matches the key.',
   MISSING_REQUIRED_HEADER: 'An authentication header was missing. This is a bug in the desk; please report it.',
-  REQUEST_EXPIRED: 'The request\'s timestamp was too far from the exchange\'s clock. Check this computer\'s clock; the desk resynchronises once by itself.',
-  ACCOUNT_LOCKED: 'The account is locked. Contact the exchange\'s support.',
+  REQUEST_EXPIRED:
+    "The request's timestamp was too far from the exchange's clock. Check this computer's clock; the desk resynchronises once by itself.",
+  ACCOUNT_LOCKED: "The account is locked. Contact the exchange's support.",
   FORBIDDEN: 'The key has no permission for this operation. Enable the permission in the exchange console, or use another key.',
-  API_WITHDRAW_DISABLED: 'Withdrawals through the API are temporarily disabled by the exchange. Try later, or withdraw in the exchange console.',
+  API_WITHDRAW_DISABLED:
+    'Withdrawals through the API are temporarily disabled by the exchange. Try later, or withdraw in the exchange console.',
   INVALID_WITHDRAW_ID: 'The withdrawal id is not valid. Check the id (list ids begin with "w").',
   INVALID_WITHDRAW_CANCEL_STATUS: 'The withdrawal can no longer be cancelled in its current status.',
   // Wallet
@@ -32,15 +34,16 @@ export const LABEL_SENTENCES: Record<string, string> = {
   MARGIN_TRANSFER_FAILED: 'The margin transfer failed. Check the margin account and try again.',
   TOO_MUCH_FUTURES_AVAILABLE: 'The futures balance is above the allowed maximum. Transfer some out first.',
   FUTURES_BALANCE_NOT_ENOUGH: 'The futures account does not hold enough available balance.',
-  ACCOUNT_EXCEPTION: 'The account is in an abnormal state. Contact the exchange\'s support.',
+  ACCOUNT_EXCEPTION: "The account is in an abnormal state. Contact the exchange's support.",
   SUB_ACCOUNT_TRANSFER_FAILED: 'The sub-account transfer failed. Check both accounts and try again.',
-  ADDRESS_NOT_USED: 'This address was never used in the exchange\'s web console. Use it there once, or pick a saved address.',
+  ADDRESS_NOT_USED: "This address was never used in the exchange's web console. Use it there once, or pick a saved address.",
   TOO_FAST: 'Withdrawals are being sent too quickly. The desk spaces them out; wait and try again.',
-  WITHDRAWAL_OVER_LIMIT: 'The withdrawal is above the limit (per withdrawal or daily remaining). Lower the amount or wait for the daily limit to reset.',
+  WITHDRAWAL_OVER_LIMIT:
+    'The withdrawal is above the limit (per withdrawal or daily remaining). Lower the amount or wait for the daily limit to reset.',
   DUPLICATE_REQUEST: 'The exchange saw this request already. Check the record before sending anything again.',
   ORDER_EXISTS: 'An order with this id exists already. Do not resubmit; check its status.',
   INVALID_CLIENT_ORDER_ID: 'The client order id is not valid (1 to 64 letters, digits, "-" or "_").',
-  RISK_ERROR: 'The exchange\'s risk control stopped this operation. Contact the exchange\'s support.',
+  RISK_ERROR: "The exchange's risk control stopped this operation. Contact the exchange's support.",
   NEGATIVE_ASSETS: 'The safe-withdrawal check found negative assets on the account. Settle them before withdrawing.',
   RECEIVE_ERROR: 'The receiving side could not accept the funds.',
   DEDUCTION_ERROR: 'The exchange could not debit the sender. Check the balance and try again.',
@@ -75,7 +78,7 @@ export const LABEL_SENTENCES: Record<string, string> = {
   INITIAL_MARGIN_TOO_LOW: 'The initial margin is too low.',
   NO_MERGEABLE_ORDERS: 'There are no orders to merge.',
   ORDER_BOOK_NOT_FOUND: 'There is not enough liquidity in the order book.',
-  FAILED_RETRIEVE_ASSETS: 'The exchange could not read the account\'s assets. Try again.',
+  FAILED_RETRIEVE_ASSETS: "The exchange could not read the account's assets. Try again.",
   CANCEL_FAIL: 'The cancellation failed. Refresh and check the order.',
   PRICE_THRESHOLD_EXCEEDED: 'Price protection stopped the order: the price is too far from the market.',
   // Futures
@@ -118,7 +121,7 @@ export const LABEL_SENTENCES: Record<string, string> = {
   INIT_LTV_TOO_HIGH: 'The initial loan-to-value is too high.',
   REDEEMED_LTV_TOO_HIGH: 'The loan-to-value after redemption would be too high.',
   BORROWABLE_NOT_ENOUGH: 'Not enough is borrowable.',
-  ORDER_TOO_MANY_TOTAL: 'The platform\'s daily loan count is reached. Try tomorrow.',
+  ORDER_TOO_MANY_TOTAL: "The platform's daily loan count is reached. Try tomorrow.",
   ORDER_TOO_MANY_DAILY: 'Your daily loan count is reached. Try tomorrow.',
   ORDER_TOO_MANY_USER: 'Your total loan count is reached.',
   ORDER_NOT_EXIST: 'The loan order does not exist.',
@@ -160,7 +163,7 @@ export const LABEL_SENTENCES: Record<string, string> = {
   TOO_BUSY: 'The exchange is too busy. The desk backs off and retries reads.',
   // Flash convert and rate limits
   PRICE_OBSOLETE: 'The quoted price is obsolete. Ask for a new quote.',
-  TOO_MANY_REQUESTS: 'The exchange\'s rate limit was reached. The desk waits for the limit to reset.',
+  TOO_MANY_REQUESTS: "The exchange's rate limit was reached. The desk waits for the limit to reset.",
   QUOTA_NOT_ENOUGH: 'The quota is not enough.',
   SERVER_TIMEOUT: 'The exchange timed out.',
   REQUEST_FORBIDDEN: 'This request is forbidden now (only USDT purchases are allowed).',
@@ -170,8 +173,15 @@ export const LABEL_SENTENCES: Record<string, string> = {
 
 /** §5.9: the labels answered with HTTP 401. */
 export const AUTH_FAILURE_LABELS = [
-  'INVALID_KEY', 'IP_FORBIDDEN', 'READ_ONLY', 'INVALID_SIGNATURE', 'MISSING_REQUIRED_HEADER',
-  'REQUEST_EXPIRED', 'ACCOUNT_LOCKED', 'FORBIDDEN', 'INVALID_CREDENTIALS',
+  'INVALID_KEY',
+  'IP_FORBIDDEN',
+  'READ_ONLY',
+  'INVALID_SIGNATURE',
+  'MISSING_REQUIRED_HEADER',
+  'REQUEST_EXPIRED',
+  'ACCOUNT_LOCKED',
+  'FORBIDDEN',
+  'INVALID_CREDENTIALS',
 ] as const;
 
 export function labelSentence(label: string, serverMessage?: string): string {

@@ -48,11 +48,15 @@ export function orderProblems(o: OrderDraft, pair: CurrencyPair): OrderProblem[]
     out.push({ field: 'price', message: priceBad });
     return out;
   }
-  if (decimalPlaces(price) > pair.precision) out.push({ field: 'price', message: `${pair.id} takes prices with at most ${pair.precision} decimal places` });
+  if (decimalPlaces(price) > pair.precision)
+    out.push({ field: 'price', message: `${pair.id} takes prices with at most ${pair.precision} decimal places` });
   if (!amountBad) {
     const total = new Dec(o.amount).mul(price);
     if (pair.min_quote_amount && isDecimalString(pair.min_quote_amount) && total.lt(pair.min_quote_amount)) {
-      out.push({ field: 'amount', message: `price × amount is ${fmt(total)} ${pair.quote}; it must be at least ${pair.min_quote_amount} ${pair.quote}` });
+      out.push({
+        field: 'amount',
+        message: `price × amount is ${fmt(total)} ${pair.quote}; it must be at least ${pair.min_quote_amount} ${pair.quote}`,
+      });
     }
     if (pair.max_quote_amount && isDecimalString(pair.max_quote_amount) && total.gt(pair.max_quote_amount)) {
       out.push({ field: 'amount', message: `price × amount must be at most ${pair.max_quote_amount} ${pair.quote}` });
@@ -79,15 +83,29 @@ export interface CostEstimate {
  * fill deeper, so the figure is labelled an estimate. Null when a market order has no price to go on.
  */
 export function estimateCost(o: OrderDraft, pair: CurrencyPair, bestAsk: string | null, bestBid: string | null): CostEstimate | null {
-  const px = o.type === 'limit' ? o.price ?? null : o.side === 'buy' ? bestAsk : bestBid;
+  const px = o.type === 'limit' ? (o.price ?? null) : o.side === 'buy' ? bestAsk : bestBid;
   if (!px || !isDecimalString(px) || new Dec(px).lte(0) || !isDecimalString(o.amount)) return null;
   const rate = new Dec(pair.fee).div(100);
   const amount = new Dec(o.amount);
   if (o.side === 'buy') {
     const base = o.type === 'market' ? amount.div(px) : amount;
     const spend = o.type === 'market' ? amount : amount.mul(px);
-    return { spend: fmt(spend), spendCurrency: pair.quote, receive: fmt(base, pair.amount_precision), receiveCurrency: pair.base, fee: fmt(base.mul(rate), 8), atPrice: px };
+    return {
+      spend: fmt(spend),
+      spendCurrency: pair.quote,
+      receive: fmt(base, pair.amount_precision),
+      receiveCurrency: pair.base,
+      fee: fmt(base.mul(rate), 8),
+      atPrice: px,
+    };
   }
   const quote = amount.mul(px);
-  return { spend: fmt(amount), spendCurrency: pair.base, receive: fmt(quote, pair.precision), receiveCurrency: pair.quote, fee: fmt(quote.mul(rate), 8), atPrice: px };
+  return {
+    spend: fmt(amount),
+    spendCurrency: pair.base,
+    receive: fmt(quote, pair.precision),
+    receiveCurrency: pair.quote,
+    fee: fmt(quote.mul(rate), 8),
+    atPrice: px,
+  };
 }

@@ -10,7 +10,9 @@ export const DESTINATIONS = ['verified_saved', 'address_book', 'unknown'] as con
 export type Destination = (typeof DESTINATIONS)[number];
 
 /** A threshold: zero or more, at most 20 integer digits and 8 decimals. */
-const Threshold = z.string().regex(/^(0|[1-9]\d{0,19})(\.\d{1,8})?$/, 'a threshold is a plain decimal number such as 10000 (at most 8 decimals)');
+const Threshold = z
+  .string()
+  .regex(/^(0|[1-9]\d{0,19})(\.\d{1,8})?$/, 'a threshold is a plain decimal number such as 10000 (at most 8 decimals)');
 
 export const RuleMatch = z.strictObject({
   kinds: z.array(z.enum(WRITE_KINDS)).min(1).optional(),
@@ -26,15 +28,17 @@ export const RuleMatch = z.strictObject({
 });
 export type RuleMatch = z.infer<typeof RuleMatch>;
 
-export const Rule = z.strictObject({
-  id: z.string().trim().min(1).max(64),
-  match: RuleMatch,
-  action: z.enum(['allow', 'require', 'block']),
-  /** For "require": how many distinct operators must approve. */
-  approvals: z.number().int().min(1).max(10).optional(),
-  /** For "require": whether the drafter's own approval counts (the default policy lets a lone operator confirm). */
-  drafter_may_approve: z.boolean().optional(),
-}).refine((r) => r.action !== 'require' || r.approvals !== undefined, { message: 'a "require" rule says how many approvals' });
+export const Rule = z
+  .strictObject({
+    id: z.string().trim().min(1).max(64),
+    match: RuleMatch,
+    action: z.enum(['allow', 'require', 'block']),
+    /** For "require": how many distinct operators must approve. */
+    approvals: z.number().int().min(1).max(10).optional(),
+    /** For "require": whether the drafter's own approval counts (the default policy lets a lone operator confirm). */
+    drafter_may_approve: z.boolean().optional(),
+  })
+  .refine((r) => r.action !== 'require' || r.approvals !== undefined, { message: 'a "require" rule says how many approvals' });
 export type Rule = z.infer<typeof Rule>;
 
 export const Policy = z.strictObject({

@@ -13,9 +13,14 @@ export interface RateRule {
 }
 
 const WALLET_80 = [
-  'POST /wallet/transfers', 'POST /wallet/sub_account_transfers', 'POST /wallet/sub_account_to_sub_account',
-  'GET /wallet/total_balance', 'GET /wallet/sub_account_balances', 'GET /wallet/sub_account_margin_balances',
-  'GET /wallet/sub_account_futures_balances', 'GET /wallet/sub_account_cross_margin_balances',
+  'POST /wallet/transfers',
+  'POST /wallet/sub_account_transfers',
+  'POST /wallet/sub_account_to_sub_account',
+  'GET /wallet/total_balance',
+  'GET /wallet/sub_account_balances',
+  'GET /wallet/sub_account_margin_balances',
+  'GET /wallet/sub_account_futures_balances',
+  'GET /wallet/sub_account_cross_margin_balances',
 ];
 
 function exact(list: string[]): RegExp {
@@ -24,13 +29,34 @@ function exact(list: string[]): RegExp {
 
 /** First matching rule wins, so specific rows come before catch-alls. */
 export const RATE_RULES: readonly RateRule[] = [
-  { id: 'public', limit: 200, windowSec: 10, scope: 'ip', per: 'endpoint', match: /^GET \/(spot\/(time|currencies|currency_pairs|tickers|order_book|candlesticks|trades)|wallet\/currency_chains)(\/.*)?$/ },
+  {
+    id: 'public',
+    limit: 200,
+    windowSec: 10,
+    scope: 'ip',
+    per: 'endpoint',
+    match: /^GET \/(spot\/(time|currencies|currency_pairs|tickers|order_book|candlesticks|trades)|wallet\/currency_chains)(\/.*)?$/,
+  },
   { id: 'withdraw', limit: 1, windowSec: 3, scope: 'uid', per: 'endpoint', match: /^POST \/withdrawals$/ },
   { id: 'withdraw_push', limit: 1, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^POST \/withdrawals\/push$/ },
   { id: 'wallet_80', limit: 80, windowSec: 10, scope: 'uid', per: 'endpoint', match: exact(WALLET_80) },
   { id: 'wallet_other', limit: 200, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/(wallet|withdrawals)(\/.*)?$/ },
-  { id: 'spot_place', limit: 10, windowSec: 1, scope: 'uid', per: 'group', match: /^(POST \/spot\/(orders|batch_orders|amend_batch_orders)|PATCH \/spot\/orders\/[^/]+)$/ },
-  { id: 'spot_cancel', limit: 200, windowSec: 1, scope: 'uid', per: 'group', match: /^(DELETE \/spot\/orders(\/[^/]+)?|POST \/spot\/cancel_batch_orders)$/ },
+  {
+    id: 'spot_place',
+    limit: 10,
+    windowSec: 1,
+    scope: 'uid',
+    per: 'group',
+    match: /^(POST \/spot\/(orders|batch_orders|amend_batch_orders)|PATCH \/spot\/orders\/[^/]+)$/,
+  },
+  {
+    id: 'spot_cancel',
+    limit: 200,
+    windowSec: 1,
+    scope: 'uid',
+    per: 'group',
+    match: /^(DELETE \/spot\/orders(\/[^/]+)?|POST \/spot\/cancel_batch_orders)$/,
+  },
   { id: 'spot_other', limit: 200, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/spot(\/.*)?$/ },
   { id: 'futures_other', limit: 200, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/futures(\/.*)?$/ },
   { id: 'delivery_other', limit: 200, windowSec: 10, scope: 'uid', per: 'endpoint', match: /^[A-Z]+ \/delivery(\/.*)?$/ },

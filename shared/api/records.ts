@@ -16,8 +16,18 @@ const DecimalMap = z.record(z.string(), DecimalString);
 
 /** §2.9 total balance: account types the spec lists for `details`. */
 export const ACCOUNT_TYPES = [
-  'cross_margin', 'spot', 'finance', 'margin', 'quant', 'futures', 'delivery', 'warrant', 'cbbc', 'meme_box',
-  'options', 'payment',
+  'cross_margin',
+  'spot',
+  'finance',
+  'margin',
+  'quant',
+  'futures',
+  'delivery',
+  'warrant',
+  'cbbc',
+  'meme_box',
+  'options',
+  'payment',
 ] as const;
 
 /** §4.1 GET /wallet/total_balance: target currencies. */
@@ -43,12 +53,14 @@ export type TotalBalance = z.infer<typeof TotalBalance>;
 export const DepositAddress = z.looseObject({
   currency: z.string(),
   address: z.string(),
-  multichain_addresses: z.array(z.looseObject({
-    chain: z.string(),
-    address: z.string(),
-    payment_id: z.string().optional(),
-    obtain_failed: Flag,
-  })),
+  multichain_addresses: z.array(
+    z.looseObject({
+      chain: z.string(),
+      address: z.string(),
+      payment_id: z.string().optional(),
+      obtain_failed: Flag,
+    }),
+  ),
 });
 export type DepositAddress = z.infer<typeof DepositAddress>;
 

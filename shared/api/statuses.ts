@@ -60,7 +60,14 @@ export function isFinalTransferStatus(status: string): boolean {
 
 // §3.4
 export const UID_TRANSFER_STATUSES = [
-  'CREATING', 'PENDING', 'CANCELLING', 'CANCELLED', 'REFUSING', 'REFUSED', 'RECEIVING', 'RECEIVED',
+  'CREATING',
+  'PENDING',
+  'CANCELLING',
+  'CANCELLED',
+  'REFUSING',
+  'REFUSED',
+  'RECEIVING',
+  'RECEIVED',
 ] as const;
 
 /**

@@ -72,28 +72,34 @@ const SubSigner = Uid.optional();
  * characters) from it and the write's own id, so that every order stays findable by a unique text.
  */
 export const ORDER_LABEL_MAX = 10;
-const OrderLabel = z.string().regex(new RegExp(`^[0-9A-Za-z_.-]{1,${ORDER_LABEL_MAX}}$`), `a label is 1 to ${ORDER_LABEL_MAX} letters, digits, _ - or .`);
+const OrderLabel = z
+  .string()
+  .regex(new RegExp(`^[0-9A-Za-z_.-]{1,${ORDER_LABEL_MAX}}$`), `a label is 1 to ${ORDER_LABEL_MAX} letters, digits, _ - or .`);
 
-export const SpotOrderInput = z.strictObject({
-  currency_pair: Pair,
-  side: z.enum(ORDER_SIDES),
-  type: z.enum(ORDER_TYPES),
-  account: z.enum(ORDER_ACCOUNTS),
-  /** Base currency; for a market buy, the quote currency to spend (the live service's rule). */
-  amount: OrderDecimal,
-  /** Limit orders only. */
-  price: OrderDecimal.optional(),
-  time_in_force: z.enum(['gtc', 'ioc', 'poc', 'fok']),
-  label: OrderLabel.optional(),
-  stp_act: z.enum(['cn', 'co', 'cb']).optional(),
-  sub_uid: SubSigner,
-}).superRefine((o, ctx) => {
-  if (o.type === 'limit' && o.price === undefined) ctx.addIssue({ code: 'custom', path: ['price'], message: 'a limit order needs a price' });
-  if (o.type === 'market' && o.price !== undefined) ctx.addIssue({ code: 'custom', path: ['price'], message: 'a market order takes no price' });
-  if (o.type === 'market' && (o.time_in_force === 'gtc' || o.time_in_force === 'poc')) {
-    ctx.addIssue({ code: 'custom', path: ['time_in_force'], message: 'a market order is immediate or cancel, or fill or kill' });
-  }
-});
+export const SpotOrderInput = z
+  .strictObject({
+    currency_pair: Pair,
+    side: z.enum(ORDER_SIDES),
+    type: z.enum(ORDER_TYPES),
+    account: z.enum(ORDER_ACCOUNTS),
+    /** Base currency; for a market buy, the quote currency to spend (the live service's rule). */
+    amount: OrderDecimal,
+    /** Limit orders only. */
+    price: OrderDecimal.optional(),
+    time_in_force: z.enum(['gtc', 'ioc', 'poc', 'fok']),
+    label: OrderLabel.optional(),
+    stp_act: z.enum(['cn', 'co', 'cb']).optional(),
+    sub_uid: SubSigner,
+  })
+  .superRefine((o, ctx) => {
+    if (o.type === 'limit' && o.price === undefined)
+      ctx.addIssue({ code: 'custom', path: ['price'], message: 'a limit order needs a price' });
+    if (o.type === 'market' && o.price !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['price'], message: 'a market order takes no price' });
+    if (o.type === 'market' && (o.time_in_force === 'gtc' || o.time_in_force === 'poc')) {
+      ctx.addIssue({ code: 'custom', path: ['time_in_force'], message: 'a market order is immediate or cancel, or fill or kill' });
+    }
+  });
 
 export const SpotCancelInput = z.strictObject({
   currency_pair: Pair,

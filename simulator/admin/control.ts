@@ -47,13 +47,15 @@ export function parsePermissions(v: unknown): Permissions {
     if (typeof p.unified !== 'boolean') bad('perms.unified must be true or false');
     out.unified = p.unified;
   }
-  for (const k of Object.keys(p)) if (k !== 'unified' && !(PERMISSION_GROUPS as readonly string[]).includes(k)) bad(`unknown permission group ${k}`);
+  for (const k of Object.keys(p))
+    if (k !== 'unified' && !(PERMISSION_GROUPS as readonly string[]).includes(k)) bad(`unknown permission group ${k}`);
   return out;
 }
 
 export function parseIpAllow(v: unknown): string[] {
   if (v === undefined) return [];
-  if (!Array.isArray(v) || v.some((ip) => typeof ip !== 'string' || !IPV4.test(ip))) bad('ip_allow must be a list of IPv4 addresses (no ranges)');
+  if (!Array.isArray(v) || v.some((ip) => typeof ip !== 'string' || !IPV4.test(ip)))
+    bad('ip_allow must be a list of IPv4 addresses (no ranges)');
   if (v.length > MAX_IP_ALLOW) bad(`ip_allow holds at most ${MAX_IP_ALLOW} addresses`);
   return [...new Set(v as string[])];
 }
@@ -65,13 +67,15 @@ function clockView(ctx: AdminCtx) {
 export function controlAdminRoutes(d: ControlDeps): AdminRouteDef[] {
   return [
     {
-      method: 'POST', path: '/keys',
+      method: 'POST',
+      path: '/keys',
       handler: (ctx) => {
         const b = object(ctx.body);
         const uid = account(ctx, b.uid);
         const perms = parsePermissions(b.perms);
         const ipAllow = parseIpAllow(b.ip_allow);
-        if (b.label !== undefined && (typeof b.label !== 'string' || b.label.length > 64)) bad('label must be a string of at most 64 characters');
+        if (b.label !== undefined && (typeof b.label !== 'string' || b.label.length > 64))
+          bad('label must be a string of at most 64 characters');
         const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE uid = ?').get(uid) as { n: number };
         if (n >= MAX_KEYS_PER_ACCOUNT) bad(`an account holds at most ${MAX_KEYS_PER_ACCOUNT} keys (§5.2)`);
         const pair = createKey(ctx.db, uid, perms, (b.label as string | undefined) ?? 'admin', ipAllow);
@@ -79,7 +83,8 @@ export function controlAdminRoutes(d: ControlDeps): AdminRouteDef[] {
       },
     },
     {
-      method: 'PUT', path: '/accounts/:uid/areas',
+      method: 'PUT',
+      path: '/accounts/:uid/areas',
       handler: (ctx) => {
         const uid = account(ctx, ctx.params.uid);
         const row = ctx.db.prepare('SELECT main_uid FROM accounts WHERE uid = ?').get(uid) as { main_uid: string | null };
@@ -93,7 +98,8 @@ export function controlAdminRoutes(d: ControlDeps): AdminRouteDef[] {
       },
     },
     {
-      method: 'PUT', path: '/accounts/:uid/locked',
+      method: 'PUT',
+      path: '/accounts/:uid/locked',
       handler: (ctx) => {
         const uid = account(ctx, ctx.params.uid);
         const locked = object(ctx.body).locked;
@@ -104,11 +110,13 @@ export function controlAdminRoutes(d: ControlDeps): AdminRouteDef[] {
     },
     { method: 'GET', path: '/clock', handler: clockView },
     {
-      method: 'POST', path: '/clock/advance',
+      method: 'POST',
+      path: '/clock/advance',
       handler: (ctx) => {
         const s = object(ctx.body).seconds;
         // Forward only: records and rate windows assume time does not run back. A backward clock is a skew fault.
-        if (typeof s !== 'number' || !Number.isFinite(s) || s < 0 || s > 10 * 365 * 86400) bad('seconds must be a number from 0 to 10 years');
+        if (typeof s !== 'number' || !Number.isFinite(s) || s < 0 || s > 10 * 365 * 86400)
+          bad('seconds must be a number from 0 to 10 years');
         ctx.clock.advance(s);
         setMeta(ctx.db, 'clock_offset', String(ctx.clock.offset));
         return clockView(ctx);
@@ -116,15 +124,30 @@ export function controlAdminRoutes(d: ControlDeps): AdminRouteDef[] {
     },
     { method: 'GET', path: '/faults', handler: () => d.faults.list() },
     { method: 'POST', path: '/faults', handler: (ctx) => d.faults.add(parseFaultSpec(ctx.body)) },
-    { method: 'DELETE', path: '/faults', handler: () => { d.faults.clear(); return { cleared: true }; } },
     {
-      method: 'DELETE', path: '/faults/:id',
+      method: 'DELETE',
+      path: '/faults',
+      handler: () => {
+        d.faults.clear();
+        return { cleared: true };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/faults/:id',
       handler: (ctx) => {
         if (!d.faults.remove(Number(ctx.params.id))) throw new ApiError('NOT_FOUND', `no fault ${ctx.params.id}`);
         return { removed: Number(ctx.params.id) };
       },
     },
     { method: 'GET', path: '/limits', handler: () => ({ enabled: d.limiter.enabled, buckets: d.limiter.bucketCount }) },
-    { method: 'POST', path: '/limits/reset', handler: () => { d.limiter.reset(); return { reset: true }; } },
+    {
+      method: 'POST',
+      path: '/limits/reset',
+      handler: () => {
+        d.limiter.reset();
+        return { reset: true };
+      },
+    },
   ];
 }

@@ -28,7 +28,8 @@ function intQuery(ctx: AdminCtx, name: string, def: number): number {
 export const ledgerAdminRoutes: AdminRouteDef[] = [
   {
     // A whole copy of a world under a new main account; answers like credentials.json.
-    method: 'POST', path: '/accounts',
+    method: 'POST',
+    path: '/accounts',
     handler: (ctx) => {
       const world = (bodyString(obj(ctx), 'world', false) ?? ctx.options.world) as WorldName;
       if (world !== 'demo' && world !== 'bench') throw new ApiError('INVALID_PARAM_VALUE', 'world must be demo or bench');
@@ -38,16 +39,25 @@ export const ledgerAdminRoutes: AdminRouteDef[] = [
   },
   {
     // A new, empty sub-account under a main account, with a read-write key of its own.
-    method: 'POST', path: '/accounts/:uid/sub_accounts',
+    method: 'POST',
+    path: '/accounts/:uid/sub_accounts',
     handler: (ctx) => {
       const main = account(ctx.db, ctx.params.uid ?? '');
       if (!main || main.main_uid !== null) throw new ApiError('USER_NOT_FOUND', `no main account ${ctx.params.uid}`);
       const name = bodyString(obj(ctx), 'name', false) ?? '';
-      if (name !== '' && !/^[A-Za-z0-9_]{1,32}$/.test(name)) throw new ApiError('INVALID_PARAM_VALUE', 'name: letters, digits and "_" only');
+      if (name !== '' && !/^[A-Za-z0-9_]{1,32}$/.test(name))
+        throw new ApiError('INVALID_PARAM_VALUE', 'name: letters, digits and "_" only');
       return ctx.db.transaction(() => {
-        const top = stmt(ctx.db, 'SELECT MAX(CAST(uid AS INTEGER)) AS m FROM accounts WHERE main_uid = ?').get(main.uid) as { m: number | null };
+        const top = stmt(ctx.db, 'SELECT MAX(CAST(uid AS INTEGER)) AS m FROM accounts WHERE main_uid = ?').get(main.uid) as {
+          m: number | null;
+        };
         const uid = String(top.m === null ? Number(main.uid) + 100 : top.m + 1);
-        stmt(ctx.db, 'INSERT INTO accounts (uid, main_uid, name, locked, created_at) VALUES (?, ?, ?, 0, ?)').run(uid, main.uid, name || `sub_${uid}`, Math.floor(ctx.clock.now()));
+        stmt(ctx.db, 'INSERT INTO accounts (uid, main_uid, name, locked, created_at) VALUES (?, ?, ?, 0, ?)').run(
+          uid,
+          main.uid,
+          name || `sub_${uid}`,
+          Math.floor(ctx.clock.now()),
+        );
         const key = createKey(ctx.db, uid, ALL_WRITE, `sub ${name || uid}`);
         return { uid, name: name || `sub_${uid}`, main_uid: main.uid, key: key.key, secret: key.secret };
       })();
@@ -55,7 +65,8 @@ export const ledgerAdminRoutes: AdminRouteDef[] = [
   },
   {
     // Credits a deposit (status DONE unless told) to the account's spot account.
-    method: 'POST', path: '/deposits',
+    method: 'POST',
+    path: '/deposits',
     handler: (ctx) => {
       const b = obj(ctx);
       const uid = bodyString(b, 'uid', true);
@@ -64,22 +75,35 @@ export const ledgerAdminRoutes: AdminRouteDef[] = [
       if (!currencyRow(ctx.db, currency)) throw new ApiError('INVALID_CURRENCY', `unknown currency ${currency}`);
       const chains = chainsOf(ctx.db, currency);
       const chainName = bodyString(b, 'chain', false) ?? chains[0]!.chain;
-      if (!chains.some((c) => c.chain === chainName)) throw new ApiError('INVALID_PARAM_VALUE', `chain ${chainName} is not a chain of ${currency}`);
+      if (!chains.some((c) => c.chain === chainName))
+        throw new ApiError('INVALID_PARAM_VALUE', `chain ${chainName} is not a chain of ${currency}`);
       const status = bodyString(b, 'status', false) ?? 'DONE';
-      if (!(DEPOSIT_STATUSES as readonly string[]).includes(status)) throw new ApiError('INVALID_PARAM_VALUE', `status must be one of ${DEPOSIT_STATUSES.join(', ')}`);
+      if (!(DEPOSIT_STATUSES as readonly string[]).includes(status))
+        throw new ApiError('INVALID_PARAM_VALUE', `status must be one of ${DEPOSIT_STATUSES.join(', ')}`);
       let n = 0;
       const next = () => (n = (n * 1103515245 + 12345 + Math.floor(ctx.clock.now() * 1000)) >>> 0);
-      const row = recordDeposit(ctx.db, {
-        uid, currency, chain: chainName, address: bodyString(b, 'address', false) ?? addressShape(chainName, next), memo: bodyString(b, 'memo', false) ?? '',
-        amount: bodyAmount(b), txid: bodyString(b, 'txid', false) ?? `admin-${Date.now().toString(16)}-${next().toString(16)}`, status,
-      }, ctx.clock.now());
+      const row = recordDeposit(
+        ctx.db,
+        {
+          uid,
+          currency,
+          chain: chainName,
+          address: bodyString(b, 'address', false) ?? addressShape(chainName, next),
+          memo: bodyString(b, 'memo', false) ?? '',
+          amount: bodyAmount(b),
+          txid: bodyString(b, 'txid', false) ?? `admin-${Date.now().toString(16)}-${next().toString(16)}`,
+          status,
+        },
+        ctx.clock.now(),
+      );
       forgetTotals(ctx.db);
       return depositRecord(row);
     },
   },
   {
     // Moves one withdrawal to a §3.1 list status, with that status's effects (txid, refund, receiver credit).
-    method: 'POST', path: '/withdrawals/:id/status',
+    method: 'POST',
+    path: '/withdrawals/:id/status',
     handler: (ctx) => {
       const status = bodyString(obj(ctx), 'status', true);
       const record = moveWithdrawal(ctx.db, ctx.params.id ?? '', status, ctx.clock.now(), ctx.options.speed);
@@ -89,20 +113,27 @@ export const ledgerAdminRoutes: AdminRouteDef[] = [
   },
   {
     // Counts for benchmarks: withdrawals and deposits of a uid with from <= timestamp <= to.
-    method: 'GET', path: '/counts',
+    method: 'GET',
+    path: '/counts',
     handler: (ctx) => {
       const uid = ctx.query.get('uid');
       if (!uid) throw new ApiError('MISSING_REQUIRED_PARAM', 'uid is required');
       const from = intQuery(ctx, 'from', 0);
       const to = intQuery(ctx, 'to', Math.floor(ctx.clock.now()));
-      const count = (table: string) => (stmt(ctx.db, `SELECT COUNT(*) AS n FROM ${table} WHERE uid = ? AND timestamp >= ? AND timestamp <= ?`).get(uid, from, to) as { n: number }).n;
+      const count = (table: string) =>
+        (
+          stmt(ctx.db, `SELECT COUNT(*) AS n FROM ${table} WHERE uid = ? AND timestamp >= ? AND timestamp <= ?`).get(uid, from, to) as {
+            n: number;
+          }
+        ).n;
       const subs = (stmt(ctx.db, 'SELECT COUNT(*) AS n FROM accounts WHERE main_uid = ?').get(uid) as { n: number }).n;
       return { uid, from, to, withdrawals: count('withdrawals'), deposits: count('deposits'), sub_accounts: subs };
     },
   },
   {
     // Back to the seeded world; the first main account's keys stay valid.
-    method: 'POST', path: '/reset',
+    method: 'POST',
+    path: '/reset',
     handler: (ctx) => {
       resetWorld(ctx.db, ctx.clock.now());
       forgetTotals(ctx.db);

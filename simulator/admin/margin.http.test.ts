@@ -4,18 +4,35 @@ import { admin, signed, startTestSandbox, type TestSandbox } from '../testkit/ht
 // PUT /admin/v1/accounts/{uid}/cross_margin: what a test uses to move a sub-account's §2.8 cross margin risk.
 
 let s: TestSandbox;
-beforeAll(async () => { s = await startTestSandbox({ noLimits: true }); });
-afterAll(async () => { await s.dispose(); });
+beforeAll(async () => {
+  s = await startTestSandbox({ noLimits: true });
+});
+afterAll(async () => {
+  await s.dispose();
+});
 
-const crossOf = async (uid: string) => (await signed(s.baseUrl, s.credentials.main, { method: 'GET', path: '/wallet/sub_account_cross_margin_balances', query: `sub_uid=${uid}` })).json[0].available;
+const crossOf = async (uid: string) =>
+  (
+    await signed(s.baseUrl, s.credentials.main, {
+      method: 'GET',
+      path: '/wallet/sub_account_cross_margin_balances',
+      query: `sub_uid=${uid}`,
+    })
+  ).json[0].available;
 
 describe('admin: a cross margin balance', () => {
-  it('sets one currency and the account\'s risk follows (total / borrowed)', async () => {
+  it("sets one currency and the account's risk follows (total / borrowed)", async () => {
     const uid = s.credentials.sub_accounts[1]!.uid;
-    expect((await admin(s, 'PUT', `/accounts/${uid}/cross_margin`, { currency: 'usdt', available: '1500', borrowed: '1000' })).status).toBe(200);
+    expect((await admin(s, 'PUT', `/accounts/${uid}/cross_margin`, { currency: 'usdt', available: '1500', borrowed: '1000' })).status).toBe(
+      200,
+    );
     expect((await admin(s, 'PUT', `/accounts/${uid}/cross_margin`, { currency: 'BTC', available: '0' })).status).toBe(200);
     const a = await crossOf(uid);
-    expect([a.balances.USDT, a.risk, a.user_id]).toEqual([{ available: '1500', freeze: '0', borrowed: '1000', interest: '0' }, '1.5', Number(uid)]);
+    expect([a.balances.USDT, a.risk, a.user_id]).toEqual([
+      { available: '1500', freeze: '0', borrowed: '1000', interest: '0' },
+      '1.5',
+      Number(uid),
+    ]);
   });
 
   it('refuses bad input by name and changes nothing', async () => {
@@ -32,7 +49,9 @@ describe('admin: a cross margin balance', () => {
       expect([r.status, r.json.label], JSON.stringify(body)).toEqual([400, label]);
       expect(r.json.message).toMatch(/available|borrowed|currency/);
     }
-    expect((await admin(s, 'PUT', '/accounts/99999999/cross_margin', { currency: 'USDT', available: '1' })).json.label).toBe('USER_NOT_FOUND');
+    expect((await admin(s, 'PUT', '/accounts/99999999/cross_margin', { currency: 'USDT', available: '1' })).json.label).toBe(
+      'USER_NOT_FOUND',
+    );
     expect(await crossOf(uid)).toEqual(before);
   });
 });

@@ -10,13 +10,15 @@ import type { AdminRouteDef } from './types.ts';
 
 function plain(b: Record<string, unknown>, name: string): string {
   const v = bodyString(b, name, false) ?? '0';
-  if (!/^(0|[1-9]\d{0,17})(\.\d{1,8})?$/.test(v)) throw new ApiError('INVALID_PARAM_VALUE', `${name} must be a plain decimal string, 0 or more, at most 8 decimals`);
+  if (!/^(0|[1-9]\d{0,17})(\.\d{1,8})?$/.test(v))
+    throw new ApiError('INVALID_PARAM_VALUE', `${name} must be a plain decimal string, 0 or more, at most 8 decimals`);
   return v;
 }
 
 export const marginAdminRoutes: AdminRouteDef[] = [
   {
-    method: 'PUT', path: '/accounts/:uid/cross_margin',
+    method: 'PUT',
+    path: '/accounts/:uid/cross_margin',
     handler: (ctx) => {
       const uid = ctx.params.uid ?? '';
       if (!account(ctx.db, uid)) throw new ApiError('USER_NOT_FOUND', `no account ${uid}`);
@@ -24,9 +26,12 @@ export const marginAdminRoutes: AdminRouteDef[] = [
       const currency = bodyString(b, 'currency', true).toUpperCase();
       if (!currencyRow(ctx.db, currency)) throw new ApiError('INVALID_CURRENCY', `unknown currency ${currency}`);
       const row = { available: plain(b, 'available'), freeze: plain(b, 'freeze'), borrowed: plain(b, 'borrowed') };
-      ctx.db.prepare(`INSERT INTO balances (uid, account_type, sub_key, currency, available, locked, borrowed, unrealised_pnl)
+      ctx.db
+        .prepare(
+          `INSERT INTO balances (uid, account_type, sub_key, currency, available, locked, borrowed, unrealised_pnl)
         VALUES (?, 'cross_margin', '', ?, ?, ?, ?, '0')
-        ON CONFLICT DO UPDATE SET available = excluded.available, locked = excluded.locked, borrowed = excluded.borrowed`)
+        ON CONFLICT DO UPDATE SET available = excluded.available, locked = excluded.locked, borrowed = excluded.borrowed`,
+        )
         .run(uid, currency, row.available, row.freeze, row.borrowed);
       forgetTotals(ctx.db);
       return { uid, currency, ...row };

@@ -12,7 +12,8 @@ import type { AdminRouteDef } from './types.ts';
 export const marketAdminRoutes: AdminRouteDef[] = [
   {
     // {"stp_id": n} (1 to 2^31-1) puts the account in group n; {"stp_id": 0} or null takes it out.
-    method: 'PUT', path: '/accounts/:uid/stp_group',
+    method: 'PUT',
+    path: '/accounts/:uid/stp_group',
     handler: (ctx) => {
       const uid = ctx.params.uid ?? '';
       if (!account(ctx.db, uid)) throw new ApiError('USER_NOT_FOUND', `no account ${uid.slice(0, 40)}`);
@@ -22,7 +23,11 @@ export const marketAdminRoutes: AdminRouteDef[] = [
         throw new ApiError('INVALID_PARAM_VALUE', 'stp_id must be an integer from 0 (no group) to 2147483647');
       }
       if (id === 0) stmt(ctx.db, 'DELETE FROM stp_members WHERE uid = ?').run(uid);
-      else stmt(ctx.db, 'INSERT INTO stp_members (uid, stp_id) VALUES (?, ?) ON CONFLICT(uid) DO UPDATE SET stp_id = excluded.stp_id').run(uid, id);
+      else
+        stmt(ctx.db, 'INSERT INTO stp_members (uid, stp_id) VALUES (?, ?) ON CONFLICT(uid) DO UPDATE SET stp_id = excluded.stp_id').run(
+          uid,
+          id,
+        );
       noteStpGroup(ctx.db, uid, id);
       return { uid, stp_id: id };
     },

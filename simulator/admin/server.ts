@@ -61,7 +61,14 @@ export function mountAdmin(app: FastifyInstance, m: AdminMount): void {
         const q = (req.raw.url ?? '').indexOf('?');
         if (q >= 0) for (const [k, v] of new URLSearchParams((req.raw.url ?? '').slice(q + 1))) if (!query.has(k)) query.set(k, v);
         const body = parseAdminBody(req);
-        const result = await r.handler({ db: m.db, clock: m.clock, options: m.options, query, params: req.params as Record<string, string>, body });
+        const result = await r.handler({
+          db: m.db,
+          clock: m.clock,
+          options: m.options,
+          query,
+          params: req.params as Record<string, string>,
+          body,
+        });
         if (r.method !== 'GET') m.onChange?.();
         return reply.code(200).send(result ?? { ok: true });
       },

@@ -9,20 +9,39 @@ export const CREDITED = new Set(['DONE', 'DEP_CREDITED']);
 export const DEPOSIT_STATUSES = Object.keys(DEPOSIT_STATUS_NAMES) as Array<keyof typeof DEPOSIT_STATUS_NAMES>;
 
 export interface DepositRow {
-  seq: number; uid: string; currency: string; chain: string; address: string; memo: string; amount: string; txid: string; status: string; timestamp: number;
+  seq: number;
+  uid: string;
+  currency: string;
+  chain: string;
+  address: string;
+  memo: string;
+  amount: string;
+  txid: string;
+  status: string;
+  timestamp: number;
 }
 
 export interface DepositInput {
-  uid: string; currency: string; chain: string; address: string; memo: string; amount: string; txid: string; status: string;
+  uid: string;
+  currency: string;
+  chain: string;
+  address: string;
+  memo: string;
+  amount: string;
+  txid: string;
+  status: string;
 }
 
 /** Records a deposit and, when its status is a credited one, credits the spot account (inside the caller's transaction or its own). */
 export function recordDeposit(db: DB, d: DepositInput, nowSec: number): DepositRow {
   return db.transaction(() => {
-    const info = stmt(db, 'INSERT INTO deposits (uid, currency, chain, address, memo, amount, txid, status, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)')
-      .run(d.uid, d.currency, d.chain, d.address, d.memo, d.amount, d.txid, d.status, Math.floor(nowSec));
+    const info = stmt(
+      db,
+      'INSERT INTO deposits (uid, currency, chain, address, memo, amount, txid, status, timestamp) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    ).run(d.uid, d.currency, d.chain, d.address, d.memo, d.amount, d.txid, d.status, Math.floor(nowSec));
     const seq = Number(info.lastInsertRowid);
-    if (CREDITED.has(d.status)) applyMoves(db, [{ pocket: spot(d.uid), currency: d.currency, delta: new Dec(d.amount) }], 'deposit', depositId(seq), nowSec);
+    if (CREDITED.has(d.status))
+      applyMoves(db, [{ pocket: spot(d.uid), currency: d.currency, delta: new Dec(d.amount) }], 'deposit', depositId(seq), nowSec);
     return stmt(db, 'SELECT * FROM deposits WHERE seq = ?').get(seq) as DepositRow;
   })();
 }

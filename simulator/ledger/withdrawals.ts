@@ -19,9 +19,26 @@ import { recordDeposit } from './deposits.ts';
 // The amount leaves spot when the withdrawal is accepted; CANCEL and REJECT return it whole.
 
 export interface WithdrawalRow {
-  seq: number; uid: string; withdraw_order_id: string; currency: string; chain: string; address: string; memo: string;
-  amount: string; fee: string; status: string; type: string; route: string; outcome: string; receiver_uid: string | null;
-  asset_class: string; txid: string; block_number: string; fail_reason: string; timestamp: number; timestamp2: number | null;
+  seq: number;
+  uid: string;
+  withdraw_order_id: string;
+  currency: string;
+  chain: string;
+  address: string;
+  memo: string;
+  amount: string;
+  fee: string;
+  status: string;
+  type: string;
+  route: string;
+  outcome: string;
+  receiver_uid: string | null;
+  asset_class: string;
+  txid: string;
+  block_number: string;
+  fail_reason: string;
+  timestamp: number;
+  timestamp2: number | null;
   next_at: number | null;
 }
 
@@ -126,7 +143,14 @@ export function dayRemaining(db: DB, cur: CurrencyRow, uid: string, nowSec: numb
 }
 
 export interface WithdrawInput {
-  uid: string; currency: string; chain: string; address: string; memo: string; amount: string; withdraw_order_id: string; asset_class: string;
+  uid: string;
+  currency: string;
+  chain: string;
+  address: string;
+  memo: string;
+  amount: string;
+  withdraw_order_id: string;
+  asset_class: string;
 }
 
 /** Creates a withdrawal (one transaction: checks, debit, record). Refusals throw ApiError with the §7 label. */
@@ -136,30 +160,52 @@ export function createWithdrawal(db: DB, input: WithdrawInput, nowSec: number, s
     if (!cur || cur.low_cap) throw new ApiError('INVALID_CURRENCY', `currency ${input.currency} cannot be withdrawn through the API`);
     const chain = chainsOf(db, input.currency).find((c) => c.chain === input.chain);
     if (!chain) throw new ApiError('INVALID_PARAM_VALUE', `chain ${input.chain} is not a chain of ${input.currency}`);
-    if (chain.is_disabled || chain.is_withdraw_disabled) throw new ApiError('API_WITHDRAW_DISABLED', `withdrawals of ${input.currency} on ${chain.chain} are disabled`);
+    if (chain.is_disabled || chain.is_withdraw_disabled)
+      throw new ApiError('API_WITHDRAW_DISABLED', `withdrawals of ${input.currency} on ${chain.chain} are disabled`);
     if (chain.is_tag && input.memo === '') throw new ApiError('MISSING_REQUIRED_PARAM', `memo is required on chain ${chain.chain}`);
     if (decimalPlaces(input.amount) > chain.decimal) {
       throw new ApiError('INVALID_PRECISION', `amount has more than ${chain.decimal} decimal places, the precision of ${chain.chain}`);
     }
-    if (refuseDuplicates && input.withdraw_order_id !== '' &&
-      stmt(db, 'SELECT 1 FROM withdrawals WHERE uid = ? AND withdraw_order_id = ?').get(input.uid, input.withdraw_order_id)) {
+    if (
+      refuseDuplicates &&
+      input.withdraw_order_id !== '' &&
+      stmt(db, 'SELECT 1 FROM withdrawals WHERE uid = ? AND withdraw_order_id = ?').get(input.uid, input.withdraw_order_id)
+    ) {
       throw new ApiError('ORDER_EXISTS', `withdraw_order_id ${input.withdraw_order_id} was used already`);
     }
     const amount = new Dec(input.amount);
     const receiver = addressOwner(db, chain, input.address, input.memo);
     const fee = receiver ? new Dec(0) : feeFor(chain, amount);
-    if (amount.lt(cur.withdraw_min)) throw new ApiError('AMOUNT_TOO_LITTLE', `the minimum withdrawal of ${cur.currency} is ${cur.withdraw_min}`);
+    if (amount.lt(cur.withdraw_min))
+      throw new ApiError('AMOUNT_TOO_LITTLE', `the minimum withdrawal of ${cur.currency} is ${cur.withdraw_min}`);
     if (amount.lte(fee)) throw new ApiError('AMOUNT_TOO_LITTLE', `amount must be above the fee of ${fmt(fee)} ${cur.currency}`);
-    if (amount.gt(cur.withdraw_each)) throw new ApiError('WITHDRAWAL_OVER_LIMIT', `the maximum per withdrawal of ${cur.currency} is ${cur.withdraw_each}`);
+    if (amount.gt(cur.withdraw_each))
+      throw new ApiError('WITHDRAWAL_OVER_LIMIT', `the maximum per withdrawal of ${cur.currency} is ${cur.withdraw_each}`);
     const remain = dayRemaining(db, cur, input.uid, nowSec);
     if (amount.gt(remain)) throw new ApiError('WITHDRAWAL_OVER_LIMIT', `the daily limit left for ${cur.currency} is ${fmt(remain)}`);
 
     const route = receiver ? 'internal' : amount.gte(cur.manual_above) ? 'manual' : amount.gte(cur.review_above) ? 'review' : 'direct';
     const ts = Math.floor(nowSec);
-    const info = stmt(db, `INSERT INTO withdrawals (uid, withdraw_order_id, currency, chain, address, memo, amount, fee, status, type, route, outcome,
-      receiver_uid, asset_class, timestamp, next_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'REQUEST', ?, ?, 'done', ?, ?, ?, ?)`)
-      .run(input.uid, input.withdraw_order_id, cur.currency, chain.chain, input.address, input.memo, fmt(amount), fmt(fee),
-        receiver ? 'internal' : 'withdraw', route, receiver ?? null, input.asset_class, ts, nextAt('REQUEST', nowSec, speed));
+    const info = stmt(
+      db,
+      `INSERT INTO withdrawals (uid, withdraw_order_id, currency, chain, address, memo, amount, fee, status, type, route, outcome,
+      receiver_uid, asset_class, timestamp, next_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'REQUEST', ?, ?, 'done', ?, ?, ?, ?)`,
+    ).run(
+      input.uid,
+      input.withdraw_order_id,
+      cur.currency,
+      chain.chain,
+      input.address,
+      input.memo,
+      fmt(amount),
+      fmt(fee),
+      receiver ? 'internal' : 'withdraw',
+      route,
+      receiver ?? null,
+      input.asset_class,
+      ts,
+      nextAt('REQUEST', nowSec, speed),
+    );
     const seq = Number(info.lastInsertRowid);
     // Some sends fail or are refused, deterministically by id, so a run can be replayed.
     const outcome = route === 'manual' && seq % 4 === 0 ? 'reject' : route !== 'internal' && seq % 20 === 13 ? 'fail' : 'done';
@@ -198,8 +244,10 @@ export function enterStatus(db: DB, seq: number, status: string, nowSec: number,
   return db.transaction(() => {
     const w = getWithdrawal(db, seq);
     if (!w) throw new ApiError('INVALID_WITHDRAW_ID', `no withdrawal ${wireId(seq)}`);
-    if (!(LIST_STATUSES as readonly string[]).includes(status)) throw new ApiError('INVALID_PARAM_VALUE', `not a withdrawal status: ${status}`);
-    if (FINAL.has(w.status)) throw new ApiError('INVALID_WITHDRAW_CANCEL_STATUS', `withdrawal ${wireId(seq)} is ${w.status}, a final status`);
+    if (!(LIST_STATUSES as readonly string[]).includes(status))
+      throw new ApiError('INVALID_PARAM_VALUE', `not a withdrawal status: ${status}`);
+    if (FINAL.has(w.status))
+      throw new ApiError('INVALID_WITHDRAW_CANCEL_STATUS', `withdrawal ${wireId(seq)} is ${w.status}, a final status`);
     const ts = Math.floor(nowSec);
     const internal = w.type === 'internal';
     let { txid, block_number, fail_reason } = w;
@@ -211,18 +259,39 @@ export function enterStatus(db: DB, seq: number, status: string, nowSec: number,
       timestamp2 = ts;
       if (internal && w.receiver_uid) {
         const arriving = new Dec(w.amount).minus(w.fee);
-        recordDeposit(db, { uid: w.receiver_uid, currency: w.currency, chain: w.chain, address: w.address, memo: w.memo, amount: fmt(arriving), txid, status: 'DONE' }, nowSec);
+        recordDeposit(
+          db,
+          {
+            uid: w.receiver_uid,
+            currency: w.currency,
+            chain: w.chain,
+            address: w.address,
+            memo: w.memo,
+            amount: fmt(arriving),
+            txid,
+            status: 'DONE',
+          },
+          nowSec,
+        );
       }
     }
     if (REFUNDED.has(status)) {
-      applyMoves(db, [{ pocket: spot(w.uid), currency: w.currency, delta: new Dec(w.amount) }], status === 'CANCEL' ? 'withdraw_cancel' : 'withdraw_reject', wireId(seq), nowSec);
+      applyMoves(
+        db,
+        [{ pocket: spot(w.uid), currency: w.currency, delta: new Dec(w.amount) }],
+        status === 'CANCEL' ? 'withdraw_cancel' : 'withdraw_reject',
+        wireId(seq),
+        nowSec,
+      );
       if (status === 'CANCEL') {
         fail_reason = CANCEL_REASON;
         timestamp2 = ts;
       }
     }
-    stmt(db, 'UPDATE withdrawals SET status = ?, txid = ?, block_number = ?, fail_reason = ?, timestamp2 = ?, next_at = ? WHERE seq = ?')
-      .run(status, txid, block_number, fail_reason, timestamp2, FINAL.has(status) ? null : nextAt(status, nowSec, speed), seq);
+    stmt(
+      db,
+      'UPDATE withdrawals SET status = ?, txid = ?, block_number = ?, fail_reason = ?, timestamp2 = ?, next_at = ? WHERE seq = ?',
+    ).run(status, txid, block_number, fail_reason, timestamp2, FINAL.has(status) ? null : nextAt(status, nowSec, speed), seq);
     return getWithdrawal(db, seq)!;
   })();
 }
@@ -230,13 +299,20 @@ export function enterStatus(db: DB, seq: number, status: string, nowSec: number,
 /** The status the life cycle moves a withdrawal to next, or null when it waits for someone. */
 export function autoNext(w: WithdrawalRow): string | null {
   switch (w.status) {
-    case 'REQUEST': return w.route === 'internal' ? 'DONE' : w.route === 'manual' ? 'MANUAL' : w.route === 'review' ? 'REVIEW' : 'EXTPEND';
-    case 'REVIEW': return 'EXTPEND';
-    case 'MANUAL': return w.outcome === 'reject' ? 'REJECT' : 'EXTPEND';
-    case 'EXTPEND': return w.outcome === 'fail' ? 'FAIL' : 'DONE';
-    case 'FAIL': return 'REJECT';
-    case 'CANCELPEND': return 'CANCEL';
-    default: return null;
+    case 'REQUEST':
+      return w.route === 'internal' ? 'DONE' : w.route === 'manual' ? 'MANUAL' : w.route === 'review' ? 'REVIEW' : 'EXTPEND';
+    case 'REVIEW':
+      return 'EXTPEND';
+    case 'MANUAL':
+      return w.outcome === 'reject' ? 'REJECT' : 'EXTPEND';
+    case 'EXTPEND':
+      return w.outcome === 'fail' ? 'FAIL' : 'DONE';
+    case 'FAIL':
+      return 'REJECT';
+    case 'CANCELPEND':
+      return 'CANCEL';
+    default:
+      return null;
   }
 }
 
@@ -246,7 +322,10 @@ export function cancelWithdrawal(db: DB, uid: string, idText: string, nowSec: nu
   const w = seq === null ? undefined : getWithdrawal(db, seq);
   if (!w || w.uid !== uid) throw new ApiError('INVALID_WITHDRAW_ID', `no withdrawal ${idText} on this account`);
   if (!(CANCELLABLE as readonly string[]).includes(w.status)) {
-    throw new ApiError('INVALID_WITHDRAW_CANCEL_STATUS', `withdrawal ${wireId(w.seq)} is ${w.status}; only ${CANCELLABLE.join(', ')} can be cancelled`);
+    throw new ApiError(
+      'INVALID_WITHDRAW_CANCEL_STATUS',
+      `withdrawal ${wireId(w.seq)} is ${w.status}; only ${CANCELLABLE.join(', ')} can be cancelled`,
+    );
   }
   const after = enterStatus(db, w.seq, 'CANCELPEND', nowSec, speed);
   return {

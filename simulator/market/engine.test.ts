@@ -31,7 +31,11 @@ describe('priority (§1)', () => {
     for (const o of [a, b, c]) expect(book.place(o).rested).toBe(true);
     const r = book.place(order({ side: 'buy', price: 102, amount: 3 }));
     expect(r.fills.map((f) => f.maker.owner)).toEqual(['A', 'C', 'B']);
-    expect(fillsOf(r)).toEqual([[a.id, 100, 1], [c.id, 100, 1], [b.id, 102, 1]]);
+    expect(fillsOf(r)).toEqual([
+      [a.id, 100, 1],
+      [c.id, 100, 1],
+      [b.id, 102, 1],
+    ]);
     expect(r.finishAs).toBe('filled');
     expect(book.orderCount).toBe(0);
   });
@@ -43,7 +47,10 @@ describe('priority (§1)', () => {
     book.place(low);
     book.place(high);
     const r = book.place(order({ side: 'sell', price: 98, amount: 3 }));
-    expect(fillsOf(r)).toEqual([[high.id, 101, 2], [low.id, 99, 1]]);
+    expect(fillsOf(r)).toEqual([
+      [high.id, 101, 2],
+      [low.id, 99, 1],
+    ]);
     expect(book.depth('buy', 5)).toEqual([{ price: 99, lots: 1 }]);
   });
 });
@@ -119,14 +126,20 @@ describe('life cycle (§3.5)', () => {
     expect([fillsOf(r), r.finishAs, r.left]).toEqual([[[other.id, 100, 1]], 'stp', 1]);
   });
 
-  test('counterpart not in the taker\'s group (another group or none): the trade executes', () => {
+  test("counterpart not in the taker's group (another group or none): the trade executes", () => {
     const book = new Book();
     const a = order({ side: 'sell', price: 100, amount: 1, stpId: 0 });
     const b = order({ side: 'sell', price: 100, amount: 1, stpId: 8 });
     book.place(a);
     book.place(b);
     const r = book.place(order({ side: 'buy', price: 100, amount: 2, stpId: 7, stpAct: 'cb' }));
-    expect([fillsOf(r), r.finishAs]).toEqual([[[a.id, 100, 1], [b.id, 100, 1]], 'filled']);
+    expect([fillsOf(r), r.finishAs]).toEqual([
+      [
+        [a.id, 100, 1],
+        [b.id, 100, 1],
+      ],
+      'filled',
+    ]);
   });
 });
 
@@ -145,7 +158,10 @@ describe('time in force', () => {
     book.place(order({ side: 'sell', price: 100, amount: 2 }));
     book.place(order({ side: 'sell', price: 101, amount: 2 }));
     expect(refusal(() => book.place(order({ side: 'buy', price: 100, amount: 3, tif: 'fok' })))).toBe('FOK_NOT_FILL');
-    expect(book.depth('sell', 5)).toEqual([{ price: 100, lots: 2 }, { price: 101, lots: 2 }]);
+    expect(book.depth('sell', 5)).toEqual([
+      { price: 100, lots: 2 },
+      { price: 101, lots: 2 },
+    ]);
     const r = book.place(order({ side: 'buy', price: 101, amount: 3, tif: 'fok' }));
     expect([r.finishAs, r.filledLots, r.filledNotional]).toEqual(['filled', 3, 301]);
   });
@@ -174,7 +190,15 @@ describe('time in force', () => {
     book.place(order({ side: 'sell', price: 120, amount: 3 }));
     const r = book.place(order({ side: 'buy', type: 'market', amount: 450, tif: 'ioc' }));
     // 3 lots at 100 (300), then 1 lot at 120 (120): 30 units left, less than a lot at 120.
-    expect([r.fills.map((f) => [f.price, f.lots]), r.filledNotional, r.left, r.finishAs]).toEqual([[[100, 3], [120, 1]], 420, 30, 'filled']);
+    expect([r.fills.map((f) => [f.price, f.lots]), r.filledNotional, r.left, r.finishAs]).toEqual([
+      [
+        [100, 3],
+        [120, 1],
+      ],
+      420,
+      30,
+      'filled',
+    ]);
   });
 
   test('cancel takes a resting order off; an emptied level disappears', () => {

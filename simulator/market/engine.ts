@@ -55,7 +55,10 @@ export interface PlaceResult {
 
 /** An order the engine refuses before touching the book: nothing changed. */
 export class EngineRefusal extends Error {
-  constructor(readonly label: 'POC_FILL_IMMEDIATELY' | 'FOK_NOT_FILL', message: string) {
+  constructor(
+    readonly label: 'POC_FILL_IMMEDIATELY' | 'FOK_NOT_FILL',
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -102,7 +105,8 @@ class SideBook {
     if (l) return l;
     l = new Level(price);
     const ls = this.levels;
-    let lo = 0, hi = ls.length;
+    let lo = 0,
+      hi = ls.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.better(ls[mid]!.price, price)) hi = mid;
@@ -120,7 +124,8 @@ class SideBook {
       ls.pop();
       return;
     }
-    let lo = 0, hi = ls.length;
+    let lo = 0,
+      hi = ls.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (this.better(ls[mid]!.price, l.price)) hi = mid;
@@ -132,7 +137,10 @@ class SideBook {
   }
 }
 
-export interface DepthRow { price: number; lots: number }
+export interface DepthRow {
+  price: number;
+  lots: number;
+}
 
 export class Book {
   private readonly bids = new SideBook(true);
@@ -203,7 +211,8 @@ export class Book {
 
     if (t.tif === 'poc') {
       const best = opp.best();
-      if (isMarket || (best && (isBuy ? best.price <= limit : best.price >= limit))) throw new EngineRefusal('POC_FILL_IMMEDIATELY', 'a post-only order would take liquidity at once');
+      if (isMarket || (best && (isBuy ? best.price <= limit : best.price >= limit)))
+        throw new EngineRefusal('POC_FILL_IMMEDIATELY', 'a post-only order would take liquidity at once');
     }
     if (t.tif === 'fok' && !this.canFill(t, opp, act, funds)) {
       throw new EngineRefusal('FOK_NOT_FILL', 'the book cannot fill the whole order at once');
@@ -212,7 +221,8 @@ export class Book {
     const fills: Fill[] = [];
     const stpCancelled: RestingOrder[] = [];
     let left = t.amount;
-    let filledLots = 0, filledNotional = 0;
+    let filledLots = 0,
+      filledNotional = 0;
     let stopped: EngineFinish | null = null;
 
     let halt = false;

@@ -9,20 +9,37 @@ import type { Pocket } from '../ledger.ts';
 // less the fee, which goes to the house account; leaving the book unlocks the rest. Each currency's sum
 // over all accounts (available + locked) is unchanged by all of it. Runs inside the order's transaction.
 
-interface Row { available: string; locked: string }
+interface Row {
+  available: string;
+  locked: string;
+}
 
 function read(db: DB, p: Pocket, currency: string): Row {
-  return (stmt(db, 'SELECT available, locked FROM balances WHERE uid = ? AND account_type = ? AND sub_key = ? AND currency = ?')
-    .get(p.uid, p.type, p.subKey, currency) as Row | undefined) ?? { available: '0', locked: '0' };
+  return (
+    (stmt(db, 'SELECT available, locked FROM balances WHERE uid = ? AND account_type = ? AND sub_key = ? AND currency = ?').get(
+      p.uid,
+      p.type,
+      p.subKey,
+      currency,
+    ) as Row | undefined) ?? { available: '0', locked: '0' }
+  );
 }
 
 function write(db: DB, p: Pocket, currency: string, available: Decimal, locked: Decimal): void {
-  stmt(db, `INSERT INTO balances (uid, account_type, sub_key, currency, available, locked) VALUES (?, ?, ?, ?, ?, ?)
-    ON CONFLICT(uid, account_type, sub_key, currency) DO UPDATE SET available = excluded.available, locked = excluded.locked`)
-    .run(p.uid, p.type, p.subKey, currency, fmt(available), fmt(locked));
+  stmt(
+    db,
+    `INSERT INTO balances (uid, account_type, sub_key, currency, available, locked) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT(uid, account_type, sub_key, currency) DO UPDATE SET available = excluded.available, locked = excluded.locked`,
+  ).run(p.uid, p.type, p.subKey, currency, fmt(available), fmt(locked));
 }
 
-interface Delta { pocket: Pocket; currency: string; available: Decimal; locked: Decimal; row?: Row }
+interface Delta {
+  pocket: Pocket;
+  currency: string;
+  available: Decimal;
+  locked: Decimal;
+  row?: Row;
+}
 
 /** Balance changes of one order's fills, summed per pocket and currency, then written once each. */
 export class Deltas {
@@ -50,7 +67,10 @@ export class Deltas {
     d.row = read(db, pocket, currency);
     const avail = new Dec(d.row.available).plus(d.available);
     if (avail.lt(amount)) {
-      throw new ApiError('BALANCE_NOT_ENOUGH', `the ${pocket.type} account holds ${fmt(avail)} ${currency} available; the order needs ${fmt(amount)}`);
+      throw new ApiError(
+        'BALANCE_NOT_ENOUGH',
+        `the ${pocket.type} account holds ${fmt(avail)} ${currency} available; the order needs ${fmt(amount)}`,
+      );
     }
     d.available = d.available.minus(amount);
     d.locked = d.locked.plus(amount);

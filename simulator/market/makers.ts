@@ -14,13 +14,31 @@ const ORDERS_PER_LEVEL = 2;
 /** Distance between levels, as a fraction of the mid price (5 basis points). */
 const STEP = 0.0005;
 
-interface PairRow { id: string; base: string; quote: string; amount_precision: number; precision: number; min_base: string; min_quote: string }
+interface PairRow {
+  id: string;
+  base: string;
+  quote: string;
+  amount_precision: number;
+  precision: number;
+  min_base: string;
+  min_quote: string;
+}
 
 export function seedMakers(db: DB, nowSec: number): void {
   const rand = mulberry32(1515);
-  const prices = new Map((db.prepare('SELECT currency, usdt FROM prices').all() as { currency: string; usdt: string }[]).map((r) => [r.currency, new Dec(r.usdt)]));
-  db.prepare('INSERT OR IGNORE INTO accounts (uid, main_uid, name, locked, created_at) VALUES (?, NULL, ?, 0, ?)').run(MAKER_UID, 'sandbox_market_maker', Math.floor(nowSec));
-  const insert = db.prepare(`INSERT INTO spot_orders (uid, text, pair, type, account, side, amount, price, tif, left_amount, filled_amount, filled_total,
+  const prices = new Map(
+    (db.prepare('SELECT currency, usdt FROM prices').all() as { currency: string; usdt: string }[]).map((r) => [
+      r.currency,
+      new Dec(r.usdt),
+    ]),
+  );
+  db.prepare('INSERT OR IGNORE INTO accounts (uid, main_uid, name, locked, created_at) VALUES (?, NULL, ?, 0, ?)').run(
+    MAKER_UID,
+    'sandbox_market_maker',
+    Math.floor(nowSec),
+  );
+  const insert =
+    db.prepare(`INSERT INTO spot_orders (uid, text, pair, type, account, side, amount, price, tif, left_amount, filled_amount, filled_total,
     fee, fee_currency, locked, stp_id, stp_act, status, finish_as, create_ms, update_ms)
     VALUES (?, 't-maker', ?, 'limit', 'spot', ?, ?, ?, 'gtc', ?, '0', '0', '0', ?, ?, 0, '-', 'open', 'open', ?, ?)`);
   const locked = new Map<string, Decimal>();
@@ -40,7 +58,9 @@ export function seedMakers(db: DB, nowSec: number): void {
           // Each order is worth 100 to 1,500 USDT, at least the pair's minimums.
           const usdt = 100 + rand() * 1400;
           const baseAmount = new Dec(usdt.toFixed(2)).div(quoteUsdt).div(price);
-          const minLots = Decimal.max(new Dec(p.min_base), new Dec(p.min_quote).div(price)).times(new Dec(10).pow(p.amount_precision)).ceil();
+          const minLots = Decimal.max(new Dec(p.min_base), new Dec(p.min_quote).div(price))
+            .times(new Dec(10).pow(p.amount_precision))
+            .ceil();
           const lots = Decimal.max(baseAmount.times(new Dec(10).pow(p.amount_precision)).floor(), minLots).toNumber();
           const amount = fromScaled(lots, p.amount_precision);
           const quote = new Dec(fromScaled(lots * ticks, p.precision + p.amount_precision));

@@ -22,7 +22,11 @@ const start = () => startSandbox({ dataDir: dir, port: 0, host: '127.0.0.1', opt
 test('a resting order survives a restart on the book, with its lock', async () => {
   s = await start();
   const k = s.credentials.main;
-  const placed = await signed(s.baseUrl, k, { method: 'POST', path: '/spot/orders', body: JSON.stringify({ currency_pair: 'ETH_USDT', side: 'sell', amount: '0.5', price: '9000', text: 't-keep' }) });
+  const placed = await signed(s.baseUrl, k, {
+    method: 'POST',
+    path: '/spot/orders',
+    body: JSON.stringify({ currency_pair: 'ETH_USDT', side: 'sell', amount: '0.5', price: '9000', text: 't-keep' }),
+  });
   expect(placed.status, placed.text).toBe(201);
   const id = placed.json.id as string;
   const ethBefore = (await signed(s.baseUrl, k, { method: 'GET', path: '/spot/accounts', query: 'currency=ETH' })).json[0];
@@ -30,7 +34,10 @@ test('a resting order survives a restart on the book, with its lock', async () =
 
   s = await start();
   const k2 = s.credentials.main;
-  const book = await send(s.baseUrl, { method: 'GET', path: `${new URL(s.baseUrl).pathname}/spot/order_book?currency_pair=ETH_USDT&limit=100` });
+  const book = await send(s.baseUrl, {
+    method: 'GET',
+    path: `${new URL(s.baseUrl).pathname}/spot/order_book?currency_pair=ETH_USDT&limit=100`,
+  });
   expect((book.json.asks as string[][]).find(([p]) => p === '9000')).toEqual(['9000', '0.5']);
   expect((await signed(s.baseUrl, k2, { method: 'GET', path: '/spot/accounts', query: 'currency=ETH' })).json[0]).toEqual(ethBefore);
   const got = await signed(s.baseUrl, k2, { method: 'GET', path: `/spot/orders/${id}`, query: 'currency_pair=ETH_USDT' });

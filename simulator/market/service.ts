@@ -19,10 +19,15 @@ export const MAKER_FEE = new Dec('0.002');
 export const TAKER_FEE = new Dec('0.002');
 
 export interface PairInfo {
-  id: string; base: string; quote: string;
+  id: string;
+  base: string;
+  quote: string;
   /** amount_precision and precision of the pair (§4.4 currency_pairs). */
-  ap: number; pp: number;
-  minBase: Decimal; minQuote: Decimal; maxQuote: Decimal;
+  ap: number;
+  pp: number;
+  minBase: Decimal;
+  minQuote: Decimal;
+  maxQuote: Decimal;
 }
 
 export const MAX_QUOTE_AMOUNT = '5000000';
@@ -45,13 +50,16 @@ export interface PlaceRequest {
 }
 
 const STATUS_OF: Record<EngineFinish, OrderRec['status']> = {
-  open: 'open', filled: 'closed', ioc: 'cancelled', stp: 'cancelled', depth_not_enough: 'cancelled',
+  open: 'open',
+  filled: 'closed',
+  ioc: 'cancelled',
+  stp: 'cancelled',
+  depth_not_enough: 'cancelled',
 };
 
 export function pocketOf(o: { uid: string; account: string; pair: string }): Pocket {
   return o.account === 'margin' ? { uid: o.uid, type: 'margin', subKey: o.pair } : spot(o.uid);
 }
-
 
 const markets = new WeakMap<DB, Market>();
 
@@ -91,18 +99,45 @@ export class Market {
   private readonly cancelTx: (orders: OrderRec[], nowSec: number, onMove: () => void) => OrderRec[];
 
   constructor(private readonly db: DB) {
-    this.placeTx = db.transaction((uid: string, req: PlaceRequest, nowSec: number, stpId: number, onMove: () => void) => this.placeInTx(uid, req, nowSec, stpId, onMove));
+    this.placeTx = db.transaction((uid: string, req: PlaceRequest, nowSec: number, stpId: number, onMove: () => void) =>
+      this.placeInTx(uid, req, nowSec, stpId, onMove),
+    );
     this.cancelTx = db.transaction((orders: OrderRec[], nowSec: number, onMove: () => void) => this.cancelInTx(orders, nowSec, onMove));
-    for (const p of db.prepare('SELECT * FROM currency_pairs').all() as { id: string; base: string; quote: string; amount_precision: number; precision: number; min_base: string; min_quote: string }[]) {
-      this.pairs.set(p.id, { id: p.id, base: p.base, quote: p.quote, ap: p.amount_precision, pp: p.precision, minBase: new Dec(p.min_base), minQuote: new Dec(p.min_quote), maxQuote: new Dec(MAX_QUOTE_AMOUNT) });
+    for (const p of db.prepare('SELECT * FROM currency_pairs').all() as {
+      id: string;
+      base: string;
+      quote: string;
+      amount_precision: number;
+      precision: number;
+      min_base: string;
+      min_quote: string;
+    }[]) {
+      this.pairs.set(p.id, {
+        id: p.id,
+        base: p.base,
+        quote: p.quote,
+        ap: p.amount_precision,
+        pp: p.precision,
+        minBase: new Dec(p.min_base),
+        minQuote: new Dec(p.min_quote),
+        maxQuote: new Dec(MAX_QUOTE_AMOUNT),
+      });
       this.books.set(p.id, new Book());
     }
     for (const o of openRows(db)) {
       const pair = this.pairs.get(o.pair)!;
-      this.book(o.pair).restore({ id: o.id, owner: o.uid, side: o.side, price: scaledOf(o.price, pair.pp), left: scaledOf(o.left, pair.ap), stpId: o.stpId });
+      this.book(o.pair).restore({
+        id: o.id,
+        owner: o.uid,
+        side: o.side,
+        price: scaledOf(o.price, pair.pp),
+        left: scaledOf(o.left, pair.ap),
+        stpId: o.stpId,
+      });
       this.open.set(o.id, o);
     }
-    for (const r of db.prepare('SELECT uid, stp_id FROM stp_members').all() as { uid: string; stp_id: number }[]) this.stpGroups.set(r.uid, r.stp_id);
+    for (const r of db.prepare('SELECT uid, stp_id FROM stp_members').all() as { uid: string; stp_id: number }[])
+      this.stpGroups.set(r.uid, r.stp_id);
     this.nextOrder = ((db.prepare('SELECT MAX(id) AS m FROM spot_orders').get() as { m: number | null }).m ?? 0) + 1;
     this.nextTrade = ((db.prepare('SELECT MAX(trade_id) AS m FROM spot_fills').get() as { m: number | null }).m ?? 0) + 1;
   }
@@ -120,11 +155,16 @@ export class Market {
   place(uid: string, req: PlaceRequest, nowSec: number): OrderRec {
     const stpId = this.stpGroups.get(uid) ?? 0;
     if (req.stpAct && stpId === 0) {
-      throw new ApiError('INVALID_PARAM_VALUE', 'stp_act needs membership in a self-trade prevention group; this account is in none (§3.5)');
+      throw new ApiError(
+        'INVALID_PARAM_VALUE',
+        'stp_act needs membership in a self-trade prevention group; this account is in none (§3.5)',
+      );
     }
     let moved = false;
     try {
-      return inBatch(this.db, this.placeTx, uid, req, nowSec, stpId, () => { moved = true; });
+      return inBatch(this.db, this.placeTx, uid, req, nowSec, stpId, () => {
+        moved = true;
+      });
     } catch (e) {
       if (moved) forgetMarket(this.db);
       throw e;
@@ -142,14 +182,42 @@ export class Market {
     deltas.lock(this.db, pocket, lockCurrency, lock);
 
     const taker: OrderRec = {
-      id: this.nextOrder, uid, text: req.text, pair: pair.id, type: req.type, account: req.account, side: req.side, amount: req.amount,
-      price: req.price, tif: req.tif, left: req.amount, filledAmount: new Dec(0), filledTotal: new Dec(0), fee: new Dec(0),
-      feeCurrency: buy ? pair.base : pair.quote, locked: lock, stpId, stpAct: req.stpAct ?? '-', status: 'open', finishAs: 'open',
-      createMs: ms, updateMs: ms,
+      id: this.nextOrder,
+      uid,
+      text: req.text,
+      pair: pair.id,
+      type: req.type,
+      account: req.account,
+      side: req.side,
+      amount: req.amount,
+      price: req.price,
+      tif: req.tif,
+      left: req.amount,
+      filledAmount: new Dec(0),
+      filledTotal: new Dec(0),
+      fee: new Dec(0),
+      feeCurrency: buy ? pair.base : pair.quote,
+      locked: lock,
+      stpId,
+      stpAct: req.stpAct ?? '-',
+      status: 'open',
+      finishAs: 'open',
+      createMs: ms,
+      updateMs: ms,
     };
     let result;
     try {
-      result = this.book(pair.id).place({ id: taker.id, owner: uid, side: req.side, type: req.type, price: req.ticks, amount: req.units, tif: req.tif, stpId, stpAct: req.stpAct });
+      result = this.book(pair.id).place({
+        id: taker.id,
+        owner: uid,
+        side: req.side,
+        type: req.type,
+        price: req.ticks,
+        amount: req.units,
+        tif: req.tif,
+        stpId,
+        stpAct: req.stpAct,
+      });
     } catch (e) {
       if (e instanceof EngineRefusal) throw new ApiError(e.label, e.message);
       throw e;
@@ -163,7 +231,10 @@ export class Market {
       const quote = new Dec(fromScaled(f.lots * f.price, pair.pp + pair.ap));
       const price = fromScaled(f.price, pair.pp);
       const tradeId = this.nextTrade++;
-      for (const [o, role] of [[taker, 'taker'], [maker, 'maker']] as const) {
+      for (const [o, role] of [
+        [taker, 'taker'],
+        [maker, 'maker'],
+      ] as const) {
         const p = pocketOf(o);
         const rate = role === 'taker' ? TAKER_FEE : MAKER_FEE;
         // The buyer pays quote from its lock and gets base less the fee; the seller the other way round.
@@ -178,8 +249,18 @@ export class Market {
         o.fee = o.fee.plus(fee);
         o.updateMs = ms;
         insertFill(this.db, {
-          trade_id: tradeId, uid: o.uid, order_id: o.id, pair: pair.id, side: o.side, role, amount: fmt(base), price,
-          fee: fmt(fee), fee_currency: gotCurrency, text: o.text, ts_ms: ms,
+          trade_id: tradeId,
+          uid: o.uid,
+          order_id: o.id,
+          pair: pair.id,
+          side: o.side,
+          role,
+          amount: fmt(base),
+          price,
+          fee: fmt(fee),
+          fee_currency: gotCurrency,
+          text: o.text,
+          ts_ms: ms,
         });
       }
       maker.left = fromScaled(f.maker.left, pair.ap);
@@ -213,7 +294,8 @@ export class Market {
   private finish(o: OrderRec, status: OrderRec['status'], finishAs: string, deltas: Deltas): void {
     o.status = status;
     o.finishAs = finishAs;
-    if (!o.locked.isZero()) deltas.add(pocketOf(o), o.side === 'buy' ? this.pairs.get(o.pair)!.quote : this.pairs.get(o.pair)!.base, o.locked, o.locked.neg());
+    if (!o.locked.isZero())
+      deltas.add(pocketOf(o), o.side === 'buy' ? this.pairs.get(o.pair)!.quote : this.pairs.get(o.pair)!.base, o.locked, o.locked.neg());
     o.locked = new Dec(0);
     this.open.delete(o.id);
     updateOrder(this.db, o);
@@ -224,7 +306,9 @@ export class Market {
     if (orders.length === 0) return [];
     let moved = false;
     try {
-      return inBatch(this.db, this.cancelTx, orders, nowSec, () => { moved = true; });
+      return inBatch(this.db, this.cancelTx, orders, nowSec, () => {
+        moved = true;
+      });
     } catch (e) {
       if (moved) forgetMarket(this.db);
       throw e;
@@ -250,8 +334,10 @@ export class Market {
     if (this.lastTicks.get(pair.id) === ticks) return;
     this.lastTicks.set(pair.id, ticks);
     const price = fromScaled(ticks, pair.pp);
-    stmt(this.db, 'INSERT INTO pair_last (pair, price, ts_ms) VALUES (?, ?, ?) ON CONFLICT(pair) DO UPDATE SET price = excluded.price, ts_ms = excluded.ts_ms')
-      .run(pair.id, price, ms);
+    stmt(
+      this.db,
+      'INSERT INTO pair_last (pair, price, ts_ms) VALUES (?, ?, ?) ON CONFLICT(pair) DO UPDATE SET price = excluded.price, ts_ms = excluded.ts_ms',
+    ).run(pair.id, price, ms);
     if (pair.quote === 'USDT') stmt(this.db, 'UPDATE prices SET usdt = ? WHERE currency = ?').run(price, pair.base);
   }
 }

@@ -11,36 +11,52 @@ import { balancesByUid, crossView, futuresAccount, marginView } from './views.ts
 export function accountRoutes(): RouteDef[] {
   return [
     {
-      method: 'GET', path: '/spot/accounts', group: 'spot',
+      method: 'GET',
+      path: '/spot/accounts',
+      group: 'spot',
       handler: ({ db, caller, query }) => {
         const c = optional(query, 'currency');
         const rows = balancesByUid(db, 'spot', [caller.uid]).get(caller.uid)!;
-        return rows.filter((r) => c === undefined || r.currency === currencyName(c))
+        return rows
+          .filter((r) => c === undefined || r.currency === currencyName(c))
           .map((r) => ({ currency: r.currency, available: r.available, locked: r.locked, update_id: 1 }));
       },
     },
     {
-      method: 'GET', path: '/margin/accounts', group: 'spot',
+      method: 'GET',
+      path: '/margin/accounts',
+      group: 'spot',
       handler: ({ db, caller, query }) => {
         const pair = optional(query, 'currency_pair');
-        if (pair !== undefined && !stmt(db, 'SELECT 1 FROM currency_pairs WHERE id = ?').get(pair)) throw new ApiError('INVALID_CURRENCY_PAIR', `unknown currency pair ${pair}`);
+        if (pair !== undefined && !stmt(db, 'SELECT 1 FROM currency_pairs WHERE id = ?').get(pair))
+          throw new ApiError('INVALID_CURRENCY_PAIR', `unknown currency pair ${pair}`);
         const rows = balancesByUid(db, 'margin', [caller.uid]).get(caller.uid)!;
-        return marginView(db, rows.filter((r) => pair === undefined || r.sub_key === pair));
+        return marginView(
+          db,
+          rows.filter((r) => pair === undefined || r.sub_key === pair),
+        );
       },
     },
     {
       // USER_NOT_FOUND until a transfer opens the account (§7 futures).
-      method: 'GET', path: '/futures/:settle/accounts', group: 'futures',
+      method: 'GET',
+      path: '/futures/:settle/accounts',
+      group: 'futures',
       handler: ({ db, caller, params, nowSec }) => {
         const settle = (params.settle ?? '').toLowerCase();
-        if (!(FUTURES_SETTLES as readonly string[]).includes(settle)) throw new ApiError('INVALID_PARAM_VALUE', `settle must be one of ${FUTURES_SETTLES.join(', ')}`);
-        const row = balancesByUid(db, 'futures', [caller.uid]).get(caller.uid)!.find((r) => r.sub_key === settle);
+        if (!(FUTURES_SETTLES as readonly string[]).includes(settle))
+          throw new ApiError('INVALID_PARAM_VALUE', `settle must be one of ${FUTURES_SETTLES.join(', ')}`);
+        const row = balancesByUid(db, 'futures', [caller.uid])
+          .get(caller.uid)!
+          .find((r) => r.sub_key === settle);
         if (!row) throw new ApiError('USER_NOT_FOUND', `no ${settle} futures account yet; a transfer into it opens it`);
         return futuresAccount(caller.uid, settle, row, nowSec);
       },
     },
     {
-      method: 'GET', path: '/margin/cross/accounts', group: 'spot',
+      method: 'GET',
+      path: '/margin/cross/accounts',
+      group: 'spot',
       handler: ({ db, caller, nowSec }) => {
         const rows = balancesByUid(db, 'cross_margin', [caller.uid]).get(caller.uid)!;
         if (rows.length === 0) throw new ApiError('USER_NOT_FOUND', 'no cross margin account');

@@ -9,7 +9,15 @@ import { optional } from './params.ts';
 
 // §4.4 public spot reads. Shapes follow the live service's documentation (simulator/README.md (endpoints section)).
 
-interface PairRow { id: string; base: string; quote: string; amount_precision: number; precision: number; min_base: string; min_quote: string }
+interface PairRow {
+  id: string;
+  base: string;
+  quote: string;
+  amount_precision: number;
+  precision: number;
+  min_base: string;
+  min_quote: string;
+}
 
 function pairs(db: Parameters<typeof listCurrencies>[0]): PairRow[] {
   return stmt(db, 'SELECT * FROM currency_pairs ORDER BY id').all() as PairRow[];
@@ -18,39 +26,73 @@ function pairs(db: Parameters<typeof listCurrencies>[0]): PairRow[] {
 export function marketRoutes(): RouteDef[] {
   return [
     {
-      method: 'GET', path: '/spot/time', group: 'public',
+      method: 'GET',
+      path: '/spot/time',
+      group: 'public',
       handler: ({ nowSec }) => ({ server_time: Math.floor(nowSec * 1000) }),
     },
     {
-      method: 'GET', path: '/spot/currencies', group: 'public',
-      handler: ({ db }) => listCurrencies(db).map((c) => {
-        const chains = chainsOf(db, c.currency);
-        return {
-          currency: c.currency, name: c.name, delisted: false,
-          withdraw_disabled: chains.every((x) => x.is_withdraw_disabled === 1), withdraw_delayed: false,
-          deposit_disabled: chains.every((x) => x.is_deposit_disabled === 1), trade_disabled: false, fixed_rate: '',
-          chain: chains[0]?.chain ?? '', is_private: false,
-          chains: chains.map((x) => ({
-            name: x.chain, addr: x.contract_address, withdraw_disabled: x.is_withdraw_disabled === 1, withdraw_delayed: false, deposit_disabled: x.is_deposit_disabled === 1,
-          })),
-        };
-      }),
+      method: 'GET',
+      path: '/spot/currencies',
+      group: 'public',
+      handler: ({ db }) =>
+        listCurrencies(db).map((c) => {
+          const chains = chainsOf(db, c.currency);
+          return {
+            currency: c.currency,
+            name: c.name,
+            delisted: false,
+            withdraw_disabled: chains.every((x) => x.is_withdraw_disabled === 1),
+            withdraw_delayed: false,
+            deposit_disabled: chains.every((x) => x.is_deposit_disabled === 1),
+            trade_disabled: false,
+            fixed_rate: '',
+            chain: chains[0]?.chain ?? '',
+            is_private: false,
+            chains: chains.map((x) => ({
+              name: x.chain,
+              addr: x.contract_address,
+              withdraw_disabled: x.is_withdraw_disabled === 1,
+              withdraw_delayed: false,
+              deposit_disabled: x.is_deposit_disabled === 1,
+            })),
+          };
+        }),
     },
     {
-      method: 'GET', path: '/spot/currency_pairs', group: 'public',
+      method: 'GET',
+      path: '/spot/currency_pairs',
+      group: 'public',
       handler: ({ db }) => {
         const names = new Map(listCurrencies(db).map((c) => [c.currency, c.name]));
         return pairs(db).map((p) => ({
-          id: p.id, base: p.base, base_name: names.get(p.base) ?? p.base, quote: p.quote, quote_name: names.get(p.quote) ?? p.quote, fee: '0.2',
-          min_base_amount: p.min_base, min_quote_amount: p.min_quote, max_base_amount: '', max_quote_amount: MAX_QUOTE_AMOUNT,
-          amount_precision: p.amount_precision, precision: p.precision, trade_status: 'tradable', sell_start: 1516378650, buy_start: 1516378650,
-          delisting_time: 0, type: 'normal', trade_url: '', st_tag: false,
+          id: p.id,
+          base: p.base,
+          base_name: names.get(p.base) ?? p.base,
+          quote: p.quote,
+          quote_name: names.get(p.quote) ?? p.quote,
+          fee: '0.2',
+          min_base_amount: p.min_base,
+          min_quote_amount: p.min_quote,
+          max_base_amount: '',
+          max_quote_amount: MAX_QUOTE_AMOUNT,
+          amount_precision: p.amount_precision,
+          precision: p.precision,
+          trade_status: 'tradable',
+          sell_start: 1516378650,
+          buy_start: 1516378650,
+          delisting_time: 0,
+          type: 'normal',
+          trade_url: '',
+          st_tag: false,
         }));
       },
     },
     {
       // last is the pair's last trade (the valuation price until a trade happens); bid and ask are the book's.
-      method: 'GET', path: '/spot/tickers', group: 'public',
+      method: 'GET',
+      path: '/spot/tickers',
+      group: 'public',
       handler: ({ db, query }) => {
         const only = optional(query, 'currency_pair');
         const list = pairs(db).filter((p) => only === undefined || p.id === only);
@@ -58,13 +100,25 @@ export function marketRoutes(): RouteDef[] {
         const m = marketOf(db);
         return list.map((p) => {
           const traded = stmt(db, 'SELECT price FROM pair_last WHERE pair = ?').get(p.id) as { price: string } | undefined;
-          const last = traded ? new Dec(traded.price) : new Dec(priceOf(db, p.base) ?? '0').div(priceOf(db, p.quote) ?? '1').toDecimalPlaces(p.precision);
+          const last = traded
+            ? new Dec(traded.price)
+            : new Dec(priceOf(db, p.base) ?? '0').div(priceOf(db, p.quote) ?? '1').toDecimalPlaces(p.precision);
           const [bid] = m.book(p.id).depth('buy', 1);
           const [ask] = m.book(p.id).depth('sell', 1);
           return {
-            currency_pair: p.id, last: fmt(last), lowest_ask: ask ? fromScaled(ask.price, p.precision) : '', lowest_size: ask ? fromScaled(ask.lots, p.amount_precision) : '',
-            highest_bid: bid ? fromScaled(bid.price, p.precision) : '', highest_size: bid ? fromScaled(bid.lots, p.amount_precision) : '',
-            change_percentage: '0', change_utc0: '0', change_utc8: '0', base_volume: '0', quote_volume: '0', high_24h: fmt(last), low_24h: fmt(last),
+            currency_pair: p.id,
+            last: fmt(last),
+            lowest_ask: ask ? fromScaled(ask.price, p.precision) : '',
+            lowest_size: ask ? fromScaled(ask.lots, p.amount_precision) : '',
+            highest_bid: bid ? fromScaled(bid.price, p.precision) : '',
+            highest_size: bid ? fromScaled(bid.lots, p.amount_precision) : '',
+            change_percentage: '0',
+            change_utc0: '0',
+            change_utc8: '0',
+            base_volume: '0',
+            quote_volume: '0',
+            high_24h: fmt(last),
+            low_24h: fmt(last),
           };
         });
       },

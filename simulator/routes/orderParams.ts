@@ -17,7 +17,8 @@ export function pairOf(m: Market, name: string): PairInfo {
 
 export function oneOf<T extends string>(v: string | undefined, name: string, allowed: readonly T[]): T | undefined {
   if (v === undefined) return undefined;
-  if (!(allowed as readonly string[]).includes(v)) throw new ApiError('INVALID_PARAM_VALUE', `${name} must be one of ${allowed.join(', ')}`);
+  if (!(allowed as readonly string[]).includes(v))
+    throw new ApiError('INVALID_PARAM_VALUE', `${name} must be one of ${allowed.join(', ')}`);
   return v as T;
 }
 
@@ -32,7 +33,8 @@ function decimalField(b: Record<string, unknown>, name: string): string {
 
 function scaled(v: string, places: number, name: string): number {
   const i = v.indexOf('.');
-  if (i >= 0 && v.length - i - 1 > places) throw new ApiError('INVALID_PRECISION', `${name} ${v} has more than ${places} decimal places for this pair`);
+  if (i >= 0 && v.length - i - 1 > places)
+    throw new ApiError('INVALID_PRECISION', `${name} ${v} has more than ${places} decimal places for this pair`);
   const n = toScaled(v, places);
   if (n === null) throw new ApiError('AMOUNT_TOO_MUCH', `${name} ${v} is too large`);
   return n;
@@ -48,15 +50,23 @@ export function parsePlace(m: Market, body: unknown): PlaceRequest {
     throw new ApiError('INVALID_PARAM_VALUE', `account ${accountName} is not served by the Sandbox; use spot or margin`);
   }
   const account = oneOf(accountName, 'account', ['spot', 'margin'] as const)!;
-  const tif: TimeInForce = oneOf(bodyString(b, 'time_in_force', false), 'time_in_force', ['gtc', 'ioc', 'poc', 'fok'] as const) ?? (type === 'market' ? 'ioc' : 'gtc');
-  if (type === 'market' && (tif === 'gtc' || tif === 'poc')) throw new ApiError('INVALID_PARAM_VALUE', 'a market order takes time_in_force ioc or fok');
+  const tif: TimeInForce =
+    oneOf(bodyString(b, 'time_in_force', false), 'time_in_force', ['gtc', 'ioc', 'poc', 'fok'] as const) ??
+    (type === 'market' ? 'ioc' : 'gtc');
+  if (type === 'market' && (tif === 'gtc' || tif === 'poc'))
+    throw new ApiError('INVALID_PARAM_VALUE', 'a market order takes time_in_force ioc or fok');
   const text = bodyString(b, 'text', false) ?? 'apiv4';
   if (b.text !== undefined && !ORDER_TEXT_RE.test(text)) {
     throw new ApiError('INVALID_PARAM_VALUE', 'text must start with "t-" and add 1 to 28 characters of 0-9 A-Z a-z _ - . (§8.5)');
   }
   const stpAct: StpAct | null = oneOf(bodyString(b, 'stp_act', false), 'stp_act', ['cn', 'co', 'cb'] as const) ?? null;
-  if (b.auto_borrow === true || b.auto_repay === true) throw new ApiError('INVALID_PARAM_VALUE', 'auto_borrow and auto_repay are not offered: margin orders use the margin account without borrowing');
-  if (b.auto_borrow !== undefined && typeof b.auto_borrow !== 'boolean') throw new ApiError('INVALID_PARAM_VALUE', 'auto_borrow must be a boolean');
+  if (b.auto_borrow === true || b.auto_repay === true)
+    throw new ApiError(
+      'INVALID_PARAM_VALUE',
+      'auto_borrow and auto_repay are not offered: margin orders use the margin account without borrowing',
+    );
+  if (b.auto_borrow !== undefined && typeof b.auto_borrow !== 'boolean')
+    throw new ApiError('INVALID_PARAM_VALUE', 'auto_borrow must be a boolean');
   const iceberg = bodyString(b, 'iceberg', false);
   if (iceberg !== undefined && iceberg !== '0') throw new ApiError('INVALID_PARAM_VALUE', 'iceberg orders are not offered by the Sandbox');
   oneOf(bodyString(b, 'action_mode', false), 'action_mode', ['ACK', 'RESULT', 'FULL'] as const);
@@ -68,17 +78,23 @@ export function parsePlace(m: Market, body: unknown): PlaceRequest {
     const units = scaled(amount, funds ? pair.pp + pair.ap : pair.ap, 'amount');
     const a = new Dec(amount);
     if (funds ? a.lt(pair.minQuote) : a.lt(pair.minBase)) {
-      throw new ApiError('AMOUNT_TOO_LITTLE', `a market ${side} needs at least ${fmt(funds ? pair.minQuote : pair.minBase)} ${funds ? pair.quote : pair.base}`);
+      throw new ApiError(
+        'AMOUNT_TOO_LITTLE',
+        `a market ${side} needs at least ${fmt(funds ? pair.minQuote : pair.minBase)} ${funds ? pair.quote : pair.base}`,
+      );
     }
-    if (funds && a.gt(pair.maxQuote)) throw new ApiError('AMOUNT_TOO_MUCH', `a market buy spends at most ${fmt(pair.maxQuote)} ${pair.quote}`);
+    if (funds && a.gt(pair.maxQuote))
+      throw new ApiError('AMOUNT_TOO_MUCH', `a market buy spends at most ${fmt(pair.maxQuote)} ${pair.quote}`);
     return { ...common, price: '0', units, ticks: 0 };
   }
   const price = decimalField(b, 'price');
   const ticks = scaled(price, pair.pp, 'price');
   const units = scaled(amount, pair.ap, 'amount');
   const total = new Dec(amount).times(price);
-  if (new Dec(amount).lt(pair.minBase)) throw new ApiError('AMOUNT_TOO_LITTLE', `amount must be at least ${fmt(pair.minBase)} ${pair.base}`);
-  if (total.lt(pair.minQuote)) throw new ApiError('AMOUNT_TOO_LITTLE', `price × amount must be at least ${fmt(pair.minQuote)} ${pair.quote}`);
+  if (new Dec(amount).lt(pair.minBase))
+    throw new ApiError('AMOUNT_TOO_LITTLE', `amount must be at least ${fmt(pair.minBase)} ${pair.base}`);
+  if (total.lt(pair.minQuote))
+    throw new ApiError('AMOUNT_TOO_LITTLE', `price × amount must be at least ${fmt(pair.minQuote)} ${pair.quote}`);
   if (total.gt(pair.maxQuote) || !Number.isSafeInteger(ticks * units)) {
     throw new ApiError('AMOUNT_TOO_MUCH', `price × amount must be at most ${fmt(pair.maxQuote)} ${pair.quote}`);
   }

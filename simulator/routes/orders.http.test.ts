@@ -9,13 +9,22 @@ import { failure, startClient, type Client, type Key } from '../testkit/client.t
 // change nothing.
 
 let c: Client;
-beforeAll(async () => { c = await startClient(); });
-afterAll(async () => { await c.s.dispose(); });
+beforeAll(async () => {
+  c = await startClient();
+});
+afterAll(async () => {
+  await c.s.dispose();
+});
 
 const PAIR = 'BTC_USDT';
 
 function del(path: string, query: Record<string, string>, key: Key = c.main): Promise<Reply> {
-  return signed(c.s.baseUrl, key, { method: 'DELETE', path, query: new URLSearchParams(query).toString(), timestamp: String(Math.floor(c.s.clock.now())) });
+  return signed(c.s.baseUrl, key, {
+    method: 'DELETE',
+    path,
+    query: new URLSearchParams(query).toString(),
+    timestamp: String(Math.floor(c.s.clock.now())),
+  });
 }
 
 async function book(pair = PAIR) {
@@ -39,12 +48,19 @@ describe('order book and tickers', () => {
     const b = await book();
     expect(b.asks.length).toBeGreaterThanOrEqual(20);
     expect(b.bids.length).toBeGreaterThanOrEqual(20);
-    const asks = b.asks.map(([p]) => new Decimal(p)), bids = b.bids.map(([p]) => new Decimal(p));
+    const asks = b.asks.map(([p]) => new Decimal(p)),
+      bids = b.bids.map(([p]) => new Decimal(p));
     for (let i = 1; i < asks.length; i++) expect(asks[i]!.gt(asks[i - 1]!)).toBe(true);
     for (let i = 1; i < bids.length; i++) expect(bids[i]!.lt(bids[i - 1]!)).toBe(true);
     expect(bids[0]!.lt(asks[0]!)).toBe(true);
-    expect(failure(await c.publicGet('/spot/order_book', { currency_pair: PAIR, limit: 101 }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
-    expect(failure(await c.publicGet('/spot/order_book', { currency_pair: 'NOPE_USDT' }))).toEqual({ status: 400, label: 'INVALID_CURRENCY_PAIR' });
+    expect(failure(await c.publicGet('/spot/order_book', { currency_pair: PAIR, limit: 101 }))).toEqual({
+      status: 400,
+      label: 'INVALID_PARAM_VALUE',
+    });
+    expect(failure(await c.publicGet('/spot/order_book', { currency_pair: 'NOPE_USDT' }))).toEqual({
+      status: 400,
+      label: 'INVALID_CURRENCY_PAIR',
+    });
     expect(failure(await c.publicGet('/spot/order_book'))).toEqual({ status: 400, label: 'MISSING_REQUIRED_PARAM' });
     const t = (await c.publicGet('/spot/tickers', { currency_pair: PAIR })).json[0];
     expect([t.highest_bid, t.lowest_ask]).toEqual([b.bids[0]![0], b.asks[0]![0]]);
@@ -59,7 +75,18 @@ describe('placing, reading and cancelling', () => {
     const r = await place({ side: 'buy', amount: '0.01', price, text: 't-rest-1' });
     expect(r.status, r.text).toBe(201);
     const o = SpotOrder.parse(r.json);
-    expect(o).toMatchObject({ status: 'open', finish_as: 'open', left: '0.01', filled_amount: '0', type: 'limit', account: 'spot', time_in_force: 'gtc', text: 't-rest-1', stp_id: 0, stp_act: '-' });
+    expect(o).toMatchObject({
+      status: 'open',
+      finish_as: 'open',
+      left: '0.01',
+      filled_amount: '0',
+      type: 'limit',
+      account: 'spot',
+      time_in_force: 'gtc',
+      text: 't-rest-1',
+      stp_id: 0,
+      stp_act: '-',
+    });
     const cost = new Decimal(price).times('0.01');
     const during = await balance('USDT');
     expect(during.available.toFixed()).toBe(before.available.minus(cost).toFixed());
@@ -68,7 +95,10 @@ describe('placing, reading and cancelling', () => {
     expect((await c.get(`/spot/orders/${o.id}`, { currency_pair: PAIR })).json.id).toBe(o.id);
     expect((await c.get('/spot/orders/t-rest-1', { currency_pair: PAIR })).json.id).toBe(o.id);
     expect(failure(await c.get(`/spot/orders/${o.id}`, { currency_pair: 'ETH_USDT' }))).toEqual({ status: 404, label: 'ORDER_NOT_FOUND' });
-    expect(failure(await c.get(`/spot/orders/${o.id}`, { currency_pair: PAIR }, c.subs[0]))).toEqual({ status: 404, label: 'ORDER_NOT_FOUND' });
+    expect(failure(await c.get(`/spot/orders/${o.id}`, { currency_pair: PAIR }, c.subs[0]))).toEqual({
+      status: 404,
+      label: 'ORDER_NOT_FOUND',
+    });
     const open = await c.get('/spot/orders', { currency_pair: PAIR, status: 'open' });
     expect((open.json as SpotOrder[]).map((x) => x.id)).toContain(o.id);
     const grouped = (await c.get('/spot/open_orders')).json.map((x: unknown) => OpenOrdersOfPair.parse(x));
@@ -84,24 +114,36 @@ describe('placing, reading and cancelling', () => {
     expect((finished.json as SpotOrder[]).find((x) => x.id === o.id)?.status).toBe('cancelled');
   });
 
-  test('a crossing buy fills at the makers\' prices, pays 0.2% in BTC, and moves the ticker and valuation', async () => {
-    const usdt = await balance('USDT'), btc = await balance('BTC');
+  test("a crossing buy fills at the makers' prices, pays 0.2% in BTC, and moves the ticker and valuation", async () => {
+    const usdt = await balance('USDT'),
+      btc = await balance('BTC');
     const b = await book();
-    const [p1, a1] = b.asks[0]!, [p2] = b.asks[1]!;
+    const [p1, a1] = b.asks[0]!,
+      [p2] = b.asks[1]!;
     // Takes the whole best level and a little of the next one.
     const amount = new Decimal(a1).plus('0.001').toFixed();
     const r = await place({ side: 'buy', amount, price: p2 });
     expect(r.status, r.text).toBe(201);
     const o = SpotOrder.parse(r.json);
     const total = new Decimal(p1).times(a1).plus(new Decimal(p2).times('0.001'));
-    expect(o).toMatchObject({ status: 'closed', finish_as: 'filled', left: '0', filled_amount: amount, filled_total: total.toFixed(), fee_currency: 'BTC' });
+    expect(o).toMatchObject({
+      status: 'closed',
+      finish_as: 'filled',
+      left: '0',
+      filled_amount: amount,
+      filled_total: total.toFixed(),
+      fee_currency: 'BTC',
+    });
     expect(o.fee).toBe(new Decimal(amount).times('0.002').toFixed());
-    const usdtAfter = await balance('USDT'), btcAfter = await balance('BTC');
+    const usdtAfter = await balance('USDT'),
+      btcAfter = await balance('BTC');
     expect(usdtAfter.available.toFixed()).toBe(usdt.available.minus(total).toFixed());
     expect(usdtAfter.locked.toFixed()).toBe(usdt.locked.toFixed());
     expect(btcAfter.available.toFixed()).toBe(btc.available.plus(amount).minus(o.fee).toFixed());
     const trades = (await c.get('/spot/my_trades', { currency_pair: PAIR, order_id: o.id })).json.map((x: unknown) => SpotTrade.parse(x));
-    expect([...new Set(trades.map((t: SpotTrade) => `${t.price} ${t.role} ${t.side}`))].sort()).toEqual([`${p1} taker buy`, `${p2} taker buy`].sort());
+    expect([...new Set(trades.map((t: SpotTrade) => `${t.price} ${t.role} ${t.side}`))].sort()).toEqual(
+      [`${p1} taker buy`, `${p2} taker buy`].sort(),
+    );
     expect(trades.reduce((s: Decimal, t: SpotTrade) => s.plus(t.amount), new Decimal(0)).toFixed()).toBe(amount);
     expect((await c.publicGet('/spot/tickers', { currency_pair: PAIR })).json[0].last).toBe(p2);
     // The valuation follows the last price once the one-minute total_balance cache has passed.
@@ -118,7 +160,10 @@ describe('placing, reading and cancelling', () => {
     expect(new Decimal(buy.filled_total).plus(buy.left).toFixed()).toBe('100');
     const sell = SpotOrder.parse((await place({ side: 'sell', type: 'market', amount: '0.002' })).json);
     expect([sell.status, sell.finish_as, sell.filled_amount, sell.fee_currency]).toEqual(['closed', 'filled', '0.002', 'USDT']);
-    expect(failure(await place({ side: 'buy', type: 'market', amount: '100', time_in_force: 'gtc' }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
+    expect(failure(await place({ side: 'buy', type: 'market', amount: '100', time_in_force: 'gtc' }))).toEqual({
+      status: 400,
+      label: 'INVALID_PARAM_VALUE',
+    });
   });
 
   test('ioc, poc and fok as a client sees them', async () => {
@@ -130,8 +175,14 @@ describe('placing, reading and cancelling', () => {
     const usdt = await balance('USDT');
     expect(usdt.locked.toFixed()).toBe((await balance('USDT')).locked.toFixed());
     const b2 = await book();
-    expect(failure(await place({ side: 'buy', amount: '0.001', price: b2.asks[0]![0], time_in_force: 'poc' }))).toEqual({ status: 400, label: 'POC_FILL_IMMEDIATELY' });
-    expect(failure(await place({ side: 'buy', amount: '1', price: b2.asks[0]![0], time_in_force: 'fok' }))).toEqual({ status: 400, label: 'FOK_NOT_FILL' });
+    expect(failure(await place({ side: 'buy', amount: '0.001', price: b2.asks[0]![0], time_in_force: 'poc' }))).toEqual({
+      status: 400,
+      label: 'POC_FILL_IMMEDIATELY',
+    });
+    expect(failure(await place({ side: 'buy', amount: '1', price: b2.asks[0]![0], time_in_force: 'fok' }))).toEqual({
+      status: 400,
+      label: 'FOK_NOT_FILL',
+    });
     expect(await book()).toEqual({ ...b2, current: expect.any(Number) });
     expect((await balance('USDT')).available.toFixed()).toBe(usdt.available.toFixed());
   });
@@ -140,11 +191,18 @@ describe('placing, reading and cancelling', () => {
     const b = await book();
     const low = new Decimal(b.bids[b.bids.length - 1]![0]).minus(500);
     const ids: string[] = [];
-    for (let i = 0; i < 3; i++) ids.push(SpotOrder.parse((await place({ side: 'buy', amount: '0.001', price: low.minus(i).toFixed() })).json).id);
-    const batch = await c.post('/spot/cancel_batch_orders', [{ currency_pair: PAIR, id: ids[0] }, { currency_pair: PAIR, id: '999999999' }]);
+    for (let i = 0; i < 3; i++)
+      ids.push(SpotOrder.parse((await place({ side: 'buy', amount: '0.001', price: low.minus(i).toFixed() })).json).id);
+    const batch = await c.post('/spot/cancel_batch_orders', [
+      { currency_pair: PAIR, id: ids[0] },
+      { currency_pair: PAIR, id: '999999999' },
+    ]);
     expect(batch.status, batch.text).toBe(200);
     const results = (batch.json as unknown[]).map((x) => CancelOrderResult.parse(x));
-    expect(results.map((x) => [x.succeeded, x.label])).toEqual([[true, ''], [false, 'ORDER_NOT_FOUND']]);
+    expect(results.map((x) => [x.succeeded, x.label])).toEqual([
+      [true, ''],
+      [false, 'ORDER_NOT_FOUND'],
+    ]);
     const all = await del('/spot/orders', { currency_pair: PAIR });
     expect((all.json as SpotOrder[]).map((x) => x.id).sort()).toEqual(ids.slice(1).sort());
     expect((await c.get('/spot/orders', { currency_pair: PAIR, status: 'open' })).json).toEqual([]);
@@ -172,7 +230,8 @@ describe('refusals change nothing', () => {
       [{ side: 'buy', amount: '0.001', price: bid, account: 'margin', auto_borrow: true }, 400, 'INVALID_PARAM_VALUE'],
       [{ side: 'buy', amount: '0.001', price: bid, account: 'cross_margin' }, 400, 'INVALID_PARAM_VALUE'],
     ];
-    for (const [body, status, label] of cases) expect([JSON.stringify(body), failure(await place(body))]).toEqual([JSON.stringify(body), { status, label }]);
+    for (const [body, status, label] of cases)
+      expect([JSON.stringify(body), failure(await place(body))]).toEqual([JSON.stringify(body), { status, label }]);
     expect(failure(await c.post('/spot/orders', undefined))).toEqual({ status: 400, label: 'MISSING_REQUIRED_PARAM' });
     // A sub-account holds a few thousand USDT: one BTC is out of its reach.
     const sub = c.subs[1]!;
@@ -208,7 +267,8 @@ describe('self-trade prevention and margin', () => {
 
   test('margin orders lock and settle in the isolated margin account, not in spot', async () => {
     const spotBefore = await balance('USDT');
-    const marginQuote = async () => (await c.get('/margin/accounts', { currency_pair: PAIR })).json[0].quote as { available: string; locked: string };
+    const marginQuote = async () =>
+      (await c.get('/margin/accounts', { currency_pair: PAIR })).json[0].quote as { available: string; locked: string };
     const mBefore = await marginQuote();
     const b = await book();
     const price = new Decimal(b.bids[b.bids.length - 1]![0]).minus(1000).toFixed();

@@ -5,13 +5,20 @@ import { admin, signed, startTestSandbox, type Reply, type TestSandbox } from '.
 // cancellation 200/s in total (single, all-of-a-pair and batch share it), other spot endpoints 200/10 s each.
 
 let s: TestSandbox;
-beforeAll(async () => { s = await startTestSandbox({}); });
-afterAll(async () => { await s.dispose(); });
+beforeAll(async () => {
+  s = await startTestSandbox({});
+});
+afterAll(async () => {
+  await s.dispose();
+});
 
 const num = (r: Reply, h: string) => Number(r.headers[h]);
-const order = (pair: string, key = s.credentials.main) => signed(s.baseUrl, key, {
-  method: 'POST', path: '/spot/orders', body: JSON.stringify({ currency_pair: pair, side: 'buy', amount: '1', price: '0.01' }),
-});
+const order = (pair: string, key = s.credentials.main) =>
+  signed(s.baseUrl, key, {
+    method: 'POST',
+    path: '/spot/orders',
+    body: JSON.stringify({ currency_pair: pair, side: 'buy', amount: '1', price: '0.01' }),
+  });
 
 test('placement: 10 per second per UID and market; another market and another UID have their own', async () => {
   const burst = await Promise.all(Array.from({ length: 11 }, () => order('XRP_USDT')));

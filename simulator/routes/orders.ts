@@ -30,9 +30,12 @@ function findOrder(db: DB, m: Market, uid: string, pair: string, ref: string, no
   if (/^\d{1,15}$/.test(ref)) id = Number(ref);
   else if (ref.startsWith('t-') && ref.length <= 30) {
     const since = Math.floor((nowSec - ORDER_TEXT_LOOKUP_SEC) * 1000);
-    id = (stmt(db, 'SELECT id FROM spot_orders WHERE uid = ? AND text = ? AND create_ms >= ? ORDER BY id DESC LIMIT 1').get(uid, ref, since) as { id: number } | undefined)?.id;
+    id = (
+      stmt(db, 'SELECT id FROM spot_orders WHERE uid = ? AND text = ? AND create_ms >= ? ORDER BY id DESC LIMIT 1').get(uid, ref, since) as
+        { id: number } | undefined
+    )?.id;
   } else throw new ApiError('INVALID_PARAM_VALUE', 'order_id must be an order id or a custom id starting with "t-"');
-  const o = id === undefined ? undefined : m.open.get(id) ?? loadOrder(db, id);
+  const o = id === undefined ? undefined : (m.open.get(id) ?? loadOrder(db, id));
   if (!o || o.uid !== uid || o.pair !== pair) throw new ApiError('ORDER_NOT_FOUND', `no order ${ref.slice(0, 40)} of yours in ${pair}`);
   return o;
 }
@@ -68,7 +71,9 @@ function marketInBody(raw: Buffer): string {
 export function orderRoutes(): RouteDef[] {
   return [
     {
-      method: 'GET', path: '/spot/order_book', group: 'public',
+      method: 'GET',
+      path: '/spot/order_book',
+      group: 'public',
       handler: ({ db, query, nowSec }) => {
         const m = marketOf(db);
         const pair = pairOf(m, required(query, 'currency_pair'));
@@ -77,51 +82,76 @@ export function orderRoutes(): RouteDef[] {
         const limit = intParam(query, 'limit', 10, 1, 100);
         const withId = oneOf(optional(query, 'with_id'), 'with_id', ['true', 'false'] as const) === 'true';
         const book = m.book(pair.id);
-        const rows = (side: 'buy' | 'sell') => book.depth(side, limit).map((l) => [fromScaled(l.price, pair.pp), fromScaled(l.lots, pair.ap)]);
+        const rows = (side: 'buy' | 'sell') =>
+          book.depth(side, limit).map((l) => [fromScaled(l.price, pair.pp), fromScaled(l.lots, pair.ap)]);
         const changed = m.changed.get(pair.id);
         const now = Math.floor(nowSec * 1000);
-        return { ...(withId ? { id: changed?.id ?? 0 } : {}), current: now, update: changed?.ms ?? now, asks: rows('sell'), bids: rows('buy') };
+        return {
+          ...(withId ? { id: changed?.id ?? 0 } : {}),
+          current: now,
+          update: changed?.ms ?? now,
+          asks: rows('sell'),
+          bids: rows('buy'),
+        };
       },
     },
     {
-      method: 'POST', path: '/spot/orders', group: 'spot', status: 201, bucketSuffix: marketInBody,
+      method: 'POST',
+      path: '/spot/orders',
+      group: 'spot',
+      status: 201,
+      bucketSuffix: marketInBody,
       handler: ({ db, caller, body, nowSec }) => {
         const m = marketOf(db);
         return wire(m, m.place(caller.uid, parsePlace(m, body), nowSec));
       },
     },
     {
-      method: 'GET', path: '/spot/orders', group: 'spot',
+      method: 'GET',
+      path: '/spot/orders',
+      group: 'spot',
       handler: ({ db, caller, query }) => {
         const m = marketOf(db);
         const pair = pairOf(m, required(query, 'currency_pair'));
         const status = oneOf(required(query, 'status'), 'status', ['open', 'finished'] as const)!;
         const p = pageLimit(query, 100, status === 'open' ? 100 : 1000);
         const side = oneOf(optional(query, 'side'), 'side', ['buy', 'sell'] as const);
-        const from = optional(query, 'from'), to = optional(query, 'to');
+        const from = optional(query, 'from'),
+          to = optional(query, 'to');
         const sec = (v: string | undefined, name: string) => {
           if (v === undefined) return undefined;
           if (!/^\d{1,12}(\.\d+)?$/.test(v)) throw new ApiError('INVALID_PARAM_VALUE', `${name} must be a Unix time in seconds`);
           return Math.floor(Number(v) * 1000);
         };
-        return listOrders(db, caller.uid, pair.id, status === 'open', { ...p, account: accountFilter(query), side, fromMs: sec(from, 'from'), toMs: sec(to, 'to') })
-          .map((o) => wire(m, m.open.get(o.id) ?? o));
+        return listOrders(db, caller.uid, pair.id, status === 'open', {
+          ...p,
+          account: accountFilter(query),
+          side,
+          fromMs: sec(from, 'from'),
+          toMs: sec(to, 'to'),
+        }).map((o) => wire(m, m.open.get(o.id) ?? o));
       },
     },
     {
       // Cancels every open order of the caller in a pair (optionally one side or account).
-      method: 'DELETE', path: '/spot/orders', group: 'spot',
+      method: 'DELETE',
+      path: '/spot/orders',
+      group: 'spot',
       handler: ({ db, caller, query, nowSec }) => {
         const m = marketOf(db);
         const pair = pairOf(m, required(query, 'currency_pair'));
         const side = oneOf(optional(query, 'side'), 'side', ['buy', 'sell'] as const);
         const account = accountFilter(query);
-        const mine = [...m.open.values()].filter((o) => o.uid === caller.uid && o.pair === pair.id && (!side || o.side === side) && (!account || o.account === account));
+        const mine = [...m.open.values()].filter(
+          (o) => o.uid === caller.uid && o.pair === pair.id && (!side || o.side === side) && (!account || o.account === account),
+        );
         return m.cancel(mine, nowSec).map((o) => wire(m, o));
       },
     },
     {
-      method: 'GET', path: '/spot/orders/:order_id', group: 'spot',
+      method: 'GET',
+      path: '/spot/orders/:order_id',
+      group: 'spot',
       handler: ({ db, caller, query, params, nowSec }) => {
         const m = marketOf(db);
         const pair = pairOf(m, required(query, 'currency_pair'));
@@ -130,7 +160,9 @@ export function orderRoutes(): RouteDef[] {
       },
     },
     {
-      method: 'DELETE', path: '/spot/orders/:order_id', group: 'spot',
+      method: 'DELETE',
+      path: '/spot/orders/:order_id',
+      group: 'spot',
       handler: ({ db, caller, query, params, nowSec }) => {
         const m = marketOf(db);
         const pair = pairOf(m, required(query, 'currency_pair'));
@@ -140,10 +172,13 @@ export function orderRoutes(): RouteDef[] {
       },
     },
     {
-      method: 'POST', path: '/spot/cancel_batch_orders', group: 'spot',
+      method: 'POST',
+      path: '/spot/cancel_batch_orders',
+      group: 'spot',
       handler: ({ db, caller, body, nowSec }) => {
         const m = marketOf(db);
-        if (body === undefined || body === null) throw new ApiError('MISSING_REQUIRED_PARAM', 'request body with a list of {currency_pair, id} is required');
+        if (body === undefined || body === null)
+          throw new ApiError('MISSING_REQUIRED_PARAM', 'request body with a list of {currency_pair, id} is required');
         if (!Array.isArray(body)) throw new ApiError('INVALID_PARAM_VALUE', 'the body must be a JSON array of {currency_pair, id}');
         if (body.length > MAX_BATCH_CANCEL) throw new ApiError('INVALID_PARAM_VALUE', `at most ${MAX_BATCH_CANCEL} orders per request`);
         return body.map((item: unknown) => {
@@ -166,20 +201,33 @@ export function orderRoutes(): RouteDef[] {
     },
     {
       // Open orders of the caller grouped by pair; `limit` counts orders per pair (live documentation).
-      method: 'GET', path: '/spot/open_orders', group: 'spot',
+      method: 'GET',
+      path: '/spot/open_orders',
+      group: 'spot',
       handler: ({ db, caller, query }) => {
         const m = marketOf(db);
         const p = pageLimit(query, 100, 100);
         const account = accountFilter(query);
-        const rows = (stmt(db, "SELECT * FROM spot_orders WHERE uid = ? AND status = 'open' ORDER BY pair, id DESC").all(caller.uid) as Parameters<typeof fromRow>[0][])
-          .map(fromRow).filter((o) => !account || o.account === account);
+        const rows = (
+          stmt(db, "SELECT * FROM spot_orders WHERE uid = ? AND status = 'open' ORDER BY pair, id DESC").all(caller.uid) as Parameters<
+            typeof fromRow
+          >[0][]
+        )
+          .map(fromRow)
+          .filter((o) => !account || o.account === account);
         const byPair = new Map<string, OrderRec[]>();
         for (const o of rows) byPair.set(o.pair, [...(byPair.get(o.pair) ?? []), m.open.get(o.id) ?? o]);
-        return [...byPair].map(([pair, list]) => ({ currency_pair: pair, total: list.length, orders: list.slice(p.offset, p.offset + p.limit).map((o) => wire(m, o)) }));
+        return [...byPair].map(([pair, list]) => ({
+          currency_pair: pair,
+          total: list.length,
+          orders: list.slice(p.offset, p.offset + p.limit).map((o) => wire(m, o)),
+        }));
       },
     },
     {
-      method: 'GET', path: '/spot/my_trades', group: 'spot',
+      method: 'GET',
+      path: '/spot/my_trades',
+      group: 'spot',
       handler: ({ db, caller, query }) => {
         const m = marketOf(db);
         const pairName = optional(query, 'currency_pair');
@@ -194,9 +242,21 @@ export function orderRoutes(): RouteDef[] {
           if (!/^\d{1,12}(\.\d+)?$/.test(v)) throw new ApiError('INVALID_PARAM_VALUE', `${name} must be a Unix time in seconds`);
           return Math.floor(Number(v) * 1000);
         };
-        const rows = stmt(db, `SELECT * FROM spot_fills WHERE uid = ? AND (? IS NULL OR pair = ?) AND (? IS NULL OR order_id = ?) AND ts_ms >= ? AND ts_ms <= ?
-          ORDER BY id DESC LIMIT ? OFFSET ?`).all(caller.uid, pair ?? null, pair ?? null, orderId === undefined ? null : Number(orderId), orderId === undefined ? null : Number(orderId),
-          sec('from', 0), sec('to', Number.MAX_SAFE_INTEGER), p.limit, p.offset) as FillRow[];
+        const rows = stmt(
+          db,
+          `SELECT * FROM spot_fills WHERE uid = ? AND (? IS NULL OR pair = ?) AND (? IS NULL OR order_id = ?) AND ts_ms >= ? AND ts_ms <= ?
+          ORDER BY id DESC LIMIT ? OFFSET ?`,
+        ).all(
+          caller.uid,
+          pair ?? null,
+          pair ?? null,
+          orderId === undefined ? null : Number(orderId),
+          orderId === undefined ? null : Number(orderId),
+          sec('from', 0),
+          sec('to', Number.MAX_SAFE_INTEGER),
+          p.limit,
+          p.offset,
+        ) as FillRow[];
         return rows.map(tradeWire);
       },
     },

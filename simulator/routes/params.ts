@@ -32,7 +32,10 @@ export function intParam(q: Query, name: string, def: number, min: number, max: 
   return n;
 }
 
-export interface Page { limit: number; offset: number }
+export interface Page {
+  limit: number;
+  offset: number;
+}
 
 /** limit-offset pagination (§8.1): limit 1..max (default def), offset from 0. */
 export function limitOffset(q: Query, def = 100, max = 1000): Page {
@@ -65,7 +68,8 @@ export function timeRange(q: Query, nowSec: number, maxSec?: number): { from: nu
   const sentFrom = timeParam(q, 'from');
   const from = sentFrom ?? Math.floor(nowSec) - DEFAULT_RANGE_SEC;
   if (sentFrom !== undefined && from > to) throw new ApiError('INVALID_PARAM_VALUE', 'from must not be after to');
-  if (maxSec !== undefined && to - from > maxSec) throw new ApiError('INVALID_PARAM_VALUE', `the time range may span at most ${maxSec / DAY} days`);
+  if (maxSec !== undefined && to - from > maxSec)
+    throw new ApiError('INVALID_PARAM_VALUE', `the time range may span at most ${maxSec / DAY} days`);
   return { from, to };
 }
 

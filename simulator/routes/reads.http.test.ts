@@ -5,8 +5,12 @@ import { failure, spotAvailable, startClient, type Client } from '../testkit/cli
 // Contract tests of the §4.1 reads, the §4.4 account and market reads, and the ledger's admin routes.
 
 let c: Client;
-beforeAll(async () => { c = await startClient(); });
-afterAll(async () => { await c.s.dispose(); });
+beforeAll(async () => {
+  c = await startClient();
+});
+afterAll(async () => {
+  await c.s.dispose();
+});
 
 const DAY = 86400;
 
@@ -19,14 +23,23 @@ describe('wallet reads', () => {
     const btc = await c.publicGet('/wallet/currency_chains', { currency: 'BTC' });
     expect((btc.json as { chain: string; is_withdraw_disabled: number }[]).find((x) => x.chain === 'BSC')!.is_withdraw_disabled).toBe(1);
     expect(failure(await c.publicGet('/wallet/currency_chains'))).toEqual({ status: 400, label: 'MISSING_REQUIRED_PARAM' });
-    expect(failure(await c.publicGet('/wallet/currency_chains', { currency: 'PEPEX' }))).toEqual({ status: 400, label: 'INVALID_CURRENCY' });
+    expect(failure(await c.publicGet('/wallet/currency_chains', { currency: 'PEPEX' }))).toEqual({
+      status: 400,
+      label: 'INVALID_CURRENCY',
+    });
     expect((await c.get('/wallet/getLowCapExchangeList')).json).toEqual(['PEPEX', 'MOONC']);
   });
 
   test('deposit_address: one address per chain, a memo on tag chains, stable across calls', async () => {
     const a = await c.get('/wallet/deposit_address', { currency: 'USDT' });
     expect(a.status).toBe(200);
-    const chains = a.json.multichain_addresses as { chain: string; address: string; payment_id: string; payment_name: string; obtain_failed: number }[];
+    const chains = a.json.multichain_addresses as {
+      chain: string;
+      address: string;
+      payment_id: string;
+      payment_name: string;
+      obtain_failed: number;
+    }[];
     expect(chains.map((x) => x.chain)).toEqual(['ETH', 'TRX', 'TON']);
     expect(chains.find((x) => x.chain === 'TON')).toMatchObject({ payment_name: 'Memo', obtain_failed: 0 });
     expect(chains.find((x) => x.chain === 'TON')!.payment_id).not.toBe('');
@@ -37,7 +50,12 @@ describe('wallet reads', () => {
 
   test('withdraw_status: fees per chain and limits', async () => {
     const r = await c.get('/wallet/withdraw_status', { currency: 'USDT' });
-    expect(r.json[0]).toMatchObject({ currency: 'USDT', withdraw_amount_mini: '10', withdraw_eachtime_limit: '1000000', withdraw_fix_on_chains: { ETH: '4.5', TRX: '1', TON: '0.3' } });
+    expect(r.json[0]).toMatchObject({
+      currency: 'USDT',
+      withdraw_amount_mini: '10',
+      withdraw_eachtime_limit: '1000000',
+      withdraw_fix_on_chains: { ETH: '4.5', TRX: '1', TON: '0.3' },
+    });
     const all = await c.get('/wallet/withdraw_status');
     expect((all.json as { currency: string }[]).map((x) => x.currency)).not.toContain('PEPEX');
   });
@@ -46,8 +64,13 @@ describe('wallet reads', () => {
     const r = await c.get('/wallet/saved_address', { currency: 'USDT' });
     const verified = new Set((r.json as { verified: string }[]).map((x) => x.verified));
     expect(verified).toEqual(new Set(['0', '1']));
-    expect((await c.get('/wallet/saved_address', { currency: 'USDT', chain: 'TRX' })).json.every((x: { chain: string }) => x.chain === 'TRX')).toBe(true);
-    expect(failure(await c.get('/wallet/saved_address', { currency: 'USDT', limit: 101 }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
+    expect(
+      (await c.get('/wallet/saved_address', { currency: 'USDT', chain: 'TRX' })).json.every((x: { chain: string }) => x.chain === 'TRX'),
+    ).toBe(true);
+    expect(failure(await c.get('/wallet/saved_address', { currency: 'USDT', limit: 101 }))).toEqual({
+      status: 400,
+      label: 'INVALID_PARAM_VALUE',
+    });
     expect(failure(await c.get('/wallet/saved_address'))).toEqual({ status: 400, label: 'MISSING_REQUIRED_PARAM' });
   });
 
@@ -59,7 +82,12 @@ describe('wallet reads', () => {
 
   test('total_balance is cached for a minute per uid and currency (§2.9)', async () => {
     const first = (await c.get('/wallet/total_balance')).json.total.amount as string;
-    const w = await c.post('/withdrawals', { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '1000' });
+    const w = await c.post('/withdrawals', {
+      currency: 'USDT',
+      chain: 'TRX',
+      address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA',
+      amount: '1000',
+    });
     expect(w.status).toBe(200);
     expect((await c.get('/wallet/total_balance')).json.total.amount).toBe(first);
     c.s.clock.advance(61);
@@ -68,7 +96,11 @@ describe('wallet reads', () => {
   });
 
   test('small balances: listed, converted to GT, and kept in the history', async () => {
-    const list = (await c.get('/wallet/small_balance')).json as { currency: string; available_balance: string; convertible_to_gt: string }[];
+    const list = (await c.get('/wallet/small_balance')).json as {
+      currency: string;
+      available_balance: string;
+      convertible_to_gt: string;
+    }[];
     const doge = list.find((x) => x.currency === 'DOGE')!;
     expect(doge).toBeDefined();
     const gt0 = new Decimal(await spotAvailable(c, 'GT'));
@@ -85,7 +117,9 @@ describe('wallet reads', () => {
 
 describe('record lists (§8.1)', () => {
   test.each([
-    ['/wallet/withdrawals', 'timestamp'], ['/wallet/deposits', 'timestamp'], ['/wallet/sub_account_transfers', 'timest'],
+    ['/wallet/withdrawals', 'timestamp'],
+    ['/wallet/deposits', 'timestamp'],
+    ['/wallet/sub_account_transfers', 'timest'],
   ])('%s: with only `to`, `from` is still 7 days before now (§4.1, §8.1); a `to` older than that is an empty list', async (path, field) => {
     const now = Math.floor(c.s.clock.now());
     const to = now - 3 * DAY;
@@ -111,7 +145,10 @@ describe('record lists (§8.1)', () => {
     expect(month.length).toBeGreaterThan(recent.length);
     const page2 = (await c.get('/wallet/withdrawals', { from: now - 30 * DAY, to: now, limit: 10, offset: 10 })).json as unknown[];
     expect(page2).toEqual(month.slice(10, 20));
-    expect(failure(await c.get('/wallet/withdrawals', { from: now - 31 * DAY, to: now }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
+    expect(failure(await c.get('/wallet/withdrawals', { from: now - 31 * DAY, to: now }))).toEqual({
+      status: 400,
+      label: 'INVALID_PARAM_VALUE',
+    });
     expect(failure(await c.get('/wallet/withdrawals', { from: now, to: now - 10 }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
     expect(failure(await c.get('/wallet/withdrawals', { limit: 1001 }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
     expect(failure(await c.get('/wallet/withdrawals', { withdraw_id: 'x12' }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
@@ -124,17 +161,38 @@ describe('record lists (§8.1)', () => {
     const now = Math.floor(c.s.clock.now());
     const seen = new Set<string>();
     for (let to = now; to > now - 90 * DAY; to -= 30 * DAY) {
-      for (const x of (await c.get('/wallet/withdrawals', { from: to - 30 * DAY, to, limit: 1000 })).json as { status: string }[]) seen.add(x.status);
+      for (const x of (await c.get('/wallet/withdrawals', { from: to - 30 * DAY, to, limit: 1000 })).json as { status: string }[])
+        seen.add(x.status);
     }
-    for (const s of ['BCODE', 'CANCEL', 'CANCELPEND', 'DONE', 'EXTPEND', 'FAIL', 'FVERIFY', 'LOCKED', 'MANUAL', 'REJECT', 'REQUEST', 'REVIEW']) expect(seen).toContain(s);
+    for (const s of [
+      'BCODE',
+      'CANCEL',
+      'CANCELPEND',
+      'DONE',
+      'EXTPEND',
+      'FAIL',
+      'FVERIFY',
+      'LOCKED',
+      'MANUAL',
+      'REJECT',
+      'REQUEST',
+      'REVIEW',
+    ])
+      expect(seen).toContain(s);
   });
 
   test('deposits: limit at most 500; sub-account transfers and push have their windows', async () => {
     expect((await c.get('/wallet/deposits', { limit: 500 })).status).toBe(200);
     expect(failure(await c.get('/wallet/deposits', { limit: 501 }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
     const now = Math.floor(c.s.clock.now());
-    expect(failure(await c.get('/wallet/sub_account_transfers', { from: now - 40 * DAY }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
-    expect(failure(await c.get('/wallet/sub_account_transfers', { sub_uid: '10000101,abc' }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
+    expect(failure(await c.get('/wallet/sub_account_transfers', { from: now - 40 * DAY }))).toEqual({
+      status: 400,
+      label: 'INVALID_PARAM_VALUE',
+    });
+    expect(failure(await c.get('/wallet/sub_account_transfers', { sub_uid: '10000101,abc' }))).toEqual({
+      status: 400,
+      label: 'INVALID_PARAM_VALUE',
+    });
     // UID transfers are not bound to 30 days.
     expect((await c.get('/wallet/push', { from: now - 90 * DAY, to: now })).status).toBe(200);
     expect(failure(await c.get('/wallet/push', { transaction_type: 'both' }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
@@ -147,21 +205,35 @@ describe('sub-account balances', () => {
     const p2 = (await c.get('/wallet/sub_account_balances', { page: 2 })).json as { uid: string }[];
     expect(p2.map((x) => x.uid)).toEqual(['10000121', '10000122', '10000123', '10000124']);
     expect(failure(await c.get('/wallet/sub_account_balances', { limit: 101 }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
-    const two = (await c.get('/wallet/sub_account_balances', { sub_uid: '10000102,10000101' })).json as { uid: string; available: Record<string, string>; locking: Record<string, string> }[];
+    const two = (await c.get('/wallet/sub_account_balances', { sub_uid: '10000102,10000101' })).json as {
+      uid: string;
+      available: Record<string, string>;
+      locking: Record<string, string>;
+    }[];
     expect(two.map((x) => x.uid)).toEqual(['10000102', '10000101']);
     expect(two[0]!.available.USDT).toBe(await spotAvailable(c, 'USDT', c.subs[1]!));
-    expect(failure(await c.get('/wallet/sub_account_balances', { sub_uid: '10000001' }))).toEqual({ status: 404, label: 'SUB_ACCOUNT_NOT_FOUND' });
+    expect(failure(await c.get('/wallet/sub_account_balances', { sub_uid: '10000001' }))).toEqual({
+      status: 404,
+      label: 'SUB_ACCOUNT_NOT_FOUND',
+    });
     expect(failure(await c.get('/wallet/sub_account_balances', {}, c.subs[0]!))).toEqual({ status: 401, label: 'FORBIDDEN' });
   });
 
   test('margin, futures and cross margin: every sub-account when sub_uid is omitted', async () => {
-    for (const p of ['/wallet/sub_account_margin_balances', '/wallet/sub_account_futures_balances', '/wallet/sub_account_cross_margin_balances']) {
+    for (const p of [
+      '/wallet/sub_account_margin_balances',
+      '/wallet/sub_account_futures_balances',
+      '/wallet/sub_account_cross_margin_balances',
+    ]) {
       expect(((await c.get(p)).json as unknown[]).length).toBe(24);
     }
     const fut = (await c.get('/wallet/sub_account_futures_balances', { sub_uid: '10000101', settle: 'usdt' })).json;
     expect(Object.keys(fut[0].available)).toEqual(['usdt']);
     expect(fut[0].available.usdt).toMatchObject({ currency: 'USDT', margin_mode_name: 'classic', position_mode: 'single' });
-    expect(failure(await c.get('/wallet/sub_account_futures_balances', { settle: 'eur' }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
+    expect(failure(await c.get('/wallet/sub_account_futures_balances', { settle: 'eur' }))).toEqual({
+      status: 400,
+      label: 'INVALID_PARAM_VALUE',
+    });
     const cross = (await c.get('/wallet/sub_account_cross_margin_balances', { sub_uid: '10000101' })).json;
     expect(cross[0].available.user_id).toBe(10000101);
     const margin = (await c.get('/wallet/sub_account_margin_balances', { sub_uid: '10000101' })).json;
@@ -184,8 +256,14 @@ describe('§4.4 account and market reads', () => {
     expect(cur.length).toBeGreaterThanOrEqual(8);
     expect(cur.find((x) => x.currency === 'USDT')!.chains).toHaveLength(3);
     expect(((await c.publicGet('/spot/currency_pairs')).json as { id: string }[]).map((p) => p.id)).toContain('BTC_USDT');
-    expect((await c.publicGet('/spot/tickers', { currency_pair: 'BTC_USDT' })).json[0]).toMatchObject({ currency_pair: 'BTC_USDT', last: '64250.5' });
-    expect(failure(await c.publicGet('/spot/tickers', { currency_pair: 'NOPE_X' }))).toEqual({ status: 400, label: 'INVALID_CURRENCY_PAIR' });
+    expect((await c.publicGet('/spot/tickers', { currency_pair: 'BTC_USDT' })).json[0]).toMatchObject({
+      currency_pair: 'BTC_USDT',
+      last: '64250.5',
+    });
+    expect(failure(await c.publicGet('/spot/tickers', { currency_pair: 'NOPE_X' }))).toEqual({
+      status: 400,
+      label: 'INVALID_CURRENCY_PAIR',
+    });
   });
 
   test('own accounts: spot, margin, futures, cross margin', async () => {
@@ -198,8 +276,20 @@ describe('§4.4 account and market reads', () => {
 
   test('permission groups: the read-only key reads but cannot withdraw or transfer', async () => {
     expect((await c.get('/wallet/withdrawals', {}, c.readOnly)).status).toBe(200);
-    expect(failure(await c.post('/withdrawals', { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '25' }, c.readOnly))).toEqual({ status: 401, label: 'READ_ONLY' });
-    expect(failure(await c.post('/wallet/transfers', { currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1' }, c.readOnly))).toEqual({ status: 401, label: 'READ_ONLY' });
+    expect(
+      failure(
+        await c.post(
+          '/withdrawals',
+          { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '25' },
+          c.readOnly,
+        ),
+      ),
+    ).toEqual({ status: 401, label: 'READ_ONLY' });
+    expect(
+      failure(
+        await c.post('/wallet/transfers', { currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1' }, c.readOnly),
+      ),
+    ).toEqual({ status: 401, label: 'READ_ONLY' });
   });
 });
 
@@ -215,7 +305,11 @@ describe('admin routes of the ledger', () => {
     expect(dep.json).toMatchObject({ currency: 'ETH', amount: '1.25', status: 'DONE' });
     expect(await spotAvailable(c, 'ETH')).toBe(before.plus('1.25').toFixed());
 
-    const sub = (await c.admin('POST', `/accounts/${c.main.uid}/sub_accounts`, { name: 'new_desk' })).json as { uid: string; key: string; secret: string };
+    const sub = (await c.admin('POST', `/accounts/${c.main.uid}/sub_accounts`, { name: 'new_desk' })).json as {
+      uid: string;
+      key: string;
+      secret: string;
+    };
     expect(((await c.get('/sub_accounts')).json as { login_name: string }[]).map((x) => x.login_name)).toContain('new_desk');
     expect((await c.get('/spot/accounts', {}, { uid: sub.uid, key: sub.key, secret: sub.secret })).json).toEqual([]);
 

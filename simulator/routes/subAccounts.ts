@@ -20,7 +20,9 @@ export function subAccountRoutes(): RouteDef[] {
   return [
     {
       // §4.1: page-limit, default 20, maximum 100 (§8.1, v4.106.58).
-      method: 'GET', path: '/wallet/sub_account_balances', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/sub_account_balances',
+      group: 'wallet',
       handler: (ctx) => {
         const p = pageLimit(ctx.query, 20, 100);
         const uids = page(subs(ctx, 'GET /wallet/sub_account_balances'), p);
@@ -29,7 +31,9 @@ export function subAccountRoutes(): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/wallet/sub_account_margin_balances', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/sub_account_margin_balances',
+      group: 'wallet',
       handler: (ctx) => {
         const uids = subs(ctx, 'GET /wallet/sub_account_margin_balances');
         const byUid = balancesByUid(ctx.db, 'margin', uids);
@@ -37,7 +41,9 @@ export function subAccountRoutes(): RouteDef[] {
       },
     },
     {
-      method: 'GET', path: '/wallet/sub_account_futures_balances', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/sub_account_futures_balances',
+      group: 'wallet',
       handler: (ctx) => {
         const settle = optional(ctx.query, 'settle')?.toLowerCase();
         if (settle !== undefined && !(FUTURES_SETTLES as readonly string[]).includes(settle)) {
@@ -47,14 +53,17 @@ export function subAccountRoutes(): RouteDef[] {
         const byUid = balancesByUid(ctx.db, 'futures', uids);
         return uids.map((uid) => {
           const available: Record<string, ReturnType<typeof futuresAccount>> = {};
-          for (const r of byUid.get(uid)!) if (settle === undefined || r.sub_key === settle) available[r.sub_key] = futuresAccount(uid, r.sub_key, r, ctx.nowSec);
+          for (const r of byUid.get(uid)!)
+            if (settle === undefined || r.sub_key === settle) available[r.sub_key] = futuresAccount(uid, r.sub_key, r, ctx.nowSec);
           return { uid, available };
         });
       },
     },
     {
       // sub_uid optional here too: all sub-accounts when omitted, like the other three.
-      method: 'GET', path: '/wallet/sub_account_cross_margin_balances', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/sub_account_cross_margin_balances',
+      group: 'wallet',
       handler: (ctx) => {
         const uids = subs(ctx, 'GET /wallet/sub_account_cross_margin_balances');
         const byUid = balancesByUid(ctx.db, 'cross_margin', uids);
@@ -63,13 +72,20 @@ export function subAccountRoutes(): RouteDef[] {
     },
     {
       // §4.4, shape from the live documentation: type 0 all kinds, 1 (default) regular sub-accounts.
-      method: 'GET', path: '/sub_accounts', group: 'wallet',
+      method: 'GET',
+      path: '/sub_accounts',
+      group: 'wallet',
       handler: (ctx) => {
         mainOnly(ctx.caller, 'GET /sub_accounts');
         const type = optional(ctx.query, 'type') ?? '1';
         if (type !== '0' && type !== '1') throw new ApiError('INVALID_PARAM_VALUE', 'type must be 0 or 1');
         return subAccountsOf(ctx.db, ctx.caller.mainUid).map((a) => ({
-          remark: '', login_name: a.name, user_id: Number(a.uid), state: a.locked ? 2 : 1, type: 1, create_time: a.created_at,
+          remark: '',
+          login_name: a.name,
+          user_id: Number(a.uid),
+          state: a.locked ? 2 : 1,
+          type: 1,
+          create_time: a.created_at,
         }));
       },
     },

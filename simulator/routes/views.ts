@@ -5,7 +5,14 @@ import { stmt, type DB } from '../db.ts';
 // Account shapes shared by the sub-account balance endpoints (§2.8) and the per-account reads (§4.4).
 
 export interface BalanceRow {
-  uid: string; account_type: string; sub_key: string; currency: string; available: string; locked: string; borrowed: string; unrealised_pnl: string;
+  uid: string;
+  account_type: string;
+  sub_key: string;
+  currency: string;
+  available: string;
+  locked: string;
+  borrowed: string;
+  unrealised_pnl: string;
 }
 
 /** Balance rows of one account type for a set of uids (all uids of a main account when `uids` is null), grouped by uid. */
@@ -38,7 +45,8 @@ export function marginView(db: DB, rows: BalanceRow[]) {
       const r = rs.find((x) => x.currency === currency);
       return { currency, available: r?.available ?? '0', locked: r?.locked ?? '0', borrowed: r?.borrowed ?? '0', interest: '0' };
     };
-    const b = side(base), q = side(quote);
+    const b = side(base),
+      q = side(quote);
     const price = new Dec(pairPrice(db, base, quote));
     const assets = new Dec(b.available).plus(b.locked).times(price).plus(q.available).plus(q.locked);
     const debt = new Dec(b.borrowed).times(price).plus(q.borrowed);
@@ -92,8 +100,17 @@ export function futuresAccount(uid: string, settle: string, r: BalanceRow, nowSe
     update_time: Math.floor(nowSec),
     user: Number(uid),
     history: {
-      dnw: fmt(total), pnl: '0', fee: '0', refr: '0', fund: '0', point_dnw: '0', point_fee: '0', point_refr: '0',
-      bonus_dnw: '0', bonus_offset: '0', cross_settle: '0',
+      dnw: fmt(total),
+      pnl: '0',
+      fee: '0',
+      refr: '0',
+      fund: '0',
+      point_dnw: '0',
+      point_fee: '0',
+      point_refr: '0',
+      bonus_dnw: '0',
+      bonus_offset: '0',
+      cross_settle: '0',
     },
   };
 }
@@ -101,7 +118,8 @@ export function futuresAccount(uid: string, settle: string, r: BalanceRow, nowSe
 /** Cross margin account (§2.8): balances per currency and the account's figures in USDT. user_id 0 when there is none. */
 export function crossView(db: DB, uid: string, rows: BalanceRow[]) {
   const balances: Record<string, { available: string; freeze: string; borrowed: string; interest: string }> = {};
-  let total = new Dec(0), borrowed = new Dec(0);
+  let total = new Dec(0),
+    borrowed = new Dec(0);
   for (const r of rows) {
     balances[r.currency] = { available: r.available, freeze: r.locked, borrowed: r.borrowed, interest: '0' };
     const p = (stmt(db, 'SELECT usdt FROM prices WHERE currency = ?').get(r.currency) as { usdt: string } | undefined)?.usdt ?? '0';

@@ -35,7 +35,9 @@ export function walletRoutes(): RouteDef[] {
   return [
     {
       // §4.1, §2.1
-      method: 'GET', path: '/wallet/deposit_address', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/deposit_address',
+      group: 'wallet',
       handler: (ctx) => {
         const cur = walletCurrency(ctx, required(ctx.query, 'currency'));
         const chains = chainsOf(ctx.db, cur.currency);
@@ -43,28 +45,48 @@ export function walletRoutes(): RouteDef[] {
           const failed = ch.is_disabled || ch.is_deposit_disabled;
           const a = failed ? { address: '', payment_id: '' } : depositAddress(ctx.db, ctx.caller.uid, ch);
           return {
-            chain: ch.chain, address: a.address, payment_id: a.payment_id, payment_name: ch.is_tag ? (ch.chain === 'XRP' ? 'Tag' : 'Memo') : '',
-            obtain_failed: failed ? 1 : 0, min_confirms: ch.min_confirms,
+            chain: ch.chain,
+            address: a.address,
+            payment_id: a.payment_id,
+            payment_name: ch.is_tag ? (ch.chain === 'XRP' ? 'Tag' : 'Memo') : '',
+            obtain_failed: failed ? 1 : 0,
+            min_confirms: ch.min_confirms,
           };
         });
         const first = multichain.find((m) => !m.obtain_failed);
-        return { currency: cur.currency, address: first?.address ?? '', min_deposit_amount: chains[0]?.min_deposit ?? '0', multichain_addresses: multichain };
+        return {
+          currency: cur.currency,
+          address: first?.address ?? '',
+          min_deposit_amount: chains[0]?.min_deposit ?? '0',
+          multichain_addresses: multichain,
+        };
       },
     },
     {
       // §4.1, §2.2: public, sent without signature headers.
-      method: 'GET', path: '/wallet/currency_chains', group: 'public',
+      method: 'GET',
+      path: '/wallet/currency_chains',
+      group: 'public',
       handler: (ctx) => {
         const cur = walletCurrency(ctx, required(ctx.query, 'currency'));
         return chainsOf(ctx.db, cur.currency).map((ch) => ({
-          chain: ch.chain, name_cn: ch.name_cn, name_en: ch.name_en, contract_address: ch.contract_address, is_disabled: ch.is_disabled,
-          is_deposit_disabled: ch.is_deposit_disabled, is_withdraw_disabled: ch.is_withdraw_disabled, decimal: String(ch.decimal), is_tag: ch.is_tag,
+          chain: ch.chain,
+          name_cn: ch.name_cn,
+          name_en: ch.name_en,
+          contract_address: ch.contract_address,
+          is_disabled: ch.is_disabled,
+          is_deposit_disabled: ch.is_deposit_disabled,
+          is_withdraw_disabled: ch.is_withdraw_disabled,
+          decimal: String(ch.decimal),
+          is_tag: ch.is_tag,
         }));
       },
     },
     {
       // §4.1, §2.7: fees and limits, with the caller's remaining daily amount.
-      method: 'GET', path: '/wallet/withdraw_status', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/withdraw_status',
+      group: 'wallet',
       handler: (ctx) => {
         const only = optional(ctx.query, 'currency');
         const list = only !== undefined ? [walletCurrency(ctx, only)] : listCurrencies(ctx.db).filter((c) => !c.low_cap);
@@ -77,49 +99,88 @@ export function walletRoutes(): RouteDef[] {
             pct[ch.chain] = `${ch.fee_percent}%`;
           }
           return {
-            currency: c.currency, name: c.name, name_cn: c.name_cn, deposit: c.deposit_fee,
-            withdraw_percent: `${chains[0]?.fee_percent ?? '0'}%`, withdraw_fix: chains[0]?.fee_fix ?? '0',
-            withdraw_day_limit: c.withdraw_day, withdraw_day_limit_remain: fmt(dayRemaining(ctx.db, c, ctx.caller.uid, ctx.nowSec)),
-            withdraw_amount_mini: c.withdraw_min, withdraw_eachtime_limit: c.withdraw_each,
-            withdraw_fix_on_chains: fix, withdraw_percent_on_chains: pct,
+            currency: c.currency,
+            name: c.name,
+            name_cn: c.name_cn,
+            deposit: c.deposit_fee,
+            withdraw_percent: `${chains[0]?.fee_percent ?? '0'}%`,
+            withdraw_fix: chains[0]?.fee_fix ?? '0',
+            withdraw_day_limit: c.withdraw_day,
+            withdraw_day_limit_remain: fmt(dayRemaining(ctx.db, c, ctx.caller.uid, ctx.nowSec)),
+            withdraw_amount_mini: c.withdraw_min,
+            withdraw_eachtime_limit: c.withdraw_each,
+            withdraw_fix_on_chains: fix,
+            withdraw_percent_on_chains: pct,
           };
         });
       },
     },
     {
       // §4.1, §2.9
-      method: 'GET', path: '/wallet/saved_address', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/saved_address',
+      group: 'wallet',
       handler: (ctx) => {
         const currency = currencyName(required(ctx.query, 'currency'));
         const chain = optional(ctx.query, 'chain');
         const p = pageLimit(ctx.query, 50, 100);
-        const rows = (chain === undefined
-          ? stmt(ctx.db, 'SELECT * FROM saved_addresses WHERE uid = ? AND currency = ? ORDER BY ord').all(ctx.caller.uid, currency)
-          : stmt(ctx.db, 'SELECT * FROM saved_addresses WHERE uid = ? AND currency = ? AND chain = ? ORDER BY ord').all(ctx.caller.uid, currency, chain)) as
-          { currency: string; chain: string; address: string; name: string; tag: string; verified: string }[];
-        return page(rows, p).map((r) => ({ currency: r.currency, chain: r.chain, address: r.address, name: r.name, tag: r.tag, verified: r.verified }));
+        const rows = (
+          chain === undefined
+            ? stmt(ctx.db, 'SELECT * FROM saved_addresses WHERE uid = ? AND currency = ? ORDER BY ord').all(ctx.caller.uid, currency)
+            : stmt(ctx.db, 'SELECT * FROM saved_addresses WHERE uid = ? AND currency = ? AND chain = ? ORDER BY ord').all(
+                ctx.caller.uid,
+                currency,
+                chain,
+              )
+        ) as { currency: string; chain: string; address: string; name: string; tag: string; verified: string }[];
+        return page(rows, p).map((r) => ({
+          currency: r.currency,
+          chain: r.chain,
+          address: r.address,
+          name: r.name,
+          tag: r.tag,
+          verified: r.verified,
+        }));
       },
     },
     {
       // §4.1, §2.9: one fee schedule for every user of the Sandbox (VIP 0).
-      method: 'GET', path: '/wallet/fee', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/fee',
+      group: 'wallet',
       handler: (ctx) => {
         const pair = optional(ctx.query, 'currency_pair');
         if (pair !== undefined && !stmt(ctx.db, 'SELECT 1 FROM currency_pairs WHERE id = ?').get(pair)) {
           throw new ApiError('INVALID_CURRENCY_PAIR', `unknown currency pair ${pair}`);
         }
         const settle = optional(ctx.query, 'settle');
-        if (settle !== undefined && !['BTC', 'USDT', 'USD'].includes(settle.toUpperCase())) throw new ApiError('INVALID_PARAM_VALUE', 'settle must be BTC, USDT or USD');
+        if (settle !== undefined && !['BTC', 'USDT', 'USD'].includes(settle.toUpperCase()))
+          throw new ApiError('INVALID_PARAM_VALUE', 'settle must be BTC, USDT or USD');
         return {
-          user_id: Number(ctx.caller.uid), taker_fee: '0.002', maker_fee: '0.002', rpi_maker_fee: '0', futures_taker_fee: '0.0005',
-          futures_maker_fee: '0.0002', futures_rpi_maker_fee: '0', delivery_taker_fee: '0.0005', delivery_maker_fee: '0.0002',
-          gt_taker_fee: '0', gt_maker_fee: '0', loan_fee: '0.18', point_type: '1', gt_discount: false, debit_fee: 3, rpi_mm: 0,
+          user_id: Number(ctx.caller.uid),
+          taker_fee: '0.002',
+          maker_fee: '0.002',
+          rpi_maker_fee: '0',
+          futures_taker_fee: '0.0005',
+          futures_maker_fee: '0.0002',
+          futures_rpi_maker_fee: '0',
+          delivery_taker_fee: '0.0005',
+          delivery_maker_fee: '0.0002',
+          gt_taker_fee: '0',
+          gt_maker_fee: '0',
+          loan_fee: '0.18',
+          point_type: '1',
+          gt_discount: false,
+          debit_fee: 3,
+          rpi_mm: 0,
         };
       },
     },
     {
       // §4.1, §2.9
-      method: 'GET', path: '/wallet/total_balance', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/total_balance',
+      group: 'wallet',
       handler: (ctx) => {
         const currency = (optional(ctx.query, 'currency') ?? 'USDT').toUpperCase();
         if (!(VALUATION_CURRENCIES as readonly string[]).includes(currency)) {
@@ -137,12 +198,16 @@ export function walletRoutes(): RouteDef[] {
     },
     {
       // §4.1, §2.9
-      method: 'GET', path: '/wallet/small_balance', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/small_balance',
+      group: 'wallet',
       handler: (ctx) => listSmallBalances(ctx.db, ctx.caller.uid),
     },
     {
       // §4.1: the response body is not shown; the Sandbox answers an empty object.
-      method: 'POST', path: '/wallet/small_balance', group: 'wallet',
+      method: 'POST',
+      path: '/wallet/small_balance',
+      group: 'wallet',
       handler: (ctx) => {
         const b = bodyObject(ctx.body, 'currency');
         const isAll = b.is_all;
@@ -152,28 +217,50 @@ export function walletRoutes(): RouteDef[] {
           throw new ApiError('INVALID_PARAM_VALUE', 'currency must be an array of currency names');
         }
         if (isAll === true) convertSmallBalances(ctx.db, ctx.caller.uid, 'all', ctx.nowSec);
-        else if (Array.isArray(list) && list.length > 0) convertSmallBalances(ctx.db, ctx.caller.uid, (list as string[]).map(currencyName), ctx.nowSec);
+        else if (Array.isArray(list) && list.length > 0)
+          convertSmallBalances(ctx.db, ctx.caller.uid, (list as string[]).map(currencyName), ctx.nowSec);
         else throw new ApiError('MISSING_REQUIRED_PARAM', 'currency (a list) or is_all: true is required');
         return {};
       },
     },
     {
       // §4.1, §2.9: page-limit, default 100, 1 to 100.
-      method: 'GET', path: '/wallet/small_balance_history', group: 'wallet',
+      method: 'GET',
+      path: '/wallet/small_balance_history',
+      group: 'wallet',
       handler: (ctx) => {
         const currency = optional(ctx.query, 'currency');
         const p = pageLimit(ctx.query, 100, 100);
-        const rows = (currency === undefined
-          ? stmt(ctx.db, 'SELECT * FROM small_balance_history WHERE uid = ? ORDER BY create_time DESC, id DESC LIMIT ? OFFSET ?').all(ctx.caller.uid, p.limit, p.offset)
-          : stmt(ctx.db, 'SELECT * FROM small_balance_history WHERE uid = ? AND currency = ? ORDER BY create_time DESC, id DESC LIMIT ? OFFSET ?')
-            .all(ctx.caller.uid, currencyName(currency), p.limit, p.offset)) as { id: number; currency: string; amount: string; gt_amount: string; create_time: number }[];
-        return rows.map((r) => ({ id: String(r.id), currency: r.currency, amount: r.amount, gt_amount: r.gt_amount, create_time: r.create_time }));
+        const rows = (
+          currency === undefined
+            ? stmt(ctx.db, 'SELECT * FROM small_balance_history WHERE uid = ? ORDER BY create_time DESC, id DESC LIMIT ? OFFSET ?').all(
+                ctx.caller.uid,
+                p.limit,
+                p.offset,
+              )
+            : stmt(
+                ctx.db,
+                'SELECT * FROM small_balance_history WHERE uid = ? AND currency = ? ORDER BY create_time DESC, id DESC LIMIT ? OFFSET ?',
+              ).all(ctx.caller.uid, currencyName(currency), p.limit, p.offset)
+        ) as { id: number; currency: string; amount: string; gt_amount: string; create_time: number }[];
+        return rows.map((r) => ({
+          id: String(r.id),
+          currency: r.currency,
+          amount: r.amount,
+          gt_amount: r.gt_amount,
+          create_time: r.create_time,
+        }));
       },
     },
     {
       // §4.1
-      method: 'GET', path: '/wallet/getLowCapExchangeList', group: 'wallet',
-      handler: (ctx) => listCurrencies(ctx.db).filter((c) => c.low_cap).map((c) => c.currency),
+      method: 'GET',
+      path: '/wallet/getLowCapExchangeList',
+      group: 'wallet',
+      handler: (ctx) =>
+        listCurrencies(ctx.db)
+          .filter((c) => c.low_cap)
+          .map((c) => c.currency),
     },
   ];
 }

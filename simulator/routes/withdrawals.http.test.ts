@@ -6,8 +6,12 @@ import { failure, spotAvailable, startClient, type Client } from '../testkit/cli
 // so each test moves withdrawals itself through the admin API or one explicit tick).
 
 let c: Client;
-beforeAll(async () => { c = await startClient(); });
-afterAll(async () => { await c.s.dispose(); });
+beforeAll(async () => {
+  c = await startClient();
+});
+afterAll(async () => {
+  await c.s.dispose();
+});
 
 const TRX_ADDR = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 
@@ -26,11 +30,27 @@ describe('POST /withdrawals', () => {
     const before = new Decimal(await spotAvailable(c, 'USDT'));
     const r = await withdraw({ amount: '25.5', withdraw_order_id: 'desk-A.1_x' });
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ currency: 'USDT', amount: '25.5', chain: 'TRX', withdraw_order_id: 'desk-A.1_x', status: 'PEND', address: TRX_ADDR });
+    expect(r.json).toMatchObject({
+      currency: 'USDT',
+      amount: '25.5',
+      chain: 'TRX',
+      withdraw_order_id: 'desk-A.1_x',
+      status: 'PEND',
+      address: TRX_ADDR,
+    });
     expect(r.json.withdraw_id).toBe(`w${r.json.id}`);
     expect(new Decimal(await spotAvailable(c, 'USDT')).toFixed()).toBe(before.minus('25.5').toFixed());
     const rec = await record(r.json.withdraw_id);
-    expect(rec).toMatchObject({ id: r.json.withdraw_id, status: 'REQUEST', fee: '1', amount: '25.5', fail_reason: '', timestamp2: '', txid: '', type: 'withdraw' });
+    expect(rec).toMatchObject({
+      id: r.json.withdraw_id,
+      status: 'REQUEST',
+      fee: '1',
+      amount: '25.5',
+      fail_reason: '',
+      timestamp2: '',
+      txid: '',
+      type: 'withdraw',
+    });
     const byOrderId = await c.get('/wallet/withdrawals', { withdraw_order_id: 'desk-A.1_x' });
     expect((byOrderId.json as { id: string }[]).map((x) => x.id)).toEqual([r.json.withdraw_id]);
   });
@@ -87,7 +107,10 @@ describe('POST /withdrawals', () => {
     c.step();
     expect((await c.del(`/withdrawals/${review.json.withdraw_id}`)).status).toBe(202);
     expect((await c.del(`/withdrawals/${manual.json.withdraw_id}`)).status).toBe(202);
-    expect(failure(await c.del(`/withdrawals/${small.json.withdraw_id}`))).toEqual({ status: 400, label: 'INVALID_WITHDRAW_CANCEL_STATUS' });
+    expect(failure(await c.del(`/withdrawals/${small.json.withdraw_id}`))).toEqual({
+      status: 400,
+      label: 'INVALID_WITHDRAW_CANCEL_STATUS',
+    });
     expect(failure(await c.del('/withdrawals/w999999999'))).toEqual({ status: 400, label: 'INVALID_WITHDRAW_ID' });
     expect(failure(await c.del('/withdrawals/abc'))).toEqual({ status: 400, label: 'INVALID_WITHDRAW_ID' });
   });
@@ -96,9 +119,14 @@ describe('POST /withdrawals', () => {
     const before = new Decimal(await spotAvailable(c, 'USDT'));
     const r = await withdraw({ amount: '50' });
     const id = r.json.withdraw_id as string;
-    for (const status of ['EXTPEND', 'FAIL']) expect((await c.admin('POST', `/withdrawals/${id}/status`, { status })).json.status).toBe(status);
+    for (const status of ['EXTPEND', 'FAIL'])
+      expect((await c.admin('POST', `/withdrawals/${id}/status`, { status })).json.status).toBe(status);
     expect(new Decimal(await spotAvailable(c, 'USDT')).toFixed()).toBe(before.minus(50).toFixed());
-    expect((await c.admin('POST', `/withdrawals/${id}/status`, { status: 'REJECT' })).json).toMatchObject({ status: 'REJECT', fail_reason: '', timestamp2: '' });
+    expect((await c.admin('POST', `/withdrawals/${id}/status`, { status: 'REJECT' })).json).toMatchObject({
+      status: 'REJECT',
+      fail_reason: '',
+      timestamp2: '',
+    });
     expect(new Decimal(await spotAvailable(c, 'USDT')).toFixed()).toBe(before.toFixed());
     expect(failure(await c.admin('POST', `/withdrawals/${id}/status`, { status: 'DONE' })).label).toBe('INVALID_WITHDRAW_CANCEL_STATUS');
   });
@@ -149,7 +177,9 @@ describe('POST /withdrawals', () => {
       [{ address: 'no spaces allowed' }, 'INVALID_PARAM_VALUE'],
     ];
     for (const [patch, label] of cases) {
-      const body = Object.fromEntries(Object.entries({ currency: 'USDT', chain: 'TRX', address: TRX_ADDR, amount: '25', ...patch }).filter(([, v]) => v !== undefined));
+      const body = Object.fromEntries(
+        Object.entries({ currency: 'USDT', chain: 'TRX', address: TRX_ADDR, amount: '25', ...patch }).filter(([, v]) => v !== undefined),
+      );
       const r = await c.post('/withdrawals', body);
       expect({ patch, ...failure(r) }).toEqual({ patch, status: 400, label });
     }
@@ -160,16 +190,29 @@ describe('POST /withdrawals', () => {
   test('the daily limit counts what was withdrawn today and not returned', async () => {
     const before = await c.get('/wallet/withdraw_status', { currency: 'GT' });
     const remain = new Decimal(before.json[0].withdraw_day_limit_remain);
-    const r = await c.post('/withdrawals', { currency: 'GT', chain: 'GTEVM', address: '0x2222222222222222222222222222222222222222', amount: '100' });
+    const r = await c.post('/withdrawals', {
+      currency: 'GT',
+      chain: 'GTEVM',
+      address: '0x2222222222222222222222222222222222222222',
+      amount: '100',
+    });
     expect(r.status).toBe(200);
     const after = await c.get('/wallet/withdraw_status', { currency: 'GT' });
     expect(after.json[0].withdraw_day_limit_remain).toBe(remain.minus(100).toFixed());
-    const over = await c.post('/withdrawals', { currency: 'GT', chain: 'GTEVM', address: '0x2222222222222222222222222222222222222222', amount: remain.minus(99).toFixed() });
+    const over = await c.post('/withdrawals', {
+      currency: 'GT',
+      chain: 'GTEVM',
+      address: '0x2222222222222222222222222222222222222222',
+      amount: remain.minus(99).toFixed(),
+    });
     expect(failure(over)).toEqual({ status: 400, label: 'WITHDRAWAL_OVER_LIMIT' });
   });
 
   test('sub-account keys cannot withdraw (§5.5)', async () => {
-    expect(failure(await c.post('/withdrawals', { currency: 'USDT', chain: 'TRX', address: TRX_ADDR, amount: '25' }, c.subs[0]!))).toEqual({ status: 401, label: 'FORBIDDEN' });
+    expect(failure(await c.post('/withdrawals', { currency: 'USDT', chain: 'TRX', address: TRX_ADDR, amount: '25' }, c.subs[0]!))).toEqual({
+      status: 401,
+      label: 'FORBIDDEN',
+    });
   });
 });
 
@@ -217,12 +260,29 @@ describe('POST /withdrawals/push', () => {
     expect(typeof r.json.id).toBe('number');
     expect(new Decimal(await spotAvailable(c, 'USDT', other.main)).toFixed()).toBe(before.plus('12.5').toFixed());
     const sent = await c.get('/wallet/push', { id: r.json.id });
-    expect(sent.json[0]).toMatchObject({ id: r.json.id, push_uid: Number(c.main.uid), receive_uid: Number(other.main.uid), status: 'RECEIVED', transaction_type: 'withdraw' });
+    expect(sent.json[0]).toMatchObject({
+      id: r.json.id,
+      push_uid: Number(c.main.uid),
+      receive_uid: Number(other.main.uid),
+      status: 'RECEIVED',
+      transaction_type: 'withdraw',
+    });
     const got = await c.get('/wallet/push', { transaction_type: 'deposit' }, other.main);
     expect((got.json as { id: number }[]).some((x) => x.id === r.json.id)).toBe(true);
-    expect(failure(await c.post('/withdrawals/push', { receive_uid: Number(c.subs[0]!.uid), currency: 'USDT', amount: '1' }))).toEqual({ status: 400, label: 'RECEIVE_ERROR' });
-    expect(failure(await c.post('/withdrawals/push', { receive_uid: 'x1', currency: 'USDT', amount: '1' }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
-    expect(failure(await c.post('/withdrawals/push', { currency: 'USDT', amount: '1' }))).toEqual({ status: 400, label: 'MISSING_REQUIRED_PARAM' });
-    expect(failure(await c.post('/withdrawals/push', { receive_uid: Number(other.main.uid), currency: 'USDT', amount: '1' }, c.subs[0]!))).toEqual({ status: 401, label: 'FORBIDDEN' });
+    expect(failure(await c.post('/withdrawals/push', { receive_uid: Number(c.subs[0]!.uid), currency: 'USDT', amount: '1' }))).toEqual({
+      status: 400,
+      label: 'RECEIVE_ERROR',
+    });
+    expect(failure(await c.post('/withdrawals/push', { receive_uid: 'x1', currency: 'USDT', amount: '1' }))).toEqual({
+      status: 400,
+      label: 'INVALID_PARAM_VALUE',
+    });
+    expect(failure(await c.post('/withdrawals/push', { currency: 'USDT', amount: '1' }))).toEqual({
+      status: 400,
+      label: 'MISSING_REQUIRED_PARAM',
+    });
+    expect(
+      failure(await c.post('/withdrawals/push', { receive_uid: Number(other.main.uid), currency: 'USDT', amount: '1' }, c.subs[0]!)),
+    ).toEqual({ status: 401, label: 'FORBIDDEN' });
   });
 });

@@ -8,7 +8,9 @@ import type { SandboxOptions } from '../options.ts';
 /** Slow enough that the timer never moves a withdrawal during a test; step() moves them on purpose. */
 export const SLOW = 0.001;
 
-export interface Key extends SigningKey { uid: string }
+export interface Key extends SigningKey {
+  uid: string;
+}
 
 export interface Client {
   s: TestSandbox;
@@ -25,7 +27,9 @@ export interface Client {
 }
 
 function qs(query: Record<string, string | number> = {}): string {
-  return Object.entries(query).map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&');
+  return Object.entries(query)
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+    .join('&');
 }
 
 export async function startClient(options: Partial<SandboxOptions> = {}): Promise<Client> {
@@ -33,12 +37,17 @@ export async function startClient(options: Partial<SandboxOptions> = {}): Promis
   const c = s.credentials;
   const ts = () => String(Math.floor(s.clock.now()));
   return {
-    s, main: c.main, readOnly: c.read_only, subs: c.sub_accounts,
+    s,
+    main: c.main,
+    readOnly: c.read_only,
+    subs: c.sub_accounts,
     // Signed at the Sandbox's time, so that a test may advance its clock.
     get: (path, query, key = c.main) => signed(s.baseUrl, key, { method: 'GET', path, query: qs(query), timestamp: ts() }),
-    post: (path, body, key = c.main) => signed(s.baseUrl, key, { method: 'POST', path, body: body === undefined ? '' : JSON.stringify(body), timestamp: ts() }),
+    post: (path, body, key = c.main) =>
+      signed(s.baseUrl, key, { method: 'POST', path, body: body === undefined ? '' : JSON.stringify(body), timestamp: ts() }),
     del: (path, key = c.main) => signed(s.baseUrl, key, { method: 'DELETE', path, timestamp: ts() }),
-    publicGet: (path, query) => send(s.baseUrl, { method: 'GET', path: `${new URL(s.baseUrl).pathname}${path}${query ? `?${qs(query)}` : ''}` }),
+    publicGet: (path, query) =>
+      send(s.baseUrl, { method: 'GET', path: `${new URL(s.baseUrl).pathname}${path}${query ? `?${qs(query)}` : ''}` }),
     admin: (method, path, body) => admin(s, method, path, body),
     step: () => {
       // Everything waiting is due now; the records keep real times (no jump of the clock).

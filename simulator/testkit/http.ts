@@ -33,20 +33,33 @@ export function send(baseUrl: string, r: RawRequest): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const headers = { ...r.headers };
     if (r.body !== undefined) headers['Content-Length'] = String(Buffer.byteLength(r.body));
-    const req = request({
-      host: u.hostname, port: u.port, method: r.method, path: r.path, headers,
-      localAddress: r.localAddress, agent: false, timeout: r.timeoutMs ?? 10_000,
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try { json = text ? JSON.parse(text) : undefined; } catch { json = undefined; }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
-      });
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method: r.method,
+        path: r.path,
+        headers,
+        localAddress: r.localAddress,
+        agent: false,
+        timeout: r.timeoutMs ?? 10_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text ? JSON.parse(text) : undefined;
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        });
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('client timeout')));
     req.on('error', reject);
     if (r.body !== undefined) req.write(r.body);
@@ -54,7 +67,10 @@ export function send(baseUrl: string, r: RawRequest): Promise<Reply> {
   });
 }
 
-export interface Key { key: string; secret: string }
+export interface Key {
+  key: string;
+  secret: string;
+}
 
 export interface SignedCall {
   method: string;
@@ -84,17 +100,32 @@ export function signed(baseUrl: string, k: Key, c: SignedCall): Promise<Reply> {
   const body = c.body ?? '';
   const ts = c.timestamp ?? String(Math.floor(Date.now() / 1000));
   const headers: Record<string, string> = {
-    KEY: k.key, Timestamp: ts,
+    KEY: k.key,
+    Timestamp: ts,
     SIGN: sign(k.secret, c.method, fullPath, c.signedQuery ?? decodeURIComponent(query), body, ts),
     ...c.extraHeaders,
   };
   if (body) headers['Content-Type'] = c.contentType ?? 'application/json';
-  return send(baseUrl, { method: c.method, path: `${fullPath}${query ? `?${query}` : ''}`, headers, body: body || undefined, localAddress: c.localAddress, timeoutMs: c.timeoutMs });
+  return send(baseUrl, {
+    method: c.method,
+    path: `${fullPath}${query ? `?${query}` : ''}`,
+    headers,
+    body: body || undefined,
+    localAddress: c.localAddress,
+    timeoutMs: c.timeoutMs,
+  });
 }
 
-export async function admin(s: RunningSandbox, method: string, path: string, body?: unknown, token = s.credentials.admin_token): Promise<Reply> {
+export async function admin(
+  s: RunningSandbox,
+  method: string,
+  path: string,
+  body?: unknown,
+  token = s.credentials.admin_token,
+): Promise<Reply> {
   return send(s.baseUrl, {
-    method, path: `${new URL(s.adminUrl).pathname}${path}`,
+    method,
+    path: `${new URL(s.adminUrl).pathname}${path}`,
     headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });

@@ -16,7 +16,13 @@ export interface NaiveOrder {
   stpAct: 'cn' | 'co' | 'cb' | null;
 }
 
-interface Resting { id: number; price: number; left: number; stpId: number; seq: number }
+interface Resting {
+  id: number;
+  price: number;
+  left: number;
+  stpId: number;
+  seq: number;
+}
 
 /** What one order did, in a form two engines can compare as text. */
 export interface NaiveOutcome {
@@ -51,7 +57,8 @@ export class NaiveBook {
 
   /** Many resting orders at once (a benchmark's starting book): appended, then sorted once. */
   restAll(orders: { id: number; side: 'buy' | 'sell'; price: number; left: number; stpId: number }[]): void {
-    for (const o of orders) (o.side === 'buy' ? this.bids : this.asks).push({ id: o.id, price: o.price, left: o.left, stpId: o.stpId, seq: this.seq++ });
+    for (const o of orders)
+      (o.side === 'buy' ? this.bids : this.asks).push({ id: o.id, price: o.price, left: o.left, stpId: o.stpId, seq: this.seq++ });
     this.bids.sort((a, b) => (NaiveBook.ahead('buy', a, b) ? -1 : 1));
     this.asks.sort((a, b) => (NaiveBook.ahead('sell', a, b) ? -1 : 1));
   }

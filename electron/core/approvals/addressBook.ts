@@ -8,15 +8,22 @@ import { JsonFile } from '../store/jsonFile.ts';
 // who can write this file, cannot receive money under a rule that needs a known address today.
 
 const Entry = z.strictObject({
-  currency: z.string().min(1).max(32), chain: z.string().min(1).max(64), address: z.string().min(1).max(256),
-  memo: z.string().max(256).optional(), added_at: z.number(),
+  currency: z.string().min(1).max(32),
+  chain: z.string().min(1).max(64),
+  address: z.string().min(1).max(256),
+  memo: z.string().max(256).optional(),
+  added_at: z.number(),
 });
 const Book = z.array(Entry).max(10_000);
 
 export class AddressBook {
   private readonly file: JsonFile<typeof Book>;
 
-  constructor(path: string, private readonly coolingOffMs: number, private readonly now: () => number) {
+  constructor(
+    path: string,
+    private readonly coolingOffMs: number,
+    private readonly now: () => number,
+  ) {
     this.file = new JsonFile(path, Book, () => []);
   }
 
@@ -30,7 +37,9 @@ export class AddressBook {
 
   add(e: Omit<BookEntry, 'added_at'>): { added_at: number; ready_at: number } {
     const book = this.list();
-    if (book.some((b) => b.currency === e.currency && b.chain === e.chain && b.address === e.address && (b.memo ?? '') === (e.memo ?? ''))) {
+    if (
+      book.some((b) => b.currency === e.currency && b.chain === e.chain && b.address === e.address && (b.memo ?? '') === (e.memo ?? ''))
+    ) {
       throw new InputError(['address'], 'that address is in the address book already.');
     }
     const added_at = this.now();

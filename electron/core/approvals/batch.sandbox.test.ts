@@ -20,7 +20,11 @@ const PASS = 'batch operator passphrase';
 let sandbox: SandboxProcess;
 let dir: string;
 
-interface Desk { session: Session; approvals: DeskApprovals; close(): Promise<void> }
+interface Desk {
+  session: Session;
+  approvals: DeskApprovals;
+  close(): Promise<void>;
+}
 
 function openDesk(): Desk {
   let approvals: DeskApprovals | null = null;
@@ -33,19 +37,42 @@ function openDesk(): Desk {
   approvals = new DeskApprovals({ dataDir: join(dir, 'desk'), session, vault: null, coolingOffMs: 0, onChange: () => {}, log: () => {} });
   session.start();
   const a = approvals;
-  return { session, approvals: a, close: async () => { await a.close(); await session.close(); } };
+  return {
+    session,
+    approvals: a,
+    close: async () => {
+      await a.close();
+      await session.close();
+    },
+  };
 }
 
 async function withdrawalsAtExchange(): Promise<Withdrawal[]> {
   const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
   const c = new ApiClient({ baseUrl, credentials, limitsOff: true });
   const now = Math.floor(Date.now() / 1000);
-  return c.request({ method: 'GET', path: '/wallet/withdrawals', query: [['from', String(now - 86_400)], ['to', String(now + 60)], ['limit', '1000']] }, listOf(Withdrawal));
+  return c.request(
+    {
+      method: 'GET',
+      path: '/wallet/withdrawals',
+      query: [
+        ['from', String(now - 86_400)],
+        ['to', String(now + 60)],
+        ['limit', '1000'],
+      ],
+    },
+    listOf(Withdrawal),
+  );
 }
 
 const payouts = (amounts: string[]): BatchSpec => ({
-  batch: 'payouts', title: 'Payouts', source: { file: 'payouts.csv', sha256: 'a'.repeat(64) },
-  writes: amounts.map((amount, i) => ({ write: { kind: 'withdrawal', input: { currency: 'USDT', amount, address: TRX, chain: 'TRX' } }, note: `payouts.csv row ${i + 2}` })),
+  batch: 'payouts',
+  title: 'Payouts',
+  source: { file: 'payouts.csv', sha256: 'a'.repeat(64) },
+  writes: amounts.map((amount, i) => ({
+    write: { kind: 'withdrawal', input: { currency: 'USDT', amount, address: TRX, chain: 'TRX' } },
+    note: `payouts.csv row ${i + 2}`,
+  })),
 });
 
 beforeAll(async () => {
@@ -73,7 +100,9 @@ describe('a batch approved once', () => {
     expect(status).toMatchObject({ state: expect.stringMatching(/approved|sent/), needed: 1, approved_by: ['Batch operator'] });
 
     // Freeze once two rows are out: the dispatcher stops between rows.
-    await expect.poll(async () => (await withdrawalsAtExchange()).length - before, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(async () => (await withdrawalsAtExchange()).length - before, { timeout: 20_000, interval: 100 })
+      .toBeGreaterThanOrEqual(2);
     const freeze = await desk.approvals.ticketFor((a) => a.freezeTicket('check the file'));
     await desk.approvals.sign(freeze.ticket, operator, PASS);
     await desk.approvals.dispatch();
@@ -101,7 +130,13 @@ describe('a batch approved once', () => {
     const operator = (await desk.approvals.confirmState()).operators[0]!.id;
     const policy = {
       rules: [
-        { id: 'usdt-velocity', match: { kinds: ['withdrawal' as const], currencies: ['USDT'], velocity_24h_at_least: '200' }, action: 'require' as const, approvals: 2, drafter_may_approve: true },
+        {
+          id: 'usdt-velocity',
+          match: { kinds: ['withdrawal' as const], currencies: ['USDT'], velocity_24h_at_least: '200' },
+          action: 'require' as const,
+          approvals: 2,
+          drafter_may_approve: true,
+        },
         { id: 'one', match: {}, action: 'require' as const, approvals: 1, drafter_may_approve: true },
       ],
     };
@@ -127,7 +162,9 @@ describe('a batch approved once', () => {
     const before = (await withdrawalsAtExchange()).length;
     const drafted = await desk.approvals.draftBatch(payouts(['21', '22']));
     const [first] = drafted.rows;
-    desk.session.active().journal!.append({ type: 'intent', intent: first!.ref, kind: 'withdrawal', client_id: first!.ref, body: first!.body });
+    desk.session
+      .active()
+      .journal!.append({ type: 'intent', intent: first!.ref, kind: 'withdrawal', client_id: first!.ref, body: first!.body });
     await desk.approvals.sign(drafted.ticket, operator, PASS);
     await expect.poll(async () => (await withdrawalsAtExchange()).length - before, { timeout: 20_000, interval: 200 }).toBe(2);
     await desk.approvals.dispatch();

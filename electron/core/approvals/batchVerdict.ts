@@ -24,7 +24,11 @@ export function totalsOf(rows: BatchReview['rows'], fees?: ReadonlyMap<string, s
     const c = String(r.body.currency);
     sums.set(c, (sums.get(c) ?? new Dec(0)).plus(dec(String(r.body.amount))));
   }
-  return [...sums].sort(([a], [b]) => a.localeCompare(b)).map(([currency, amount]) => ({
-    currency, amount: fmt(amount), ...(fees?.has(currency) ? { fee: fees.get(currency)! } : {}),
-  }));
+  return [...sums]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency, amount]) => ({
+      currency,
+      amount: fmt(amount),
+      ...(fees?.has(currency) ? { fee: fees.get(currency)! } : {}),
+    }));
 }

@@ -25,7 +25,20 @@ async function withdrawalsAtExchange(): Promise<number> {
   const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
   const c = new ApiClient({ baseUrl, credentials, limitsOff: true });
   const now = Math.floor(Date.now() / 1000);
-  return (await c.request({ method: 'GET', path: '/wallet/withdrawals', query: [['from', String(now - 86_400)], ['to', String(now + 60)], ['limit', '1000']] }, listOf(Withdrawal))).length;
+  return (
+    await c.request(
+      {
+        method: 'GET',
+        path: '/wallet/withdrawals',
+        query: [
+          ['from', String(now - 86_400)],
+          ['to', String(now + 60)],
+          ['limit', '1000'],
+        ],
+      },
+      listOf(Withdrawal),
+    )
+  ).length;
 }
 
 /** Every key name a schema accepts, however deep. */
@@ -43,7 +56,12 @@ function keysOf(schema: z.ZodType): string[] {
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'approvals-channels-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
-  core = createCore({ profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true }, dataDir: join(dir, 'desk'), log: () => {}, coolingOffMs: 0 });
+  core = createCore({
+    profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true },
+    dataDir: join(dir, 'desk'),
+    log: () => {},
+    coolingOffMs: 0,
+  });
 }, 60_000);
 afterAll(async () => {
   await core?.close();
@@ -51,8 +69,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the main window\'s channels', () => {
-  it('take no operator passphrase: only the vault\'s own channels name a passphrase at all', () => {
+describe("the main window's channels", () => {
+  it("take no operator passphrase: only the vault's own channels name a passphrase at all", () => {
     const withPassphrase = CHANNEL_NAMES.filter((c) => keysOf(channels[c].request).some((k) => /pass|signature|operator/i.test(k)));
     // vaultSetPassphrase names its fields current and next; both are the vault's, never an operator's.
     expect(withPassphrase).toEqual(['vaultUnlock']);
@@ -75,7 +93,14 @@ describe('the main window\'s channels', () => {
     // ticket, the operator and the right passphrase, either refuses the payload or does something else.
     const ticket = (await core.invoke('approvalsDraft', { write })) as { ok: true; data: { ticket: string } };
     expect(ticket.ok).toBe(true);
-    const stuffed = { ticket: ticket.data.ticket, operator, passphrase: TEST_OPERATOR.passphrase, id, ref: ticket.data.ticket, action: 'approve' };
+    const stuffed = {
+      ticket: ticket.data.ticket,
+      operator,
+      passphrase: TEST_OPERATOR.passphrase,
+      id,
+      ref: ticket.data.ticket,
+      action: 'approve',
+    };
     for (const c of CHANNEL_NAMES) {
       if (c === 'vaultLock' || c === 'profileRemove') continue;
       await core.invoke(c, stuffed);
@@ -90,7 +115,9 @@ describe('the main window\'s channels', () => {
     expect(await withdrawalsAtExchange()).toBe(before);
 
     // The same ticket signed through the confirmation channels does go out: the test above is not vacuous.
-    expect((await core.invokeConfirm('confirmSign', { ticket: ticket.data.ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok).toBe(true);
+    expect(
+      (await core.invokeConfirm('confirmSign', { ticket: ticket.data.ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok,
+    ).toBe(true);
     await expect.poll(withdrawalsAtExchange, { timeout: 15_000 }).toBe(before + 1);
   }, 60_000);
 });
@@ -98,7 +125,8 @@ describe('the main window\'s channels', () => {
 describe('velocity', () => {
   it('counts requests still waiting for approvals, so a batch cannot slip under the rule', async () => {
     const operator = await ensureOperator(core);
-    const sign = async (ticket: string) => expect((await core.invokeConfirm('confirmSign', { ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok).toBe(true);
+    const sign = async (ticket: string) =>
+      expect((await core.invokeConfirm('confirmSign', { ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok).toBe(true);
     const policy = {
       rules: [
         { id: 'usdt-50-a-day', match: { kinds: ['withdrawal'], currencies: ['USDT'], velocity_24h_at_least: '50' }, action: 'block' },
@@ -111,7 +139,10 @@ describe('velocity', () => {
     // 17 USDT went out in the test above; 20 more waits for a second approval (nothing is sent yet).
     const first = (await core.invoke('approvalsDraft', write('20'))) as { ok: true; data: { ticket: string } };
     await sign(first.data.ticket);
-    const review = (await core.invoke('approvalsReview', write('15'))) as { ok: true; data: { verdict: { decision: string; rule: string } } };
+    const review = (await core.invoke('approvalsReview', write('15'))) as {
+      ok: true;
+      data: { verdict: { decision: string; rule: string } };
+    };
     expect(review.data.verdict).toMatchObject({ decision: 'block', rule: 'usdt-50-a-day' });
   }, 60_000);
 });

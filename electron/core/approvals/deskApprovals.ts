@@ -5,7 +5,14 @@ import type { ApprovalItem, ApprovalsState, Review } from '../../../shared/ipc.t
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { z } from 'zod';
 import { fileJournalKey, type JournalKey } from '../journal/mac.ts';
-import { BatchPayload, type BatchKind, type BatchReview, type BatchRow, type BatchSpec, type BatchStatus } from '../../../shared/api/batch.ts';
+import {
+  BatchPayload,
+  type BatchKind,
+  type BatchReview,
+  type BatchRow,
+  type BatchSpec,
+  type BatchStatus,
+} from '../../../shared/api/batch.ts';
 import type { OperatorSignature } from '../journal/records.ts';
 import { InputError } from '../errors.ts';
 import type { ActiveSession, Session } from '../session.ts';
@@ -40,7 +47,12 @@ type Domain = 'vault' | 'sandbox';
  * so that a freeze stops those still waiting (once handed over, a request is in the scheduler's queue).
  */
 const PACE_MS: Record<string, number> = Object.fromEntries(
-  ([['withdrawal', 'withdraw'], ['uid_transfer', 'withdraw_push']] as const).map(([kind, id]) => {
+  (
+    [
+      ['withdrawal', 'withdraw'],
+      ['uid_transfer', 'withdraw_push'],
+    ] as const
+  ).map(([kind, id]) => {
     const r = RATE_RULES.find((x) => x.id === id)!;
     return [kind, Math.ceil((r.windowSec * 1000) / r.limit)];
   }),
@@ -74,15 +86,28 @@ export class DeskApprovals {
     let approvals = this.domains.get(domain);
     if (!approvals) {
       const dir = join(this.opts.dataDir, 'approvals');
-      const key: JournalKey = domain === 'sandbox'
-        ? fileJournalKey(join(this.opts.dataDir, 'journals', 'desk-journal.key'))
-        : () => this.opts.vault!.journalKey();
+      const key: JournalKey =
+        domain === 'sandbox'
+          ? fileJournalKey(join(this.opts.dataDir, 'journals', 'desk-journal.key'))
+          : () => this.opts.vault!.journalKey();
       const name = domain === 'sandbox' ? 'governance-sandbox' : 'governance';
       const store = new LocalGovernanceStore(dir, name, { key, now: this.now });
       this.stores.push(store);
-      const profiles = (): string[] => this.opts.session.list().filter((p) => (domain === 'sandbox') === p.built_in).map((p) => p.id);
-      this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key }, rules: { coolingOffMs: this.opts.coolingOffMs, profiles } });
-      approvals = new Approvals({ store, rules: { coolingOffMs: this.opts.coolingOffMs, profiles }, credential: domain === 'sandbox' ? 'none' : 'vault', now: this.now });
+      const profiles = (): string[] =>
+        this.opts.session
+          .list()
+          .filter((p) => (domain === 'sandbox') === p.built_in)
+          .map((p) => p.id);
+      this.audit.set(domain, {
+        source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key },
+        rules: { coolingOffMs: this.opts.coolingOffMs, profiles },
+      });
+      approvals = new Approvals({
+        store,
+        rules: { coolingOffMs: this.opts.coolingOffMs, profiles },
+        credential: domain === 'sandbox' ? 'none' : 'vault',
+        now: this.now,
+      });
       this.domains.set(domain, approvals);
     }
     return { approvals, session };
@@ -105,7 +130,13 @@ export class DeskApprovals {
       .sort((a, b) => b.drafted_at - a.drafted_at);
     return {
       operators: [...s.operators.values()].map((o) => ({
-        id: o.id, name: o.name, state: activeAt(o, now) ? 'in_force' as const : o.removed_from !== null && o.removed_from <= now ? 'removed' as const : 'pending' as const,
+        id: o.id,
+        name: o.name,
+        state: activeAt(o, now)
+          ? ('in_force' as const)
+          : o.removed_from !== null && o.removed_from <= now
+            ? ('removed' as const)
+            : ('pending' as const),
       })),
       needs_first_operator: s.operators.size === 0,
       policy: { rules: policy.policy.rules, ref: policy.ref, refused: policy.refused },
@@ -119,20 +150,37 @@ export class DeskApprovals {
 
   private item(approvals: Approvals, p: Proposal, now: number): ApprovalItem {
     const q = approvals.quorum(p);
-    const names = (ids: string[]): string[] => ids.map((id) => (id === p.drafted_by.operator ? p.drafted_by.name : p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id));
+    const names = (ids: string[]): string[] =>
+      ids.map((id) =>
+        id === p.drafted_by.operator ? p.drafted_by.name : (p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id),
+      );
     const req = p.what === 'request' ? (JSON.parse(p.payload) as RequestPayload) : null;
     const batch = p.what === 'batch' ? (JSON.parse(p.payload) as BatchPayload) : null;
-    const state: ApprovalItem['state'] = p.rejected ? 'rejected'
-      : p.approved_at === null ? 'waiting'
-        : req || batch ? (p.dispatched ? 'sent' : 'approved')
-          : p.effective_at! > now ? 'cooling_off' : 'in_force';
+    const state: ApprovalItem['state'] = p.rejected
+      ? 'rejected'
+      : p.approved_at === null
+        ? 'waiting'
+        : req || batch
+          ? p.dispatched
+            ? 'sent'
+            : 'approved'
+          : p.effective_at! > now
+            ? 'cooling_off'
+            : 'in_force';
     return {
-      ref: p.ref, what: p.what, ...(p.profile ? { profile: p.profile } : {}),
+      ref: p.ref,
+      what: p.what,
+      ...(p.profile ? { profile: p.profile } : {}),
       ...(req ? { kind: req.kind, body: req.body, ...(req.signer ? { signer: req.signer } : {}), verdict: req.verdict } : {}),
       ...(batch ? { kind: batch.batch, verdict: batch.verdict } : {}),
       summary: batch ? batchSummary(batch) : summarize(p, req),
-      drafted_by: p.drafted_by.name, drafted_at: p.drafted_at, approved_by: names(q.approvers), needed: q.needed,
-      state, effective_at: p.effective_at, rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
+      drafted_by: p.drafted_by.name,
+      drafted_at: p.drafted_at,
+      approved_by: names(q.approvers),
+      needed: q.needed,
+      state,
+      effective_at: p.effective_at,
+      rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
     };
   }
 
@@ -155,13 +203,29 @@ export class DeskApprovals {
   }
 
   /** Opens a confirmation-window ticket for the whole batch; each row has its own id, signed with the rest. */
-  async draftBatch(spec: BatchSpec, fees?: ReadonlyMap<string, string>): Promise<{ ticket: string; title: string; ref: string; rows: BatchRow[] }> {
+  async draftBatch(
+    spec: BatchSpec,
+    fees?: ReadonlyMap<string, string>,
+  ): Promise<{ ticket: string; title: string; ref: string; rows: BatchRow[] }> {
     const ref = newOrderId(this.now());
     const ids = spec.writes.map(() => newOrderId(this.now()));
     const review = await this.reviewBatch(spec, ids, fees);
     const { approvals, session } = this.forActive();
-    const rows: BatchRow[] = review.rows.map((r, i) => ({ ref: ids[i]!, kind: r.kind, body: r.body, ...(r.signer ? { signer: r.signer } : {}), ...(spec.writes[i]!.note ? { note: spec.writes[i]!.note } : {}) }));
-    const payload: BatchPayload = { batch: spec.batch, title: spec.title, source: spec.source, rows, verdict: review.verdict, totals: review.totals };
+    const rows: BatchRow[] = review.rows.map((r, i) => ({
+      ref: ids[i]!,
+      kind: r.kind,
+      body: r.body,
+      ...(r.signer ? { signer: r.signer } : {}),
+      ...(spec.writes[i]!.note ? { note: spec.writes[i]!.note } : {}),
+    }));
+    const payload: BatchPayload = {
+      batch: spec.batch,
+      title: spec.title,
+      source: spec.source,
+      rows,
+      verdict: review.verdict,
+      totals: review.totals,
+    };
     const t = await approvals.draftBatchTicket(session.id, ref, payload).catch(asInput);
     this.opts.onChange();
     return { ticket: t.id, title: t.title, ref, rows };
@@ -174,7 +238,9 @@ export class DeskApprovals {
     if (!p || p.what !== 'batch' || p.profile !== session.id) return null;
     const q = approvals.quorum(p);
     const state = p.rejected ? 'rejected' : p.approved_at === null ? 'waiting' : p.dispatched ? 'sent' : 'approved';
-    const names = q.approvers.map((id) => (id === p.drafted_by.operator ? p.drafted_by.name : p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id));
+    const names = q.approvers.map((id) =>
+      id === p.drafted_by.operator ? p.drafted_by.name : (p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id),
+    );
     return { ref, state, payload: BatchPayload.parse(JSON.parse(p.payload)), approved_by: names, needed: q.needed };
   }
 
@@ -227,7 +293,9 @@ export class DeskApprovals {
     return { ticket: t.id, title: t.title };
   }
 
-  async ticketFor(make: (a: Approvals) => Promise<{ id: string; title: string }> | { id: string; title: string }): Promise<{ ticket: string; title: string }> {
+  async ticketFor(
+    make: (a: Approvals) => Promise<{ id: string; title: string }> | { id: string; title: string },
+  ): Promise<{ ticket: string; title: string }> {
     const { approvals } = this.forActive();
     const t = await Promise.resolve(make(approvals)).catch(asInput);
     this.opts.onChange();
@@ -321,9 +389,8 @@ export class DeskApprovals {
     for (const p of await approvals.readyToSend(session.id)) {
       const sigs = approvals.signaturesOf(p);
       const by = [...new Set(sigs.map((x) => x.name))].join(', ');
-      const rows: { ref: string; kind: string; body: RequestPayload['body']; note?: string; signer?: string }[] = p.what === 'batch'
-        ? (JSON.parse(p.payload) as BatchPayload).rows
-        : [{ ref: p.ref, ...(JSON.parse(p.payload) as RequestPayload) }];
+      const rows: { ref: string; kind: string; body: RequestPayload['body']; note?: string; signer?: string }[] =
+        p.what === 'batch' ? (JSON.parse(p.payload) as BatchPayload).rows : [{ ref: p.ref, ...(JSON.parse(p.payload) as RequestPayload) }];
       for (const row of rows) {
         // A row an earlier run handed over is the executor's already (resume() drives it): never handed twice.
         // One journaled without its approval (a crash between the two records) is handed over to finish it.
@@ -334,7 +401,11 @@ export class DeskApprovals {
         // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
         if ((await this.holdReason()) !== null || this.opts.session.active() !== session) return;
         this.lastHanded.set(row.kind, this.now());
-        void session.writes.dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, { ...(p.what === 'batch' && row.note ? { note: row.note } : {}), ...(row.signer ? { signer: row.signer } : {}) })
+        void session.writes
+          .dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, {
+            ...(p.what === 'batch' && row.note ? { note: row.note } : {}),
+            ...(row.signer ? { signer: row.signer } : {}),
+          })
           .catch((e: unknown) => this.opts.log(`[approvals] ${row.ref}: ${(e as Error).message}`));
         if (p.what === 'batch') this.opts.onChange();
       }
@@ -352,7 +423,11 @@ export class DeskApprovals {
 }
 
 function asInput(e: unknown): never {
-  if (e instanceof GovernanceError || (e instanceof Error && e.name === 'OperatorPassphraseError') || (e instanceof Error && e.name === 'StoreConflictError')) {
+  if (
+    e instanceof GovernanceError ||
+    (e instanceof Error && e.name === 'OperatorPassphraseError') ||
+    (e instanceof Error && e.name === 'StoreConflictError')
+  ) {
     throw new InputError([], e.message);
   }
   throw e;
@@ -368,19 +443,29 @@ function batchSummary(b: BatchPayload): string {
 function summarize(p: Proposal, req: RequestPayload | null): string {
   if (req) {
     const b = req.body;
-    return req.kind === 'withdrawal' ? `${String(b.amount)} ${String(b.currency)} to ${String(b.address)} on ${String(b.chain)}`
-      : req.kind === 'uid_transfer' ? `${String(b.amount)} ${String(b.currency)} to user ${String(b.receive_uid)}`
-        : req.kind === 'sub_own_transfer' ? `${String(b.amount)} ${String(b.currency)} from ${String(b.from)} to ${String(b.to)} of sub-account ${req.signer ?? '?'}, signed by its key`
-          : req.kind === 'spot_order' ? `${String(b.side)} ${String(b.amount)} ${String(b.currency_pair)} ${b.type === 'limit' ? `at ${String(b.price)}` : 'at market'}${req.signer ? ` for sub-account ${req.signer}` : ''}`
-            : req.kind === 'spot_cancel' ? `cancel order ${String(b.order_id)} of ${String(b.currency_pair)}${req.signer ? ` for sub-account ${req.signer}` : ''}`
-              : req.kind === 'spot_cancel_all' ? `cancel every open ${String(b.currency_pair)} order${req.signer ? ` for sub-account ${req.signer}` : ''}`
+    return req.kind === 'withdrawal'
+      ? `${String(b.amount)} ${String(b.currency)} to ${String(b.address)} on ${String(b.chain)}`
+      : req.kind === 'uid_transfer'
+        ? `${String(b.amount)} ${String(b.currency)} to user ${String(b.receive_uid)}`
+        : req.kind === 'sub_own_transfer'
+          ? `${String(b.amount)} ${String(b.currency)} from ${String(b.from)} to ${String(b.to)} of sub-account ${req.signer ?? '?'}, signed by its key`
+          : req.kind === 'spot_order'
+            ? `${String(b.side)} ${String(b.amount)} ${String(b.currency_pair)} ${b.type === 'limit' ? `at ${String(b.price)}` : 'at market'}${req.signer ? ` for sub-account ${req.signer}` : ''}`
+            : req.kind === 'spot_cancel'
+              ? `cancel order ${String(b.order_id)} of ${String(b.currency_pair)}${req.signer ? ` for sub-account ${req.signer}` : ''}`
+              : req.kind === 'spot_cancel_all'
+                ? `cancel every open ${String(b.currency_pair)} order${req.signer ? ` for sub-account ${req.signer}` : ''}`
                 : `${req.kind.replace(/_/g, ' ')} of ${String(b.amount)} ${String(b.currency)}`;
   }
   const o = JSON.parse(p.payload) as { name?: string; id?: string };
   switch (p.what) {
-    case 'add_operator': return `add operator ${o.name ?? ''}`;
-    case 'remove_operator': return `remove operator ${o.id ?? ''}`;
-    case 'policy': return `new policy for profile ${p.profile ?? ''}`;
-    default: return 'unfreeze the desk';
+    case 'add_operator':
+      return `add operator ${o.name ?? ''}`;
+    case 'remove_operator':
+      return `remove operator ${o.id ?? ''}`;
+    case 'policy':
+      return `new policy for profile ${p.profile ?? ''}`;
+    default:
+      return 'unfreeze the desk';
   }
 }

@@ -125,12 +125,15 @@ function check(s: GovernanceState, signed: OperatorSignature, at: number, text: 
   const op = s.operators.get(signed.operator);
   if (!op) throw new GovernanceError(`${signed.name} is not an operator of this desk.`);
   if (!activeAt(op, at)) {
-    throw new GovernanceError(op.active_from > at
-      ? `${op.name} is not an operator yet: the change that adds them takes effect ${new Date(op.active_from).toISOString()}.`
-      : `${op.name} was removed as an operator.`);
+    throw new GovernanceError(
+      op.active_from > at
+        ? `${op.name} is not an operator yet: the change that adds them takes effect ${new Date(op.active_from).toISOString()}.`
+        : `${op.name} was removed as an operator.`,
+    );
   }
   if (op.name !== signed.name) throw new GovernanceError(`the signature names ${signed.name}, but operator ${op.id} is ${op.name}.`);
-  if (!verifySignature(op.public_key, text, signed.signature)) throw new GovernanceError(`${op.name}'s signature does not verify: refused.`);
+  if (!verifySignature(op.public_key, text, signed.signature))
+    throw new GovernanceError(`${op.name}'s signature does not verify: refused.`);
 }
 
 /** Applies a proposal's effect once it has taken effect (operators join or leave, a freeze ends). */
@@ -162,9 +165,16 @@ function reachQuorum(s: GovernanceState, p: Proposal, rules: GovernanceRules, at
 export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: number, rules: GovernanceRules): void {
   switch (r.type) {
     case 'operator_created': {
-      if (s.operators.size > 0) throw new GovernanceError('this desk has operators already; another is added by a change that needs a quorum.');
-      if (!verifySignature(r.public_key, textFor('create', r.ref, 'operator', JSON.stringify({ name: r.name, public_key: r.public_key })), r.signed.signature)) {
-        throw new GovernanceError('the first operator\'s own signature does not verify.');
+      if (s.operators.size > 0)
+        throw new GovernanceError('this desk has operators already; another is added by a change that needs a quorum.');
+      if (
+        !verifySignature(
+          r.public_key,
+          textFor('create', r.ref, 'operator', JSON.stringify({ name: r.name, public_key: r.public_key })),
+          r.signed.signature,
+        )
+      ) {
+        throw new GovernanceError("the first operator's own signature does not verify.");
       }
       s.operators.set(r.ref, { id: r.ref, name: r.name, public_key: r.public_key, active_from: at, removed_from: null });
       break;
@@ -172,20 +182,37 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
     case 'proposal': {
       if (s.proposals.has(r.ref)) throw new GovernanceError(`proposal ${r.ref} exists already.`);
       // Operators and policy may still change while frozen (a quorum to unfreeze may need a new operator).
-      if (s.frozen && (r.what === 'request' || r.what === 'batch')) throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
+      if (s.frozen && (r.what === 'request' || r.what === 'batch'))
+        throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
       check(s, r.signed, at, textFor('propose', r.ref, r.what, r.payload, r.profile ?? ''));
       if (r.what === 'add_operator') {
         const o = JSON.parse(r.payload) as { id: string; name: string; public_key: string };
         if (s.operators.has(o.id)) throw new GovernanceError(`operator ${o.id} exists already.`);
         // Known, but not in force: they can sign nothing until the change takes effect.
-        s.operators.set(o.id, { id: o.id, name: o.name, public_key: o.public_key, active_from: Number.POSITIVE_INFINITY, removed_from: null });
+        s.operators.set(o.id, {
+          id: o.id,
+          name: o.name,
+          public_key: o.public_key,
+          active_from: Number.POSITIVE_INFINITY,
+          removed_from: null,
+        });
       }
       if (r.what === 'policy') Policy.parse(JSON.parse(r.payload));
       const rows = r.what === 'batch' ? checkBatch(s, r.payload) : null;
-      if ((r.what === 'request' || r.what === 'batch') && s.batchRows.has(r.ref)) throw new GovernanceError(`id ${r.ref} is a batch row's already.`);
+      if ((r.what === 'request' || r.what === 'batch') && s.batchRows.has(r.ref))
+        throw new GovernanceError(`id ${r.ref} is a batch row's already.`);
       const p: Proposal = {
-        ref: r.ref, what: r.what, ...(r.profile !== undefined ? { profile: r.profile } : {}), payload: r.payload,
-        drafted_by: r.signed, drafted_at: at, signoffs: [], rejected: null, approved_at: null, effective_at: null, dispatched: false,
+        ref: r.ref,
+        what: r.what,
+        ...(r.profile !== undefined ? { profile: r.profile } : {}),
+        payload: r.payload,
+        drafted_by: r.signed,
+        drafted_at: at,
+        signoffs: [],
+        rejected: null,
+        approved_at: null,
+        effective_at: null,
+        dispatched: false,
       };
       if ((r.what === 'request' || r.what === 'batch') && (JSON.parse(r.payload) as RequestPayload).verdict.decision === 'block') {
         throw new GovernanceError(`the policy blocks this ${r.what}: it cannot be drafted.`);
@@ -205,7 +232,10 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       if (!q.drafterCounts && r.signed.operator === p.drafted_by.operator) {
         throw new GovernanceError(`${r.signed.name} drafted this request; the rule that decides it needs approvals from other operators.`);
       }
-      if (p.signoffs.some((x) => x.signed.operator === r.signed.operator) || (q.drafterCounts && r.signed.operator === p.drafted_by.operator)) {
+      if (
+        p.signoffs.some((x) => x.signed.operator === r.signed.operator) ||
+        (q.drafterCounts && r.signed.operator === p.drafted_by.operator)
+      ) {
         throw new GovernanceError(`${r.signed.name} has approved this already; it needs a different operator.`);
       }
       p.signoffs.push({ signed: r.signed, at });
@@ -216,7 +246,8 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       const p = s.proposals.get(r.ref);
       if (!p) throw new GovernanceError(`there is no request or change ${r.ref}.`);
       if (p.rejected || p.dispatched) throw new GovernanceError('it is closed already.');
-      if (p.approved_at !== null && (p.what === 'request' || p.what === 'batch')) throw new GovernanceError('it was approved and is being sent; cancel it at the exchange instead.');
+      if (p.approved_at !== null && (p.what === 'request' || p.what === 'batch'))
+        throw new GovernanceError('it was approved and is being sent; cancel it at the exchange instead.');
       check(s, r.signed, at, textFor('reject', r.ref, p.what, p.payload, r.reason));
       p.rejected = { reason: r.reason, signed: r.signed, at };
       if (p.what === 'add_operator') {
@@ -232,7 +263,8 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
     }
     case 'dispatched': {
       const p = s.proposals.get(r.ref);
-      if (!p || (p.what !== 'request' && p.what !== 'batch') || p.approved_at === null) throw new GovernanceError(`request ${r.ref} is not approved.`);
+      if (!p || (p.what !== 'request' && p.what !== 'batch') || p.approved_at === null)
+        throw new GovernanceError(`request ${r.ref} is not approved.`);
       if (p.dispatched) throw new GovernanceError(`request ${r.ref} was handed to its journal already.`);
       p.dispatched = true;
       break;
@@ -247,10 +279,12 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
  */
 function checkBatch(s: GovernanceState, payload: string): Set<string> {
   const parsed = BatchPayload.safeParse(JSON.parse(payload));
-  if (!parsed.success) throw new GovernanceError(`the batch is malformed: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
+  if (!parsed.success)
+    throw new GovernanceError(`the batch is malformed: ${parsed.error.issues[0]!.path.join('.')}: ${parsed.error.issues[0]!.message}`);
   const refs = new Set<string>();
   for (const row of parsed.data.rows) {
-    if (refs.has(row.ref) || s.proposals.has(row.ref) || s.batchRows.has(row.ref)) throw new GovernanceError(`row id ${row.ref} is used twice.`);
+    if (refs.has(row.ref) || s.proposals.has(row.ref) || s.batchRows.has(row.ref))
+      throw new GovernanceError(`row id ${row.ref} is used twice.`);
     refs.add(row.ref);
   }
   return refs;

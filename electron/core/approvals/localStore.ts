@@ -15,15 +15,30 @@ import { StoreConflictError, type GovernanceStore } from './store.ts';
 const SafeId = /^[A-Za-z0-9_-]{1,64}$/;
 
 const StoredKey = z.strictObject({
-  id: z.string().regex(SafeId), name: z.string().min(1).max(64), public_key: z.string().min(1).max(200), created_at: z.number(),
-  sealed_private: z.strictObject({ salt: z.string(), N: z.number().int(), r: z.number().int(), p: z.number().int(), iv: z.string(), tag: z.string(), data: z.string() }),
+  id: z.string().regex(SafeId),
+  name: z.string().min(1).max(64),
+  public_key: z.string().min(1).max(200),
+  created_at: z.number(),
+  sealed_private: z.strictObject({
+    salt: z.string(),
+    N: z.number().int(),
+    r: z.number().int(),
+    p: z.number().int(),
+    iv: z.string(),
+    tag: z.string(),
+    data: z.string(),
+  }),
 });
 
 export class LocalGovernanceStore implements GovernanceStore {
   private readonly journal: Journal;
 
   /** `name` separates trust domains: the vault's ("governance") and the Sandbox-only desk's ("governance-sandbox"). */
-  constructor(private readonly dir: string, name: string, journal: JournalOptions) {
+  constructor(
+    private readonly dir: string,
+    name: string,
+    journal: JournalOptions,
+  ) {
     mkdirSync(join(dir, 'operators'), { recursive: true, mode: 0o700 });
     mkdirSync(join(dir, 'policies'), { recursive: true, mode: 0o700 });
     this.journal = Journal.open(join(dir, `${name}.jsonl`), journal);

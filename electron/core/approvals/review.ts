@@ -51,7 +51,10 @@ export class Reviewer {
    */
   blockedReason(session: ActiveSession, kind: WriteKind = 'withdrawal', signer: string | null = null): string | null {
     if (SPOT_KINDS.has(kind)) {
-      return this.spotRefusal(session, signer) ?? (session.writes ? null : 'This profile has no usable journal, so it sends no writes (see the Activity page).');
+      return (
+        this.spotRefusal(session, signer) ??
+        (session.writes ? null : 'This profile has no usable journal, so it sends no writes (see the Activity page).')
+      );
     }
     if (session.profile.permissions?.withdraw && session.profile.permissions.withdraw !== 'write') {
       return `This profile's key cannot withdraw (withdrawal permission: ${session.profile.permissions.withdraw}); nothing can be sent from it.`;
@@ -92,21 +95,31 @@ export class Reviewer {
   }
 
   /** One write's verdict; `before` is what earlier rows of the same batch take out in its currency. */
-  async one(ctx: ReviewContext, write: z.output<typeof WriteRequest>, id: string | null, before: string, path: (string | number)[] = ['write']): Promise<z.input<typeof Review>> {
+  async one(
+    ctx: ReviewContext,
+    write: z.output<typeof WriteRequest>,
+    id: string | null,
+    before: string,
+    path: (string | number)[] = ['write'],
+  ): Promise<z.input<typeof Review>> {
     const { approvals, session } = ctx;
     let body: Record<string, string | number>;
     let signer: string | null;
     try {
-      body = buildBody(write, KINDS[write.kind].idField ? id ?? '(set when drafted)' : null);
+      body = buildBody(write, KINDS[write.kind].idField ? (id ?? '(set when drafted)') : null);
       signer = signerOf(write);
     } catch (e) {
       throw new InputError(path, (e as Error).message);
     }
     if (signer !== null && !session.subKeys.has(signer)) {
-      throw new InputError(['write', 'input', KINDS[write.kind].signer === 'sub' ? 'sub_account' : 'sub_uid'], `This profile holds no key for sub-account ${signer}, which signs this ${KINDS[write.kind].what}. Add the key to the profile in Settings.`);
+      throw new InputError(
+        ['write', 'input', KINDS[write.kind].signer === 'sub' ? 'sub_account' : 'sub_uid'],
+        `This profile holds no key for sub-account ${signer}, which signs this ${KINDS[write.kind].what}. Add the key to the profile in Settings.`,
+      );
     }
     const { policy } = await approvals.policyStatus(session.id);
-    if (SPOT_KINDS.has(write.kind)) return { ...(await this.spot(session, approvals, write.kind, body, policy)), ...(signer !== null ? { signer } : {}) };
+    if (SPOT_KINDS.has(write.kind))
+      return { ...(await this.spot(session, approvals, write.kind, body, policy)), ...(signer !== null ? { signer } : {}) };
     const currency = String(body.currency);
     let destination: 'verified_saved' | 'address_book' | 'unknown' | null = null;
     let note: string | null = null;
@@ -114,12 +127,26 @@ export class Reviewer {
       const key = `${currency}\u0000${String(body.chain)}`;
       let saved = ctx.saved.get(key);
       if (!saved) {
-        saved = session.client.request({ method: 'GET', path: '/wallet/saved_address', query: [['currency', currency], ['chain', String(body.chain)]], priority: 'action' }, listOf(SavedAddress));
+        saved = session.client.request(
+          {
+            method: 'GET',
+            path: '/wallet/saved_address',
+            query: [
+              ['currency', currency],
+              ['chain', String(body.chain)],
+            ],
+            priority: 'action',
+          },
+          listOf(SavedAddress),
+        );
         ctx.saved.set(key, saved);
       }
       const c = classifyDestination(
         { currency, chain: String(body.chain), address: String(body.address), ...(body.memo ? { memo: String(body.memo) } : {}) },
-        await saved, this.opts.book.list(), this.opts.now(), this.opts.coolingOffMs,
+        await saved,
+        this.opts.book.list(),
+        this.opts.now(),
+        this.opts.coolingOffMs,
       );
       destination = c.destination;
       note = c.why;
@@ -132,9 +159,14 @@ export class Reviewer {
     let velocity = ctx.velocity.get(currency);
     if (!velocity) ctx.velocity.set(currency, (velocity = this.velocity(approvals, session, currency)));
     const verdict: Verdict = evaluate(policy, {
-      kind: write.kind, currency, amount: String(body.amount), destination,
+      kind: write.kind,
+      currency,
+      amount: String(body.amount),
+      destination,
       usdt_price: await price,
-      velocity_24h: dec(await velocity).plus(dec(before)).toFixed(),
+      velocity_24h: dec(await velocity)
+        .plus(dec(before))
+        .toFixed(),
     });
     return { kind: write.kind, body, ...(signer !== null ? { signer } : {}), verdict, destination_note: note };
   }
@@ -144,7 +176,13 @@ export class Reviewer {
    * quote amount; market sell: amount × the best bid, or the last price on an empty book), so that
    * `usdt_at_least` holds orders above a value. A cancellation is worth 0: it moves no money.
    */
-  private async spot(session: ActiveSession, approvals: Approvals, kind: WriteKind, body: Record<string, string | number>, policy: Policy): Promise<z.input<typeof Review>> {
+  private async spot(
+    session: ActiveSession,
+    approvals: Approvals,
+    kind: WriteKind,
+    body: Record<string, string | number>,
+    policy: Policy,
+  ): Promise<z.input<typeof Review>> {
     const pair = String(body.currency_pair);
     const quote = pair.slice(pair.indexOf('_') + 1);
     let notional = '0';
@@ -157,12 +195,17 @@ export class Reviewer {
         const t = await this.ticker(session, pair);
         const px = t?.highest_bid || t?.last;
         if (px) notional = amount.mul(dec(px)).toFixed();
-        note = px ? `a market sell valued at ${t?.highest_bid ? 'the best bid' : 'the last price'}, ${px} ${quote}` : 'no price for this pair: the order is valued at 0';
+        note = px
+          ? `a market sell valued at ${t?.highest_bid ? 'the best bid' : 'the last price'}, ${px} ${quote}`
+          : 'no price for this pair: the order is valued at 0';
       }
       note = `notional ${notional} ${quote}${note ? ` (${note})` : ''}`;
     }
     const verdict: Verdict = evaluate(policy, {
-      kind, currency: quote, amount: notional, destination: null,
+      kind,
+      currency: quote,
+      amount: notional,
+      destination: null,
       usdt_price: await this.usdtPrice(session, quote),
       velocity_24h: await this.velocity(approvals, session, quote),
     });
@@ -171,7 +214,12 @@ export class Reviewer {
 
   private async ticker(session: ActiveSession, pair: string): Promise<{ last?: string; highest_bid?: string } | undefined> {
     try {
-      return (await session.client.request({ method: 'GET', path: '/spot/tickers', query: [['currency_pair', pair]], priority: 'action' }, Tickers))[0];
+      return (
+        await session.client.request(
+          { method: 'GET', path: '/spot/tickers', query: [['currency_pair', pair]], priority: 'action' },
+          Tickers,
+        )
+      )[0];
     } catch {
       return undefined;
     }
@@ -187,18 +235,25 @@ export class Reviewer {
     const inJournal = new Set((session.journal?.intents() ?? []).map((v) => v.id));
     const waiting = [...(await approvals.load()).proposals.values()]
       .filter((p) => (p.what === 'request' || p.what === 'batch') && p.profile === session.id && !p.rejected && !p.dispatched)
-      .flatMap((p): { p: Proposal; req: { kind: string; body: RequestPayload['body'] } }[] => (p.what === 'batch'
-        ? (JSON.parse(p.payload) as BatchPayload).rows.filter((r) => !inJournal.has(r.ref)).map((r) => ({ p, req: r }))
-        : [{ p, req: JSON.parse(p.payload) as RequestPayload }]))
+      .flatMap((p): { p: Proposal; req: { kind: string; body: RequestPayload['body'] } }[] =>
+        p.what === 'batch'
+          ? (JSON.parse(p.payload) as BatchPayload).rows.filter((r) => !inJournal.has(r.ref)).map((r) => ({ p, req: r }))
+          : [{ p, req: JSON.parse(p.payload) as RequestPayload }],
+      )
       .filter(({ req }) => OUTFLOW_KINDS.has(req.kind))
       .map(({ p, req }) => ({ kind: req.kind as 'withdrawal', state: 'approved', created_at: p.drafted_at, body: req.body }));
-    return dec(journaled).plus(dec(outflow24h(waiting, currency, now))).toFixed();
+    return dec(journaled)
+      .plus(dec(outflow24h(waiting, currency, now)))
+      .toFixed();
   }
 
   private async usdtPrice(session: ActiveSession, currency: string): Promise<string | null> {
     if (currency === 'USDT') return '1';
     try {
-      const t = await session.client.request({ method: 'GET', path: '/spot/tickers', query: [['currency_pair', `${currency}_USDT`]], priority: 'action' }, Tickers);
+      const t = await session.client.request(
+        { method: 'GET', path: '/spot/tickers', query: [['currency_pair', `${currency}_USDT`]], priority: 'action' },
+        Tickers,
+      );
       return typeof t[0]?.last === 'string' && Number(t[0].last) > 0 ? t[0].last : null;
     } catch {
       return null;
@@ -206,8 +261,18 @@ export class Reviewer {
   }
 
   /** Every row as a single write, each row's velocity counting the rows before it; the strictest row's verdict. */
-  async batch(approvals: Approvals, session: ActiveSession, spec: BatchSpec, ids: readonly string[] | null, fees?: ReadonlyMap<string, string>): Promise<BatchReview> {
-    const ctx = this.context(approvals, session, spec.writes.map((w) => w.write));
+  async batch(
+    approvals: Approvals,
+    session: ActiveSession,
+    spec: BatchSpec,
+    ids: readonly string[] | null,
+    fees?: ReadonlyMap<string, string>,
+  ): Promise<BatchReview> {
+    const ctx = this.context(
+      approvals,
+      session,
+      spec.writes.map((w) => w.write),
+    );
     const leaving = new Map<string, Dec>();
     const rows: BatchReview['rows'] = [];
     for (const [i, w] of spec.writes.entries()) {
@@ -219,5 +284,4 @@ export class Reviewer {
     }
     return { rows, verdict: strictest(rows.map((r) => r.verdict)), totals: totalsOf(rows, fees) };
   }
-
 }

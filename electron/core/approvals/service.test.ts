@@ -13,7 +13,10 @@ import { Approvals } from './service.ts';
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 const HOUR = 3_600_000;
 const TWO_APPROVALS: Policy = {
-  rules: [{ id: 'two-others', match: { kinds: ['withdrawal'] }, action: 'require', approvals: 2 }, { id: 'rest', match: {}, action: 'allow' }],
+  rules: [
+    { id: 'two-others', match: { kinds: ['withdrawal'] }, action: 'require', approvals: 2 },
+    { id: 'rest', match: {}, action: 'allow' },
+  ],
 };
 const BODY = { withdraw_order_id: 'w1', currency: 'USDT', amount: '25', address: 'Tabc', chain: 'TRX' };
 
@@ -25,11 +28,24 @@ const PASS = { alice: 'alice passphrase 1', bob: 'bob passphrase 22', carol: 'ca
 
 function open(): Approvals {
   store = new LocalGovernanceStore(dir, 'governance', { key: testJournalKey, now: () => clock });
-  return new Approvals({ store, rules: { coolingOffMs: 24 * HOUR, profiles: () => ['p1'] }, credential: 'none', now: () => clock, scrypt: FAST });
+  return new Approvals({
+    store,
+    rules: { coolingOffMs: 24 * HOUR, profiles: () => ['p1'] },
+    credential: 'none',
+    now: () => clock,
+    scrypt: FAST,
+  });
 }
 
 function verdictOf(policy: Policy): Verdict {
-  return evaluate(policy, { kind: 'withdrawal', currency: 'USDT', amount: '25', destination: 'verified_saved', usdt_price: '1', velocity_24h: '0' });
+  return evaluate(policy, {
+    kind: 'withdrawal',
+    currency: 'USDT',
+    amount: '25',
+    destination: 'verified_saved',
+    usdt_price: '1',
+    velocity_24h: '0',
+  });
 }
 
 async function sign(ticket: Promise<{ id: string }>, who: string, op: keyof typeof PASS): Promise<void> {
@@ -84,14 +100,22 @@ describe('requests under a quorum', () => {
     const key = (await store.operatorKey(bob))!;
     const forBody = await signAs(key, PASS.bob, textFor('approve', 'r1', 'request', edited, 'p1'));
     const s = await desk.load();
-    await expect(store.append({ type: 'signoff', ref: 'r1', signed: { action: 'approve', operator: bob, name: 'Bob', signature: forBody } }, s.seq)
-      .then(() => { desk = new Approvals({ store, rules: { coolingOffMs: 0, profiles: () => ['p1'] }, credential: 'none', now: () => clock }); return desk.load(); }))
-      .rejects.toThrow(/Bob's signature does not verify/);
+    await expect(
+      store
+        .append({ type: 'signoff', ref: 'r1', signed: { action: 'approve', operator: bob, name: 'Bob', signature: forBody } }, s.seq)
+        .then(() => {
+          desk = new Approvals({ store, rules: { coolingOffMs: 0, profiles: () => ['p1'] }, credential: 'none', now: () => clock });
+          return desk.load();
+        }),
+    ).rejects.toThrow(/Bob's signature does not verify/);
   });
 
   it('a blocked request cannot be drafted, and a freeze stops drafts and sends until a quorum unfreezes', async () => {
     const { alice, bob, carol } = await threeOperatorsUnderTwoApprovals();
-    const blocked = evaluate({ rules: [{ id: 'no', match: {}, action: 'block' }] }, { kind: 'withdrawal', currency: 'USDT', amount: '1', destination: 'unknown', usdt_price: '1', velocity_24h: '0' });
+    const blocked = evaluate(
+      { rules: [{ id: 'no', match: {}, action: 'block' }] },
+      { kind: 'withdrawal', currency: 'USDT', amount: '1', destination: 'unknown', usdt_price: '1', velocity_24h: '0' },
+    );
     await expect(desk.draftTicket('p1', 'rb', 'withdrawal', BODY, blocked)).rejects.toThrow(/blocks/);
     await desk.sign((await desk.draftTicket('p1', 'r1', 'withdrawal', BODY, verdictOf(TWO_APPROVALS))).id, alice, PASS.alice);
     await sign(desk.decisionTicket('r1', 'approve'), bob, 'bob');
@@ -101,14 +125,18 @@ describe('requests under a quorum', () => {
     await expect(desk.draftTicket('p1', 'r2', 'withdrawal', BODY, verdictOf(TWO_APPROVALS))).rejects.toThrow(/frozen/);
     await desk.sign(desk.unfreezeTicket().id, bob, PASS.bob);
     expect((await desk.load()).frozen).not.toBeNull();
-    await sign(desk.decisionTicket([...(await desk.load()).proposals.values()].find((p) => p.what === 'unfreeze')!.ref, 'approve'), carol, 'carol');
+    await sign(
+      desk.decisionTicket([...(await desk.load()).proposals.values()].find((p) => p.what === 'unfreeze')!.ref, 'approve'),
+      carol,
+      'carol',
+    );
     expect((await desk.load()).frozen).toBeNull();
     expect((await desk.readyToSend('p1')).map((p) => p.ref)).toEqual(['r1']);
   });
 });
 
 describe('operator and policy changes', () => {
-  it('one operator\'s passphrase cannot add a second operator who then supplies the second approval', async () => {
+  it("one operator's passphrase cannot add a second operator who then supplies the second approval", async () => {
     const { alice, bob } = await threeOperatorsUnderTwoApprovals();
     const mallory = await desk.proposeOperator('Mallory', PASS.mallory, alice, PASS.alice);
     expect(desk.changeQuorum()).toBe(2);
@@ -162,7 +190,17 @@ describe('operator and policy changes', () => {
     const eve = await createOperatorKey('Alice', 'eve passphrase 1', clock, FAST);
     const payload = JSON.stringify({ kind: 'withdrawal', body: BODY, verdict: verdictOf(TWO_APPROVALS) });
     const forged = await signAs(eve, 'eve passphrase 1', textFor('propose', 'rf', 'request', payload, 'p1'));
-    await store.append({ type: 'proposal', ref: 'rf', what: 'request', profile: 'p1', payload, signed: { action: 'propose', operator: alice, name: 'Alice', signature: forged } }, 1);
+    await store.append(
+      {
+        type: 'proposal',
+        ref: 'rf',
+        what: 'request',
+        profile: 'p1',
+        payload,
+        signed: { action: 'propose', operator: alice, name: 'Alice', signature: forged },
+      },
+      1,
+    );
     await store.close();
     desk = open();
     await expect(desk.load()).rejects.toThrow(/record 2 \(proposal\) does not check: Alice's signature does not verify/);
@@ -171,8 +209,12 @@ describe('operator and policy changes', () => {
 
 describe('batches', () => {
   const batch = (refs: string[], verdict: Verdict) => ({
-    batch: 'payouts' as const, title: 'Payouts', source: { file: 'p.csv', sha256: 'b'.repeat(64) }, verdict,
-    rows: refs.map((ref) => ({ ref, kind: 'withdrawal' as const, body: { ...BODY, withdraw_order_id: ref } })), totals: [{ currency: 'USDT', amount: '50' }],
+    batch: 'payouts' as const,
+    title: 'Payouts',
+    source: { file: 'p.csv', sha256: 'b'.repeat(64) },
+    verdict,
+    rows: refs.map((ref) => ({ ref, kind: 'withdrawal' as const, body: { ...BODY, withdraw_order_id: ref } })),
+    totals: [{ currency: 'USDT', amount: '50' }],
   });
 
   it('need the quorum of their verdict, from operators other than the drafter when it says so, and are then ready to send', async () => {
@@ -187,11 +229,25 @@ describe('batches', () => {
 
   it('refuse a row id used before, a blocked verdict, and a malformed payload, storing nothing', async () => {
     const alice = await desk.createFirstOperator('Alice', PASS.alice);
-    await sign(desk.draftBatchTicket('p1', 'b1', batch(['r1', 'r2'], verdictOf({ rules: [{ id: 'one', match: {}, action: 'require', approvals: 1, drafter_may_approve: true }] }))), alice, 'alice');
+    await sign(
+      desk.draftBatchTicket(
+        'p1',
+        'b1',
+        batch(['r1', 'r2'], verdictOf({ rules: [{ id: 'one', match: {}, action: 'require', approvals: 1, drafter_may_approve: true }] })),
+      ),
+      alice,
+      'alice',
+    );
     const allow = verdictOf({ rules: [{ id: 'rest', match: {}, action: 'allow' }] });
-    await expect(sign(desk.draftBatchTicket('p1', 'b2', batch(['r3', 'r2'], allow)), alice, 'alice')).rejects.toThrow(/row id r2 is used twice/);
-    await expect(sign(desk.draftBatchTicket('p1', 'b3', batch(['r4', 'r4'], allow)), alice, 'alice')).rejects.toThrow(/row id r4 is used twice/);
-    await expect(sign(desk.draftTicket('p1', 'r1', 'withdrawal', { ...BODY, withdraw_order_id: 'r1' }, allow), alice, 'alice')).rejects.toThrow(/id r1 is a batch row's already/);
+    await expect(sign(desk.draftBatchTicket('p1', 'b2', batch(['r3', 'r2'], allow)), alice, 'alice')).rejects.toThrow(
+      /row id r2 is used twice/,
+    );
+    await expect(sign(desk.draftBatchTicket('p1', 'b3', batch(['r4', 'r4'], allow)), alice, 'alice')).rejects.toThrow(
+      /row id r4 is used twice/,
+    );
+    await expect(
+      sign(desk.draftTicket('p1', 'r1', 'withdrawal', { ...BODY, withdraw_order_id: 'r1' }, allow), alice, 'alice'),
+    ).rejects.toThrow(/id r1 is a batch row's already/);
     await expect(desk.draftBatchTicket('p1', 'b4', batch(['r5'], verdictOf({ rules: [] })))).rejects.toThrow(/policy blocks this batch/);
     await expect(desk.draftBatchTicket('p1', 'b5', { ...batch(['r6'], allow), rows: [] })).rejects.toThrow();
     expect([...(await desk.load()).proposals.keys()]).toEqual(['b1']);

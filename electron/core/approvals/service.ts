@@ -5,8 +5,21 @@ import type { GovernanceBody, OperatorSignature } from '../journal/records.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
 import type { ScryptParams } from '../vault/crypto.ts';
 import {
-  activeAt, activeOperators, applyGovernance, countedApprovers, deskQuorum, foldGovernance, GovernanceError, policyInForce,
-  quorumOf, textFor, type GovernanceRules, type GovernanceState, type Proposal, type ProposalWhat, type RequestPayload,
+  activeAt,
+  activeOperators,
+  applyGovernance,
+  countedApprovers,
+  deskQuorum,
+  foldGovernance,
+  GovernanceError,
+  policyInForce,
+  quorumOf,
+  textFor,
+  type GovernanceRules,
+  type GovernanceState,
+  type Proposal,
+  type ProposalWhat,
+  type RequestPayload,
 } from './governance.ts';
 import type { GovernanceStore } from './store.ts';
 
@@ -95,13 +108,18 @@ export class Approvals {
 
   async createFirstOperator(name: string, passphrase: string): Promise<string> {
     const s = await this.load();
-    if (s.operators.size > 0) throw new GovernanceError('this desk has operators already; a new one is proposed by an operator and needs a quorum.');
+    if (s.operators.size > 0)
+      throw new GovernanceError('this desk has operators already; a new one is proposed by an operator and needs a quorum.');
     const key = await createOperatorKey(name, passphrase, this.now(), this.opts.scrypt);
     await this.opts.store.putOperatorKey(key);
     const text = textFor('create', key.id, 'operator', canonical({ name, public_key: key.public_key }));
     const signature = await signAs(key, passphrase, text);
     await this.append({
-      type: 'operator_created', ref: key.id, name, public_key: key.public_key, credential: this.opts.credential,
+      type: 'operator_created',
+      ref: key.id,
+      name,
+      public_key: key.public_key,
+      credential: this.opts.credential,
       signed: { action: 'create', operator: key.id, name, signature },
     });
     return key.id;
@@ -110,7 +128,8 @@ export class Approvals {
   /** The new operator's key is made from their passphrase; the proposer signs the proposal. It takes effect after a quorum and the cooling-off. */
   async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string): Promise<string> {
     const s = await this.load();
-    if ([...s.operators.values()].some((o) => o.name === name && o.removed_from === null)) throw new GovernanceError(`there is an operator named ${name} already.`);
+    if ([...s.operators.values()].some((o) => o.name === name && o.removed_from === null))
+      throw new GovernanceError(`there is an operator named ${name} already.`);
     const key = await createOperatorKey(name, newPassphrase, this.now(), this.opts.scrypt);
     const payload = canonical({ id: key.id, name, public_key: key.public_key });
     await this.signed(by, passphrase, 'propose', randomUUID(), 'add_operator', payload, '', async (ref, signed) => {
@@ -137,22 +156,44 @@ export class Approvals {
   }
 
   async draftTicket(
-    profile: string, ref: string, kind: string, body: Record<string, string | number>, verdict: Verdict, note?: string, signer?: string,
+    profile: string,
+    ref: string,
+    kind: string,
+    body: Record<string, string | number>,
+    verdict: Verdict,
+    note?: string,
+    signer?: string,
   ): Promise<Ticket> {
     const st = await this.policyStatus(profile);
     if (st.refused) throw new GovernanceError(st.refused);
-    if (verdict.decision === 'block') throw new GovernanceError(`the policy blocks this ${kind} (rule ${verdict.rule ?? 'none matched'}): it cannot be drafted.`);
+    if (verdict.decision === 'block')
+      throw new GovernanceError(`the policy blocks this ${kind} (rule ${verdict.rule ?? 'none matched'}): it cannot be drafted.`);
     if ((await this.load()).frozen) throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
     const payload: RequestPayload = { kind, body, ...(signer ? { signer } : {}), ...(note ? { note } : {}), verdict };
-    return this.ticket({ action: 'draft', ref, what: 'request', profile, payload: canonical(payload), title: `Draft a ${kind.replace(/_/g, ' ')}` });
+    return this.ticket({
+      action: 'draft',
+      ref,
+      what: 'request',
+      profile,
+      payload: canonical(payload),
+      title: `Draft a ${kind.replace(/_/g, ' ')}`,
+    });
   }
 
   async draftBatchTicket(profile: string, ref: string, payload: BatchPayload): Promise<Ticket> {
     const st = await this.policyStatus(profile);
     if (st.refused) throw new GovernanceError(st.refused);
-    if (payload.verdict.decision === 'block') throw new GovernanceError(`the policy blocks this batch (rule ${payload.verdict.rule ?? 'none matched'}): it cannot be drafted.`);
+    if (payload.verdict.decision === 'block')
+      throw new GovernanceError(`the policy blocks this batch (rule ${payload.verdict.rule ?? 'none matched'}): it cannot be drafted.`);
     if ((await this.load()).frozen) throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
-    return this.ticket({ action: 'draft', ref, what: 'batch', profile, payload: canonical(BatchPayload.parse(payload)), title: `Draft ${payload.title}` });
+    return this.ticket({
+      action: 'draft',
+      ref,
+      what: 'batch',
+      profile,
+      payload: canonical(BatchPayload.parse(payload)),
+      title: `Draft ${payload.title}`,
+    });
   }
 
   async decisionTicket(ref: string, action: 'approve' | 'reject', reason?: string): Promise<Ticket> {
@@ -160,19 +201,37 @@ export class Approvals {
     if (!p) throw new GovernanceError(`there is no request or change ${ref}.`);
     if (action === 'reject' && !reason) throw new GovernanceError('a rejection says why.');
     return this.ticket({
-      action, ref, what: p.what, ...(p.profile ? { profile: p.profile } : {}), payload: p.payload, ...(reason ? { reason } : {}),
+      action,
+      ref,
+      what: p.what,
+      ...(p.profile ? { profile: p.profile } : {}),
+      payload: p.payload,
+      ...(reason ? { reason } : {}),
       title: `${action === 'approve' ? 'Approve' : 'Reject'} ${p.what === 'request' ? 'a request' : p.what === 'batch' ? (JSON.parse(p.payload) as BatchPayload).title : `a change (${p.what.replace(/_/g, ' ')})`}`,
     });
   }
 
   async policyTicket(profile: string, policy: Policy): Promise<Ticket> {
-    return this.ticket({ action: 'propose', ref: randomUUID(), what: 'policy', profile, payload: canonical(Policy.parse(policy)), title: `Change the policy of profile ${profile}` });
+    return this.ticket({
+      action: 'propose',
+      ref: randomUUID(),
+      what: 'policy',
+      profile,
+      payload: canonical(Policy.parse(policy)),
+      title: `Change the policy of profile ${profile}`,
+    });
   }
 
   async removeOperatorTicket(id: string): Promise<Ticket> {
     const op = (await this.load()).operators.get(id);
     if (!op) throw new GovernanceError(`there is no operator ${id}.`);
-    return this.ticket({ action: 'propose', ref: randomUUID(), what: 'remove_operator', payload: canonical({ id }), title: `Remove operator ${op.name}` });
+    return this.ticket({
+      action: 'propose',
+      ref: randomUUID(),
+      what: 'remove_operator',
+      payload: canonical({ id }),
+      title: `Remove operator ${op.name}`,
+    });
   }
 
   unfreezeTicket(): Ticket {
@@ -187,31 +246,54 @@ export class Approvals {
   async sign(ticketId: string, operator: string, passphrase: string): Promise<Ticket> {
     const t = this.tickets.get(ticketId);
     if (!t) throw new GovernanceError('that confirmation is no longer waiting (it was signed, declined, or the desk restarted).');
-    const extra = t.action === 'reject' ? t.reason! : t.action === 'freeze' ? t.reason ?? '' : t.profile ?? '';
-    await this.signed(operator, passphrase, t.action === 'draft' ? 'propose' : t.action, t.ref, t.what, t.payload, extra, async (ref, signed) => {
-      switch (t.action) {
-        case 'draft':
-        case 'propose':
-          return { type: 'proposal', ref, what: t.what as ProposalWhat, ...(t.profile ? { profile: t.profile } : {}), payload: t.payload, signed: { ...signed, action: t.action } };
-        case 'approve':
-          return { type: 'signoff', ref, signed };
-        case 'reject':
-          return { type: 'rejection', ref, reason: t.reason!, signed };
-        case 'freeze':
-          return { type: 'freeze', ref, reason: t.reason ?? '', signed };
-      }
-    });
+    const extra = t.action === 'reject' ? t.reason! : t.action === 'freeze' ? (t.reason ?? '') : (t.profile ?? '');
+    await this.signed(
+      operator,
+      passphrase,
+      t.action === 'draft' ? 'propose' : t.action,
+      t.ref,
+      t.what,
+      t.payload,
+      extra,
+      async (ref, signed) => {
+        switch (t.action) {
+          case 'draft':
+          case 'propose':
+            return {
+              type: 'proposal',
+              ref,
+              what: t.what as ProposalWhat,
+              ...(t.profile ? { profile: t.profile } : {}),
+              payload: t.payload,
+              signed: { ...signed, action: t.action },
+            };
+          case 'approve':
+            return { type: 'signoff', ref, signed };
+          case 'reject':
+            return { type: 'rejection', ref, reason: t.reason!, signed };
+          case 'freeze':
+            return { type: 'freeze', ref, reason: t.reason ?? '', signed };
+        }
+      },
+    );
     this.tickets.delete(ticketId);
     return t;
   }
 
   private async signed(
-    operator: string, passphrase: string, action: OperatorSignature['action'], ref: string, what: string, payload: string, extra: string,
+    operator: string,
+    passphrase: string,
+    action: OperatorSignature['action'],
+    ref: string,
+    what: string,
+    payload: string,
+    extra: string,
     build: (ref: string, signed: OperatorSignature) => Promise<GovernanceBody>,
   ): Promise<void> {
     const s = await this.load();
     const op = s.operators.get(operator);
-    if (!op || !activeAt(op, this.now())) throw new GovernanceError('that operator cannot sign now (unknown, removed, or not yet in force).');
+    if (!op || !activeAt(op, this.now()))
+      throw new GovernanceError('that operator cannot sign now (unknown, removed, or not yet in force).');
     const key: OperatorKey | null = await this.opts.store.operatorKey(operator);
     if (!key) throw new GovernanceError(`${op.name}'s key is missing from the data folder.`);
     const signature = await signAs(key, passphrase, textFor(action, ref, what, payload, extra));
@@ -231,7 +313,12 @@ export class Approvals {
     const onDisk = await this.opts.store.readPolicyFile(profile);
     const refusedFor = this.refusedPolicy.get(profile);
     if (refusedFor !== undefined && refusedFor === String(ref)) {
-      return { policy, ref, refused: 'The policy file on disk was changed outside the desk, so it is refused. Nothing governed is sent until operators approve a policy again (Approvals page, Policy).' };
+      return {
+        policy,
+        ref,
+        refused:
+          'The policy file on disk was changed outside the desk, so it is refused. Nothing governed is sent until operators approve a policy again (Approvals page, Policy).',
+      };
     }
     if (onDisk === null || (refusedFor !== undefined && refusedFor !== String(ref)) || this.olderCopy(onDisk, ref)) {
       await this.opts.store.writePolicyFile(profile, text);
@@ -268,7 +355,8 @@ export class Approvals {
   async readyToSend(profile: string): Promise<Proposal[]> {
     const s = await this.load();
     if (s.frozen) return [];
-    const dispatchable = (p: Proposal): boolean => p.what === 'request' || (p.what === 'batch' && (JSON.parse(p.payload) as BatchPayload).batch === 'payouts');
+    const dispatchable = (p: Proposal): boolean =>
+      p.what === 'request' || (p.what === 'batch' && (JSON.parse(p.payload) as BatchPayload).batch === 'payouts');
     return [...s.proposals.values()]
       .filter((p) => dispatchable(p) && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)
       .sort((a, b) => a.approved_at! - b.approved_at!);

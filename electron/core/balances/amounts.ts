@@ -67,8 +67,11 @@ export function cellOf(amounts: Amounts, prices: Prices, quote: string): Cell {
   return { amounts: shown, ...valueOf(amounts, prices, quote) };
 }
 
-
-export function cellsOf(k: Record<AccountKind, Amounts>, prices: Prices, quote: string): { cells: Record<AccountKind, Cell>; total: string } {
+export function cellsOf(
+  k: Record<AccountKind, Amounts>,
+  prices: Prices,
+  quote: string,
+): { cells: Record<AccountKind, Cell>; total: string } {
   const cells = {} as Record<AccountKind, Cell>;
   let total = new Dec(0);
   for (const kind of ACCOUNT_KINDS) {

@@ -15,24 +15,38 @@ function entry(uid: string, cross: Record<string, unknown> | null, usdt = '100')
 
 describe('balance alerts', () => {
   const dirs: string[] = [];
-  afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+  afterEach(() => {
+    for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+  });
 
-  it('raises below the threshold (a sub-account\'s own before the default), never at or above it', () => {
+  it("raises below the threshold (a sub-account's own before the default), never at or above it", () => {
     const rules = { defaultThreshold: '1.3', thresholds: new Map([['2', '2']]), floors: [] };
-    const c = conditionsOf([
-      entry('1', { user_id: 1, risk: '1.2999', balances: {} }),
-      entry('2', { user_id: 2, risk: '1.5', balances: {} }),
-      entry('3', { user_id: 3, risk: '1.3', balances: {} }),
-      entry('4', { user_id: 0, risk: '0', balances: {} }),
-    ], rules);
-    expect(c.map((x) => [x.uid, x.kind, x.value, x.threshold])).toEqual([['1', 'cross_risk', '1.2999', '1.3'], ['2', 'cross_risk', '1.5', '2']]);
+    const c = conditionsOf(
+      [
+        entry('1', { user_id: 1, risk: '1.2999', balances: {} }),
+        entry('2', { user_id: 2, risk: '1.5', balances: {} }),
+        entry('3', { user_id: 3, risk: '1.3', balances: {} }),
+        entry('4', { user_id: 0, risk: '0', balances: {} }),
+      ],
+      rules,
+    );
+    expect(c.map((x) => [x.uid, x.kind, x.value, x.threshold])).toEqual([
+      ['1', 'cross_risk', '1.2999', '1.3'],
+      ['2', 'cross_risk', '1.5', '2'],
+    ]);
   });
 
   it('compares a floor with the currency held across every account', () => {
-    const e = entry('7', { user_id: 7, risk: '999', balances: { USDT: { available: '50', freeze: '0', borrowed: '0', interest: '0' } } }, '100');
+    const e = entry(
+      '7',
+      { user_id: 7, risk: '999', balances: { USDT: { available: '50', freeze: '0', borrowed: '0', interest: '0' } } },
+      '100',
+    );
     const rules = (floor: string) => ({ defaultThreshold: '1.1', thresholds: new Map(), floors: [{ uid: '7', currency: 'USDT', floor }] });
     expect(conditionsOf([e], rules('150'))).toEqual([]);
-    expect(conditionsOf([e], rules('150.01'))).toEqual([{ uid: '7', kind: 'low_balance', subject: 'USDT', value: '150', threshold: '150.01' }]);
+    expect(conditionsOf([e], rules('150.01'))).toEqual([
+      { uid: '7', kind: 'low_balance', subject: 'USDT', value: '150', threshold: '150.01' },
+    ]);
   });
 
   it('survive a restart, are raised once while they stand, and leave only when cleared and acknowledged', () => {
@@ -60,7 +74,11 @@ describe('balance alerts', () => {
 });
 
 describe('valuation from spot tickers', () => {
-  const prices = new Prices([{ currency_pair: 'BTC_USDT', last: '60000' }, { currency_pair: 'USDT_TRY', last: '40' }, { currency_pair: 'ETH_BTC', last: '0.05' }]);
+  const prices = new Prices([
+    { currency_pair: 'BTC_USDT', last: '60000' },
+    { currency_pair: 'USDT_TRY', last: '40' },
+    { currency_pair: 'ETH_BTC', last: '0.05' },
+  ]);
 
   it('prices directly, through the inverse pair and through USDT, and names what it cannot price', () => {
     expect(prices.price('BTC', 'USDT')!.toFixed()).toBe('60000');
@@ -68,6 +86,9 @@ describe('valuation from spot tickers', () => {
     expect(prices.price('TRY', 'BTC')!.times(60000).minus('0.025').abs().lt('1e-30')).toBe(true);
     expect(prices.price('ETH', 'BTC')!.toFixed()).toBe('0.05');
     expect(prices.price('PEPEX', 'USDT')).toBeNull();
-    expect(valueOf({ BTC: new Dec('0.5'), PEPEX: new Dec('10'), USDT: new Dec('1.123456789') }, prices, 'USDT')).toEqual({ value: '30001.12345678', unpriced: ['PEPEX'] });
+    expect(valueOf({ BTC: new Dec('0.5'), PEPEX: new Dec('10'), USDT: new Dec('1.123456789') }, prices, 'USDT')).toEqual({
+      value: '30001.12345678',
+      unpriced: ['PEPEX'],
+    });
   });
 });

@@ -24,9 +24,19 @@ export type Wire = Record<string, unknown>;
 const AnyList = z.array(z.unknown());
 const AnyRecord = z.looseObject({});
 const SubAccountList = z.array(z.looseObject({ user_id: z.union([z.number(), z.string()]), login_name: z.string().optional() }));
-export interface SubAccountInfo { uid: string; name: string }
-export interface SpotWire { uid: string; available: Record<string, string>; locking?: Record<string, string> }
-export interface AllAtOnceWire { uid: string; available: unknown }
+export interface SubAccountInfo {
+  uid: string;
+  name: string;
+}
+export interface SpotWire {
+  uid: string;
+  available: Record<string, string>;
+  locking?: Record<string, string>;
+}
+export interface AllAtOnceWire {
+  uid: string;
+  available: unknown;
+}
 
 export interface SubAccountsRaw {
   accounts: SubAccountInfo[];
@@ -43,7 +53,11 @@ function list<T>(v: unknown, what: string): T[] {
   return v as T[];
 }
 
-export async function loadSubAccounts(client: ApiClient, priority: Priority, progress: (loaded: number, total: number) => void): Promise<SubAccountsRaw> {
+export async function loadSubAccounts(
+  client: ApiClient,
+  priority: Priority,
+  progress: (loaded: number, total: number) => void,
+): Promise<SubAccountsRaw> {
   let loaded = 0;
   let total = 5; // sub_accounts, margin, futures, cross, tickers; spot pages are added as they are asked
   const tick = <T>(p: Promise<T>): Promise<T> => {
@@ -63,16 +77,29 @@ export async function loadSubAccounts(client: ApiClient, priority: Priority, pro
   const crossP = tick(subAccountBalancesAllAtOnce(client, '/wallet/sub_account_cross_margin_balances', priority));
   const tickersP = tick(client.request({ method: 'GET', path: '/spot/tickers', signed: false, priority }, AnyList));
 
-  const spotPage = (n: number) => tick(client.request({
-    method: 'GET', path: '/wallet/sub_account_balances', priority,
-    query: [['limit', String(SUB_ACCOUNT_BALANCES_MAX_LIMIT)], ['page', String(n)]],
-  }, AnyList));
+  const spotPage = (n: number) =>
+    tick(
+      client.request(
+        {
+          method: 'GET',
+          path: '/wallet/sub_account_balances',
+          priority,
+          query: [
+            ['limit', String(SUB_ACCOUNT_BALANCES_MAX_LIMIT)],
+            ['page', String(n)],
+          ],
+        },
+        AnyList,
+      ),
+    );
   // Page 1 is needed whatever n is (a desk with no sub-accounts learns that from /sub_accounts and
   // page 1 alike); asked at once, its answer also informs the scheduler's bucket before the burst.
   total += 1;
   const firstSpot = spotPage(1);
-  const accounts = list<{ user_id: number | string; login_name?: string }>(await accountsP, 'GET /sub_accounts')
-    .map((a) => ({ uid: String(a.user_id), name: String(a.login_name ?? '') }));
+  const accounts = list<{ user_id: number | string; login_name?: string }>(await accountsP, 'GET /sub_accounts').map((a) => ({
+    uid: String(a.user_id),
+    name: String(a.login_name ?? ''),
+  }));
   const pages = Math.max(1, Math.ceil(accounts.length / SUB_ACCOUNT_BALANCES_MAX_LIMIT));
   total += pages - 1;
   progress(loaded, total);
@@ -119,7 +146,9 @@ export async function loadMain(client: ApiClient, priority: Priority): Promise<M
     ...FUTURES_SETTLES.map((s) => orAbsent(one(`/futures/${s}/accounts`))),
   ]);
   const fut: Record<string, Wire> = {};
-  FUTURES_SETTLES.forEach((s, i) => { if (futures[i]) fut[s] = futures[i]!; });
+  FUTURES_SETTLES.forEach((s, i) => {
+    if (futures[i]) fut[s] = futures[i]!;
+  });
   return {
     spot: list(spot, 'GET /spot/accounts'),
     margin: list(margin, 'GET /margin/accounts'),

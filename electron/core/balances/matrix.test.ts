@@ -9,19 +9,47 @@ import { Prices } from './valuation.ts';
 // the column totals cover every filtered row, not only the page.
 
 const raw: SubAccountsRaw = {
-  accounts: [{ uid: '101', name: 'alpha' }, { uid: '102', name: 'beta' }, { uid: '103', name: 'gamma' }, { uid: '99', name: 'delta' }],
+  accounts: [
+    { uid: '101', name: 'alpha' },
+    { uid: '102', name: 'beta' },
+    { uid: '103', name: 'gamma' },
+    { uid: '99', name: 'delta' },
+  ],
   spot: [
     { uid: '101', available: { USDT: '10' } } as SubAccountsRaw['spot'][number],
     { uid: '102', available: { USDT: '0.5' } },
     { uid: '103', available: { BTC: '1' }, locking: { BTC: '0.5' } },
     { uid: '99', available: { USDT: '300' } },
   ],
-  margin: [{ uid: '101', available: [
-    { currency_pair: 'BTC_USDT', account_type: 'mmr', mmr: '1.2', base: { currency: 'BTC', available: '0', locked: '0', borrowed: '0', interest: '0' }, quote: { currency: 'USDT', available: '100', locked: '0', borrowed: '40', interest: '1' } },
-    { currency_pair: 'ETH_USDT', account_type: 'inactive', mmr: '0.5', base: { currency: 'ETH', available: '0', locked: '0', borrowed: '0', interest: '0' }, quote: { currency: 'USDT', available: '0', locked: '0', borrowed: '0', interest: '0' } },
-  ] }],
+  margin: [
+    {
+      uid: '101',
+      available: [
+        {
+          currency_pair: 'BTC_USDT',
+          account_type: 'mmr',
+          mmr: '1.2',
+          base: { currency: 'BTC', available: '0', locked: '0', borrowed: '0', interest: '0' },
+          quote: { currency: 'USDT', available: '100', locked: '0', borrowed: '40', interest: '1' },
+        },
+        {
+          currency_pair: 'ETH_USDT',
+          account_type: 'inactive',
+          mmr: '0.5',
+          base: { currency: 'ETH', available: '0', locked: '0', borrowed: '0', interest: '0' },
+          quote: { currency: 'USDT', available: '0', locked: '0', borrowed: '0', interest: '0' },
+        },
+      ],
+    },
+  ],
   futures: [{ uid: '102', available: { usdt: { total: '20', unrealised_pnl: '-5', currency: 'USDT' }, btc: {} } }],
-  cross: [{ uid: '103', available: { user_id: 103, risk: '2.5', balances: { USDT: { available: '7', freeze: '1', borrowed: '2', interest: '0.5' } } } }, { uid: '101', available: { user_id: 0 } }],
+  cross: [
+    {
+      uid: '103',
+      available: { user_id: 103, risk: '2.5', balances: { USDT: { available: '7', freeze: '1', borrowed: '2', interest: '0.5' } } },
+    },
+    { uid: '101', available: { user_id: 0 } },
+  ],
   tickers: [{ currency_pair: 'BTC_USDT', last: '100' }],
   requests: 8,
 };
@@ -49,7 +77,12 @@ describe('the sub-account matrix', () => {
     expect(q({ sort: 'cross_risk' }).rows.map((r) => r.uid)).toEqual(['103', '99', '101', '102']);
     expect(q({ sort: 'cross_risk', desc: true }).rows[0]!.uid).toBe('103');
     const page = q({ offset: 1, limit: 2 });
-    expect([page.total_rows, page.rows.map((r) => r.uid), page.column_totals.spot, page.grand_total]).toEqual([4, ['101', '102'], '460.5', '540']);
+    expect([page.total_rows, page.rows.map((r) => r.uid), page.column_totals.spot, page.grand_total]).toEqual([
+      4,
+      ['101', '102'],
+      '460.5',
+      '540',
+    ]);
   });
 
   it('alerts on an active isolated pair below the threshold, never on an inactive one', () => {

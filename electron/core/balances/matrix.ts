@@ -40,7 +40,12 @@ export function marginRisk(e: SubAccountEntry): string | null {
   return low === null ? null : fmt(low);
 }
 
-export function kindsOf(spot: SpotWire | null, margin: unknown, futures: Record<string, Wire>, cross: Wire | null): Record<AccountKind, Amounts> {
+export function kindsOf(
+  spot: SpotWire | null,
+  margin: unknown,
+  futures: Record<string, Wire>,
+  cross: Wire | null,
+): Record<AccountKind, Amounts> {
   return {
     spot: spotAmounts(spot?.available, spot?.locking),
     margin: marginAmounts(margin),
@@ -92,14 +97,17 @@ function sortValue(r: MatrixRow, key: Query['sort']): string | null {
 export function queryRows(rows: MatrixRow[], q: Query) {
   const needle = q.search.trim().toLowerCase();
   const floor = q.hide_below === null ? null : new Dec(q.hide_below);
-  const kept = rows.filter((r) => (!needle || r.uid.includes(needle) || r.name.toLowerCase().includes(needle)) && (floor === null || new Dec(r.total).gte(floor)));
+  const kept = rows.filter(
+    (r) => (!needle || r.uid.includes(needle) || r.name.toLowerCase().includes(needle)) && (floor === null || new Dec(r.total).gte(floor)),
+  );
   const sign = q.desc ? -1 : 1;
   kept.sort((a, b) => {
     let c: number;
     if (q.sort === 'uid') c = cmpUid(a.uid, b.uid);
     else if (q.sort === 'name') c = a.name.localeCompare(b.name);
     else {
-      const x = sortValue(a, q.sort), y = sortValue(b, q.sort);
+      const x = sortValue(a, q.sort),
+        y = sortValue(b, q.sort);
       // Rows without a figure (no cross margin account) sort last either way.
       c = x === null || y === null ? (x === null ? (y === null ? 0 : 1) : -1) * sign : new Dec(x).cmp(y);
     }

@@ -1,7 +1,19 @@
 import { TotalBalance } from '../../../shared/api/records.ts';
 import { stringify } from 'csv-stringify/sync';
 import type { z } from 'zod';
-import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES, MATRIX_PAGE_MAX, type AlertView, type BalanceSettings, type LoadStatus, type MainBalances, type MatrixPage, type MatrixQuery, type MatrixRow, type SubAccountDetail } from '../../../shared/balances.ts';
+import {
+  ACCOUNT_KINDS,
+  ACCOUNT_KIND_NAMES,
+  MATRIX_PAGE_MAX,
+  type AlertView,
+  type BalanceSettings,
+  type LoadStatus,
+  type MainBalances,
+  type MatrixPage,
+  type MatrixQuery,
+  type MatrixRow,
+  type SubAccountDetail,
+} from '../../../shared/balances.ts';
 import type { ApiClient, Priority } from '../client/client.ts';
 import { cellsOf } from './amounts.ts';
 import { conditionsOf } from './alerts.ts';
@@ -95,7 +107,9 @@ export class BalancesService {
   }
 
   private async takeSnapshot(currency: string, priority: Priority): Promise<void> {
-    const t = await this.opts.client().request({ method: 'GET', path: '/wallet/total_balance', query: [['currency', currency]], priority }, TotalBalance);
+    const t = await this.opts
+      .client()
+      .request({ method: 'GET', path: '/wallet/total_balance', query: [['currency', currency]], priority }, TotalBalance);
     this.recordTotal(currency, t.total.amount);
   }
 
@@ -124,7 +138,14 @@ export class BalancesService {
         this.entries = entriesOf(raw);
         this.prices = new Prices(raw.tickers);
         this.rows.clear();
-        this.status = { state: 'ready', loaded: raw.requests, total: raw.requests, fetched_at: this.now(), error: null, requests: raw.requests };
+        this.status = {
+          state: 'ready',
+          loaded: raw.requests,
+          total: raw.requests,
+          fetched_at: this.now(),
+          error: null,
+          requests: raw.requests,
+        };
         this.opts.events.progress({ scope: 'sub_accounts', loaded: raw.requests, total: raw.requests, done: true, error: null });
         // Alerts right after the figures are out (a raised one comes as its own event and re-marks the rows).
         await new Promise((r) => setImmediate(r));
@@ -132,11 +153,19 @@ export class BalancesService {
       } catch (e) {
         const message = (e as Error).message;
         this.status = { ...this.status, state: this.status.fetched_at ? 'ready' : 'error', error: message };
-        this.opts.events.progress({ scope: 'sub_accounts', loaded: this.status.loaded, total: this.status.total, done: true, error: message });
+        this.opts.events.progress({
+          scope: 'sub_accounts',
+          loaded: this.status.loaded,
+          total: this.status.total,
+          done: true,
+          error: message,
+        });
       }
       return this.status;
     };
-    this.loading = run().finally(() => { this.loading = null; });
+    this.loading = run().finally(() => {
+      this.loading = null;
+    });
     return this.loading;
   }
 
@@ -144,7 +173,11 @@ export class BalancesService {
   private reevaluate(): void {
     if (this.status.fetched_at === null) return;
     const store = this.opts.store;
-    const conditions = conditionsOf(this.entries, { defaultThreshold: this.settings().default_risk_threshold, thresholds: store.thresholds(), floors: store.floors() });
+    const conditions = conditionsOf(this.entries, {
+      defaultThreshold: this.settings().default_risk_threshold,
+      thresholds: store.thresholds(),
+      floors: store.floors(),
+    });
     const known = new Set(this.entries.map((e) => e.uid));
     for (const a of store.reconcile(conditions, this.now(), (uid) => known.has(uid))) this.opts.events.alert(a);
     this.rows.clear();
@@ -172,10 +205,28 @@ export class BalancesService {
   /** The whole filtered matrix as CSV (every row, not one page). */
   exportCsv(q: Query): { filename: string; csv: string; rows: number } {
     const { all, column_totals, grand_total } = queryRows(this.rowsIn(q.quote), { ...q, offset: 0, limit: MATRIX_PAGE_MAX });
-    const head = ['uid', 'name', ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} (${q.quote})`), `Total (${q.quote})`, 'Cross margin risk', 'Isolated margin risk (lowest mmr)',
-      ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} amounts`)];
-    const body = all.map((r) => [r.uid, asText(r.name), ...ACCOUNT_KINDS.map((k) => r.cells[k].value), r.total, r.cross_risk ?? '', r.margin_risk ?? '',
-      ...ACCOUNT_KINDS.map((k) => Object.entries(r.cells[k].amounts).map(([c, a]) => `${a} ${c}`).join('; '))]);
+    const head = [
+      'uid',
+      'name',
+      ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} (${q.quote})`),
+      `Total (${q.quote})`,
+      'Cross margin risk',
+      'Isolated margin risk (lowest mmr)',
+      ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} amounts`),
+    ];
+    const body = all.map((r) => [
+      r.uid,
+      asText(r.name),
+      ...ACCOUNT_KINDS.map((k) => r.cells[k].value),
+      r.total,
+      r.cross_risk ?? '',
+      r.margin_risk ?? '',
+      ...ACCOUNT_KINDS.map((k) =>
+        Object.entries(r.cells[k].amounts)
+          .map(([c, a]) => `${a} ${c}`)
+          .join('; '),
+      ),
+    ]);
     const totals = ['', 'Total', ...ACCOUNT_KINDS.map((k) => column_totals[k]), grand_total, '', '', ...ACCOUNT_KINDS.map(() => '')];
     const stamp = new Date(this.status.fetched_at ?? this.now()).toISOString().replace(/[:.]/g, '-');
     return { filename: `sub-account-balances-${q.quote}-${stamp}.csv`, csv: stringify([head, ...body, totals]), rows: all.length };
@@ -183,7 +234,7 @@ export class BalancesService {
 
   detail(uid: string, quote: string): SubAccountDetail {
     const e = this.entries.find((x) => x.uid === uid);
-    const row = e ? this.rowsIn(quote).find((r) => r.uid === uid) ?? null : null;
+    const row = e ? (this.rowsIn(quote).find((r) => r.uid === uid) ?? null) : null;
     if (this.status.state === 'empty') void this.refresh('visible');
     return {
       uid,
@@ -226,13 +277,22 @@ export class BalancesService {
   async main(quote: string, priority: Priority = 'visible'): Promise<MainBalances> {
     const raw = await loadMain(this.opts.client(), priority);
     const prices = new Prices(raw.tickers);
-    const available: Record<string, string> = {}, locked: Record<string, string> = {};
+    const available: Record<string, string> = {},
+      locked: Record<string, string> = {};
     for (const s of raw.spot) {
       available[s.currency] = s.available;
       locked[s.currency] = s.locked;
     }
     const { cells, total } = cellsOf(kindsOf({ uid: '', available, locking: locked }, raw.margin, raw.futures, raw.cross), prices, quote);
-    return { fetched_at: this.now(), quote, cells, total, spot: raw.spot.map((s) => ({ currency: s.currency, available: s.available, locked: s.locked })), margin: raw.margin, futures: raw.futures, cross_margin: raw.cross };
+    return {
+      fetched_at: this.now(),
+      quote,
+      cells,
+      total,
+      spot: raw.spot.map((s) => ({ currency: s.currency, available: s.available, locked: s.locked })),
+      margin: raw.margin,
+      futures: raw.futures,
+      cross_margin: raw.cross,
+    };
   }
 }
-

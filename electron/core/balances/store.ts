@@ -11,7 +11,13 @@ import { BalanceSettings, type AlertView } from '../../../shared/balances.ts';
 export const DEFAULT_BALANCE_SETTINGS: BalanceSettings = { auto_refresh_seconds: 300, default_risk_threshold: '1.3' };
 
 export type AlertKind = AlertView['kind'];
-export interface Condition { uid: string; kind: AlertKind; subject: string; value: string; threshold: string }
+export interface Condition {
+  uid: string;
+  kind: AlertKind;
+  subject: string;
+  value: string;
+  threshold: string;
+}
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS balance_snapshots (at INTEGER NOT NULL, currency TEXT NOT NULL, amount TEXT NOT NULL);
@@ -49,7 +55,9 @@ export class BalanceStore {
   }
 
   snapshots(currency: string, since: number, limit: number): Array<{ at: number; currency: string; amount: string }> {
-    const rows = this.db.prepare('SELECT at, currency, amount FROM balance_snapshots WHERE currency = ? AND at >= ? ORDER BY at DESC LIMIT ?').all(currency, since, limit);
+    const rows = this.db
+      .prepare('SELECT at, currency, amount FROM balance_snapshots WHERE currency = ? AND at >= ? ORDER BY at DESC LIMIT ?')
+      .all(currency, since, limit);
     return (rows as Array<{ at: number; currency: string; amount: string }>).reverse();
   }
 
@@ -69,7 +77,11 @@ export class BalanceStore {
   }
 
   thresholds(): Map<string, string> {
-    return new Map((this.db.prepare('SELECT uid, risk_threshold FROM balance_thresholds').all() as Array<{ uid: string; risk_threshold: string }>).map((r) => [r.uid, r.risk_threshold]));
+    return new Map(
+      (this.db.prepare('SELECT uid, risk_threshold FROM balance_thresholds').all() as Array<{ uid: string; risk_threshold: string }>).map(
+        (r) => [r.uid, r.risk_threshold],
+      ),
+    );
   }
 
   setThreshold(uid: string, value: string | null): void {
@@ -107,10 +119,13 @@ export class BalanceStore {
           this.db.prepare('UPDATE balance_alerts SET value = ?, threshold = ? WHERE id = ?').run(c.value, c.threshold, a.id);
           continue;
         }
-        const info = this.db.prepare('INSERT INTO balance_alerts (uid, kind, subject, value, threshold, raised_at) VALUES (?, ?, ?, ?, ?, ?)').run(c.uid, c.kind, c.subject, c.value, c.threshold, now);
+        const info = this.db
+          .prepare('INSERT INTO balance_alerts (uid, kind, subject, value, threshold, raised_at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(c.uid, c.kind, c.subject, c.value, c.threshold, now);
         raised.push(this.alert(Number(info.lastInsertRowid))!);
       }
-      for (const [k, a] of standing) if (!seen.has(k) && scope(a.uid)) this.db.prepare('UPDATE balance_alerts SET cleared_at = ? WHERE id = ?').run(now, a.id);
+      for (const [k, a] of standing)
+        if (!seen.has(k) && scope(a.uid)) this.db.prepare('UPDATE balance_alerts SET cleared_at = ? WHERE id = ?').run(now, a.id);
     })();
     return raised;
   }

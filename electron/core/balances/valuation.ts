@@ -4,7 +4,10 @@ import { Dec, fmt, isDecimalString } from '../../../shared/money.ts';
 // Prices from spot tickers (`last`): a currency is valued directly against the quote, through the
 // inverse pair, or through USDT. A currency nothing prices is reported, never guessed.
 
-export interface Ticker { currency_pair: string; last: string }
+export interface Ticker {
+  currency_pair: string;
+  last: string;
+}
 
 export class Prices {
   private readonly last = new Map<string, Decimal>();
@@ -28,12 +31,14 @@ export class Prices {
   }
 
   price(currency: string, quote: string): Decimal | null {
-    const c = currency.toUpperCase(), q = quote.toUpperCase();
+    const c = currency.toUpperCase(),
+      q = quote.toUpperCase();
     const key = `${c}/${q}`;
     if (this.memo.has(key)) return this.memo.get(key)!;
     let p = this.direct(c, q);
     if (!p) {
-      const a = this.direct(c, 'USDT'), b = this.direct('USDT', q);
+      const a = this.direct(c, 'USDT'),
+        b = this.direct('USDT', q);
       p = a && b ? a.times(b) : null;
     }
     this.memo.set(key, p);

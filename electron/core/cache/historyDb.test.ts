@@ -19,55 +19,105 @@ afterEach(() => {
 
 function withdrawal(n: number, over: Partial<Record<string, string>> = {}) {
   return {
-    id: `w${n}`, txid: `tx${n}`, block_number: '', withdraw_order_id: `wo_${n}`, timestamp: String(1_700_000_000 + (n % 997) * 60),
-    amount: `${n % 50}.${String(n % 7).padStart(2, '0')}`, fee: '0.1', currency: n % 3 ? 'USDT' : 'BTC', address: `addr${n}x`,
-    type: 'onchain', fail_reason: '', timestamp2: '', memo: '', status: n % 5 ? 'DONE' : 'EXTPEND', chain: n % 2 ? 'TRX' : 'ETH', ...over,
+    id: `w${n}`,
+    txid: `tx${n}`,
+    block_number: '',
+    withdraw_order_id: `wo_${n}`,
+    timestamp: String(1_700_000_000 + (n % 997) * 60),
+    amount: `${n % 50}.${String(n % 7).padStart(2, '0')}`,
+    fee: '0.1',
+    currency: n % 3 ? 'USDT' : 'BTC',
+    address: `addr${n}x`,
+    type: 'onchain',
+    fail_reason: '',
+    timestamp2: '',
+    memo: '',
+    status: n % 5 ? 'DONE' : 'EXTPEND',
+    chain: n % 2 ? 'TRX' : 'ETH',
+    ...over,
   };
 }
 
 describe('history cache pages', () => {
   it('pages by keyset with no repeat and no gap while rows are inserted between pages', () => {
-    fc.assert(fc.property(
-      fc.constantFrom<'time' | 'amount'>('time', 'amount'), fc.constantFrom<'asc' | 'desc'>('asc', 'desc'), fc.integer({ min: 1, max: 97 }),
-      fc.array(fc.integer({ min: 100_000, max: 200_000 }), { maxLength: 60 }),
-      (by, dir, limit, inserts) => {
-        db.db.exec('DELETE FROM withdrawals');
-        db.upsert('withdrawals', Array.from({ length: 500 }, (_, i) => withdrawal(i)), isFinalWithdrawalStatus);
-        const before = new Set(Array.from({ length: 500 }, (_, i) => `w${i}`));
-        const seen: string[] = [];
-        let cursor: string | undefined;
-        let k = 0;
-        for (let guard = 0; guard < 2000; guard++) {
-          const page = db.page('withdrawals', {}, { by, dir }, limit, cursor);
-          seen.push(...page.rows.map((r) => r.key));
-          // Someone's sync lands between two pages.
-          const batch = inserts.slice(k, k + 3);
-          k += 3;
-          if (batch.length) db.upsert('withdrawals', batch.map((n) => withdrawal(n)), isFinalWithdrawalStatus);
-          if (!page.next_cursor) break;
-          cursor = page.next_cursor;
-        }
-        expect(new Set(seen).size).toBe(seen.length);
-        for (const id of before) expect(seen).toContain(id);
-      },
-    ), { numRuns: 15 });
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'time' | 'amount'>('time', 'amount'),
+        fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
+        fc.integer({ min: 1, max: 97 }),
+        fc.array(fc.integer({ min: 100_000, max: 200_000 }), { maxLength: 60 }),
+        (by, dir, limit, inserts) => {
+          db.db.exec('DELETE FROM withdrawals');
+          db.upsert(
+            'withdrawals',
+            Array.from({ length: 500 }, (_, i) => withdrawal(i)),
+            isFinalWithdrawalStatus,
+          );
+          const before = new Set(Array.from({ length: 500 }, (_, i) => `w${i}`));
+          const seen: string[] = [];
+          let cursor: string | undefined;
+          let k = 0;
+          for (let guard = 0; guard < 2000; guard++) {
+            const page = db.page('withdrawals', {}, { by, dir }, limit, cursor);
+            seen.push(...page.rows.map((r) => r.key));
+            // Someone's sync lands between two pages.
+            const batch = inserts.slice(k, k + 3);
+            k += 3;
+            if (batch.length)
+              db.upsert(
+                'withdrawals',
+                batch.map((n) => withdrawal(n)),
+                isFinalWithdrawalStatus,
+              );
+            if (!page.next_cursor) break;
+            cursor = page.next_cursor;
+          }
+          expect(new Set(seen).size).toBe(seen.length);
+          for (const id of before) expect(seen).toContain(id);
+        },
+      ),
+      { numRuns: 15 },
+    );
   });
 
   it('sorts amounts as decimals, not as text or floats', () => {
-    db.upsert('withdrawals', [
-      withdrawal(1, { amount: '10' }), withdrawal(2, { amount: '9.99999999' }), withdrawal(3, { amount: '100.1' }),
-      withdrawal(4, { amount: '0.00000001' }), withdrawal(5, { amount: '0.3' }), withdrawal(6, { amount: '0.30000001' }),
-    ], isFinalWithdrawalStatus);
+    db.upsert(
+      'withdrawals',
+      [
+        withdrawal(1, { amount: '10' }),
+        withdrawal(2, { amount: '9.99999999' }),
+        withdrawal(3, { amount: '100.1' }),
+        withdrawal(4, { amount: '0.00000001' }),
+        withdrawal(5, { amount: '0.3' }),
+        withdrawal(6, { amount: '0.30000001' }),
+      ],
+      isFinalWithdrawalStatus,
+    );
     const asc = db.page('withdrawals', {}, { by: 'amount', dir: 'asc' }, 10).rows.map((r) => r.wire.amount);
     expect(asc).toEqual(['0.00000001', '0.3', '0.30000001', '9.99999999', '10', '100.1']);
   });
 
   it('filters by currency, status, chain, date range and a fragment of address, txid or withdraw_order_id', () => {
-    db.upsert('withdrawals', Array.from({ length: 300 }, (_, i) => withdrawal(i)), isFinalWithdrawalStatus);
+    db.upsert(
+      'withdrawals',
+      Array.from({ length: 300 }, (_, i) => withdrawal(i)),
+      isFinalWithdrawalStatus,
+    );
     const all = Array.from({ length: 300 }, (_, i) => withdrawal(i));
     const q = (f: Parameters<HistoryDb['page']>[1]) => db.page('withdrawals', f, { by: 'time', dir: 'desc' }, 500);
-    expect(q({ status: 'EXTPEND', chain: 'TRX', currency: 'usdt' }).total).toBe(all.filter((w) => w.status === 'EXTPEND' && w.chain === 'TRX' && w.currency === 'USDT').length);
-    expect(q({ search: 'addr12' }).rows.map((r) => r.key).sort()).toEqual(all.filter((w) => w.address.includes('addr12')).map((w) => w.id).sort());
+    expect(q({ status: 'EXTPEND', chain: 'TRX', currency: 'usdt' }).total).toBe(
+      all.filter((w) => w.status === 'EXTPEND' && w.chain === 'TRX' && w.currency === 'USDT').length,
+    );
+    expect(
+      q({ search: 'addr12' })
+        .rows.map((r) => r.key)
+        .sort(),
+    ).toEqual(
+      all
+        .filter((w) => w.address.includes('addr12'))
+        .map((w) => w.id)
+        .sort(),
+    );
     expect(q({ search: 'wo_299' }).rows.map((r) => r.key)).toEqual(['w299']);
     expect(q({ search: '%' }).total).toBe(0);
     const from = 1_700_000_000 + 100 * 60;
@@ -76,7 +126,11 @@ describe('history cache pages', () => {
   });
 
   it('refuses records without an id or with an amount that is not a decimal, and stores nothing of them', () => {
-    const r = db.upsert('withdrawals', [withdrawal(1, { amount: '1e999999999' }), { ...withdrawal(2), id: '' }, withdrawal(3, { amount: 'abc' }), withdrawal(4)], isFinalWithdrawalStatus);
+    const r = db.upsert(
+      'withdrawals',
+      [withdrawal(1, { amount: '1e999999999' }), { ...withdrawal(2), id: '' }, withdrawal(3, { amount: 'abc' }), withdrawal(4)],
+      isFinalWithdrawalStatus,
+    );
     expect(r.rejected).toHaveLength(3);
     expect(db.count('withdrawals')).toBe(1);
   });

@@ -75,7 +75,10 @@ function keyOf(spec: TableSpec, r: Record<string, unknown>): string {
   }
   // §2.5 transfer records carry no id. Everything but the status identifies one; two transfers equal in
   // every field within one second are indistinguishable to anyone reading this list.
-  const body = spec.fields.filter((f) => f !== 'status').map((f) => text(r[f])).join('\u0000');
+  const body = spec.fields
+    .filter((f) => f !== 'status')
+    .map((f) => text(r[f]))
+    .join('\u0000');
   return createHash('sha256').update(body).digest('hex').slice(0, 32);
 }
 
@@ -86,7 +89,8 @@ function encodeCursor(sortValue: string, key: string): string {
 function decodeCursor(cursor: string): [string, string] {
   try {
     const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as unknown;
-    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && /^-?\d{1,20}$/.test(v[0]) && typeof v[1] === 'string') return [v[0], v[1]];
+    if (Array.isArray(v) && v.length === 2 && typeof v[0] === 'string' && /^-?\d{1,20}$/.test(v[0]) && typeof v[1] === 'string')
+      return [v[0], v[1]];
   } catch {
     // fall through
   }
@@ -224,17 +228,35 @@ export class HistoryDb {
   }
 
   count(kind: HistoryKind, where = '1 = 1', params: unknown[] = []): number {
-    return this.db.prepare(`SELECT COUNT(*) FROM ${kind} WHERE ${where}`).pluck().get(...params) as number;
+    return this.db
+      .prepare(`SELECT COUNT(*) FROM ${kind} WHERE ${where}`)
+      .pluck()
+      .get(...params) as number;
   }
 
   private whereOf(spec: TableSpec, f: HistoryFilters): { sql: string; params: unknown[] } {
     const parts: string[] = [];
     const params: unknown[] = [];
-    if (f.currency) { parts.push('t.currency = ?'); params.push(f.currency.toUpperCase()); }
-    if (f.status && spec.hasStatus) { parts.push('t.status = ?'); params.push(f.status); }
-    if (f.chain && spec.hasChain) { parts.push('t.chain = ?'); params.push(f.chain); }
-    if (f.from !== undefined) { parts.push('t.ts >= ?'); params.push(f.from * 1000); }
-    if (f.to !== undefined) { parts.push('t.ts <= ?'); params.push(f.to * 1000 + 999); }
+    if (f.currency) {
+      parts.push('t.currency = ?');
+      params.push(f.currency.toUpperCase());
+    }
+    if (f.status && spec.hasStatus) {
+      parts.push('t.status = ?');
+      params.push(f.status);
+    }
+    if (f.chain && spec.hasChain) {
+      parts.push('t.chain = ?');
+      params.push(f.chain);
+    }
+    if (f.from !== undefined) {
+      parts.push('t.ts >= ?');
+      params.push(f.from * 1000);
+    }
+    if (f.to !== undefined) {
+      parts.push('t.ts <= ?');
+      params.push(f.to * 1000 + 999);
+    }
     if (f.search && f.search.length >= 3) {
       // Trigrams need three characters; the fragment is quoted as one FTS5 string, never read as syntax.
       parts.push(`t.rowid IN (SELECT rowid FROM ${spec.kind}_fts WHERE ${spec.kind}_fts MATCH ?)`);
@@ -253,7 +275,10 @@ export class HistoryDb {
   page(kind: HistoryKind, filters: HistoryFilters, sort: HistorySort, limit: number, cursor?: string): Page {
     const spec = TABLES[kind];
     const where = this.whereOf(spec, filters);
-    const total = this.db.prepare(`SELECT COUNT(*) FROM ${kind} t WHERE ${where.sql}`).pluck().get(...where.params) as number;
+    const total = this.db
+      .prepare(`SELECT COUNT(*) FROM ${kind} t WHERE ${where.sql}`)
+      .pluck()
+      .get(...where.params) as number;
     const col = sort.by === 'amount' ? 't.amount_scaled' : 't.ts';
     const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
     const params = [...where.params];
@@ -263,11 +288,13 @@ export class HistoryDb {
       keyset = ` AND (${col}, t.key) ${dir === 'ASC' ? '>' : '<'} (?, ?)`;
       params.push(BigInt(v), k);
     }
-    const rows = this.db.prepare(
-      `SELECT t.*, CAST(${col} AS TEXT) AS sort_value, u.flagged_at, u.acknowledged_at, u.note
+    const rows = this.db
+      .prepare(
+        `SELECT t.*, CAST(${col} AS TEXT) AS sort_value, u.flagged_at, u.acknowledged_at, u.note
        FROM ${kind} t LEFT JOIN unsent u ON u.kind = '${kind}' AND u.key = t.key
        WHERE ${where.sql}${keyset} ORDER BY ${col} ${dir}, t.key ${dir} LIMIT ?`,
-    ).all(...params, limit + 1) as Array<Record<string, unknown>>;
+      )
+      .all(...params, limit + 1) as Array<Record<string, unknown>>;
     const more = rows.length > limit;
     const shown = rows.slice(0, limit);
     const last = shown.at(-1);
@@ -291,10 +318,12 @@ export class HistoryDb {
 
   get(kind: HistoryKind, key: string): StoredRow | null {
     const spec = TABLES[kind];
-    const r = this.db.prepare(
-      `SELECT t.*, u.flagged_at, u.acknowledged_at, u.note FROM ${kind} t
+    const r = this.db
+      .prepare(
+        `SELECT t.*, u.flagged_at, u.acknowledged_at, u.note FROM ${kind} t
        LEFT JOIN unsent u ON u.kind = '${kind}' AND u.key = t.key WHERE t.key = ?`,
-    ).get(key) as Record<string, unknown> | undefined;
+      )
+      .get(key) as Record<string, unknown> | undefined;
     return r ? this.toStored(spec, r) : null;
   }
 
@@ -307,23 +336,29 @@ export class HistoryDb {
       wire,
       ts: Number(r.ts),
       first_seen: Number(r.first_seen),
-      unsent: flagged == null ? null : {
-        state: r.acknowledged_at == null ? 'flagged' : 'acknowledged',
-        flagged_at: flagged,
-        acknowledged_at: (r.acknowledged_at as number | null) ?? null,
-        note: (r.note as string | null) ?? null,
-      },
+      unsent:
+        flagged == null
+          ? null
+          : {
+              state: r.acknowledged_at == null ? 'flagged' : 'acknowledged',
+              flagged_at: flagged,
+              acknowledged_at: (r.acknowledged_at as number | null) ?? null,
+              note: (r.note as string | null) ?? null,
+            },
     };
   }
 
   timeline(kind: HistoryKind, key: string): Array<{ status: string; seen_at: number }> {
-    return this.db.prepare('SELECT status, seen_at FROM status_log WHERE kind = ? AND key = ? ORDER BY seen_at, rowid').all(kind, key) as Array<{ status: string; seen_at: number }>;
+    return this.db
+      .prepare('SELECT status, seen_at FROM status_log WHERE kind = ? AND key = ? ORDER BY seen_at, rowid')
+      .all(kind, key) as Array<{ status: string; seen_at: number }>;
   }
 
   /** Records not final, oldest first; with `dueBy`, only those whose next check has come. */
   open(kind: HistoryKind, dueBy?: number): StoredRow[] {
     const spec = TABLES[kind];
-    const rows = this.db.prepare(`SELECT t.* FROM ${kind} t WHERE final = 0 ${dueBy === undefined ? '' : 'AND next_check <= ?'} ORDER BY ts, key`)
+    const rows = this.db
+      .prepare(`SELECT t.* FROM ${kind} t WHERE final = 0 ${dueBy === undefined ? '' : 'AND next_check <= ?'} ORDER BY ts, key`)
       .all(...(dueBy === undefined ? [] : [dueBy])) as Array<Record<string, unknown>>;
     return rows.map((r) => this.toStored(spec, r));
   }
@@ -354,13 +389,17 @@ export class HistoryDb {
   }
 
   acknowledge(kind: HistoryKind, key: string, note: string): boolean {
-    return this.db.prepare('UPDATE unsent SET acknowledged_at = ?, note = ? WHERE kind = ? AND key = ? AND acknowledged_at IS NULL')
-      .run(this.now(), note, kind, key).changes > 0;
+    return (
+      this.db
+        .prepare('UPDATE unsent SET acknowledged_at = ?, note = ? WHERE kind = ? AND key = ? AND acknowledged_at IS NULL')
+        .run(this.now(), note, kind, key).changes > 0
+    );
   }
 
   /** Flags not yet acknowledged, newest first, with their records. */
   flagged(includeAcknowledged = false): Array<{ kind: HistoryKind; row: StoredRow }> {
-    const list = this.db.prepare(`SELECT kind, key FROM unsent ${includeAcknowledged ? '' : 'WHERE acknowledged_at IS NULL'} ORDER BY flagged_at DESC`)
+    const list = this.db
+      .prepare(`SELECT kind, key FROM unsent ${includeAcknowledged ? '' : 'WHERE acknowledged_at IS NULL'} ORDER BY flagged_at DESC`)
       .all() as Array<{ kind: HistoryKind; key: string }>;
     return list.flatMap(({ kind, key }) => {
       const row = this.get(kind, key);

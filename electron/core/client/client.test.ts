@@ -14,7 +14,15 @@ function setup(serverOffsetMs = 0, events?: BucketState[][]) {
   const time = new FakeTime();
   const ex = new RateLimitedExchange(time, { serverOffsetMs });
   const scheduler = new Scheduler({ timer: time, onState: events ? (s) => events.push(s) : undefined });
-  const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, scheduler, timeoutMs: 2_000, random: () => 0.5 });
+  const client = new ApiClient({
+    baseUrl: BASE_URL,
+    credentials: CREDS,
+    fetch: ex.fetch,
+    timer: time,
+    scheduler,
+    timeoutMs: 2_000,
+    random: () => 0.5,
+  });
   return { time, ex, client };
 }
 
@@ -32,10 +40,14 @@ describe('clock offset', () => {
     it(`recovers from REQUEST_EXPIRED with one resync and one retry (desktop clock ${offset > 0 ? 'behind' : 'ahead'} by 5 min)`, async () => {
       const { time, ex, client } = setup(offset);
       ex.on('GET', '/wallet/total_balance', () => ({ body: { total: { amount: '1', currency: 'USDT' }, details: {} } }));
-      const tb = await time.run(client.request({ method: 'GET', path: '/wallet/total_balance' }, z.custom<{ total: { amount: string } }>()));
+      const tb = await time.run(
+        client.request({ method: 'GET', path: '/wallet/total_balance' }, z.custom<{ total: { amount: string } }>()),
+      );
       expect(tb.total.amount).toBe('1');
       expect(ex.arrivals.map((a) => `${a.path} ${a.status}`)).toEqual([
-        '/wallet/total_balance 401', '/spot/time 200', '/wallet/total_balance 200',
+        '/wallet/total_balance 401',
+        '/spot/time 200',
+        '/wallet/total_balance 200',
       ]);
       expect(Math.abs(client.clock.offsetMs - offset)).toBeLessThan(1_000);
       // From now on every signed request carries the server's time.
@@ -48,10 +60,22 @@ describe('clock offset', () => {
   it('resends a write refused with REQUEST_EXPIRED exactly once (it was refused, not applied)', async () => {
     const { time, ex, client } = setup(FIVE_MINUTES);
     ex.on('POST', '/withdrawals', () => ({ body: { id: 'w1', status: 'REQUEST' } }));
-    const res = await time.run(client.request({ method: 'POST', path: '/withdrawals', body: { withdraw_order_id: 'td-1', amount: '1', currency: 'USDT', address: 'x' }, priority: 'action' }, z.custom<{ id: string }>()));
+    const res = await time.run(
+      client.request(
+        {
+          method: 'POST',
+          path: '/withdrawals',
+          body: { withdraw_order_id: 'td-1', amount: '1', currency: 'USDT', address: 'x' },
+          priority: 'action',
+        },
+        z.custom<{ id: string }>(),
+      ),
+    );
     expect(res.id).toBe('w1');
     expect(ex.arrivals.map((a) => `${a.method} ${a.path} ${a.status}`)).toEqual([
-      'POST /withdrawals 401', 'GET /spot/time 200', 'POST /withdrawals 200',
+      'POST /withdrawals 401',
+      'GET /spot/time 200',
+      'POST /withdrawals 200',
     ]);
   });
 
@@ -70,7 +94,11 @@ describe('clock offset', () => {
     await time.run(client.request({ method: 'GET', path: '/wallet/withdrawals' }, z.unknown()));
     await time.run(client.request({ method: 'GET', path: '/wallet/withdrawals' }, z.unknown()));
     expect(ex.arrivals.map((a) => `${a.path} ${a.status}`)).toEqual([
-      '/spot/time 200', '/wallet/withdrawals 401', '/spot/time 200', '/wallet/withdrawals 200', '/wallet/withdrawals 200',
+      '/spot/time 200',
+      '/wallet/withdrawals 401',
+      '/spot/time 200',
+      '/wallet/withdrawals 200',
+      '/wallet/withdrawals 200',
     ]);
   });
 
@@ -89,7 +117,9 @@ describe('retries', () => {
   it('retries a read after 5xx answers with growing waits, and returns its answer', async () => {
     const { time, ex, client } = setup();
     let n = 0;
-    ex.on('GET', '/wallet/deposits', () => (++n <= 2 ? { status: 503, body: { label: 'TOO_BUSY', message: 'busy' } } : { body: [{ id: 'd1' }] }));
+    ex.on('GET', '/wallet/deposits', () =>
+      ++n <= 2 ? { status: 503, body: { label: 'TOO_BUSY', message: 'busy' } } : { body: [{ id: 'd1' }] },
+    );
     const rows = await time.run(client.request({ method: 'GET', path: '/wallet/deposits' }, z.custom<Array<{ id: string }>>()));
     expect(rows).toEqual([{ id: 'd1' }]);
     const at = ex.arrivals.map((a) => a.at);
@@ -125,7 +155,13 @@ describe('retries', () => {
   it('never retries a write after a 5xx, and calls it ambiguous', async () => {
     const { time, ex, client } = setup();
     ex.on('POST', '/wallet/sub_account_transfers', () => ({ status: 502, body: { label: 'SERVER_ERROR', message: 'bad gateway' } }));
-    const e = (await failure(client.request({ method: 'POST', path: '/wallet/sub_account_transfers', body: { client_order_id: 'c1' }, priority: 'action' }, z.unknown()), time)) as ExchangeError;
+    const e = (await failure(
+      client.request(
+        { method: 'POST', path: '/wallet/sub_account_transfers', body: { client_order_id: 'c1' }, priority: 'action' },
+        z.unknown(),
+      ),
+      time,
+    )) as ExchangeError;
     expect(e).toBeInstanceOf(ExchangeError);
     expect(e.ambiguous).toBe(true);
     expect(e.status).toBe(502);
@@ -135,7 +171,10 @@ describe('retries', () => {
   it('never retries a write that timed out, and calls it ambiguous', async () => {
     const { time, ex, client } = setup();
     ex.on('POST', '/withdrawals', () => ({ hang: true }));
-    const e = (await failure(client.request({ method: 'POST', path: '/withdrawals', body: { withdraw_order_id: 'td-9' } }, z.unknown()), time)) as NetworkError;
+    const e = (await failure(
+      client.request({ method: 'POST', path: '/withdrawals', body: { withdraw_order_id: 'td-9' } }, z.unknown()),
+      time,
+    )) as NetworkError;
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.timedOut).toBe(true);
     expect(e.ambiguous).toBe(true);

@@ -218,7 +218,9 @@ export class ApiClient {
       try {
         return { status: res.status, data: JSON.parse(text) as unknown, headers: res.headers };
       } catch {
-        throw new NetworkError(`${this.base.origin} answered ${res.status} with a body that is not JSON`, undefined, { status: res.status });
+        throw new NetworkError(`${this.base.origin} answered ${res.status} with a body that is not JSON`, undefined, {
+          status: res.status,
+        });
       }
     }
     let parsed: ReturnType<typeof ErrorBody.safeParse> | undefined;

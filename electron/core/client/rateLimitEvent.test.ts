@@ -15,7 +15,9 @@ describe('rateLimits event', () => {
     const scheduler = new Scheduler({ timer: time, onState: (s) => seen.push(s) });
     const client = new ApiClient({ baseUrl: BASE_URL, credentials: { key: 'k', secret: 's' }, fetch: ex.fetch, timer: time, scheduler });
     ex.external('POST', '/withdrawals', 'k', 1);
-    const sends = Array.from({ length: 3 }, () => client.request({ method: 'POST', path: '/withdrawals', body: {} }, z.unknown()).catch(() => undefined));
+    const sends = Array.from({ length: 3 }, () =>
+      client.request({ method: 'POST', path: '/withdrawals', body: {} }, z.unknown()).catch(() => undefined),
+    );
     await time.run(Promise.all(sends));
     const payloads = seen.map((s) => events.rateLimits.parse(rateLimitEvent(s)));
     const paused = payloads.flatMap((p) => p.buckets).find((b) => b.paused_until_ms !== null);

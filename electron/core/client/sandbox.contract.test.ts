@@ -16,7 +16,6 @@ import { adminCall } from '../testkit/sandboxAdmin.ts';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 
-
 let sandbox: SandboxProcess;
 let dir: string;
 let creds: SandboxCredentials;
@@ -29,7 +28,6 @@ function countingFetch(log: Array<{ path: string; status: number }>): typeof fet
     return res;
   }) as typeof fetch;
 }
-
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'td-client-contract-'));
@@ -59,7 +57,12 @@ describe('client against the Sandbox', () => {
     await adminCall(creds, 'POST', '/faults', { kind: 'skew', path: '*', skew_sec: 300 });
     try {
       const wire: Array<{ path: string; status: number }> = [];
-      const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: `${creds.main.uid}-skew`, fetch: countingFetch(wire) });
+      const client = new ApiClient({
+        baseUrl: creds.base_url,
+        credentials: creds.main,
+        account: `${creds.main.uid}-skew`,
+        fetch: countingFetch(wire),
+      });
       for (const path of ['/wallet/fee', '/wallet/fee'] as const) {
         await expect(client.request({ method: 'GET', path }, Fees)).resolves.toMatchObject({ taker_fee: expect.any(String) });
       }
@@ -73,7 +76,12 @@ describe('client against the Sandbox', () => {
 
   it('reads a year of withdrawals and deposits in the fewest requests, then only what is new in 2', async () => {
     const wire: Array<{ path: string; status: number }> = [];
-    const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: `${creds.main.uid}-history`, fetch: countingFetch(wire) });
+    const client = new ApiClient({
+      baseUrl: creds.base_url,
+      credentials: creds.main,
+      account: `${creds.main.uid}-history`,
+      fetch: countingFetch(wire),
+    });
     await client.syncClock();
     let now = Math.floor(client.clock.nowMs() / 1000);
     const cache = new HistoryCache({ client, dir: join(dir, 'history'), nowSec: () => now, kinds: ['withdrawals', 'deposits'] });

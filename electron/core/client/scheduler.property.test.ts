@@ -23,16 +23,34 @@ describe('Scheduler (property)', () => {
   it('never draws a 429 from an exchange that enforces §8.2, for any request mix', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ endpoint: fc.nat(ENDPOINTS.length - 1), priority: fc.nat(2), delayMs: fc.nat(4_000) }), { minLength: 1, maxLength: 250 }),
+        fc.array(fc.record({ endpoint: fc.nat(ENDPOINTS.length - 1), priority: fc.nat(2), delayMs: fc.nat(4_000) }), {
+          minLength: 1,
+          maxLength: 250,
+        }),
         fc.array(fc.integer({ min: 1, max: 80 }), { minLength: 1, maxLength: 16 }),
         async (reqs, latencies) => {
           const time = new FakeTime();
           const ex = new RateLimitedExchange(time, { latency: (n) => latencies[n % latencies.length]! });
-          const client = new ApiClient({ baseUrl: BASE_URL, credentials: { key: 'k', secret: 's' }, fetch: ex.fetch, timer: time, scheduler: new Scheduler({ timer: time }) });
+          const client = new ApiClient({
+            baseUrl: BASE_URL,
+            credentials: { key: 'k', secret: 's' },
+            fetch: ex.fetch,
+            timer: time,
+            scheduler: new Scheduler({ timer: time }),
+          });
           const work = reqs.map(async (r) => {
             await new Promise<void>((resolve) => time.setTimeout(resolve, r.delayMs));
             const e = ENDPOINTS[r.endpoint]!;
-            return client.request({ method: e.method, path: e.path, signed: e.path !== '/spot/tickers', body: e.method === 'POST' ? {} : undefined, priority: PRIORITIES[r.priority] }, z.unknown());
+            return client.request(
+              {
+                method: e.method,
+                path: e.path,
+                signed: e.path !== '/spot/tickers',
+                body: e.method === 'POST' ? {} : undefined,
+                priority: PRIORITIES[r.priority],
+              },
+              z.unknown(),
+            );
           });
           await time.run(Promise.all(work), 24 * 3_600_000);
           expect(ex.arrivals.filter((a) => a.status === 429)).toEqual([]);

@@ -81,7 +81,15 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     const { time, ex, client } = setup({ latency: (n) => 1 + (n % 5) }); // loopback-like round trips
     const start = time.now();
     const sends = Array.from({ length: 20 }, (_, i) =>
-      client.request({ method: 'POST', path: '/withdrawals', body: { withdraw_order_id: `w${i}`, currency: 'USDT', amount: '1', address: 'a', chain: 'TRX' }, priority: 'action' }, z.unknown()),
+      client.request(
+        {
+          method: 'POST',
+          path: '/withdrawals',
+          body: { withdraw_order_id: `w${i}`, currency: 'USDT', amount: '1', address: 'a', chain: 'TRX' },
+          priority: 'action',
+        },
+        z.unknown(),
+      ),
     );
     await time.run(Promise.all(sends));
     const at = arrivalsOf(ex.arrivals, 'POST', '/withdrawals');
@@ -100,11 +108,16 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
 
   it("lets a person's action overtake queued background polling in the same bucket", async () => {
     const { time, ex, client } = setup({ latency: () => 5 });
-    const polls = Array.from({ length: 200 }, () => client.request({ method: 'GET', path: '/wallet/total_balance', priority: 'background' }, z.unknown()));
+    const polls = Array.from({ length: 200 }, () =>
+      client.request({ method: 'GET', path: '/wallet/total_balance', priority: 'background' }, z.unknown()),
+    );
     await time.advance(2_000); // the first 80 have gone; 120 wait for the window
     expect(ex.count('GET', '/wallet/total_balance')).toBe(80);
     ex.on('GET', '/wallet/total_balance', (a) => ({ body: { who: a.query.get('who') ?? 'poll' } }));
-    const click = client.request({ method: 'GET', path: '/wallet/total_balance', query: [['who', 'person']], priority: 'action' }, z.custom<{ who: string }>());
+    const click = client.request(
+      { method: 'GET', path: '/wallet/total_balance', query: [['who', 'person']], priority: 'action' },
+      z.custom<{ who: string }>(),
+    );
     await time.run(Promise.all([click, ...polls]));
     const order = ex.arrivals.map((a) => a.query.get('who') ?? 'poll');
     expect(order.indexOf('person')).toBe(80); // the first request the next window allowed
@@ -115,7 +128,9 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     const { time, ex, client } = setup({ latency: () => 500 });
     await time.run(client.request({ method: 'GET', path: '/wallet/deposits' }, z.unknown()));
     ex.arrivals.length = 0;
-    const polls = Array.from({ length: 40 }, (_, i) => client.request({ method: 'GET', path: `/wallet/deposits`, query: [['n', String(i)]], priority: 'background' }, z.unknown()));
+    const polls = Array.from({ length: 40 }, (_, i) =>
+      client.request({ method: 'GET', path: `/wallet/deposits`, query: [['n', String(i)]], priority: 'background' }, z.unknown()),
+    );
     const click = client.request({ method: 'GET', path: '/wallet/saved_address', priority: 'action' }, z.unknown());
     await time.run(Promise.all([click, ...polls]));
     const firstWave = ex.arrivals.slice(0, 9).map((a) => a.path);
@@ -167,11 +182,13 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     expect(early.length).toBeLessThanOrEqual(10);
   });
 
-  it('does not take its own requests for another program\'s when window slots expire while answers are out', async () => {
+  it("does not take its own requests for another program's when window slots expire while answers are out", async () => {
     // 240 writes of one endpoint (80 per 10 s), 8 in flight, answers out of order: three windows' worth.
     const { time, ex, client } = setup({ latency: jitter(5) });
     ex.on('POST', '/wallet/sub_account_to_sub_account', () => ({ body: { tx_id: 1 } }));
-    const sends = Array.from({ length: 240 }, () => client.request({ method: 'POST', path: '/wallet/sub_account_to_sub_account', body: {} }, z.any()));
+    const sends = Array.from({ length: 240 }, () =>
+      client.request({ method: 'POST', path: '/wallet/sub_account_to_sub_account', body: {} }, z.any()),
+    );
     await time.run(Promise.all(sends));
     const at = arrivalsOf(ex.arrivals, 'POST', '/wallet/sub_account_to_sub_account');
     expect(ex.arrivals.filter((a) => a.status === 429)).toHaveLength(0);
@@ -180,7 +197,7 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     expect(Math.max(...at) - Math.min(...at)).toBeLessThan(22_000);
   });
 
-  it('reads the rate-limit headers under the profile\'s service name (§4.3)', async () => {
+  it("reads the rate-limit headers under the profile's service name (§4.3)", async () => {
     const time = new FakeTime();
     const ex = new RateLimitedExchange(time, { svc: 'Acme', latency: jitter(3) });
     const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, svc: 'Acme' });
@@ -202,7 +219,13 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
       h.set('X-Svc-RateLimit-Requests-Remain', String(Math.max(0, 5 - count)));
       return { ok: res.ok, status: res.status, headers: h, text: () => res.text() } as unknown as Response;
     }) as typeof fetch;
-    const c2 = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: fetchWithLowerLimit, timer: time, scheduler: client.scheduler });
+    const c2 = new ApiClient({
+      baseUrl: BASE_URL,
+      credentials: CREDS,
+      fetch: fetchWithLowerLimit,
+      timer: time,
+      scheduler: client.scheduler,
+    });
     await time.run(c2.request({ method: 'GET', path: '/wallet/fee' }, z.unknown()));
     const rest = Array.from({ length: 9 }, () => c2.request({ method: 'GET', path: '/wallet/fee' }, z.unknown()));
     await time.run(Promise.all(rest));
@@ -215,7 +238,9 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     const ex = new RateLimitedExchange(time, { limits: false });
     const client = new ApiClient({ baseUrl: BASE_URL, credentials: CREDS, fetch: ex.fetch, timer: time, limitsOff: true });
     const start = time.now();
-    await time.run(Promise.all(Array.from({ length: 20 }, () => client.request({ method: 'POST', path: '/withdrawals', body: {} }, z.unknown()))));
+    await time.run(
+      Promise.all(Array.from({ length: 20 }, () => client.request({ method: 'POST', path: '/withdrawals', body: {} }, z.unknown()))),
+    );
     expect(ex.count('POST', '/withdrawals')).toBe(20);
     expect(time.now() - start).toBeLessThan(1_000);
   });

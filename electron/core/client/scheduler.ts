@@ -82,7 +82,10 @@ class Bucket {
   dispatched = 0;
   readonly windowMs: number;
 
-  constructor(readonly key: string, readonly ref: BucketRef) {
+  constructor(
+    readonly key: string,
+    readonly ref: BucketRef,
+  ) {
     this.limit = ref.rule.limit;
     this.windowMs = ref.rule.windowSec * 1000;
   }
@@ -124,7 +127,7 @@ class Bucket {
 
   enqueue(w: Waiter): void {
     let i = this.queue.length;
-    while (i > 0 && (this.queue[i - 1]!.rank > w.rank)) i--;
+    while (i > 0 && this.queue[i - 1]!.rank > w.rank) i--;
     this.queue.splice(i, 0, w);
   }
 }
@@ -268,10 +271,13 @@ export class Scheduler {
     if (this.wake) this.timer.clearTimeout(this.wake.handle);
     this.wake = null;
     if (at === Infinity) return;
-    const handle = this.timer.setTimeout(() => {
-      this.wake = null;
-      this.pump();
-    }, Math.max(0, at - now));
+    const handle = this.timer.setTimeout(
+      () => {
+        this.wake = null;
+        this.pump();
+      },
+      Math.max(0, at - now),
+    );
     this.wake = { at, handle };
   }
 

@@ -31,7 +31,9 @@ export function sign(secret: string | Buffer, method: string, path: string, sign
     // Zeroed by a lock or a profile switch while this request waited: sign nothing rather than garbage.
     throw new WipedSecretError();
   }
-  return createHmac('sha512', secret).update(signatureString(method, path, signedQuery, body, timestamp)).digest('hex');
+  return createHmac('sha512', secret)
+    .update(signatureString(method, path, signedQuery, body, timestamp))
+    .digest('hex');
 }
 
 export class WipedSecretError extends Error {

@@ -33,7 +33,11 @@ beforeAll(async () => {
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
   creds = readSandboxCredentials(sandbox.credentialsPath);
   const third = creds.sub_accounts[2]!;
-  const made = await adminCall<{ key: string; secret: string }>(creds, 'POST', '/keys', { uid: third.uid, perms: { spot: 'write', wallet: 'read' }, label: 'wallet read-only' });
+  const made = await adminCall<{ key: string; secret: string }>(creds, 'POST', '/keys', {
+    uid: third.uid,
+    perms: { spot: 'write', wallet: 'read' },
+    label: 'wallet read-only',
+  });
   readOnlySub = { uid: third.uid, ...made };
   const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
@@ -41,7 +45,12 @@ beforeAll(async () => {
   sessions = new Sessions({ store, vault, onBusyBuckets: (b) => busy.push(...b) });
   const [a, b] = creds.sub_accounts;
   const saved = await sessions.save({
-    name: 'With sub keys', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key: creds.main.key, secret: creds.main.secret,
+    name: 'With sub keys',
+    environment: 'futures',
+    base_url: creds.base_url,
+    svc: 'Svc',
+    key: creds.main.key,
+    secret: creds.main.secret,
     permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
     sub_keys: [a!, b!, readOnlySub].map((k) => ({ uid: k.uid, key: k.key, secret: k.secret })),
   });
@@ -58,7 +67,7 @@ type SpotRow = { currency: string; available: string };
 const usdt = (rows: SpotRow[]) => new Decimal(rows.find((r) => r.currency === 'USDT')?.available ?? '0');
 
 describe('sub-account keys that sign', () => {
-  it('a sub-account key reads and moves that sub-account\'s own money, not the main account\'s', async () => {
+  it("a sub-account key reads and moves that sub-account's own money, not the main account's", async () => {
     const uid = creds.sub_accounts[0]!.uid;
     const sub = s.subKeys.client(uid);
     const spot0 = usdt(await sub.request({ method: 'GET', path: '/spot/accounts', query: [['currency', 'USDT']] }, z.any()));
@@ -67,11 +76,23 @@ describe('sub-account keys that sign', () => {
     const main0 = usdt(await s.client.request({ method: 'GET', path: '/spot/accounts', query: [['currency', 'USDT']] }, z.any()));
     const fut0 = new Decimal((await sub.request({ method: 'GET', path: '/futures/usdt/accounts' }, z.any())).available);
 
-    await sub.request({ method: 'POST', path: '/wallet/transfers', body: { currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '3' }, priority: 'action' }, z.any());
+    await sub.request(
+      {
+        method: 'POST',
+        path: '/wallet/transfers',
+        body: { currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '3' },
+        priority: 'action',
+      },
+      z.any(),
+    );
 
-    expect(usdt(await sub.request({ method: 'GET', path: '/spot/accounts', query: [['currency', 'USDT']] }, z.any())).toFixed()).toBe(spot0.minus(3).toFixed());
+    expect(usdt(await sub.request({ method: 'GET', path: '/spot/accounts', query: [['currency', 'USDT']] }, z.any())).toFixed()).toBe(
+      spot0.minus(3).toFixed(),
+    );
     expect((await sub.request({ method: 'GET', path: '/futures/usdt/accounts' }, z.any())).available).toBe(fut0.plus(3).toFixed());
-    expect(usdt(await s.client.request({ method: 'GET', path: '/spot/accounts', query: [['currency', 'USDT']] }, z.any())).toFixed()).toBe(main0.toFixed());
+    expect(usdt(await s.client.request({ method: 'GET', path: '/spot/accounts', query: [['currency', 'USDT']] }, z.any())).toFixed()).toBe(
+      main0.toFixed(),
+    );
   });
 
   it('each UID draws on its own §8.2 buckets in the one scheduler', async () => {
@@ -85,8 +106,13 @@ describe('sub-account keys that sign', () => {
     expect(keys).toContain(`uid:${creds.sub_accounts[1]!.uid}`);
   });
 
-  it('a refusal of a sub-account key corrects that key\'s permissions only', async () => {
-    const refused = s.subKeys.client(readOnlySub.uid).request({ method: 'POST', path: '/wallet/transfers', body: { currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1' } }, z.any());
+  it("a refusal of a sub-account key corrects that key's permissions only", async () => {
+    const refused = s.subKeys
+      .client(readOnlySub.uid)
+      .request(
+        { method: 'POST', path: '/wallet/transfers', body: { currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1' } },
+        z.any(),
+      );
     await expect(refused).rejects.toMatchObject({ label: 'READ_ONLY' });
     const summary = store.summaries().find((p) => p.name === 'With sub keys')!;
     expect(summary.sub_keys.find((k) => k.uid === readOnlySub.uid)!.permissions?.wallet).toBe('read');

@@ -6,7 +6,11 @@ import type { Scheduler } from './scheduler.ts';
 // the sub-to-sub transfers it sends). Each key is its own UID on the exchange (§8.2 "UID" limits), so each
 // draws on its own buckets, in the one scheduler every client of the desk shares.
 
-export interface SubKey { uid: string; key: string; secret: string | Buffer }
+export interface SubKey {
+  uid: string;
+  key: string;
+  secret: string | Buffer;
+}
 
 /** The exchange refused a request with a label: READ_ONLY and FORBIDDEN tell what this key may do. */
 export type OnRefusal = (uid: string, label: string, method: string, path: string) => void;
@@ -27,7 +31,10 @@ export const uidAccount = (uid: string): string => `uid:${uid}`;
 
 /** A client that reports every labelled refusal, so that the desk learns the key's permissions from it. */
 class LearningClient extends ApiClient {
-  constructor(opts: ApiClientOptions, private readonly reportRefusal: (label: string, method: string, path: string) => void) {
+  constructor(
+    opts: ApiClientOptions,
+    private readonly reportRefusal: (label: string, method: string, path: string) => void,
+  ) {
     super(opts);
   }
 
@@ -52,17 +59,23 @@ export class SubKeyClients {
   private readonly clients = new Map<string, ApiClient>();
 
   constructor(opts: SubKeyClientsOptions) {
-    if (!opts.scheduler && !opts.limitsOff) throw new Error('sub-account clients share the desk\'s scheduler: pass it');
+    if (!opts.scheduler && !opts.limitsOff) throw new Error("sub-account clients share the desk's scheduler: pass it");
     for (const k of opts.keys) {
       if (this.clients.has(k.uid)) throw new Error(`sub-account ${k.uid} has two keys in this profile`);
-      this.clients.set(k.uid, new LearningClient({
-        baseUrl: opts.baseUrl,
-        credentials: { key: k.key, secret: k.secret },
-        svc: opts.svc,
-        account: uidAccount(k.uid),
-        ...(opts.limitsOff ? { limitsOff: true } : { scheduler: opts.scheduler }),
-        ...(opts.fetch ? { fetch: opts.fetch } : {}),
-      }, (label, method, path) => opts.onRefusal?.(k.uid, label, method, path)));
+      this.clients.set(
+        k.uid,
+        new LearningClient(
+          {
+            baseUrl: opts.baseUrl,
+            credentials: { key: k.key, secret: k.secret },
+            svc: opts.svc,
+            account: uidAccount(k.uid),
+            ...(opts.limitsOff ? { limitsOff: true } : { scheduler: opts.scheduler }),
+            ...(opts.fetch ? { fetch: opts.fetch } : {}),
+          },
+          (label, method, path) => opts.onRefusal?.(k.uid, label, method, path),
+        ),
+      );
     }
   }
 

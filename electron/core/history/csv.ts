@@ -16,7 +16,11 @@ export function spreadsheetSafe(cell: string): string {
 
 export function exportCsv(db: HistoryDb, kind: HistoryKind, query: HistoryQuery): { csv: string; rows: number } {
   const spec = TABLES[kind];
-  const columns = [...(spec.keyField ? [] : ['key']), ...spec.fields, ...(kind === 'withdrawals' || kind === 'uid_transfers' ? ['not_sent_by_this_desk'] : [])];
+  const columns = [
+    ...(spec.keyField ? [] : ['key']),
+    ...spec.fields,
+    ...(kind === 'withdrawals' || kind === 'uid_transfers' ? ['not_sent_by_this_desk'] : []),
+  ];
   const records: string[][] = [];
   for (const r of db.iterate(kind, query.filters, query.sort)) {
     const cells = [...(spec.keyField ? [] : [r.key]), ...spec.fields.map((f) => r.wire[f] ?? '')];

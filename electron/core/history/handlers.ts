@@ -11,8 +11,18 @@ import { withdrawalIntent } from './outflows.ts';
 import { toRow, toUnsent } from './rows.ts';
 
 type HistoryChannels =
-  | 'withdrawalsList' | 'depositsList' | 'transfersList' | 'uidTransfersList' | 'withdrawalDetail' | 'historyExport'
-  | 'historyStatus' | 'historySync' | 'unsentList' | 'unsentAcknowledge' | 'withdrawalCancel' | 'depositAddress';
+  | 'withdrawalsList'
+  | 'depositsList'
+  | 'transfersList'
+  | 'uidTransfersList'
+  | 'withdrawalDetail'
+  | 'historyExport'
+  | 'historyStatus'
+  | 'historySync'
+  | 'unsentList'
+  | 'unsentAcknowledge'
+  | 'withdrawalCancel'
+  | 'depositAddress';
 
 function historyOf(deps: HandlerDeps) {
   return deps.history.of(deps.session.active());
@@ -65,10 +75,14 @@ export const historyHandlers: Pick<Handlers, HistoryChannels> = {
     return h.status();
   },
 
-  unsentList: async (req, deps) => historyOf(deps).db.flagged(req.include_acknowledged)
-    .filter((f): f is { kind: 'withdrawals' | 'uid_transfers'; row: typeof f.row } => f.kind === 'withdrawals' || f.kind === 'uid_transfers')
-    .map((f) => toUnsent(f.kind, f.row))
-    .sort((a, b) => (a.flag.state === b.flag.state ? 0 : a.flag.state === 'flagged' ? -1 : 1)),
+  unsentList: async (req, deps) =>
+    historyOf(deps)
+      .db.flagged(req.include_acknowledged)
+      .filter(
+        (f): f is { kind: 'withdrawals' | 'uid_transfers'; row: typeof f.row } => f.kind === 'withdrawals' || f.kind === 'uid_transfers',
+      )
+      .map((f) => toUnsent(f.kind, f.row))
+      .sort((a, b) => (a.flag.state === b.flag.state ? 0 : a.flag.state === 'flagged' ? -1 : 1)),
 
   unsentAcknowledge: async (req, deps) => {
     const h = historyOf(deps);
@@ -91,5 +105,6 @@ export const historyHandlers: Pick<Handlers, HistoryChannels> = {
     return { id, status: String(answer?.status ?? ''), http_status: 202 as const };
   },
 
-  depositAddress: async (req, { call }) => call({ method: 'GET', path: '/wallet/deposit_address', query: [['currency', req.currency.toUpperCase()]] }, DepositAddressRecord),
+  depositAddress: async (req, { call }) =>
+    call({ method: 'GET', path: '/wallet/deposit_address', query: [['currency', req.currency.toUpperCase()]] }, DepositAddressRecord),
 };

@@ -10,8 +10,14 @@ const bareId = (id: string) => id.replace(/^w/, '');
 
 /** The journal entry that sent this withdrawal, matched by withdraw_order_id, else by the exchange's id. */
 export function withdrawalIntent(row: Record<string, string>, intents: IntentView[]): IntentView | null {
-  const byOrderId = row.withdraw_order_id ? intents.find((i) => i.kind === 'withdrawal' && i.client_id === row.withdraw_order_id) : undefined;
-  return byOrderId ?? intents.find((i) => i.kind === 'withdrawal' && i.exchange_id !== undefined && bareId(i.exchange_id) === bareId(row.id ?? '')) ?? null;
+  const byOrderId = row.withdraw_order_id
+    ? intents.find((i) => i.kind === 'withdrawal' && i.client_id === row.withdraw_order_id)
+    : undefined;
+  return (
+    byOrderId ??
+    intents.find((i) => i.kind === 'withdrawal' && i.exchange_id !== undefined && bareId(i.exchange_id) === bareId(row.id ?? '')) ??
+    null
+  );
 }
 
 /**
@@ -20,10 +26,19 @@ export function withdrawalIntent(row: Record<string, string>, intents: IntentVie
  */
 export function uidTransferIntent(row: Record<string, string>, intents: IntentView[]): IntentView | null {
   const uid = intents.filter((i) => i.kind === 'uid_transfer');
-  return uid.find((i) => i.exchange_id === row.id)
-    ?? uid.find((i) => i.exchange_id === undefined && i.attempts > 0 && i.state !== 'refused'
-      && String(i.body.receive_uid) === row.receive_uid && String(i.body.currency) === row.currency && String(i.body.amount) === row.amount)
-    ?? null;
+  return (
+    uid.find((i) => i.exchange_id === row.id) ??
+    uid.find(
+      (i) =>
+        i.exchange_id === undefined &&
+        i.attempts > 0 &&
+        i.state !== 'refused' &&
+        String(i.body.receive_uid) === row.receive_uid &&
+        String(i.body.currency) === row.currency &&
+        String(i.body.amount) === row.amount,
+    ) ??
+    null
+  );
 }
 
 export interface OutflowCheck {

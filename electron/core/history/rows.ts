@@ -13,9 +13,13 @@ export function toRow<K extends HistoryKind>(kind: K, r: StoredRow): RowOf[K] {
 export function toUnsent(kind: 'withdrawals' | 'uid_transfers', r: StoredRow): UnsentItem {
   const w = r.wire;
   return {
-    kind, id: r.key, currency: w.currency ?? '', amount: w.amount ?? '', status: w.status ?? '',
+    kind,
+    id: r.key,
+    currency: w.currency ?? '',
+    amount: w.amount ?? '',
+    status: w.status ?? '',
     to: kind === 'withdrawals' ? `${w.address}${w.chain ? ` (${w.chain})` : ''}` : `uid ${w.receive_uid}`,
-    timestamp: kind === 'withdrawals' ? w.timestamp ?? '' : w.create_time ?? '',
+    timestamp: kind === 'withdrawals' ? (w.timestamp ?? '') : (w.create_time ?? ''),
     flag: r.unsent!,
   };
 }

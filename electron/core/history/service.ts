@@ -13,7 +13,11 @@ import { checkOutflows } from './outflows.ts';
 // background priority in the one scheduler, so a person's clicks and the visible page go first.
 
 export interface HistoryEvents {
-  changed(e: { changes: Array<{ kind: HistoryKind; id: string; status: string; from: string | null }>; in_flight: number; unsent: number }): void;
+  changed(e: {
+    changes: Array<{ kind: HistoryKind; id: string; status: string; from: string | null }>;
+    in_flight: number;
+    unsent: number;
+  }): void;
   notify(n: { title: string; body: string; tag: string }): void;
 }
 
@@ -40,10 +44,18 @@ export class ProfileHistory {
   private busy: Promise<void> = Promise.resolve();
   private stopped = false;
 
-  constructor(readonly session: ActiveSession, private readonly opts: HistoryServiceOptions) {
+  constructor(
+    readonly session: ActiveSession,
+    private readonly opts: HistoryServiceOptions,
+  ) {
     const file = opts.dataDir ? join(opts.dataDir, 'cache', `${session.id.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`) : ':memory:';
     const db = file === ':memory:' ? openHistoryDb(':memory:') : openHistoryDb(file, opts.log);
-    this.cache = new HistoryCache({ client: session.client, db, priority: 'background', ...(opts.checkMaxMs ? { checkMaxMs: opts.checkMaxMs, checkBaseMs: Math.min(5_000, opts.checkMaxMs) } : {}) });
+    this.cache = new HistoryCache({
+      client: session.client,
+      db,
+      priority: 'background',
+      ...(opts.checkMaxMs ? { checkMaxMs: opts.checkMaxMs, checkBaseMs: Math.min(5_000, opts.checkMaxMs) } : {}),
+    });
   }
 
   get db(): HistoryDb {
@@ -122,9 +134,10 @@ export class ProfileHistory {
       const w = f.row.wire;
       this.opts.events.notify({
         title: 'Not sent by this desk',
-        body: f.kind === 'withdrawals'
-          ? `Withdrawal ${w.id}: ${w.amount} ${w.currency} to ${w.address} (${w.chain}) has no entry in this desk's journal.`
-          : `UID transfer ${w.id}: ${w.amount} ${w.currency} to uid ${w.receive_uid} has no entry in this desk's journal.`,
+        body:
+          f.kind === 'withdrawals'
+            ? `Withdrawal ${w.id}: ${w.amount} ${w.currency} to ${w.address} (${w.chain}) has no entry in this desk's journal.`
+            : `UID transfer ${w.id}: ${w.amount} ${w.currency} to uid ${w.receive_uid} has no entry in this desk's journal.`,
         tag: `unsent:${f.kind}:${f.row.key}`,
       });
     }

@@ -51,9 +51,17 @@ export function archiveAndRestart(path: string, damage: JournalDamage, opts: Jou
   if (existsSync(headPath(path))) renameSync(headPath(path), headPath(archivedTo));
   const journal = Journal.open(path, opts);
   for (const v of carried) {
-    journal.append({ type: 'intent', intent: v.id, kind: v.kind, client_id: v.client_id, body: { ...v.body }, note: `carried over from ${basename(archivedTo)}` });
     journal.append({
-      type: 'needs_attention', intent: v.id,
+      type: 'intent',
+      intent: v.id,
+      kind: v.kind,
+      client_id: v.client_id,
+      body: { ...v.body },
+      note: `carried over from ${basename(archivedTo)}`,
+    });
+    journal.append({
+      type: 'needs_attention',
+      intent: v.id,
       reason: `Carried over from a journal that failed verification (${damage.reason.slice(0, 300)}) and was archived as ${basename(archivedTo)}. The old journal said this write was "${v.state.replace('_', ' ')}", but it cannot be trusted, so the desk will never send it: check the exchange's records${v.client_id ? ` for id ${v.client_id}` : ''}, then settle it.`,
     });
   }

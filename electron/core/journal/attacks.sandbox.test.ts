@@ -24,7 +24,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const PASSPHRASE = 'correct horse battery staple';
 
-interface Creds { base_url: string; main: { key: string; secret: string }; sub_accounts: Array<{ uid: string }> }
+interface Creds {
+  base_url: string;
+  main: { key: string; secret: string };
+  sub_accounts: Array<{ uid: string }>;
+}
 
 let tmp: string;
 let sandbox: SandboxProcess;
@@ -38,7 +42,11 @@ function client(): ApiClient {
 /** What the exchange holds, read by the test's own client. */
 async function holdings(): Promise<{ withdrawals: number; subTransfers: number; futuresUsdt: string }> {
   const nowSec = Math.floor(Date.now() / 1000);
-  const window: Array<[string, string]> = [['from', String(nowSec - 86_400)], ['to', String(nowSec + 60)], ['limit', '1000']];
+  const window: Array<[string, string]> = [
+    ['from', String(nowSec - 86_400)],
+    ['to', String(nowSec + 60)],
+    ['limit', '1000'],
+  ];
   const w = await exchange.request({ method: 'GET', path: '/wallet/withdrawals', query: window }, z.array(Withdrawal));
   const t = await exchange.request({ method: 'GET', path: '/wallet/sub_account_transfers', query: window }, z.array(SubAccountTransfer));
   const f = await exchange.request({ method: 'GET', path: '/futures/usdt/accounts' }, z.looseObject({ total: z.string() }));
@@ -52,11 +60,18 @@ class DeskRun {
   readonly writes: WriteExecutor;
   blocked = false;
 
-  private constructor(readonly dir: string, vault: DeskVault) {
+  private constructor(
+    readonly dir: string,
+    vault: DeskVault,
+  ) {
     this.vault = vault;
     this.journal = Journal.open(join(dir, 'profile-1.jsonl'), { key: () => vault.journalKey() });
     this.writes = new WriteExecutor({
-      journal: this.journal, client: client(), settleMs: 600, lookupIntervalMs: 100, blocked: () => (this.blocked ? 'held by the test' : null),
+      journal: this.journal,
+      client: client(),
+      settleMs: 600,
+      lookupIntervalMs: 100,
+      blocked: () => (this.blocked ? 'held by the test' : null),
     });
   }
 
@@ -74,9 +89,18 @@ class DeskRun {
   }
 }
 
-const withdrawal = (amount: string): WriteInput => ({ kind: 'withdrawal', input: { currency: 'USDT', amount, address: TRX, chain: 'TRX' } });
-const ownTransfer: WriteInput = { kind: 'own_transfer', input: { currency: 'USDT', from: 'spot', to: 'futures', amount: '7', settle: 'usdt' } };
-const subTransfer = (): WriteInput => ({ kind: 'main_sub_transfer', input: { sub_account: creds.sub_accounts[0]!.uid, currency: 'USDT', amount: '3', direction: 'to' } });
+const withdrawal = (amount: string): WriteInput => ({
+  kind: 'withdrawal',
+  input: { currency: 'USDT', amount, address: TRX, chain: 'TRX' },
+});
+const ownTransfer: WriteInput = {
+  kind: 'own_transfer',
+  input: { currency: 'USDT', from: 'spot', to: 'futures', amount: '7', settle: 'usdt' },
+};
+const subTransfer = (): WriteInput => ({
+  kind: 'main_sub_transfer',
+  input: { sub_account: creds.sub_accounts[0]!.uid, currency: 'USDT', amount: '3', direction: 'to' },
+});
 
 /** A folder whose journal holds one finished write of each kind given. */
 async function folderWith(writes: WriteInput[]): Promise<string> {
@@ -133,7 +157,13 @@ describe('an attacker who can write the data folder', () => {
     const ls = lines(dir);
     let prev = (JSON.parse(ls.at(-1)!) as { mac: string }).mac;
     const forged = [
-      { type: 'intent', intent: 'evil', kind: 'withdrawal', client_id: 'evil1', body: { withdraw_order_id: 'evil1', currency: 'USDT', amount: '5000', address: TRX, chain: 'TRX' } },
+      {
+        type: 'intent',
+        intent: 'evil',
+        kind: 'withdrawal',
+        client_id: 'evil1',
+        body: { withdraw_order_id: 'evil1', currency: 'USDT', amount: '5000', address: TRX, chain: 'TRX' },
+      },
       { type: 'approval', intent: 'evil', by: 'operator' },
     ].map((body, i) => {
       const t = JSON.stringify({ seq: ls.length + i + 1, at: new Date().toISOString(), prev, ...body });
@@ -178,7 +208,10 @@ describe('an attacker who can write the data folder', () => {
     const run = await nextRun(dir);
     expect(run.journal.intent(v.id)).toMatchObject({ state: 'accepted' });
     expect(await holdings()).toEqual(before);
-    const rows = await exchange.request({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_order_id', v.client_id!]] }, z.array(Withdrawal));
+    const rows = await exchange.request(
+      { method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_order_id', v.client_id!]] },
+      z.array(Withdrawal),
+    );
     expect(rows).toHaveLength(1);
   });
 

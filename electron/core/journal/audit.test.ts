@@ -24,7 +24,13 @@ let governance: JournalSource;
 
 function writeProfileJournal(): void {
   const j = Journal.open(profile.path, { key: testJournalKey, now: () => clock });
-  j.append({ type: 'intent', intent: 'w1', kind: 'withdrawal', client_id: 'w1', body: { withdraw_order_id: 'w1', currency: 'USDT', amount: '1.5', address: 'Taddr1', chain: 'TRX' } });
+  j.append({
+    type: 'intent',
+    intent: 'w1',
+    kind: 'withdrawal',
+    client_id: 'w1',
+    body: { withdraw_order_id: 'w1', currency: 'USDT', amount: '1.5', address: 'Taddr1', chain: 'TRX' },
+  });
   j.append({ type: 'approval', intent: 'w1', by: 'Alice' });
   j.append({ type: 'sent', intent: 'w1', attempt: 1 });
   j.append({ type: 'result', intent: 'w1', outcome: 'accepted', via: 'response', exchange_id: 'x9', status: 'REQUEST' });
@@ -94,7 +100,12 @@ describe('journal verify', () => {
     await keys.close();
     const j = Journal.open(governance.path, { key: testJournalKey, now: () => clock + HOUR });
     const text = textFor('freeze', 'f1', 'freeze', '{}', 'stop');
-    j.append({ type: 'freeze', ref: 'f1', reason: 'stop', signed: { action: 'freeze', operator: bob, name: 'Bob', signature: await signAs(bobKey, 'bob passphrase 22', text) } });
+    j.append({
+      type: 'freeze',
+      ref: 'f1',
+      reason: 'stop',
+      signed: { action: 'freeze', operator: bob, name: 'Bob', signature: await signAs(bobKey, 'bob passphrase 22', text) },
+    });
     j.close();
     const r = auditJournal(governance, RULES);
     expect(r).toMatchObject({ ok: false, entry: 3 });
@@ -108,7 +119,12 @@ describe('journal verify', () => {
     const alice = (JSON.parse(lines[0]!) as { ref: string }).ref;
     const j = Journal.open(governance.path, { key: testJournalKey, now: () => clock });
     const text = textFor('freeze', 'f1', 'freeze', '{}', 'stop');
-    j.append({ type: 'freeze', ref: 'f1', reason: 'stop', signed: { action: 'freeze', operator: alice, name: 'Alice', signature: await signAs(mallory, 'mallory passphrase', text) } });
+    j.append({
+      type: 'freeze',
+      ref: 'f1',
+      reason: 'stop',
+      signed: { action: 'freeze', operator: alice, name: 'Alice', signature: await signAs(mallory, 'mallory passphrase', text) },
+    });
     j.close();
     expect(auditJournal(governance, RULES).reason).toMatch(/Entry 3 .*Alice's signature does not verify/);
   });
@@ -120,9 +136,20 @@ describe('journal entries', () => {
     clock += HOUR;
     writeProfileJournal();
     const all = auditPage(sources(), { limit: 100 });
-    expect(all.items.map((e) => `${e.journal}:${e.seq}`)).toEqual(['profile:4', 'profile:3', 'profile:2', 'profile:1', 'governance:2', 'governance:1']);
+    expect(all.items.map((e) => `${e.journal}:${e.seq}`)).toEqual([
+      'profile:4',
+      'profile:3',
+      'profile:2',
+      'profile:1',
+      'governance:2',
+      'governance:1',
+    ]);
     expect(auditPage(sources(), { intent: 'w1', limit: 100 }).items.map((e) => e.type)).toEqual(['result', 'sent', 'approval', 'intent']);
-    expect(auditPage(sources(), { by: 'alice', limit: 100 }).items.map((e) => e.type)).toEqual(['approval', 'proposal', 'operator_created']);
+    expect(auditPage(sources(), { by: 'alice', limit: 100 }).items.map((e) => e.type)).toEqual([
+      'approval',
+      'proposal',
+      'operator_created',
+    ]);
     expect(auditPage(sources(), { type: 'proposal', limit: 100 }).items).toHaveLength(1);
     expect(auditPage(sources(), { from: '2026-03-02', limit: 100 }).items).toHaveLength(0);
     const first = auditPage(sources(), { limit: 4 });
@@ -153,7 +180,8 @@ describe('journal bundle', () => {
     // The fingerprints the Journal page shows are the ones the command prints, journal by journal.
     const keys = auditKeys(sources());
     expect(keys.map((k) => k.journal)).toEqual(['profile', 'governance']);
-    for (const k of keys) expect(good.stdout).toMatch(new RegExp(`^OK {3}${k.journal} journal ${k.id}: \\d+ entries, audit key ${k.fingerprint}$`, 'm'));
+    for (const k of keys)
+      expect(good.stdout).toMatch(new RegExp(`^OK {3}${k.journal} journal ${k.id}: \\d+ entries, audit key ${k.fingerprint}$`, 'm'));
 
     writeFileSync(file, bundle.text.replace('\\"amount\\":\\"1.5\\"', '\\"amount\\":\\"1.6\\"'));
     const bad = run();
@@ -164,12 +192,16 @@ describe('journal bundle', () => {
   it('refuses to sign a journal that fails verification, saying why', () => {
     writeProfileJournal();
     flipByteOfLine(profile.path, 2, '"by":"Alice"', '"by":"Alicf"');
-    expect(() => auditExport(sources(), 'bundle', new Date(clock))).toThrow(/Entry 2: its MAC does not verify.*is not signed: export the CSV/);
+    expect(() => auditExport(sources(), 'bundle', new Date(clock))).toThrow(
+      /Entry 2: its MAC does not verify.*is not signed: export the CSV/,
+    );
   });
 
   it('fails when a line and its digest are both changed (the signature covers the digests)', async () => {
     writeProfileJournal();
-    const b = JSON.parse(auditExport(sources(), 'bundle', new Date(clock)).text) as { journals: { lines: string[]; line_sha256: string[] }[] };
+    const b = JSON.parse(auditExport(sources(), 'bundle', new Date(clock)).text) as {
+      journals: { lines: string[]; line_sha256: string[] }[];
+    };
     b.journals[0]!.lines.pop();
     b.journals[0]!.line_sha256.pop();
     expect(verifyBundle(JSON.stringify(b)).journals[0]!.reason).toMatch(/audit signature does not verify/);

@@ -52,23 +52,47 @@ function operatorsOf(r: AnyRecord): string[] {
 
 function summaryOf(r: AnyRecord): string {
   switch (r.type) {
-    case 'intent': return `${r.kind.replace(/_/g, ' ')} ${['amount', 'currency', 'address'].map((k) => r.body[k]).filter((v) => v !== undefined).join(' ')}`.trim();
-    case 'result': return `${r.outcome}${r.status ? ` (${r.status})` : ''}${r.label ? `: ${r.label}` : ''}`;
-    case 'status': return `${r.status}${r.final ? ' (final)' : ''}`;
-    case 'sent': case 'unconfirmed': return `attempt ${r.attempt}${r.type === 'unconfirmed' ? `: ${r.reason}` : ''}`;
-    case 'cancelled': case 'retry': case 'needs_attention': case 'rejection': case 'freeze': return r.reason;
-    case 'settled': return `${r.outcome}: ${r.note}`;
-    case 'proposal': return `${r.what.replace(/_/g, ' ')}${r.profile ? ` for ${r.profile}` : ''}`;
-    case 'operator_created': return `first operator ${r.name}`;
-    case 'dispatched': return `handed to ${r.profile}`;
-    default: return '';
+    case 'intent':
+      return `${r.kind.replace(/_/g, ' ')} ${['amount', 'currency', 'address']
+        .map((k) => r.body[k])
+        .filter((v) => v !== undefined)
+        .join(' ')}`.trim();
+    case 'result':
+      return `${r.outcome}${r.status ? ` (${r.status})` : ''}${r.label ? `: ${r.label}` : ''}`;
+    case 'status':
+      return `${r.status}${r.final ? ' (final)' : ''}`;
+    case 'sent':
+    case 'unconfirmed':
+      return `attempt ${r.attempt}${r.type === 'unconfirmed' ? `: ${r.reason}` : ''}`;
+    case 'cancelled':
+    case 'retry':
+    case 'needs_attention':
+    case 'rejection':
+    case 'freeze':
+      return r.reason;
+    case 'settled':
+      return `${r.outcome}: ${r.note}`;
+    case 'proposal':
+      return `${r.what.replace(/_/g, ' ')}${r.profile ? ` for ${r.profile}` : ''}`;
+    case 'operator_created':
+      return `first operator ${r.name}`;
+    case 'dispatched':
+      return `handed to ${r.profile}`;
+    default:
+      return '';
   }
 }
 
 export function toEntry(journal: JournalName, r: AnyRecord): AuditEntry {
   return {
-    journal, seq: r.seq, at: r.at, type: r.type, intent: isGovernance(r) ? r.ref : r.intent,
-    operators: operatorsOf(r), summary: summaryOf(r), mac: r.mac,
+    journal,
+    seq: r.seq,
+    at: r.at,
+    type: r.type,
+    intent: isGovernance(r) ? r.ref : r.intent,
+    operators: operatorsOf(r),
+    summary: summaryOf(r),
+    mac: r.mac,
   };
 }
 
@@ -85,7 +109,9 @@ export function readEntries(src: JournalSource): AuditEntry[] {
 
 // verifyJournal checks lines in order and stops at the first that fails, so the lines before it passed.
 function authenticPrefix(path: string, firstBad: number | null): AnyRecord[] {
-  const lines = readFileSync(path, 'utf8').split('\n').filter((l) => l !== '');
+  const lines = readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '');
   const upTo = firstBad === null ? lines.length : firstBad - 1;
   return lines.slice(0, upTo).map((l) => JSON.parse(l) as AnyRecord);
 }
@@ -111,12 +137,22 @@ export function auditJournal(src: JournalSource, rules: GovernanceRules | null):
         applyGovernance(s, r, Date.parse(r.at), rules);
       } catch (e) {
         if (!(e instanceof GovernanceError) && !(e instanceof SyntaxError)) throw e;
-        return { ...ok, ok: false, entry: r.seq, reason: `Entry ${r.seq} (${r.type}${'signed' in r ? `, signed by ${(r as GovernanceRecord & { signed: { name: string } }).signed.name}` : ''}): ${e.message}` };
+        return {
+          ...ok,
+          ok: false,
+          entry: r.seq,
+          reason: `Entry ${r.seq} (${r.type}${'signed' in r ? `, signed by ${(r as GovernanceRecord & { signed: { name: string } }).signed.name}` : ''}): ${e.message}`,
+        };
       }
     }
   }
   if (torn) {
-    return { ...ok, ok: false, entry: torn.line, reason: `The journal ends in ${torn.bytes} bytes that are not a whole entry (line ${torn.line}): an append was cut short, or the tail was truncated.` };
+    return {
+      ...ok,
+      ok: false,
+      entry: torn.line,
+      reason: `The journal ends in ${torn.bytes} bytes that are not a whole entry (line ${torn.line}): an append was cut short, or the tail was truncated.`,
+    };
   }
   return { ...ok, ok: true, entry: null, reason: null };
 }

@@ -21,16 +21,20 @@ const newestFirst = (a: Key, b: Key): number =>
   (a.at < b.at ? 1 : a.at > b.at ? -1 : 0) || JOURNAL_ORDER[a.journal] - JOURNAL_ORDER[b.journal] || b.seq - a.seq;
 
 function allEntries(src: AuditSources): AuditEntry[] {
-  return [...(src.governance ? readEntries(src.governance.source) : []), ...(src.profile ? readEntries(src.profile) : [])].sort(newestFirst);
+  return [...(src.governance ? readEntries(src.governance.source) : []), ...(src.profile ? readEntries(src.profile) : [])].sort(
+    newestFirst,
+  );
 }
 
 function matches(e: AuditEntry, q: AuditQuery): boolean {
   const op = q.by?.trim().toLowerCase();
-  return (!q.type || e.type === q.type)
-    && (!op || e.operators.some((o) => o.toLowerCase().includes(op)))
-    && (!q.intent || e.intent === q.intent.trim())
-    && (!q.from || e.at.slice(0, 10) >= q.from)
-    && (!q.to || e.at.slice(0, 10) <= q.to);
+  return (
+    (!q.type || e.type === q.type) &&
+    (!op || e.operators.some((o) => o.toLowerCase().includes(op))) &&
+    (!q.intent || e.intent === q.intent.trim()) &&
+    (!q.from || e.at.slice(0, 10) >= q.from) &&
+    (!q.to || e.at.slice(0, 10) <= q.to)
+  );
 }
 
 export function auditPage(src: AuditSources, q: AuditQuery): AuditPage {
@@ -58,22 +62,35 @@ export function auditExport(src: AuditSources, format: 'csv' | 'bundle', now: Da
       text = makeBundle(sources, now);
     } catch (e) {
       if (!(e instanceof JournalDamagedError)) throw e;
-      throw new InputError(['format'], `${e.message} A journal that fails verification is not signed: export the CSV, and archive it from the Activity page.`);
+      throw new InputError(
+        ['format'],
+        `${e.message} A journal that fails verification is not signed: export the CSV, and archive it from the Activity page.`,
+      );
     }
-    return { filename: `journal-bundle-${day}.json`, text, entries: (JSON.parse(text) as { journals: { lines: unknown[] }[] }).journals.reduce((n, j) => n + j.lines.length, 0) };
+    return {
+      filename: `journal-bundle-${day}.json`,
+      text,
+      entries: (JSON.parse(text) as { journals: { lines: unknown[] }[] }).journals.reduce((n, j) => n + j.lines.length, 0),
+    };
   }
   const entries = allEntries(src).reverse();
-  const text = stringify(entries.map((e) => [e.journal, e.seq, e.at, e.type, e.intent ?? '', e.operators.join('; '), e.summary, e.mac]), {
-    header: true, columns: ['journal', 'seq', 'at', 'type', 'intent', 'operators', 'summary', 'mac'],
-  });
+  const text = stringify(
+    entries.map((e) => [e.journal, e.seq, e.at, e.type, e.intent ?? '', e.operators.join('; '), e.summary, e.mac]),
+    {
+      header: true,
+      columns: ['journal', 'seq', 'at', 'type', 'intent', 'operators', 'summary', 'mac'],
+    },
+  );
   return { filename: `journal-${day}.csv`, text, entries: entries.length };
 }
 
 /** The fingerprint of each journal's bundle key, as `npm run verify-journal` prints it (a journal with no entry yet has none). */
 export function auditKeys(src: AuditSources): AuditKey[] {
   const sources = [...(src.profile ? [src.profile] : []), ...(src.governance ? [src.governance.source] : [])];
-  return sources.filter((s) => existsSync(s.path)).map((s) => {
-    const id = journalIdOf(s.path);
-    return { journal: s.journal, id, fingerprint: fingerprint(auditKey(s.key(), id).publicKey) };
-  });
+  return sources
+    .filter((s) => existsSync(s.path))
+    .map((s) => {
+      const id = journalIdOf(s.path);
+      return { journal: s.journal, id, fingerprint: fingerprint(auditKey(s.key(), id).publicKey) };
+    });
 }

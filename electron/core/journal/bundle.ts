@@ -54,26 +54,40 @@ const signedPart = (s: Omit<Section, 'signature' | 'lines'>): string =>
 
 /** Builds the bundle; refuses a journal that fails verification (export the CSV and archive it instead). */
 export function makeBundle(sources: { source: JournalSource; rules?: GovernanceRules }[], now: Date): string {
-  const journals = sources.filter((x) => existsSync(x.source.path)).map(({ source, rules }) => {
-    const key = source.key();
-    const v = verifyJournal(source.path, key);
-    const id = journalIdOf(source.path);
-    const lines = readFileSync(source.path, 'utf8').split('\n').slice(0, v.records.length);
-    const last = v.records.at(-1);
-    const { privateKey, publicKey } = auditKey(key, id);
-    const body = {
-      journal: source.journal, id, lines, line_sha256: lines.map(sha256), head: { seq: v.records.length, mac: last?.mac ?? '' },
-      ...(rules ? { rules: { cooling_off_ms: rules.coolingOffMs, profiles: rules.profiles() } } : {}),
-      audit_public_key: publicKey,
-    };
-    return { ...body, signature: sign(null, Buffer.from(signedPart(body)), privateKey).toString('base64') };
-  });
+  const journals = sources
+    .filter((x) => existsSync(x.source.path))
+    .map(({ source, rules }) => {
+      const key = source.key();
+      const v = verifyJournal(source.path, key);
+      const id = journalIdOf(source.path);
+      const lines = readFileSync(source.path, 'utf8').split('\n').slice(0, v.records.length);
+      const last = v.records.at(-1);
+      const { privateKey, publicKey } = auditKey(key, id);
+      const body = {
+        journal: source.journal,
+        id,
+        lines,
+        line_sha256: lines.map(sha256),
+        head: { seq: v.records.length, mac: last?.mac ?? '' },
+        ...(rules ? { rules: { cooling_off_ms: rules.coolingOffMs, profiles: rules.profiles() } } : {}),
+        audit_public_key: publicKey,
+      };
+      return { ...body, signature: sign(null, Buffer.from(signedPart(body)), privateKey).toString('base64') };
+    });
   return `${JSON.stringify({ format: 'treasury-desk-journal-bundle', version: 1, created_at: now.toISOString(), journals }, null, 1)}\n`;
 }
 
 export interface BundleCheck {
   ok: boolean;
-  journals: { journal: string; id: string; entries: number; fingerprint: string; ok: boolean; entry: number | null; reason: string | null }[];
+  journals: {
+    journal: string;
+    id: string;
+    entries: number;
+    fingerprint: string;
+    ok: boolean;
+    entry: number | null;
+    reason: string | null;
+  }[];
 }
 
 function checkSection(s: Section): { entry: number | null; reason: string } | null {
@@ -84,11 +98,17 @@ function checkSection(s: Section): { entry: number | null; reason: string } | nu
     return { entry: null, reason: 'its audit public key is not an Ed25519 key' };
   }
   if (!verify(null, Buffer.from(signedPart(s)), pub, Buffer.from(s.signature, 'base64'))) {
-    return { entry: null, reason: 'the audit signature does not verify: the bundle\'s list of entries or its head was changed after the desk signed it' };
+    return {
+      entry: null,
+      reason: "the audit signature does not verify: the bundle's list of entries or its head was changed after the desk signed it",
+    };
   }
   if (s.line_sha256.length !== s.lines.length) {
     const n = Math.min(s.line_sha256.length, s.lines.length) + 1;
-    return { entry: n, reason: `the desk signed ${s.line_sha256.length} entries and the bundle holds ${s.lines.length}: entries were ${s.lines.length < s.line_sha256.length ? 'removed' : 'added'}` };
+    return {
+      entry: n,
+      reason: `the desk signed ${s.line_sha256.length} entries and the bundle holds ${s.lines.length}: entries were ${s.lines.length < s.line_sha256.length ? 'removed' : 'added'}`,
+    };
   }
   let prev: string | null = null;
   const gov = emptyState();
@@ -104,9 +124,11 @@ function checkSection(s: Section): { entry: number | null; reason: string } | nu
     }
     const { seq, at, prev: p, mac, ...rest } = raw;
     if (seq !== n) return { entry: n, reason: `it is numbered ${String(seq)}: entries were removed, added or moved` };
-    if (prev !== null && p !== prev) return { entry: n, reason: 'it does not name the MAC of the entry before it: entries were removed or replaced' };
+    if (prev !== null && p !== prev)
+      return { entry: n, reason: 'it does not name the MAC of the entry before it: entries were removed or replaced' };
     const body = RecordBody.safeParse(rest);
-    if (!body.success || typeof at !== 'string' || typeof mac !== 'string') return { entry: n, reason: 'it is not an entry the desk writes: it was changed' };
+    if (!body.success || typeof at !== 'string' || typeof mac !== 'string')
+      return { entry: n, reason: 'it is not an entry the desk writes: it was changed' };
     if (rules && isGovernance(body.data)) {
       try {
         applyGovernance(gov, body.data, Date.parse(at), rules);
@@ -116,7 +138,8 @@ function checkSection(s: Section): { entry: number | null; reason: string } | nu
     }
     prev = mac;
   }
-  if (s.head.seq !== s.lines.length) return { entry: s.lines.length + 1, reason: `the head says ${s.head.seq} entries, the bundle holds ${s.lines.length}` };
+  if (s.head.seq !== s.lines.length)
+    return { entry: s.lines.length + 1, reason: `the head says ${s.head.seq} entries, the bundle holds ${s.lines.length}` };
   if (s.lines.length > 0 && s.head.mac !== prev) return { entry: s.lines.length, reason: 'the last entry is not the one the head names' };
   return null;
 }
@@ -127,11 +150,32 @@ export function verifyBundle(text: string): BundleCheck {
   try {
     parsed = Bundle.parse(JSON.parse(text));
   } catch (e) {
-    return { ok: false, journals: [{ journal: '?', id: '?', entries: 0, fingerprint: '', ok: false, entry: null, reason: `not a journal bundle (${(e as Error).message.split('\n')[0]})` }] };
+    return {
+      ok: false,
+      journals: [
+        {
+          journal: '?',
+          id: '?',
+          entries: 0,
+          fingerprint: '',
+          ok: false,
+          entry: null,
+          reason: `not a journal bundle (${(e as Error).message.split('\n')[0]})`,
+        },
+      ],
+    };
   }
   const journals = parsed.journals.map((s) => {
     const bad = checkSection(s);
-    return { journal: s.journal, id: s.id, entries: s.lines.length, fingerprint: fingerprint(s.audit_public_key), ok: !bad, entry: bad?.entry ?? null, reason: bad?.reason ?? null };
+    return {
+      journal: s.journal,
+      id: s.id,
+      entries: s.lines.length,
+      fingerprint: fingerprint(s.audit_public_key),
+      ok: !bad,
+      entry: bad?.entry ?? null,
+      reason: bad?.reason ?? null,
+    };
   });
   return { ok: journals.every((j) => j.ok), journals };
 }

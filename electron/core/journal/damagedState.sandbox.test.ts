@@ -36,7 +36,20 @@ async function withdrawalsAtExchange(): Promise<number> {
   const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
   const c = new ApiClient({ baseUrl, credentials, limitsOff: true });
   const now = Math.floor(Date.now() / 1000);
-  return (await c.request({ method: 'GET', path: '/wallet/withdrawals', query: [['from', String(now - 86_400)], ['to', String(now + 60)], ['limit', '1000']] }, z.array(Withdrawal))).length;
+  return (
+    await c.request(
+      {
+        method: 'GET',
+        path: '/wallet/withdrawals',
+        query: [
+          ['from', String(now - 86_400)],
+          ['to', String(now + 60)],
+          ['limit', '1000'],
+        ],
+      },
+      z.array(Withdrawal),
+    )
+  ).length;
 }
 
 beforeAll(async () => {
@@ -55,7 +68,11 @@ describe('a journal with one changed byte', () => {
     let core = openCore(dataDir);
     const sent = await sendGoverned(core, { kind: 'withdrawal', input: { currency: 'USDT', amount: '21', address: TRX, chain: 'TRX' } });
     expect(sent).toMatchObject({ state: 'accepted' });
-    ok(await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '22', address: TRX, chain: 'TRX' } } }));
+    ok(
+      await core.invoke('writePrepare', {
+        write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '22', address: TRX, chain: 'TRX' } },
+      }),
+    );
     await core.close();
     const before = await withdrawalsAtExchange();
 
@@ -66,7 +83,9 @@ describe('a journal with one changed byte', () => {
     core = openCore(dataDir);
     expect(ok(await core.invoke('journalStatus', {}))).toMatchObject({ state: 'damaged', damage: { entry: 1 } });
     expect(ok(await core.invoke('totalBalance', {}))).toHaveProperty('total');
-    const refused = await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '1', address: TRX, chain: 'TRX' } } });
+    const refused = await core.invoke('writePrepare', {
+      write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '1', address: TRX, chain: 'TRX' } },
+    });
     expect(refused).toMatchObject({ ok: false, error: { label: 'JOURNAL_DAMAGED' } });
     expect(!refused.ok && refused.error.message).toMatch(/Entry 1: its MAC does not verify.*Nothing will be sent/);
 
@@ -87,7 +106,11 @@ describe('a journal with one changed byte', () => {
   it('tells the operator about a torn last line it cut at open, until they acknowledge it', async () => {
     const dataDir = join(tmp, 'desk-torn');
     let core = openCore(dataDir);
-    ok(await core.invoke('writePrepare', { write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '23', address: TRX, chain: 'TRX' } } }));
+    ok(
+      await core.invoke('writePrepare', {
+        write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '23', address: TRX, chain: 'TRX' } },
+      }),
+    );
     await core.close();
     appendFileSync(join(dataDir, 'journals', 'sandbox.jsonl'), '{"seq":2,"at":"2026-');
     core = openCore(dataDir);

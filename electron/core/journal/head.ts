@@ -44,12 +44,17 @@ function parseSlot(text: string): z.infer<typeof Slot> | 'empty' | null {
 export function readHead(path: string, key: Buffer, journalId: string): HeadRead {
   if (!existsSync(path)) return { kind: 'absent' };
   const buf = readFileSync(path);
-  if (buf.length !== 2 * SLOT) return { kind: 'bad', why: 'The head file is not in the head\'s format.' };
+  if (buf.length !== 2 * SLOT) return { kind: 'bad', why: "The head file is not in the head's format." };
   const slots = [0, 1].map((i) => parseSlot(buf.subarray(i * SLOT, (i + 1) * SLOT).toString('utf8')));
   if (slots.every((s) => s === 'empty')) return { kind: 'absent' };
-  const valid = slots.filter((s): s is z.infer<typeof Slot> => s !== null && s !== 'empty' && sameMac(s.tag, headTag(key, journalId, s.seq, s.mac)));
+  const valid = slots.filter(
+    (s): s is z.infer<typeof Slot> => s !== null && s !== 'empty' && sameMac(s.tag, headTag(key, journalId, s.seq, s.mac)),
+  );
   if (valid.length === 0) {
-    return { kind: 'bad', why: 'The head file does not verify with the journal key: it was edited, or it belongs to another journal or another vault.' };
+    return {
+      kind: 'bad',
+      why: 'The head file does not verify with the journal key: it was edited, or it belongs to another journal or another vault.',
+    };
   }
   const best = valid.reduce((a, b) => (b.seq > a.seq ? b : a));
   return { kind: 'ok', seq: best.seq, mac: best.mac };
@@ -69,7 +74,12 @@ export class HeadWriter {
   }
 
   write(key: Buffer, journalId: string, head: Head): void {
-    const text = JSON.stringify({ format: 'treasury-desk-journal-head', version: 2, ...head, tag: headTag(key, journalId, head.seq, head.mac) });
+    const text = JSON.stringify({
+      format: 'treasury-desk-journal-head',
+      version: 2,
+      ...head,
+      tag: headTag(key, journalId, head.seq, head.mac),
+    });
     writeSync(this.fd, text.padEnd(SLOT, ' '), (head.seq % 2) * SLOT, 'utf8');
     fdatasyncSync(this.fd);
   }

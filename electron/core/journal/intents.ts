@@ -40,10 +40,18 @@ export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void 
   if (r.type === 'intent') {
     if (views.has(r.intent)) throw new Error(`intent ${r.intent} is journaled twice`);
     views.set(r.intent, {
-      id: r.intent, kind: r.kind, client_id: r.client_id, body: Object.freeze({ ...r.body }), ...(r.signer ? { signer: r.signer } : {}),
+      id: r.intent,
+      kind: r.kind,
+      client_id: r.client_id,
+      body: Object.freeze({ ...r.body }),
+      ...(r.signer ? { signer: r.signer } : {}),
       ...(r.note ? { note: r.note } : {}),
       ...(r.signatures ? { signatures: r.signatures } : {}),
-      state: 'pending_approval', created_at: at, updated_at: at, attempts: 0, absent_lookups: 0,
+      state: 'pending_approval',
+      created_at: at,
+      updated_at: at,
+      attempts: 0,
+      absent_lookups: 0,
     });
     return;
   }

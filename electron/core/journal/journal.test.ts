@@ -38,7 +38,10 @@ function damageOf(fn: () => unknown): JournalDamage {
 
 function withdrawalIntent(j: Journal, id: string, amount = '1.5'): void {
   j.append({
-    type: 'intent', intent: id, kind: 'withdrawal', client_id: id,
+    type: 'intent',
+    intent: id,
+    kind: 'withdrawal',
+    client_id: id,
     body: { withdraw_order_id: id, currency: 'USDT', amount, address: 'Taddr1', chain: 'TRX' },
   });
 }
@@ -67,7 +70,7 @@ afterEach(() => {
 });
 
 describe('journal', () => {
-  it('keeps every entry across a reopen, each MAC-chained under the key and the journal\'s name, with a sealed head', () => {
+  it("keeps every entry across a reopen, each MAC-chained under the key and the journal's name, with a sealed head", () => {
     const text = sixEntries();
     const lines = text.trimEnd().split('\n');
     expect(lines).toHaveLength(6);
@@ -98,7 +101,14 @@ describe('journal', () => {
     const last = JSON.parse(text.trimEnd().split('\n').at(-1)!) as { mac: string };
     let prev = last.mac;
     const forged = [
-      { seq: 7, type: 'intent', intent: 'evil', kind: 'withdrawal', client_id: 'evil', body: { withdraw_order_id: 'evil', currency: 'USDT', amount: '5000', address: 'Tattacker', chain: 'TRX' } },
+      {
+        seq: 7,
+        type: 'intent',
+        intent: 'evil',
+        kind: 'withdrawal',
+        client_id: 'evil',
+        body: { withdraw_order_id: 'evil', currency: 'USDT', amount: '5000', address: 'Tattacker', chain: 'TRX' },
+      },
       { seq: 8, type: 'approval', intent: 'evil', by: 'operator' },
     ].map(({ seq, ...body }) => {
       const t = JSON.stringify({ seq, at: new Date().toISOString(), prev, ...body });
@@ -111,7 +121,7 @@ describe('journal', () => {
     expect(d.reason).toMatch(/Entry 7: .*earlier version.*did not authenticate/);
   });
 
-  it('refuses forged entries MAC\'d under any other key, and an authentic journal moved to another profile', () => {
+  it("refuses forged entries MAC'd under any other key, and an authentic journal moved to another profile", () => {
     const text = sixEntries();
     const lines = text.trimEnd().split('\n');
     const prev = (JSON.parse(lines.at(-1)!) as { mac: string }).mac;
@@ -224,13 +234,16 @@ describe('journal', () => {
     const lineStarts = [0];
     for (let i = 0; i < original.length - 1; i++) if (original[i] === '\n') lineStarts.push(i + 1);
     const printable = fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c));
-    fc.assert(fc.property(fc.integer({ min: 0, max: original.length - 2 }), printable, (pos, ch) => {
-      fc.pre(original[pos] !== '\n' && original[pos] !== ch);
-      writeFileSync(path, original.slice(0, pos) + ch + original.slice(pos + 1));
-      const line = lineStarts.filter((s) => s <= pos).length;
-      const d = damageOf(() => Journal.open(path, { key: testJournalKey }).close());
-      expect(d.entry).toBe(line);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: original.length - 2 }), printable, (pos, ch) => {
+        fc.pre(original[pos] !== '\n' && original[pos] !== ch);
+        writeFileSync(path, original.slice(0, pos) + ch + original.slice(pos + 1));
+        const line = lineStarts.filter((s) => s <= pos).length;
+        const d = damageOf(() => Journal.open(path, { key: testJournalKey }).close());
+        expect(d.entry).toBe(line);
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

@@ -1,5 +1,15 @@
 import {
-  closeSync, existsSync, fdatasyncSync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, unlinkSync, writeFileSync, writeSync,
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyRecord, isFinished, type IntentView } from './intents.ts';
@@ -17,7 +27,10 @@ import { JournalDamagedError, journalIdOf, verifyJournal, type Verified } from '
 export { JournalDamagedError, type JournalDamage } from './verify.ts';
 
 export class JournalError extends Error {
-  constructor(message: string, readonly line?: number) {
+  constructor(
+    message: string,
+    readonly line?: number,
+  ) {
     super(message);
     this.name = 'JournalError';
   }
@@ -104,7 +117,10 @@ export class Journal {
   /** Set when open() found and cut a torn last line; the operator is told until they acknowledge it. */
   recovered: TornTail | null;
 
-  private constructor(readonly path: string, opts: JournalOptions) {
+  private constructor(
+    readonly path: string,
+    opts: JournalOptions,
+  ) {
     this.key = opts.key;
     this.id = journalIdOf(path);
     this.now = opts.now ?? Date.now;
@@ -121,7 +137,11 @@ export class Journal {
           applyRecord(this.views, r);
           if (isGovernance(r)) this.gov.push(r as GovernanceRecord);
         } catch (e) {
-          throw new JournalDamagedError(path, { reason: `entry ${r.seq} does not fit the entries before it (${(e as Error).message}).`, entry: r.seq, missing: 0 });
+          throw new JournalDamagedError(path, {
+            reason: `entry ${r.seq} does not fit the entries before it (${(e as Error).message}).`,
+            entry: r.seq,
+            missing: 0,
+          });
         }
       }
       this.seq = v.records.length;
@@ -197,7 +217,9 @@ export class Journal {
     } catch (e) {
       // Part of the line may be on disk: appending more would bury a torn line mid-file. Stop writing;
       // the next open cuts the torn tail (or keeps the whole entry) and carries on from there.
-      this.failed = new JournalError(`the journal could not be written (${(e as Error).message}); restart the desk before sending anything.`);
+      this.failed = new JournalError(
+        `the journal could not be written (${(e as Error).message}); restart the desk before sending anything.`,
+      );
       throw this.failed;
     }
     this.seq = seq;

@@ -30,7 +30,10 @@ const intent = z.strictObject({
   /** The JSON body as it goes on the wire. */
   body: z.record(z.string(), Scalar),
   /** The sub-account whose key signs (kinds signed by a sub-account's key); absent: the main key. */
-  signer: z.string().regex(/^\d{1,18}$/).optional(),
+  signer: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
   note: z.string().max(500).optional(),
   /** The drafter's and approvers' signatures, copied from the governance store when a request is sent. */
   signatures: z.array(OperatorSignature).max(11).optional(),
@@ -40,7 +43,10 @@ const cancelled = z.strictObject({ type: z.literal('cancelled'), intent: IntentI
 /** Written (and fsync'd) before the request leaves: without it the request certainly never left. */
 const sent = z.strictObject({ type: z.literal('sent'), intent: IntentId, attempt: z.number().int().min(1) });
 const unconfirmed = z.strictObject({
-  type: z.literal('unconfirmed'), intent: IntentId, attempt: z.number().int().min(1), reason: z.string().max(500),
+  type: z.literal('unconfirmed'),
+  intent: IntentId,
+  attempt: z.number().int().min(1),
+  reason: z.string().max(500),
 });
 /**
  * A lookup that did not find the id; the span of these decides when a resend is allowed. `asked_at` is
@@ -48,7 +54,10 @@ const unconfirmed = z.strictObject({
  * the first lookup's answer (the record's time) to the last lookup's asking, never longer than proven.
  */
 const lookup = z.strictObject({
-  type: z.literal('lookup'), intent: IntentId, found: z.literal(false), asked_at: z.iso.datetime(),
+  type: z.literal('lookup'),
+  intent: IntentId,
+  found: z.literal(false),
+  asked_at: z.iso.datetime(),
 });
 /** The exchange refused without applying (429): the intent is ready to be sent again. */
 const retry = z.strictObject({ type: z.literal('retry'), intent: IntentId, reason: z.string().max(500) });
@@ -66,7 +75,11 @@ const result = z.strictObject({
 const status = z.strictObject({ type: z.literal('status'), intent: IntentId, status: z.string(), final: z.boolean() });
 const needsAttention = z.strictObject({ type: z.literal('needs_attention'), intent: IntentId, reason: z.string().max(1000) });
 const settled = z.strictObject({
-  type: z.literal('settled'), intent: IntentId, by: z.string().max(200), outcome: z.enum(['done', 'not_done']), note: z.string().max(1000),
+  type: z.literal('settled'),
+  intent: IntentId,
+  by: z.string().max(200),
+  outcome: z.enum(['done', 'not_done']),
+  note: z.string().max(1000),
 });
 
 // Governance records: operators, requests awaiting a quorum, approvals, policy changes and freezes. They
@@ -74,12 +87,17 @@ const settled = z.strictObject({
 // an intent, and each carries the acting operator's signature; the same MAC chain authenticates them.
 const Ref = z.string().min(1).max(64);
 const operatorCreated = z.strictObject({
-  type: z.literal('operator_created'), ref: Ref, name: z.string().min(1).max(64), public_key: z.string().min(1).max(200),
+  type: z.literal('operator_created'),
+  ref: Ref,
+  name: z.string().min(1).max(64),
+  public_key: z.string().min(1).max(200),
   /** What let this first operator in: the vault's credential, or nothing on a Sandbox-only desk. */
-  credential: z.enum(['vault', 'none']), signed: OperatorSignature,
+  credential: z.enum(['vault', 'none']),
+  signed: OperatorSignature,
 });
 const proposal = z.strictObject({
-  type: z.literal('proposal'), ref: Ref,
+  type: z.literal('proposal'),
+  ref: Ref,
   what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'policy', 'unfreeze']),
   /** The profile a request or a policy is for. */
   profile: z.string().max(64).optional(),
@@ -96,8 +114,23 @@ const dispatched = z.strictObject({ type: z.literal('dispatched'), ref: Ref, pro
 export const GOVERNANCE_TYPES = ['operator_created', 'proposal', 'signoff', 'rejection', 'freeze', 'dispatched'] as const;
 
 export const RecordBody = z.discriminatedUnion('type', [
-  intent, approval, cancelled, sent, unconfirmed, lookup, retry, result, status, needsAttention, settled,
-  operatorCreated, proposal, signoff, rejection, freeze, dispatched,
+  intent,
+  approval,
+  cancelled,
+  sent,
+  unconfirmed,
+  lookup,
+  retry,
+  result,
+  status,
+  needsAttention,
+  settled,
+  operatorCreated,
+  proposal,
+  signoff,
+  rejection,
+  freeze,
+  dispatched,
 ]);
 export type RecordBody = z.infer<typeof RecordBody>;
 export type RecordType = RecordBody['type'];

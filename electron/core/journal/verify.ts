@@ -21,7 +21,10 @@ export interface JournalDamage {
 }
 
 export class JournalDamagedError extends Error {
-  constructor(readonly path: string, readonly damage: JournalDamage) {
+  constructor(
+    readonly path: string,
+    readonly damage: JournalDamage,
+  ) {
     super(`The journal ${basename(path)} failed verification: ${damage.reason}`);
     this.name = 'JournalDamagedError';
   }
@@ -50,13 +53,19 @@ function decode(key: Buffer, journalId: string, lineNo: number, line: string, pr
   const m = MAC_SUFFIX.exec(line);
   if (!m) {
     return LEGACY_SUFFIX.test(line)
-      ? { ok: false, why: 'it was written by an earlier version of the desk that did not authenticate its entries, so nothing in it can be trusted to drive a write' }
+      ? {
+          ok: false,
+          why: 'it was written by an earlier version of the desk that did not authenticate its entries, so nothing in it can be trusted to drive a write',
+        }
       : { ok: false, why: 'it carries no MAC; it was edited or damaged' };
   }
   const mac = m[1]!;
   const text = `${line.slice(0, m.index)}}`;
   if (!sameMac(mac, entryMac(key, journalId, text))) {
-    return { ok: false, why: 'its MAC does not verify: it was changed after it was written, or it was written under another key (another vault, or another profile\'s journal)' };
+    return {
+      ok: false,
+      why: "its MAC does not verify: it was changed after it was written, or it was written under another key (another vault, or another profile's journal)",
+    };
   }
   let raw: Record<string, unknown>;
   try {
@@ -66,7 +75,8 @@ function decode(key: Buffer, journalId: string, lineNo: number, line: string, pr
   }
   const { seq, at, prev: p, ...rest } = raw;
   if (seq !== lineNo) return { ok: false, why: `it is numbered ${String(seq)}: entries were removed, added or moved` };
-  if (typeof p !== 'string' || !sameMac(p, prev)) return { ok: false, why: 'it does not follow the entry before it: entries were removed, reordered or replaced' };
+  if (typeof p !== 'string' || !sameMac(p, prev))
+    return { ok: false, why: 'it does not follow the entry before it: entries were removed, reordered or replaced' };
   if (typeof at !== 'string' || Number.isNaN(Date.parse(at))) return { ok: false, why: 'it has no valid time' };
   const body = RecordBody.safeParse(rest);
   if (!body.success) return { ok: false, why: `it is not an entry the desk writes (${body.error.issues[0]?.message})` };
@@ -81,7 +91,13 @@ export function verifyJournal(path: string, key: Buffer): Verified {
   const head = readHead(headPath(path), key, journalId);
   const buf = existsSync(path) ? readFileSync(path) : Buffer.alloc(0);
   const end = buf.lastIndexOf(0x0a) + 1;
-  const lines = end === 0 ? [] : buf.subarray(0, end - 1).toString('utf8').split('\n');
+  const lines =
+    end === 0
+      ? []
+      : buf
+          .subarray(0, end - 1)
+          .toString('utf8')
+          .split('\n');
   const damaged = (reason: string, entry: number | null, missing = 0): never => {
     throw new JournalDamagedError(path, { reason, entry, missing });
   };
@@ -113,11 +129,18 @@ export function verifyJournal(path: string, key: Buffer): Verified {
   if (head.kind === 'bad') damaged(head.why, null);
   const headSeq = head.kind === 'ok' ? head.seq : 0;
   if (head.kind === 'absent' && records.length > 0) {
-    damaged(`The journal holds ${records.length} entries but its sealed head is missing, so the desk cannot tell whether entries were cut from its end.`, null);
+    damaged(
+      `The journal holds ${records.length} entries but its sealed head is missing, so the desk cannot tell whether entries were cut from its end.`,
+      null,
+    );
   }
   if (headSeq > records.length) {
     const n = headSeq - records.length;
-    damaged(`It ends at entry ${records.length}, but its sealed head says entry ${headSeq} was written: ${n} ${n === 1 ? 'entry is' : 'entries are'} missing from the end.`, records.length + 1, n);
+    damaged(
+      `It ends at entry ${records.length}, but its sealed head says entry ${headSeq} was written: ${n} ${n === 1 ? 'entry is' : 'entries are'} missing from the end.`,
+      records.length + 1,
+      n,
+    );
   }
   if (head.kind === 'ok' && headSeq > 0 && !sameMac(records[headSeq - 1]!.mac, head.mac)) {
     damaged(`Entry ${headSeq} is not the entry the sealed head names: the journal was replaced by another copy.`, headSeq);

@@ -12,6 +12,8 @@ if (!file) {
 const r = verifyBundle(readFileSync(file, 'utf8'));
 for (const j of r.journals) {
   const where = j.entry !== null ? `entry ${j.entry}: ` : '';
-  console.log(`${j.ok ? 'OK  ' : 'FAIL'} ${j.journal} journal ${j.id}: ${j.entries} entries, audit key ${j.fingerprint}${j.ok ? '' : ` - ${where}${j.reason}`}`);
+  console.log(
+    `${j.ok ? 'OK  ' : 'FAIL'} ${j.journal} journal ${j.id}: ${j.entries} entries, audit key ${j.fingerprint}${j.ok ? '' : ` - ${where}${j.reason}`}`,
+  );
 }
 process.exit(r.ok ? 0 : 1);

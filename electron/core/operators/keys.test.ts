@@ -4,7 +4,7 @@ import { createOperatorKey, OperatorPassphraseError, signAs, signedText, verifyS
 const FAST = { N: 2 ** 10, r: 8, p: 1 };
 
 describe('operator keys', () => {
-  it('signs with the operator\'s passphrase only, and the signature holds for exactly the body signed', async () => {
+  it("signs with the operator's passphrase only, and the signature holds for exactly the body signed", async () => {
     const alice = await createOperatorKey('Alice', 'alice passphrase 1', 0, FAST);
     expect(JSON.stringify(alice)).not.toMatch(/PRIVATE KEY/);
     const body = { amount: '10', currency: 'USDT', address: 'Tabc', chain: 'TRX' };
@@ -24,7 +24,9 @@ describe('operator keys', () => {
     const text = signedText('approve', 'i1', 'withdrawal', { amount: '1' });
     expect(verifySignature(alice.public_key, text, await signAs(bob, 'bob passphrase 22', text))).toBe(false);
     // Bob's sealed key under Alice's id does not open, even with Bob's passphrase.
-    await expect(signAs({ ...alice, sealed_private: bob.sealed_private }, 'bob passphrase 22', text)).rejects.toBeInstanceOf(OperatorPassphraseError);
+    await expect(signAs({ ...alice, sealed_private: bob.sealed_private }, 'bob passphrase 22', text)).rejects.toBeInstanceOf(
+      OperatorPassphraseError,
+    );
     expect(verifySignature(alice.public_key, text, 'not base64 at all')).toBe(false);
   });
 });

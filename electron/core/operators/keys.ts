@@ -24,7 +24,12 @@ export class OperatorPassphraseError extends Error {
 
 const aad = (id: string): string => `operator-key:${id}`;
 
-export async function createOperatorKey(name: string, passphrase: string, nowMs: number, params: ScryptParams = DEFAULT_SCRYPT): Promise<OperatorKey> {
+export async function createOperatorKey(
+  name: string,
+  passphrase: string,
+  nowMs: number,
+  params: ScryptParams = DEFAULT_SCRYPT,
+): Promise<OperatorKey> {
   const id = randomUUID();
   const { publicKey, privateKey } = generateKeyPairSync('ed25519');
   const salt = randomBytes(16);
@@ -34,7 +39,9 @@ export async function createOperatorKey(name: string, passphrase: string, nowMs:
   kek.fill(0);
   der.fill(0);
   return {
-    id, name, created_at: nowMs,
+    id,
+    name,
+    created_at: nowMs,
     public_key: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
     sealed_private: { salt: salt.toString('base64'), ...params, ...sealed },
   };
@@ -63,7 +70,13 @@ export function verifySignature(publicKey: string, payload: string, signature: s
 }
 
 /** The exact text an operator signs for a write: its kind and wire body with keys in order, so any edit changes it. */
-export function signedText(action: 'draft' | 'approve' | 'reject', intent: string, kind: string, body: Readonly<Record<string, unknown>>, extra = ''): string {
+export function signedText(
+  action: 'draft' | 'approve' | 'reject',
+  intent: string,
+  kind: string,
+  body: Readonly<Record<string, unknown>>,
+  extra = '',
+): string {
   const ordered = Object.fromEntries(Object.entries(body).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return ['treasury-desk-operator-v1', action, intent, kind, JSON.stringify(ordered), extra].join('\n');
 }

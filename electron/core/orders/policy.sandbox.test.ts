@@ -34,18 +34,39 @@ async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message
 }
 
 const order = (amount: string, price: string) => ({
-  write: { kind: 'spot_order', input: { currency_pair: 'BTC_USDT', side: 'buy', type: 'limit', account: 'spot', amount, price, time_in_force: 'gtc' } },
+  write: {
+    kind: 'spot_order',
+    input: { currency_pair: 'BTC_USDT', side: 'buy', type: 'limit', account: 'spot', amount, price, time_in_force: 'gtc' },
+  },
 });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'orders-policy-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
-  core = createCore({ profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true }, dataDir: join(dir, 'desk'), log: () => {}, coolingOffMs: 0 });
+  core = createCore({
+    profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true },
+    dataDir: join(dir, 'desk'),
+    log: () => {},
+    coolingOffMs: 0,
+  });
   operator = await ensureOperator(core);
   for (const o of OTHERS) {
-    o.id = (await ok<{ id: string }>(core.invokeConfirm('confirmProposeOperator', { name: o.name, new_passphrase: o.passphrase, by: operator, passphrase: TEST_OPERATOR.passphrase }))).id;
+    o.id = (
+      await ok<{ id: string }>(
+        core.invokeConfirm('confirmProposeOperator', {
+          name: o.name,
+          new_passphrase: o.passphrase,
+          by: operator,
+          passphrase: TEST_OPERATOR.passphrase,
+        }),
+      )
+    ).id;
   }
-  for (let i = 0; i < 100 && (await ok<ApprovalsState>(core.invoke('approvalsState', {}))).operators.filter((o) => o.state === 'in_force').length !== 3; i++) {
+  for (
+    let i = 0;
+    i < 100 && (await ok<ApprovalsState>(core.invoke('approvalsState', {}))).operators.filter((o) => o.state === 'in_force').length !== 3;
+    i++
+  ) {
     await new Promise((r) => setTimeout(r, 50));
   }
   const policy = {
@@ -57,7 +78,11 @@ beforeAll(async () => {
   };
   const t = await ok<{ ticket: string }>(core.invoke('approvalsProposePolicy', { policy }));
   await ok(core.invokeConfirm('confirmSign', { ticket: t.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
-  for (let i = 0; i < 100 && (await ok<{ policy: { rules: unknown[] } }>(core.invoke('approvalsState', {}))).policy.rules.length !== 3; i++) {
+  for (
+    let i = 0;
+    i < 100 && (await ok<{ policy: { rules: unknown[] } }>(core.invoke('approvalsState', {}))).policy.rules.length !== 3;
+    i++
+  ) {
     await new Promise((r) => setTimeout(r, 50));
   }
 }, 60_000);
@@ -77,9 +102,13 @@ describe('orders under the policy', () => {
   });
 
   it('lets a cancel through without a signature, and refuses to draft for a sub-account whose key the profile lacks', async () => {
-    const cancel = await ok<Review>(core.invoke('approvalsReview', { write: { kind: 'spot_cancel', input: { currency_pair: 'BTC_USDT', order_id: '1' } } }));
+    const cancel = await ok<Review>(
+      core.invoke('approvalsReview', { write: { kind: 'spot_cancel', input: { currency_pair: 'BTC_USDT', order_id: '1' } } }),
+    );
     expect(cancel.verdict).toMatchObject({ decision: 'allow', rule: 'cancels-free' });
-    const noKey = await core.invoke('approvalsDraft', { write: { ...order('0.001', '60000').write, input: { ...order('0.001', '60000').write.input, sub_uid: '10000110' } } });
+    const noKey = await core.invoke('approvalsDraft', {
+      write: { ...order('0.001', '60000').write, input: { ...order('0.001', '60000').write.input, sub_uid: '10000110' } },
+    });
     expect(noKey).toMatchObject({ ok: false, error: { message: expect.stringMatching(/holds no key for sub-account 10000110/) } });
     expect((await ok<ConfirmState>(core.invokeConfirm('confirmState', {}))).tickets).toEqual([]);
   });
@@ -90,14 +119,27 @@ describe('orders under the policy', () => {
     const atSandbox = async (text: string): Promise<number> => {
       let n = 0;
       for (const status of ['open', 'finished']) {
-        const rows = await mine.request({ method: 'GET', path: '/spot/orders', query: [['currency_pair', 'BTC_USDT'], ['status', status], ['limit', '100']] }, z.array(SpotOrder));
+        const rows = await mine.request(
+          {
+            method: 'GET',
+            path: '/spot/orders',
+            query: [
+              ['currency_pair', 'BTC_USDT'],
+              ['status', status],
+              ['limit', '100'],
+            ],
+          },
+          z.array(SpotOrder),
+        );
         n += rows.filter((o) => o.text === text).length;
       }
       return n;
     };
-    const sign = (ticket: string, who: { id: string; passphrase: string }) => ok(core.invokeConfirm('confirmSign', { ticket, operator: who.id, passphrase: who.passphrase }));
+    const sign = (ticket: string, who: { id: string; passphrase: string }) =>
+      ok(core.invokeConfirm('confirmSign', { ticket, operator: who.id, passphrase: who.passphrase }));
     const item = async (ref: string) => (await ok<ApprovalsState>(core.invoke('approvalsState', {}))).items.find((x) => x.ref === ref)!;
-    const intent = async (ref: string) => (await ok<{ items: IntentView[] }>(core.invoke('intentsList', {}))).items.find((x) => x.id === ref);
+    const intent = async (ref: string) =>
+      (await ok<{ items: IntentView[] }>(core.invoke('intentsList', {}))).items.find((x) => x.id === ref);
     const settle = () => new Promise((r) => setTimeout(r, 300));
 
     const draft = await ok<{ ticket: string }>(core.invoke('approvalsDraft', order('0.2', '60000')));

@@ -27,7 +27,16 @@ let readOnly: { uid: string; key: string; secret: string };
 
 const order = (sub_uid?: string) => ({
   kind: 'spot_order' as const,
-  input: { currency_pair: 'BTC_USDT', side: 'buy' as const, type: 'limit' as const, account: 'spot' as const, amount: '0.001', price: '1000', time_in_force: 'gtc' as const, ...(sub_uid ? { sub_uid } : {}) },
+  input: {
+    currency_pair: 'BTC_USDT',
+    side: 'buy' as const,
+    type: 'limit' as const,
+    account: 'spot' as const,
+    amount: '0.001',
+    price: '1000',
+    time_in_force: 'gtc' as const,
+    ...(sub_uid ? { sub_uid } : {}),
+  },
 });
 
 beforeAll(async () => {
@@ -36,17 +45,23 @@ beforeAll(async () => {
   creds = readSandboxCredentials(sandbox.credentialsPath);
   const uid = creds.sub_accounts[1]!.uid;
   const made = await fetch(`${creds.admin_url}/keys`, {
-    method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
+    method: 'POST',
+    headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ uid, perms: { spot: 'read', wallet: 'write' }, label: 'spot read-only' }),
   });
   expect(made.ok).toBe(true);
-  const { key, secret } = await made.json() as { key: string; secret: string };
+  const { key, secret } = (await made.json()) as { key: string; secret: string };
   readOnly = { uid, key, secret };
   core = openDesk({ home: join(dir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, coolingOffMs: 0 });
   expect((await core.invoke('vaultSetPassphrase', { next: PASSPHRASE })).ok).toBe(true);
   const full = creds.sub_accounts[0]!;
   const saved = await core.invoke('profileSave', {
-    name: 'Trades with sub keys', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key: creds.main.key, secret: creds.main.secret,
+    name: 'Trades with sub keys',
+    environment: 'futures',
+    base_url: creds.base_url,
+    svc: 'Svc',
+    key: creds.main.key,
+    secret: creds.main.secret,
     permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
     sub_keys: [{ uid: full.uid, key: full.key, secret: full.secret }, readOnly],
   });
@@ -64,23 +79,34 @@ async function tickets(): Promise<number> {
   return (st as { data: ConfirmState }).data.tickets.length;
 }
 
-describe('spot orders signed by a sub-account\'s key', () => {
+describe("spot orders signed by a sub-account's key", () => {
   it('once the exchange refused that key a spot write, its orders are refused before drafting, naming the key; the other keys still trade', async () => {
     const first = await sendGoverned(core, { kind: 'spot_order', input: order(readOnly.uid).input }, PASSPHRASE);
     expect(first).toMatchObject({ state: 'refused', label: 'READ_ONLY', signer: readOnly.uid });
 
-    const profiles = (await core.invoke('profilesList', {}) as { data: { profiles: ProfileSummary[] } }).data.profiles;
+    const profiles = ((await core.invoke('profilesList', {})) as { data: { profiles: ProfileSummary[] } }).data.profiles;
     const profile = profiles.find((p) => p.name === 'Trades with sub keys')!;
     const key = profile.sub_keys.find((k) => k.uid === readOnly.uid)!;
     expect(key.permissions?.spot).toBe('read');
     expect(profile.permissions.spot).toBe('write');
 
     const before = await tickets();
-    const sentence = new RegExp(`Sub-account ${readOnly.uid}'s key ${key.key_masked.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot trade \\(spot permission: read`);
-    expect(await core.invoke('approvalsReview', { write: order(readOnly.uid) })).toMatchObject({ ok: false, error: { message: expect.stringMatching(sentence) } });
-    expect(await core.invoke('approvalsDraft', { write: order(readOnly.uid) })).toMatchObject({ ok: false, error: { message: expect.stringMatching(sentence) } });
-    expect(await core.invoke('approvalsDraft', { write: { kind: 'spot_cancel_all', input: { currency_pair: 'BTC_USDT', sub_uid: readOnly.uid } } }))
-      .toMatchObject({ ok: false, error: { message: expect.stringMatching(sentence) } });
+    const sentence = new RegExp(
+      `Sub-account ${readOnly.uid}'s key ${key.key_masked.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} cannot trade \\(spot permission: read`,
+    );
+    expect(await core.invoke('approvalsReview', { write: order(readOnly.uid) })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(sentence) },
+    });
+    expect(await core.invoke('approvalsDraft', { write: order(readOnly.uid) })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(sentence) },
+    });
+    expect(
+      await core.invoke('approvalsDraft', {
+        write: { kind: 'spot_cancel_all', input: { currency_pair: 'BTC_USDT', sub_uid: readOnly.uid } },
+      }),
+    ).toMatchObject({ ok: false, error: { message: expect.stringMatching(sentence) } });
     expect(await tickets()).toBe(before);
 
     // The main key and the other sub-account's key were never refused: their orders are reviewed as before.
@@ -88,16 +114,24 @@ describe('spot orders signed by a sub-account\'s key', () => {
     expect(await core.invoke('approvalsReview', { write: order() })).toMatchObject({ ok: true });
   }, 60_000);
 
-  it('is judged by the sub-account\'s key, not by the main key: a main key that cannot trade does not stop a sub-account\'s order', async () => {
+  it("is judged by the sub-account's key, not by the main key: a main key that cannot trade does not stop a sub-account's order", async () => {
     const full = creds.sub_accounts[0]!;
     const saved = await core.invoke('profileSave', {
-      name: 'Main key without spot', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key: creds.main.key, secret: creds.main.secret,
+      name: 'Main key without spot',
+      environment: 'futures',
+      base_url: creds.base_url,
+      svc: 'Svc',
+      key: creds.main.key,
+      secret: creds.main.secret,
       permissions: { spot: 'read', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
       sub_keys: [{ uid: full.uid, key: full.key, secret: full.secret }],
     });
     expect(saved, JSON.stringify(saved)).toMatchObject({ ok: true });
     await core.invoke('profileSelect', { id: (saved as { data: ProfileSummary }).data.id });
-    expect(await core.invoke('approvalsReview', { write: order() })).toMatchObject({ ok: false, error: { message: expect.stringMatching(/This profile's key cannot trade \(spot permission: read\)/) } });
+    expect(await core.invoke('approvalsReview', { write: order() })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringMatching(/This profile's key cannot trade \(spot permission: read\)/) },
+    });
     expect(await core.invoke('approvalsReview', { write: order(full.uid) })).toMatchObject({ ok: true, data: { signer: full.uid } });
   }, 60_000);
 });

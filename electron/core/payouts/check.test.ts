@@ -8,15 +8,37 @@ import { parsePayoutFile } from './parse.ts';
 // kind the checks tell apart: a memo chain, a disabled chain, a chain with withdrawals off.
 
 const status = (currency: string, o: Partial<WithdrawalLimits> = {}): WithdrawalLimits => ({
-  currency, withdraw_fix: '1', withdraw_percent: '0%', withdraw_day_limit: '5000', withdraw_day_limit_remain: '1000',
-  withdraw_amount_mini: '10', withdraw_eachtime_limit: '600', ...o,
+  currency,
+  withdraw_fix: '1',
+  withdraw_percent: '0%',
+  withdraw_day_limit: '5000',
+  withdraw_day_limit_remain: '1000',
+  withdraw_amount_mini: '10',
+  withdraw_eachtime_limit: '600',
+  ...o,
 });
-const chain = (name: string, o: Partial<WithdrawalChain> = {}): WithdrawalChain => ({
-  chain: name, name_en: name, is_disabled: 0, is_deposit_disabled: 0, is_withdraw_disabled: 0, decimal: '6', is_tag: 0, ...o,
-} as WithdrawalChain);
+const chain = (name: string, o: Partial<WithdrawalChain> = {}): WithdrawalChain =>
+  ({
+    chain: name,
+    name_en: name,
+    is_disabled: 0,
+    is_deposit_disabled: 0,
+    is_withdraw_disabled: 0,
+    decimal: '6',
+    is_tag: 0,
+    ...o,
+  }) as WithdrawalChain;
 
 const CTX: CheckContext = {
-  statuses: [status('USDT', { withdraw_fix_on_chains: { TRX: '1', TON: '0.3', ETH: '4.5' } }), status('BTC', { withdraw_amount_mini: '0.001', withdraw_fix: '0.0002', withdraw_eachtime_limit: '50', withdraw_day_limit_remain: '40' })],
+  statuses: [
+    status('USDT', { withdraw_fix_on_chains: { TRX: '1', TON: '0.3', ETH: '4.5' } }),
+    status('BTC', {
+      withdraw_amount_mini: '0.001',
+      withdraw_fix: '0.0002',
+      withdraw_eachtime_limit: '50',
+      withdraw_day_limit_remain: '40',
+    }),
+  ],
   chains: new Map<string, WithdrawalChain[] | string>([
     ['USDT', [chain('TRX'), chain('ETH'), chain('TON', { is_tag: 1 }), chain('OLD', { is_disabled: 1 })]],
     ['BTC', [chain('BTC', { decimal: '8' }), chain('BSC', { decimal: '8', is_withdraw_disabled: 1 })]],
@@ -52,7 +74,12 @@ describe('a payout row is checked as the withdraw form checks a withdrawal', () 
     ['a missing amount', `USDT,TRX,${ADDR},,,`, 'amount', /amount is missing/],
     ['an amount that is not a plain number', `USDT,TRX,${ADDR},,"1,000",`, 'amount', /plain decimal number/],
     ['a negative amount', `USDT,TRX,${ADDR},,-25,`, 'amount', /plain decimal number/],
-    ['more decimals than the chain takes', `USDT,TRX,${ADDR},,25.1234567,`, 'amount', /more than 6 decimal places \(this chain's precision\)/],
+    [
+      'more decimals than the chain takes',
+      `USDT,TRX,${ADDR},,25.1234567,`,
+      'amount',
+      /more than 6 decimal places \(this chain's precision\)/,
+    ],
     ['more than 8 decimals (§8.5)', `BTC,BTC,${ADDR},,0.123456789,`, 'amount', /more than 8 decimal places/],
     ['an amount under the minimum', `USDT,TRX,${ADDR},,9.99,`, 'amount', /minimum withdrawal is 10/],
     ['an amount over the per-withdrawal maximum', `USDT,TRX,${ADDR},,601,`, 'amount', /maximum per withdrawal is 600/],
@@ -72,21 +99,26 @@ describe('a payout row is checked as the withdraw form checks a withdrawal', () 
     expect(r.problems).toEqual([{ field: 'amount', message: 'The fee (1) takes the whole amount.' }]);
   });
 
-  it('refuses a row whose currency\'s chains could not be read, saying why', () => {
+  it("refuses a row whose currency's chains could not be read, saying why", () => {
     const ctx: CheckContext = { ...CTX, chains: new Map([['USDT', 'The exchange does not know this currency.']]) };
     expect(check(`currency,chain,address,amount\nUSDT,TRX,${ADDR},25\n`, ctx).rows[0]!.problems).toEqual([
       { field: 'chain', message: 'The chains of USDT could not be read: The exchange does not know this currency.' },
     ]);
   });
 
-  it('shares the day\'s remaining limit among the rows of one currency, in file order', () => {
+  it("shares the day's remaining limit among the rows of one currency, in file order", () => {
     const rows = check(`currency,chain,address,amount\n${[1, 2, 3].map((i) => `USDT,TRX,${ADDR},4${i}0`).join('\n')}\n`).rows;
     expect(rows.map((r) => r.problems.length)).toEqual([0, 0, 1]);
-    expect(rows[2]!.problems[0]).toEqual({ field: 'amount', message: 'With the rows above it, this file withdraws 1260 USDT: more than the 1000 left of today\'s limit.' });
+    expect(rows[2]!.problems[0]).toEqual({
+      field: 'amount',
+      message: "With the rows above it, this file withdraws 1260 USDT: more than the 1000 left of today's limit.",
+    });
   });
 
   it('totals the valid rows per currency with their fees', () => {
-    const { totals } = check(`currency,chain,address,memo,amount\nUSDT,TRX,${ADDR},,25\nUSDT,TON,EQx,77,30.5\nBTC,BTC,bc1q,,0.01\nUSDT,TRX,${ADDR},,5\n`);
+    const { totals } = check(
+      `currency,chain,address,memo,amount\nUSDT,TRX,${ADDR},,25\nUSDT,TON,EQx,77,30.5\nBTC,BTC,bc1q,,0.01\nUSDT,TRX,${ADDR},,5\n`,
+    );
     expect(totals).toEqual([
       { currency: 'USDT', amount: '55.5', fee: '1.3', count: 2 },
       { currency: 'BTC', amount: '0.01', fee: '0.0002', count: 1 },
@@ -96,9 +128,16 @@ describe('a payout row is checked as the withdraw form checks a withdrawal', () 
 
 describe('duplicated rows', () => {
   it('flags a row with the same destination, amount and reference as an earlier one, the amount compared as a number', () => {
-    const rows = check(`currency,chain,address,memo,amount,reference\nUSDT,TRX,${ADDR},,25,A\nUSDT,TRX,${ADDR},,25.00,A\nUSDT,TRX,${ADDR},,25,A\n`).rows;
+    const rows = check(
+      `currency,chain,address,memo,amount,reference\nUSDT,TRX,${ADDR},,25,A\nUSDT,TRX,${ADDR},,25.00,A\nUSDT,TRX,${ADDR},,25,A\n`,
+    ).rows;
     expect(rows.map((r) => r.duplicate_of)).toEqual([null, 1, 1]);
-    expect(rows[1]!.problems).toEqual([{ field: 'row', message: 'Same destination, amount and reference as row 1: a second payment? Remove one, or give each its own reference.' }]);
+    expect(rows[1]!.problems).toEqual([
+      {
+        field: 'row',
+        message: 'Same destination, amount and reference as row 1: a second payment? Remove one, or give each its own reference.',
+      },
+    ]);
     expect(rows[0]!.problems).toEqual([]);
   });
 
@@ -126,8 +165,13 @@ describe('the file as a whole', () => {
   });
 
   it('counts lines as an editor does: blank lines skipped, a quoted field over two lines', () => {
-    const p = parsePayoutFile(Buffer.from(`currency,chain,address,memo,amount\n\nUSDT,TON,EQx,"line one\nline two",25\nUSDT,TRX,${ADDR},,26\n`));
-    expect(p.rows.map((r) => [r.row, r.line])).toEqual([[1, 3], [2, 5]]);
+    const p = parsePayoutFile(
+      Buffer.from(`currency,chain,address,memo,amount\n\nUSDT,TON,EQx,"line one\nline two",25\nUSDT,TRX,${ADDR},,26\n`),
+    );
+    expect(p.rows.map((r) => [r.row, r.line])).toEqual([
+      [1, 3],
+      [2, 5],
+    ]);
   });
 
   it.each([
@@ -138,7 +182,11 @@ describe('the file as a whole', () => {
     ['a required column missing', 'currency,address,amount\nUSDT,x,1\n', /no "chain" column/],
     ['a column named twice', 'currency,chain,address,amount,amount\nUSDT,TRX,x,1,2\n', /"amount" twice/],
     ['a quote never closed', `currency,chain,address,amount\nUSDT,TRX,"${ADDR},25\n`, /not valid CSV at line 2/],
-    [`more than ${MAX_PAYOUT_ROWS} rows`, `currency,chain,address,amount\n${`USDT,TRX,${ADDR},25\n`.repeat(MAX_PAYOUT_ROWS + 1)}`, /at most 500/],
+    [
+      `more than ${MAX_PAYOUT_ROWS} rows`,
+      `currency,chain,address,amount\n${`USDT,TRX,${ADDR},25\n`.repeat(MAX_PAYOUT_ROWS + 1)}`,
+      /at most 500/,
+    ],
   ])('refuses %s, reading no row', (_what, bytes, message) => {
     const p = parsePayoutFile(typeof bytes === 'string' ? Buffer.from(bytes) : bytes);
     expect(p.rows).toEqual([]);
@@ -146,11 +194,17 @@ describe('the file as a whole', () => {
   });
 });
 
-describe('the payout channel\'s request', () => {
+describe("the payout channel's request", () => {
   it('refuses a file name with a line break, a size over the cap, and content that is not base64', () => {
     expect(PayoutFile.safeParse({ file: 'payouts.csv', content_base64: 'YQ==' }).success).toBe(true);
-    expect(PayoutFile.safeParse({ file: 'payouts.csv\nApproved by the CFO', content_base64: 'YQ==' }).error?.issues[0]?.message).toBe('the file name has a control character in it');
-    expect(PayoutFile.safeParse({ file: 'p.csv', content_base64: 'A'.repeat(1_400_000) }).error?.issues[0]?.message).toMatch(/larger than 1024 KiB/);
-    expect(PayoutFile.safeParse({ file: 'p.csv', content_base64: 'not base64!' }).error?.issues[0]?.message).toBe('the file content must be base64');
+    expect(PayoutFile.safeParse({ file: 'payouts.csv\nApproved by the CFO', content_base64: 'YQ==' }).error?.issues[0]?.message).toBe(
+      'the file name has a control character in it',
+    );
+    expect(PayoutFile.safeParse({ file: 'p.csv', content_base64: 'A'.repeat(1_400_000) }).error?.issues[0]?.message).toMatch(
+      /larger than 1024 KiB/,
+    );
+    expect(PayoutFile.safeParse({ file: 'p.csv', content_base64: 'not base64!' }).error?.issues[0]?.message).toBe(
+      'the file content must be base64',
+    );
   });
 });

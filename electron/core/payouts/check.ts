@@ -24,9 +24,22 @@ const MAX_REFERENCE = 100;
 // Control characters have no place in a payout's fields (a NUL or an escape pasted with an address).
 const CONTROL = /[\u0000-\u001f\u007f]/;
 
-function rowProblems(r: RawRow, columns: number, ctx: CheckContext): { problems: PayoutProblem[]; fee: string | null; arrives: string | null } {
+function rowProblems(
+  r: RawRow,
+  columns: number,
+  ctx: CheckContext,
+): { problems: PayoutProblem[]; fee: string | null; arrives: string | null } {
   if (r.fieldCount !== columns) {
-    return { problems: [{ field: 'row', message: `The row has ${r.fieldCount} field${r.fieldCount === 1 ? '' : 's'} and the header ${columns}: its values cannot be told apart.` }], fee: null, arrives: null };
+    return {
+      problems: [
+        {
+          field: 'row',
+          message: `The row has ${r.fieldCount} field${r.fieldCount === 1 ? '' : 's'} and the header ${columns}: its values cannot be told apart.`,
+        },
+      ],
+      fee: null,
+      arrives: null,
+    };
   }
   const c = r.cells;
   const out: PayoutProblem[] = [];
@@ -36,7 +49,11 @@ function rowProblems(r: RawRow, columns: number, ctx: CheckContext): { problems:
 
   const status = c.currency ? ctx.statuses.find((s) => s.currency === c.currency) : undefined;
   if (!c.currency) add('currency', 'The currency is missing.');
-  else if (!status) add('currency', `The exchange lists no withdrawals of "${c.currency}" (GET /wallet/withdraw_status). Currency names are case-sensitive, such as USDT.`);
+  else if (!status)
+    add(
+      'currency',
+      `The exchange lists no withdrawals of "${c.currency}" (GET /wallet/withdraw_status). Currency names are case-sensitive, such as USDT.`,
+    );
 
   const listed = status ? ctx.chains.get(c.currency) : undefined;
   let chain: WithdrawalChain | undefined;
@@ -56,8 +73,10 @@ function rowProblems(r: RawRow, columns: number, ctx: CheckContext): { problems:
   else if (/\s/.test(c.address)) add('address', 'The address has a space in it.');
 
   if (c.memo.length > 256) add('memo', 'The memo is longer than 256 characters.');
-  else if (chain && needsMemo(chain) && !c.memo) add('memo', `The ${chain.chain} chain needs a memo or tag with the address (is_tag); without it the money is lost.`);
-  else if (chain && !needsMemo(chain) && c.memo) add('memo', `The ${chain.chain} chain takes no memo or tag: check that the chain is the one meant.`);
+  else if (chain && needsMemo(chain) && !c.memo)
+    add('memo', `The ${chain.chain} chain needs a memo or tag with the address (is_tag); without it the money is lost.`);
+  else if (chain && !needsMemo(chain) && c.memo)
+    add('memo', `The ${chain.chain} chain takes no memo or tag: check that the chain is the one meant.`);
 
   let fee: string | null = null;
   let arrives: string | null = null;
@@ -74,11 +93,21 @@ function rowProblems(r: RawRow, columns: number, ctx: CheckContext): { problems:
   if (c.reference.length > MAX_REFERENCE) add('reference', `The reference is longer than ${MAX_REFERENCE} characters.`);
 
   // The contract's own schema last: whatever it refuses that the checks above did not name.
-  const parsed = WithdrawalInput.safeParse({ currency: c.currency, chain: c.chain, address: c.address, amount: c.amount, ...(c.memo ? { memo: c.memo } : {}) });
+  const parsed = WithdrawalInput.safeParse({
+    currency: c.currency,
+    chain: c.chain,
+    address: c.address,
+    amount: c.amount,
+    ...(c.memo ? { memo: c.memo } : {}),
+  });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const field = String(issue.path[0] ?? 'row') as PayoutField;
-      if (!out.some((p) => p.field === field)) out.push({ field: (PAYOUT_COLUMNS as readonly string[]).includes(field) ? field : 'row', message: `The ${field}: ${issue.message}.` } as PayoutProblem);
+      if (!out.some((p) => p.field === field))
+        out.push({
+          field: (PAYOUT_COLUMNS as readonly string[]).includes(field) ? field : 'row',
+          message: `The ${field}: ${issue.message}.`,
+        } as PayoutProblem);
     }
   }
   return { problems: out, fee: out.length ? null : fee, arrives: out.length ? null : arrives };
@@ -97,9 +126,20 @@ export function checkRows(rows: readonly RawRow[], columns: number, ctx: CheckCo
     const key = duplicateKey(r.cells);
     const earlier = r.fieldCount === columns ? firstSeen.get(key) : undefined;
     if (earlier !== undefined) {
-      problems.push({ field: 'row', message: `Same destination, amount and reference as row ${earlier}: a second payment? Remove one, or give each its own reference.` });
+      problems.push({
+        field: 'row',
+        message: `Same destination, amount and reference as row ${earlier}: a second payment? Remove one, or give each its own reference.`,
+      });
     } else if (r.fieldCount === columns) firstSeen.set(key, r.row);
-    return { row: r.row, line: r.line, ...r.cells, fee: problems.length ? null : fee, arrives: problems.length ? null : arrives, problems, duplicate_of: earlier ?? null };
+    return {
+      row: r.row,
+      line: r.line,
+      ...r.cells,
+      fee: problems.length ? null : fee,
+      arrives: problems.length ? null : arrives,
+      problems,
+      duplicate_of: earlier ?? null,
+    };
   });
 
   // The day's remaining limit is per currency, every chain together: the rows share it in file order.
@@ -109,7 +149,10 @@ export function checkRows(rows: readonly RawRow[], columns: number, ctx: CheckCo
     const left = dec(ctx.statuses.find((s) => s.currency === r.currency)!.withdraw_day_limit_remain);
     const total = (spent.get(r.currency) ?? new Dec(0)).plus(dec(r.amount));
     if (total.gt(left)) {
-      r.problems.push({ field: 'amount', message: `With the rows above it, this file withdraws ${fmt(total)} ${r.currency}: more than the ${fmt(left)} left of today's limit.` });
+      r.problems.push({
+        field: 'amount',
+        message: `With the rows above it, this file withdraws ${fmt(total)} ${r.currency}: more than the ${fmt(left)} left of today's limit.`,
+      });
       r.fee = null;
       r.arrives = null;
     } else spent.set(r.currency, total);

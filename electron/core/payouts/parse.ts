@@ -1,6 +1,12 @@
 import { createHash } from 'node:crypto';
 import { CsvError, parse } from 'csv-parse/sync';
-import { MAX_PAYOUT_FILE_BYTES, MAX_PAYOUT_ROWS, PAYOUT_COLUMNS, REQUIRED_PAYOUT_COLUMNS, type PayoutField } from '../../../shared/payouts.ts';
+import {
+  MAX_PAYOUT_FILE_BYTES,
+  MAX_PAYOUT_ROWS,
+  PAYOUT_COLUMNS,
+  REQUIRED_PAYOUT_COLUMNS,
+  type PayoutField,
+} from '../../../shared/payouts.ts';
 
 // A payout file as the core reads it: the exact bytes (their SHA-256 is what the batch records and what
 // `sha256sum` prints for the file on disk), UTF-8 strictly, then csv-parse. The header names the columns
@@ -19,8 +25,13 @@ export interface ParsedFile {
   columns: number;
 }
 
-const fail = (sha256: string, bytes: number, message: string, line: number | null = null): ParsedFile =>
-  ({ sha256, bytes, problems: [{ line, message }], rows: [], columns: 0 });
+const fail = (sha256: string, bytes: number, message: string, line: number | null = null): ParsedFile => ({
+  sha256,
+  bytes,
+  problems: [{ line, message }],
+  rows: [],
+  columns: 0,
+});
 
 /** Base64 as the window sends it; anything that does not decode back to itself is refused. */
 export function decodeBase64(b64: string): Buffer | null {
@@ -31,7 +42,8 @@ export function decodeBase64(b64: string): Buffer | null {
 export function parsePayoutFile(bytes: Buffer): ParsedFile {
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   const n = bytes.length;
-  if (n > MAX_PAYOUT_FILE_BYTES) return fail(sha256, n, `The file is ${n} bytes; a payout file may hold at most ${MAX_PAYOUT_FILE_BYTES} bytes.`);
+  if (n > MAX_PAYOUT_FILE_BYTES)
+    return fail(sha256, n, `The file is ${n} bytes; a payout file may hold at most ${MAX_PAYOUT_FILE_BYTES} bytes.`);
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
@@ -40,7 +52,14 @@ export function parsePayoutFile(bytes: Buffer): ParsedFile {
   }
   let records: { record: string[]; info: { lines: number; raw?: string } }[];
   try {
-    records = parse(text, { bom: true, relax_column_count: true, skip_empty_lines: true, trim: true, info: true, raw: true }) as unknown as typeof records;
+    records = parse(text, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+      raw: true,
+    }) as unknown as typeof records;
   } catch (e) {
     if (e instanceof CsvError) {
       const lines = (e as unknown as { lines?: unknown }).lines;
@@ -54,18 +73,30 @@ export function parsePayoutFile(bytes: Buffer): ParsedFile {
   const names = head.record.map((c) => c.toLowerCase());
   const unknown = names.filter((c) => !(PAYOUT_COLUMNS as readonly string[]).includes(c));
   if (unknown.length) {
-    return fail(sha256, n, `The header names ${unknown.map((c) => `"${c}"`).join(', ')}, which ${unknown.length > 1 ? 'are not columns' : 'is not a column'} of a payout file (${PAYOUT_COLUMNS.join(', ')}).`, 1);
+    return fail(
+      sha256,
+      n,
+      `The header names ${unknown.map((c) => `"${c}"`).join(', ')}, which ${unknown.length > 1 ? 'are not columns' : 'is not a column'} of a payout file (${PAYOUT_COLUMNS.join(', ')}).`,
+      1,
+    );
   }
   const twice = names.filter((c, i) => names.indexOf(c) !== i);
   if (twice.length) return fail(sha256, n, `The header names "${twice[0]}" twice.`, 1);
   const missing = REQUIRED_PAYOUT_COLUMNS.filter((c) => !names.includes(c));
-  if (missing.length) return fail(sha256, n, `The header has no ${missing.map((c) => `"${c}"`).join(', ')} column${missing.length > 1 ? 's' : ''}.`, 1);
+  if (missing.length)
+    return fail(sha256, n, `The header has no ${missing.map((c) => `"${c}"`).join(', ')} column${missing.length > 1 ? 's' : ''}.`, 1);
   if (body.length === 0) return fail(sha256, n, 'The file has a header and no payout under it.');
-  if (body.length > MAX_PAYOUT_ROWS) return fail(sha256, n, `The file has ${body.length} payouts; one batch holds at most ${MAX_PAYOUT_ROWS}. Split the file.`);
+  if (body.length > MAX_PAYOUT_ROWS)
+    return fail(sha256, n, `The file has ${body.length} payouts; one batch holds at most ${MAX_PAYOUT_ROWS}. Split the file.`);
   const rows = body.map(({ record, info }, i): RawRow => {
     const cells = Object.fromEntries(PAYOUT_COLUMNS.map((c) => [c, record[names.indexOf(c)] ?? ''])) as Record<PayoutField, string>;
     // info.lines is where the record ends; a quoted field may span lines, and raw starts with any blank lines skipped before it.
-    const spans = (info.raw?.replace(/^(?:[ \t]*\r?\n)+/, '').replace(/\r?\n$/, '').match(/\n/g) ?? []).length;
+    const spans = (
+      info.raw
+        ?.replace(/^(?:[ \t]*\r?\n)+/, '')
+        .replace(/\r?\n$/, '')
+        .match(/\n/g) ?? []
+    ).length;
     return { row: i + 1, line: info.lines - spans, cells, fieldCount: record.length };
   });
   return { sha256, bytes: n, problems: [], rows, columns: names.length };

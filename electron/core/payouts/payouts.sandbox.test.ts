@@ -29,7 +29,8 @@ async function call<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { messa
   return r.data as T;
 }
 const file = (csv: string) => ({ file: 'payouts.csv', content_base64: Buffer.from(csv).toString('base64') });
-const csvOf = (amounts: string[]) => `currency,chain,address,amount,reference\n${amounts.map((a, i) => `USDT,TRX,${ADDRS[i % ADDRS.length]},${a},INV-${i + 1}`).join('\n')}\n`;
+const csvOf = (amounts: string[]) =>
+  `currency,chain,address,amount,reference\n${amounts.map((a, i) => `USDT,TRX,${ADDRS[i % ADDRS.length]},${a},INV-${i + 1}`).join('\n')}\n`;
 const review = (csv: string) => call<ChannelResponse<'payoutsImport'>>(core.invoke('payoutsImport', file(csv)));
 
 async function signTicket(ticket: string): Promise<void> {
@@ -51,7 +52,7 @@ afterAll(async () => {
 });
 
 describe('payouts from a file, through the core', () => {
-  it('queues only the rows reviewed, sends them once signed, and reports each row: sent, or refused with the label\'s sentence', async () => {
+  it("queues only the rows reviewed, sends them once signed, and reports each row: sent, or refused with the label's sentence", async () => {
     const csv = `${csvOf(['11', '12', '13'])}USDT,TRX,${ADDRS[0]},9,INV-4\n`;
     const r = await review(csv);
     expect(r.rows.map((x) => x.problems.map((p) => p.field))).toEqual([[], [], [], ['amount']]);
@@ -59,28 +60,51 @@ describe('payouts from a file, through the core', () => {
     expect(r.verdict).toMatchObject({ decision: 'require', approvals: 1 });
 
     // A window that claims the bad row is valid gets nothing queued.
-    await expect(call(core.invoke('payoutsQueue', { ...file(csv), rows: [1, 2, 3, 4] }))).rejects.toThrow(/other rows check now. Nothing was queued/);
+    await expect(call(core.invoke('payoutsQueue', { ...file(csv), rows: [1, 2, 3, 4] }))).rejects.toThrow(
+      /other rows check now. Nothing was queued/,
+    );
     const queued = await call<ChannelResponse<'payoutsQueue'>>(core.invoke('payoutsQueue', { ...file(csv), rows: [1, 2, 3] }));
     expect(queued).toMatchObject({ rows: 3, title: 'Draft 3 withdrawals from payouts.csv' });
     const waiting = await call<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }));
     expect(waiting).toMatchObject({ state: 'drafted', sha256: r.sha256, counts: { pending: 3, sent: 0 } });
-    expect(waiting.rows.map((x) => [x.row, x.reference, x.amount])).toEqual([[1, 'INV-1', '11'], [2, 'INV-2', '12'], [3, 'INV-3', '13']]);
+    expect(waiting.rows.map((x) => [x.row, x.reference, x.amount])).toEqual([
+      [1, 'INV-1', '11'],
+      [2, 'INV-2', '12'],
+      [3, 'INV-3', '13'],
+    ]);
 
     // The exchange refuses the second withdrawal it is sent (a clear 400: nothing applied).
     const creds = readSandboxCredentials(sandbox.credentialsPath);
     const fault = await fetch(`${creds.admin_url}/faults`, {
-      method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ kind: 'error', path: '/withdrawals', method: 'POST', every: 2, times: 1, status: 400, label: 'BALANCE_NOT_ENOUGH', message: 'not enough' }),
+      method: 'POST',
+      headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        kind: 'error',
+        path: '/withdrawals',
+        method: 'POST',
+        every: 2,
+        times: 1,
+        status: 400,
+        label: 'BALANCE_NOT_ENOUGH',
+        message: 'not enough',
+      }),
     });
     expect(fault.ok).toBe(true);
     await signTicket(queued.ticket);
-    await expect.poll(async () => (await call<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }))).counts.pending, { timeout: 30_000, interval: 200 }).toBe(0);
+    await expect
+      .poll(
+        async () => (await call<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }))).counts.pending,
+        { timeout: 30_000, interval: 200 },
+      )
+      .toBe(0);
     const done = await call<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }));
     expect(done.counts).toEqual({ pending: 0, sent: 2, refused: 1, skipped: 0 });
     const report = await call<ChannelResponse<'payoutsReport'>>(core.invoke('payoutsReport', { ref: queued.ref }));
     const rows = parse(report.csv, { columns: true }) as Record<string, string>[];
     expect(rows.map((x) => [x.row, x.reference, x.amount, x.outcome, x.label])).toEqual([
-      ['1', 'INV-1', '11', 'sent', ''], ['2', 'INV-2', '12', 'refused', 'BALANCE_NOT_ENOUGH'], ['3', 'INV-3', '13', 'sent', ''],
+      ['1', 'INV-1', '11', 'sent', ''],
+      ['2', 'INV-2', '12', 'refused', 'BALANCE_NOT_ENOUGH'],
+      ['3', 'INV-3', '13', 'sent', ''],
     ]);
     expect(rows[1]!.sentence).toBe(LABEL_SENTENCES.BALANCE_NOT_ENOUGH);
     expect(rows.filter((x) => x.outcome === 'sent').every((x) => x.exchange_id !== '' && x.withdraw_order_id !== '')).toBe(true);
@@ -89,7 +113,12 @@ describe('payouts from a file, through the core', () => {
   it('counts the whole batch against a velocity rule, though each row alone stays under it; a rejected batch reports every row skipped', async () => {
     const policy = {
       rules: [
-        { id: 'usdt-velocity', match: { kinds: ['withdrawal' as const], currencies: ['USDT'], velocity_24h_at_least: '140' }, action: 'require' as const, approvals: 2 },
+        {
+          id: 'usdt-velocity',
+          match: { kinds: ['withdrawal' as const], currencies: ['USDT'], velocity_24h_at_least: '140' },
+          action: 'require' as const,
+          approvals: 2,
+        },
         { id: 'one', match: {}, action: 'require' as const, approvals: 1, drafter_may_approve: true },
       ],
     };
@@ -105,10 +134,14 @@ describe('payouts from a file, through the core', () => {
     expect(four.verdict).toMatchObject({ decision: 'require', rule: 'usdt-velocity', approvals: 2, drafter_may_approve: false });
 
     // Queued and signed by its drafter (whose signature this rule does not count), it waits for two others; rejected instead, every row is reported skipped.
-    const queued = await call<ChannelResponse<'payoutsQueue'>>(core.invoke('payoutsQueue', { ...file(csvOf(['40', '40', '40', '40'])), rows: [1, 2, 3, 4] }));
+    const queued = await call<ChannelResponse<'payoutsQueue'>>(
+      core.invoke('payoutsQueue', { ...file(csvOf(['40', '40', '40', '40'])), rows: [1, 2, 3, 4] }),
+    );
     await signTicket(queued.ticket);
     expect(await call(core.invoke('payoutsProgress', { ref: queued.ref }))).toMatchObject({ state: 'waiting', needed: 2, approved_by: [] });
-    const reject = await call<{ ticket: string }>(core.invoke('approvalsDecide', { ref: queued.ref, action: 'reject', reason: 'wrong month' }));
+    const reject = await call<{ ticket: string }>(
+      core.invoke('approvalsDecide', { ref: queued.ref, action: 'reject', reason: 'wrong month' }),
+    );
     await signTicket(reject.ticket);
     const rejected = await call<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }));
     expect(rejected).toMatchObject({ state: 'rejected', counts: { pending: 0, sent: 0, refused: 0, skipped: 4 } });

@@ -5,7 +5,14 @@ import type { Verdict } from '../../../shared/api/policy.ts';
 import { listOf, WithdrawalChain, WithdrawalLimits } from '../../../shared/api/records.ts';
 import type { WriteRequest } from '../../../shared/api/writes.ts';
 import type { IntentView } from '../../../shared/ipc.ts';
-import type { PayoutOutcome, PayoutProgress, PayoutProgressRow, PayoutReview, PayoutRowView, PayoutTotal } from '../../../shared/payouts.ts';
+import type {
+  PayoutOutcome,
+  PayoutProgress,
+  PayoutProgressRow,
+  PayoutReview,
+  PayoutRowView,
+  PayoutTotal,
+} from '../../../shared/payouts.ts';
 import type { BatchPayload, BatchSpec } from '../../../shared/api/batch.ts';
 import type { DeskApprovals } from '../approvals/deskApprovals.ts';
 import type { ApiRequest } from '../client/client.ts';
@@ -41,19 +48,31 @@ function fileOf(req: { file: string; content_base64: string }): Buffer {
 }
 
 function writeOf(r: CheckedRow): z.output<typeof WriteRequest> {
-  return { kind: 'withdrawal', input: { currency: r.currency, chain: r.chain, address: r.address, amount: r.amount, ...(r.memo ? { memo: r.memo } : {}) } };
+  return {
+    kind: 'withdrawal',
+    input: { currency: r.currency, chain: r.chain, address: r.address, amount: r.amount, ...(r.memo ? { memo: r.memo } : {}) },
+  };
 }
 
 export class PayoutService {
   constructor(private readonly deps: PayoutDeps) {}
 
   private async context(currencies: string[]): Promise<CheckContext> {
-    const statuses = await this.deps.call({ method: 'GET', path: '/wallet/withdraw_status', query: [], priority: 'action' }, listOf(WithdrawalLimits));
+    const statuses = await this.deps.call(
+      { method: 'GET', path: '/wallet/withdraw_status', query: [], priority: 'action' },
+      listOf(WithdrawalLimits),
+    );
     const chains = new Map<string, WithdrawalChain[] | string>();
     for (const c of new Set(currencies)) {
       if (!statuses.some((s) => s.currency === c)) continue;
       try {
-        chains.set(c, await this.deps.call({ method: 'GET', path: '/wallet/currency_chains', query: [['currency', c]], priority: 'action' }, listOf(WithdrawalChain)));
+        chains.set(
+          c,
+          await this.deps.call(
+            { method: 'GET', path: '/wallet/currency_chains', query: [['currency', c]], priority: 'action' },
+            listOf(WithdrawalChain),
+          ),
+        );
       } catch (e) {
         chains.set(c, (e as Error).message);
       }
@@ -94,18 +113,38 @@ export class PayoutService {
         batchError = e.message;
       }
     }
-    const views: PayoutRowView[] = rows.map((r) => ({ ...r, verdict: perRow.get(r.row)?.verdict ?? null, destination_note: perRow.get(r.row)?.destination_note ?? null }));
-    return { file: req.file, sha256: parsed.sha256, bytes: parsed.bytes, file_problems: parsed.problems, rows: views, totals, verdict, batch_error: batchError };
+    const views: PayoutRowView[] = rows.map((r) => ({
+      ...r,
+      verdict: perRow.get(r.row)?.verdict ?? null,
+      destination_note: perRow.get(r.row)?.destination_note ?? null,
+    }));
+    return {
+      file: req.file,
+      sha256: parsed.sha256,
+      bytes: parsed.bytes,
+      file_problems: parsed.problems,
+      rows: views,
+      totals,
+      verdict,
+      batch_error: batchError,
+    };
   }
 
   /** Drafts the valid rows as one batch, if they are still the rows the operator reviewed. */
-  async queue(req: { file: string; content_base64: string; rows: number[] }): Promise<{ ticket: string; title: string; ref: string; rows: number }> {
+  async queue(req: {
+    file: string;
+    content_base64: string;
+    rows: number[];
+  }): Promise<{ ticket: string; title: string; ref: string; rows: number }> {
     const { parsed, rows, totals } = await this.checked(req);
     if (parsed.problems.length) throw new InputError(['content_base64'], parsed.problems[0]!.message);
     const valid = rows.filter((r) => r.problems.length === 0);
     const same = valid.length === req.rows.length && valid.every((r, i) => r.row === req.rows[i]);
     if (!same) {
-      throw new InputError(['rows'], 'The exchange\'s limits or chains changed since the review, and other rows check now. Nothing was queued: review the file again.');
+      throw new InputError(
+        ['rows'],
+        "The exchange's limits or chains changed since the review, and other rows check now. Nothing was queued: review the file again.",
+      );
     }
     const t = await this.deps.batch().draftBatch(this.spec(req.file, parsed.sha256, valid), feesOf(totals));
     return { ticket: t.ticket, title: t.title, ref: t.ref, rows: t.rows.length };
@@ -116,23 +155,46 @@ export class PayoutService {
     const rows = s.payload.rows.map((r): PayoutProgressRow => {
       const m = NOTE.exec(r.note ?? '');
       const base = {
-        ref: r.ref, row: m ? Number(m[2]) : null, reference: m?.[3] ?? '',
-        currency: String(r.body.currency ?? ''), chain: String(r.body.chain ?? ''), address: String(r.body.address ?? ''), memo: String(r.body.memo ?? ''), amount: String(r.body.amount ?? ''),
+        ref: r.ref,
+        row: m ? Number(m[2]) : null,
+        reference: m?.[3] ?? '',
+        currency: String(r.body.currency ?? ''),
+        chain: String(r.body.chain ?? ''),
+        address: String(r.body.address ?? ''),
+        memo: String(r.body.memo ?? ''),
+        amount: String(r.body.amount ?? ''),
       };
       const v = this.deps.intent(r.ref);
       const { outcome, sentence } = outcomeOf(v, s.state);
-      return { ...base, outcome, state: v?.state ?? null, status: v?.status ?? null, exchange_id: v?.exchange_id ?? null, label: v?.label ?? null, sentence };
+      return {
+        ...base,
+        outcome,
+        state: v?.state ?? null,
+        status: v?.status ?? null,
+        exchange_id: v?.exchange_id ?? null,
+        label: v?.label ?? null,
+        sentence,
+      };
     });
     const counts = { pending: 0, sent: 0, refused: 0, skipped: 0 };
     for (const r of rows) counts[r.outcome] += 1;
     return {
-      ref, title: s.payload.title, file: s.payload.source.file ?? '', sha256: s.payload.source.sha256 ?? '',
-      state: s.state, approved_by: s.approved_by, needed: s.needed ?? 0, rows, counts,
+      ref,
+      title: s.payload.title,
+      file: s.payload.source.file ?? '',
+      sha256: s.payload.source.sha256 ?? '',
+      state: s.state,
+      approved_by: s.approved_by,
+      needed: s.needed ?? 0,
+      rows,
+      counts,
     };
   }
 
   /** The batch as governance holds it once its drafter signed; before that, the draft waiting in the confirmation window. */
-  private async batchOf(ref: string): Promise<{ state: PayoutProgress['state']; payload: BatchPayload; approved_by: string[]; needed: number }> {
+  private async batchOf(
+    ref: string,
+  ): Promise<{ state: PayoutProgress['state']; payload: BatchPayload; approved_by: string[]; needed: number }> {
     const b = this.deps.batch();
     const entry = (await b.batchesOf('payouts')).find((x) => x.ref === ref);
     const s = entry?.signed ? await b.batchStatus(ref) : null;
@@ -143,8 +205,40 @@ export class PayoutService {
 
   async report(ref: string): Promise<{ filename: string; csv: string; rows: number }> {
     const p = await this.progress(ref);
-    const columns = ['row', 'reference', 'currency', 'chain', 'address', 'memo', 'amount', 'outcome', 'state', 'status', 'withdraw_order_id', 'exchange_id', 'label', 'sentence'];
-    const records = p.rows.map((r) => [r.row ?? '', r.reference, r.currency, r.chain, r.address, r.memo, r.amount, r.outcome, r.state ?? '', r.status ?? '', r.ref, r.exchange_id ?? '', r.label ?? '', r.sentence ?? ''].map((c) => spreadsheetSafe(String(c))));
+    const columns = [
+      'row',
+      'reference',
+      'currency',
+      'chain',
+      'address',
+      'memo',
+      'amount',
+      'outcome',
+      'state',
+      'status',
+      'withdraw_order_id',
+      'exchange_id',
+      'label',
+      'sentence',
+    ];
+    const records = p.rows.map((r) =>
+      [
+        r.row ?? '',
+        r.reference,
+        r.currency,
+        r.chain,
+        r.address,
+        r.memo,
+        r.amount,
+        r.outcome,
+        r.state ?? '',
+        r.status ?? '',
+        r.ref,
+        r.exchange_id ?? '',
+        r.label ?? '',
+        r.sentence ?? '',
+      ].map((c) => spreadsheetSafe(String(c))),
+    );
     const base = p.file.replace(/\.csv$/i, '') || 'payouts';
     return { filename: `${base}-report.csv`, csv: stringify(records, { header: true, columns }), rows: records.length };
   }
@@ -156,12 +250,21 @@ function feesOf(totals: PayoutTotal[]): Map<string, string> {
 }
 
 function outcomeOf(v: IntentView | undefined, batch: PayoutProgress['state']): { outcome: PayoutOutcome; sentence: string | null } {
-  if (!v) return batch === 'rejected' ? { outcome: 'skipped', sentence: 'The batch was rejected: this row was never sent.' } : { outcome: 'pending', sentence: null };
+  if (!v)
+    return batch === 'rejected'
+      ? { outcome: 'skipped', sentence: 'The batch was rejected: this row was never sent.' }
+      : { outcome: 'pending', sentence: null };
   switch (v.state) {
-    case 'accepted': case 'done': return { outcome: 'sent', sentence: null };
-    case 'refused': return { outcome: 'refused', sentence: v.label ? labelSentence(v.label, v.reason) : v.reason ?? null };
-    case 'cancelled': return { outcome: 'skipped', sentence: v.reason ?? null };
-    case 'settled': return { outcome: v.reason?.startsWith('settled as done') ? 'sent' : 'skipped', sentence: v.reason ?? null };
-    default: return { outcome: 'pending', sentence: v.reason ?? null };
+    case 'accepted':
+    case 'done':
+      return { outcome: 'sent', sentence: null };
+    case 'refused':
+      return { outcome: 'refused', sentence: v.label ? labelSentence(v.label, v.reason) : (v.reason ?? null) };
+    case 'cancelled':
+      return { outcome: 'skipped', sentence: v.reason ?? null };
+    case 'settled':
+      return { outcome: v.reason?.startsWith('settled as done') ? 'sent' : 'skipped', sentence: v.reason ?? null };
+    default:
+      return { outcome: 'pending', sentence: v.reason ?? null };
   }
 }

@@ -27,11 +27,19 @@ export interface DestinationQuery {
   memo?: string;
 }
 
-const same = (a: DestinationQuery, b: { currency: string; chain: string; address: string }, memoA: string | undefined, memoB: string | undefined): boolean =>
-  a.currency === b.currency && a.chain === b.chain && a.address === b.address && (memoA ?? '') === (memoB ?? '');
+const same = (
+  a: DestinationQuery,
+  b: { currency: string; chain: string; address: string },
+  memoA: string | undefined,
+  memoB: string | undefined,
+): boolean => a.currency === b.currency && a.chain === b.chain && a.address === b.address && (memoA ?? '') === (memoB ?? '');
 
 export function classifyDestination(
-  q: DestinationQuery, saved: readonly SavedAddress[], book: readonly BookEntry[], nowMs: number, coolingMs: number,
+  q: DestinationQuery,
+  saved: readonly SavedAddress[],
+  book: readonly BookEntry[],
+  nowMs: number,
+  coolingMs: number,
 ): { destination: Destination; why: string } {
   if (saved.some((s) => s.verified === '1' && same(q, s, q.memo, s.tag))) {
     return { destination: 'verified_saved', why: 'a verified saved address at the exchange' };
@@ -39,7 +47,7 @@ export function classifyDestination(
   const entry = book.find((b) => same(q, b, q.memo, b.memo));
   if (entry) {
     const ready = entry.added_at + coolingMs;
-    if (nowMs >= ready) return { destination: 'address_book', why: 'in the desk\'s address book' };
+    if (nowMs >= ready) return { destination: 'address_book', why: "in the desk's address book" };
     return { destination: 'unknown', why: `in the desk's address book, but still cooling off until ${new Date(ready).toISOString()}` };
   }
   return { destination: 'unknown', why: 'on no list' };

@@ -3,7 +3,14 @@ import { DEFAULT_POLICY, Policy, type Policy as PolicyT } from '../../../shared/
 import { classifyDestination } from './destinations.ts';
 import { changeQuorum, evaluate, outflow24h, type PolicyRequest } from './engine.ts';
 
-const base: PolicyRequest = { kind: 'withdrawal', currency: 'USDT', amount: '100', destination: 'address_book', usdt_price: '1', velocity_24h: '0' };
+const base: PolicyRequest = {
+  kind: 'withdrawal',
+  currency: 'USDT',
+  amount: '100',
+  destination: 'address_book',
+  usdt_price: '1',
+  velocity_24h: '0',
+};
 
 const tiered: PolicyT = Policy.parse({
   rules: [
@@ -19,10 +26,17 @@ describe('policy engine', () => {
   it('lets the first matching rule decide, and says for every rule why', () => {
     const v = evaluate(tiered, { ...base, amount: '20000' });
     expect(v).toMatchObject({ decision: 'require', rule: 'two-above-10k-usdt', approvals: 2, drafter_may_approve: false });
-    expect(v.rules[0]).toMatchObject({ rule: 'block-unknown', matched: false, why: ['kind withdrawal is one of withdrawal', 'destination is in the desk\'s address book'] });
+    expect(v.rules[0]).toMatchObject({
+      rule: 'block-unknown',
+      matched: false,
+      why: ['kind withdrawal is one of withdrawal', "destination is in the desk's address book"],
+    });
     expect(v.rules[1]!.why).toEqual(['worth 20,000 USDT, at least 10,000 USDT']);
     expect(v.rules.slice(2).every((r) => !r.matched && r.why[0]!.startsWith('not reached'))).toBe(true);
-    expect(evaluate(tiered, { ...base, destination: 'unknown', amount: '20000' })).toMatchObject({ decision: 'block', rule: 'block-unknown' });
+    expect(evaluate(tiered, { ...base, destination: 'unknown', amount: '20000' })).toMatchObject({
+      decision: 'block',
+      rule: 'block-unknown',
+    });
   });
 
   it('compares thresholds in the currency and in USDT exactly, without floats', () => {
@@ -67,10 +81,13 @@ describe('policy engine', () => {
     expect(evaluate(narrow, { ...base, currency: 'BTC' })).toMatchObject({ decision: 'block', rule: null });
   });
 
-  it('by default blocks withdrawals to an address on no list and asks one confirmation, the drafter\'s own allowed, for the rest', () => {
+  it("by default blocks withdrawals to an address on no list and asks one confirmation, the drafter's own allowed, for the rest", () => {
     expect(evaluate(DEFAULT_POLICY, { ...base, destination: 'unknown' })).toMatchObject({ decision: 'block', rule: 'unknown-destination' });
     expect(evaluate(DEFAULT_POLICY, base)).toMatchObject({ decision: 'require', approvals: 1, drafter_may_approve: true });
-    expect(evaluate(DEFAULT_POLICY, { ...base, kind: 'own_transfer', destination: null })).toMatchObject({ decision: 'require', approvals: 1 });
+    expect(evaluate(DEFAULT_POLICY, { ...base, kind: 'own_transfer', destination: null })).toMatchObject({
+      decision: 'require',
+      approvals: 1,
+    });
   });
 
   it('asks for operator and policy changes the quorum of the strictest rule', () => {
@@ -92,7 +109,10 @@ describe('destinations', () => {
   it('counts only verified saved addresses, and address-book entries once they have cooled off', () => {
     expect(classifyDestination(q, [{ ...q, verified: '0' }], [], now, day).destination).toBe('unknown');
     expect(classifyDestination(q, [{ ...q, verified: '1' }], [], now, day).destination).toBe('verified_saved');
-    expect(classifyDestination(q, [], [{ ...q, added_at: now - day + 1 }], now, day)).toMatchObject({ destination: 'unknown', why: expect.stringMatching(/cooling off until/) });
+    expect(classifyDestination(q, [], [{ ...q, added_at: now - day + 1 }], now, day)).toMatchObject({
+      destination: 'unknown',
+      why: expect.stringMatching(/cooling off until/),
+    });
     expect(classifyDestination(q, [], [{ ...q, added_at: now - day }], now, day).destination).toBe('address_book');
     expect(classifyDestination({ ...q, memo: '7' }, [{ ...q, verified: '1' }], [], now, day).destination).toBe('unknown');
     expect(classifyDestination({ ...q, chain: 'ETH' }, [{ ...q, verified: '1' }], [], now, day).destination).toBe('unknown');

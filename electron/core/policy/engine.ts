@@ -23,7 +23,11 @@ function checks(rule: Rule, r: PolicyRequest): Check[] {
   const m = rule.match;
   const restrictive = rule.action !== 'allow';
   const out: Check[] = [];
-  if (m.kinds) out.push({ ok: m.kinds.includes(r.kind), why: `kind ${r.kind} ${m.kinds.includes(r.kind) ? 'is' : 'is not'} one of ${m.kinds.join(', ')}` });
+  if (m.kinds)
+    out.push({
+      ok: m.kinds.includes(r.kind),
+      why: `kind ${r.kind} ${m.kinds.includes(r.kind) ? 'is' : 'is not'} one of ${m.kinds.join(', ')}`,
+    });
   if (m.currencies) {
     const ok = m.currencies.includes(r.currency);
     out.push({ ok, why: `currency ${r.currency} ${ok ? 'is' : 'is not'} one of ${m.currencies.join(', ')}` });
@@ -34,7 +38,10 @@ function checks(rule: Rule, r: PolicyRequest): Check[] {
   }
   if (m.usdt_at_least) {
     if (r.usdt_price === null) {
-      out.push({ ok: restrictive, why: `no USDT valuation of ${r.currency} is available, so the rule fails closed (${restrictive ? 'it applies' : 'it does not allow'})` });
+      out.push({
+        ok: restrictive,
+        why: `no USDT valuation of ${r.currency} is available, so the rule fails closed (${restrictive ? 'it applies' : 'it does not allow'})`,
+      });
     } else {
       const value = dec(r.amount).mul(dec(r.usdt_price));
       const ok = value.gte(dec(m.usdt_at_least));
@@ -44,19 +51,22 @@ function checks(rule: Rule, r: PolicyRequest): Check[] {
   if (m.destinations) {
     const d = r.destination;
     const ok = d !== null && m.destinations.includes(d);
-    out.push({ ok, why: d === null ? 'the money stays in the desk\'s own accounts' : `destination is ${DESTINATION_WORDS[d]}` });
+    out.push({ ok, why: d === null ? "the money stays in the desk's own accounts" : `destination is ${DESTINATION_WORDS[d]}` });
   }
   if (m.velocity_24h_at_least) {
     const total = dec(r.velocity_24h).plus(dec(r.amount));
     const ok = total.gte(dec(m.velocity_24h_at_least));
-    out.push({ ok, why: `24-hour outflow with this write is ${groupDigits(fmt(total))} ${r.currency}, ${ok ? 'at least' : 'below'} ${groupDigits(m.velocity_24h_at_least)}` });
+    out.push({
+      ok,
+      why: `24-hour outflow with this write is ${groupDigits(fmt(total))} ${r.currency}, ${ok ? 'at least' : 'below'} ${groupDigits(m.velocity_24h_at_least)}`,
+    });
   }
   return out;
 }
 
 const DESTINATION_WORDS: Record<Destination, string> = {
   verified_saved: 'a verified saved address at the exchange',
-  address_book: 'in the desk\'s address book',
+  address_book: "in the desk's address book",
   unknown: 'on no list',
 };
 
@@ -85,7 +95,7 @@ export function evaluate(policy: Policy, r: PolicyRequest): Verdict {
 
 /** The quorum that operator and policy changes need: that of the strictest rule the policy has. */
 export function changeQuorum(policy: Policy): number {
-  return Math.max(1, ...policy.rules.map((r) => (r.action === 'require' ? r.approvals ?? 1 : 1)));
+  return Math.max(1, ...policy.rules.map((r) => (r.action === 'require' ? (r.approvals ?? 1) : 1)));
 }
 
 export interface OutflowIntent {

@@ -18,7 +18,9 @@ const SECRET = 'SECRETbinding0123456789abcdefABCDEF';
 const PERMS = { spot: 'read', futures: 'none', delivery: 'none', wallet: 'write', withdraw: 'write', unified: false } as const;
 
 let dir: string;
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'binding-')); });
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'binding-'));
+});
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function vault(): Promise<DeskVault> {
@@ -31,8 +33,21 @@ async function vault(): Promise<DeskVault> {
 function legacyFile(v: DeskVault, baseUrl: string): string {
   const sealed = v.box().seal(JSON.stringify({ base_url: baseUrl, key: KEY, secret: SECRET, sub_keys: [] }));
   const doc = {
-    version: 1, active_id: 'old1',
-    profiles: [{ id: 'old1', name: 'Old', environment: 'futures', base_url: baseUrl, svc: 'Svc', key_masked: 'AKbi…6789', permissions: PERMS, sub_keys: [], sealed }],
+    version: 1,
+    active_id: 'old1',
+    profiles: [
+      {
+        id: 'old1',
+        name: 'Old',
+        environment: 'futures',
+        base_url: baseUrl,
+        svc: 'Svc',
+        key_masked: 'AKbi…6789',
+        permissions: PERMS,
+        sub_keys: [],
+        sealed,
+      },
+    ],
   };
   writeFileSync(join(dir, 'profiles.json'), JSON.stringify(doc));
   return sealed;
@@ -64,13 +79,28 @@ describe('sealed profile secrets', () => {
   it('does not open after the environment was changed in the file, and an edit of the environment needs the key again', async () => {
     const v = await vault();
     const store = new ProfileStore(join(dir, 'profiles.json'));
-    const input = { name: 'P', environment: 'futures' as const, base_url: 'https://fx.example/api/v4', svc: 'Svc', key: KEY, secret: SECRET, permissions: PERMS, sub_keys: [] };
+    const input = {
+      name: 'P',
+      environment: 'futures' as const,
+      base_url: 'https://fx.example/api/v4',
+      svc: 'Svc',
+      key: KEY,
+      secret: SECRET,
+      permissions: PERMS,
+      sub_keys: [],
+    };
     const p = store.resolve(input, v.box());
     store.save(p, v.box());
-    expect(() => store.resolve({ ...input, id: p.id!, environment: 'live', key: undefined, secret: undefined }, v.box())).toThrow(InputError);
-    expect(() => store.resolve({ ...input, id: p.id!, environment: 'live', secret: undefined }, v.box())).toThrow(/environment changed.*secret again/);
+    expect(() => store.resolve({ ...input, id: p.id!, environment: 'live', key: undefined, secret: undefined }, v.box())).toThrow(
+      InputError,
+    );
+    expect(() => store.resolve({ ...input, id: p.id!, environment: 'live', secret: undefined }, v.box())).toThrow(
+      /environment changed.*secret again/,
+    );
     // A name-only edit keeps the stored secret.
-    expect(store.resolve({ ...input, id: p.id!, name: 'Renamed', key: undefined, secret: undefined }, v.box()).credentials.secret).toEqual(Buffer.from(SECRET));
+    expect(store.resolve({ ...input, id: p.id!, name: 'Renamed', key: undefined, secret: undefined }, v.box()).credentials.secret).toEqual(
+      Buffer.from(SECRET),
+    );
     const file = join(dir, 'profiles.json');
     const doc = JSON.parse(readFileSync(file, 'utf8'));
     doc.profiles[0].environment = 'live';
@@ -81,7 +111,19 @@ describe('sealed profile secrets', () => {
   it('holds the secret in a Buffer that locking zeroes', async () => {
     const v = await vault();
     const store = new ProfileStore(join(dir, 'profiles.json'));
-    const p = store.resolve({ name: 'P', environment: 'futures', base_url: 'https://fx.example/api/v4', svc: 'Svc', key: KEY, secret: SECRET, permissions: PERMS, sub_keys: [{ uid: '123', key: 'AKsubKEY12345678', secret: 'SECRETsub0123456789abcdef' }] }, v.box());
+    const p = store.resolve(
+      {
+        name: 'P',
+        environment: 'futures',
+        base_url: 'https://fx.example/api/v4',
+        svc: 'Svc',
+        key: KEY,
+        secret: SECRET,
+        permissions: PERMS,
+        sub_keys: [{ uid: '123', key: 'AKsubKEY12345678', secret: 'SECRETsub0123456789abcdef' }],
+      },
+      v.box(),
+    );
     store.save(p, v.box());
     store.setActive(p.id!);
     const sessions = new Session({ store, vault: v });

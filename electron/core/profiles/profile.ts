@@ -17,7 +17,14 @@ export interface Profile {
   limitsOff?: boolean;
 }
 
-export const ALL_WRITE: Permissions = { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: true };
+export const ALL_WRITE: Permissions = {
+  spot: 'write',
+  futures: 'write',
+  delivery: 'write',
+  wallet: 'write',
+  withdraw: 'write',
+  unified: true,
+};
 
 /** The renderer sees a key only like this: enough to tell keys apart, never enough to use one. */
 export function maskKey(key: string): string {

@@ -17,7 +17,10 @@ export function readSandboxCredentials(path: string): SandboxCredentials {
 export function sandboxProfile(credentialsPath: string): Profile {
   const creds = readSandboxCredentials(credentialsPath);
   return {
-    name: 'Sandbox', environment: 'sandbox', baseUrl: creds.base_url, credentials: creds.main,
+    name: 'Sandbox',
+    environment: 'sandbox',
+    baseUrl: creds.base_url,
+    credentials: creds.main,
     subKeys: (creds.sub_accounts ?? []).map((k) => ({ uid: k.uid, key: k.key, secret: k.secret })),
   };
 }

@@ -67,7 +67,11 @@ const StoredProfile = z.object({
 type StoredProfile = z.infer<typeof StoredProfile>;
 
 /** Version 2: every profile's secrets are bound; an unbound blob is then refused, not opened. */
-const ProfilesDoc = z.object({ version: z.union([z.literal(1), z.literal(2)]), active_id: z.string().nullable(), profiles: z.array(StoredProfile) });
+const ProfilesDoc = z.object({
+  version: z.union([z.literal(1), z.literal(2)]),
+  active_id: z.string().nullable(),
+  profiles: z.array(StoredProfile),
+});
 
 export class ProfileStore {
   private readonly file: JsonFile<typeof ProfilesDoc>;
@@ -78,8 +82,15 @@ export class ProfileStore {
 
   summaries(): ProfileSummary[] {
     return this.file.read().profiles.map((p) => ({
-      id: p.id, name: p.name, environment: p.environment, base_url: p.base_url, svc: p.svc, key_masked: p.key_masked,
-      permissions: p.permissions, sub_keys: p.sub_keys, built_in: false,
+      id: p.id,
+      name: p.name,
+      environment: p.environment,
+      base_url: p.base_url,
+      svc: p.svc,
+      key_masked: p.key_masked,
+      permissions: p.permissions,
+      sub_keys: p.sub_keys,
+      built_in: false,
     }));
   }
 
@@ -104,11 +115,19 @@ export class ProfileStore {
     const secrets = box.isBound(p.sealed) ? this.openBound(p, box) : this.openLegacy(p, box, doc.version);
     if (secrets.base_url !== p.base_url) {
       wipeProfile({ ...secrets, name: '', environment: p.environment, baseUrl: '' });
-      throw new Error(`profiles.json was changed outside the desk: profile "${p.name}" now points at ${p.base_url}, but its key was stored for ${secrets.base_url}. The desk will not send the key there; edit the profile in Settings.`);
+      throw new Error(
+        `profiles.json was changed outside the desk: profile "${p.name}" now points at ${p.base_url}, but its key was stored for ${secrets.base_url}. The desk will not send the key there; edit the profile in Settings.`,
+      );
     }
     return {
-      id: p.id, name: p.name, environment: p.environment, baseUrl: p.base_url, svc: p.svc, permissions: p.permissions,
-      credentials: secrets.credentials, subKeys: secrets.subKeys,
+      id: p.id,
+      name: p.name,
+      environment: p.environment,
+      baseUrl: p.base_url,
+      svc: p.svc,
+      permissions: p.permissions,
+      credentials: secrets.credentials,
+      subKeys: secrets.subKeys,
     };
   }
 
@@ -135,7 +154,9 @@ export class ProfileStore {
   /** A blob sealed before bindings: its secrets pass through strings once, and unlock re-seals it bound (reseal()). */
   private openLegacy(p: StoredProfile, box: SecretBox, version: 1 | 2): Pick<Profile, 'credentials' | 'subKeys'> & { base_url: string } {
     if (version === 2) {
-      throw new Error(`profiles.json was changed outside the desk: profile "${p.name}" holds a key sealed without its binding to this profile and address. The desk will not use it; enter the key and secret again in Settings.`);
+      throw new Error(
+        `profiles.json was changed outside the desk: profile "${p.name}" holds a key sealed without its binding to this profile and address. The desk will not use it; enter the key and secret again in Settings.`,
+      );
     }
     const old = LegacySealed.parse(JSON.parse(box.open(p.sealed)));
     return {
@@ -162,7 +183,8 @@ export class ProfileStore {
       if (!input.key) throw new InputError(['key'], `${again} the API key and secret again`);
       if (!input.secret) throw new InputError(['secret'], `${again} the API secret again`);
       input.sub_keys.forEach((k, i) => {
-        if (!k.key || !k.secret) throw new InputError(['sub_keys', i, k.key ? 'secret' : 'key'], `${again} the key and secret of sub-account ${k.uid} again`);
+        if (!k.key || !k.secret)
+          throw new InputError(['sub_keys', i, k.key ? 'secret' : 'key'], `${again} the key and secret of sub-account ${k.uid} again`);
       });
     }
     const previous = stored && !moved ? this.open(stored.id, box) : null;
@@ -181,8 +203,14 @@ export class ProfileStore {
         return { uid: k.uid, key: subKey, secret: s };
       });
       return {
-        id: input.id ?? randomUUID(), name: input.name, environment: input.environment, baseUrl,
-        svc: input.svc, permissions: input.permissions, credentials: { key, secret }, subKeys,
+        id: input.id ?? randomUUID(),
+        name: input.name,
+        environment: input.environment,
+        baseUrl,
+        svc: input.svc,
+        permissions: input.permissions,
+        credentials: { key, secret },
+        subKeys,
       };
     } finally {
       if (previous) wipeProfile(previous);
@@ -192,20 +220,31 @@ export class ProfileStore {
   save(profile: Profile, box: SecretBox): void {
     const doc = this.file.read();
     const stored: Omit<StoredProfile, 'sealed'> = {
-      id: profile.id!, name: profile.name, environment: profile.environment as StoredProfile['environment'],
-      base_url: profile.baseUrl, svc: profile.svc ?? 'Svc', key_masked: maskKey(profile.credentials.key),
-      permissions: profile.permissions!, sub_keys: (profile.subKeys ?? []).map((k) => ({ uid: k.uid, key_masked: maskKey(k.key) })),
+      id: profile.id!,
+      name: profile.name,
+      environment: profile.environment as StoredProfile['environment'],
+      base_url: profile.baseUrl,
+      svc: profile.svc ?? 'Svc',
+      key_masked: maskKey(profile.credentials.key),
+      permissions: profile.permissions!,
+      sub_keys: (profile.subKeys ?? []).map((k) => ({ uid: k.uid, key_masked: maskKey(k.key) })),
     };
     const sealed = this.sealProfile(stored, profile, box);
     const others = doc.profiles.filter((p) => p.id !== stored.id);
     this.file.write({ ...doc, profiles: [...others, { ...stored, sealed }] });
   }
 
-  private sealProfile(where: { id: string; environment: string; base_url: string }, profile: Pick<Profile, 'credentials' | 'subKeys'>, box: SecretBox): string {
+  private sealProfile(
+    where: { id: string; environment: string; base_url: string },
+    profile: Pick<Profile, 'credentials' | 'subKeys'>,
+    box: SecretBox,
+  ): string {
     const secrets = [profile.credentials.secret, ...(profile.subKeys ?? []).map((k) => k.secret)].map(secretBytes);
     const header = JSON.stringify({
-      base_url: where.base_url, key: profile.credentials.key,
-      sub_keys: (profile.subKeys ?? []).map((k) => ({ uid: k.uid, key: k.key })), lengths: secrets.map((b) => b.length),
+      base_url: where.base_url,
+      key: profile.credentials.key,
+      sub_keys: (profile.subKeys ?? []).map((k) => ({ uid: k.uid, key: k.key })),
+      lengths: secrets.map((b) => b.length),
     });
     const plain = Buffer.concat([Buffer.from(`${header}\n`, 'utf8'), ...secrets]);
     try {

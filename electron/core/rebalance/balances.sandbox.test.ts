@@ -21,7 +21,6 @@ let dir: string;
 let creds: SandboxCredentials;
 let client: ApiClient;
 
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rebalance-balances-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
@@ -41,22 +40,74 @@ describe('readBalances', () => {
       await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
       uids.push(uid);
     }
-    const main: AccountRef[] = [{ owner: 'main', kind: 'spot' }, { owner: 'main', kind: 'futures' }];
+    const main: AccountRef[] = [
+      { owner: 'main', kind: 'spot' },
+      { owner: 'main', kind: 'futures' },
+    ];
     const before = await readBalances(client, main, 'USDT');
-    await client.request({ method: 'POST', path: '/wallet/sub_account_transfers', body: { sub_account: uids[0], sub_account_type: 'futures', currency: 'USDT', amount: '7.5', direction: 'to', client_order_id: `t-${Date.now()}` } }, z.any());
-    await client.request({ method: 'POST', path: '/wallet/transfers', body: { currency: 'USDT', from: 'spot', to: 'futures', amount: '3', settle: 'usdt' } }, z.any());
+    await client.request(
+      {
+        method: 'POST',
+        path: '/wallet/sub_account_transfers',
+        body: {
+          sub_account: uids[0],
+          sub_account_type: 'futures',
+          currency: 'USDT',
+          amount: '7.5',
+          direction: 'to',
+          client_order_id: `t-${Date.now()}`,
+        },
+      },
+      z.any(),
+    );
+    await client.request(
+      { method: 'POST', path: '/wallet/transfers', body: { currency: 'USDT', from: 'spot', to: 'futures', amount: '3', settle: 'usdt' } },
+      z.any(),
+    );
 
-    const accounts: AccountRef[] = [...main, ...uids.flatMap((owner) => [{ owner, kind: 'spot' as const }, { owner, kind: 'futures' as const }])];
+    const accounts: AccountRef[] = [
+      ...main,
+      ...uids.flatMap((owner) => [
+        { owner, kind: 'spot' as const },
+        { owner, kind: 'futures' as const },
+      ]),
+    ];
     const after = await readBalances(client, accounts, 'USDT');
-    const moved = (k: string) => dec(after.get(k)!).minus(dec(before.get(k)!)).toFixed();
+    const moved = (k: string) =>
+      dec(after.get(k)!)
+        .minus(dec(before.get(k)!))
+        .toFixed();
     expect([moved('main:spot'), moved('main:futures')]).toEqual(['-10.5', '3']);
-    expect([after.get(`${uids[0]}:spot`), after.get(`${uids[0]}:futures`), after.get(`${uids[1]}:spot`), after.get(`${uids[1]}:futures`)]).toEqual(['50', '7.5', '12.25', '0']);
+    expect([
+      after.get(`${uids[0]}:spot`),
+      after.get(`${uids[0]}:futures`),
+      after.get(`${uids[1]}:spot`),
+      after.get(`${uids[1]}:futures`),
+    ]).toEqual(['50', '7.5', '12.25', '0']);
     // One sub-account alone is read by its uid, and gives the same figure.
-    expect(await readBalances(client, [{ owner: uids[0]!, kind: 'futures' }, { owner: uids[1]!, kind: 'spot' }], 'USDT')).toEqual(new Map([[`${uids[0]}:futures`, '7.5'], [`${uids[1]}:spot`, '12.25']]));
+    expect(
+      await readBalances(
+        client,
+        [
+          { owner: uids[0]!, kind: 'futures' },
+          { owner: uids[1]!, kind: 'spot' },
+        ],
+        'USDT',
+      ),
+    ).toEqual(
+      new Map([
+        [`${uids[0]}:futures`, '7.5'],
+        [`${uids[1]}:spot`, '12.25'],
+      ]),
+    );
   });
 
   it('refuses, naming the account, what it cannot read', async () => {
-    await expect(readBalances(client, [{ owner: 'main', kind: 'delivery' }], 'USDT')).rejects.toThrow(/main:delivery: the desk reads no delivery balance yet/);
-    await expect(readBalances(client, [{ owner: 'main', kind: 'futures' }], 'ETH')).rejects.toThrow(/ETH is no futures settlement currency/);
+    await expect(readBalances(client, [{ owner: 'main', kind: 'delivery' }], 'USDT')).rejects.toThrow(
+      /main:delivery: the desk reads no delivery balance yet/,
+    );
+    await expect(readBalances(client, [{ owner: 'main', kind: 'futures' }], 'ETH')).rejects.toThrow(
+      /ETH is no futures settlement currency/,
+    );
   });
 });

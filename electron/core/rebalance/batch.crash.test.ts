@@ -27,9 +27,15 @@ let dir: string;
 let creds: SandboxCredentials;
 const children: ChildProcess[] = [];
 
-
-function run(mode: string, journal: string, planPath: string, onLine: (line: string, child: ChildProcess) => void = () => {}): Promise<{ signal: string | null; result: string | null }> {
-  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, sandbox.credentialsPath, planPath], { stdio: ['ignore', 'pipe', 'inherit'] });
+function run(
+  mode: string,
+  journal: string,
+  planPath: string,
+  onLine: (line: string, child: ChildProcess) => void = () => {},
+): Promise<{ signal: string | null; result: string | null }> {
+  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, sandbox.credentialsPath, planPath], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   let result: string | null = null;
   createInterface({ input: child.stdout! }).on('line', (l) => {
@@ -59,7 +65,13 @@ describe('a rebalance killed mid-batch', () => {
       if (a !== '0') await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
       uids.push(uid);
     }
-    await adminCall(creds, 'POST', '/faults', { kind: 'latency', latency_ms: 150, path: '/wallet/sub_account_to_sub_account', method: 'POST', times: 1000 });
+    await adminCall(creds, 'POST', '/faults', {
+      kind: 'latency',
+      latency_ms: 150,
+      path: '/wallet/sub_account_to_sub_account',
+      method: 'POST',
+      times: 1000,
+    });
     const p = plan('USDT', equalize(uids.map((uid, i) => ({ account: { owner: uid, kind: 'spot' as const }, balance: amounts[i]! }))));
     expect(p.transfers).toHaveLength(11);
     const planPath = join(dir, 'plan.json');
@@ -76,12 +88,16 @@ describe('a rebalance killed mid-batch', () => {
     const { states } = JSON.parse(second.result!) as { states: string[] };
 
     const db = new Database(join(dir, 'sandbox', 'sandbox.sqlite'), { readonly: true });
-    const rows = db.prepare(`SELECT to_uid, COUNT(*) AS n FROM transfers WHERE kind = 'sub_sub' AND from_uid = ? GROUP BY to_uid`).all(uids[0]) as { to_uid: string; n: number }[];
+    const rows = db
+      .prepare(`SELECT to_uid, COUNT(*) AS n FROM transfers WHERE kind = 'sub_sub' AND from_uid = ? GROUP BY to_uid`)
+      .all(uids[0]) as { to_uid: string; n: number }[];
     db.close();
     expect(rows.filter((r) => r.n > 1)).toEqual([]);
     // What the report calls done landed once; at most the transfers out at the kill wait for an operator.
     const landed = new Set(rows.map((r) => r.to_uid));
-    p.transfers.forEach((t, i) => { if (states[i] === 'done') expect(landed.has(t.to.owner)).toBe(true); });
+    p.transfers.forEach((t, i) => {
+      if (states[i] === 'done') expect(landed.has(t.to.owner)).toBe(true);
+    });
     expect(states.filter((s) => s === 'done').length).toBeGreaterThanOrEqual(11 - 4);
     expect(states.every((s) => s === 'done' || s === 'needs_attention')).toBe(true);
     const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main });

@@ -28,12 +28,13 @@ let creds: SandboxCredentials;
 let client: ApiClient;
 let n = 0;
 
-
 /** Fresh sub-accounts holding these USDT amounts on spot. */
 async function subsWith(amounts: string[]): Promise<string[]> {
   const uids: string[] = [];
   for (const a of amounts) {
-    const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `rebalance_${++n}` });
+    const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, {
+      name: `rebalance_${++n}`,
+    });
     if (a !== '0') await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
     uids.push(uid);
   }
@@ -71,7 +72,14 @@ describe('a rebalance batch against the Sandbox', () => {
     expect(approved.rows.map((r) => journal.intent(r.ref)!.attempts)).toEqual(approved.rows.map(() => 1));
     expect(out.rows.map((r) => r.state)).toEqual(p.transfers.map(() => 'done'));
     // 90.5 / 6 rounded down to 1e-8; the 0.00000002 left over stays with a sender.
-    expect(await Promise.all(uids.map(balance))).toEqual(['15.08333333', '15.08333333', '15.08333333', '15.08333335', '15.08333333', '15.08333333']);
+    expect(await Promise.all(uids.map(balance))).toEqual([
+      '15.08333333',
+      '15.08333333',
+      '15.08333333',
+      '15.08333335',
+      '15.08333333',
+      '15.08333333',
+    ]);
     await executor.stop();
     journal.close();
   });
@@ -82,7 +90,17 @@ describe('a rebalance batch against the Sandbox', () => {
     const p = plan('USDT', equalize(uids.map((uid, i) => ({ account: { owner: uid, kind: 'spot' as const }, balance: amounts[i]! }))));
     const { journal, executor } = desk('cancel');
     const approved = preApproved(p, 'cancel1');
-    const run = new BatchRun({ journal, sender: executor, approved, currency: 'USDT', readBalances: readAll, concurrency: 1, onProgress: (rows) => { if (rows.some((r) => r.state === 'done')) run.cancel('operator pressed Cancel'); } });
+    const run = new BatchRun({
+      journal,
+      sender: executor,
+      approved,
+      currency: 'USDT',
+      readBalances: readAll,
+      concurrency: 1,
+      onProgress: (rows) => {
+        if (rows.some((r) => r.state === 'done')) run.cancel('operator pressed Cancel');
+      },
+    });
     const out = await run.run();
     // The skipped rows are in the journal as cancelled, so that no restart sends them.
     expect(approved.rows.slice(1).map((r) => journal.intent(r.ref)?.state)).toEqual(['cancelled', 'cancelled']);
@@ -101,7 +119,18 @@ describe('a rebalance batch against the Sandbox', () => {
     const { journal, executor } = desk('held');
     const approved = preApproved(p, 'held1');
     let frozen: string | null = null;
-    const run = new BatchRun({ journal, sender: executor, approved, currency: 'USDT', readBalances: readAll, concurrency: 1, held: () => frozen, onProgress: () => { frozen = 'the desk is frozen (by Alice)'; } });
+    const run = new BatchRun({
+      journal,
+      sender: executor,
+      approved,
+      currency: 'USDT',
+      readBalances: readAll,
+      concurrency: 1,
+      held: () => frozen,
+      onProgress: () => {
+        frozen = 'the desk is frozen (by Alice)';
+      },
+    });
     const out = await run.run();
     expect(out.held).toBe('the desk is frozen (by Alice)');
     expect(out.rows.map((r) => r.state)).toEqual(['done', 'pending']);
@@ -129,11 +158,26 @@ describe('a rebalance batch against the Sandbox', () => {
     await first.executor.stop();
     first.journal.close();
     // Meanwhile someone took 25 USDT out of the source (the main account pulls it back).
-    await client.request({ method: 'POST', path: '/wallet/sub_account_transfers', body: { sub_account: uids[0], currency: 'USDT', amount: '25', direction: 'from' } }, z.any());
+    await client.request(
+      {
+        method: 'POST',
+        path: '/wallet/sub_account_transfers',
+        body: { sub_account: uids[0], currency: 'USDT', amount: '25', direction: 'from' },
+      },
+      z.any(),
+    );
 
     const again = desk('restart');
-    const out = await new BatchRun({ journal: again.journal, sender: again.executor, approved, currency: 'USDT', readBalances: readAll }).run();
-    expect(out.paused).toMatch(new RegExp(`^${uids[0]}:spot now holds 5 USDT, less than the 20 the rest of the batch takes from it \\(short by 15\\)`));
+    const out = await new BatchRun({
+      journal: again.journal,
+      sender: again.executor,
+      approved,
+      currency: 'USDT',
+      readBalances: readAll,
+    }).run();
+    expect(out.paused).toMatch(
+      new RegExp(`^${uids[0]}:spot now holds 5 USDT, less than the 20 the rest of the batch takes from it \\(short by 15\\)`),
+    );
     expect(again.journal.intent(approved.rows[1]!.ref)).toBeUndefined();
     expect(out.rows.map((r) => r.state)).toEqual(['done', 'pending']);
     expect(await Promise.all(uids.map(balance))).toEqual(['5', '20', '0']);

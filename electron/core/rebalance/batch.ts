@@ -23,13 +23,37 @@ const NOTE = /^rebalance (\S+) transfer (\d+) leg (\d+)\/(\d+)$/;
 export type WriteSpec = z.output<typeof WriteRequest>;
 
 /** A row of an approved batch (the shape of shared/api/batch.ts BatchRow). */
-export interface ApprovedRow { ref: string; kind: IntentView['kind']; body: Record<string, string | number>; note?: string; signer?: string }
-export interface Approved { rows: ApprovedRow[]; signatures: OperatorSignature[]; by: string }
+export interface ApprovedRow {
+  ref: string;
+  kind: IntentView['kind'];
+  body: Record<string, string | number>;
+  note?: string;
+  signer?: string;
+}
+export interface Approved {
+  rows: ApprovedRow[];
+  signatures: OperatorSignature[];
+  by: string;
+}
 
 /** The executor's two doors for approved batch rows. */
 export interface LegSender {
-  dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string, extra?: IntentExtra): Promise<IntentView>;
-  skipApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], reason: string, extra?: IntentExtra): unknown;
+  dispatchApproved(
+    id: string,
+    kind: IntentView['kind'],
+    body: Record<string, string | number>,
+    signatures: OperatorSignature[],
+    by: string,
+    extra?: IntentExtra,
+  ): Promise<IntentView>;
+  skipApproved(
+    id: string,
+    kind: IntentView['kind'],
+    body: Record<string, string | number>,
+    signatures: OperatorSignature[],
+    reason: string,
+    extra?: IntentExtra,
+  ): unknown;
 }
 
 /** The plan's requests as batch rows to draft, each note tying it to its transfer and leg. */
@@ -38,36 +62,52 @@ export function batchWrites(plan: Plan, planId: string): { write: WriteSpec; not
   if (plan.unreachable.length) throw new Error('this plan cannot reach its targets; nothing of it can run');
   if (!plan.transfers.length) throw new Error('this plan moves nothing: every account is at its target already');
   // Every input is built (and checked) before anything is drafted: a bad leg changes nothing.
-  return plan.transfers.flatMap((t, i) => t.legs.map((l, j) => ({
-    write: writeFor(plan.currency, l) as WriteSpec,
-    note: `rebalance ${planId} transfer ${i + 1} leg ${j + 1}/${t.legs.length}`,
-  })));
+  return plan.transfers.flatMap((t, i) =>
+    t.legs.map((l, j) => ({
+      write: writeFor(plan.currency, l) as WriteSpec,
+      note: `rebalance ${planId} transfer ${i + 1} leg ${j + 1}/${t.legs.length}`,
+    })),
+  );
 }
 
-interface Leg { row: ApprovedRow; transfer: number; leg: number }
+interface Leg {
+  row: ApprovedRow;
+  transfer: number;
+  leg: number;
+}
 
 function legsOf(rows: readonly ApprovedRow[]): Leg[] {
-  return rows.map((row) => {
-    const m = row.note ? NOTE.exec(row.note) : null;
-    if (!m) throw new Error(`batch row ${row.ref} is no rebalance leg (its note is ${JSON.stringify(row.note ?? null)})`);
-    return { row, transfer: Number(m[2]), leg: Number(m[3]) };
-  }).sort((a, b) => a.transfer - b.transfer || a.leg - b.leg);
+  return rows
+    .map((row) => {
+      const m = row.note ? NOTE.exec(row.note) : null;
+      if (!m) throw new Error(`batch row ${row.ref} is no rebalance leg (its note is ${JSON.stringify(row.note ?? null)})`);
+      return { row, transfer: Number(m[2]), leg: Number(m[3]) };
+    })
+    .sort((a, b) => a.transfer - b.transfer || a.leg - b.leg);
 }
 
 /** What a row carries beside its body, as the executor journals it. */
-const extraOf = (row: ApprovedRow): IntentExtra => ({ ...(row.note ? { note: row.note } : {}), ...(row.signer ? { signer: row.signer } : {}) });
+const extraOf = (row: ApprovedRow): IntentExtra => ({
+  ...(row.note ? { note: row.note } : {}),
+  ...(row.signer ? { signer: row.signer } : {}),
+});
 
 /** Where a request takes money from and puts it, for the report and the resume check. */
 function sides(row: Pick<ApprovedRow, 'kind' | 'body' | 'signer'>): { from: AccountRef; to: AccountRef } {
   const { kind, body: b } = row;
-  const acct = (owner: string, k: unknown, pair?: unknown): AccountRef => ({ owner, kind: String(k ?? 'spot') as AccountRef['kind'], ...(pair ? { pair: String(pair) } : {}) });
-  if (kind === 'sub_to_sub_transfer') return { from: acct(String(b.sub_account_from), b.sub_account_from_type), to: acct(String(b.sub_account_to), b.sub_account_to_type) };
+  const acct = (owner: string, k: unknown, pair?: unknown): AccountRef => ({
+    owner,
+    kind: String(k ?? 'spot') as AccountRef['kind'],
+    ...(pair ? { pair: String(pair) } : {}),
+  });
+  if (kind === 'sub_to_sub_transfer')
+    return { from: acct(String(b.sub_account_from), b.sub_account_from_type), to: acct(String(b.sub_account_to), b.sub_account_to_type) };
   if (kind === 'main_sub_transfer') {
     const sub = acct(String(b.sub_account), b.sub_account_type);
     return b.direction === 'to' ? { from: acct('main', 'spot'), to: sub } : { from: sub, to: acct('main', 'spot') };
   }
   // A move between a sub-account's own accounts is signed by its key; the body is §4.1's own-account body.
-  const owner = kind === 'sub_own_transfer' ? row.signer ?? '?' : 'main';
+  const owner = kind === 'sub_own_transfer' ? (row.signer ?? '?') : 'main';
   const pairOf = (k: unknown) => (k === 'margin' ? b.currency_pair : undefined);
   return { from: acct(owner, b.from, pairOf(b.from)), to: acct(owner, b.to, pairOf(b.to)) };
 }
@@ -87,7 +127,12 @@ export interface BatchRunOptions {
 }
 
 /** `paused`: the balances no longer allow the rest; `held`: sending stopped for a while (a freeze), to go on later. */
-export interface BatchOutcome { rows: ReportRow[]; paused: string | null; held: string | null; cancelled: boolean }
+export interface BatchOutcome {
+  rows: ReportRow[];
+  paused: string | null;
+  held: string | null;
+  cancelled: boolean;
+}
 
 /** The executor leaves a row in these while it may not send (frozen, locked) or has not settled it yet. */
 const UNSETTLED = new Set(['approved', 'in_flight', 'unconfirmed']);
@@ -148,15 +193,25 @@ export class BatchRun {
     const { journal, sender, approved } = this.opts;
     for (const [i, l] of legs.entries()) {
       let v = journal.intent(l.row.ref);
-      if (!v && this.cancelled !== null) { this.skip(l, `rebalance cancelled: ${this.cancelled}`); continue; }
+      if (!v && this.cancelled !== null) {
+        this.skip(l, `rebalance cancelled: ${this.cancelled}`);
+        continue;
+      }
       const held = this.opts.held?.() ?? null;
-      if (held !== null) { this.heldBy = held; return; }
+      if (held !== null) {
+        this.heldBy = held;
+        return;
+      }
       // Idempotent: a row the journal holds is only driven to its end.
       v = await sender.dispatchApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, approved.by, extraOf(l.row));
-      if (UNSETTLED.has(v.state)) { this.heldBy ??= `a ${v.kind.replace(/_/g, ' ')} is ${v.state.replace(/_/g, ' ')} and waits`; return; }
+      if (UNSETTLED.has(v.state)) {
+        this.heldBy ??= `a ${v.kind.replace(/_/g, ' ')} is ${v.state.replace(/_/g, ' ')} and waits`;
+        return;
+      }
       // A later leg carries what an earlier one delivered: it goes only after that one is done.
       if (!OK_STATES.has(v.state)) {
-        for (const rest of legs.slice(i + 1)) if (!journal.intent(rest.row.ref)) this.skip(rest, `an earlier step of this transfer is ${v.state.replace(/_/g, ' ')}`);
+        for (const rest of legs.slice(i + 1))
+          if (!journal.intent(rest.row.ref)) this.skip(rest, `an earlier step of this transfer is ${v.state.replace(/_/g, ' ')}`);
         return;
       }
     }
@@ -175,7 +230,10 @@ export class BatchRun {
     }
     if (!owed.size) return null;
     const { currency } = this.opts;
-    const held = await this.opts.readBalances([...owed.values()].map((o) => o.account), currency);
+    const held = await this.opts.readBalances(
+      [...owed.values()].map((o) => o.account),
+      currency,
+    );
     for (const [k, o] of owed) {
       const has = toUnits(held.get(k) ?? '0', `${k} balance`);
       if (has < o.units) {
@@ -198,14 +256,32 @@ export class BatchRun {
       // A leg the journal does not hold was never sent: `find` cannot tell it from "none", so look by index.
       const at = views.findIndex((v) => !v || !OK_STATES.has(v.state));
       const bad = at < 0 ? null : views[at];
-      const state: ReportRow['state'] = at < 0 ? 'done'
-        : !bad ? 'pending'
-          : bad.state === 'refused' ? 'failed'
-            : bad.state === 'cancelled' ? 'skipped'
-              : bad.state === 'needs_attention' ? 'needs_attention'
-                : bad.state === 'settled' ? (bad.reason?.startsWith('settled as done') ? 'done' : 'failed') : 'pending';
-      const reason = !bad ? '' : bad.state === 'refused' ? (bad.label ? labelSentence(bad.label) : bad.reason ?? '') : bad.reason ?? '';
-      rows.push({ transfer: t, from: accountKey(first.from), to: accountKey(last.to), amount: String(legs[0]!.row.body.amount), currency, state, reason });
+      const state: ReportRow['state'] =
+        at < 0
+          ? 'done'
+          : !bad
+            ? 'pending'
+            : bad.state === 'refused'
+              ? 'failed'
+              : bad.state === 'cancelled'
+                ? 'skipped'
+                : bad.state === 'needs_attention'
+                  ? 'needs_attention'
+                  : bad.state === 'settled'
+                    ? bad.reason?.startsWith('settled as done')
+                      ? 'done'
+                      : 'failed'
+                    : 'pending';
+      const reason = !bad ? '' : bad.state === 'refused' ? (bad.label ? labelSentence(bad.label) : (bad.reason ?? '')) : (bad.reason ?? '');
+      rows.push({
+        transfer: t,
+        from: accountKey(first.from),
+        to: accountKey(last.to),
+        amount: String(legs[0]!.row.body.amount),
+        currency,
+        state,
+        reason,
+      });
     }
     return rows;
   }

@@ -9,29 +9,32 @@ import { route, type AccountRef } from './route.ts';
 const legsOf = (from: AccountRef, to: AccountRef) => route(from, to).map((l) => ({ ...l, amount: '12.5' }));
 
 describe('writeFor', () => {
-  it('a sub-account\'s isolated margin account moves through its spot account, signed by its own key', () => {
+  it("a sub-account's isolated margin account moves through its spot account, signed by its own key", () => {
     const [hop, direct] = legsOf({ owner: '101', kind: 'margin', pair: 'BTC_USDT' }, { owner: '102', kind: 'spot' });
     const w = writeFor('USDT', hop!);
-    expect(w).toEqual({ kind: 'sub_own_transfer', input: { sub_account: '101', currency: 'USDT', from: 'margin', to: 'spot', amount: '12.5', currency_pair: 'BTC_USDT' } });
+    expect(w).toEqual({
+      kind: 'sub_own_transfer',
+      input: { sub_account: '101', currency: 'USDT', from: 'margin', to: 'spot', amount: '12.5', currency_pair: 'BTC_USDT' },
+    });
     expect(signerOf(w)).toBe('101');
     expect(buildBody(w, null)).toEqual({ currency: 'USDT', from: 'margin', to: 'spot', amount: '12.5', currency_pair: 'BTC_USDT' });
     expect(writeFor('USDT', direct!).kind).toBe('sub_to_sub_transfer');
   });
 
-  it('into a sub-account\'s margin account: the last hop is its own move', () => {
+  it("into a sub-account's margin account: the last hop is its own move", () => {
     const legs = legsOf({ owner: 'main', kind: 'spot' }, { owner: '103', kind: 'margin', pair: 'ETH_USDT' });
     expect(legs.map((l) => writeFor('USDT', l).kind)).toEqual(['main_sub_transfer', 'sub_own_transfer']);
     expect(signerOf(writeFor('USDT', legs[1]!))).toBe('103');
   });
 
-  it('the main key\'s own moves stay own_transfer, signed by the main key', () => {
+  it("the main key's own moves stay own_transfer, signed by the main key", () => {
     const [leg] = legsOf({ owner: 'main', kind: 'spot' }, { owner: 'main', kind: 'futures' });
     const w = writeFor('USDT', leg!);
     expect(w).toEqual({ kind: 'own_transfer', input: { currency: 'USDT', from: 'spot', to: 'futures', amount: '12.5', settle: 'usdt' } });
     expect(signerOf(w)).toBeNull();
   });
 
-  it('a sub-account\'s cross-margin account is refused with the reason: §4.1 names no such side', () => {
+  it("a sub-account's cross-margin account is refused with the reason: §4.1 names no such side", () => {
     const [hop] = legsOf({ owner: '101', kind: 'cross_margin' }, { owner: '101', kind: 'spot' });
     expect(() => writeFor('USDT', hop!)).toThrow(/cross-margin account cannot be rebalanced/);
   });

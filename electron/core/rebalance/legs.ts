@@ -16,27 +16,53 @@ export function writeFor(currency: string, leg: PlannedLeg): WriteInput {
   const { from, to, amount } = leg;
   if (leg.signer !== 'main') {
     if (leg.endpoint !== '/wallet/transfers' || from.owner !== leg.signer || to.owner !== leg.signer) {
-      throw new Error(`sub-account ${leg.signer}'s key signs only moves between its own accounts, not ${leg.endpoint} from ${from.owner} to ${to.owner}`);
+      throw new Error(
+        `sub-account ${leg.signer}'s key signs only moves between its own accounts, not ${leg.endpoint} from ${from.owner} to ${to.owner}`,
+      );
     }
     if (from.kind === 'cross_margin' || to.kind === 'cross_margin') {
-      throw new Error(`sub-account ${leg.signer}'s cross-margin account cannot be rebalanced: §4.1 /wallet/transfers names no cross-margin side. Leave it out of the rebalance`);
+      throw new Error(
+        `sub-account ${leg.signer}'s cross-margin account cannot be rebalanced: §4.1 /wallet/transfers names no cross-margin side. Leave it out of the rebalance`,
+      );
     }
     const { pair, settle } = ownSides(currency, from, to);
     return {
       kind: 'sub_own_transfer',
-      input: { sub_account: leg.signer, currency, from: from.kind, to: to.kind, amount, ...(pair ? { currency_pair: pair } : {}), ...(settle ? { settle } : {}) },
+      input: {
+        sub_account: leg.signer,
+        currency,
+        from: from.kind,
+        to: to.kind,
+        amount,
+        ...(pair ? { currency_pair: pair } : {}),
+        ...(settle ? { settle } : {}),
+      },
     };
   }
   switch (leg.endpoint) {
     case '/wallet/sub_account_to_sub_account':
-      return { kind: 'sub_to_sub_transfer', input: { currency, sub_account_from: from.owner, sub_account_from_type: from.kind as 'spot', sub_account_to: to.owner, sub_account_to_type: to.kind as 'spot', amount } };
+      return {
+        kind: 'sub_to_sub_transfer',
+        input: {
+          currency,
+          sub_account_from: from.owner,
+          sub_account_from_type: from.kind as 'spot',
+          sub_account_to: to.owner,
+          sub_account_to_type: to.kind as 'spot',
+          amount,
+        },
+      };
     case '/wallet/sub_account_transfers': {
       const toSub = from.owner === 'main';
       const sub = toSub ? to : from;
-      return { kind: 'main_sub_transfer', input: { sub_account: sub.owner, sub_account_type: sub.kind as 'spot', currency, amount, direction: toSub ? 'to' : 'from' } };
+      return {
+        kind: 'main_sub_transfer',
+        input: { sub_account: sub.owner, sub_account_type: sub.kind as 'spot', currency, amount, direction: toSub ? 'to' : 'from' },
+      };
     }
     case '/wallet/transfers': {
-      if (from.kind === 'cross_margin' || to.kind === 'cross_margin') throw new Error('the main account\'s cross-margin account cannot be rebalanced: §4.1 /wallet/transfers names no cross-margin side');
+      if (from.kind === 'cross_margin' || to.kind === 'cross_margin')
+        throw new Error("the main account's cross-margin account cannot be rebalanced: §4.1 /wallet/transfers names no cross-margin side");
       const { pair, settle } = ownSides(currency, from, to);
       return {
         kind: 'own_transfer',

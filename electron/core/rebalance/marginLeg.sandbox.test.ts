@@ -27,17 +27,26 @@ let creds: SandboxCredentials;
 let session: Session;
 let s: ActiveSession;
 
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'rebalance-margin-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
   creds = readSandboxCredentials(sandbox.credentialsPath);
   const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
-  session = new Session({ store: new ProfileStore(join(dir, 'profiles.json')), vault, journalDir: join(dir, 'journals'), settleMs: () => 500 });
+  session = new Session({
+    store: new ProfileStore(join(dir, 'profiles.json')),
+    vault,
+    journalDir: join(dir, 'journals'),
+    settleMs: () => 500,
+  });
   const keyed = creds.sub_accounts[0]!;
   const saved = await session.save({
-    name: 'Rebalance with a sub key', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key: creds.main.key, secret: creds.main.secret,
+    name: 'Rebalance with a sub key',
+    environment: 'futures',
+    base_url: creds.base_url,
+    svc: 'Svc',
+    key: creds.main.key,
+    secret: creds.main.secret,
     permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
     sub_keys: [{ uid: keyed.uid, key: keyed.key, secret: keyed.secret }],
   });
@@ -50,22 +59,38 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('a rebalance leg into a sub-account\'s margin account', () => {
-  it('goes sub to sub, then the extra hop signed by the receiving sub-account\'s key; the targets are met', async () => {
+describe("a rebalance leg into a sub-account's margin account", () => {
+  it("goes sub to sub, then the extra hop signed by the receiving sub-account's key; the targets are met", async () => {
     const keyed = creds.sub_accounts[0]!.uid;
-    const { uid: source } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: 'margin_source' });
+    const { uid: source } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, {
+      name: 'margin_source',
+    });
     await adminCall(creds, 'POST', '/deposits', { uid: source, currency: 'USDT', amount: '30' });
-    const accounts: AccountRef[] = [{ owner: source, kind: 'spot' }, { owner: keyed, kind: 'margin', pair: 'BTC_USDT' }];
+    const accounts: AccountRef[] = [
+      { owner: source, kind: 'spot' },
+      { owner: keyed, kind: 'margin', pair: 'BTC_USDT' },
+    ];
     const before = await readBalances(s.client, accounts, 'USDT');
-    const target = dec(before.get(`${keyed}:margin:BTC_USDT`)!).plus(12).toFixed();
+    const target = dec(before.get(`${keyed}:margin:BTC_USDT`)!)
+      .plus(12)
+      .toFixed();
     const p = plan('USDT', [
       { account: accounts[0]!, balance: before.get(`${source}:spot`)!, target: { type: 'amount', amount: '18' } },
       { account: accounts[1]!, balance: before.get(`${keyed}:margin:BTC_USDT`)!, target: { type: 'amount', amount: target } },
     ]);
     expect([p.transfers.length, p.requests, p.extraHops]).toEqual([1, 2, 1]);
     const approved = preApproved(p, 'margin1');
-    expect(approved.rows.map((r) => [r.kind, r.signer ?? 'main'])).toEqual([['sub_to_sub_transfer', 'main'], ['sub_own_transfer', keyed]]);
-    const out = await new BatchRun({ journal: s.journal!, sender: s.writes!, approved, currency: 'USDT', readBalances: (a, c) => readBalances(s.client, a, c) }).run();
+    expect(approved.rows.map((r) => [r.kind, r.signer ?? 'main'])).toEqual([
+      ['sub_to_sub_transfer', 'main'],
+      ['sub_own_transfer', keyed],
+    ]);
+    const out = await new BatchRun({
+      journal: s.journal!,
+      sender: s.writes!,
+      approved,
+      currency: 'USDT',
+      readBalances: (a, c) => readBalances(s.client, a, c),
+    }).run();
     expect(out.rows.map((r) => [r.state, r.from, r.to])).toEqual([['done', `${source}:spot`, `${keyed}:margin:BTC_USDT`]]);
     expect(s.journal!.intent(approved.rows[1]!.ref)).toMatchObject({ kind: 'sub_own_transfer', signer: keyed, state: 'done' });
     const after = await readBalances(s.client, accounts, 'USDT');

@@ -8,10 +8,16 @@ import { amount, bounds, keyOf, search, units } from './testkit/oracle.ts';
 // Planner against the oracle of testkit/oracle.ts: every distribution of up to 6 accounts searched.
 
 const POOL: AccountRef[] = [
-  { owner: 'main', kind: 'spot' }, { owner: 'main', kind: 'futures' },
-  { owner: '101', kind: 'spot' }, { owner: '101', kind: 'futures' }, { owner: '101', kind: 'margin', pair: 'BTC_USDT' },
-  { owner: '101', kind: 'options' }, { owner: '102', kind: 'spot' }, { owner: '102', kind: 'delivery' },
-  { owner: '102', kind: 'cross_margin' }, { owner: '103', kind: 'spot' },
+  { owner: 'main', kind: 'spot' },
+  { owner: 'main', kind: 'futures' },
+  { owner: '101', kind: 'spot' },
+  { owner: '101', kind: 'futures' },
+  { owner: '101', kind: 'margin', pair: 'BTC_USDT' },
+  { owner: '101', kind: 'options' },
+  { owner: '102', kind: 'spot' },
+  { owner: '102', kind: 'delivery' },
+  { owner: '102', kind: 'cross_margin' },
+  { owner: '103', kind: 'spot' },
 ];
 
 type Raw = { pool: number; balance: number; target: ['amount', number] | ['share', number] | ['band', number | null, number | null] };
@@ -20,13 +26,21 @@ type Raw = { pool: number; balance: number; target: ['amount', number] | ['share
 const rawTarget = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(fc.constant('amount' as const), fc.integer({ min: 0, max: 5 })) },
   { weight: 3, arbitrary: fc.tuple(fc.constant('share' as const), fc.integer({ min: 0, max: 6 })) },
-  { weight: 4, arbitrary: fc.tuple(fc.constant('band' as const), fc.option(fc.integer({ min: 0, max: 4 })), fc.option(fc.integer({ min: 0, max: 4 }))) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(fc.constant('band' as const), fc.option(fc.integer({ min: 0, max: 4 })), fc.option(fc.integer({ min: 0, max: 4 }))),
+  },
 );
 
-const scopes = fc.record({
-  accounts: fc.uniqueArray(fc.record({ pool: fc.integer({ min: 0, max: POOL.length - 1 }), balance: fc.integer({ min: 0, max: 3 }), target: rawTarget }), { minLength: 1, maxLength: 6, selector: (r) => r.pool }),
-  den: fc.constantFrom(1, 2, 3, 6, 7),
-}).map(({ accounts, den }) => toScope(accounts as Raw[], den));
+const scopes = fc
+  .record({
+    accounts: fc.uniqueArray(
+      fc.record({ pool: fc.integer({ min: 0, max: POOL.length - 1 }), balance: fc.integer({ min: 0, max: 3 }), target: rawTarget }),
+      { minLength: 1, maxLength: 6, selector: (r) => r.pool },
+    ),
+    den: fc.constantFrom(1, 2, 3, 6, 7),
+  })
+  .map(({ accounts, den }) => toScope(accounts as Raw[], den));
 
 /** Share numerators over one denominator, capped so the shares never add up to more than the whole. */
 function toScope(raw: Raw[], den: number): InScope[] {
@@ -72,57 +86,60 @@ function checkLeg(l: Plan['transfers'][number]['legs'][number]): void {
 
 describe('rebalance planner against an exhaustive oracle', () => {
   it('reaches every reachable target moving the least amount, within the transfer bound, never overdrawing; reports the rest', () => {
-    fc.assert(fc.property(scopes, (scope) => {
-      const p = plan('USDT', scope);
-      const b = bounds(scope);
-      const bal = scope.map((s) => units(s.balance));
-      const oracle = search(bal, b);
+    fc.assert(
+      fc.property(scopes, (scope) => {
+        const p = plan('USDT', scope);
+        const b = bounds(scope);
+        const bal = scope.map((s) => units(s.balance));
+        const oracle = search(bal, b);
 
-      if (oracle.leastMoved === null) {
-        expect(p.transfers).toEqual([]);
-        expect(p.unreachable.length).toBeGreaterThan(0);
-        expect(p.unreachable.reduce((a, u) => a + units(u.by), 0)).toBe(oracle.leastMiss);
-        for (const u of p.unreachable) {
-          const i = scope.findIndex((s) => keyOf(s.account) === keyOf(u.account));
-          if (u.problem === 'short') expect(units(u.by)).toBeLessThanOrEqual(b[i]!.lo - bal[i]!);
-          else expect(units(u.by)).toBeLessThanOrEqual(bal[i]! - b[i]!.hi);
+        if (oracle.leastMoved === null) {
+          expect(p.transfers).toEqual([]);
+          expect(p.unreachable.length).toBeGreaterThan(0);
+          expect(p.unreachable.reduce((a, u) => a + units(u.by), 0)).toBe(oracle.leastMiss);
+          for (const u of p.unreachable) {
+            const i = scope.findIndex((s) => keyOf(s.account) === keyOf(u.account));
+            if (u.problem === 'short') expect(units(u.by)).toBeLessThanOrEqual(b[i]!.lo - bal[i]!);
+            else expect(units(u.by)).toBeLessThanOrEqual(bal[i]! - b[i]!.hi);
+          }
+          return;
         }
-        return;
-      }
-      expect(p.unreachable).toEqual([]);
+        expect(p.unreachable).toEqual([]);
 
-      // Run the requests in order; accounts outside the scope (hops) start empty.
-      const held = new Map(scope.map((s, i) => [keyOf(s.account), bal[i]!]));
-      let moved = 0;
-      for (const t of p.transfers) {
-        expect(units(t.amount)).toBeGreaterThan(0);
-        expect(keyOf(t.from)).not.toBe(keyOf(t.to));
-        expect(keyOf(t.legs[0]!.from)).toBe(keyOf(t.from));
-        expect(keyOf(t.legs.at(-1)!.to)).toBe(keyOf(t.to));
-        moved += units(t.amount);
-        t.legs.forEach((l, k) => {
-          if (k > 0) expect(keyOf(l.from)).toBe(keyOf(t.legs[k - 1]!.to));
-          checkLeg(l);
-          expect(l.amount).toBe(t.amount);
-          const left = (held.get(keyOf(l.from)) ?? 0) - units(l.amount);
-          expect(left, `${keyOf(l.from)} overdrawn`).toBeGreaterThanOrEqual(0);
-          held.set(keyOf(l.from), left);
-          held.set(keyOf(l.to), (held.get(keyOf(l.to)) ?? 0) + units(l.amount));
+        // Run the requests in order; accounts outside the scope (hops) start empty.
+        const held = new Map(scope.map((s, i) => [keyOf(s.account), bal[i]!]));
+        let moved = 0;
+        for (const t of p.transfers) {
+          expect(units(t.amount)).toBeGreaterThan(0);
+          expect(keyOf(t.from)).not.toBe(keyOf(t.to));
+          expect(keyOf(t.legs[0]!.from)).toBe(keyOf(t.from));
+          expect(keyOf(t.legs.at(-1)!.to)).toBe(keyOf(t.to));
+          moved += units(t.amount);
+          t.legs.forEach((l, k) => {
+            if (k > 0) expect(keyOf(l.from)).toBe(keyOf(t.legs[k - 1]!.to));
+            checkLeg(l);
+            expect(l.amount).toBe(t.amount);
+            const left = (held.get(keyOf(l.from)) ?? 0) - units(l.amount);
+            expect(left, `${keyOf(l.from)} overdrawn`).toBeGreaterThanOrEqual(0);
+            held.set(keyOf(l.from), left);
+            held.set(keyOf(l.to), (held.get(keyOf(l.to)) ?? 0) + units(l.amount));
+          });
+        }
+        const final = scope.map((s) => held.get(keyOf(s.account))!);
+        final.forEach((x, i) => {
+          expect(x).toBeGreaterThanOrEqual(b[i]!.lo);
+          expect(x).toBeLessThanOrEqual(b[i]!.hi);
+          expect(units(p.accounts[i]!.after)).toBe(x);
         });
-      }
-      const final = scope.map((s) => held.get(keyOf(s.account))!);
-      final.forEach((x, i) => {
-        expect(x).toBeGreaterThanOrEqual(b[i]!.lo);
-        expect(x).toBeLessThanOrEqual(b[i]!.hi);
-        expect(units(p.accounts[i]!.after)).toBe(x);
-      });
-      expect(moved).toBe(oracle.leastMoved);
-      expect(units(p.moved)).toBe(oracle.leastMoved);
-      const senders = final.filter((x, i) => x < bal[i]!).length;
-      const receivers = final.filter((x, i) => x > bal[i]!).length;
-      expect(p.transfers.length).toBeLessThanOrEqual(Math.max(0, senders + receivers - 1));
-      expect(p.requests).toBe(p.transfers.reduce((a, t) => a + t.legs.length, 0));
-      expect(p.extraHops).toBe(p.requests - p.transfers.length);
-    }), { numRuns: 1000 });
+        expect(moved).toBe(oracle.leastMoved);
+        expect(units(p.moved)).toBe(oracle.leastMoved);
+        const senders = final.filter((x, i) => x < bal[i]!).length;
+        const receivers = final.filter((x, i) => x > bal[i]!).length;
+        expect(p.transfers.length).toBeLessThanOrEqual(Math.max(0, senders + receivers - 1));
+        expect(p.requests).toBe(p.transfers.reduce((a, t) => a + t.legs.length, 0));
+        expect(p.extraHops).toBe(p.requests - p.transfers.length);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

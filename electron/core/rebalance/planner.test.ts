@@ -19,9 +19,20 @@ describe('rebalance planner: presets and what the plan says', () => {
 
   it('sweep: everything above the ceiling goes to the main spot account, nothing below it moves', () => {
     const p = plan('USDT', sweepToMain([sub('1', '150'), sub('2', '80'), sub('3', '100.5')], '100', '7'));
-    expect(p.transfers.map((t) => [t.from.owner, t.to.owner, t.amount])).toEqual([['1', 'main', '50'], ['3', 'main', '0.5']]);
+    expect(p.transfers.map((t) => [t.from.owner, t.to.owner, t.amount])).toEqual([
+      ['1', 'main', '50'],
+      ['3', 'main', '0.5'],
+    ]);
     expect(p.accounts.at(-1)!.after).toBe('57.5');
-    expect(p.transfers[0]!.legs).toEqual([{ endpoint: '/wallet/sub_account_transfers', signer: 'main', from: { owner: '1', kind: 'spot' }, to: { owner: 'main', kind: 'spot' }, amount: '50' }]);
+    expect(p.transfers[0]!.legs).toEqual([
+      {
+        endpoint: '/wallet/sub_account_transfers',
+        signer: 'main',
+        from: { owner: '1', kind: 'spot' },
+        to: { owner: 'main', kind: 'spot' },
+        amount: '50',
+      },
+    ]);
   });
 
   it('a sub-account margin account shows its extra hop through its own spot account, signed by its own key', () => {
@@ -29,7 +40,10 @@ describe('rebalance planner: presets and what the plan says', () => {
       { account: { owner: '1', kind: 'margin', pair: 'BTC_USDT' }, balance: '5', target: { type: 'amount', amount: '0' } },
       { ...sub('2', '0'), target: { type: 'amount', amount: '5' } },
     ]);
-    expect(p.transfers[0]!.legs.map((l) => [l.endpoint, l.signer])).toEqual([['/wallet/transfers', '1'], ['/wallet/sub_account_to_sub_account', 'main']]);
+    expect(p.transfers[0]!.legs.map((l) => [l.endpoint, l.signer])).toEqual([
+      ['/wallet/transfers', '1'],
+      ['/wallet/sub_account_to_sub_account', 'main'],
+    ]);
     expect(p.extraHops).toBe(1);
     expect(p.requests).toBe(2);
   });
@@ -39,7 +53,10 @@ describe('rebalance planner: presets and what the plan says', () => {
       { ...sub('1', '2', 'options'), target: { type: 'amount', amount: '0' } },
       { ...sub('2', '0'), target: { type: 'band', floor: '2' } },
     ]);
-    expect(p.transfers[0]!.legs.map((l) => [l.from.owner, l.to.owner])).toEqual([['1', 'main'], ['main', '2']]);
+    expect(p.transfers[0]!.legs.map((l) => [l.from.owner, l.to.owner])).toEqual([
+      ['1', 'main'],
+      ['main', '2'],
+    ]);
   });
 
   it('unreachable targets are named with how much they miss by, and nothing is planned', () => {
@@ -54,7 +71,10 @@ describe('rebalance planner: presets and what the plan says', () => {
 
   it('expected time follows §8.2: 400 transfers on one endpoint take (⌈400/80⌉ − 1) × 10 s', () => {
     const scope = [sub('0', '400'), ...Array.from({ length: 400 }, (_, i) => sub(String(i + 1), '0'))];
-    const p = plan('USDT', scope.map((s, i) => ({ ...s, target: { type: 'amount', amount: i === 0 ? '0' : '1' } })));
+    const p = plan(
+      'USDT',
+      scope.map((s, i) => ({ ...s, target: { type: 'amount', amount: i === 0 ? '0' : '1' } })),
+    );
     expect(p.transfers).toHaveLength(400);
     expect(p.expectedSeconds).toBe(40);
   });
@@ -62,8 +82,22 @@ describe('rebalance planner: presets and what the plan says', () => {
   it.each([
     ['a balance below zero', [{ ...sub('1', '-1'), target: { type: 'band' } }], /1:spot balance must be a plain decimal/],
     ['nine decimals', [{ ...sub('1', '0.000000001'), target: { type: 'band' } }], /at most 8 decimal places/],
-    ['shares above the whole', [{ ...sub('1', '1'), target: { type: 'share', share: '0.6' } }, { ...sub('2', '1'), target: { type: 'share', share: '1/2' } }], /more than the whole/],
-    ['one account twice', [{ ...sub('1', '1'), target: { type: 'band' } }, { ...sub('1', '2'), target: { type: 'band' } }], /1:spot is in scope twice/],
+    [
+      'shares above the whole',
+      [
+        { ...sub('1', '1'), target: { type: 'share', share: '0.6' } },
+        { ...sub('2', '1'), target: { type: 'share', share: '1/2' } },
+      ],
+      /more than the whole/,
+    ],
+    [
+      'one account twice',
+      [
+        { ...sub('1', '1'), target: { type: 'band' } },
+        { ...sub('1', '2'), target: { type: 'band' } },
+      ],
+      /1:spot is in scope twice/,
+    ],
     ['a ceiling below the floor', [{ ...sub('1', '1'), target: { type: 'band', floor: '2', ceiling: '1' } }], /ceiling is below the floor/],
     ['a share of 3/2', [{ ...sub('1', '1'), target: { type: 'share', share: '3/2' } }], /a share must be/],
   ] as [string, InScope[], RegExp][])('refuses %s with a clear error', (_what, scope, error) => {

@@ -6,11 +6,31 @@ import { fromUnits, toUnits } from './units.ts';
 // It finds final balances inside every target that move the least money, then pairs senders with
 // receivers in order (the north-west corner rule), which needs at most senders + receivers − 1 moves.
 
-export interface PlannedLeg { endpoint: Endpoint; signer: string; from: AccountRef; to: AccountRef; amount: string }
-export interface PlannedTransfer { from: AccountRef; to: AccountRef; amount: string; legs: PlannedLeg[] }
-export interface AccountLine { account: AccountRef; target: Target; before: string; after: string }
+export interface PlannedLeg {
+  endpoint: Endpoint;
+  signer: string;
+  from: AccountRef;
+  to: AccountRef;
+  amount: string;
+}
+export interface PlannedTransfer {
+  from: AccountRef;
+  to: AccountRef;
+  amount: string;
+  legs: PlannedLeg[];
+}
+export interface AccountLine {
+  account: AccountRef;
+  target: Target;
+  before: string;
+  after: string;
+}
 /** `short`: the account stays below its target by `by`; `over`: it stays above its ceiling by `by`. */
-export interface Unreachable { account: AccountRef; problem: 'short' | 'over'; by: string }
+export interface Unreachable {
+  account: AccountRef;
+  problem: 'short' | 'over';
+  by: string;
+}
 
 export interface Plan {
   currency: string;
@@ -50,7 +70,14 @@ export function plan(currency: string, scope: readonly InScope[]): Plan {
   const unreachable = unreachableTargets(scope, bal, iv, total);
   if (unreachable.length) {
     return {
-      ...base, transfers: [], moved: '0', bound: 0, requests: 0, extraHops: 0, unreachable, expectedSeconds: 0,
+      ...base,
+      transfers: [],
+      moved: '0',
+      bound: 0,
+      requests: 0,
+      extraHops: 0,
+      unreachable,
+      expectedSeconds: 0,
       accounts: scope.map((s, i) => ({ account: s.account, target: s.target, before: fromUnits(bal[i]!), after: fromUnits(bal[i]!) })),
     };
   }
@@ -120,21 +147,48 @@ function flows(bal: bigint[], iv: Interval[]): { out: bigint[]; inn: bigint[] } 
   for (let i = 0; i < n; i++) {
     const { lo, hi } = iv[i]!;
     const b = bal[i]!;
-    if (b < lo) { inn[i] = lo - b; deficits += lo - b; } else if (hi !== null && b > hi) { out[i] = b - hi; surpluses += b - hi; }
+    if (b < lo) {
+      inn[i] = lo - b;
+      deficits += lo - b;
+    } else if (hi !== null && b > hi) {
+      out[i] = b - hi;
+      surpluses += b - hi;
+    }
   }
   if (deficits > surpluses) {
-    const room = (i: number) => { const top = iv[i]!.hi !== null && bal[i]! > iv[i]!.hi! ? iv[i]!.hi! : bal[i]!; return top - iv[i]!.lo; };
-    spread(deficits - surpluses, order(n, (i) => out[i]! > 0n, room), room, out);
+    const room = (i: number) => {
+      const top = iv[i]!.hi !== null && bal[i]! > iv[i]!.hi! ? iv[i]!.hi! : bal[i]!;
+      return top - iv[i]!.lo;
+    };
+    spread(
+      deficits - surpluses,
+      order(n, (i) => out[i]! > 0n, room),
+      room,
+      out,
+    );
   } else if (surpluses > deficits) {
-    const room = (i: number): bigint | null => { const hi = iv[i]!.hi; if (hi === null) return null; const low = bal[i]! < iv[i]!.lo ? iv[i]!.lo : bal[i]!; return hi - low; };
-    spread(surpluses - deficits, order(n, (i) => inn[i]! > 0n, room), room, inn);
+    const room = (i: number): bigint | null => {
+      const hi = iv[i]!.hi;
+      if (hi === null) return null;
+      const low = bal[i]! < iv[i]!.lo ? iv[i]!.lo : bal[i]!;
+      return hi - low;
+    };
+    spread(
+      surpluses - deficits,
+      order(n, (i) => inn[i]! > 0n, room),
+      room,
+      inn,
+    );
   }
   return { out, inn };
 }
 
 /** Already-moving accounts first, then the most room first (fewest new parties). */
 function order(n: number, moving: (i: number) => boolean, room: (i: number) => bigint | null): number[] {
-  const idx = Array.from({ length: n }, (_, i) => i).filter((i) => { const r = room(i); return r === null || r > 0n; });
+  const idx = Array.from({ length: n }, (_, i) => i).filter((i) => {
+    const r = room(i);
+    return r === null || r > 0n;
+  });
   return idx.sort((a, b) => {
     const ma = moving(a) ? 0 : 1;
     const mb = moving(b) ? 0 : 1;
@@ -183,10 +237,11 @@ function pair(scope: readonly InScope[], out: bigint[], inn: bigint[]): PlannedT
 
 function expectedSeconds(transfers: readonly PlannedTransfer[]): number {
   const perBucket = new Map<string, number>();
-  for (const t of transfers) for (const l of t.legs) {
-    const k = `${l.signer} ${l.endpoint}`;
-    perBucket.set(k, (perBucket.get(k) ?? 0) + 1);
-  }
+  for (const t of transfers)
+    for (const l of t.legs) {
+      const k = `${l.signer} ${l.endpoint}`;
+      perBucket.set(k, (perBucket.get(k) ?? 0) + 1);
+    }
   let worst = 0;
   for (const count of perBucket.values()) worst = Math.max(worst, (Math.ceil(count / WALLET_LIMIT) - 1) * WALLET_WINDOW_S);
   return worst;

@@ -6,12 +6,21 @@ export type Kind = 'spot' | 'margin' | 'cross_margin' | 'futures' | 'delivery' |
 export const KINDS: readonly Kind[] = ['spot', 'margin', 'cross_margin', 'futures', 'delivery', 'options'];
 
 /** `owner` is 'main' or a sub-account's user id; `pair` names an isolated margin account. */
-export interface AccountRef { owner: string; kind: Kind; pair?: string }
+export interface AccountRef {
+  owner: string;
+  kind: Kind;
+  pair?: string;
+}
 
 export type Endpoint = '/wallet/transfers' | '/wallet/sub_account_transfers' | '/wallet/sub_account_to_sub_account';
 
 /** One request: `signer` is whose key signs it ('main' or a sub-account's user id). */
-export interface Leg { endpoint: Endpoint; signer: string; from: AccountRef; to: AccountRef }
+export interface Leg {
+  endpoint: Endpoint;
+  signer: string;
+  from: AccountRef;
+  to: AccountRef;
+}
 
 const SUB_TO_SUB: ReadonlySet<Kind> = new Set(['spot', 'futures', 'delivery']);
 const MAIN_TO_SUB: ReadonlySet<Kind> = new Set(['spot', 'futures', 'delivery', 'options']);

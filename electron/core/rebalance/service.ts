@@ -22,10 +22,20 @@ import { TemplateStore } from './templates.ts';
 // desk that starts finds every approved, unfinished batch there and finishes it.
 
 /** DeskApprovals' batch doors (shared/api/batch.ts), as this service uses them. */
-export type BatchGate = Pick<DeskApprovals, 'draftBatch' | 'batchesOf' | 'batchStatus' | 'approvedBatch' | 'closeBatch' | 'holdReason' | 'frozenReason'>;
+export type BatchGate = Pick<
+  DeskApprovals,
+  'draftBatch' | 'batchesOf' | 'batchStatus' | 'approvedBatch' | 'closeBatch' | 'holdReason' | 'frozenReason'
+>;
 
 /** A rebalance batch as its drafted payload says; `signed` is false while only its draft ticket exists. */
-interface Entry { ref: string; plan: string; title: string; currency: string; created_at: number; signed: boolean }
+interface Entry {
+  ref: string;
+  plan: string;
+  title: string;
+  currency: string;
+  created_at: number;
+  signed: boolean;
+}
 
 /** Plans are kept this long for a draft; after that the balances they were made from are too old. */
 const PLAN_TTL_MS = 30 * 60_000;
@@ -62,7 +72,12 @@ export class RebalanceService {
   /** The active profile's rebalance batches, oldest first. */
   private async batches(): Promise<Entry[]> {
     return (await this.opts.approvals.batchesOf('rebalance')).map((b) => ({
-      ref: b.ref, plan: b.payload.source.plan ?? '', title: b.payload.title, currency: b.payload.source.currency ?? '', created_at: b.drafted_at, signed: b.signed,
+      ref: b.ref,
+      plan: b.payload.source.plan ?? '',
+      title: b.payload.title,
+      currency: b.payload.source.currency ?? '',
+      created_at: b.drafted_at,
+      signed: b.signed,
     }));
   }
 
@@ -70,7 +85,10 @@ export class RebalanceService {
 
   async scope(currency: string): Promise<RebalanceScope> {
     const s = this.active();
-    const subs = await s.client.request({ method: 'GET', path: '/sub_accounts', priority: 'action' }, z.array(z.looseObject({ user_id: z.union([z.number(), z.string()]), login_name: z.string().optional() })));
+    const subs = await s.client.request(
+      { method: 'GET', path: '/sub_accounts', priority: 'action' },
+      z.array(z.looseObject({ user_id: z.union([z.number(), z.string()]), login_name: z.string().optional() })),
+    );
     const futures = (FUTURES_SETTLES as readonly string[]).includes(currency.toLowerCase());
     const accounts: { account: AccountRef; name: string }[] = [{ account: { owner: 'main', kind: 'spot' }, name: '' }];
     if (futures) accounts.push({ account: { owner: 'main', kind: 'futures' }, name: '' });
@@ -88,14 +106,30 @@ export class RebalanceService {
       for (const m of margin) {
         if (!s.subKeys.has(m.uid)) continue;
         for (const p of m.available) {
-          if ([p.base.currency, p.quote.currency].some((c) => c.toUpperCase() === currency)) accounts.push({ account: { owner: m.uid, kind: 'margin', pair: p.currency_pair }, name: nameOf(m.uid) });
+          if ([p.base.currency, p.quote.currency].some((c) => c.toUpperCase() === currency))
+            accounts.push({ account: { owner: m.uid, kind: 'margin', pair: p.currency_pair }, name: nameOf(m.uid) });
         }
       }
     }
-    const held = await readBalances(s.client, accounts.map((a) => a.account), currency);
-    const rows: ScopeAccount[] = accounts.map((a) => ({ ...a, balance: held.get(accountKey(a.account)) ?? '0', reachable: true, why: null }));
+    const held = await readBalances(
+      s.client,
+      accounts.map((a) => a.account),
+      currency,
+    );
+    const rows: ScopeAccount[] = accounts.map((a) => ({
+      ...a,
+      balance: held.get(accountKey(a.account)) ?? '0',
+      reachable: true,
+      why: null,
+    }));
     for (const uid of keyed) {
-      rows.push({ account: { owner: uid, kind: 'cross_margin' }, name: nameOf(uid), balance: '0', reachable: false, why: '§4.1 /wallet/transfers names no cross-margin side, so no rebalance can move it' });
+      rows.push({
+        account: { owner: uid, kind: 'cross_margin' },
+        name: nameOf(uid),
+        balance: '0',
+        reachable: false,
+        why: '§4.1 /wallet/transfers names no cross-margin side, so no rebalance can move it',
+      });
     }
     return { currency, read_at: this.now(), accounts: rows };
   }
@@ -117,7 +151,8 @@ export class RebalanceService {
     const bal = (a: AccountRef) => ({ account: a, balance: held.get(accountKey(a)) ?? '0' });
     let scope: InScope[];
     if (req.preset?.kind === 'equalize') scope = equalize(accounts.map(bal));
-    else if (req.preset?.kind === 'sweep') scope = sweepToMain(accounts.filter((a) => a.owner !== 'main').map(bal), req.preset.ceiling, held.get(accountKey(main)) ?? '0');
+    else if (req.preset?.kind === 'sweep')
+      scope = sweepToMain(accounts.filter((a) => a.owner !== 'main').map(bal), req.preset.ceiling, held.get(accountKey(main)) ?? '0');
     else scope = req.lines!.map((l) => ({ ...bal(l.account), target: l.target }));
     let p: Plan;
     try {
@@ -162,7 +197,14 @@ export class RebalanceService {
       throw new InputError(['plan'], (e as Error).message);
     }
     const title = `Rebalance ${p.currency}: ${p.transfers.length} transfer${p.transfers.length === 1 ? '' : 's'} moving ${p.moved} ${p.currency}`;
-    const source = { plan: planId, currency: p.currency, moved: p.moved, transfers: String(p.transfers.length), requests: String(p.requests), extra_hops: String(p.extraHops) };
+    const source = {
+      plan: planId,
+      currency: p.currency,
+      moved: p.moved,
+      transfers: String(p.transfers.length),
+      requests: String(p.requests),
+      extra_hops: String(p.extraHops),
+    };
     const t = await this.opts.approvals.draftBatch({ batch: 'rebalance', title, source, writes });
     this.plans.delete(planId);
     this.opts.changed(t.ref);
@@ -181,14 +223,35 @@ export class RebalanceService {
 
   private async view(s: ActiveSession, b: Entry): Promise<BatchView | null> {
     // The governance store holds a batch from the drafter's signature on: before it, only the ticket.
-    if (!b.signed) return { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: 0, rows: [], cancelling: false, state: 'waiting', paused: null };
+    if (!b.signed)
+      return {
+        ref: b.ref,
+        plan: b.plan,
+        title: b.title,
+        currency: b.currency,
+        created_at: b.created_at,
+        transfers: 0,
+        rows: [],
+        cancelling: false,
+        state: 'waiting',
+        paused: null,
+      };
     const status = await this.opts.approvals.batchStatus(b.ref);
     if (!status) return null;
     const run = this.runs.get(b.ref);
     const rows = run ? run.rows() : s.journal ? this.runner(s, b, { rows: status.payload.rows, signatures: [], by: '' }).rows() : [];
-    const base = { ref: b.ref, plan: b.plan, title: b.title, currency: b.currency, created_at: b.created_at, transfers: rows.length, rows, cancelling: run?.isCancelling() ?? false };
+    const base = {
+      ref: b.ref,
+      plan: b.plan,
+      title: b.title,
+      currency: b.currency,
+      created_at: b.created_at,
+      transfers: rows.length,
+      rows,
+      cancelling: run?.isCancelling() ?? false,
+    };
     if (status.state === 'waiting' || status.state === 'rejected') return { ...base, state: status.state, paused: null };
-    const paused = this.paused.get(b.ref) ?? (run ? null : this.held.get(b.ref) ?? null);
+    const paused = this.paused.get(b.ref) ?? (run ? null : (this.held.get(b.ref) ?? null));
     const state = paused ? 'paused' : run || rows.some((r) => r.state === 'pending') ? 'running' : 'finished';
     return { ...base, state, paused };
   }
@@ -197,14 +260,22 @@ export class RebalanceService {
     const s = this.active();
     const b = (await this.batches()).find((x) => x.ref === ref);
     const v = b ? await this.view(s, b) : null;
-    if (!v) throw new InputError(['ref'], `there is no rebalance batch ${ref} for this profile (a draft declined in the confirmation window, or not signed before the desk restarted, leaves none; nothing of it was sent)`);
+    if (!v)
+      throw new InputError(
+        ['ref'],
+        `there is no rebalance batch ${ref} for this profile (a draft declined in the confirmation window, or not signed before the desk restarted, leaves none; nothing of it was sent)`,
+      );
     return v;
   }
 
   private runner(s: ActiveSession, b: Entry, approved: Approved): BatchRun {
-    if (!s.journal || !s.writes) throw new InputError([], 'This profile has no usable journal, so it sends no writes (see the Activity page).');
+    if (!s.journal || !s.writes)
+      throw new InputError([], 'This profile has no usable journal, so it sends no writes (see the Activity page).');
     return new BatchRun({
-      journal: s.journal, sender: s.writes, approved, currency: b.currency,
+      journal: s.journal,
+      sender: s.writes,
+      approved,
+      currency: b.currency,
       readBalances: (accounts, currency) => readBalances(s.client, accounts, currency),
       onProgress: () => this.opts.changed(b.ref),
       held: () => this.opts.approvals.frozenReason(s.id),
@@ -240,19 +311,28 @@ export class RebalanceService {
       this.held.delete(b.ref);
       this.runs.set(b.ref, run);
       this.opts.log(`[rebalance] ${b.ref}: running (${b.title})`);
-      void run.run().then((out) => {
-        if (out.paused) this.paused.set(b.ref, out.paused);
-        if (out.held) this.held.set(b.ref, `Held: ${out.held}. It goes on when that ends.`);
-        // Nothing left to send: the governance store marks the batch sent, so no desk runs it again.
-        else if (!out.paused && !out.rows.some((r) => r.state === 'pending')) void this.opts.approvals.closeBatch(b.ref).catch((e: unknown) => this.opts.log(`[rebalance] ${b.ref}: ${(e as Error).message}`));
-        this.opts.log(`[rebalance] ${b.ref}: ${out.paused ? `paused: ${out.paused}` : out.held ? `held: ${out.held}` : 'ended'}`);
-      }, (e: unknown) => {
-        this.paused.set(b.ref, `the batch stopped: ${(e as Error).message}`);
-        this.opts.log(`[rebalance] ${b.ref}: ${(e as Error).message}`);
-      }).finally(() => {
-        this.runs.delete(b.ref);
-        this.opts.changed(b.ref);
-      });
+      void run
+        .run()
+        .then(
+          (out) => {
+            if (out.paused) this.paused.set(b.ref, out.paused);
+            if (out.held) this.held.set(b.ref, `Held: ${out.held}. It goes on when that ends.`);
+            // Nothing left to send: the governance store marks the batch sent, so no desk runs it again.
+            else if (!out.paused && !out.rows.some((r) => r.state === 'pending'))
+              void this.opts.approvals
+                .closeBatch(b.ref)
+                .catch((e: unknown) => this.opts.log(`[rebalance] ${b.ref}: ${(e as Error).message}`));
+            this.opts.log(`[rebalance] ${b.ref}: ${out.paused ? `paused: ${out.paused}` : out.held ? `held: ${out.held}` : 'ended'}`);
+          },
+          (e: unknown) => {
+            this.paused.set(b.ref, `the batch stopped: ${(e as Error).message}`);
+            this.opts.log(`[rebalance] ${b.ref}: ${(e as Error).message}`);
+          },
+        )
+        .finally(() => {
+          this.runs.delete(b.ref);
+          this.opts.changed(b.ref);
+        });
       this.opts.changed(b.ref);
     }
   }
@@ -266,7 +346,11 @@ export class RebalanceService {
     else if (v.state === 'paused' || v.state === 'running') {
       const approved = await this.opts.approvals.approvedBatch(ref);
       if (!approved) throw new InputError(['ref'], 'this batch is not approved');
-      this.runner(s, (await this.batches()).find((x) => x.ref === ref)!, approved).skipRest(`rebalance cancelled: ${reason}`);
+      this.runner(
+        s,
+        (await this.batches()).find((x) => x.ref === ref)!,
+        approved,
+      ).skipRest(`rebalance cancelled: ${reason}`);
       this.paused.delete(ref);
     } else if (v.state === 'waiting') {
       throw new InputError(['ref'], 'This batch waits for approval: reject it on the Approvals page, and nothing of it is sent.');
@@ -286,6 +370,10 @@ export class RebalanceService {
 
   async report(ref: string): Promise<{ filename: string; csv: string; rows: number }> {
     const v = await this.batch(ref);
-    return { filename: `rebalance-${v.currency}-${new Date(v.created_at).toISOString().slice(0, 10)}-${ref.slice(0, 12)}.csv`, csv: reportCsv(v.rows), rows: v.rows.length };
+    return {
+      filename: `rebalance-${v.currency}-${new Date(v.created_at).toISOString().slice(0, 10)}-${ref.slice(0, 12)}.csv`,
+      csv: reportCsv(v.rows),
+      rows: v.rows.length,
+    };
   }
 }

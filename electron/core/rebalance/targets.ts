@@ -7,14 +7,20 @@ import { toUnits } from './units.ts';
  * ceiling; either side may be left open.
  */
 export type Target =
-  | { type: 'amount'; amount: string }
-  | { type: 'share'; share: string }
-  | { type: 'band'; floor?: string; ceiling?: string };
+  { type: 'amount'; amount: string } | { type: 'share'; share: string } | { type: 'band'; floor?: string; ceiling?: string };
 
-export interface InScope { account: AccountRef; balance: string; target: Target }
+export interface InScope {
+  account: AccountRef;
+  balance: string;
+  target: Target;
+}
 
 /** The final balances a target accepts, in units; `hi` null is unbounded. `share` is the rounded-down share. */
-export interface Interval { lo: bigint; hi: bigint | null; share: bigint | null }
+export interface Interval {
+  lo: bigint;
+  hi: bigint | null;
+  share: bigint | null;
+}
 
 const FRACTION_RE = /^([1-9]\d{0,17})\/([1-9]\d{0,17})$/;
 const SHARE_DECIMAL_RE = /^(0|1)(\.\d{1,18})?$/;
@@ -28,7 +34,8 @@ function shareRatio(s: string, who: string): [bigint, bigint] {
     const den = 10n ** BigInt(frac.length);
     r = [BigInt(int!) * den + BigInt(frac || '0'), den];
   }
-  if (!r || r[0] > r[1]) throw new Error(`${who}: a share must be a decimal between 0 and 1 or a fraction such as 1/3, not ${JSON.stringify(s)}`);
+  if (!r || r[0] > r[1])
+    throw new Error(`${who}: a share must be a decimal between 0 and 1 or a fraction such as 1/3, not ${JSON.stringify(s)}`);
   return r;
 }
 
@@ -38,7 +45,9 @@ function shareRatio(s: string, who: string): [bigint, bigint] {
  * balances keeps the rest where it already is.
  */
 export function intervals(scope: readonly InScope[], total: bigint): { intervals: Interval[]; remainder: bigint } {
-  const ratios: ([bigint, bigint] | null)[] = scope.map((s) => (s.target?.type === 'share' ? shareRatio(s.target.share, accountKey(s.account)) : null));
+  const ratios: ([bigint, bigint] | null)[] = scope.map((s) =>
+    s.target?.type === 'share' ? shareRatio(s.target.share, accountKey(s.account)) : null,
+  );
   // Σ shares ≤ 1, compared exactly over the least common denominator ("1/400" × 400 stays at 400, where
   // the product of denominators would grow to 400^400).
   let den = 1n;
@@ -52,7 +61,10 @@ export function intervals(scope: readonly InScope[], total: bigint): { intervals
     const who = accountKey(s.account);
     const t = s.target;
     if (!t || typeof t !== 'object') throw new Error(`${who}: a target is needed`);
-    if (t.type === 'amount') { const a = toUnits(t.amount, `${who} target`); return { lo: a, hi: a, share: null }; }
+    if (t.type === 'amount') {
+      const a = toUnits(t.amount, `${who} target`);
+      return { lo: a, hi: a, share: null };
+    }
     if (t.type === 'share') {
       const [n, d] = ratios[i]!;
       const v = (total * n) / d;
@@ -85,7 +97,11 @@ export function equalize(accounts: readonly { account: AccountRef; balance: stri
 }
 
 /** "Sweep everything above the ceiling to the main account": the main account's spot account takes it all. */
-export function sweepToMain(accounts: readonly { account: AccountRef; balance: string }[], ceiling: string, mainSpotBalance: string): InScope[] {
+export function sweepToMain(
+  accounts: readonly { account: AccountRef; balance: string }[],
+  ceiling: string,
+  mainSpotBalance: string,
+): InScope[] {
   const subs = accounts.filter((a) => a.account.owner !== 'main');
   return [
     ...subs.map((a) => ({ ...a, target: { type: 'band', ceiling } as Target })),

@@ -16,7 +16,14 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-const equal = { name: 'desks equal', currency: 'USDT', lines: [{ account: { owner: '101', kind: 'spot' as const }, target: { type: 'share' as const, share: '1/2' } }, { account: { owner: '102', kind: 'spot' as const }, target: { type: 'share' as const, share: '1/2' } }] };
+const equal = {
+  name: 'desks equal',
+  currency: 'USDT',
+  lines: [
+    { account: { owner: '101', kind: 'spot' as const }, target: { type: 'share' as const, share: '1/2' } },
+    { account: { owner: '102', kind: 'spot' as const }, target: { type: 'share' as const, share: '1/2' } },
+  ],
+};
 
 describe('rebalance templates', () => {
   it('saves, replaces by name, lists per profile and deletes', () => {

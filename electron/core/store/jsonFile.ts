@@ -7,7 +7,11 @@ import type { z } from 'zod';
  * file, fsync, then rename, so a crash leaves either the old or the new document, never half of one.
  */
 export class JsonFile<S extends z.ZodType> {
-  constructor(private readonly path: string, private readonly schema: S, private readonly fallback: () => z.output<S>) {}
+  constructor(
+    private readonly path: string,
+    private readonly schema: S,
+    private readonly fallback: () => z.output<S>,
+  ) {}
 
   read(): z.output<S> {
     let text: string;

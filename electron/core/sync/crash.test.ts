@@ -37,7 +37,9 @@ function killAfter(windows: number): Promise<number> {
         if (line.startsWith('committed ') && ++committed === windows) child.kill('SIGKILL');
       }
     });
-    child.once('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve(committed) : reject(new Error(`child exited without being killed (${signal})`))));
+    child.once('exit', (_code, signal) =>
+      signal === 'SIGKILL' ? resolve(committed) : reject(new Error(`child exited without being killed (${signal})`)),
+    );
   });
 }
 
@@ -47,7 +49,12 @@ describe('history cache across a kill', () => {
     expect(committed).toBeGreaterThanOrEqual(9);
 
     const ex = crashWorld();
-    const client = new ApiClient({ baseUrl: 'https://exchange.test/api/v4', credentials: { key: 'k', secret: 's' }, fetch: ex.fetch, limitsOff: true });
+    const client = new ApiClient({
+      baseUrl: 'https://exchange.test/api/v4',
+      credentials: { key: 'k', secret: 's' },
+      fetch: ex.fetch,
+      limitsOff: true,
+    });
     const cache = new HistoryCache({ client, dir, nowSec: () => ex.now, kinds: ['withdrawals', 'deposits'] });
     const halfway = cache.db.count('withdrawals') + cache.db.count('deposits');
     expect(halfway).toBeGreaterThan(0);

@@ -21,7 +21,12 @@ afterEach(async () => {
 function world() {
   const ex = new HistoryExchange();
   let now = START;
-  const client = new ApiClient({ baseUrl: 'https://exchange.test/api/v4', credentials: { key: 'k', secret: 's' }, fetch: ex.fetch, limitsOff: true });
+  const client = new ApiClient({
+    baseUrl: 'https://exchange.test/api/v4',
+    credentials: { key: 'k', secret: 's' },
+    fetch: ex.fetch,
+    limitsOff: true,
+  });
   const cache = () => new HistoryCache({ client, dir, nowSec: () => now, kinds: ['withdrawals', 'deposits'] });
   return { ex, client, cache, tick: (s: number) => (now += s), now: () => now };
 }
@@ -77,7 +82,11 @@ describe('history cache', () => {
   it('follows unfinished withdrawals by id, without re-reading their windows', async () => {
     const { ex, cache } = world();
     ex.spread('withdrawals', START - 365 * DAY, START, 3_000);
-    const pending = [ex.add('withdrawals', START - 200 * DAY, 'REVIEW'), ex.add('withdrawals', START - 100 * DAY, 'EXTPEND'), ex.add('withdrawals', START - DAY, 'FAIL')];
+    const pending = [
+      ex.add('withdrawals', START - 200 * DAY, 'REVIEW'),
+      ex.add('withdrawals', START - 100 * DAY, 'EXTPEND'),
+      ex.add('withdrawals', START - DAY, 'FAIL'),
+    ];
     const c = cache();
     await c.sync();
     expect(c.unfinishedIds().sort()).toEqual(pending.map((p) => p.id).sort());
@@ -90,7 +99,10 @@ describe('history cache', () => {
     expect(ex.requests() - before).toBe(3);
     expect(ex.seen.slice(before).every((s) => s.query.has('withdraw_id'))).toBe(true);
     expect(report.changed.sort((a, b) => a.id.localeCompare(b.id))).toEqual(
-      [{ id: pending[0]!.id, status: 'DONE' }, { id: pending[1]!.id, status: 'CANCEL' }].sort((a, b) => a.id.localeCompare(b.id)),
+      [
+        { id: pending[0]!.id, status: 'DONE' },
+        { id: pending[1]!.id, status: 'CANCEL' },
+      ].sort((a, b) => a.id.localeCompare(b.id)),
     );
     // FAIL is "pending confirmation" (§3.1): still watched.
     expect(c.unfinishedIds()).toEqual([pending[2]!.id]);

@@ -125,11 +125,17 @@ export class HistoryCache {
 
   /** Newest first (tests and small lists; the pages use db.page). */
   withdrawals(): Array<Record<string, string>> {
-    return this.db.since('withdrawals', -1).reverse().map((r) => r.wire);
+    return this.db
+      .since('withdrawals', -1)
+      .reverse()
+      .map((r) => r.wire);
   }
 
   deposits(): Array<Record<string, string>> {
-    return this.db.since('deposits', -1).reverse().map((r) => r.wire);
+    return this.db
+      .since('deposits', -1)
+      .reverse()
+      .map((r) => r.wire);
   }
 
   unfinishedIds(): string[] {
@@ -147,28 +153,42 @@ export class HistoryCache {
     const rejected: string[] = [];
     const kinds = this.opts.kinds ?? ['withdrawals', 'deposits', 'transfers', 'uid_transfers'];
     let from = to;
-    await Promise.all(SOURCES.map((s, i) => ({ s, i })).filter(({ s }) => kinds.includes(s.kind)).map(async ({ s, i }) => {
-      const progressKey = `progress:${s.kind}:${i}`;
-      const done = this.db.getMeta(progressKey);
-      const start = done === null ? horizon : Math.max(horizon, Number(done) - overlap);
-      from = Math.min(from, start);
-      for (const w of thirtyDayWindows(start, to)) {
-        const rows = await readWindow(this.opts.client, { path: s.path, from: w.from, to: w.to, query: s.query, priority: this.priority }, w);
-        const result = this.db.tx(() => {
-          const r = this.db.upsert(s.kind, rows, IS_FINAL[s.kind]);
-          this.db.setMeta(progressKey, String(w.to));
-          return r;
-        });
-        changes.push(...result.changes);
-        rejected.push(...result.rejected);
-        this.opts.onWindowCommitted?.(s.kind, w.to);
-      }
-    }));
+    await Promise.all(
+      SOURCES.map((s, i) => ({ s, i }))
+        .filter(({ s }) => kinds.includes(s.kind))
+        .map(async ({ s, i }) => {
+          const progressKey = `progress:${s.kind}:${i}`;
+          const done = this.db.getMeta(progressKey);
+          const start = done === null ? horizon : Math.max(horizon, Number(done) - overlap);
+          from = Math.min(from, start);
+          for (const w of thirtyDayWindows(start, to)) {
+            const rows = await readWindow(
+              this.opts.client,
+              { path: s.path, from: w.from, to: w.to, query: s.query, priority: this.priority },
+              w,
+            );
+            const result = this.db.tx(() => {
+              const r = this.db.upsert(s.kind, rows, IS_FINAL[s.kind]);
+              this.db.setMeta(progressKey, String(w.to));
+              return r;
+            });
+            changes.push(...result.changes);
+            rejected.push(...result.rejected);
+            this.opts.onWindowCommitted?.(s.kind, w.to);
+          }
+        }),
+    );
     this.db.setMeta('synced_to', String(to));
     const fresh = (k: HistoryKind) => changes.filter((c) => c.kind === k && c.from === null).length;
     return {
-      kind: cold ? 'cold' : 'warm', from, to, requests: this.opts.client.requestCount - before,
-      newWithdrawals: fresh('withdrawals'), newDeposits: fresh('deposits'), changes, rejected,
+      kind: cold ? 'cold' : 'warm',
+      from,
+      to,
+      requests: this.opts.client.requestCount - before,
+      newWithdrawals: fresh('withdrawals'),
+      newDeposits: fresh('deposits'),
+      changes,
+      rejected,
     };
   }
 
@@ -184,10 +204,11 @@ export class HistoryCache {
     const all = open.length ? this.db.times('withdrawals').map((t) => Math.floor(t / 1000)) : [];
     const before = this.opts.client.requestCount;
     const changes: Change[] = [];
-    const note = (rows: unknown[]) => changes.push(...this.db.tx(() => this.db.upsert('withdrawals', rows, isFinalWithdrawalStatus)).changes);
+    const note = (rows: unknown[]) =>
+      changes.push(...this.db.tx(() => this.db.upsert('withdrawals', rows, isFinalWithdrawalStatus)).changes);
     const now = this.now();
     const tsOf = (r: StoredRow) => Math.floor(r.ts / 1000);
-    for (let i = 0; i < open.length; ) {
+    for (let i = 0; i < open.length;) {
       const start = tsOf(open[i]!);
       const end = Math.min(start + MAX_RANGE_SEC, Math.max(now, start));
       let j = i;
@@ -199,8 +220,12 @@ export class HistoryCache {
       } else {
         for (let k = i; k < j; k++) {
           const id = open[k]!.key;
-          const rows: unknown = await this.opts.client.request({ method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_id', id]], priority: this.priority }, z.array(Withdrawal));
-          if (!Array.isArray(rows)) throw new NetworkError(`${this.opts.client.origin} answered a withdrawal lookup with something other than a list`);
+          const rows: unknown = await this.opts.client.request(
+            { method: 'GET', path: '/wallet/withdrawals', query: [['withdraw_id', id]], priority: this.priority },
+            z.array(Withdrawal),
+          );
+          if (!Array.isArray(rows))
+            throw new NetworkError(`${this.opts.client.origin} answered a withdrawal lookup with something other than a list`);
           note(rows.filter((r) => (r as { id?: unknown })?.id === id));
         }
       }
@@ -216,7 +241,7 @@ export class HistoryCache {
     const open = this.db.open('deposits', opts.due ? Date.now() : undefined);
     const changes: Change[] = [];
     const now = this.now();
-    for (let i = 0; i < open.length; ) {
+    for (let i = 0; i < open.length;) {
       const start = Math.floor(open[i]!.ts / 1000);
       const end = Math.min(start + MAX_RANGE_SEC, Math.max(now, start));
       let j = i;
@@ -233,7 +258,8 @@ export class HistoryCache {
   private deferUnchanged(kind: HistoryKind, checked: StoredRow[], changes: Change[]): void {
     const moved = new Set(changes.map((c) => c.key));
     this.db.tx(() => {
-      for (const r of checked) if (!moved.has(r.key)) this.db.deferCheck(kind, r.key, this.opts.checkBaseMs ?? 5_000, this.opts.checkMaxMs ?? 120_000);
+      for (const r of checked)
+        if (!moved.has(r.key)) this.db.deferCheck(kind, r.key, this.opts.checkBaseMs ?? 5_000, this.opts.checkMaxMs ?? 120_000);
     });
   }
 

@@ -24,12 +24,15 @@ export interface PagedRead<S extends z.ZodType> {
 }
 
 function page<S extends z.ZodType>(client: RecordReader, read: PagedRead<S>, extra: QueryPairs): Promise<Array<z.output<S>>> {
-  return client.request({
-    method: 'GET',
-    path: read.path,
-    query: [...(read.query ?? []), ['limit', String(read.limit)], ...extra],
-    priority: read.priority ?? 'visible',
-  }, z.array(read.record));
+  return client.request(
+    {
+      method: 'GET',
+      path: read.path,
+      query: [...(read.query ?? []), ['limit', String(read.limit)], ...extra],
+      priority: read.priority ?? 'visible',
+    },
+    z.array(read.record),
+  );
 }
 
 /** limit-offset style (`offset` from 0). */

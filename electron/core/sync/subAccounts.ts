@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import {
-  SubAccountCrossMarginBalance, SubAccountFuturesBalance, SubAccountMarginBalance, SubAccountSpotBalance,
+  SubAccountCrossMarginBalance,
+  SubAccountFuturesBalance,
+  SubAccountMarginBalance,
+  SubAccountSpotBalance,
 } from '../../../shared/api/records.ts';
 import type { Priority } from '../client/client.ts';
 import { flatten, pagesByNumber, type RecordReader } from './pagination.ts';
@@ -11,7 +14,14 @@ import { flatten, pagesByNumber, type RecordReader } from './pagination.ts';
 export const SUB_ACCOUNT_BALANCES_MAX_LIMIT = 100;
 
 export function subAccountSpotBalances(client: RecordReader, priority: Priority = 'visible'): AsyncGenerator<SubAccountSpotBalance> {
-  return flatten(pagesByNumber(client, { path: '/wallet/sub_account_balances', record: SubAccountSpotBalance, limit: SUB_ACCOUNT_BALANCES_MAX_LIMIT, priority }));
+  return flatten(
+    pagesByNumber(client, {
+      path: '/wallet/sub_account_balances',
+      record: SubAccountSpotBalance,
+      limit: SUB_ACCOUNT_BALANCES_MAX_LIMIT,
+      priority,
+    }),
+  );
 }
 
 /** The three sub-account balance reads that answer every sub-account at once, with their record schemas. */
@@ -23,6 +33,10 @@ export const ALL_AT_ONCE = {
 export type AllAtOncePath = keyof typeof ALL_AT_ONCE;
 
 /** One request for every sub-account. The records keep the wire shape of §2.8. */
-export function subAccountBalancesAllAtOnce<P extends AllAtOncePath>(client: RecordReader, path: P, priority: Priority = 'visible'): Promise<Array<z.output<(typeof ALL_AT_ONCE)[P]>>> {
+export function subAccountBalancesAllAtOnce<P extends AllAtOncePath>(
+  client: RecordReader,
+  path: P,
+  priority: Priority = 'visible',
+): Promise<Array<z.output<(typeof ALL_AT_ONCE)[P]>>> {
   return client.request({ method: 'GET', path, priority }, z.array(ALL_AT_ONCE[path]));
 }

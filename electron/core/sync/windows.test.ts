@@ -8,7 +8,12 @@ const DAY = 86_400;
 const NOW = 1_767_225_600; // 2026-01-01T00:00:00Z
 
 function client(ex: HistoryExchange): ApiClient {
-  return new ApiClient({ baseUrl: 'https://exchange.test/api/v4', credentials: { key: 'k', secret: 's' }, fetch: ex.fetch, limitsOff: true });
+  return new ApiClient({
+    baseUrl: 'https://exchange.test/api/v4',
+    credentials: { key: 'k', secret: 's' },
+    fetch: ex.fetch,
+    limitsOff: true,
+  });
 }
 
 async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
@@ -58,7 +63,9 @@ describe('30-day windows', () => {
   it('sends no range the exchange would refuse, however long the span', async () => {
     const ex = new HistoryExchange();
     ex.spread('withdrawals', NOW - 400 * DAY, NOW, 400);
-    const rows = await collect(windowedRecords(client(ex), { path: '/wallet/withdrawals', from: NOW - 400 * DAY, to: NOW, concurrency: 8 }));
+    const rows = await collect(
+      windowedRecords(client(ex), { path: '/wallet/withdrawals', from: NOW - 400 * DAY, to: NOW, concurrency: 8 }),
+    );
     expect(rows).toHaveLength(400);
     expect(ex.requests()).toBe(Math.ceil(400 / 30));
   });
@@ -71,7 +78,12 @@ describe('30-day windows', () => {
 });
 
 describe('sub-account balances', () => {
-  for (const [subs, requests] of [[250, 3], [200, 3], [99, 1], [0, 1]] as const) {
+  for (const [subs, requests] of [
+    [250, 3],
+    [200, 3],
+    [99, 1],
+    [0, 1],
+  ] as const) {
     it(`reads ${subs} sub-accounts in ${requests} request(s) of 100`, async () => {
       const ex = new HistoryExchange();
       ex.subUids = Array.from({ length: subs }, (_, i) => String(1000 + i));

@@ -69,10 +69,20 @@ function defaultKey(r: unknown): string {
 }
 
 /** Every record of one window, page by page. */
-export async function readWindow<P extends WindowedPath>(client: RecordReader, read: WindowedRead<P>, w: TimeWindow): Promise<Array<WindowedRecord<P>>> {
+export async function readWindow<P extends WindowedPath>(
+  client: RecordReader,
+  read: WindowedRead<P>,
+  w: TimeWindow,
+): Promise<Array<WindowedRecord<P>>> {
   const rows: Array<WindowedRecord<P>> = [];
   const query: QueryPairs = [...(read.query ?? []), ['from', String(w.from)], ['to', String(w.to)]];
-  const pages = pagesByOffset(client, { path: read.path, record: WINDOWED[read.path] as (typeof WINDOWED)[P], query, limit: read.limit ?? MAX_LIMIT[read.path], priority: read.priority });
+  const pages = pagesByOffset(client, {
+    path: read.path,
+    record: WINDOWED[read.path] as (typeof WINDOWED)[P],
+    query,
+    limit: read.limit ?? MAX_LIMIT[read.path],
+    priority: read.priority,
+  });
   // The generic index loses the record type that WINDOWED[path] has for each concrete path.
   for await (const page of pages) rows.push(...(page as Array<WindowedRecord<P>>));
   return rows;
@@ -83,7 +93,10 @@ export async function readWindow<P extends WindowedPath>(client: RecordReader, r
  * (their requests still pass the scheduler); records of one window come out together, in the
  * exchange's order.
  */
-export async function* windowedRecords<P extends WindowedPath>(client: RecordReader, read: WindowedRead<P>): AsyncGenerator<WindowedRecord<P>> {
+export async function* windowedRecords<P extends WindowedPath>(
+  client: RecordReader,
+  read: WindowedRead<P>,
+): AsyncGenerator<WindowedRecord<P>> {
   const windows = thirtyDayWindows(read.from, read.to);
   const key = read.key ?? defaultKey;
   const concurrency = Math.max(1, read.concurrency ?? 4);

@@ -19,7 +19,9 @@ const locked = await core.invoke('vaultLock', {});
 await new Promise((r) => setTimeout(r, 50));
 for (let i = 0; i < 4; i++) gc();
 const file = writeHeapSnapshot(out);
-process.stdout.write(`${JSON.stringify({ unlocked: unlocked.ok, read: read.ok ? 'ok' : read.error.kind, locked: locked.ok, file, pid: process.pid })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ unlocked: unlocked.ok, read: read.ok ? 'ok' : read.error.kind, locked: locked.ok, file, pid: process.pid })}\n`,
+);
 // The parent may now read this process's memory; it closes stdin when done.
 process.stdin.resume();
 await new Promise((r) => process.stdin.on('end', r));

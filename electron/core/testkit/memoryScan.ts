@@ -5,7 +5,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs
 // which a heap snapshot (live objects only) cannot show.
 
 export function canScanMemory(pid: number): string | null {
-  if (process.platform !== 'linux') return 'reading another process\'s memory is done through /proc on Linux only';
+  if (process.platform !== 'linux') return "reading another process's memory is done through /proc on Linux only";
   if (!existsSync(`/proc/${pid}/mem`)) return `/proc/${pid}/mem is absent`;
   return null;
 }

@@ -26,8 +26,11 @@ export async function recordingExchange(): Promise<RecordingExchange> {
   const server: Server = createServer((req, res) => {
     const one = (h: string | string[] | undefined) => (Array.isArray(h) ? h[0] : h);
     seen.push({ method: req.method ?? '', url: req.url ?? '', key: one(req.headers.key), sign: one(req.headers.sign) });
-    const body = req.url?.includes('/spot/time') ? { server_time: Date.now() }
-      : req.url?.includes('/wallet/total_balance') ? { total: { amount: '0', currency: 'USDT' }, details: {} } : {};
+    const body = req.url?.includes('/spot/time')
+      ? { server_time: Date.now() }
+      : req.url?.includes('/wallet/total_balance')
+        ? { total: { amount: '0', currency: 'USDT' }, details: {} }
+        : {};
     res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
   });
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
@@ -35,10 +38,11 @@ export async function recordingExchange(): Promise<RecordingExchange> {
     baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`,
     seen,
     signed: () => seen.filter((r) => r.sign !== undefined),
-    close: () => new Promise<void>((ok) => {
-      server.closeAllConnections();
-      server.close(() => ok());
-    }),
+    close: () =>
+      new Promise<void>((ok) => {
+        server.closeAllConnections();
+        server.close(() => ok());
+      }),
   };
 }
 

@@ -14,13 +14,19 @@ const PASS = 'correct horse battery staple';
 
 class StillClock implements VaultClock {
   t = 1_800_000_000_000;
-  now() { return this.t; }
-  setTimeout() { return 0; }
+  now() {
+    return this.t;
+  }
+  setTimeout() {
+    return 0;
+  }
   clearTimeout() {}
 }
 
 let dir: string;
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'backoff-')); });
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'backoff-'));
+});
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 async function code(p: Promise<unknown>): Promise<string> {

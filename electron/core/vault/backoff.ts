@@ -23,7 +23,10 @@ export function backoffDelayMs(failures: number): number {
 export class UnlockBackoff {
   private state: State;
 
-  constructor(private readonly path: string, private readonly now: () => number) {
+  constructor(
+    private readonly path: string,
+    private readonly now: () => number,
+  ) {
     this.state = UnlockBackoff.read(path);
   }
 

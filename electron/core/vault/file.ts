@@ -12,7 +12,11 @@ export const Protection = z.discriminatedUnion('kind', [
   z.strictObject({
     kind: z.literal('passphrase'),
     kdf: z.strictObject({
-      name: z.literal('scrypt'), salt: z.string(), N: z.number().int().min(2), r: z.number().int().min(1), p: z.number().int().min(1),
+      name: z.literal('scrypt'),
+      salt: z.string(),
+      N: z.number().int().min(2),
+      r: z.number().int().min(1),
+      p: z.number().int().min(1),
     }),
     /** The master key, AES-256-GCM under the scrypt key. */
     wrapped: Sealed,

@@ -18,9 +18,20 @@ const MAIN = { key: 'AKmainKEY0123456789abcdef', secret: 'SECRETmain-9f8e7d6c5b4
 const SUB = { uid: '10001', key: 'AKsubKEY99887766554433', secret: 'SECRETsub-0a1b2c3d4e5f60718293a4b5c6d7e8f9' };
 const PASS = 'correct horse battery staple';
 const PROFILE = {
-  id: 'live1', name: 'Live treasury', environment: 'live' as const, baseUrl: 'https://api.example.com/api/v4',
-  credentials: { key: MAIN.key, secret: MAIN.secret }, subKeys: [SUB],
-  permissions: { spot: 'read' as const, futures: 'none' as const, delivery: 'none' as const, wallet: 'write' as const, withdraw: 'write' as const, unified: false },
+  id: 'live1',
+  name: 'Live treasury',
+  environment: 'live' as const,
+  baseUrl: 'https://api.example.com/api/v4',
+  credentials: { key: MAIN.key, secret: MAIN.secret },
+  subKeys: [SUB],
+  permissions: {
+    spot: 'read' as const,
+    futures: 'none' as const,
+    delivery: 'none' as const,
+    wallet: 'write' as const,
+    withdraw: 'write' as const,
+    unified: false,
+  },
 };
 
 let dir: string;
@@ -110,8 +121,17 @@ describe('vault with a passphrase', () => {
     expect(JSON.parse(readFileSync(path, 'utf8')).protection.kdf).toMatchObject({ name: 'scrypt', N: FAST_SCRYPT.N, r: 8, p: 1 });
     expect(store.summaries()[0]).toMatchObject({ key_masked: 'AKma…cdef', sub_keys: [{ uid: '10001', key_masked: 'AKsu…4433' }] });
     // Secrets come out as Buffers (zeroed on lock), never as strings.
-    expect(store.open('live1', v.box())).toMatchObject({ credentials: { key: MAIN.key, secret: Buffer.from(MAIN.secret) }, subKeys: [{ ...SUB, secret: Buffer.from(SUB.secret) }] });
-    expect(v.status()).toEqual({ locked: false, backend: 'passphrase', passphrase_set: true, keychain_note: expect.stringMatching(/not available in this host/), unlock_wait_ms: 0 });
+    expect(store.open('live1', v.box())).toMatchObject({
+      credentials: { key: MAIN.key, secret: Buffer.from(MAIN.secret) },
+      subKeys: [{ ...SUB, secret: Buffer.from(SUB.secret) }],
+    });
+    expect(v.status()).toEqual({
+      locked: false,
+      backend: 'passphrase',
+      passphrase_set: true,
+      keychain_note: expect.stringMatching(/not available in this host/),
+      unlock_wait_ms: 0,
+    });
   });
 
   it('starts locked after a restart, refuses a wrong passphrase with a clear error, opens with the right one', async () => {
@@ -142,7 +162,7 @@ describe('vault with a passphrase', () => {
     expect((await expectError(() => v.box().open(edited), 'CORRUPT')).message).toMatch(/profiles file was changed/);
   });
 
-  it('locks after the operator\'s idle time (injected clock), and on demand', async () => {
+  it("locks after the operator's idle time (injected clock), and on demand", async () => {
     const clock = new FakeClock();
     const v = await passphraseVault(clock);
     const sealed = v.box().seal(MAIN.secret);
@@ -182,7 +202,14 @@ describe('vault with a passphrase', () => {
       const v = await passphraseVault();
       const sealed = v.box().seal(JSON.stringify(MAIN));
       const fromVault = () => JSON.parse(v.box().open(sealed)) as typeof MAIN;
-      const credentials = { get key() { return fromVault().key; }, get secret() { return fromVault().secret; } };
+      const credentials = {
+        get key() {
+          return fromVault().key;
+        },
+        get secret() {
+          return fromVault().secret;
+        },
+      };
       const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v4`;
       const client = new ApiClient({ baseUrl, credentials, account: 'live1-main', limitsOff: true, maxReadAttempts: 1 });
       await client.request({ method: 'GET', path: '/wallet/total_balance' }, TotalBalance);
@@ -227,13 +254,20 @@ describe('vault with Electron safeStorage', () => {
       expect(e.message).toMatch(/set a passphrase/);
       expect(readdirSync(dir)).toEqual([]);
     }
-    await expectError(() => DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', randomBytes(32), false), platform: 'linux' }).box(), 'SAFE_STORAGE_UNAVAILABLE');
+    await expectError(
+      () => DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', randomBytes(32), false), platform: 'linux' }).box(),
+      'SAFE_STORAGE_UNAVAILABLE',
+    );
     await expectError(() => DeskVault.open({ path, platform: 'linux' }).box(), 'SAFE_STORAGE_UNAVAILABLE');
 
     const v = DeskVault.open({ path, safeStorage: fakeSafeStorage('basic_text'), platform: 'linux', scrypt: FAST_SCRYPT });
     await v.setPassphrase(undefined, PASS);
     expect(v.box().open(v.box().seal('x'))).toBe('x');
-    expect(v.status()).toMatchObject({ backend: 'passphrase', passphrase_set: true, keychain_note: expect.stringContaining('"basic_text" backend') });
+    expect(v.status()).toMatchObject({
+      backend: 'passphrase',
+      passphrase_set: true,
+      keychain_note: expect.stringContaining('"basic_text" backend'),
+    });
   });
 
   it('wraps the key with a real keyring, opens itself at start, and says exactly what happened when the keyring changed', async () => {
@@ -252,7 +286,10 @@ describe('vault with Electron safeStorage', () => {
     expect(same.box().open(sealed)).toBe(MAIN.secret);
 
     const otherBackend = DeskVault.open({ path, safeStorage: fakeSafeStorage('kwallet5', keyring), platform: 'linux' });
-    expect(otherBackend.status()).toMatchObject({ locked: true, keychain_note: expect.stringMatching(/stored with the "gnome_libsecret" keyring, but safeStorage now uses "kwallet5"/) });
+    expect(otherBackend.status()).toMatchObject({
+      locked: true,
+      keychain_note: expect.stringMatching(/stored with the "gnome_libsecret" keyring, but safeStorage now uses "kwallet5"/),
+    });
     await expectError(() => otherBackend.unlock(''), 'KEYRING_CHANGED');
 
     const resetKeyring = DeskVault.open({ path, safeStorage: fakeSafeStorage('gnome_libsecret', randomBytes(32)), platform: 'linux' });

@@ -6,7 +6,16 @@ import type { SecretBox } from '../profiles/store.ts';
 import { LockedError, type VaultPort } from '../vaultPort.ts';
 import { UnlockBackoff } from './backoff.ts';
 import {
-  base64DecodeBytes, base64EncodeBytes, DEFAULT_SCRYPT, deriveMasterKey, openBytes, seal, splitKeys, type ScryptParams, type Sealed, type VaultKeys,
+  base64DecodeBytes,
+  base64EncodeBytes,
+  DEFAULT_SCRYPT,
+  deriveMasterKey,
+  openBytes,
+  seal,
+  splitKeys,
+  type ScryptParams,
+  type Sealed,
+  type VaultKeys,
 } from './crypto.ts';
 import { VaultError } from './errors.ts';
 import { VaultFile, writeFileAtomic, type Protection } from './file.ts';
@@ -115,7 +124,10 @@ export class DeskVault implements VaultPort {
   private readonly listeners = new Set<() => void>();
   private readonly backoff: UnlockBackoff;
 
-  private constructor(private readonly opts: VaultOptions, file: VaultFile | null) {
+  private constructor(
+    private readonly opts: VaultOptions,
+    file: VaultFile | null,
+  ) {
     this.file = file;
     this.clock = opts.clock ?? realClock;
     this.platform = opts.platform ?? process.platform;
@@ -132,12 +144,18 @@ export class DeskVault implements VaultPort {
     try {
       raw = JSON.parse(readFileSync(opts.path, 'utf8'));
     } catch (e) {
-      throw new VaultError('CORRUPT', `The vault file ${opts.path} cannot be read as a vault (${(e as Error).message.split('\n')[0]}). It was damaged or replaced: restore it from a backup, or remove it and enter the keys again.`);
+      throw new VaultError(
+        'CORRUPT',
+        `The vault file ${opts.path} cannot be read as a vault (${(e as Error).message.split('\n')[0]}). It was damaged or replaced: restore it from a backup, or remove it and enter the keys again.`,
+      );
     }
     const parsed = VaultFile.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
-      throw new VaultError('CORRUPT', `The vault file ${opts.path} is not in the vault's format (at ${issue.path.join('.') || 'top level'}: ${issue.message}). It was damaged or edited: restore it from a backup, or remove it and enter the keys again.`);
+      throw new VaultError(
+        'CORRUPT',
+        `The vault file ${opts.path} is not in the vault's format (at ${issue.path.join('.') || 'top level'}: ${issue.message}). It was damaged or edited: restore it from a backup, or remove it and enter the keys again.`,
+      );
     }
     const v = new DeskVault(opts, parsed.data);
     if (parsed.data.protection.kind === 'safe_storage') {
@@ -173,7 +191,10 @@ export class DeskVault implements VaultPort {
     if (file.protection.kind === 'passphrase') {
       const master = await this.guess(file.protection, passphrase);
       if (!master) {
-        throw new VaultError('WRONG_PASSPHRASE', `The passphrase is not the one this vault was set with. Nothing was unlocked; ${this.waitSentence('try again')}`);
+        throw new VaultError(
+          'WRONG_PASSPHRASE',
+          `The passphrase is not the one this vault was set with. Nothing was unlocked; ${this.waitSentence('try again')}`,
+        );
       }
       this.openWith(master);
     } else {
@@ -217,11 +238,18 @@ export class DeskVault implements VaultPort {
       if (file.protection.kind === 'passphrase') {
         if (!current) throw new VaultError('WRONG_PASSPHRASE', 'Enter the current passphrase to change it.');
         const m = await this.guess(file.protection, current);
-        if (!m) throw new VaultError('WRONG_PASSPHRASE', `The current passphrase is wrong; the passphrase was not changed. ${this.waitSentence('Try again')}`);
+        if (!m)
+          throw new VaultError(
+            'WRONG_PASSPHRASE',
+            `The current passphrase is wrong; the passphrase was not changed. ${this.waitSentence('Try again')}`,
+          );
         master = m;
       } else {
         if (!confirmLeaveKeychain) {
-          throw new VaultError('INVALID_INPUT', 'The keys are kept by the system keychain. Moving them to a passphrase must be confirmed: from then on the desk starts locked and only the passphrase opens it.');
+          throw new VaultError(
+            'INVALID_INPUT',
+            'The keys are kept by the system keychain. Moving them to a passphrase must be confirmed: from then on the desk starts locked and only the passphrase opens it.',
+          );
         }
         master = Buffer.from(this.keys!.master);
       }
@@ -239,7 +267,9 @@ export class DeskVault implements VaultPort {
       throw new LockedError('The desk locked while the passphrase was being changed; nothing was changed. Unlock it and try again.');
     }
     this.write({
-      format: 'treasury-desk-vault', version: 1, check: checkValue(master),
+      format: 'treasury-desk-vault',
+      version: 1,
+      check: checkValue(master),
       protection: { kind: 'passphrase', kdf: { name: 'scrypt', salt: salt.toString('base64'), ...params }, wrapped },
     });
     this.keyringError = null;
@@ -260,11 +290,15 @@ export class DeskVault implements VaultPort {
       const keys = this.keysOrThrow();
       const [prefix, iv, tag, data, ...rest] = sealed.split('.');
       const legacy = prefix === LEGACY_PREFIX;
-      const plain = (legacy || prefix === BOX_PREFIX) && iv && tag && data && rest.length === 0
-        ? openBytes(keys.enc, { iv, tag, data } as Sealed, legacy ? 'secret' : aad(binding))
-        : null;
+      const plain =
+        (legacy || prefix === BOX_PREFIX) && iv && tag && data && rest.length === 0
+          ? openBytes(keys.enc, { iv, tag, data } as Sealed, legacy ? 'secret' : aad(binding))
+          : null;
       if (plain === null) {
-        throw new VaultError('CORRUPT', 'A stored secret could not be opened with this vault\'s key for this profile and address: the profiles file was changed, or it was sealed by another vault or for another profile. Enter that profile\'s key and secret again.');
+        throw new VaultError(
+          'CORRUPT',
+          "A stored secret could not be opened with this vault's key for this profile and address: the profiles file was changed, or it was sealed by another vault or for another profile. Enter that profile's key and secret again.",
+        );
       }
       return plain;
     };
@@ -299,7 +333,8 @@ export class DeskVault implements VaultPort {
   }
 
   setIdleMinutes(minutes: number): void {
-    if (!Number.isFinite(minutes) || minutes <= 0) throw new VaultError('INVALID_INPUT', 'The idle time must be a positive number of minutes.');
+    if (!Number.isFinite(minutes) || minutes <= 0)
+      throw new VaultError('INVALID_INPUT', 'The idle time must be a positive number of minutes.');
     this.idleMs = Math.round(minutes * 60_000);
     this.arm();
   }
@@ -317,9 +352,12 @@ export class DeskVault implements VaultPort {
     const ss = this.opts.safeStorage!;
     const master = randomBytes(32);
     this.write({
-      format: 'treasury-desk-vault', version: 1, check: checkValue(master),
+      format: 'treasury-desk-vault',
+      version: 1,
+      check: checkValue(master),
       protection: {
-        kind: 'safe_storage', wrapped_key: ss.encryptString(master.toString('base64')).toString('base64'),
+        kind: 'safe_storage',
+        wrapped_key: ss.encryptString(master.toString('base64')).toString('base64'),
         backend: this.platform === 'linux' ? (ss.getSelectedStorageBackend?.() ?? null) : null,
       },
     });
@@ -346,7 +384,10 @@ export class DeskVault implements VaultPort {
   private async guess(p: Extract<Protection, { kind: 'passphrase' }>, passphrase: string): Promise<Buffer | null> {
     const wait = this.backoff.waitMs();
     if (wait > 0) {
-      throw new VaultError('UNLOCK_BACKOFF', `Too many wrong passphrases. Wait ${formatWait(wait)} before trying again; nothing was checked.`);
+      throw new VaultError(
+        'UNLOCK_BACKOFF',
+        `Too many wrong passphrases. Wait ${formatWait(wait)} before trying again; nothing was checked.`,
+      );
     }
     const master = await this.masterFromPassphrase(p, passphrase);
     if (master) this.backoff.succeeded();
@@ -363,29 +404,45 @@ export class DeskVault implements VaultPort {
   private masterFromSafeStorage(p: Extract<Protection, { kind: 'safe_storage' }>): Buffer {
     const ss = this.opts.safeStorage;
     if (!ss || !ss.isEncryptionAvailable()) {
-      throw new VaultError('SAFE_STORAGE_UNAVAILABLE', 'This vault\'s key is kept by the system keyring, which is not available now (the desk runs without Electron, or no keyring is running). Start the desk in Electron with the keyring available.');
+      throw new VaultError(
+        'SAFE_STORAGE_UNAVAILABLE',
+        "This vault's key is kept by the system keyring, which is not available now (the desk runs without Electron, or no keyring is running). Start the desk in Electron with the keyring available.",
+      );
     }
     if (this.platform === 'linux' && p.backend !== null) {
       const now = ss.getSelectedStorageBackend?.() ?? 'unknown';
       if (now !== p.backend) {
-        throw new VaultError('KEYRING_CHANGED', `This vault's key was stored with the "${p.backend}" keyring, but safeStorage now uses "${now}". Start the desk in the same desktop session (or with the same --password-store) as before; if that keyring is gone, remove the vault and enter the keys again.`);
+        throw new VaultError(
+          'KEYRING_CHANGED',
+          `This vault's key was stored with the "${p.backend}" keyring, but safeStorage now uses "${now}". Start the desk in the same desktop session (or with the same --password-store) as before; if that keyring is gone, remove the vault and enter the keys again.`,
+        );
       }
     }
     let text: string;
     try {
       text = ss.decryptString(Buffer.from(p.wrapped_key, 'base64'));
     } catch {
-      throw new VaultError('KEYRING_CHANGED', 'The system keyring could not decrypt the vault\'s key: the keyring was reset, replaced, or belongs to another user. The stored keys cannot be recovered from it; remove the vault and enter the keys again.');
+      throw new VaultError(
+        'KEYRING_CHANGED',
+        "The system keyring could not decrypt the vault's key: the keyring was reset, replaced, or belongs to another user. The stored keys cannot be recovered from it; remove the vault and enter the keys again.",
+      );
     }
     const master = this.checked(Buffer.from(text, 'base64'));
-    if (!master) throw new VaultError('CORRUPT', `The system keyring returned a key that is not this vault's: the vault file ${this.opts.path} was replaced or edited.`);
+    if (!master)
+      throw new VaultError(
+        'CORRUPT',
+        `The system keyring returned a key that is not this vault's: the vault file ${this.opts.path} was replaced or edited.`,
+      );
     return master;
   }
 
   private checked(master: Buffer): Buffer | null {
     if (master.length !== 32 || !sameHex(checkValue(master), this.file?.check ?? '')) {
       if (this.file?.protection.kind === 'passphrase' && master.length === 32) {
-        throw new VaultError('CORRUPT', `The passphrase opened the vault's key, but the key does not match the vault file ${this.opts.path}: the file was edited. Restore it from a backup, or remove it and enter the keys again.`);
+        throw new VaultError(
+          'CORRUPT',
+          `The passphrase opened the vault's key, but the key does not match the vault file ${this.opts.path}: the file was edited. Restore it from a backup, or remove it and enter the keys again.`,
+        );
       }
       return null;
     }
@@ -429,11 +486,14 @@ export class DeskVault implements VaultPort {
     this.clearTimer();
     if (!this.keys || this.idleMs === null) return;
     const due = this.lastActivity + this.idleMs - this.clock.now();
-    this.idleTimer = this.clock.setTimeout(() => {
-      this.idleTimer = null;
-      this.expireIfIdle();
-      if (this.keys) this.arm();
-    }, Math.max(0, due));
+    this.idleTimer = this.clock.setTimeout(
+      () => {
+        this.idleTimer = null;
+        this.expireIfIdle();
+        if (this.keys) this.arm();
+      },
+      Math.max(0, due),
+    );
   }
 
   private emit(): void {

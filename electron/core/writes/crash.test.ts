@@ -28,16 +28,25 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function run(mode: 'start' | 'resume', journal: string, baseUrl: string, onLine: (line: string, child: ChildProcess) => void): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, baseUrl, String(COUNT), '1500'], { stdio: ['ignore', 'pipe', 'pipe'] });
+function run(
+  mode: 'start' | 'resume',
+  journal: string,
+  baseUrl: string,
+  onLine: (line: string, child: ChildProcess) => void,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, baseUrl, String(COUNT), '1500'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const err: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (l) => err.push(l));
   createInterface({ input: child.stdout! }).on('line', (l) => onLine(l, child));
-  return new Promise((resolve) => child.once('exit', (code, signal) => {
-    if (code !== 0 && signal === null) process.stderr.write(err.join('\n'));
-    resolve({ code, signal });
-  }));
+  return new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      if (code !== 0 && signal === null) process.stderr.write(err.join('\n'));
+      resolve({ code, signal });
+    }),
+  );
 }
 
 describe('a crash mid-batch', () => {

@@ -32,7 +32,11 @@ async function setUp(opts: FakeOptions, settleMs = SETTLE_MS): Promise<void> {
 
 function makeExecutor(baseUrl: string, settleMs = SETTLE_MS): WriteExecutor {
   const client = new ApiClient({
-    baseUrl, credentials: { key: 'test-key', secret: 'test-secret' }, limitsOff: true, timeoutMs: TIMEOUT_MS, maxReadAttempts: 2,
+    baseUrl,
+    credentials: { key: 'test-key', secret: 'test-secret' },
+    limitsOff: true,
+    timeoutMs: TIMEOUT_MS,
+    maxReadAttempts: 2,
   });
   return new WriteExecutor({ journal, client, settleMs, lookupIntervalMs: INTERVAL_MS });
 }
@@ -81,7 +85,15 @@ describe('exactly-once writes against a faulty exchange', () => {
     ]);
 
     // Every kind of fault was exercised, the commits-then-fails ones included.
-    for (const f of ['drop_after_commit', 'timeout_after_commit', 'error_after_commit', 'late_commit', 'drop_before', 'error_before', 'rate_limited'] as const) {
+    for (const f of [
+      'drop_after_commit',
+      'timeout_after_commit',
+      'error_after_commit',
+      'late_commit',
+      'drop_before',
+      'error_before',
+      'rate_limited',
+    ] as const) {
       expect(fake.faultsApplied.get(f) ?? 0, f).toBeGreaterThan(0);
     }
     const withdrawalIds = results.filter((v) => v.kind === 'withdrawal').map((v) => v.client_id!);
@@ -98,7 +110,7 @@ describe('exactly-once writes against a faulty exchange', () => {
 
     expect(results.map((v) => v.state).filter((s) => s !== 'accepted' && s !== 'done')).toEqual([]);
     // More POSTs arrived than records exist: resends happened, and none of them doubled a write.
-    expect((fake.posts.get('/withdrawals') ?? 0)).toBeGreaterThan(200);
+    expect(fake.posts.get('/withdrawals') ?? 0).toBeGreaterThan(200);
     expect(journal.unfinished().filter((v) => v.state !== 'accepted')).toEqual([]);
   });
 
@@ -110,7 +122,9 @@ describe('exactly-once writes against a faulty exchange', () => {
     expect(v.state).toBe('accepted');
     expect(fake.withdrawals).toHaveLength(1);
     expect(fake.posts.get('/withdrawals')).toBe(1);
-    expect(events.map((e) => e.intent.state)).toEqual(expect.arrayContaining(['pending_approval', 'approved', 'in_flight', 'unconfirmed', 'accepted']));
+    expect(events.map((e) => e.intent.state)).toEqual(
+      expect.arrayContaining(['pending_approval', 'approved', 'in_flight', 'unconfirmed', 'accepted']),
+    );
     expect(events.filter((e) => e.record === 'retry')).toEqual([]);
   });
 
@@ -139,7 +153,10 @@ describe('exactly-once writes against a faulty exchange', () => {
 
   it('treats a labelled 4xx as a clear refusal: no lookup, no resend', async () => {
     await setUp({ refuse: (_p, b) => (b.amount === '999' ? { label: 'BALANCE_NOT_ENOUGH', message: 'not enough' } : null) });
-    const v = await executor.submit({ kind: 'withdrawal', input: { currency: 'USDT', amount: '999', address: 'T1', chain: 'TRX' } }, 'alice');
+    const v = await executor.submit(
+      { kind: 'withdrawal', input: { currency: 'USDT', amount: '999', address: 'T1', chain: 'TRX' } },
+      'alice',
+    );
     expect(v).toMatchObject({ state: 'refused', label: 'BALANCE_NOT_ENOUGH' });
     expect(v.reason).toMatch(/balance|enough/i);
     expect(fake.posts.get('/withdrawals')).toBe(1);
@@ -155,12 +172,27 @@ describe('exactly-once writes against a faulty exchange', () => {
   });
 
   it('never resends an own-account or sub-to-sub transfer after an ambiguous failure; asks the operator', async () => {
-    await setUp({ fault: scripted(['POST', '/wallet/transfers', 'timeout_after_commit'], ['POST', '/wallet/sub_account_to_sub_account', 'drop_before']) });
-    const own = await executor.submit({ kind: 'own_transfer', input: { currency: 'USDT', from: 'spot', to: 'futures', amount: '5', settle: 'usdt' } }, 'alice');
-    const s2s = await executor.submit({
-      kind: 'sub_to_sub_transfer',
-      input: { currency: 'USDT', sub_account_from: '101', sub_account_from_type: 'spot', sub_account_to: '102', sub_account_to_type: 'spot', amount: '2' },
-    }, 'alice');
+    await setUp({
+      fault: scripted(['POST', '/wallet/transfers', 'timeout_after_commit'], ['POST', '/wallet/sub_account_to_sub_account', 'drop_before']),
+    });
+    const own = await executor.submit(
+      { kind: 'own_transfer', input: { currency: 'USDT', from: 'spot', to: 'futures', amount: '5', settle: 'usdt' } },
+      'alice',
+    );
+    const s2s = await executor.submit(
+      {
+        kind: 'sub_to_sub_transfer',
+        input: {
+          currency: 'USDT',
+          sub_account_from: '101',
+          sub_account_from_type: 'spot',
+          sub_account_to: '102',
+          sub_account_to_type: 'spot',
+          amount: '2',
+        },
+      },
+      'alice',
+    );
     expect(own.state).toBe('needs_attention');
     expect(own.reason).toMatch(/no id to look up.*will not send it again/);
     expect(s2s.state).toBe('needs_attention');
@@ -177,7 +209,10 @@ describe('exactly-once writes against a faulty exchange', () => {
 
   it('reconciles a UID transfer against the exchange records, and never resends one', async () => {
     await setUp({ fault: scripted(['POST', '/withdrawals/push', 'drop_after_commit'], ['POST', '/withdrawals/push', 'error_before']) });
-    const landed = await executor.submit({ kind: 'uid_transfer', input: { receive_uid: '7001', currency: 'USDT', amount: '12.5' } }, 'alice');
+    const landed = await executor.submit(
+      { kind: 'uid_transfer', input: { receive_uid: '7001', currency: 'USDT', amount: '12.5' } },
+      'alice',
+    );
     expect(landed).toMatchObject({ state: 'done', exchange_id: String(fake.pushes[0]!.id) });
     const lost = await executor.submit({ kind: 'uid_transfer', input: { receive_uid: '7001', currency: 'USDT', amount: '12.5' } }, 'alice');
     // Same receiver and amount: the record of the first is claimed, so it is not taken for the second.
@@ -219,10 +254,15 @@ describe('exactly-once writes against a faulty exchange', () => {
       journal.append({ type: 'sent', intent: v.id, attempt: 1 });
     }
     await fetch(`${baseUrl}/withdrawals`, {
-      method: 'POST', headers: { KEY: 'k', SIGN: 's', Timestamp: '1', 'Content-Type': 'application/json' }, body: JSON.stringify(a.body),
+      method: 'POST',
+      headers: { KEY: 'k', SIGN: 's', Timestamp: '1', 'Content-Type': 'application/json' },
+      body: JSON.stringify(a.body),
     });
     const after = await executor.resume();
-    expect(after.map((v) => [v.id, v.state, v.attempts])).toEqual([[a.id, 'accepted', 1], [b.id, 'accepted', 2]]);
+    expect(after.map((v) => [v.id, v.state, v.attempts])).toEqual([
+      [a.id, 'accepted', 1],
+      [b.id, 'accepted', 2],
+    ]);
     expect(fake.withdrawals.map((w) => w.withdraw_order_id).sort()).toEqual([a.client_id, b.client_id].sort());
   });
 
@@ -244,10 +284,20 @@ describe('exactly-once writes against a faulty exchange', () => {
     // As the core holds a stored profile: its key and secret sealed, opened at each signature.
     const sealed = vault.box().seal(JSON.stringify({ key: 'AKEY123456789', secret: 'SSECRET987654321' }));
     const open = () => JSON.parse(vault.box().open(sealed)) as { key: string; secret: string };
-    const credentials = { get key() { return open().key; }, get secret() { return open().secret; } };
+    const credentials = {
+      get key() {
+        return open().key;
+      },
+      get secret() {
+        return open().secret;
+      },
+    };
     const client = new ApiClient({ baseUrl, credentials, account: 'p1', limitsOff: true, timeoutMs: TIMEOUT_MS });
     const guarded = new WriteExecutor({
-      journal, client, settleMs: SETTLE_MS, lookupIntervalMs: INTERVAL_MS,
+      journal,
+      client,
+      settleMs: SETTLE_MS,
+      lookupIntervalMs: INTERVAL_MS,
       blocked: () => (vault.isLocked() ? 'the desk is locked' : null),
     });
     // An executor that does not ask first still cannot send: signing needs the vault.
@@ -259,7 +309,12 @@ describe('exactly-once writes against a faulty exchange', () => {
     const b = unguarded.submit(withdrawal(2), 'alice');
     await new Promise((r) => setTimeout(r, 3 * INTERVAL_MS));
     expect(fake.posts.size).toBe(0);
-    expect(journal.unfinished().map((v) => v.state).sort()).toEqual(['approved', 'approved']);
+    expect(
+      journal
+        .unfinished()
+        .map((v) => v.state)
+        .sort(),
+    ).toEqual(['approved', 'approved']);
     expect(journal.intents().find((v) => v.id !== a.id)?.reason).toMatch(/not sent: The desk is locked/);
 
     await vault.unlock('a long enough passphrase');

@@ -45,7 +45,10 @@ export interface WriteEvent {
 }
 
 /** What an approved request carries beside its wire body: a batch row's note, the sub-account whose key signs it. */
-export interface IntentExtra { note?: string; signer?: string }
+export interface IntentExtra {
+  note?: string;
+  signer?: string;
+}
 
 /** Who drives each intent of a journal, across every executor over it in this process. */
 const drivers = new WeakMap<Journal, Map<string, Promise<IntentView>>>();
@@ -58,8 +61,12 @@ function driversOf(journal: Journal): Map<string, Promise<IntentView>> {
 
 /** Transfer statuses (§3.3) that say the transfer did not happen; for a cancel, an order already filled. */
 const FAILED_STATUSES: Partial<Record<IntentView['kind'], ReadonlySet<string>>> = {
-  own_transfer: new Set(['FAIL']), main_sub_transfer: new Set(['FAIL']), sub_to_sub_transfer: new Set(['FAIL']), sub_own_transfer: new Set(['FAIL']),
-  uid_transfer: new Set(['FAIL']), spot_cancel: new Set(['closed']),
+  own_transfer: new Set(['FAIL']),
+  main_sub_transfer: new Set(['FAIL']),
+  sub_to_sub_transfer: new Set(['FAIL']),
+  sub_own_transfer: new Set(['FAIL']),
+  uid_transfer: new Set(['FAIL']),
+  spot_cancel: new Set(['closed']),
 };
 
 export class WriteExecutor {
@@ -100,7 +107,15 @@ export class WriteExecutor {
     const spec = KINDS[w.kind];
     const body = buildBody(w, spec.idField ? id : null);
     const signer = signerOf(w);
-    this.record({ type: 'intent', intent: id, kind: w.kind, client_id: spec.idField ? String(body[spec.idField]) : null, body, ...(signer ? { signer } : {}), ...(note ? { note } : {}) });
+    this.record({
+      type: 'intent',
+      intent: id,
+      kind: w.kind,
+      client_id: spec.idField ? String(body[spec.idField]) : null,
+      body,
+      ...(signer ? { signer } : {}),
+      ...(note ? { note } : {}),
+    });
     return this.view(id);
   }
 
@@ -109,7 +124,14 @@ export class WriteExecutor {
    * operators signed, then its approval; the executor drives it from there. Idempotent: a request the
    * journal already holds is only driven (a crash between the two records is finished here).
    */
-  dispatchApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], by: string, extra: IntentExtra = {}): Promise<IntentView> {
+  dispatchApproved(
+    id: string,
+    kind: IntentView['kind'],
+    body: Record<string, string | number>,
+    signatures: OperatorSignature[],
+    by: string,
+    extra: IntentExtra = {},
+  ): Promise<IntentView> {
     this.journalApproved(id, kind, body, signatures, extra);
     const v = this.view(id);
     if (v.state === 'pending_approval') return this.approve(id, by);
@@ -120,17 +142,36 @@ export class WriteExecutor {
    * Journals a row of an approved batch that will not be sent (a cancelled rebalance's rest) as cancelled,
    * so that a restarted desk never sends it. A row already on its way is left to finish.
    */
-  skipApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], reason: string, extra: IntentExtra = {}): IntentView {
+  skipApproved(
+    id: string,
+    kind: IntentView['kind'],
+    body: Record<string, string | number>,
+    signatures: OperatorSignature[],
+    reason: string,
+    extra: IntentExtra = {},
+  ): IntentView {
     this.journalApproved(id, kind, body, signatures, extra);
     return this.view(id).state === 'pending_approval' ? this.cancel(id, reason) : this.view(id);
   }
 
-  private journalApproved(id: string, kind: IntentView['kind'], body: Record<string, string | number>, signatures: OperatorSignature[], extra: IntentExtra): void {
+  private journalApproved(
+    id: string,
+    kind: IntentView['kind'],
+    body: Record<string, string | number>,
+    signatures: OperatorSignature[],
+    extra: IntentExtra,
+  ): void {
     const spec = KINDS[kind];
     if (!this.journal.intent(id)) {
       this.record({
-        type: 'intent', intent: id, kind, client_id: spec.idField ? String(body[spec.idField] ?? id) : null, body, signatures,
-        ...(extra.note ? { note: extra.note } : {}), ...(extra.signer ? { signer: extra.signer } : {}),
+        type: 'intent',
+        intent: id,
+        kind,
+        client_id: spec.idField ? String(body[spec.idField] ?? id) : null,
+        body,
+        signatures,
+        ...(extra.note ? { note: extra.note } : {}),
+        ...(extra.signer ? { signer: extra.signer } : {}),
       });
     }
   }
@@ -299,18 +340,34 @@ export class WriteExecutor {
           const l = await this.lookup(this.view(v.id));
           if (l.kind === 'found') return this.recordFound(this.view(v.id), l);
           if (l.kind === 'unknown') {
-            this.record({ type: 'unconfirmed', intent: v.id, attempt, reason: `refused with ${f.label} on attempt ${attempt}; checking whether an earlier attempt landed` });
+            this.record({
+              type: 'unconfirmed',
+              intent: v.id,
+              attempt,
+              reason: `refused with ${f.label} on attempt ${attempt}; checking whether an earlier attempt landed`,
+            });
             return;
           }
         }
-        this.record({ type: 'result', intent: v.id, outcome: 'refused', via: 'response', http_status: f.status, label: f.label, message: f.message });
+        this.record({
+          type: 'result',
+          intent: v.id,
+          outcome: 'refused',
+          via: 'response',
+          http_status: f.status,
+          label: f.label,
+          message: f.message,
+        });
         return;
       }
       return this.onAmbiguous(this.view(v.id), f.reason);
     }
     const exchangeId = answer?.id ?? answer?.tx_id;
     this.record({
-      type: 'result', intent: v.id, outcome: 'accepted', via: 'response',
+      type: 'result',
+      intent: v.id,
+      outcome: 'accepted',
+      via: 'response',
       ...(exchangeId !== undefined && exchangeId !== null ? { exchange_id: String(exchangeId) } : {}),
       ...(typeof answer?.status === 'string' ? { status: answer.status } : {}),
     });
@@ -322,8 +379,12 @@ export class WriteExecutor {
   /** The client whose key signs `v`, or why none can. */
   private clientFor(v: IntentView): WriteClient | string {
     const signs = KINDS[v.kind].signer;
-    if (signs === 'main') return v.signer === undefined ? this.client : `a ${KINDS[v.kind].what} is signed by the main key, yet it names sub-account ${v.signer}`;
-    if (v.signer === undefined) return signs === 'either' ? this.client : `the ${KINDS[v.kind].what} names no sub-account whose key signs it`;
+    if (signs === 'main')
+      return v.signer === undefined
+        ? this.client
+        : `a ${KINDS[v.kind].what} is signed by the main key, yet it names sub-account ${v.signer}`;
+    if (v.signer === undefined)
+      return signs === 'either' ? this.client : `the ${KINDS[v.kind].what} names no sub-account whose key signs it`;
     if (!this.subClient) return `this desk signs nothing with a sub-account's key`;
     try {
       return this.subClient(v.signer);
@@ -339,7 +400,8 @@ export class WriteExecutor {
       return;
     }
     this.record({
-      type: 'needs_attention', intent: v.id,
+      type: 'needs_attention',
+      intent: v.id,
       reason: `The ${spec.what} got no clear answer (${reason}). The API gives this kind of transfer no id to look up, so the desk will not send it again: check both accounts' balances, then settle it as done or not done.`,
     });
   }
@@ -351,7 +413,8 @@ export class WriteExecutor {
     if (l.kind === 'found') {
       if (v.kind === 'uid_transfer' && l.copies > 1) {
         this.record({
-          type: 'needs_attention', intent: v.id,
+          type: 'needs_attention',
+          intent: v.id,
           reason: `The UID transfer got no clear answer, and ${l.copies} outgoing UID transfers to user ${String(v.body.receive_uid)} of ${String(v.body.amount)} ${String(v.body.currency)} match it. Check which one is this transfer, then settle it.`,
         });
         return;
@@ -362,7 +425,8 @@ export class WriteExecutor {
       if (l.impossible) return this.cannotProve(v, l.reason);
       if (l.refusedLabel !== undefined) {
         this.record({
-          type: 'needs_attention', intent: v.id,
+          type: 'needs_attention',
+          intent: v.id,
           reason: `The ${spec.what} got no clear answer, and the exchange refused the desk's check (${l.refusedLabel}: ${l.reason}). It will not be sent again: check the exchange's records, then settle it.`,
         });
         return;
@@ -374,18 +438,24 @@ export class WriteExecutor {
     const span = (after.last_absent_at ?? 0) - (after.first_absent_at ?? 0);
     if (after.absent_lookups < 2 || span < this.settleMs) return this.sleep();
     if (resendable(spec)) {
-      this.record({ type: 'retry', intent: v.id, reason: `${v.client_id ? `id ${v.client_id}` : 'no effect'} absent over ${after.absent_lookups} lookups spanning ${Math.round(span / 1000)} s; sending again` });
+      this.record({
+        type: 'retry',
+        intent: v.id,
+        reason: `${v.client_id ? `id ${v.client_id}` : 'no effect'} absent over ${after.absent_lookups} lookups spanning ${Math.round(span / 1000)} s; sending again`,
+      });
       return;
     }
     this.record({
-      type: 'needs_attention', intent: v.id,
+      type: 'needs_attention',
+      intent: v.id,
       reason: `The UID transfer got no clear answer and no matching record appeared over ${Math.round(span / 1000)} s, so it most likely did not happen. The API gives it no id, so the desk cannot prove it and will not send it again: check the account, then settle it (and send it again by hand if needed).`,
     });
   }
 
   private cannotProve(v: IntentView, reason: string): void {
     this.record({
-      type: 'needs_attention', intent: v.id,
+      type: 'needs_attention',
+      intent: v.id,
       reason: `The ${KINDS[v.kind].what} got no clear answer and the desk cannot prove it absent (${reason}). It will not be sent again: check the exchange's records, then settle it.`,
     });
   }
@@ -411,26 +481,40 @@ export class WriteExecutor {
 
   /** Exchange ids of UID transfers other intents already account for. */
   private claimedUidTransfers(except: string): Set<string> {
-    return new Set(this.journal.intents()
-      .filter((o) => o.kind === 'uid_transfer' && o.id !== except && o.exchange_id !== undefined)
-      .map((o) => o.exchange_id!));
+    return new Set(
+      this.journal
+        .intents()
+        .filter((o) => o.kind === 'uid_transfer' && o.id !== except && o.exchange_id !== undefined)
+        .map((o) => o.exchange_id!),
+    );
   }
 
   private recordFound(v: IntentView, l: Found): void {
     const via = v.kind === 'uid_transfer' ? 'records' : 'lookup';
     const ids = l.exchange_id !== undefined ? { exchange_id: l.exchange_id } : {};
     if (l.status !== undefined && FAILED_STATUSES[v.kind]?.has(l.status)) {
-      const message = v.kind === 'spot_cancel' ? 'The order was filled before the cancellation reached it; nothing was cancelled.' : `The exchange recorded the ${KINDS[v.kind].what} with status ${l.status}; nothing moved.`;
+      const message =
+        v.kind === 'spot_cancel'
+          ? 'The order was filled before the cancellation reached it; nothing was cancelled.'
+          : `The exchange recorded the ${KINDS[v.kind].what} with status ${l.status}; nothing moved.`;
       this.record({ type: 'result', intent: v.id, outcome: 'refused', via, ...ids, status: l.status, message });
       return;
     }
-    this.record({ type: 'result', intent: v.id, outcome: 'accepted', via, ...ids, ...(l.status !== undefined ? { status: l.status } : {}) });
+    this.record({
+      type: 'result',
+      intent: v.id,
+      outcome: 'accepted',
+      via,
+      ...ids,
+      ...(l.status !== undefined ? { status: l.status } : {}),
+    });
     if (l.copies > 1) this.flagCopies(this.view(v.id), l);
   }
 
   private flagCopies(v: IntentView, l: Found): void {
     this.record({
-      type: 'needs_attention', intent: v.id,
+      type: 'needs_attention',
+      intent: v.id,
       reason: `The exchange holds ${l.copies} ${KINDS[v.kind].what}s with id ${v.client_id}: it was applied more than once. Cancel the extra one if its status still allows it, then settle this intent.`,
     });
   }

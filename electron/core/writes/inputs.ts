@@ -1,7 +1,15 @@
 import type { z } from 'zod';
 import {
-  MainSubTransferInput, OwnTransferInput, SpotCancelAllInput, SpotCancelInput, SpotOrderInput, SubOwnTransferInput, SubToSubTransferInput,
-  UidTransferInput, WithdrawalInput, type WriteInput,
+  MainSubTransferInput,
+  OwnTransferInput,
+  SpotCancelAllInput,
+  SpotCancelInput,
+  SpotOrderInput,
+  SubOwnTransferInput,
+  SubToSubTransferInput,
+  UidTransferInput,
+  WithdrawalInput,
+  type WriteInput,
 } from '../../../shared/api/writes.ts';
 import type { IntentKind } from '../journal/records.ts';
 import type { HttpRequest } from './lookups.ts';
@@ -33,14 +41,30 @@ export function resendable(spec: KindSpec): boolean {
 
 export const KINDS: Record<IntentKind, KindSpec> = {
   withdrawal: { path: '/withdrawals', idField: 'withdraw_order_id', signer: 'main', what: 'withdrawal' },
-  main_sub_transfer: { path: '/wallet/sub_account_transfers', idField: 'client_order_id', signer: 'main', what: 'main/sub-account transfer' },
+  main_sub_transfer: {
+    path: '/wallet/sub_account_transfers',
+    idField: 'client_order_id',
+    signer: 'main',
+    what: 'main/sub-account transfer',
+  },
   own_transfer: { path: '/wallet/transfers', idField: null, signer: 'main', what: 'transfer between own accounts' },
-  sub_to_sub_transfer: { path: '/wallet/sub_account_to_sub_account', idField: null, signer: 'main', what: 'sub-account to sub-account transfer' },
-  sub_own_transfer: { path: '/wallet/transfers', idField: null, signer: 'sub', what: 'transfer between a sub-account\'s own accounts' },
+  sub_to_sub_transfer: {
+    path: '/wallet/sub_account_to_sub_account',
+    idField: null,
+    signer: 'main',
+    what: 'sub-account to sub-account transfer',
+  },
+  sub_own_transfer: { path: '/wallet/transfers', idField: null, signer: 'sub', what: "transfer between a sub-account's own accounts" },
   uid_transfer: { path: '/withdrawals/push', idField: null, signer: 'main', what: 'UID transfer' },
   spot_order: { path: '/spot/orders', idField: 'text', signer: 'either', what: 'spot order' },
   spot_cancel: { path: '/spot/orders/{order_id}', idField: null, idempotent: true, signer: 'either', what: 'order cancellation' },
-  spot_cancel_all: { path: '/spot/orders', idField: null, idempotent: true, signer: 'either', what: 'cancellation of every open order of a pair' },
+  spot_cancel_all: {
+    path: '/spot/orders',
+    idField: null,
+    idempotent: true,
+    signer: 'either',
+    what: 'cancellation of every open order of a pair',
+  },
 };
 
 /** The request a journaled body becomes on the wire. */
@@ -48,7 +72,12 @@ export function wireRequest(kind: IntentKind, body: Readonly<Record<string, stri
   const q = (keys: string[]): Array<[string, string]> => keys.filter((k) => body[k] !== undefined).map((k) => [k, String(body[k])]);
   switch (kind) {
     case 'spot_cancel':
-      return { method: 'DELETE', path: `/spot/orders/${encodeURIComponent(String(body.order_id))}`, query: q(['currency_pair', 'account']), priority: 'action' };
+      return {
+        method: 'DELETE',
+        path: `/spot/orders/${encodeURIComponent(String(body.order_id))}`,
+        query: q(['currency_pair', 'account']),
+        priority: 'action',
+      };
     case 'spot_cancel_all':
       return { method: 'DELETE', path: '/spot/orders', query: q(['currency_pair', 'side', 'account']), priority: 'action' };
     default:
@@ -113,8 +142,11 @@ export function buildBody(w: WriteInput, clientId: string | null): WireBody {
 /** The sub-account whose key signs `w`, or null when the main key does. */
 export function signerOf(w: WriteInput): string | null {
   switch (KINDS[w.kind].signer) {
-    case 'main': return null;
-    case 'sub': return parseOrThrow(SubOwnTransferInput, w.kind, w.input).sub_account;
-    case 'either': return (w.input as { sub_uid?: string }).sub_uid ?? null;
+    case 'main':
+      return null;
+    case 'sub':
+      return parseOrThrow(SubOwnTransferInput, w.kind, w.input).sub_account;
+    case 'either':
+      return (w.input as { sub_uid?: string }).sub_uid ?? null;
   }
 }

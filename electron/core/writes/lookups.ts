@@ -66,7 +66,10 @@ export function withdrawalLookupQuery(v: IntentView, nowMs: number): Array<[stri
 export async function lookupWithdrawal(client: WriteClient, v: IntentView, nowMs: number): Promise<Lookup> {
   let answer: Withdrawal[];
   try {
-    answer = await client.request({ method: 'GET', path: '/wallet/withdrawals', query: withdrawalLookupQuery(v, nowMs), priority: 'action' }, listOf(Withdrawal));
+    answer = await client.request(
+      { method: 'GET', path: '/wallet/withdrawals', query: withdrawalLookupQuery(v, nowMs), priority: 'action' },
+      listOf(Withdrawal),
+    );
   } catch (e) {
     return unknownFrom(e);
   }
@@ -79,9 +82,15 @@ export async function lookupWithdrawal(client: WriteClient, v: IntentView, nowMs
 
 export async function lookupTransfer(client: WriteClient, v: IntentView): Promise<Lookup> {
   try {
-    const r = await client.request({
-      method: 'GET', path: '/wallet/order_status', query: [['client_order_id', v.client_id!]], priority: 'action',
-    }, TransferOrderStatus);
+    const r = await client.request(
+      {
+        method: 'GET',
+        path: '/wallet/order_status',
+        query: [['client_order_id', v.client_id!]],
+        priority: 'action',
+      },
+      TransferOrderStatus,
+    );
     return { kind: 'found', copies: 1, exchange_id: String(r.tx_id), status: r.status };
   } catch (e) {
     if (isNotFound(e)) return { kind: 'absent' };
@@ -96,10 +105,13 @@ export async function lookupTransfer(client: WriteClient, v: IntentView): Promis
  * than one cannot be told apart and is reported as several copies.
  */
 export async function reconcileUidTransfer(
-  client: WriteClient, v: IntentView, claimed: ReadonlySet<string>, nowMs: number,
+  client: WriteClient,
+  v: IntentView,
+  claimed: ReadonlySet<string>,
+  nowMs: number,
 ): Promise<Lookup> {
   const sentAt = Math.floor((v.last_sent_at ?? v.created_at) / 1000);
-  const from = Math.floor((v.created_at / 1000)) - 300;
+  const from = Math.floor(v.created_at / 1000) - 300;
   // `to` defaults to the exchange's "now"; it is sent only when the 30-day maximum needs it.
   const window: Array<[string, string]> = [['from', String(from)]];
   if (nowMs / 1000 - from > 29 * DAY_S) window.push(['to', String(from + 30 * DAY_S - 60)]);
@@ -107,10 +119,15 @@ export async function reconcileUidTransfer(
   const matches: UidTransfer[] = [];
   try {
     for (let offset = 0; ; offset += limit) {
-      const page = await client.request({
-        method: 'GET', path: '/wallet/push', priority: 'action',
-        query: [['transaction_type', 'withdraw'], ...window, ['limit', String(limit)], ['offset', String(offset)]],
-      }, listOf(UidTransfer));
+      const page = await client.request(
+        {
+          method: 'GET',
+          path: '/wallet/push',
+          priority: 'action',
+          query: [['transaction_type', 'withdraw'], ...window, ['limit', String(limit)], ['offset', String(offset)]],
+        },
+        listOf(UidTransfer),
+      );
       for (const r of page) {
         if (String(r.receive_uid) !== String(v.body.receive_uid) || r.currency !== v.body.currency) continue;
         if (!new Dec(r.amount).eq(new Dec(String(v.body.amount)))) continue;

@@ -40,7 +40,17 @@ beforeAll(async () => {
   sandbox = await launchSandbox({ dataDir: join(dir, 'sandbox'), root, extraArgs: ['--no-limits'] });
   creds = readSandboxCredentials(sandbox.credentialsPath);
   mine = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
-  const book = await mine.request({ method: 'GET', path: '/spot/order_book', query: [['currency_pair', 'BTC_USDT'], ['limit', '50']] }, OrderBook);
+  const book = await mine.request(
+    {
+      method: 'GET',
+      path: '/spot/order_book',
+      query: [
+        ['currency_pair', 'BTC_USDT'],
+        ['limit', '50'],
+      ],
+    },
+    OrderBook,
+  );
   price = new Decimal(book.bids[book.bids.length - 1]![0]).mul('0.8').toDecimalPlaces(0).toFixed();
 }, 60_000);
 
@@ -53,16 +63,35 @@ afterAll(async () => {
 async function ordersWithText(text: string): Promise<SpotOrder[]> {
   const all: SpotOrder[] = [];
   for (const status of ['open', 'finished']) {
-    all.push(...await mine.request({ method: 'GET', path: '/spot/orders', query: [['currency_pair', 'BTC_USDT'], ['status', status], ['limit', '100']] }, z.array(SpotOrder)));
+    all.push(
+      ...(await mine.request(
+        {
+          method: 'GET',
+          path: '/spot/orders',
+          query: [
+            ['currency_pair', 'BTC_USDT'],
+            ['status', status],
+            ['limit', '100'],
+          ],
+        },
+        z.array(SpotOrder),
+      )),
+    );
   }
   return all.filter((o) => o.text === text);
 }
 
-interface Run { code: number | null; signal: NodeJS.Signals | null; lines: string[] }
+interface Run {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  lines: string[];
+}
 
 /** Runs the stand-in core; `killAt` is the line after which it is killed with SIGKILL. */
 function run(mode: string, journal: string, killAt?: string): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, sandbox.credentialsPath, price, String(SETTLE_MS)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, sandbox.credentialsPath, price, String(SETTLE_MS)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const lines: string[] = [];
   const err: string[] = [];
   createInterface({ input: child.stderr! }).on('line', (l) => err.push(l));
@@ -70,10 +99,12 @@ function run(mode: string, journal: string, killAt?: string): Promise<Run> {
     lines.push(l);
     if (l === killAt) child.kill('SIGKILL');
   });
-  return new Promise((done) => child.once('exit', (code, signal) => {
-    if (code !== 0 && signal === null) process.stderr.write(`${err.join('\n')}\n`);
-    done({ code, signal, lines });
-  }));
+  return new Promise((done) =>
+    child.once('exit', (code, signal) => {
+      if (code !== 0 && signal === null) process.stderr.write(`${err.join('\n')}\n`);
+      done({ code, signal, lines });
+    }),
+  );
 }
 
 function textOf(r: Run): string {

@@ -20,18 +20,61 @@ const pair = 'BTC_USDT';
 
 function order(text: string, over: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    id: '77', text, amend_text: '-', create_time: String(NOW / 1000), update_time: String(NOW / 1000), create_time_ms: NOW, update_time_ms: NOW,
-    status: 'closed', currency_pair: pair, type: 'limit', account: 'spot', side: 'buy', amount: '0.01', price: '60000', time_in_force: 'gtc',
-    iceberg: '0', left: '0', filled_amount: '0.01', fill_price: '600', filled_total: '600', avg_deal_price: '60000', fee: '0.00002', fee_currency: 'BTC',
-    point_fee: '0', gt_fee: '0', gt_maker_fee: '0', gt_taker_fee: '0', gt_discount: false, rebated_fee: '0', rebated_fee_currency: 'USDT',
-    stp_id: 0, stp_act: '-', finish_as: 'filled', ...over,
+    id: '77',
+    text,
+    amend_text: '-',
+    create_time: String(NOW / 1000),
+    update_time: String(NOW / 1000),
+    create_time_ms: NOW,
+    update_time_ms: NOW,
+    status: 'closed',
+    currency_pair: pair,
+    type: 'limit',
+    account: 'spot',
+    side: 'buy',
+    amount: '0.01',
+    price: '60000',
+    time_in_force: 'gtc',
+    iceberg: '0',
+    left: '0',
+    filled_amount: '0.01',
+    fill_price: '600',
+    filled_total: '600',
+    avg_deal_price: '60000',
+    fee: '0.00002',
+    fee_currency: 'BTC',
+    point_fee: '0',
+    gt_fee: '0',
+    gt_maker_fee: '0',
+    gt_taker_fee: '0',
+    gt_discount: false,
+    rebated_fee: '0',
+    rebated_fee_currency: 'USDT',
+    stp_id: 0,
+    stp_act: '-',
+    finish_as: 'filled',
+    ...over,
   };
 }
 
 function trade(text: string): Record<string, unknown> {
   return {
-    id: '9', create_time: String(NOW / 1000), create_time_ms: String(NOW), currency_pair: pair, side: 'buy', role: 'taker', amount: '0.01', price: '60000',
-    order_id: '78', fee: '0.00002', fee_currency: 'BTC', point_fee: '0', gt_fee: '0', amend_text: '-', sequence_id: '1', text,
+    id: '9',
+    create_time: String(NOW / 1000),
+    create_time_ms: String(NOW),
+    currency_pair: pair,
+    side: 'buy',
+    role: 'taker',
+    amount: '0.01',
+    price: '60000',
+    order_id: '78',
+    fee: '0.00002',
+    fee_currency: 'BTC',
+    point_fee: '0',
+    gt_fee: '0',
+    amend_text: '-',
+    sequence_id: '1',
+    text,
   };
 }
 
@@ -64,7 +107,9 @@ class ScriptedExchange implements WriteClient {
     const fill = (rows: Array<Record<string, unknown>> | null | undefined): unknown => {
       if (rows === null) throw new NetworkError('timed out', undefined, { timedOut: true });
       if (this.w.endless) {
-        return Array.from({ length: Number(q.get('limit')) }, (_, i) => (req.path === '/spot/my_trades' ? trade(`t-other${i}`) : order(`t-other${i}`, { id: String(1000 + i) })));
+        return Array.from({ length: Number(q.get('limit')) }, (_, i) =>
+          req.path === '/spot/my_trades' ? trade(`t-other${i}`) : order(`t-other${i}`, { id: String(1000 + i) }),
+        );
       }
       return (rows ?? []).map((r) => ({ ...r, text: r.text === '$' ? this.text : r.text }));
     };
@@ -94,7 +139,18 @@ afterEach(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const limitBuy = { kind: 'spot_order' as const, input: { currency_pair: pair, side: 'buy' as const, type: 'limit' as const, account: 'spot' as const, amount: '0.01', price: '60000', time_in_force: 'gtc' as const } };
+const limitBuy = {
+  kind: 'spot_order' as const,
+  input: {
+    currency_pair: pair,
+    side: 'buy' as const,
+    type: 'limit' as const,
+    account: 'spot' as const,
+    amount: '0.01',
+    price: '60000',
+    time_in_force: 'gtc' as const,
+  },
+};
 
 async function run(world: World, now = NOW) {
   const ex = new ScriptedExchange(world);
@@ -187,7 +243,8 @@ describe('a spot order whose answer was lost', () => {
   it('needs an operator when the exchange refuses the lookup itself', async () => {
     const ex = new ScriptedExchange({});
     const client: WriteClient = {
-      request: (req, schema) => (req.path === '/spot/my_trades' ? Promise.reject(new ExchangeError(403, 'FORBIDDEN', 'no')) : ex.request(req, schema)),
+      request: (req, schema) =>
+        req.path === '/spot/my_trades' ? Promise.reject(new ExchangeError(403, 'FORBIDDEN', 'no')) : ex.request(req, schema),
     };
     let t = NOW;
     executor = new WriteExecutor({ journal, client, settleMs: 20, lookupIntervalMs: 5, now: () => (t += 10) });
@@ -204,11 +261,23 @@ describe('a spot order whose answer was lost', () => {
 });
 
 describe('orders for a sub-account', () => {
-  it('are sent and looked up with that sub-account\'s client only', async () => {
+  it("are sent and looked up with that sub-account's client only", async () => {
     const main = new ScriptedExchange({});
     const sub = new ScriptedExchange({ finished: [order('$', { id: '82' })] });
     let t = NOW;
-    executor = new WriteExecutor({ journal, client: main, settleMs: 20, lookupIntervalMs: 5, now: () => (t += 10), subClient: (uid) => (uid === '105' ? sub : (() => { throw new Error('no key'); })()) });
+    executor = new WriteExecutor({
+      journal,
+      client: main,
+      settleMs: 20,
+      lookupIntervalMs: 5,
+      now: () => (t += 10),
+      subClient: (uid) =>
+        uid === '105'
+          ? sub
+          : (() => {
+              throw new Error('no key');
+            })(),
+    });
     const v = await executor.submit({ ...limitBuy, input: { ...limitBuy.input, sub_uid: '105' } }, 'tester');
     expect(v.state).toBe('done');
     expect(v.exchange_id).toBe('82');

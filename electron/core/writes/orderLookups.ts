@@ -17,9 +17,19 @@ const SKEW_S = 600;
 /** The by-text lookup is tried only well inside the 30 minutes, so that a reply near the edge is not misread. */
 const TEXT_WINDOW_MARGIN_S = 120;
 
-interface Seen { id: string; status?: string; where: string }
+interface Seen {
+  id: string;
+  status?: string;
+  where: string;
+}
 
-async function pages<T>(client: WriteClient, req: (page: number) => HttpRequest, schema: z.ZodType<T[]>, limit: number, onRow: (r: T) => void): Promise<boolean> {
+async function pages<T>(
+  client: WriteClient,
+  req: (page: number) => HttpRequest,
+  schema: z.ZodType<T[]>,
+  limit: number,
+  onRow: (r: T) => void,
+): Promise<boolean> {
   for (let page = 1; page <= MAX_PAGES; page++) {
     const rows = await client.request(req(page), schema);
     rows.forEach(onRow);
@@ -43,28 +53,58 @@ export async function lookupSpotOrder(client: WriteClient, v: IntentView, nowMs:
   try {
     if (nowMs - v.created_at < (ORDER_TEXT_LOOKUP_SEC - TEXT_WINDOW_MARGIN_S) * 1000) {
       try {
-        const o = await client.request({ method: 'GET', path: `/spot/orders/${encodeURIComponent(text)}`, query: [['currency_pair', pair], ...account], priority: 'action' }, SpotOrder);
+        const o = await client.request(
+          {
+            method: 'GET',
+            path: `/spot/orders/${encodeURIComponent(text)}`,
+            query: [['currency_pair', pair], ...account],
+            priority: 'action',
+          },
+          SpotOrder,
+        );
         // An exchange that answered with another order must not make it look like ours.
         if (o.text === text) note(o.id, 'by its text', o.status);
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }
     }
-    const list = (status: 'open' | 'finished', limit: number) => (page: number): HttpRequest => ({
-      method: 'GET', path: '/spot/orders', priority: 'action',
-      query: [['currency_pair', pair], ['status', status], ...account, ...(status === 'finished' ? [['from', from] as [string, string]] : []), ['limit', String(limit)], ['page', String(page)]],
-    });
-    const onOrder = (where: string) => (o: SpotOrder): void => {
-      if (o.text === text) note(o.id, where, o.status);
-    };
-    complete = await pages(client, list('open', 100), z.array(SpotOrder), 100, onOrder('among the open orders')) && complete;
-    complete = await pages(client, list('finished', 1000), z.array(SpotOrder), 1000, onOrder('among the finished orders')) && complete;
-    complete = await pages(client, (page) => ({
-      method: 'GET', path: '/spot/my_trades', priority: 'action',
-      query: [['currency_pair', pair], ...account, ['from', from], ['limit', '1000'], ['page', String(page)]],
-    }), z.array(SpotTrade), 1000, (t) => {
-      if (t.text === text) note(t.order_id, 'among the trades');
-    }) && complete;
+    const list =
+      (status: 'open' | 'finished', limit: number) =>
+      (page: number): HttpRequest => ({
+        method: 'GET',
+        path: '/spot/orders',
+        priority: 'action',
+        query: [
+          ['currency_pair', pair],
+          ['status', status],
+          ...account,
+          ...(status === 'finished' ? [['from', from] as [string, string]] : []),
+          ['limit', String(limit)],
+          ['page', String(page)],
+        ],
+      });
+    const onOrder =
+      (where: string) =>
+      (o: SpotOrder): void => {
+        if (o.text === text) note(o.id, where, o.status);
+      };
+    complete = (await pages(client, list('open', 100), z.array(SpotOrder), 100, onOrder('among the open orders'))) && complete;
+    complete = (await pages(client, list('finished', 1000), z.array(SpotOrder), 1000, onOrder('among the finished orders'))) && complete;
+    complete =
+      (await pages(
+        client,
+        (page) => ({
+          method: 'GET',
+          path: '/spot/my_trades',
+          priority: 'action',
+          query: [['currency_pair', pair], ...account, ['from', from], ['limit', '1000'], ['page', String(page)]],
+        }),
+        z.array(SpotTrade),
+        1000,
+        (t) => {
+          if (t.text === text) note(t.order_id, 'among the trades');
+        },
+      )) && complete;
   } catch (e) {
     return unknownFrom(e);
   }
@@ -74,7 +114,8 @@ export async function lookupSpotOrder(client: WriteClient, v: IntentView, nowMs:
   }
   if (!complete) {
     return {
-      kind: 'unknown', impossible: true,
+      kind: 'unknown',
+      impossible: true,
       reason: `more than ${MAX_PAGES} pages of ${pair} orders or trades since it was created: the desk cannot search them all, so it cannot prove the order absent`,
     };
   }
@@ -90,7 +131,15 @@ export async function lookupCancel(client: WriteClient, v: IntentView): Promise<
   const account: Array<[string, string]> = v.body.account ? [['account', String(v.body.account)]] : [];
   if (v.kind === 'spot_cancel') {
     try {
-      const o = await client.request({ method: 'GET', path: `/spot/orders/${encodeURIComponent(String(v.body.order_id))}`, query: [['currency_pair', pair], ...account], priority: 'action' }, SpotOrder);
+      const o = await client.request(
+        {
+          method: 'GET',
+          path: `/spot/orders/${encodeURIComponent(String(v.body.order_id))}`,
+          query: [['currency_pair', pair], ...account],
+          priority: 'action',
+        },
+        SpotOrder,
+      );
       return o.status === 'open' ? { kind: 'absent' } : { kind: 'found', copies: 1, exchange_id: o.id, status: o.status };
     } catch (e) {
       return unknownFrom(e);
@@ -98,10 +147,27 @@ export async function lookupCancel(client: WriteClient, v: IntentView): Promise<
   }
   try {
     let open = 0;
-    const complete = await pages(client, (page) => ({
-      method: 'GET', path: '/spot/orders', priority: 'action',
-      query: [['currency_pair', pair], ['status', 'open'], ...account, ...(v.body.side ? [['side', String(v.body.side)] as [string, string]] : []), ['limit', '100'], ['page', String(page)]],
-    }), z.array(SpotOrder), 100, () => { open++; });
+    const complete = await pages(
+      client,
+      (page) => ({
+        method: 'GET',
+        path: '/spot/orders',
+        priority: 'action',
+        query: [
+          ['currency_pair', pair],
+          ['status', 'open'],
+          ...account,
+          ...(v.body.side ? [['side', String(v.body.side)] as [string, string]] : []),
+          ['limit', '100'],
+          ['page', String(page)],
+        ],
+      }),
+      z.array(SpotOrder),
+      100,
+      () => {
+        open++;
+      },
+    );
     if (open > 0 || !complete) return { kind: 'absent' };
     return { kind: 'found', copies: 1, status: 'cancelled' };
   } catch (e) {

@@ -28,7 +28,12 @@ export function classifyFailure(e: unknown): Failure {
 }
 
 /** Labels that say "you sent this already": on a resend they mean the first attempt probably landed. */
-export const DUPLICATE_LABELS: ReadonlySet<string> = new Set(['DUPLICATE_REQUEST', 'ORDER_EXISTS', 'REPEATED_CREATION', 'INVALID_CLIENT_ORDER_ID']);
+export const DUPLICATE_LABELS: ReadonlySet<string> = new Set([
+  'DUPLICATE_REQUEST',
+  'ORDER_EXISTS',
+  'REPEATED_CREATION',
+  'INVALID_CLIENT_ORDER_ID',
+]);
 
 /** GET /wallet/order_status answers "no such id" with a 404 or a not-found label; either proves absence. */
 export function isNotFound(e: unknown): boolean {

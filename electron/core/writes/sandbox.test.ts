@@ -27,11 +27,9 @@ const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const COUNT = 200;
 const SETTLE_MS = 1500;
 
-
 let dir: string;
 let sandbox: SandboxProcess;
 let creds: SandboxCredentials;
-
 
 /**
  * About 20% of the writes hit a fault: three rules fire on their own at 7% each (1 - 0.93^3 = 19.6%),
@@ -46,9 +44,25 @@ async function faultsOn(seed: number): Promise<void> {
     await adminCall(creds, 'POST', '/faults', { ...common, seed: seed + 1, kind: 'error', status: 502, label: 'SERVER_ERROR' });
     await adminCall(creds, 'POST', '/faults', { ...common, seed: seed + 2, kind: 'drop' });
     await adminCall(creds, 'POST', '/faults', { ...common, seed: seed + 3, kind: 'timeout_after_commit', hang_ms: 1500 });
-    await adminCall(creds, 'POST', '/faults', { path, method: 'POST', every: 37, times: 2, kind: 'error', status: 429, label: 'TOO_MANY_REQUESTS' });
+    await adminCall(creds, 'POST', '/faults', {
+      path,
+      method: 'POST',
+      every: 37,
+      times: 2,
+      kind: 'error',
+      status: 429,
+      label: 'TOO_MANY_REQUESTS',
+    });
   }
-  await adminCall(creds, 'POST', '/faults', { path: '/wallet/*', method: 'GET', rate: 0.1, seed: seed + 5, kind: 'error', status: 503, label: 'TOO_BUSY' });
+  await adminCall(creds, 'POST', '/faults', {
+    path: '/wallet/*',
+    method: 'GET',
+    rate: 0.1,
+    seed: seed + 5,
+    kind: 'error',
+    status: 503,
+    label: 'TOO_BUSY',
+  });
   // The exchange's clock 5 minutes ahead of the desk's: the client learns the offset (REQUEST_EXPIRED once).
   await adminCall(creds, 'POST', '/faults', { path: '*', kind: 'skew', skew_sec: 300 });
 }
@@ -58,7 +72,10 @@ function client(): ApiClient {
 }
 
 /** What the exchange holds, asked with faults off: records per withdraw_order_id and per client_order_id. */
-async function exchangeCounts(withdrawIds: string[], transferIds: string[]): Promise<{ withdrawals: number[]; transfers: Map<string, number> }> {
+async function exchangeCounts(
+  withdrawIds: string[],
+  transferIds: string[],
+): Promise<{ withdrawals: number[]; transfers: Map<string, number> }> {
   await adminCall(creds, 'DELETE', '/faults');
   const c = client();
   const withdrawals: number[] = [];
@@ -69,12 +86,22 @@ async function exchangeCounts(withdrawIds: string[], transferIds: string[]): Pro
   const wanted = new Set(transferIds);
   const transfers = new Map<string, number>();
   const nowSec = Math.floor(Date.now() / 1000);
-  const rows = await c.request({
-    // An explicit window: records made while the skew fault was on carry the exchange's time, 5 minutes ahead.
-    method: 'GET', path: '/wallet/sub_account_transfers',
-    query: [['sub_uid', creds.sub_accounts[0]!.uid], ['from', String(nowSec - 86_400)], ['to', String(nowSec + 3600)], ['limit', '1000']],
-  }, listOf(SubAccountTransfer));
-  for (const r of rows) if (r.client_order_id && wanted.has(r.client_order_id)) transfers.set(r.client_order_id, (transfers.get(r.client_order_id) ?? 0) + 1);
+  const rows = await c.request(
+    {
+      // An explicit window: records made while the skew fault was on carry the exchange's time, 5 minutes ahead.
+      method: 'GET',
+      path: '/wallet/sub_account_transfers',
+      query: [
+        ['sub_uid', creds.sub_accounts[0]!.uid],
+        ['from', String(nowSec - 86_400)],
+        ['to', String(nowSec + 3600)],
+        ['limit', '1000'],
+      ],
+    },
+    listOf(SubAccountTransfer),
+  );
+  for (const r of rows)
+    if (r.client_order_id && wanted.has(r.client_order_id)) transfers.set(r.client_order_id, (transfers.get(r.client_order_id) ?? 0) + 1);
   return { withdrawals, transfers };
 }
 
@@ -97,10 +124,20 @@ describe('exactly-once writes against the Sandbox with faults on', () => {
     try {
       const sub = creds.sub_accounts[0]!.uid;
       const results = await Promise.all([
-        ...Array.from({ length: COUNT }, (_, i) => executor.submit({ kind: 'withdrawal', input: { currency: 'USDT', amount: `${(i % 9) + 10}.5`, address: TRX, chain: 'TRX' } }, 'test')),
-        ...Array.from({ length: COUNT }, (_, i) => executor.submit({ kind: 'main_sub_transfer', input: { sub_account: sub, currency: 'USDT', amount: `${(i % 9) + 1}`, direction: 'to' } }, 'test')),
+        ...Array.from({ length: COUNT }, (_, i) =>
+          executor.submit(
+            { kind: 'withdrawal', input: { currency: 'USDT', amount: `${(i % 9) + 10}.5`, address: TRX, chain: 'TRX' } },
+            'test',
+          ),
+        ),
+        ...Array.from({ length: COUNT }, (_, i) =>
+          executor.submit(
+            { kind: 'main_sub_transfer', input: { sub_account: sub, currency: 'USDT', amount: `${(i % 9) + 1}`, direction: 'to' } },
+            'test',
+          ),
+        ),
       ]);
-      const faults = await adminCall(creds, 'GET', '/faults') as Array<{ kind: string; path: string; fired: number }>;
+      const faults = (await adminCall(creds, 'GET', '/faults')) as Array<{ kind: string; path: string; fired: number }>;
       for (const f of faults) expect(f.fired, `${f.kind} ${f.path}`).toBeGreaterThan(0);
       expect(results.filter((v) => v.state !== 'accepted' && v.state !== 'done').map((v) => [v.state, v.reason])).toEqual([]);
 
@@ -121,16 +158,21 @@ describe('exactly-once writes against the Sandbox with faults on', () => {
     const journalPath = join(dir, 'journal-crash.jsonl');
     const tsx = createRequire(import.meta.url).resolve('tsx');
     const runner = join(here, 'testkit', 'batchRunner.ts');
-    const run = (mode: string, onLine: (l: string, kill: () => void) => void) => new Promise<{ code: number | null; signal: string | null }>((done) => {
-      const child = spawn(process.execPath, ['--import', tsx, runner, mode, journalPath, creds.base_url, String(COUNT), String(SETTLE_MS), sandbox.credentialsPath], { stdio: ['ignore', 'pipe', 'pipe'] });
-      const err: string[] = [];
-      createInterface({ input: child.stderr! }).on('line', (l) => err.push(l));
-      createInterface({ input: child.stdout! }).on('line', (l) => onLine(l, () => child.kill('SIGKILL')));
-      child.once('exit', (code, signal) => {
-        if (code !== 0 && signal === null) process.stderr.write(`${err.join('\n')}\n`);
-        done({ code, signal });
+    const run = (mode: string, onLine: (l: string, kill: () => void) => void) =>
+      new Promise<{ code: number | null; signal: string | null }>((done) => {
+        const child = spawn(
+          process.execPath,
+          ['--import', tsx, runner, mode, journalPath, creds.base_url, String(COUNT), String(SETTLE_MS), sandbox.credentialsPath],
+          { stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+        const err: string[] = [];
+        createInterface({ input: child.stderr! }).on('line', (l) => err.push(l));
+        createInterface({ input: child.stdout! }).on('line', (l) => onLine(l, () => child.kill('SIGKILL')));
+        child.once('exit', (code, signal) => {
+          if (code !== 0 && signal === null) process.stderr.write(`${err.join('\n')}\n`);
+          done({ code, signal });
+        });
       });
-    });
 
     // Kill once the batch is going out: after the first records have landed at the exchange.
     let poll: NodeJS.Timeout | undefined;

@@ -29,20 +29,31 @@ let session: Session;
 let s: ActiveSession;
 let readOnlySub: Key;
 
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'subown-'));
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
   creds = readSandboxCredentials(sandbox.credentialsPath);
   const third = creds.sub_accounts[2]!;
-  readOnlySub = { uid: third.uid, ...(await adminCall(creds, 'POST', '/keys', { uid: third.uid, perms: { spot: 'write', futures: 'write', wallet: 'read' }, label: 'wallet read-only' }) as { key: string; secret: string }) };
+  readOnlySub = {
+    uid: third.uid,
+    ...((await adminCall(creds, 'POST', '/keys', {
+      uid: third.uid,
+      perms: { spot: 'write', futures: 'write', wallet: 'read' },
+      label: 'wallet read-only',
+    })) as { key: string; secret: string }),
+  };
   const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
   store = new ProfileStore(join(dir, 'profiles.json'));
   session = new Session({ store, vault, journalDir: join(dir, 'journals'), settleMs: () => 500 });
   const [a] = creds.sub_accounts;
   const saved = await session.save({
-    name: 'Signs with sub keys', environment: 'futures', base_url: creds.base_url, svc: 'Svc', key: creds.main.key, secret: creds.main.secret,
+    name: 'Signs with sub keys',
+    environment: 'futures',
+    base_url: creds.base_url,
+    svc: 'Svc',
+    key: creds.main.key,
+    secret: creds.main.secret,
     permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
     sub_keys: [a!, readOnlySub].map((k) => ({ uid: k.uid, key: k.key, secret: k.secret })),
   });
@@ -57,18 +68,35 @@ afterAll(async () => {
 
 type SpotRow = { currency: string; available: string };
 const spotUsdt = async (c: ActiveSession['client']): Promise<Decimal> =>
-  new Decimal((await c.request({ method: 'GET', path: '/spot/accounts', query: [['currency', 'USDT']] }, z.array(z.looseObject({ currency: z.string(), available: z.string() }))) as SpotRow[])
-    .find((r) => r.currency === 'USDT')?.available ?? '0');
+  new Decimal(
+    (
+      (await c.request(
+        { method: 'GET', path: '/spot/accounts', query: [['currency', 'USDT']] },
+        z.array(z.looseObject({ currency: z.string(), available: z.string() })),
+      )) as SpotRow[]
+    ).find((r) => r.currency === 'USDT')?.available ?? '0',
+  );
 const futuresUsdt = async (c: ActiveSession['client']): Promise<Decimal> =>
   new Decimal((await c.request({ method: 'GET', path: '/futures/usdt/accounts' }, z.looseObject({ available: z.string() }))).available);
 
-describe('a sub-account\'s own transfer, through the write executor', () => {
-  it('is signed by the sub-account\'s key: its money moves, the main account\'s does not, and the wire body is §4.1\'s', async () => {
+describe("a sub-account's own transfer, through the write executor", () => {
+  it("is signed by the sub-account's key: its money moves, the main account's does not, and the wire body is §4.1's", async () => {
     const uid = creds.sub_accounts[0]!.uid;
     const sub = s.subKeys.client(uid);
-    const [spot0, fut0, main0, mainFut0] = [await spotUsdt(sub), await futuresUsdt(sub), await spotUsdt(s.client), await futuresUsdt(s.client)];
+    const [spot0, fut0, main0, mainFut0] = [
+      await spotUsdt(sub),
+      await futuresUsdt(sub),
+      await spotUsdt(s.client),
+      await futuresUsdt(s.client),
+    ];
 
-    const v = await s.writes!.submit({ kind: 'sub_own_transfer', input: { sub_account: uid, currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '4.5' } }, 'tester');
+    const v = await s.writes!.submit(
+      {
+        kind: 'sub_own_transfer',
+        input: { sub_account: uid, currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '4.5' },
+      },
+      'tester',
+    );
 
     expect(v.state).toBe('done');
     expect(v.signer).toBe(uid);
@@ -76,14 +104,23 @@ describe('a sub-account\'s own transfer, through the write executor', () => {
     expect((await futuresUsdt(sub)).toFixed()).toBe(fut0.plus('4.5').toFixed());
     expect((await spotUsdt(s.client)).toFixed()).toBe(main0.toFixed());
     expect((await futuresUsdt(s.client)).toFixed()).toBe(mainFut0.toFixed());
-    const lines = readFileSync(join(dir, 'journals', `${s.id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; intent?: string });
+    const lines = readFileSync(join(dir, 'journals', `${s.id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; intent?: string });
     const intent = lines.find((r) => r.type === 'intent' && r.intent === v.id);
     expect(intent).toMatchObject({ signer: uid, body: { currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '4.5' } });
     expect(Object.keys((intent as unknown as { body: object }).body).sort()).toEqual(['amount', 'currency', 'from', 'settle', 'to']);
   });
 
   it('a wallet read-only sub-account key is refused, and the desk learns that of that key only', async () => {
-    const v = await s.writes!.submit({ kind: 'sub_own_transfer', input: { sub_account: readOnlySub.uid, currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1' } }, 'tester');
+    const v = await s.writes!.submit(
+      {
+        kind: 'sub_own_transfer',
+        input: { sub_account: readOnlySub.uid, currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1' },
+      },
+      'tester',
+    );
     expect(v.state).toBe('refused');
     expect(v.label).toBe('READ_ONLY');
     const summary = store.summaries().find((p) => p.name === 'Signs with sub keys')!;
@@ -94,7 +131,13 @@ describe('a sub-account\'s own transfer, through the write executor', () => {
   it('a sub-account the profile holds no key for: nothing is sent, and the intent says why', async () => {
     const other = creds.sub_accounts[1]!.uid;
     const before = (await adminCall(creds, 'GET', `/counts?uid=${other}`)) as unknown;
-    const v = await s.writes!.submit({ kind: 'sub_own_transfer', input: { sub_account: other, currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1' } }, 'tester');
+    const v = await s.writes!.submit(
+      {
+        kind: 'sub_own_transfer',
+        input: { sub_account: other, currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '1' },
+      },
+      'tester',
+    );
     expect(v.state).toBe('cancelled');
     expect(v.attempts).toBe(0);
     expect(v.reason).toMatch(new RegExp(`no key for sub-account ${other}`));
@@ -107,7 +150,13 @@ describe('a sub-account\'s own transfer, through the write executor', () => {
     const spot0 = await spotUsdt(sub);
     await adminCall(creds, 'POST', '/faults', { path: '/wallet/transfers', method: 'POST', kind: 'drop', times: 1 });
     try {
-      const v = await s.writes!.submit({ kind: 'sub_own_transfer', input: { sub_account: uid, currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '2' } }, 'tester');
+      const v = await s.writes!.submit(
+        {
+          kind: 'sub_own_transfer',
+          input: { sub_account: uid, currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: '2' },
+        },
+        'tester',
+      );
       expect(v.state).toBe('needs_attention');
       expect(v.attempts).toBe(1);
     } finally {
@@ -117,20 +166,32 @@ describe('a sub-account\'s own transfer, through the write executor', () => {
   });
 });
 
-describe('a rebalance leg between a sub-account\'s own accounts', () => {
-  it('becomes a sub_own_transfer that the sub-account\'s key signs: its spot into its isolated margin account', async () => {
+describe("a rebalance leg between a sub-account's own accounts", () => {
+  it("becomes a sub_own_transfer that the sub-account's key signs: its spot into its isolated margin account", async () => {
     const uid = creds.sub_accounts[0]!.uid;
     const [leg] = route({ owner: uid, kind: 'spot' }, { owner: uid, kind: 'margin', pair: 'BTC_USDT' });
     expect(leg!.signer).toBe(uid);
     const quoteOf = async (): Promise<Decimal> => {
-      const rows = await s.client.request({ method: 'GET', path: '/wallet/sub_account_margin_balances', query: [['sub_uid', uid]] }, z.array(z.looseObject({ available: z.array(z.looseObject({ currency_pair: z.string(), quote: z.looseObject({ available: z.string() }) })) })));
+      const rows = await s.client.request(
+        { method: 'GET', path: '/wallet/sub_account_margin_balances', query: [['sub_uid', uid]] },
+        z.array(
+          z.looseObject({
+            available: z.array(z.looseObject({ currency_pair: z.string(), quote: z.looseObject({ available: z.string() }) })),
+          }),
+        ),
+      );
       return new Decimal(rows[0]?.available.find((p) => p.currency_pair === 'BTC_USDT')?.quote.available ?? '0');
     };
     const [spot0, margin0, main0] = [await spotUsdt(s.subKeys.client(uid)), await quoteOf(), await spotUsdt(s.client)];
 
     const v = await s.writes!.submit(writeFor('USDT', { ...leg!, amount: '6' }), 'rebalance');
 
-    expect(v).toMatchObject({ kind: 'sub_own_transfer', signer: uid, state: 'done', body: { currency: 'USDT', from: 'spot', to: 'margin', amount: '6', currency_pair: 'BTC_USDT' } });
+    expect(v).toMatchObject({
+      kind: 'sub_own_transfer',
+      signer: uid,
+      state: 'done',
+      body: { currency: 'USDT', from: 'spot', to: 'margin', amount: '6', currency_pair: 'BTC_USDT' },
+    });
     expect((await spotUsdt(s.subKeys.client(uid))).toFixed()).toBe(spot0.minus(6).toFixed());
     expect((await quoteOf()).toFixed()).toBe(margin0.plus(6).toFixed());
     expect((await spotUsdt(s.client)).toFixed()).toBe(main0.toFixed());

@@ -38,9 +38,12 @@ function exchange(statuses: string[]): { client: WriteClient; asked: HttpRequest
   return { client, asked };
 }
 
-const write = { kind: 'main_sub_transfer' as const, input: { sub_account: '101', currency: 'USDT', amount: '5', direction: 'to' as const } };
+const write = {
+  kind: 'main_sub_transfer' as const,
+  input: { sub_account: '101', currency: 'USDT', amount: '5', direction: 'to' as const },
+};
 
-describe('a main/sub transfer\'s final status', () => {
+describe("a main/sub transfer's final status", () => {
   it('is confirmed by /wallet/order_status with the client_order_id sent', async () => {
     const { client, asked } = exchange(['SUCCESS']);
     const v = await new WriteExecutor({ journal, client }).submit(write, 'tester');

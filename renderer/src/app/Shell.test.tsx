@@ -14,7 +14,9 @@ function renderApp(fake: FakeDesk, at: string) {
   const router = createMemoryRouter(pageRoutes(), { initialEntries: [at] });
   render(
     <DeskProvider desk={createDesk(fake.api)}>
-      <QueryClientProvider client={testQueryClient()}><RouterProvider router={router} /></QueryClientProvider>
+      <QueryClientProvider client={testQueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
     </DeskProvider>,
   );
   return router;
@@ -24,7 +26,24 @@ describe('the shell', () => {
   it('names the pages that exist in the sidebar and marks the one in view', async () => {
     renderApp(fakeDesk(baseAnswers()), '/activity');
     const nav = await screen.findByRole('navigation', { name: 'Pages' });
-    expect(within(nav).getAllByRole('link').map((a) => a.textContent)).toEqual(['Overview', 'Sub-accounts', 'Withdrawals', 'Deposits', 'Transfers', 'Orders', 'Payouts', 'Rebalance', 'Approvals', 'Journal', 'Activity', 'Settings']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((a) => a.textContent),
+    ).toEqual([
+      'Overview',
+      'Sub-accounts',
+      'Withdrawals',
+      'Deposits',
+      'Transfers',
+      'Orders',
+      'Payouts',
+      'Rebalance',
+      'Approvals',
+      'Journal',
+      'Activity',
+      'Settings',
+    ]);
     await waitFor(() => expect(within(nav).getByRole('link', { name: 'Activity' }).getAttribute('aria-current')).toBe('page'));
     expect(within(nav).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBeNull();
     expect(await screen.findByRole('heading', { level: 1, name: 'Activity' })).toBeTruthy();
@@ -60,12 +79,14 @@ describe('the shell', () => {
     expect(connection.textContent).toBe('The Sandbox stopped; restarting it…');
     fake.answers.totalBalance = new Error('The exchange did not answer.');
     act(() => fake.emit('sandbox', { state: 'restarted', at: Date.now() }));
-    await waitFor(() => expect(connection.textContent).toMatch(/^The Sandbox did not answer \(No connection, \d+ s ago\) · Sandbox restarted \d+ s ago$/));
+    await waitFor(() =>
+      expect(connection.textContent).toMatch(/^The Sandbox did not answer \(No connection, \d+ s ago\) · Sandbox restarted \d+ s ago$/),
+    );
     // Screen readers hear the news once, without the ticking age.
     expect(within(screen.getByRole('contentinfo', { name: 'Status' })).getByRole('status').textContent).toBe('The Sandbox did not answer');
   });
 
-  it('blames the desk\'s host, not the Sandbox, when the host itself is gone', async () => {
+  it("blames the desk's host, not the Sandbox, when the host itself is gone", async () => {
     const fake = fakeDesk(baseAnswers());
     renderApp(fake, '/overview');
     const connection = await screen.findByTestId('connection');
@@ -76,7 +97,10 @@ describe('the shell', () => {
   });
 
   it('covers the window with the lock screen while the vault is locked', async () => {
-    renderApp(fakeDesk({ ...baseAnswers(), vaultStatus: { ...OPEN_VAULT, locked: true, backend: 'passphrase', passphrase_set: true } }), '/overview');
+    renderApp(
+      fakeDesk({ ...baseAnswers(), vaultStatus: { ...OPEN_VAULT, locked: true, backend: 'passphrase', passphrase_set: true } }),
+      '/overview',
+    );
     expect(await screen.findByRole('dialog', { name: 'Treasury Desk is locked' })).toBeTruthy();
     expect(screen.queryByRole('navigation', { name: 'Pages' })).toBeNull();
   });
@@ -111,7 +135,11 @@ describe('the shell', () => {
     fake.answers.approvalsState = { ...APPROVALS, frozen: { by: 'Alice', at: 1_700_000_000_000, reason: 'suspicious login' } };
     await router.navigate('/settings');
     act(() => fake.emit('approvals', {}));
-    await waitFor(() => expect(screen.getByTestId('freeze-banner').textContent).toMatch(/^Frozen by Alice at .*\(suspicious login\): no write leaves until a quorum unfreezes/));
+    await waitFor(() =>
+      expect(screen.getByTestId('freeze-banner').textContent).toMatch(
+        /^Frozen by Alice at .*\(suspicious login\): no write leaves until a quorum unfreezes/,
+      ),
+    );
     expect(within(screen.getByTestId('freeze-banner')).queryByRole('button', { name: 'Freeze' })).toBeNull();
   });
 });

@@ -30,13 +30,21 @@ export function Shell() {
       <nav className="sidebar" aria-label="Pages">
         <div className="brand">Treasury Desk</div>
         {PAGES.map((p) => (
-          <NavLink key={p.path} to={`/${p.path}`}>{p.title}</NavLink>
+          <NavLink key={p.path} to={`/${p.path}`}>
+            {p.title}
+          </NavLink>
         ))}
       </nav>
       <main aria-busy={navigation.state === 'loading'}>
         {/* On every page: the freeze when there is one, else the Freeze button and its shortcut. */}
-        <div className="topbar"><FreezeBanner /></div>
-        {navigation.state === 'loading' && <p className="muted small" role="status">Loading the page…</p>}
+        <div className="topbar">
+          <FreezeBanner />
+        </div>
+        {navigation.state === 'loading' && (
+          <p className="muted small" role="status">
+            Loading the page…
+          </p>
+        )}
         <Outlet />
       </main>
       <StatusBar />

@@ -30,13 +30,18 @@ function lockText(v: VaultStatus | undefined): string {
 }
 
 /** The link to the exchange as the last calls found it; "the Sandbox" when that is what the profile reaches. */
-export function connectionText(c: ConnectionState, profile: ProfileSummary | null | undefined, now: number): { text: string; bad: boolean } {
+export function connectionText(
+  c: ConnectionState,
+  profile: ProfileSummary | null | undefined,
+  now: number,
+): { text: string; bad: boolean } {
   const who = profile?.environment === 'sandbox' ? 'the Sandbox' : 'the exchange';
   const Who = who[0]!.toUpperCase() + who.slice(1);
   if (c.sandbox?.state === 'down') return { text: 'The Sandbox stopped; restarting it…', bad: true };
   const restarted = c.sandbox?.state === 'restarted' ? ` · Sandbox restarted ${age(now - c.sandbox.at)}` : '';
   if (c.lastFailure && (c.lastAnswerAt === null || c.lastFailure.at > c.lastAnswerAt)) {
-    if (c.lastFailure.host) return { text: `The desk's host does not answer (${age(now - c.lastFailure.at)}): is it still running?`, bad: true };
+    if (c.lastFailure.host)
+      return { text: `The desk's host does not answer (${age(now - c.lastFailure.at)}): is it still running?`, bad: true };
     return { text: `${Who} did not answer (${c.lastFailure.title}, ${age(now - c.lastFailure.at)})${restarted}`, bad: true };
   }
   if (c.lastAnswerAt === null) return { text: `Waiting for ${who}…${restarted}`, bad: false };
@@ -46,7 +51,8 @@ export function connectionText(c: ConnectionState, profile: ProfileSummary | nul
 /** The connection's news, without the ticking age, for screen readers. */
 function announcement(c: ConnectionState, profile: ProfileSummary | null | undefined): string {
   const text = connectionText(c, profile, 0).text;
-  if (c.sandbox?.state === 'down' || (c.lastFailure && (c.lastAnswerAt === null || c.lastFailure.at > c.lastAnswerAt))) return text.replace(/ \(.*$/, '');
+  if (c.sandbox?.state === 'down' || (c.lastFailure && (c.lastAnswerAt === null || c.lastFailure.at > c.lastAnswerAt)))
+    return text.replace(/ \(.*$/, '');
   return c.sandbox?.state === 'restarted' ? 'Sandbox restarted' : '';
 }
 
@@ -73,17 +79,32 @@ export function StatusBar() {
   return (
     <footer className="statusbar" aria-label="Status">
       <span data-testid="profile">
-        {profile.data ? <><span className={`env env-${profile.data.environment}`}>{profile.data.environment}</span> {profile.data.name}
-          <span className="muted"> · key {profile.data.key_masked}</span></>
-          : profile.data === null ? <Link to="/settings">No profile: add one in Settings</Link> : '…'}
+        {profile.data ? (
+          <>
+            <span className={`env env-${profile.data.environment}`}>{profile.data.environment}</span> {profile.data.name}
+            <span className="muted"> · key {profile.data.key_masked}</span>
+          </>
+        ) : profile.data === null ? (
+          <Link to="/settings">No profile: add one in Settings</Link>
+        ) : (
+          '…'
+        )}
       </span>
       <span data-testid="lock-state">{lockText(vault.data)}</span>
-      <span data-testid="connection" className={link.bad ? 'bad' : undefined}>{link.text}</span>
+      <span data-testid="connection" className={link.bad ? 'bad' : undefined}>
+        {link.text}
+      </span>
       {/* Read out when the link changes, not every time its age ticks. */}
-      <span className="sr-only" role="status">{announcement(connection, profile.data)}</span>
+      <span className="sr-only" role="status">
+        {announcement(connection, profile.data)}
+      </span>
       <span data-testid="rate-limits">{budgetText(limits)}</span>
       {inFlight !== null && <span data-testid="withdrawals-in-flight">{inFlight} withdrawals on their way</span>}
-      {unsent > 0 && <Link className="bad" data-testid="outflows-unsent" to="/withdrawals">{unsent} {unsent === 1 ? 'outflow' : 'outflows'} not sent by this desk</Link>}
+      {unsent > 0 && (
+        <Link className="bad" data-testid="outflows-unsent" to="/withdrawals">
+          {unsent} {unsent === 1 ? 'outflow' : 'outflows'} not sent by this desk
+        </Link>
+      )}
     </footer>
   );
 }

@@ -4,17 +4,22 @@ import { Shell } from './Shell.tsx';
 
 /** Hash history: both hosts serve only the build folder's files (app://desk/index.html in Electron), so the route lives in the fragment and a reload still asks for index.html. */
 export function pageRoutes(): RouteObject[] {
-  return [{
-    path: '/',
-    element: <Shell />,
-    children: [
-      { index: true, element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
-      ...PAGES.map((p): RouteObject => ({ path: p.path, lazy: async () => ({ Component: (await p.load()).default }) })),
-      // One sub-account, under its page in the sidebar (the link stays current).
-      { path: 'sub-accounts/:uid', lazy: async () => ({ Component: (await import('../features/balances/SubAccountsRoute.tsx')).default }) },
-      { path: '*', element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
-    ],
-  }];
+  return [
+    {
+      path: '/',
+      element: <Shell />,
+      children: [
+        { index: true, element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
+        ...PAGES.map((p): RouteObject => ({ path: p.path, lazy: async () => ({ Component: (await p.load()).default }) })),
+        // One sub-account, under its page in the sidebar (the link stays current).
+        {
+          path: 'sub-accounts/:uid',
+          lazy: async () => ({ Component: (await import('../features/balances/SubAccountsRoute.tsx')).default }),
+        },
+        { path: '*', element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
+      ],
+    },
+  ];
 }
 
 export const createDeskRouter = () => createHashRouter(pageRoutes());

@@ -14,7 +14,11 @@ export interface PageRoute {
 export const PAGES = [
   { path: 'overview', title: 'Overview', load: () => import('../features/overview/OverviewPage.tsx') },
   { path: 'sub-accounts', title: 'Sub-accounts', load: () => import('../features/balances/SubAccountsRoute.tsx') },
-  { path: 'withdrawals', title: 'Withdrawals', load: () => import('../features/history/index.ts').then((m) => ({ default: m.WithdrawalsPage })) },
+  {
+    path: 'withdrawals',
+    title: 'Withdrawals',
+    load: () => import('../features/history/index.ts').then((m) => ({ default: m.WithdrawalsPage })),
+  },
   { path: 'deposits', title: 'Deposits', load: () => import('../features/history/index.ts').then((m) => ({ default: m.DepositsPage })) },
   { path: 'transfers', title: 'Transfers', load: () => import('../features/history/index.ts').then((m) => ({ default: m.TransfersPage })) },
   { path: 'orders', title: 'Orders', load: () => import('../features/orders/OrdersPage.tsx') },

@@ -16,7 +16,10 @@ function stored(): ThemeChoice {
   }
 }
 
-interface ThemeState { choice: ThemeChoice; choose: (c: ThemeChoice) => void }
+interface ThemeState {
+  choice: ThemeChoice;
+  choose: (c: ThemeChoice) => void;
+}
 
 export const useTheme = create<ThemeState>((set) => ({
   choice: stored(),
@@ -24,7 +27,9 @@ export const useTheme = create<ThemeState>((set) => ({
     try {
       if (choice === 'system') localStorage.removeItem(KEY);
       else localStorage.setItem(KEY, choice);
-    } catch { /* storage refused: the choice lasts for this window */ }
+    } catch {
+      /* storage refused: the choice lasts for this window */
+    }
     set({ choice });
   },
 }));

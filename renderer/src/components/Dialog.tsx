@@ -5,8 +5,17 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
  * stays inside; Escape closes it; on close focus goes back to what had it before (the button that
  * opened it), never to the page body.
  */
-export function Dialog({ label, onClose, children, role = 'dialog', returnFocus }: {
-  label: string; onClose: () => void; children: ReactNode; role?: 'dialog' | 'alertdialog';
+export function Dialog({
+  label,
+  onClose,
+  children,
+  role = 'dialog',
+  returnFocus,
+}: {
+  label: string;
+  onClose: () => void;
+  children: ReactNode;
+  role?: 'dialog' | 'alertdialog';
   /** Where focus goes on close when not back to the opener (say, when the dialog removed the opener's row). */
   returnFocus?: () => HTMLElement | null;
 }) {
@@ -34,5 +43,9 @@ export function Dialog({ label, onClose, children, role = 'dialog', returnFocus 
       else document.querySelector<HTMLElement>('main h1')?.focus();
     };
   }, [opener]);
-  return <dialog ref={ref} className="dialog" role={role === 'alertdialog' ? 'alertdialog' : undefined} aria-label={label}>{children}</dialog>;
+  return (
+    <dialog ref={ref} className="dialog" role={role === 'alertdialog' ? 'alertdialog' : undefined} aria-label={label}>
+      {children}
+    </dialog>
+  );
 }

@@ -6,7 +6,11 @@ export function ErrorPanel({ error, onRetry }: { error: unknown; onRetry?: () =>
     <div className="error-panel" role="alert">
       <strong>{errorTitle(error)}</strong>
       <p>{operatorMessage(error)}</p>
-      {onRetry && <button type="button" onClick={onRetry}>Try again</button>}
+      {onRetry && (
+        <button type="button" onClick={onRetry}>
+          Try again
+        </button>
+      )}
     </div>
   );
 }

@@ -5,8 +5,16 @@ import { cloneElement } from 'react';
  * A labelled input with its error tied to it: aria-invalid on the input, aria-describedby pointing at
  * the message, so that a screen reader reads the problem with the field.
  */
-export function Field({ label, error, hint, children }: {
-  label: ReactNode; error?: string; hint?: string; children: ReactElement<Record<string, unknown>>;
+export function Field({
+  label,
+  error,
+  hint,
+  children,
+}: {
+  label: ReactNode;
+  error?: string;
+  hint?: string;
+  children: ReactElement<Record<string, unknown>>;
 }) {
   const id = useId();
   const errorId = `${id}-error`;
@@ -16,8 +24,16 @@ export function Field({ label, error, hint, children }: {
     <div className="field">
       <label htmlFor={id}>{label}</label>
       {cloneElement(children, { id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
-      {hint && <span id={hintId} className="muted small">{hint}</span>}
-      {error && <span id={errorId} className="field-error">{error}</span>}
+      {hint && (
+        <span id={hintId} className="muted small">
+          {hint}
+        </span>
+      )}
+      {error && (
+        <span id={errorId} className="field-error">
+          {error}
+        </span>
+      )}
     </div>
   );
 }

@@ -23,7 +23,10 @@ export interface Desk {
   readonly connection: StoreApi<ConnectionState>;
 }
 
-const NO_TOKEN = new DeskError({ kind: 'invalid_request', message: 'This page was opened without the desk\'s token. Open the address that `npm start` printed.' });
+const NO_TOKEN = new DeskError({
+  kind: 'invalid_request',
+  message: "This page was opened without the desk's token. Open the address that `npm start` printed.",
+});
 
 export function createDesk(api: DeskApi | null, now: () => number = Date.now): Desk {
   const connection = createStore<ConnectionState>(() => ({ lastAnswerAt: null, lastFailure: null, sandbox: null }));

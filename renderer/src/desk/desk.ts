@@ -33,7 +33,8 @@ function sentence(text: string): string {
 export function operatorMessage(error: unknown): string {
   if (error instanceof DeskError) {
     const m = error.body.message;
-    if (SHAPE.test(m)) return 'The exchange answered with something the desk does not understand; nothing was changed. Try again, and see the desk\'s log if it persists.';
+    if (SHAPE.test(m))
+      return "The exchange answered with something the desk does not understand; nothing was changed. Try again, and see the desk's log if it persists.";
     return sentence(m.replace(CHANNEL_PREFIX, ''));
   }
   if (error instanceof Error) return sentence(error.message);

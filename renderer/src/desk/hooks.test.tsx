@@ -59,13 +59,18 @@ function AllReads() {
       <p data-testid="intents">{reads.intentsList.data?.items.map((i) => `${i.id}:${i.state}`).join(',')}</p>
       <p data-testid="idle">{reads.settingsGet.data?.idle_lock_minutes}</p>
       <p data-testid="locked">{String(reads.vaultStatus.data?.locked)}</p>
-      <button type="button" onClick={() => save.mutate({ idle_lock_minutes: 42, settle_seconds: 30 })}>save</button>
+      <button type="button" onClick={() => save.mutate({ idle_lock_minutes: 42, settle_seconds: 30 })}>
+        save
+      </button>
     </div>
   );
 }
 
 async function setUp() {
-  const fake = fakeDesk({ ...baseAnswers(), settingsSave: (r) => ({ idle_lock_minutes: r.idle_lock_minutes, settle_seconds: r.settle_seconds }) as never });
+  const fake = fakeDesk({
+    ...baseAnswers(),
+    settingsSave: (r) => ({ idle_lock_minutes: r.idle_lock_minutes, settle_seconds: r.settle_seconds }) as never,
+  });
   renderWithDesk(fake, <AllReads />);
   await waitFor(() => expect(screen.getByTestId('loaded').textContent).toBe('yes'));
   const counts = () => Object.fromEntries(QUERY_CHANNELS.map((c) => [c, fake.count(c)])) as Record<ChannelName, number>;
@@ -81,11 +86,26 @@ async function setUp() {
   return { fake, counts, after };
 }
 
-const BALANCES_ONCE = { balancesMain: 1, balancesSnapshots: 1, balancesMatrix: 1, balancesSubAccount: 1, balanceAlerts: 1, balancesSettingsGet: 1 };
+const BALANCES_ONCE = {
+  balancesMain: 1,
+  balancesSnapshots: 1,
+  balancesMatrix: 1,
+  balancesSubAccount: 1,
+  balanceAlerts: 1,
+  balancesSettingsGet: 1,
+};
 const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1 };
 const WALLET_ONCE = { addressBookList: 1, walletCurrencyChains: 1, walletWithdrawStatus: 1, walletSavedAddresses: 1 };
 const REBALANCE_ONCE = { rebalanceScope: 1, rebalanceTemplates: 1, rebalanceBatches: 1 };
-const HISTORY_ONCE = { withdrawalsList: 1, depositsList: 1, transfersList: 1, uidTransfersList: 1, withdrawalDetail: 1, historyStatus: 1, unsentList: 1 };
+const HISTORY_ONCE = {
+  withdrawalsList: 1,
+  depositsList: 1,
+  transfersList: 1,
+  uidTransfersList: 1,
+  withdrawalDetail: 1,
+  historyStatus: 1,
+  unsentList: 1,
+};
 
 describe('targeted refresh: each event and write refetches only what it makes stale', () => {
   it('loads each read once', async () => {
@@ -95,9 +115,19 @@ describe('targeted refresh: each event and write refetches only what it makes st
 
   it('writes an intent event straight into the list and refetches only the cancellable withdrawals and the journal entries', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({ withdrawalsCancellable: 1, batchStatus: 1, journalEntries: 1, payoutsProgress: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({
+      withdrawalsCancellable: 1,
+      batchStatus: 1,
+      journalEntries: 1,
+      payoutsProgress: 1,
+    });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:in_flight');
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({ withdrawalsCancellable: 1, batchStatus: 1, journalEntries: 1, payoutsProgress: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({
+      withdrawalsCancellable: 1,
+      batchStatus: 1,
+      journalEntries: 1,
+      payoutsProgress: 1,
+    });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:unconfirmed');
   });
 
@@ -110,26 +140,62 @@ describe('targeted refresh: each event and write refetches only what it makes st
 
   it('refetches the book, the orders and the trades when a spot order moves', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'o-1', kind: 'spot_order', state: 'in_flight' }))))
-      .toEqual({ withdrawalsCancellable: 1, batchStatus: 1, payoutsProgress: 1, journalEntries: 1, spotOrderBook: 1, spotOrders: 1, spotTicker: 1, spotTrades: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'o-1', kind: 'spot_order', state: 'in_flight' })))).toEqual({
+      withdrawalsCancellable: 1,
+      batchStatus: 1,
+      payoutsProgress: 1,
+      journalEntries: 1,
+      spotOrderBook: 1,
+      spotOrders: 1,
+      spotTicker: 1,
+      spotTrades: 1,
+    });
   });
 
   it('refetches the balance, and only it, when an intent says money moved', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({ totalBalance: 1, withdrawalsCancellable: 1, batchStatus: 1, journalEntries: 1, payoutsProgress: 1 });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({
+      totalBalance: 1,
+      withdrawalsCancellable: 1,
+      batchStatus: 1,
+      journalEntries: 1,
+      payoutsProgress: 1,
+    });
   });
 
   it('refetches the profile-scoped reads on a profile event, not the vault or the settings', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('profiles', { active_id: 'sandbox' }))).toEqual({
-      profileCurrent: 1, profilesList: 1, journalStatus: 1, intentsList: 1, journalEntries: 1, journalVerify: 1, journalAuditKeys: 1, payoutsProgress: 1, totalBalance: 1, ...HISTORY_ONCE, depositAddress: 1,
-      ...BALANCES_ONCE, ...APPROVALS_ONCE, ...WALLET_ONCE, ...REBALANCE_ONCE, spotOrderBook: 1, spotOrders: 1, spotTicker: 1, spotTrades: 1,
+      profileCurrent: 1,
+      profilesList: 1,
+      journalStatus: 1,
+      intentsList: 1,
+      journalEntries: 1,
+      journalVerify: 1,
+      journalAuditKeys: 1,
+      payoutsProgress: 1,
+      totalBalance: 1,
+      ...HISTORY_ONCE,
+      depositAddress: 1,
+      ...BALANCES_ONCE,
+      ...APPROVALS_ONCE,
+      ...WALLET_ONCE,
+      ...REBALANCE_ONCE,
+      spotOrderBook: 1,
+      spotOrders: 1,
+      spotTicker: 1,
+      spotTrades: 1,
     });
   });
 
   it('refetches the approvals queue, the cancellable withdrawals and the journal entries, and only them, on an approvals event', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('approvals', {}))).toEqual({ ...APPROVALS_ONCE, journalEntries: 1, payoutsProgress: 1, rebalanceBatches: 1 });
+    expect(await after(counts(), () => fake.emit('approvals', {}))).toEqual({
+      ...APPROVALS_ONCE,
+      journalEntries: 1,
+      payoutsProgress: 1,
+      rebalanceBatches: 1,
+    });
   });
 
   it('refetches the rebalance batches and the balances, not the scope read, when a batch moves on', async () => {
@@ -146,13 +212,33 @@ describe('targeted refresh: each event and write refetches only what it makes st
 
   it('refetches the matrix, the sub-account and the alerts on a balance alert', async () => {
     const { fake, counts, after } = await setUp();
-    const alert = { id: 1, uid: '1', kind: 'cross_risk', subject: '', value: '1.05', threshold: '1.5', raised_at: 1, cleared_at: null, acknowledged_at: null };
-    expect(await after(counts(), () => fake.emit('balanceAlert', alert as never))).toEqual({ balancesMatrix: 1, balancesSubAccount: 1, balanceAlerts: 1 });
+    const alert = {
+      id: 1,
+      uid: '1',
+      kind: 'cross_risk',
+      subject: '',
+      value: '1.05',
+      threshold: '1.5',
+      raised_at: 1,
+      cleared_at: null,
+      acknowledged_at: null,
+    };
+    expect(await after(counts(), () => fake.emit('balanceAlert', alert as never))).toEqual({
+      balancesMatrix: 1,
+      balancesSubAccount: 1,
+      balanceAlerts: 1,
+    });
   });
 
   it('refetches the journal and its writes on a journal event', async () => {
     const { fake, counts, after } = await setUp();
-    expect(await after(counts(), () => fake.emit('journal', {}))).toEqual({ journalStatus: 1, intentsList: 1, journalEntries: 1, journalVerify: 1, journalAuditKeys: 1 });
+    expect(await after(counts(), () => fake.emit('journal', {}))).toEqual({
+      journalStatus: 1,
+      intentsList: 1,
+      journalEntries: 1,
+      journalVerify: 1,
+      journalAuditKeys: 1,
+    });
   });
 
   it('writes the vault event into the cache without asking for it again', async () => {

@@ -1,15 +1,34 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { EVENT_NAMES, type ChannelRequest, type ChannelResponse, type EventName, type EventPayload, type IntentPage, type IntentView } from '../../../shared/ipc.ts';
 import {
-  FINISHED_INTENT_STATES, MONEY_MOVED_STATES, SPOT_READS, STALE_AFTER_WRITE, STALE_ON_EVENT, WRITTEN_BY_ANSWER, WRITTEN_BY_EVENT,
-  type QueryChannel, type WriteChannel,
+  EVENT_NAMES,
+  type ChannelRequest,
+  type ChannelResponse,
+  type EventName,
+  type EventPayload,
+  type IntentPage,
+  type IntentView,
+} from '../../../shared/ipc.ts';
+import {
+  FINISHED_INTENT_STATES,
+  MONEY_MOVED_STATES,
+  SPOT_READS,
+  STALE_AFTER_WRITE,
+  STALE_ON_EVENT,
+  WRITTEN_BY_ANSWER,
+  WRITTEN_BY_EVENT,
+  type QueryChannel,
+  type WriteChannel,
 } from '../../../shared/ipcStale.ts';
 import { useDesk } from './DeskProvider.tsx';
 import { deskKeys } from './queryKeys.ts';
 
 /** A read from the core through TanStack Query, keyed by the key factory. */
-export function useDeskQuery<C extends QueryChannel>(name: C, request: ChannelRequest<C>, opts: { refetchIntervalMs?: number; enabled?: boolean } = {}) {
+export function useDeskQuery<C extends QueryChannel>(
+  name: C,
+  request: ChannelRequest<C>,
+  opts: { refetchIntervalMs?: number; enabled?: boolean } = {},
+) {
   const desk = useDesk();
   return useQuery({
     queryKey: deskKeys[name].of(request) as readonly unknown[],
@@ -31,8 +50,12 @@ export function mergeIntent(qc: QueryClient, intent: IntentView): void {
     if (at >= 0 && list[at]!.updated_at > intent.updated_at) continue;
     // Only the first page (no cursor) takes a new intent: a later page holds older ones.
     const first = request?.after === undefined;
-    const next = at >= 0 ? list.filter((i) => keep || i.id !== intent.id).map((i) => (i.id === intent.id ? intent : i))
-      : keep && first ? [intent, ...list] : list;
+    const next =
+      at >= 0
+        ? list.filter((i) => keep || i.id !== intent.id).map((i) => (i.id === intent.id ? intent : i))
+        : keep && first
+          ? [intent, ...list]
+          : list;
     qc.setQueryData(key, { ...page, items: next });
   }
 }
@@ -77,14 +100,16 @@ export function useDeskEventsIntoCache(): void {
   const desk = useDesk();
   const qc = useQueryClient();
   useEffect(() => {
-    const offs = EVENT_NAMES.map((event) => desk.on(event, (payload: unknown) => {
-      const target = (WRITTEN_BY_EVENT as Partial<Record<EventName, QueryChannel>>)[event];
-      if (target) writeAnswer(qc, target, payload);
-      if (event === 'intent' && MONEY_MOVED_STATES.has((payload as IntentView).state)) invalidate(qc, ['totalBalance']);
-      if (event === 'intent' && (payload as IntentView).kind.startsWith('spot_')) invalidate(qc, SPOT_READS);
-      if (event === 'sandbox' && (payload as EventPayload<'sandbox'>).state === 'down') return;
-      invalidate(qc, STALE_ON_EVENT[event]);
-    }));
+    const offs = EVENT_NAMES.map((event) =>
+      desk.on(event, (payload: unknown) => {
+        const target = (WRITTEN_BY_EVENT as Partial<Record<EventName, QueryChannel>>)[event];
+        if (target) writeAnswer(qc, target, payload);
+        if (event === 'intent' && MONEY_MOVED_STATES.has((payload as IntentView).state)) invalidate(qc, ['totalBalance']);
+        if (event === 'intent' && (payload as IntentView).kind.startsWith('spot_')) invalidate(qc, SPOT_READS);
+        if (event === 'sandbox' && (payload as EventPayload<'sandbox'>).state === 'down') return;
+        invalidate(qc, STALE_ON_EVENT[event]);
+      }),
+    );
     return () => offs.forEach((off) => off());
   }, [desk, qc]);
 }

@@ -1,4 +1,12 @@
-import { deskApiOver, isEventName, type ChannelName, type DeskApi, type DeskTransport, type EventName, type Reply } from '../../../shared/ipc.ts';
+import {
+  deskApiOver,
+  isEventName,
+  type ChannelName,
+  type DeskApi,
+  type DeskTransport,
+  type EventName,
+  type Reply,
+} from '../../../shared/ipc.ts';
 
 // In a browser (web host) there is no preload: the same DeskApi is built over loopback HTTP.
 // The token comes in the URL fragment; it is kept for this tab only and removed from the address bar.
@@ -14,7 +22,7 @@ function takeToken(): string | null {
 }
 
 /** The web host itself did not answer (the desk's process is gone), as opposed to the exchange behind it. */
-export const HOST_DOWN = 'The desk\'s host does not answer. Is `npm start` still running?';
+export const HOST_DOWN = "The desk's host does not answer. Is `npm start` still running?";
 
 export function createWebDesk(): DeskApi | null {
   const token = takeToken();

@@ -1,7 +1,8 @@
 import type { ChannelName, ChannelRequest, ChannelResponse, DeskApi, EventName, EventPayload, Reply } from '../../../shared/ipc.ts';
 import { CHANNEL_NAMES } from '../../../shared/ipc.ts';
 
-type Answer<C extends ChannelName> = ChannelResponse<C> | Error | ((request: ChannelRequest<C>) => ChannelResponse<C> | Reply<ChannelResponse<C>>);
+type Answer<C extends ChannelName> =
+  ChannelResponse<C> | Error | ((request: ChannelRequest<C>) => ChannelResponse<C> | Reply<ChannelResponse<C>>);
 export type FakeAnswers = { [C in ChannelName]?: Answer<C> };
 
 /** A desk for component tests: answers from a table, counts every call per channel, and emits events on demand. */
@@ -17,15 +18,20 @@ export interface FakeDesk {
 export function fakeDesk(answers: FakeAnswers): FakeDesk {
   const calls: Record<string, unknown[]> = {};
   const listeners = new Map<string, Set<(p: unknown) => void>>();
-  const methods = Object.fromEntries(CHANNEL_NAMES.map((name) => [name, async (request: unknown): Promise<Reply<unknown>> => {
-    (calls[name] ??= []).push(request);
-    const a = fake.answers[name] as unknown;
-    if (a === undefined) return { ok: false, error: { kind: 'internal', message: `the fake desk has no answer for ${name}` } };
-    if (a instanceof Error) return { ok: false, error: { kind: 'network', message: a.message } };
-    const v = typeof a === 'function' ? (a as (r: unknown) => unknown)(request) : a;
-    if (v && typeof v === 'object' && 'ok' in v && ((v as Reply<unknown>).ok === false || 'data' in v)) return v as Reply<unknown>;
-    return { ok: true, data: structuredClone(v) };
-  }]));
+  const methods = Object.fromEntries(
+    CHANNEL_NAMES.map((name) => [
+      name,
+      async (request: unknown): Promise<Reply<unknown>> => {
+        (calls[name] ??= []).push(request);
+        const a = fake.answers[name] as unknown;
+        if (a === undefined) return { ok: false, error: { kind: 'internal', message: `the fake desk has no answer for ${name}` } };
+        if (a instanceof Error) return { ok: false, error: { kind: 'network', message: a.message } };
+        const v = typeof a === 'function' ? (a as (r: unknown) => unknown)(request) : a;
+        if (v && typeof v === 'object' && 'ok' in v && ((v as Reply<unknown>).ok === false || 'data' in v)) return v as Reply<unknown>;
+        return { ok: true, data: structuredClone(v) };
+      },
+    ]),
+  );
   const api = {
     ...methods,
     on: (event: string, l: (p: unknown) => void) => {
@@ -36,9 +42,13 @@ export function fakeDesk(answers: FakeAnswers): FakeDesk {
     },
   } as unknown as DeskApi;
   const fake: FakeDesk = {
-    api, calls, answers,
+    api,
+    calls,
+    answers,
     count: (name) => calls[name]?.length ?? 0,
-    emit: (event, payload) => { for (const l of listeners.get(event) ?? []) l(payload); },
+    emit: (event, payload) => {
+      for (const l of listeners.get(event) ?? []) l(payload);
+    },
   };
   return fake;
 }

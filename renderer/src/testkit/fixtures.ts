@@ -4,9 +4,15 @@ import type { ChannelResponse, IntentView, ProfileSummary, VaultStatus } from '.
 import type { FakeAnswers } from './fakeDesk.ts';
 
 export const SANDBOX_PROFILE: ProfileSummary = {
-  id: 'sandbox', name: 'Sandbox', environment: 'sandbox', base_url: 'http://127.0.0.1:1/api/v4', svc: 'Svc', key_masked: 'abcd…wxyz',
+  id: 'sandbox',
+  name: 'Sandbox',
+  environment: 'sandbox',
+  base_url: 'http://127.0.0.1:1/api/v4',
+  svc: 'Svc',
+  key_masked: 'abcd…wxyz',
   permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
-  sub_keys: [], built_in: true,
+  sub_keys: [],
+  built_in: true,
 };
 
 export const OPEN_VAULT: VaultStatus = { locked: false, backend: null, passphrase_set: false, keychain_note: null, unlock_wait_ms: 0 };
@@ -18,9 +24,16 @@ export const TOTAL: ChannelResponse<'totalBalance'> = {
 
 export function intent(over: Partial<IntentView> = {}): IntentView {
   return {
-    id: 'i-1', kind: 'withdrawal', client_id: 'desk-1-abc', state: 'pending_approval', created_at: 1_700_000_000_000, updated_at: 1_700_000_000_000,
+    id: 'i-1',
+    kind: 'withdrawal',
+    client_id: 'desk-1-abc',
+    state: 'pending_approval',
+    created_at: 1_700_000_000_000,
+    updated_at: 1_700_000_000_000,
     body: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '2500.5' },
-    attempts: 0, absent_lookups: 0, ...over,
+    attempts: 0,
+    absent_lookups: 0,
+    ...over,
   };
 }
 
@@ -35,15 +48,55 @@ export function baseAnswers(): FakeAnswers {
     journalStatus: { state: 'ok', damage: null, recovered: null },
     totalBalance: TOTAL,
     userActive: { locked: false },
-    withdrawalsList: EMPTY_PAGE, depositsList: EMPTY_PAGE, transfersList: EMPTY_PAGE, uidTransfersList: EMPTY_PAGE,
+    withdrawalsList: EMPTY_PAGE,
+    depositsList: EMPTY_PAGE,
+    transfersList: EMPTY_PAGE,
+    uidTransfersList: EMPTY_PAGE,
     withdrawalDetail: { record: null, timeline: [], intent: null, cancellable: false } as never,
-    historyStatus: { synced_to: null, watching_since: null, syncing: false, last_error: null, in_flight: 0, deposits_pending: 0, unsent: 0 } as never,
+    historyStatus: {
+      synced_to: null,
+      watching_since: null,
+      syncing: false,
+      last_error: null,
+      in_flight: 0,
+      deposits_pending: 0,
+      unsent: 0,
+    } as never,
     unsentList: [],
     depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] } as never,
-    balancesMain: { fetched_at: 1_700_000_000_000, quote: 'USDT', cells: EMPTY_CELLS, total: '0', spot: [], margin: [], futures: {}, cross_margin: null } as never,
+    balancesMain: {
+      fetched_at: 1_700_000_000_000,
+      quote: 'USDT',
+      cells: EMPTY_CELLS,
+      total: '0',
+      spot: [],
+      margin: [],
+      futures: {},
+      cross_margin: null,
+    } as never,
     balancesSnapshots: [],
-    balancesMatrix: { status: { state: 'ready', loaded: 1, total: 1, fetched_at: 1_700_000_000_000, error: null, requests: 1 }, quote: 'USDT', total_rows: 0, offset: 0, rows: [], column_totals: Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, '0'])), grand_total: '0' } as never,
-    balancesSubAccount: { uid: '1', name: '', fetched_at: null, row: null, spot: null, margin: [], futures: {}, cross_margin: null, risk_threshold: '1.5', floors: [], alerts: [] } as never,
+    balancesMatrix: {
+      status: { state: 'ready', loaded: 1, total: 1, fetched_at: 1_700_000_000_000, error: null, requests: 1 },
+      quote: 'USDT',
+      total_rows: 0,
+      offset: 0,
+      rows: [],
+      column_totals: Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, '0'])),
+      grand_total: '0',
+    } as never,
+    balancesSubAccount: {
+      uid: '1',
+      name: '',
+      fetched_at: null,
+      row: null,
+      spot: null,
+      margin: [],
+      futures: {},
+      cross_margin: null,
+      risk_threshold: '1.5',
+      floors: [],
+      alerts: [],
+    } as never,
     balancesSettingsGet: { auto_refresh_seconds: 300, default_risk_threshold: '1.5' },
     balanceAlerts: [],
     approvalsState: APPROVALS,
@@ -53,13 +106,24 @@ export function baseAnswers(): FakeAnswers {
     journalAuditKeys: [],
     batchStatus: null,
     payoutsProgress: {
-      ref: 'b-1', title: '1 withdrawal from payouts.csv', file: 'payouts.csv', sha256: '0'.repeat(64), state: 'waiting', approved_by: [], needed: 1,
-      rows: [], counts: { pending: 0, sent: 0, refused: 0, skipped: 0 },
+      ref: 'b-1',
+      title: '1 withdrawal from payouts.csv',
+      file: 'payouts.csv',
+      sha256: '0'.repeat(64),
+      state: 'waiting',
+      approved_by: [],
+      needed: 1,
+      rows: [],
+      counts: { pending: 0, sent: 0, refused: 0, skipped: 0 },
     },
     withdrawalsCancellable: [],
     addressBookList: [],
-    walletCurrencyChains: [], walletWithdrawStatus: [], walletSavedAddresses: [],
-    rebalanceScope: { currency: 'USDT', read_at: 0, accounts: [] }, rebalanceTemplates: [], rebalanceBatches: [],
+    walletCurrencyChains: [],
+    walletWithdrawStatus: [],
+    walletSavedAddresses: [],
+    rebalanceScope: { currency: 'USDT', read_at: 0, accounts: [] },
+    rebalanceTemplates: [],
+    rebalanceBatches: [],
     spotPairs: [PAIR],
     spotTicker: { currency_pair: 'BTC_USDT', last: '60000', lowest_ask: '60010', highest_bid: '59990' },
     spotOrderBook: { current: 1_700_000_000_000, update: 1_700_000_000_000, asks: [['60010', '0.5']], bids: [['59990', '0.4']] },
@@ -70,7 +134,15 @@ export function baseAnswers(): FakeAnswers {
 
 /** The Sandbox's BTC_USDT rules. */
 export const PAIR: ChannelResponse<'spotPairs'>[number] = {
-  id: 'BTC_USDT', base: 'BTC', quote: 'USDT', fee: '0.2', min_base_amount: '0.0001', min_quote_amount: '1', amount_precision: 4, precision: 2, trade_status: 'tradable',
+  id: 'BTC_USDT',
+  base: 'BTC',
+  quote: 'USDT',
+  fee: '0.2',
+  min_base_amount: '0.0001',
+  min_quote_amount: '1',
+  amount_precision: 4,
+  precision: 2,
+  trade_status: 'tradable',
 };
 
 /** One operator, the default policy, nothing waiting, not frozen. */

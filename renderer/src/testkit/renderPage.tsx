@@ -22,10 +22,14 @@ function ShellWiring({ children }: { children: ReactNode }) {
 export function renderWithDesk(fake: FakeDesk, element: ReactElement, opts: { path?: string; at?: string } = {}) {
   const desk: Desk = createDesk(fake.api);
   const queryClient = testQueryClient();
-  const router = createMemoryRouter([{ path: opts.path ?? '/*', element: <ShellWiring>{element}</ShellWiring> }], { initialEntries: [opts.at ?? '/'] });
+  const router = createMemoryRouter([{ path: opts.path ?? '/*', element: <ShellWiring>{element}</ShellWiring> }], {
+    initialEntries: [opts.at ?? '/'],
+  });
   const view = render(
     <DeskProvider desk={desk}>
-      <QueryClientProvider client={queryClient}><RouterProvider router={router} /></QueryClientProvider>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
     </DeskProvider>,
   );
   return { ...view, desk, queryClient, router };

@@ -21,14 +21,22 @@ export async function ensureOperator(core: Core & ConfirmCore, vaultPassphrase?:
   const st = await ok<ConfirmState>(core.invokeConfirm('confirmState', {}));
   const found = st.operators.find((o) => o.name === TEST_OPERATOR.name);
   if (found) return found.id;
-  const made = await ok<{ id: string }>(core.invokeConfirm('confirmCreateFirstOperator', {
-    name: TEST_OPERATOR.name, passphrase: TEST_OPERATOR.passphrase, ...(vaultPassphrase ? { vault_passphrase: vaultPassphrase } : {}),
-  }));
+  const made = await ok<{ id: string }>(
+    core.invokeConfirm('confirmCreateFirstOperator', {
+      name: TEST_OPERATOR.name,
+      passphrase: TEST_OPERATOR.passphrase,
+      ...(vaultPassphrase ? { vault_passphrase: vaultPassphrase } : {}),
+    }),
+  );
   return made.id;
 }
 
 /** Drafts and signs a write under the default policy (one signed confirmation); answers with its id (the intent's) at once. */
-export async function signGoverned(core: Core & ConfirmCore, write: z.input<typeof WriteRequest>, vaultPassphrase?: string): Promise<string> {
+export async function signGoverned(
+  core: Core & ConfirmCore,
+  write: z.input<typeof WriteRequest>,
+  vaultPassphrase?: string,
+): Promise<string> {
   const operator = await ensureOperator(core, vaultPassphrase);
   if (write.kind === 'withdrawal') {
     const { currency, chain, address, memo } = write.input;
@@ -41,7 +49,11 @@ export async function signGoverned(core: Core & ConfirmCore, write: z.input<type
 }
 
 /** signGoverned, then waits until the exchange's answer is journaled. */
-export async function sendGoverned(core: Core & ConfirmCore, write: z.input<typeof WriteRequest>, vaultPassphrase?: string): Promise<IntentView> {
+export async function sendGoverned(
+  core: Core & ConfirmCore,
+  write: z.input<typeof WriteRequest>,
+  vaultPassphrase?: string,
+): Promise<IntentView> {
   const ref = await signGoverned(core, write, vaultPassphrase);
   for (let i = 0; i < 400; i++) {
     const list = await core.invoke('intentsList', {});

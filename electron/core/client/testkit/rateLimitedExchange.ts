@@ -43,7 +43,10 @@ export class RateLimitedExchange {
   private readonly windows = new Map<string, number[]>();
   private n = 0;
 
-  constructor(private readonly time: FakeTime, private readonly opts: RateLimitedExchangeOptions = {}) {}
+  constructor(
+    private readonly time: FakeTime,
+    private readonly opts: RateLimitedExchangeOptions = {},
+  ) {}
 
   serverNow(): number {
     return this.time.now() + (this.opts.serverOffsetMs ?? 0);
@@ -111,7 +114,15 @@ export class RateLimitedExchange {
     const path = url.pathname.replace(/^\/api\/v4/, '');
     const reqHeaders = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>));
     const now = this.serverNow();
-    const arrival: Arrival = { method, path, query: url.searchParams, body: String(init.body ?? ''), headers: reqHeaders, at: now, status: 0 };
+    const arrival: Arrival = {
+      method,
+      path,
+      query: url.searchParams,
+      body: String(init.body ?? ''),
+      headers: reqHeaders,
+      at: now,
+      status: 0,
+    };
     this.arrivals.push(arrival);
     const svc = this.opts.svc ?? 'Svc';
     const headers: Record<string, string> = { 'X-In-Time': String(now * 1000) };

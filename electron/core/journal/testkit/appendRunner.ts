@@ -18,7 +18,13 @@ const journal = Journal.open(path, {
 const start = journal.length;
 for (let i = start + 1; i <= start + Number(countArg); i++) {
   const id = `w${i}`;
-  journal.append({ type: 'intent', intent: id, kind: 'withdrawal', client_id: id, body: { withdraw_order_id: id, currency: 'USDT', amount: '1', address: 'Taddr', chain: 'TRX' } });
+  journal.append({
+    type: 'intent',
+    intent: id,
+    kind: 'withdrawal',
+    client_id: id,
+    body: { withdraw_order_id: id, currency: 'USDT', amount: '1', address: 'Taddr', chain: 'TRX' },
+  });
   process.stdout.write(`APPENDED ${journal.length}\n`);
 }
 journal.close();

@@ -10,7 +10,10 @@ export const units = (s: string): number => new Decimal(s).div(UNIT).toNumber();
 export const amount = (k: number): string => new Decimal(k).times(UNIT).toFixed();
 export const keyOf = (a: AccountRef): string => `${a.owner}:${a.kind}${a.pair ? `:${a.pair}` : ''}`;
 
-export interface Bounds { lo: number; hi: number }
+export interface Bounds {
+  lo: number;
+  hi: number;
+}
 
 /** The spec's reading of each target, as final-balance bounds in units (Infinity when open). */
 export function bounds(scope: readonly InScope[]): Bounds[] {
@@ -26,7 +29,11 @@ export function bounds(scope: readonly InScope[]): Bounds[] {
     return { lo: e.floor().toNumber(), hi: NaN };
   });
   // Rounded-down shares leave ⌈Σ exact⌉ − Σ ⌊exact⌋ units, which may stay with any share account.
-  const rest = exact.reduce((a, e) => a.plus(e), new Decimal(0)).ceil().toNumber() - exact.reduce((a, e) => a + e.floor().toNumber(), 0);
+  const rest =
+    exact
+      .reduce((a, e) => a.plus(e), new Decimal(0))
+      .ceil()
+      .toNumber() - exact.reduce((a, e) => a + e.floor().toNumber(), 0);
   return out.map((b) => (Number.isNaN(b.hi) ? { lo: b.lo, hi: b.lo + rest } : b));
 }
 
@@ -56,7 +63,10 @@ export function search(balances: readonly number[], b: readonly Bounds[]): Oracl
       if (miss === 0 && (leastMoved === null || moved < leastMoved)) leastMoved = moved;
       return;
     }
-    for (let v = 0; v <= left; v++) { x[i] = v; visit(i + 1, left - v); }
+    for (let v = 0; v <= left; v++) {
+      x[i] = v;
+      visit(i + 1, left - v);
+    }
   };
   visit(0, total);
   return { leastMoved, leastMiss };

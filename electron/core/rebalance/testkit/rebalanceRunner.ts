@@ -24,10 +24,16 @@ const executor = new WriteExecutor({ journal, client, settleMs: 500, lookupInter
 const keepAlive = setInterval(() => undefined, 1000);
 const batchPath = `${planPath}.approved.json`;
 
-if (mode === 'start' && !existsSync(batchPath)) writeFileSync(batchPath, JSON.stringify(preApproved(JSON.parse(readFileSync(planPath, 'utf8')) as Plan, 'crash')));
+if (mode === 'start' && !existsSync(batchPath))
+  writeFileSync(batchPath, JSON.stringify(preApproved(JSON.parse(readFileSync(planPath, 'utf8')) as Plan, 'crash')));
 const approved = JSON.parse(readFileSync(batchPath, 'utf8')) as Approved;
 const out = await new BatchRun({
-  journal, sender: executor, approved, currency: 'USDT', readBalances: (a, c) => readBalances(client, a, c), concurrency: 4,
+  journal,
+  sender: executor,
+  approved,
+  currency: 'USDT',
+  readBalances: (a, c) => readBalances(client, a, c),
+  concurrency: 4,
   onProgress: (rows) => process.stdout.write(`PROGRESS ${rows.filter((r) => r.state === 'done').length}\n`),
 }).run();
 process.stdout.write(`RESULT ${JSON.stringify({ states: out.rows.map((r) => r.state), paused: out.paused })}\n`);

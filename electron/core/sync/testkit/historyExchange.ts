@@ -34,8 +34,15 @@ export class HistoryExchange {
   private nextId = 1;
 
   add(kind: 'withdrawals' | 'deposits', timestamp: number, status = 'DONE'): Rec {
-    const r: Rec = { id: `${kind === 'withdrawals' ? 'w' : 'd'}${this.nextId++}`, timestamp: String(timestamp), status, amount: '1', currency: 'USDT', chain: 'TRX',
-      ...(kind === 'withdrawals' ? { fee: '0.1', address: 'TXYZ' } : {}) };
+    const r: Rec = {
+      id: `${kind === 'withdrawals' ? 'w' : 'd'}${this.nextId++}`,
+      timestamp: String(timestamp),
+      status,
+      amount: '1',
+      currency: 'USDT',
+      chain: 'TRX',
+      ...(kind === 'withdrawals' ? { fee: '0.1', address: 'TXYZ' } : {}),
+    };
     this[kind].push(r);
     return r;
   }
@@ -59,11 +66,18 @@ export class HistoryExchange {
       const limit = int('limit', 20);
       if (limit > 100) return json(400, { label: 'INVALID_PARAM_VALUE', message: 'limit' });
       const page = int('page', 1);
-      return json(200, this.subUids.slice((page - 1) * limit, page * limit).map((uid) => ({ uid, available: { USDT: '1' }, locking: {} })));
+      return json(
+        200,
+        this.subUids.slice((page - 1) * limit, page * limit).map((uid) => ({ uid, available: { USDT: '1' }, locking: {} })),
+      );
     }
     const list = path === '/wallet/withdrawals' ? this.withdrawals : path === '/wallet/deposits' ? this.deposits : undefined;
     if (!list) return json(404, { label: 'NOT_FOUND', message: path });
-    if (q.has('withdraw_id')) return json(200, list.filter((r) => r.id === q.get('withdraw_id')));
+    if (q.has('withdraw_id'))
+      return json(
+        200,
+        list.filter((r) => r.id === q.get('withdraw_id')),
+      );
     const max = path === '/wallet/deposits' ? 500 : 1000;
     const limit = int('limit', 100);
     const offset = int('offset', 0);

@@ -11,9 +11,17 @@ const slow: typeof fetch = async (input, init) => {
   await new Promise((r) => setTimeout(r, 15));
   return ex.fetch(input, init);
 };
-const client = new ApiClient({ baseUrl: 'https://exchange.test/api/v4', credentials: { key: 'k', secret: 's' }, fetch: slow, limitsOff: true });
+const client = new ApiClient({
+  baseUrl: 'https://exchange.test/api/v4',
+  credentials: { key: 'k', secret: 's' },
+  fetch: slow,
+  limitsOff: true,
+});
 const cache = new HistoryCache({
-  client, dir, nowSec: () => ex.now, kinds: ['withdrawals', 'deposits'],
+  client,
+  dir,
+  nowSec: () => ex.now,
+  kinds: ['withdrawals', 'deposits'],
   onWindowCommitted: (kind, to) => process.stdout.write(`committed ${kind} ${to}\n`),
 });
 await cache.sync();

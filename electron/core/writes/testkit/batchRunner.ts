@@ -15,15 +15,16 @@ if (!mode || !journalPath || !baseUrl || !countArg || !settleArg) {
 const count = Number(countArg);
 
 // Against the Sandbox: its main key, and its first sub-account as the other side of the transfers.
-const sandbox = credentialsPath
-  ? readSandboxCredentials(credentialsPath)
-  : null;
-const subUid = (i: number): string => sandbox ? sandbox.sub_accounts[0]!.uid : String(200 + (i % 5));
+const sandbox = credentialsPath ? readSandboxCredentials(credentialsPath) : null;
+const subUid = (i: number): string => (sandbox ? sandbox.sub_accounts[0]!.uid : String(200 + (i % 5)));
 
 const journal = Journal.open(journalPath, { key: journalKeyOf(journalPath) });
 const client = new ApiClient({
-  baseUrl, credentials: sandbox?.main ?? { key: 'test-key', secret: 'test-secret' }, limitsOff: true,
-  timeoutMs: sandbox ? 1000 : 300, maxReadAttempts: 2,
+  baseUrl,
+  credentials: sandbox?.main ?? { key: 'test-key', secret: 'test-secret' },
+  limitsOff: true,
+  timeoutMs: sandbox ? 1000 : 300,
+  maxReadAttempts: 2,
 });
 const executor = new WriteExecutor({ journal, client, settleMs: Number(settleArg), lookupIntervalMs: 100 });
 
@@ -40,8 +41,18 @@ if (mode === 'start') {
   const ids: string[] = [];
   for (let i = 0; i < count; i++) {
     const address = sandbox ? SANDBOX_TRX_ADDRESS : `Tcrash${i}`;
-    ids.push(executor.prepare({ kind: 'withdrawal', input: { currency: 'USDT', amount: `${(i % 9) + 10}.25`, address, chain: 'TRX' } }, `batch ${i}`).id);
-    ids.push(executor.prepare({ kind: 'main_sub_transfer', input: { sub_account: subUid(i), currency: 'USDT', amount: `${(i % 9) + 1}`, direction: 'to' } }, `batch ${i}`).id);
+    ids.push(
+      executor.prepare(
+        { kind: 'withdrawal', input: { currency: 'USDT', amount: `${(i % 9) + 10}.25`, address, chain: 'TRX' } },
+        `batch ${i}`,
+      ).id,
+    );
+    ids.push(
+      executor.prepare(
+        { kind: 'main_sub_transfer', input: { sub_account: subUid(i), currency: 'USDT', amount: `${(i % 9) + 1}`, direction: 'to' } },
+        `batch ${i}`,
+      ).id,
+    );
   }
   process.stdout.write('PREPARED\n');
   await Promise.all(ids.map((id) => executor.approve(id, 'batch')));

@@ -16,8 +16,14 @@ import type { AddressInfo } from 'node:net';
  * - rate_limited: 429 without applying.
  */
 export type Fault =
-  | 'none' | 'drop_after_commit' | 'timeout_after_commit' | 'error_after_commit' | 'late_commit'
-  | 'drop_before' | 'error_before' | 'rate_limited';
+  | 'none'
+  | 'drop_after_commit'
+  | 'timeout_after_commit'
+  | 'error_after_commit'
+  | 'late_commit'
+  | 'drop_before'
+  | 'error_before'
+  | 'rate_limited';
 
 export interface FakeWithdrawal {
   id: string;
@@ -42,7 +48,15 @@ export interface FakeOptions {
   onCommit?: (path: string) => void;
 }
 
-const WRITE_FAULTS: Fault[] = ['drop_after_commit', 'timeout_after_commit', 'error_after_commit', 'late_commit', 'drop_before', 'error_before', 'rate_limited'];
+const WRITE_FAULTS: Fault[] = [
+  'drop_after_commit',
+  'timeout_after_commit',
+  'error_after_commit',
+  'late_commit',
+  'drop_before',
+  'error_before',
+  'rate_limited',
+];
 const READ_FAULTS: Fault[] = ['drop_before', 'error_before', 'rate_limited'];
 
 /** `rate` of requests get a fault, spread evenly over the kinds that fit the method. */
@@ -60,7 +74,15 @@ export class FaultyExchange {
   readonly subTransfers = new Map<string, { tx_id: number; body: Record<string, unknown> }>();
   readonly ownTransfers: Array<Record<string, unknown>> = [];
   readonly subToSub: Array<Record<string, unknown>> = [];
-  readonly pushes: Array<{ id: number; push_uid: number; receive_uid: number; currency: string; amount: string; create_time: number; status: string }> = [];
+  readonly pushes: Array<{
+    id: number;
+    push_uid: number;
+    receive_uid: number;
+    currency: string;
+    amount: string;
+    create_time: number;
+    status: string;
+  }> = [];
   /** POST requests received per path, whatever became of them. */
   readonly posts = new Map<string, number>();
   readonly faultsApplied = new Map<Fault, number>();
@@ -159,9 +181,15 @@ export class FaultyExchange {
       case '/withdrawals': {
         // Like the Sandbox by default: a reused withdraw_order_id is accepted as a new withdrawal.
         const w: FakeWithdrawal = {
-          id: `w${this.nextId++}`, withdraw_order_id: String(b.withdraw_order_id ?? ''), currency: String(b.currency),
-          amount: String(b.amount), address: String(b.address), chain: String(b.chain), status: 'REQUEST',
-          timestamp: String(Math.floor(Date.now() / 1000)), fee: '0',
+          id: `w${this.nextId++}`,
+          withdraw_order_id: String(b.withdraw_order_id ?? ''),
+          currency: String(b.currency),
+          amount: String(b.amount),
+          address: String(b.address),
+          chain: String(b.chain),
+          status: 'REQUEST',
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          fee: '0',
         };
         this.withdrawals.push(w);
         out = { id: w.id, withdraw_order_id: w.withdraw_order_id, currency: w.currency, amount: w.amount, status: w.status };
@@ -187,8 +215,13 @@ export class FaultyExchange {
       case '/withdrawals/push': {
         const id = this.nextId++;
         this.pushes.push({
-          id, push_uid: 1, receive_uid: Number(b.receive_uid), currency: String(b.currency), amount: String(b.amount),
-          create_time: Math.floor(Date.now() / 1000), status: 'RECEIVED',
+          id,
+          push_uid: 1,
+          receive_uid: Number(b.receive_uid),
+          currency: String(b.currency),
+          amount: String(b.amount),
+          create_time: Math.floor(Date.now() / 1000),
+          status: 'RECEIVED',
         });
         out = { id };
         break;
@@ -203,7 +236,11 @@ export class FaultyExchange {
   private read(path: string, q: URLSearchParams, res: ServerResponse): void {
     if (path === '/wallet/withdrawals') {
       const woid = q.get('withdraw_order_id');
-      return json(res, 200, this.withdrawals.filter((w) => woid === null || w.withdraw_order_id === woid));
+      return json(
+        res,
+        200,
+        this.withdrawals.filter((w) => woid === null || w.withdraw_order_id === woid),
+      );
     }
     if (path === '/wallet/order_status') {
       const t = this.subTransfers.get(q.get('client_order_id') ?? '');

@@ -43,7 +43,10 @@ const client: WriteClient = {
 };
 
 const executor = new WriteExecutor({
-  journal, client, settleMs: Number(settleArg), lookupIntervalMs: 100,
+  journal,
+  client,
+  settleMs: Number(settleArg),
+  lookupIntervalMs: 100,
   blocked: () => (mode === 'approved' ? 'the desk is locked' : null),
 });
 
@@ -54,7 +57,10 @@ if (mode === 'resume') {
   journal.close();
   process.exit(0);
 }
-const v = executor.prepare({ kind: 'spot_order', input: { currency_pair: 'BTC_USDT', side: 'buy', type: 'limit', account: 'spot', amount: '0.01', price, time_in_force: 'gtc' } });
+const v = executor.prepare({
+  kind: 'spot_order',
+  input: { currency_pair: 'BTC_USDT', side: 'buy', type: 'limit', account: 'spot', amount: '0.01', price, time_in_force: 'gtc' },
+});
 say(`PREPARED ${v.client_id}`);
 await executor.approve(v.id, 'crash test');
 if (mode === 'approved') say('APPROVED');

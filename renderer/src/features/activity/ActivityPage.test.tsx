@@ -9,7 +9,11 @@ import ActivityPage from './ActivityPage.tsx';
 describe('Activity page', () => {
   it('lists a write for review and approves it, keeping focus on its row', async () => {
     const pending = intent();
-    const fake = fakeDesk({ ...baseAnswers(), intentsList: { items: [pending], next: null }, writeApprove: { ...pending, state: 'accepted', exchange_id: 'w123' } });
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      intentsList: { items: [pending], next: null },
+      writeApprove: { ...pending, state: 'accepted', exchange_id: 'w123' },
+    });
     renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
     const row = (await screen.findByText('Awaiting your approval')).closest('tr')!;
     expect(row.textContent).toContain('2,500.5 USDT to TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA (TRX)');
@@ -20,14 +24,25 @@ describe('Activity page', () => {
     expect(document.activeElement).toBe(row);
     expect(row.textContent).toContain('Exchange id: w123');
     // Fee, txid and timeline live with the exchange's record: the row links to it in the withdrawal history.
-    expect(within(row).getByRole('link', { name: 'Fee, txid and timeline' }).getAttribute('href')?.endsWith(`/withdrawals?search=${pending.client_id}`)).toBe(true);
+    expect(
+      within(row)
+        .getByRole('link', { name: 'Fee, txid and timeline' })
+        .getAttribute('href')
+        ?.endsWith(`/withdrawals?search=${pending.client_id}`),
+    ).toBe(true);
   });
 
-  it('shows a cancellation as the operator\'s word, and a refusal as a problem', async () => {
-    const fake = fakeDesk({ ...baseAnswers(), intentsList: { items: [
-      intent({ id: 'c', state: 'cancelled', reason: 'cancelled by the operator' }),
-      intent({ id: 'r', state: 'refused', label: 'BALANCE_NOT_ENOUGH', reason: 'not enough USDT' }),
-    ], next: null } });
+  it("shows a cancellation as the operator's word, and a refusal as a problem", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      intentsList: {
+        items: [
+          intent({ id: 'c', state: 'cancelled', reason: 'cancelled by the operator' }),
+          intent({ id: 'r', state: 'refused', label: 'BALANCE_NOT_ENOUGH', reason: 'not enough USDT' }),
+        ],
+        next: null,
+      },
+    });
     renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
     const cancelled = await screen.findByText(/Cancelled by the operator/);
     expect(cancelled.className).not.toContain('field-error');
@@ -43,7 +58,13 @@ describe('Activity page', () => {
   });
 
   it('settles a write that needs attention in a dialog that Escape closes', async () => {
-    const stuck = intent({ id: 's', state: 'needs_attention', kind: 'own_transfer', reason: 'the connection dropped', body: { currency: 'USDT', amount: '5', from: 'spot', to: 'margin' } });
+    const stuck = intent({
+      id: 's',
+      state: 'needs_attention',
+      kind: 'own_transfer',
+      reason: 'the connection dropped',
+      body: { currency: 'USDT', amount: '5', from: 'spot', to: 'margin' },
+    });
     const fake = fakeDesk({ ...baseAnswers(), intentsList: { items: [stuck], next: null }, writeSettle: { ...stuck, state: 'settled' } });
     renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
     await userEvent.click(await screen.findByRole('button', { name: 'Settle…' }));
@@ -58,7 +79,10 @@ describe('Activity page', () => {
   });
 
   it('keeps the journal notice: a damaged journal stops writes and offers the archive', async () => {
-    const fake = fakeDesk({ ...baseAnswers(), journalStatus: { state: 'damaged', damage: { reason: 'entry 3 does not verify', entry: 3, missing: 0 }, recovered: null } });
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      journalStatus: { state: 'damaged', damage: { reason: 'entry 3 does not verify', entry: 3, missing: 0 }, recovered: null },
+    });
     renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
     expect((await screen.findByText('This profile’s journal failed verification')).textContent).toBeTruthy();
     expect(screen.getByText('entry 3 does not verify')).toBeTruthy();

@@ -18,7 +18,11 @@ function isJournalDamaged(e: Error): boolean {
 /** A detail the exchange gave, labelled; the journal keeps the id and status, the body what the operator asked. */
 function Detail({ name, value }: { name: string; value: string | number | boolean | undefined }) {
   if (value === undefined || value === '') return null;
-  return <div><span className="muted">{name}:</span> <span className="mono">{String(value)}</span></div>;
+  return (
+    <div>
+      <span className="muted">{name}:</span> <span className="mono">{String(value)}</span>
+    </div>
+  );
 }
 
 function IntentRow({ intent: i, onSettle }: { intent: IntentView; onSettle: (i: IntentView) => void }) {
@@ -35,24 +39,49 @@ function IntentRow({ intent: i, onSettle }: { intent: IntentView; onSettle: (i: 
     <tr ref={rowRef} tabIndex={-1} data-intent={i.id} data-state={i.state} aria-label={`${KIND_NAMES[i.kind]} ${summary(i)}`}>
       <td className="small">{new Date(i.created_at).toLocaleString()}</td>
       <td>{KIND_NAMES[i.kind]}</td>
-      <td className="small wrap">{summary(i)}<Detail name="Id" value={i.client_id ?? undefined} /></td>
-      <td>{STATE_NAMES[i.state] ?? i.state}{i.attempts > 1 && <span className="muted small"> · {i.attempts} sends</span>}
-        {(i.label || i.reason) && <div className={`small ${trouble ? 'field-error' : 'muted'}`}>{i.label ?? ''} {capitalised(i.reason ?? '')}</div>}
+      <td className="small wrap">
+        {summary(i)}
+        <Detail name="Id" value={i.client_id ?? undefined} />
+      </td>
+      <td>
+        {STATE_NAMES[i.state] ?? i.state}
+        {i.attempts > 1 && <span className="muted small"> · {i.attempts} sends</span>}
+        {(i.label || i.reason) && (
+          <div className={`small ${trouble ? 'field-error' : 'muted'}`}>
+            {i.label ?? ''} {capitalised(i.reason ?? '')}
+          </div>
+        )}
         {approve.isError && <ErrorPanel error={approve.error} />}
         {cancel.isError && <ErrorPanel error={cancel.error} />}
       </td>
       <td className="small wrap">
         <Detail name="Exchange id" value={i.exchange_id} />
-        {i.status && <div title={describeWithdrawalStatus(i.status)}><span className="muted">Status:</span> {i.status}: {describeWithdrawalStatus(i.status)}</div>}
+        {i.status && (
+          <div title={describeWithdrawalStatus(i.status)}>
+            <span className="muted">Status:</span> {i.status}: {describeWithdrawalStatus(i.status)}
+          </div>
+        )}
         {/* Fee, txid and every status seen live with the exchange's record, in the history cache. */}
         {i.kind === 'withdrawal' && i.exchange_id && i.client_id && (
           <Link to={pagePath('withdrawals', { search: i.client_id })}>Fee, txid and timeline</Link>
         )}
       </td>
       <td className="row-actions">
-        {i.state === 'pending_approval' && <button type="button" className="primary" onClick={() => act(() => approve.mutate({ id: i.id }))}>Approve and send</button>}
-        {i.state === 'pending_approval' && <button type="button" onClick={() => act(() => cancel.mutate({ id: i.id, reason: 'cancelled by the operator' }))}>Cancel</button>}
-        {i.state === 'needs_attention' && <button type="button" onClick={() => onSettle(i)}>Settle…</button>}
+        {i.state === 'pending_approval' && (
+          <button type="button" className="primary" onClick={() => act(() => approve.mutate({ id: i.id }))}>
+            Approve and send
+          </button>
+        )}
+        {i.state === 'pending_approval' && (
+          <button type="button" onClick={() => act(() => cancel.mutate({ id: i.id, reason: 'cancelled by the operator' }))}>
+            Cancel
+          </button>
+        )}
+        {i.state === 'needs_attention' && (
+          <button type="button" onClick={() => onSettle(i)}>
+            Settle…
+          </button>
+        )}
       </td>
     </tr>
   );
@@ -72,18 +101,37 @@ export default function ActivityPage() {
       <header className="page-header">
         <h1 tabIndex={-1}>Activity</h1>
         <nav className="segmented" aria-label="Which writes">
-          <Link to={pagePath('activity')} aria-current={!unfinishedOnly ? 'true' : undefined}>All</Link>
-          <Link to={pagePath('activity', { show: 'unfinished' })} aria-current={unfinishedOnly ? 'true' : undefined}>Unfinished</Link>
+          <Link to={pagePath('activity')} aria-current={!unfinishedOnly ? 'true' : undefined}>
+            All
+          </Link>
+          <Link to={pagePath('activity', { show: 'unfinished' })} aria-current={unfinishedOnly ? 'true' : undefined}>
+            Unfinished
+          </Link>
         </nav>
       </header>
       <JournalNotice />
       {list.isError && !isJournalDamaged(list.error) && <ErrorPanel error={list.error} onRetry={() => void list.refetch()} />}
-      {items && items.length === 0 && <p className="muted">{unfinishedOnly ? 'No unfinished writes.' : 'No withdrawals or transfers yet.'}</p>}
+      {items && items.length === 0 && (
+        <p className="muted">{unfinishedOnly ? 'No unfinished writes.' : 'No withdrawals or transfers yet.'}</p>
+      )}
       {items && items.length > 0 && (
         <table className="table intents" data-testid="intents">
-          <thead><tr><th>When</th><th>What</th><th>Details</th><th>State</th><th>At the exchange</th><th><span className="sr-only">Actions</span></th></tr></thead>
+          <thead>
+            <tr>
+              <th>When</th>
+              <th>What</th>
+              <th>Details</th>
+              <th>State</th>
+              <th>At the exchange</th>
+              <th>
+                <span className="sr-only">Actions</span>
+              </th>
+            </tr>
+          </thead>
           <tbody>
-            {items.map((i) => <IntentRow key={i.id} intent={i} onSettle={setSettling} />)}
+            {items.map((i) => (
+              <IntentRow key={i.id} intent={i} onSettle={setSettling} />
+            ))}
           </tbody>
         </table>
       )}

@@ -2,16 +2,29 @@ import type { IntentView } from '../../../../shared/ipc.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 
 export const KIND_NAMES: Record<IntentView['kind'], string> = {
-  withdrawal: 'Withdrawal', main_sub_transfer: 'Main/sub transfer', own_transfer: 'Own-account transfer',
-  sub_to_sub_transfer: 'Sub-to-sub transfer', sub_own_transfer: 'Sub-account own-account transfer', uid_transfer: 'UID transfer',
-  spot_order: 'Spot order', spot_cancel: 'Order cancellation', spot_cancel_all: 'Cancel all orders of a pair',
+  withdrawal: 'Withdrawal',
+  main_sub_transfer: 'Main/sub transfer',
+  own_transfer: 'Own-account transfer',
+  sub_to_sub_transfer: 'Sub-to-sub transfer',
+  sub_own_transfer: 'Sub-account own-account transfer',
+  uid_transfer: 'UID transfer',
+  spot_order: 'Spot order',
+  spot_cancel: 'Order cancellation',
+  spot_cancel_all: 'Cancel all orders of a pair',
 };
 
 // What each state means for the operator: the journal's proof, in words.
 export const STATE_NAMES: Record<IntentView['state'], string> = {
-  pending_approval: 'Awaiting your approval', approved: 'Approved, queued', in_flight: 'Sent, awaiting the answer',
-  unconfirmed: 'Unconfirmed: looking it up, never resent blindly', accepted: 'Accepted by the exchange', done: 'Done',
-  refused: 'Refused by the exchange', needs_attention: 'Needs your attention', settled: 'Settled by you', cancelled: 'Cancelled',
+  pending_approval: 'Awaiting your approval',
+  approved: 'Approved, queued',
+  in_flight: 'Sent, awaiting the answer',
+  unconfirmed: 'Unconfirmed: looking it up, never resent blindly',
+  accepted: 'Accepted by the exchange',
+  done: 'Done',
+  refused: 'Refused by the exchange',
+  needs_attention: 'Needs your attention',
+  settled: 'Settled by you',
+  cancelled: 'Cancelled',
 };
 
 /** States whose reason is a problem to read as one; a cancellation or a settlement is the operator's own word. */
@@ -26,7 +39,8 @@ export function summary(i: IntentView): string {
   if (i.kind === 'uid_transfer') return `${amount} to UID ${b.receive_uid}`;
   if (i.kind === 'sub_own_transfer') return `${amount} from ${b.from} to ${b.to} of sub-account ${i.signer ?? '?'} (signed by its key)`;
   const sub = i.signer ? ` for sub-account ${i.signer}` : '';
-  if (i.kind === 'spot_order') return `${b.side} ${groupDigits(String(b.amount))} ${b.currency_pair} ${b.type === 'limit' ? `at ${b.price}` : 'at market'} (${b.text})${sub}`;
+  if (i.kind === 'spot_order')
+    return `${b.side} ${groupDigits(String(b.amount))} ${b.currency_pair} ${b.type === 'limit' ? `at ${b.price}` : 'at market'} (${b.text})${sub}`;
   if (i.kind === 'spot_cancel') return `cancel order ${b.order_id} of ${b.currency_pair}${sub}`;
   if (i.kind === 'spot_cancel_all') return `cancel every open ${b.currency_pair} order${b.side ? ` (${b.side})` : ''}${sub}`;
   return `${amount} from ${b.from} to ${b.to}`;

@@ -8,10 +8,19 @@ import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import ApprovalsPage from './ApprovalsPage.tsx';
 
 const WAITING: ApprovalItem = {
-  ref: 'r-1', what: 'request', profile: 'sandbox', kind: 'withdrawal',
+  ref: 'r-1',
+  what: 'request',
+  profile: 'sandbox',
+  kind: 'withdrawal',
   body: { currency: 'USDT', chain: 'TRX', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', amount: '25' },
-  summary: '25 USDT to TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE (TRX)', drafted_by: 'Alice', drafted_at: 1_700_000_000_000,
-  approved_by: [], needed: 2, state: 'waiting', effective_at: null, rejected: null,
+  summary: '25 USDT to TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE (TRX)',
+  drafted_by: 'Alice',
+  drafted_at: 1_700_000_000_000,
+  approved_by: [],
+  needed: 2,
+  state: 'waiting',
+  effective_at: null,
+  rejected: null,
 };
 
 describe('Approvals page', () => {
@@ -44,7 +53,16 @@ describe('Approvals page', () => {
     const fake = fakeDesk({
       ...baseAnswers(),
       approvalsState: { ...APPROVALS, frozen: { by: 'Alice', at: 1_700_000_000_000, reason: '' } },
-      withdrawalsCancellable: [{ intent: 'i-1', exchange_id: 'w7', currency: 'USDT', amount: '10', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', status: 'REQUEST' }],
+      withdrawalsCancellable: [
+        {
+          intent: 'i-1',
+          exchange_id: 'w7',
+          currency: 'USDT',
+          amount: '10',
+          address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+          status: 'REQUEST',
+        },
+      ],
       withdrawalsCancel: (r) => r.exchange_ids.map((id) => ({ exchange_id: id, ok: true, message: 'cancellation asked' })),
       approvalsUnfreeze: { ticket: 't-2', title: 'Unfreeze the desk' },
     });

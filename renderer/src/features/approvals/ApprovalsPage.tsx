@@ -23,10 +23,21 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
   const still = Math.max(0, it.needed - it.approved_by.length);
   return (
     <tr data-testid="approval-item">
-      <td>{it.what === 'request' ? it.kind?.replace(/_/g, ' ') : it.what === 'batch' ? `${it.kind ?? ''} batch` : it.what.replace(/_/g, ' ')}</td>
-      <td>{it.what === 'batch' && it.kind === 'payouts' ? <Link to={pagePath('payouts', { batch: it.ref })}>{it.summary}</Link> : it.summary}</td>
       <td>
-        {it.verdict ? <details><summary>{it.verdict.rule ?? '(none)'}</summary><VerdictTable verdict={it.verdict} /></details> : <span className="small muted">quorum {it.needed}</span>}
+        {it.what === 'request' ? it.kind?.replace(/_/g, ' ') : it.what === 'batch' ? `${it.kind ?? ''} batch` : it.what.replace(/_/g, ' ')}
+      </td>
+      <td>
+        {it.what === 'batch' && it.kind === 'payouts' ? <Link to={pagePath('payouts', { batch: it.ref })}>{it.summary}</Link> : it.summary}
+      </td>
+      <td>
+        {it.verdict ? (
+          <details>
+            <summary>{it.verdict.rule ?? '(none)'}</summary>
+            <VerdictTable verdict={it.verdict} />
+          </details>
+        ) : (
+          <span className="small muted">quorum {it.needed}</span>
+        )}
       </td>
       <td>{it.drafted_by}</td>
       <td>{it.approved_by.join(', ') || '—'}</td>
@@ -34,15 +45,36 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
       <td>{age(it.drafted_at)}</td>
       <td data-testid="item-state">
         {it.state.replace('_', ' ')}
-        {it.state === 'cooling_off' && it.effective_at && <span className="small muted"> until {new Date(it.effective_at).toLocaleString()}</span>}
-        {it.rejected && <span className="small"> by {it.rejected.by}: {it.rejected.reason}</span>}
+        {it.state === 'cooling_off' && it.effective_at && (
+          <span className="small muted"> until {new Date(it.effective_at).toLocaleString()}</span>
+        )}
+        {it.rejected && (
+          <span className="small">
+            {' '}
+            by {it.rejected.by}: {it.rejected.reason}
+          </span>
+        )}
       </td>
       <td className="actions">
-        {open && <>
-          <button type="button" className="primary" onClick={() => decide.mutate({ ref: it.ref, action: 'approve' }, { onSuccess: (t) => onAsk(t.title) })}>Approve</button>
-          <input aria-label="Reason" placeholder="reason" value={reason} onChange={(e) => setReason(e.target.value)} size={10} />
-          <button type="button" disabled={!reason.trim()} onClick={() => decide.mutate({ ref: it.ref, action: 'reject', reason }, { onSuccess: (t) => onAsk(t.title) })}>Reject</button>
-        </>}
+        {open && (
+          <>
+            <button
+              type="button"
+              className="primary"
+              onClick={() => decide.mutate({ ref: it.ref, action: 'approve' }, { onSuccess: (t) => onAsk(t.title) })}
+            >
+              Approve
+            </button>
+            <input aria-label="Reason" placeholder="reason" value={reason} onChange={(e) => setReason(e.target.value)} size={10} />
+            <button
+              type="button"
+              disabled={!reason.trim()}
+              onClick={() => decide.mutate({ ref: it.ref, action: 'reject', reason }, { onSuccess: (t) => onAsk(t.title) })}
+            >
+              Reject
+            </button>
+          </>
+        )}
         {decide.isError && <ErrorPanel error={decide.error} />}
       </td>
     </tr>
@@ -56,9 +88,25 @@ function Cancellable() {
   return (
     <section className="card" aria-label="Cancellable withdrawals">
       <h2>Withdrawals still cancellable at the exchange</h2>
-      <ul>{list.data.map((w) => <li key={w.exchange_id} className="small">{w.amount} {w.currency} to <span className="mono">{w.address}</span> ({w.status})</li>)}</ul>
-      <button type="button" className="danger" onClick={() => cancel.mutate({ exchange_ids: list.data.map((w) => w.exchange_id) })}>Cancel all {list.data.length}</button>
-      {cancel.data && <ul>{cancel.data.map((r) => <li key={r.exchange_id} className="small">{r.exchange_id}: {r.ok ? 'cancellation asked' : r.message}</li>)}</ul>}
+      <ul>
+        {list.data.map((w) => (
+          <li key={w.exchange_id} className="small">
+            {w.amount} {w.currency} to <span className="mono">{w.address}</span> ({w.status})
+          </li>
+        ))}
+      </ul>
+      <button type="button" className="danger" onClick={() => cancel.mutate({ exchange_ids: list.data.map((w) => w.exchange_id) })}>
+        Cancel all {list.data.length}
+      </button>
+      {cancel.data && (
+        <ul>
+          {cancel.data.map((r) => (
+            <li key={r.exchange_id} className="small">
+              {r.exchange_id}: {r.ok ? 'cancellation asked' : r.message}
+            </li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }
@@ -73,40 +121,95 @@ export default function ApprovalsPage() {
   const s = state.data;
   return (
     <>
-      <div className="page-header"><h1>Approvals</h1></div>
-      {asked && <p role="status" data-testid="asked">Sign in the confirmation window: “{asked}”.</p>}
+      <div className="page-header">
+        <h1>Approvals</h1>
+      </div>
+      {asked && (
+        <p role="status" data-testid="asked">
+          Sign in the confirmation window: “{asked}”.
+        </p>
+      )}
       {s.frozen && (
         <div className="card">
-          <p>The desk is frozen. Unfreezing needs {s.change_quorum} operator{s.change_quorum > 1 ? 's' : ''}.</p>
-          <button type="button" onClick={() => unfreeze.mutate({}, { onSuccess: (t) => setAsked(t.title) })}>Propose to unfreeze</button>
+          <p>
+            The desk is frozen. Unfreezing needs {s.change_quorum} operator{s.change_quorum > 1 ? 's' : ''}.
+          </p>
+          <button type="button" onClick={() => unfreeze.mutate({}, { onSuccess: (t) => setAsked(t.title) })}>
+            Propose to unfreeze
+          </button>
         </div>
       )}
       <Cancellable />
       <section className="card">
         <h2>Queue</h2>
-        {s.items.length === 0 ? <p className="muted">Nothing waits for approval.</p> : (
+        {s.items.length === 0 ? (
+          <p className="muted">Nothing waits for approval.</p>
+        ) : (
           <table className="table">
-            <thead><tr><th>What</th><th>Amount and destination</th><th>Rule</th><th>Drafted by</th><th>Approved by</th><th>Still needed</th><th>Age</th><th>State</th><th /></tr></thead>
-            <tbody>{s.items.map((it) => <Item key={it.ref} it={it} onAsk={setAsked} />)}</tbody>
+            <thead>
+              <tr>
+                <th>What</th>
+                <th>Amount and destination</th>
+                <th>Rule</th>
+                <th>Drafted by</th>
+                <th>Approved by</th>
+                <th>Still needed</th>
+                <th>Age</th>
+                <th>State</th>
+                <th />
+              </tr>
+            </thead>
+            <tbody>
+              {s.items.map((it) => (
+                <Item key={it.ref} it={it} onAsk={setAsked} />
+              ))}
+            </tbody>
           </table>
         )}
       </section>
       <section className="card">
         <h2>Operators</h2>
         {remove.isError && <ErrorPanel error={remove.error} />}
-        {s.needs_first_operator ? <p>No operator yet: create the first in the confirmation window.</p> : (
-          <ul>{s.operators.map((o) => (
-            <li key={o.id}>{o.name} <span className="small muted">{o.state.replace('_', ' ')}</span>
-              {o.state === 'in_force' && <button type="button" className="small" onClick={() => remove.mutate({ id: o.id }, { onSuccess: (t) => setAsked(t.title) })}>Propose removal</button>}
-            </li>
-          ))}</ul>
+        {s.needs_first_operator ? (
+          <p>No operator yet: create the first in the confirmation window.</p>
+        ) : (
+          <ul>
+            {s.operators.map((o) => (
+              <li key={o.id}>
+                {o.name} <span className="small muted">{o.state.replace('_', ' ')}</span>
+                {o.state === 'in_force' && (
+                  <button
+                    type="button"
+                    className="small"
+                    onClick={() => remove.mutate({ id: o.id }, { onSuccess: (t) => setAsked(t.title) })}
+                  >
+                    Propose removal
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
         )}
-        <p className="small muted">Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect {s.cooling_off_hours} h later.</p>
+        <p className="small muted">
+          Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect {s.cooling_off_hours}{' '}
+          h later.
+        </p>
       </section>
       <section className="card">
         <h2>Policy in force</h2>
-        {s.policy.refused && <p className="error-panel" role="alert">{s.policy.refused}</p>}
-        <ol>{s.policy.rules.map((r) => <li key={r.id}><span className="mono">{r.id}</span>: {r.action}{r.action === 'require' ? ` ${r.approvals}` : ''} when {JSON.stringify(r.match)}</li>)}</ol>
+        {s.policy.refused && (
+          <p className="error-panel" role="alert">
+            {s.policy.refused}
+          </p>
+        )}
+        <ol>
+          {s.policy.rules.map((r) => (
+            <li key={r.id}>
+              <span className="mono">{r.id}</span>: {r.action}
+              {r.action === 'require' ? ` ${r.approvals}` : ''} when {JSON.stringify(r.match)}
+            </li>
+          ))}
+        </ol>
         <p className="small muted">{s.policy.ref ? `Approved change ${s.policy.ref}.` : 'The default policy (no change approved yet).'}</p>
         <PolicyEditor current={{ rules: s.policy.rules }} onAsk={setAsked} />
       </section>

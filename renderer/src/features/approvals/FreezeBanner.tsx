@@ -25,12 +25,24 @@ export function FreezeBanner() {
   const frozen = state.data?.frozen;
   return (
     <div className={frozen ? 'error-panel' : 'row'} data-testid="freeze-banner">
-      {frozen
-        ? <span><strong>Frozen</strong> by {frozen.by} at {new Date(frozen.at).toLocaleString()}{frozen.reason ? ` (${frozen.reason})` : ''}: no write leaves until a quorum unfreezes (Approvals page).</span>
-        : <>
-          <button type="button" className="danger" title={`Freeze (${FREEZE_SHORTCUT})`} onClick={() => freeze.mutate({ reason: '' }, { onSuccess: () => setAsked(true) })}>Freeze</button>
+      {frozen ? (
+        <span>
+          <strong>Frozen</strong> by {frozen.by} at {new Date(frozen.at).toLocaleString()}
+          {frozen.reason ? ` (${frozen.reason})` : ''}: no write leaves until a quorum unfreezes (Approvals page).
+        </span>
+      ) : (
+        <>
+          <button
+            type="button"
+            className="danger"
+            title={`Freeze (${FREEZE_SHORTCUT})`}
+            onClick={() => freeze.mutate({ reason: '' }, { onSuccess: () => setAsked(true) })}
+          >
+            Freeze
+          </button>
           {asked && <span className="small muted">Sign the freeze in the confirmation window.</span>}
-        </>}
+        </>
+      )}
       {freeze.isError && <ErrorPanel error={freeze.error} />}
     </div>
   );

@@ -27,9 +27,17 @@ export function PolicyEditor({ current, onAsk }: { current: Policy; onAsk: (titl
     <details>
       <summary>Propose a new policy</summary>
       <textarea aria-label="Policy" rows={14} cols={90} value={text} onChange={(e) => setText(e.target.value)} className="mono" />
-      {problem && <p className="field-error" role="alert">{problem}</p>}
+      {problem && (
+        <p className="field-error" role="alert">
+          {problem}
+        </p>
+      )}
       {propose.isError && <ErrorPanel error={propose.error} />}
-      <div className="actions"><button type="button" onClick={submit}>Propose this policy</button></div>
+      <div className="actions">
+        <button type="button" onClick={submit}>
+          Propose this policy
+        </button>
+      </div>
     </details>
   );
 }

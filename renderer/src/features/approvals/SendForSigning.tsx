@@ -9,8 +9,18 @@ import { VerdictTable } from './Verdict.tsx';
  * confirmation window. A blocked write has no send button; `what` names it in the refusal ("write",
  * "order"); `afterDraft` is what the page offers once the draft waits for its signatures.
  */
-export function SendForSigning({ review, write, what, onBack, afterDraft }: {
-  review: Review; write: ChannelRequest<'approvalsDraft'>['write']; what: string; onBack: () => void; afterDraft?: ReactNode;
+export function SendForSigning({
+  review,
+  write,
+  what,
+  onBack,
+  afterDraft,
+}: {
+  review: Review;
+  write: ChannelRequest<'approvalsDraft'>['write'];
+  what: string;
+  onBack: () => void;
+  afterDraft?: ReactNode;
 }) {
   const draft = useDeskMutation('approvalsDraft');
   const blocked = review.verdict.decision === 'block';
@@ -18,20 +28,31 @@ export function SendForSigning({ review, write, what, onBack, afterDraft }: {
     <>
       <VerdictTable verdict={review.verdict} />
       {draft.isError && <ErrorPanel error={draft.error} />}
-      {draft.data
-        ? (
-          <>
-            <p role="status" data-testid="awaiting-signature">Waiting for a signature in the confirmation window: “{draft.data.title}”. Nothing is sent until the policy's approvals are signed there.</p>
-            {afterDraft}
-          </>
-        )
-        : (
-          <div className="actions">
-            <button type="button" onClick={onBack}>Edit</button>
-            {!blocked && <button className="primary" type="button" disabled={draft.isPending} onClick={() => draft.mutate({ write })}>Send for signing</button>}
-          </div>
-        )}
-      {blocked && <p className="field-error" role="alert">The policy blocks this {what}: it cannot be sent.</p>}
+      {draft.data ? (
+        <>
+          <p role="status" data-testid="awaiting-signature">
+            Waiting for a signature in the confirmation window: “{draft.data.title}”. Nothing is sent until the policy's approvals are
+            signed there.
+          </p>
+          {afterDraft}
+        </>
+      ) : (
+        <div className="actions">
+          <button type="button" onClick={onBack}>
+            Edit
+          </button>
+          {!blocked && (
+            <button className="primary" type="button" disabled={draft.isPending} onClick={() => draft.mutate({ write })}>
+              Send for signing
+            </button>
+          )}
+        </div>
+      )}
+      {blocked && (
+        <p className="field-error" role="alert">
+          The policy blocks this {what}: it cannot be sent.
+        </p>
+      )}
     </>
   );
 }

@@ -16,12 +16,20 @@ export function SendPanel() {
   const s = state.data;
   return (
     <section aria-label="Send">
-      {s.blocked && <p className="error-panel" role="alert" data-testid="cannot-send">{s.blocked}</p>}
+      {s.blocked && (
+        <p className="error-panel" role="alert" data-testid="cannot-send">
+          {s.blocked}
+        </p>
+      )}
       {s.needs_first_operator && <p className="card">No operator yet: the first is created in the confirmation window.</p>}
       {!s.blocked && (
         <div className="actions">
-          <button type="button" className="primary" onClick={() => setForm('withdrawal')}>New withdrawal</button>
-          <button type="button" onClick={() => setForm('uid')}>New UID transfer</button>
+          <button type="button" className="primary" onClick={() => setForm('withdrawal')}>
+            New withdrawal
+          </button>
+          <button type="button" onClick={() => setForm('uid')}>
+            New UID transfer
+          </button>
         </div>
       )}
       {!s.blocked && form === 'withdrawal' && <WithdrawForm />}

@@ -7,11 +7,12 @@ import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { UidTransferForm } from './UidTransferForm.tsx';
 
 describe('New UID transfer', () => {
-  it('names a bad field by the contract\'s schema and asks for nothing, then reviews the transfer as the core builds it', async () => {
+  it("names a bad field by the contract's schema and asks for nothing, then reviews the transfer as the core builds it", async () => {
     const fake = fakeDesk({
       ...baseAnswers(),
       approvalsReview: {
-        kind: 'uid_transfer', body: { receive_uid: '10042', currency: 'USDT', amount: '7.5' },
+        kind: 'uid_transfer',
+        body: { receive_uid: '10042', currency: 'USDT', amount: '7.5' },
         verdict: { decision: 'require', rule: 'confirm-every-write', approvals: 1, drafter_may_approve: true, rules: [] },
         destination_note: 'user 10042: another account, on no list',
       },
@@ -20,7 +21,9 @@ describe('New UID transfer', () => {
     await userEvent.type(screen.getByLabelText("Receiver's user id"), 'bob');
     await userEvent.type(screen.getByLabelText('Amount'), '7.123456789');
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
-    expect((await screen.findByText('Must be a user id (digits).')).closest('.field')?.querySelector('input')?.getAttribute('aria-invalid')).toBe('true');
+    expect(
+      (await screen.findByText('Must be a user id (digits).')).closest('.field')?.querySelector('input')?.getAttribute('aria-invalid'),
+    ).toBe('true');
     expect(screen.getByText(/^Amount .*8 decimal places/)).toBeTruthy();
     expect(fake.count('approvalsReview')).toBe(0);
 
@@ -29,7 +32,11 @@ describe('New UID transfer', () => {
     await userEvent.clear(screen.getByLabelText('Amount'));
     await userEvent.type(screen.getByLabelText('Amount'), '7.5');
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
-    await waitFor(() => expect(fake.calls.approvalsReview).toEqual([{ write: { kind: 'uid_transfer', input: { receive_uid: '10042', currency: 'USDT', amount: '7.5' } } }]));
+    await waitFor(() =>
+      expect(fake.calls.approvalsReview).toEqual([
+        { write: { kind: 'uid_transfer', input: { receive_uid: '10042', currency: 'USDT', amount: '7.5' } } },
+      ]),
+    );
     expect(await screen.findByRole('button', { name: 'Send for signing' })).toBeTruthy();
   });
 });

@@ -21,7 +21,11 @@ export function UidTransferForm() {
   const [write, setWrite] = useState<Write | null>(null);
   const [review, setReview] = useState<Review | null>(null);
   const reviewIt = useDeskMutation('approvalsReview');
-  const { register, handleSubmit, formState: { errors } } = useForm<Values, unknown, z.output<typeof UidTransferInput>>({
+  const {
+    register,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<Values, unknown, z.output<typeof UidTransferInput>>({
     resolver: zodResolver(UidTransferInput),
     defaultValues: { receive_uid: '', currency: 'USDT', amount: '' },
   });
@@ -34,11 +38,19 @@ export function UidTransferForm() {
   return (
     <form className="form card" aria-label="New UID transfer" noValidate onSubmit={(e) => void submit(e)}>
       <h2>New UID transfer</h2>
-      <Field label="Receiver's user id" error={sentence(errors.receive_uid?.message)}><input autoComplete="off" inputMode="numeric" {...register('receive_uid')} /></Field>
-      <Field label="Currency" error={sentence(errors.currency?.message)}><input autoComplete="off" {...register('currency', { setValueAs: (v: string) => v.trim().toUpperCase() })} /></Field>
-      <Field label="Amount" error={sentence(errors.amount?.message)}><input autoComplete="off" inputMode="decimal" {...register('amount', { setValueAs: (v: string) => v.trim() })} /></Field>
+      <Field label="Receiver's user id" error={sentence(errors.receive_uid?.message)}>
+        <input autoComplete="off" inputMode="numeric" {...register('receive_uid')} />
+      </Field>
+      <Field label="Currency" error={sentence(errors.currency?.message)}>
+        <input autoComplete="off" {...register('currency', { setValueAs: (v: string) => v.trim().toUpperCase() })} />
+      </Field>
+      <Field label="Amount" error={sentence(errors.amount?.message)}>
+        <input autoComplete="off" inputMode="decimal" {...register('amount', { setValueAs: (v: string) => v.trim() })} />
+      </Field>
       {reviewIt.isError && <ErrorPanel error={reviewIt.error} />}
-      <button className="primary" type="submit" disabled={reviewIt.isPending}>Review</button>
+      <button className="primary" type="submit" disabled={reviewIt.isPending}>
+        Review
+      </button>
     </form>
   );
 }

@@ -23,9 +23,13 @@ export function AlertsPanel({ uid }: { uid?: string }) {
           <li key={a.id} data-testid={`alert-${a.uid}-${a.kind}`} className={a.cleared_at === null ? 'standing' : 'cleared'}>
             <a href={subAccountHref(a.uid)}>{a.uid}</a>: {describe(a)} · raised {timeOf(a.raised_at)}
             {a.cleared_at !== null && <> · cleared {timeOf(a.cleared_at)}</>}
-            {a.acknowledged_at === null
-              ? <button type="button" onClick={() => ack.mutate({ id: a.id })}>Acknowledge</button>
-              : <span className="muted"> · acknowledged</span>}
+            {a.acknowledged_at === null ? (
+              <button type="button" onClick={() => ack.mutate({ id: a.id })}>
+                Acknowledge
+              </button>
+            ) : (
+              <span className="muted"> · acknowledged</span>
+            )}
           </li>
         ))}
       </ul>

@@ -16,7 +16,9 @@ const AUTO_REFRESH_CHOICES = [0, 60, 300, 900, 3600];
 export function OverviewBalances({ currency, totalAt }: { currency: ValuationCurrency; totalAt: number }) {
   const qc = useQueryClient();
   // Each fetch of the total leaves a snapshot in the core: the chart follows the total's query.
-  useEffect(() => { if (totalAt) void qc.invalidateQueries({ queryKey: ['balancesSnapshots'] }); }, [qc, totalAt]);
+  useEffect(() => {
+    if (totalAt) void qc.invalidateQueries({ queryKey: ['balancesSnapshots'] });
+  }, [qc, totalAt]);
   const every = useAutoRefreshMs();
   const quote = currency === 'BTC' ? 'BTC' : 'USDT';
   const snapshots = useDeskQuery('balancesSnapshots', { currency }, { refetchIntervalMs: every });
@@ -34,12 +36,25 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
   return (
     <>
       <div className="row">
-        <button type="button" onClick={() => void refresh()} data-testid="overview-refresh">Refresh</button>
-        <span className="muted small" data-testid="total-fetched-at">Total fetched {timeOf(last?.at ?? null)} (the exchange may serve it up to a minute old)</span>
+        <button type="button" onClick={() => void refresh()} data-testid="overview-refresh">
+          Refresh
+        </button>
+        <span className="muted small" data-testid="total-fetched-at">
+          Total fetched {timeOf(last?.at ?? null)} (the exchange may serve it up to a minute old)
+        </span>
         {settings.data && (
-          <label className="inline">Auto-refresh
-            <select aria-label="Auto-refresh interval" value={settings.data.auto_refresh_seconds} onChange={(e) => save.mutate({ ...settings.data!, auto_refresh_seconds: Number(e.target.value) })}>
-              {AUTO_REFRESH_CHOICES.map((s) => <option key={s} value={s}>{s === 0 ? 'off' : s < 3600 ? `every ${s / 60} min` : 'every hour'}</option>)}
+          <label className="inline">
+            Auto-refresh
+            <select
+              aria-label="Auto-refresh interval"
+              value={settings.data.auto_refresh_seconds}
+              onChange={(e) => save.mutate({ ...settings.data!, auto_refresh_seconds: Number(e.target.value) })}
+            >
+              {AUTO_REFRESH_CHOICES.map((s) => (
+                <option key={s} value={s}>
+                  {s === 0 ? 'off' : s < 3600 ? `every ${s / 60} min` : 'every hour'}
+                </option>
+              ))}
             </select>
           </label>
         )}
@@ -53,7 +68,13 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
             {/* Numbers for drawing only; the figures shown as text stay exact strings. */}
             <LineChart data={(snapshots.data ?? []).map((s) => ({ at: s.at, value: Number(s.amount) }))}>
               <CartesianGrid strokeDasharray="3 3" stroke="#334155" />
-              <XAxis dataKey="at" type="number" domain={['dataMin', 'dataMax']} stroke="#94a3b8" tickFormatter={(t: number) => new Date(t).toLocaleTimeString()} />
+              <XAxis
+                dataKey="at"
+                type="number"
+                domain={['dataMin', 'dataMax']}
+                stroke="#94a3b8"
+                tickFormatter={(t: number) => new Date(t).toLocaleTimeString()}
+              />
               <YAxis stroke="#94a3b8" width={90} domain={['auto', 'auto']} />
               <Tooltip labelFormatter={(t) => new Date(Number(t)).toLocaleString()} />
               <Line dataKey="value" stroke="#38bdf8" dot isAnimationActive={false} />
@@ -69,17 +90,39 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
           <>
             <p className="muted small">Read {timeOf(main.data.fetched_at)} from the per-account endpoints (real time).</p>
             <table className="table" data-testid="main-balances">
-              <thead><tr><th>Account</th><th>Holdings</th><th className="num">Value ({quote})</th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Account</th>
+                  <th>Holdings</th>
+                  <th className="num">Value ({quote})</th>
+                </tr>
+              </thead>
               <tbody>
                 {ACCOUNT_KINDS.map((k) => (
                   <tr key={k} data-kind={k}>
                     <td>{ACCOUNT_KIND_NAMES[k]}</td>
-                    <td className="small">{Object.entries(main.data.cells[k].amounts).map(([c, a]) => `${figure(a)} ${c}`).join(' · ') || '—'}
-                      {main.data.cells[k].unpriced.length > 0 && <span className="muted"> (no price: {main.data.cells[k].unpriced.join(', ')})</span>}</td>
-                    <td className="num" data-testid={`main-${k}`}>{figure(main.data.cells[k].value)}</td>
+                    <td className="small">
+                      {Object.entries(main.data.cells[k].amounts)
+                        .map(([c, a]) => `${figure(a)} ${c}`)
+                        .join(' · ') || '—'}
+                      {main.data.cells[k].unpriced.length > 0 && (
+                        <span className="muted"> (no price: {main.data.cells[k].unpriced.join(', ')})</span>
+                      )}
+                    </td>
+                    <td className="num" data-testid={`main-${k}`}>
+                      {figure(main.data.cells[k].value)}
+                    </td>
                   </tr>
                 ))}
-                <tr><td><strong>Total</strong></td><td /><td className="num"><strong data-testid="main-total">{figure(main.data.total)}</strong></td></tr>
+                <tr>
+                  <td>
+                    <strong>Total</strong>
+                  </td>
+                  <td />
+                  <td className="num">
+                    <strong data-testid="main-total">{figure(main.data.total)}</strong>
+                  </td>
+                </tr>
               </tbody>
             </table>
           </>

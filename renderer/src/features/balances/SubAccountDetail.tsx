@@ -13,11 +13,21 @@ import './balances.css';
 function Fields({ record, testid }: { record: Record<string, unknown>; testid: string }) {
   const rows: Array<[string, string]> = [];
   const walk = (prefix: string, v: unknown) => {
-    if (v !== null && typeof v === 'object' && !Array.isArray(v)) for (const [k, x] of Object.entries(v)) walk(prefix ? `${prefix}.${k}` : k, x);
+    if (v !== null && typeof v === 'object' && !Array.isArray(v))
+      for (const [k, x] of Object.entries(v)) walk(prefix ? `${prefix}.${k}` : k, x);
     else rows.push([prefix, typeof v === 'string' ? v : JSON.stringify(v)]);
   };
   walk('', record);
-  return <dl className="kv" data-testid={testid}>{rows.map(([k, v]) => <div key={k} style={{ display: 'contents' }}><dt>{k}</dt><dd data-field={k}>{v}</dd></div>)}</dl>;
+  return (
+    <dl className="kv" data-testid={testid}>
+      {rows.map(([k, v]) => (
+        <div key={k} style={{ display: 'contents' }}>
+          <dt>{k}</dt>
+          <dd data-field={k}>{v}</dd>
+        </div>
+      ))}
+    </dl>
+  );
 }
 
 export function SubAccountDetail({ uid }: { uid: string }) {
@@ -33,39 +43,96 @@ export function SubAccountDetail({ uid }: { uid: string }) {
   return (
     <section className="page balances">
       <header className="page-header">
-        <h1 data-testid="sub-account-title">Sub-account {uid}{d?.name ? ` · ${d.name}` : ''}</h1>
+        <h1 data-testid="sub-account-title">
+          Sub-account {uid}
+          {d?.name ? ` · ${d.name}` : ''}
+        </h1>
         <a href={transferHref(uid)}>Transfer…</a>
         <a href="#/sub-accounts">All sub-accounts</a>
       </header>
       {detail.isError && <ErrorPanel error={detail.error} onRetry={() => void detail.refetch()} />}
       <AlertsPanel uid={uid} />
-      {d && !d.row && <p className="muted" role="status">{d.fetched_at === null ? 'Loading balances…' : 'The last load did not include this sub-account.'}</p>}
+      {d && !d.row && (
+        <p className="muted" role="status">
+          {d.fetched_at === null ? 'Loading balances…' : 'The last load did not include this sub-account.'}
+        </p>
+      )}
       {d?.row && (
         <div className="card">
           <h2>Value (USDT) · fetched {timeOf(d.fetched_at)}</h2>
           <table className="table">
-            <thead><tr>{ACCOUNT_KINDS.map((k) => <th key={k} className="num">{ACCOUNT_KIND_NAMES[k]}</th>)}<th className="num">Total</th><th className="num">Cross risk</th><th className="num">Margin risk</th></tr></thead>
-            <tbody><tr>
-              {ACCOUNT_KINDS.map((k) => <td key={k} className="num" data-testid={`detail-${k}`}>{figure(d.row!.cells[k].value)}</td>)}
-              <td className="num" data-testid="detail-total">{figure(d.row.total)}</td>
-              <td className="num" data-testid="detail-cross-risk">{percent(d.row.cross_risk)}</td>
-              <td className="num">{percent(d.row.margin_risk)}</td>
-            </tr></tbody>
+            <thead>
+              <tr>
+                {ACCOUNT_KINDS.map((k) => (
+                  <th key={k} className="num">
+                    {ACCOUNT_KIND_NAMES[k]}
+                  </th>
+                ))}
+                <th className="num">Total</th>
+                <th className="num">Cross risk</th>
+                <th className="num">Margin risk</th>
+              </tr>
+            </thead>
+            <tbody>
+              <tr>
+                {ACCOUNT_KINDS.map((k) => (
+                  <td key={k} className="num" data-testid={`detail-${k}`}>
+                    {figure(d.row!.cells[k].value)}
+                  </td>
+                ))}
+                <td className="num" data-testid="detail-total">
+                  {figure(d.row.total)}
+                </td>
+                <td className="num" data-testid="detail-cross-risk">
+                  {percent(d.row.cross_risk)}
+                </td>
+                <td className="num">{percent(d.row.margin_risk)}</td>
+              </tr>
+            </tbody>
           </table>
         </div>
       )}
       {d && (
         <div className="card">
           <h2>Alerts for this sub-account</h2>
-          <form className="row" onSubmit={(e) => { e.preventDefault(); setThreshold.mutate({ uid, risk_threshold: threshold.trim() || null }); }}>
-            <span>Risk threshold {percent(d.risk_threshold)} (ratio {d.risk_threshold}; 1.1 = 110% is liquidation)</span>
-            <input aria-label="Risk threshold ratio" placeholder="e.g. 1.5, empty for the default" value={threshold} onChange={(e) => setThresholdText(e.target.value)} />
+          <form
+            className="row"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setThreshold.mutate({ uid, risk_threshold: threshold.trim() || null });
+            }}
+          >
+            <span>
+              Risk threshold {percent(d.risk_threshold)} (ratio {d.risk_threshold}; 1.1 = 110% is liquidation)
+            </span>
+            <input
+              aria-label="Risk threshold ratio"
+              placeholder="e.g. 1.5, empty for the default"
+              value={threshold}
+              onChange={(e) => setThresholdText(e.target.value)}
+            />
             <button type="submit">Set threshold</button>
           </form>
-          <form className="row" onSubmit={(e) => { e.preventDefault(); setFloor.mutate({ uid, currency: floorCurrency.trim().toUpperCase(), floor: floorAmount.trim() || null }); }}>
+          <form
+            className="row"
+            onSubmit={(e) => {
+              e.preventDefault();
+              setFloor.mutate({ uid, currency: floorCurrency.trim().toUpperCase(), floor: floorAmount.trim() || null });
+            }}
+          >
             <span>Low-balance floors: {d.floors.length ? d.floors.map((f) => `${f.currency} ${f.floor}`).join(', ') : 'none'}</span>
-            <input aria-label="Floor currency" className="narrow" value={floorCurrency} onChange={(e) => setFloorCurrency(e.target.value)} />
-            <input aria-label="Floor amount" placeholder="amount, empty removes" value={floorAmount} onChange={(e) => setFloorAmount(e.target.value)} />
+            <input
+              aria-label="Floor currency"
+              className="narrow"
+              value={floorCurrency}
+              onChange={(e) => setFloorCurrency(e.target.value)}
+            />
+            <input
+              aria-label="Floor amount"
+              placeholder="amount, empty removes"
+              value={floorAmount}
+              onChange={(e) => setFloorAmount(e.target.value)}
+            />
             <button type="submit">Set floor</button>
           </form>
           {setThreshold.error && <ErrorPanel error={setThreshold.error} />}
@@ -73,10 +140,32 @@ export function SubAccountDetail({ uid }: { uid: string }) {
         </div>
       )}
       <SubAccountTransfers uid={uid} />
-      {d?.spot && <div className="card"><h2>Spot</h2><Fields record={d.spot} testid="detail-spot" /></div>}
-      {d && d.margin.map((m, i) => <div className="card" key={i}><h2>Isolated margin {String(m.currency_pair ?? '')}</h2><Fields record={m} testid={`detail-margin-${i}`} /></div>)}
-      {d && Object.entries(d.futures).map(([s, f]) => <div className="card" key={s}><h2>Perpetual futures ({s.toUpperCase()})</h2><Fields record={f} testid={`detail-futures-${s}`} /></div>)}
-      {d?.cross_margin && <div className="card"><h2>Cross margin</h2><Fields record={d.cross_margin} testid="detail-cross" /></div>}
+      {d?.spot && (
+        <div className="card">
+          <h2>Spot</h2>
+          <Fields record={d.spot} testid="detail-spot" />
+        </div>
+      )}
+      {d &&
+        d.margin.map((m, i) => (
+          <div className="card" key={i}>
+            <h2>Isolated margin {String(m.currency_pair ?? '')}</h2>
+            <Fields record={m} testid={`detail-margin-${i}`} />
+          </div>
+        ))}
+      {d &&
+        Object.entries(d.futures).map(([s, f]) => (
+          <div className="card" key={s}>
+            <h2>Perpetual futures ({s.toUpperCase()})</h2>
+            <Fields record={f} testid={`detail-futures-${s}`} />
+          </div>
+        ))}
+      {d?.cross_margin && (
+        <div className="card">
+          <h2>Cross margin</h2>
+          <Fields record={d.cross_margin} testid="detail-cross" />
+        </div>
+      )}
     </section>
   );
 }

@@ -19,21 +19,34 @@ export function SubAccountTransfers({ uid }: { uid: string }) {
       {list.data && rows.length === 0 && <p className="muted">None in the cache.</p>}
       {rows.length > 0 && (
         <table className="table compact" data-testid="sub-account-transfers">
-          <thead><tr><th>Time (UTC)</th><th>Direction</th><th>Account</th><th className="num">Amount</th><th>Status</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Time (UTC)</th>
+              <th>Direction</th>
+              <th>Account</th>
+              <th className="num">Amount</th>
+              <th>Status</th>
+            </tr>
+          </thead>
           <tbody>
             {rows.slice(0, SHOWN).map((r) => (
               <tr key={r.key}>
                 <td>{new Date(Number(r.timest) * 1000).toISOString().replace('T', ' ').slice(0, 19)}</td>
                 <td>{r.direction === 'to' ? 'main → sub' : 'sub → main'}</td>
                 <td>{r.sub_account_type || 'spot'}</td>
-                <td className="num">{figure(r.amount)} {r.currency}</td>
+                <td className="num">
+                  {figure(r.amount)} {r.currency}
+                </td>
                 <td>{r.status}</td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <p className="muted small">{rows.length > SHOWN ? `The latest ${SHOWN} of ${rows.length}; ` : ''}all on the <a href="#/transfers">Transfers</a> page. Withdrawals made with this sub-account's own key are not in the main account's cache.</p>
+      <p className="muted small">
+        {rows.length > SHOWN ? `The latest ${SHOWN} of ${rows.length}; ` : ''}all on the <a href="#/transfers">Transfers</a> page.
+        Withdrawals made with this sub-account's own key are not in the main account's cache.
+      </p>
     </div>
   );
 }

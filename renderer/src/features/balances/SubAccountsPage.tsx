@@ -29,7 +29,13 @@ export function SubAccountsPage() {
   const scroller = useRef<HTMLDivElement>(null);
   const [visibleBlocks, setVisibleBlocks] = useState<number[]>([0]);
 
-  const query = { quote, search, sort: sort.key, desc: sort.desc, hide_below: hideSmall && /^\d+(\.\d{1,8})?$/.test(smallBelow) ? smallBelow : null };
+  const query = {
+    quote,
+    search,
+    sort: sort.key,
+    desc: sort.desc,
+    hide_below: hideSmall && /^\d+(\.\d{1,8})?$/.test(smallBelow) ? smallBelow : null,
+  };
   const matrix = useMatrixBlocks(query, visibleBlocks);
   const page = matrix.first;
   const count = page?.total_rows ?? 0;
@@ -51,19 +57,67 @@ export function SubAccountsPage() {
 
   const columns = [
     column.display({
-      id: 'uid', header: 'Sub-account',
+      id: 'uid',
+      header: 'Sub-account',
       cell: (c) => {
         const r = matrix.rowAt(c.row.original);
-        return r ? <><a href={transferHref(r.uid)} className="row-action" aria-label={`Transfer… (sub-account ${r.uid})`}>Transfer…</a> <a href={subAccountHref(r.uid)}>{r.uid}</a> <span className="muted">{r.name}</span> <OrdersLink uid={r.uid} /></> : '…';
+        return r ? (
+          <>
+            <a href={transferHref(r.uid)} className="row-action" aria-label={`Transfer… (sub-account ${r.uid})`}>
+              Transfer…
+            </a>{' '}
+            <a href={subAccountHref(r.uid)}>{r.uid}</a> <span className="muted">{r.name}</span> <OrdersLink uid={r.uid} />
+          </>
+        ) : (
+          '…'
+        );
       },
     }),
-    ...ACCOUNT_KINDS.map((k) => column.display({
-      id: k, header: ACCOUNT_KIND_NAMES[k],
-      cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? <span title={Object.entries(r.cells[k].amounts).map(([cur, a]) => `${a} ${cur}`).join('\n')}><span data-testid={`cell-${r.uid}-${k}`}>{figure(r.cells[k].value)}</span>{r.cells[k].unpriced.length > 0 && <sup title={`no price for ${r.cells[k].unpriced.join(', ')}`}>*</sup>}</span> : ''; },
-    })),
-    column.display({ id: 'total', header: 'Total', cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? <strong data-testid={`row-total-${r.uid}`}>{figure(r.total)}</strong> : ''; } }),
-    column.display({ id: 'cross_risk', header: 'Cross risk', cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? <span data-testid={`risk-${r.uid}`}>{percent(r.cross_risk)}</span> : ''; } }),
-    column.display({ id: 'margin_risk', header: 'Margin risk', cell: (c) => { const r = matrix.rowAt(c.row.original); return r ? percent(r.margin_risk) : ''; } }),
+    ...ACCOUNT_KINDS.map((k) =>
+      column.display({
+        id: k,
+        header: ACCOUNT_KIND_NAMES[k],
+        cell: (c) => {
+          const r = matrix.rowAt(c.row.original);
+          return r ? (
+            <span
+              title={Object.entries(r.cells[k].amounts)
+                .map(([cur, a]) => `${a} ${cur}`)
+                .join('\n')}
+            >
+              <span data-testid={`cell-${r.uid}-${k}`}>{figure(r.cells[k].value)}</span>
+              {r.cells[k].unpriced.length > 0 && <sup title={`no price for ${r.cells[k].unpriced.join(', ')}`}>*</sup>}
+            </span>
+          ) : (
+            ''
+          );
+        },
+      }),
+    ),
+    column.display({
+      id: 'total',
+      header: 'Total',
+      cell: (c) => {
+        const r = matrix.rowAt(c.row.original);
+        return r ? <strong data-testid={`row-total-${r.uid}`}>{figure(r.total)}</strong> : '';
+      },
+    }),
+    column.display({
+      id: 'cross_risk',
+      header: 'Cross risk',
+      cell: (c) => {
+        const r = matrix.rowAt(c.row.original);
+        return r ? <span data-testid={`risk-${r.uid}`}>{percent(r.cross_risk)}</span> : '';
+      },
+    }),
+    column.display({
+      id: 'margin_risk',
+      header: 'Margin risk',
+      cell: (c) => {
+        const r = matrix.rowAt(c.row.original);
+        return r ? percent(r.margin_risk) : '';
+      },
+    }),
   ];
   const indexes = useMemo(() => Array.from({ length: count }, (_, i) => i), [count]);
   const table = useReactTable({ data: indexes, columns, getCoreRowModel: getCoreRowModel() });
@@ -88,21 +142,47 @@ export function SubAccountsPage() {
       <header className="page-header">
         <h1>Sub-accounts</h1>
         <div className="segmented" role="group" aria-label="Quote currency">
-          {QUOTE_CURRENCIES.map((c) => <button key={c} type="button" aria-pressed={c === quote} onClick={() => setQuote(c)}>{c}</button>)}
+          {QUOTE_CURRENCIES.map((c) => (
+            <button key={c} type="button" aria-pressed={c === quote} onClick={() => setQuote(c)}>
+              {c}
+            </button>
+          ))}
         </div>
       </header>
       <AlertsPanel />
       <div className="row">
-        <input type="search" placeholder="Search uid or name" aria-label="Search sub-accounts" value={search} maxLength={64} onChange={(e) => setSearch(e.target.value)} />
-        <label className="inline"><input type="checkbox" checked={hideSmall} onChange={(e) => setHideSmall(e.target.checked)} /> Hide totals below</label>
-        <input aria-label="Small balance threshold" className="narrow" value={smallBelow} onChange={(e) => setSmallBelow(e.target.value.trim())} /> {quote}
-        <button type="button" onClick={() => refresh.mutate()} disabled={loading} data-testid="matrix-refresh">Refresh</button>
-        <button type="button" onClick={() => exportCsv.mutate()} disabled={!count}>Export CSV</button>
-        <span className="muted small" data-testid="matrix-fetched-at">Fetched {timeOf(status?.fetched_at ?? null)}</span>
+        <input
+          type="search"
+          placeholder="Search uid or name"
+          aria-label="Search sub-accounts"
+          value={search}
+          maxLength={64}
+          onChange={(e) => setSearch(e.target.value)}
+        />
+        <label className="inline">
+          <input type="checkbox" checked={hideSmall} onChange={(e) => setHideSmall(e.target.checked)} /> Hide totals below
+        </label>
+        <input
+          aria-label="Small balance threshold"
+          className="narrow"
+          value={smallBelow}
+          onChange={(e) => setSmallBelow(e.target.value.trim())}
+        />{' '}
+        {quote}
+        <button type="button" onClick={() => refresh.mutate()} disabled={loading} data-testid="matrix-refresh">
+          Refresh
+        </button>
+        <button type="button" onClick={() => exportCsv.mutate()} disabled={!count}>
+          Export CSV
+        </button>
+        <span className="muted small" data-testid="matrix-fetched-at">
+          Fetched {timeOf(status?.fetched_at ?? null)}
+        </span>
       </div>
       {loading && shownProgress && (
         <div className="progress" role="status" data-testid="matrix-progress">
-          <progress max={Math.max(1, shownProgress.total)} value={shownProgress.loaded} /> Loading sub-account balances: {shownProgress.loaded} of {shownProgress.total} requests
+          <progress max={Math.max(1, shownProgress.total)} value={shownProgress.loaded} /> Loading sub-account balances:{' '}
+          {shownProgress.loaded} of {shownProgress.total} requests
         </div>
       )}
       {status?.error && <ErrorPanel error={new Error(status.error)} onRetry={() => refresh.mutate()} />}
@@ -111,8 +191,15 @@ export function SubAccountsPage() {
       <div className="matrix" role="table" aria-label="Sub-account balances" aria-rowcount={count} data-testid="matrix">
         <div className="matrix-row matrix-head" role="row">
           {table.getHeaderGroups()[0]!.headers.map((h) => (
-            <div key={h.id} role="columnheader" className={h.id === 'uid' ? '' : 'num'} onClick={() => sortBy(h.id)} aria-sort={sort.key === h.id ? (sort.desc ? 'descending' : 'ascending') : 'none'}>
-              {flexRender(h.column.columnDef.header, h.getContext())}{sort.key === h.id ? (sort.desc ? ' ↓' : ' ↑') : ''}
+            <div
+              key={h.id}
+              role="columnheader"
+              className={h.id === 'uid' ? '' : 'num'}
+              onClick={() => sortBy(h.id)}
+              aria-sort={sort.key === h.id ? (sort.desc ? 'descending' : 'ascending') : 'none'}
+            >
+              {flexRender(h.column.columnDef.header, h.getContext())}
+              {sort.key === h.id ? (sort.desc ? ' ↓' : ' ↑') : ''}
             </div>
           ))}
         </div>
@@ -122,8 +209,18 @@ export function SubAccountsPage() {
               const row = tableRows[v.index];
               const r = matrix.rowAt(v.index);
               return row ? (
-                <div key={v.key} role="row" data-uid={r?.uid} className={`matrix-row${r && r.alerts > 0 ? ' alerted' : ''}`} style={{ position: 'absolute', top: 0, transform: `translateY(${v.start}px)`, height: ROW_PX }}>
-                  {row.getVisibleCells().map((c) => <div key={c.id} role="cell" className={c.column.id === 'uid' ? 'who' : 'num'}>{flexRender(c.column.columnDef.cell, c.getContext())}</div>)}
+                <div
+                  key={v.key}
+                  role="row"
+                  data-uid={r?.uid}
+                  className={`matrix-row${r && r.alerts > 0 ? ' alerted' : ''}`}
+                  style={{ position: 'absolute', top: 0, transform: `translateY(${v.start}px)`, height: ROW_PX }}
+                >
+                  {row.getVisibleCells().map((c) => (
+                    <div key={c.id} role="cell" className={c.column.id === 'uid' ? 'who' : 'num'}>
+                      {flexRender(c.column.columnDef.cell, c.getContext())}
+                    </div>
+                  ))}
                 </div>
               ) : null;
             })}
@@ -132,8 +229,14 @@ export function SubAccountsPage() {
         {page && (
           <div className="matrix-row matrix-foot" role="row" data-testid="matrix-totals">
             <div role="cell">Total of {count} sub-accounts</div>
-            {ACCOUNT_KINDS.map((k) => <div key={k} role="cell" className="num" data-testid={`col-total-${k}`}>{figure(page.column_totals[k])}</div>)}
-            <div role="cell" className="num"><strong data-testid="grand-total">{figure(page.grand_total)}</strong></div>
+            {ACCOUNT_KINDS.map((k) => (
+              <div key={k} role="cell" className="num" data-testid={`col-total-${k}`}>
+                {figure(page.column_totals[k])}
+              </div>
+            ))}
+            <div role="cell" className="num">
+              <strong data-testid="grand-total">{figure(page.grand_total)}</strong>
+            </div>
             <div role="cell" />
             <div role="cell" />
           </div>

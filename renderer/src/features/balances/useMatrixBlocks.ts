@@ -20,16 +20,19 @@ export function useMatrixBlocks(query: Omit<MatrixQuery, 'offset' | 'limit'>, vi
   const results = useQueries({
     queries: blocks.map((b) => {
       const request = { ...query, offset: b * BLOCK, limit: BLOCK };
-      const queryFn = () => desk.call('balancesMatrix', request).then((page) => {
-        // The benchmark's start line: a complete matrix reached the window (bench/ui/subaccounts.ts).
-        if (b === 0 && page.status.state === 'ready') performance.mark('subaccounts:data');
-        return page;
-      });
+      const queryFn = () =>
+        desk.call('balancesMatrix', request).then((page) => {
+          // The benchmark's start line: a complete matrix reached the window (bench/ui/subaccounts.ts).
+          if (b === 0 && page.status.state === 'ready') performance.mark('subaccounts:data');
+          return page;
+        });
       return { queryKey: deskKeys.balancesMatrix.of(request), queryFn, placeholderData: keepPreviousData };
     }),
   });
   const byBlock = new Map<number, MatrixPage>();
-  results.forEach((r, i) => { if (r.data) byBlock.set(blocks[i]!, r.data); });
+  results.forEach((r, i) => {
+    if (r.data) byBlock.set(blocks[i]!, r.data);
+  });
   return {
     first: byBlock.get(0),
     rowAt: (i) => {

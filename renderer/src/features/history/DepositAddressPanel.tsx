@@ -11,7 +11,9 @@ function Qr({ text, label }: { text: string; label: string }) {
     void QRCode.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' }).then((svg) => {
       if (live) setSrc(`data:image/svg+xml;base64,${btoa(svg)}`);
     });
-    return () => { live = false; };
+    return () => {
+      live = false;
+    };
   }, [text]);
   return src ? <img className="qr" src={src} alt={`QR code of ${label}`} width={140} height={140} /> : null;
 }
@@ -26,20 +28,33 @@ export function DepositAddressPanel() {
       <h2>Deposit address</h2>
       <div className="row">
         <input aria-label="Deposit currency" size={8} value={currency} onChange={(e) => setCurrency(e.target.value)} />
-        <button type="button" onClick={() => setAsked(currency.trim().toUpperCase())}>Show</button>
+        <button type="button" onClick={() => setAsked(currency.trim().toUpperCase())}>
+          Show
+        </button>
       </div>
       {q.isError && <ErrorPanel error={q.error} />}
       {q.data && (
         <div className="addresses">
-          <p className="muted small">Minimum deposit: {q.data.min_deposit_amount || 'not stated'} {q.data.currency}</p>
+          <p className="muted small">
+            Minimum deposit: {q.data.min_deposit_amount || 'not stated'} {q.data.currency}
+          </p>
           {q.data.multichain_addresses.map((a) => (
             <div key={a.chain} className="address-card" data-chain={a.chain}>
               <h3>{a.chain}</h3>
-              {a.obtain_failed ? <p className="field-error">The exchange could not issue an address on this chain.</p> : (
+              {a.obtain_failed ? (
+                <p className="field-error">The exchange could not issue an address on this chain.</p>
+              ) : (
                 <>
                   <Qr text={a.address} label={`${a.chain} address`} />
-                  <p><span className="mono">{a.address}</span> <Copy text={a.address} label={`${a.chain} address`} /></p>
-                  {a.payment_id && <p>{a.payment_name || 'Memo'} (required): <span className="mono">{a.payment_id}</span> <Copy text={a.payment_id} label={`${a.chain} ${a.payment_name || 'memo'}`} /></p>}
+                  <p>
+                    <span className="mono">{a.address}</span> <Copy text={a.address} label={`${a.chain} address`} />
+                  </p>
+                  {a.payment_id && (
+                    <p>
+                      {a.payment_name || 'Memo'} (required): <span className="mono">{a.payment_id}</span>{' '}
+                      <Copy text={a.payment_id} label={`${a.chain} ${a.payment_name || 'memo'}`} />
+                    </p>
+                  )}
                   <p className="muted small">Credited after {a.min_confirms} confirmations.</p>
                 </>
               )}

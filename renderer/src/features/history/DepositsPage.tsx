@@ -33,14 +33,31 @@ export function DepositsPage() {
     <section aria-label="Deposits">
       <div className="page-header">
         <h1>Deposits</h1>
-        <button type="button" onClick={() => downloadCsv(desk, 'deposits', { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}>Export CSV</button>
+        <button
+          type="button"
+          onClick={() => downloadCsv(desk, 'deposits', { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}
+        >
+          Export CSV
+        </button>
       </div>
       <SyncLine />
-      {note && <p className="muted small" role="status">{note}</p>}
+      {note && (
+        <p className="muted small" role="status">
+          {note}
+        </p>
+      )}
       {error && <ErrorPanel error={error} />}
       <DepositAddressPanel />
       <Filters value={filters} onChange={onFilters} statuses={Object.keys(DEPOSIT_STATUSES)} showChain searchLabel="address or txid" />
-      <HistoryTable kind="deposits" label="Deposit list" filters={filters} sort={sort} onSort={setSort} columns={COLUMNS} rowKey={(r) => r.id} />
+      <HistoryTable
+        kind="deposits"
+        label="Deposit list"
+        filters={filters}
+        sort={sort}
+        onSort={setSort}
+        columns={COLUMNS}
+        rowKey={(r) => r.id}
+      />
     </section>
   );
 }

@@ -10,7 +10,13 @@ function toSec(date: string, end: boolean): number | undefined {
   return Number.isFinite(ms) ? Math.floor(ms / 1000) : undefined;
 }
 
-export function Filters({ value, onChange, statuses, showChain, searchLabel }: {
+export function Filters({
+  value,
+  onChange,
+  statuses,
+  showChain,
+  searchLabel,
+}: {
   value: HistoryFilters;
   onChange: (f: HistoryFilters) => void;
   statuses: readonly string[];
@@ -29,25 +35,60 @@ export function Filters({ value, onChange, statuses, showChain, searchLabel }: {
   const set = (patch: HistoryFilters) => onChange({ ...value, ...patch });
   return (
     <div className="row filters">
-      <label className="inline">Currency
-        <input aria-label="Currency" size={7} value={value.currency ?? ''} onChange={(e) => set({ currency: e.target.value.trim() || undefined })} />
+      <label className="inline">
+        Currency
+        <input
+          aria-label="Currency"
+          size={7}
+          value={value.currency ?? ''}
+          onChange={(e) => set({ currency: e.target.value.trim() || undefined })}
+        />
       </label>
-      <label className="inline">Status
+      <label className="inline">
+        Status
         <select aria-label="Status" value={value.status ?? ''} onChange={(e) => set({ status: e.target.value || undefined })}>
           <option value="">any</option>
-          {statuses.map((s) => <option key={s} value={s}>{s}</option>)}
+          {statuses.map((s) => (
+            <option key={s} value={s}>
+              {s}
+            </option>
+          ))}
         </select>
       </label>
       {showChain && (
-        <label className="inline">Chain
-          <input aria-label="Chain" size={6} value={value.chain ?? ''} onChange={(e) => set({ chain: e.target.value.trim() || undefined })} />
+        <label className="inline">
+          Chain
+          <input
+            aria-label="Chain"
+            size={6}
+            value={value.chain ?? ''}
+            onChange={(e) => set({ chain: e.target.value.trim() || undefined })}
+          />
         </label>
       )}
-      <label className="inline">From
-        <input aria-label="From date" type="date" value={from} onChange={(e) => { setFrom(e.target.value); set({ from: toSec(e.target.value, false) }); }} />
+      <label className="inline">
+        From
+        <input
+          aria-label="From date"
+          type="date"
+          value={from}
+          onChange={(e) => {
+            setFrom(e.target.value);
+            set({ from: toSec(e.target.value, false) });
+          }}
+        />
       </label>
-      <label className="inline">To
-        <input aria-label="To date" type="date" value={to} onChange={(e) => { setTo(e.target.value); set({ to: toSec(e.target.value, true) }); }} />
+      <label className="inline">
+        To
+        <input
+          aria-label="To date"
+          type="date"
+          value={to}
+          onChange={(e) => {
+            setTo(e.target.value);
+            set({ to: toSec(e.target.value, true) });
+          }}
+        />
       </label>
       <input aria-label="Search" placeholder={searchLabel} size={28} value={search} onChange={(e) => setSearch(e.target.value)} />
     </div>

@@ -23,7 +23,17 @@ const PREFETCH_ROWS = 150;
  * are asked from the core a page at a time as the view reaches them. A row not loaded yet is drawn as
  * a placeholder, never as a real row.
  */
-export function HistoryTable<K extends HistoryKind, R>({ kind, filters, sort, onSort, columns, rowKey, onSelect, selected, label }: {
+export function HistoryTable<K extends HistoryKind, R>({
+  kind,
+  filters,
+  sort,
+  onSort,
+  columns,
+  rowKey,
+  onSelect,
+  selected,
+  label,
+}: {
   kind: K;
   filters: HistoryFilters;
   sort: HistorySort;
@@ -49,16 +59,25 @@ export function HistoryTable<K extends HistoryKind, R>({ kind, filters, sort, on
   const sortBy = (by: HistorySort['by']) => onSort({ by, dir: sort.by === by && sort.dir === 'desc' ? 'asc' : 'desc' });
 
   return (
-    <div className="history-table" aria-label={label} data-kind={kind} data-total={total} data-stale={q.isPlaceholderData ? 'true' : 'false'}>
+    <div
+      className="history-table"
+      aria-label={label}
+      data-kind={kind}
+      data-total={total}
+      data-stale={q.isPlaceholderData ? 'true' : 'false'}
+    >
       {q.isError && <ErrorPanel error={q.error} />}
       <div className="history-head" style={{ gridTemplateColumns: grid }} role="row">
         {columns.map((c) => (
           <div key={c.id} role="columnheader" className={c.num ? 'num' : ''}>
             {c.sort ? (
               <button type="button" className="link" onClick={() => sortBy(c.sort!)} aria-label={`Sort by ${c.header}`}>
-                {c.header}{sort.by === c.sort ? (sort.dir === 'desc' ? ' ▼' : ' ▲') : ''}
+                {c.header}
+                {sort.by === c.sort ? (sort.dir === 'desc' ? ' ▼' : ' ▲') : ''}
               </button>
-            ) : c.header}
+            ) : (
+              c.header
+            )}
           </div>
         ))}
       </div>
@@ -77,13 +96,23 @@ export function HistoryTable<K extends HistoryKind, R>({ kind, filters, sort, on
                 style={{ gridTemplateColumns: grid, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
                 onClick={row && onSelect ? () => onSelect(row) : undefined}
               >
-                {row ? columns.map((c) => <div key={c.id} className={c.num ? 'num' : ''}>{c.render(row)}</div>) : <div className="muted">Loading…</div>}
+                {row ? (
+                  columns.map((c) => (
+                    <div key={c.id} className={c.num ? 'num' : ''}>
+                      {c.render(row)}
+                    </div>
+                  ))
+                ) : (
+                  <div className="muted">Loading…</div>
+                )}
               </div>
             );
           })}
         </div>
       </div>
-      <div className="muted small" data-testid={`${kind}-total`}>{total.toLocaleString('en-US')} records{q.isFetching ? ' · loading' : ''}</div>
+      <div className="muted small" data-testid={`${kind}-total`}>
+        {total.toLocaleString('en-US')} records{q.isFetching ? ' · loading' : ''}
+      </div>
     </div>
   );
 }

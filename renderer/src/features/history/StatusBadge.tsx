@@ -6,7 +6,8 @@ export function StatusBadge({ status, kind }: { status: string; kind: 'withdrawa
   const meaning = kind === 'withdrawals' ? describeWithdrawalStatus(status) : kind === 'deposits' ? describeDepositStatus(status) : status;
   return (
     <span className={`status-badge status-${statusTone(status, kind)}`} data-status={status} title={meaning}>
-      {status}<span className="status-meaning"> · {meaning}</span>
+      {status}
+      <span className="status-meaning"> · {meaning}</span>
     </span>
   );
 }

@@ -13,11 +13,18 @@ export function SyncLine() {
         <>
           <span data-testid="in-flight">{s.in_flight} in flight</span>
           <span>· {s.deposits_pending} deposits pending</span>
-          <span>· {s.synced_to ? `read up to ${new Date(s.synced_to * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC` : 'first read in progress'}</span>
+          <span>
+            ·{' '}
+            {s.synced_to
+              ? `read up to ${new Date(s.synced_to * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`
+              : 'first read in progress'}
+          </span>
           {s.last_error && <span className="field-error">· last read failed: {s.last_error}</span>}
         </>
       )}
-      <button type="button" className="small" disabled={sync.isPending} onClick={() => sync.mutate({})}>{sync.isPending ? 'Reading…' : 'Refresh'}</button>
+      <button type="button" className="small" disabled={sync.isPending} onClick={() => sync.mutate({})}>
+        {sync.isPending ? 'Reading…' : 'Refresh'}
+      </button>
       {sync.isError && <ErrorPanel error={sync.error} />}
     </div>
   );

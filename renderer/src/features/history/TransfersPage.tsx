@@ -29,11 +29,28 @@ const UID: Column<UidTransferRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.create_time) },
   { id: 'id', header: 'Id', width: '110px', render: (r) => <span className="mono">{r.id}</span> },
   { id: 'dir', header: 'Direction', width: '90px', render: (r) => (r.transaction_type === 'withdraw' ? 'sent' : 'received') },
-  { id: 'peer', header: 'Counterpart', width: '120px', render: (r) => <span className="mono">{r.transaction_type === 'withdraw' ? r.receive_uid : r.push_uid}</span> },
+  {
+    id: 'peer',
+    header: 'Counterpart',
+    width: '120px',
+    render: (r) => <span className="mono">{r.transaction_type === 'withdraw' ? r.receive_uid : r.push_uid}</span>,
+  },
   { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
   { id: 'status', header: 'Status', width: '120px', render: (r) => <StatusBadge status={r.status} kind="other" /> },
-  { id: 'flag', header: '', width: 'minmax(120px, 1fr)', render: (r) => (r.desk.unsent ? <span className={`unsent-tag ${r.desk.unsent.state}`}>{r.desk.unsent.state === 'flagged' ? 'not sent by this desk' : 'acknowledged'}</span> : r.message) },
+  {
+    id: 'flag',
+    header: '',
+    width: 'minmax(120px, 1fr)',
+    render: (r) =>
+      r.desk.unsent ? (
+        <span className={`unsent-tag ${r.desk.unsent.state}`}>
+          {r.desk.unsent.state === 'flagged' ? 'not sent by this desk' : 'acknowledged'}
+        </span>
+      ) : (
+        r.message
+      ),
+  },
 ];
 
 function List<K extends 'transfers' | 'uid_transfers'>({ kind }: { kind: K }) {
@@ -46,15 +63,47 @@ function List<K extends 'transfers' | 'uid_transfers'>({ kind }: { kind: K }) {
   return (
     <>
       <div className="row">
-        <button type="button" onClick={() => downloadCsv(desk, kind, { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}>Export CSV</button>
-        {note && <span className="muted small" role="status">{note}</span>}
+        <button
+          type="button"
+          onClick={() => downloadCsv(desk, kind, { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}
+        >
+          Export CSV
+        </button>
+        {note && (
+          <span className="muted small" role="status">
+            {note}
+          </span>
+        )}
       </div>
       {error && <ErrorPanel error={error} />}
-      <Filters value={filters} onChange={onFilters} statuses={kind === 'transfers' ? [...TRANSFER_STATUSES, 'success'] : UID_TRANSFER_STATUSES}
-        showChain={false} searchLabel={kind === 'transfers' ? 'sub-account or client order id' : 'uid'} />
-      {kind === 'transfers'
-        ? <HistoryTable kind="transfers" label="Main/sub transfer list" filters={filters} sort={sort} onSort={setSort} columns={MAIN_SUB} rowKey={(r) => r.key} />
-        : <HistoryTable kind="uid_transfers" label="UID transfer list" filters={filters} sort={sort} onSort={setSort} columns={UID} rowKey={(r) => r.id} />}
+      <Filters
+        value={filters}
+        onChange={onFilters}
+        statuses={kind === 'transfers' ? [...TRANSFER_STATUSES, 'success'] : UID_TRANSFER_STATUSES}
+        showChain={false}
+        searchLabel={kind === 'transfers' ? 'sub-account or client order id' : 'uid'}
+      />
+      {kind === 'transfers' ? (
+        <HistoryTable
+          kind="transfers"
+          label="Main/sub transfer list"
+          filters={filters}
+          sort={sort}
+          onSort={setSort}
+          columns={MAIN_SUB}
+          rowKey={(r) => r.key}
+        />
+      ) : (
+        <HistoryTable
+          kind="uid_transfers"
+          label="UID transfer list"
+          filters={filters}
+          sort={sort}
+          onSort={setSort}
+          columns={UID}
+          rowKey={(r) => r.id}
+        />
+      )}
     </>
   );
 }
@@ -64,8 +113,8 @@ function initialFrom(params: URLSearchParams): { form: TransferFormKind; values:
   const form = params.get('new');
   if (!form || !(FORMS as readonly string[]).includes(form)) return null;
   const sub = params.get('sub');
-  const values: Partial<Values> = !sub || !/^\d{1,20}$/.test(sub) ? {}
-    : form === 'sub_to_sub' ? { sub_account_from: sub } : form === 'own' ? {} : { sub_account: sub };
+  const values: Partial<Values> =
+    !sub || !/^\d{1,20}$/.test(sub) ? {} : form === 'sub_to_sub' ? { sub_account_from: sub } : form === 'own' ? {} : { sub_account: sub };
   return { form: form as TransferFormKind, values };
 }
 
@@ -82,13 +131,19 @@ export function TransfersPage() {
     <section aria-label="Transfers">
       <div className="page-header">
         <h1>Transfers</h1>
-        <button type="button" className={open ? '' : 'primary'} aria-expanded={open} onClick={toggle}>{open ? 'Close the form' : 'New transfer'}</button>
+        <button type="button" className={open ? '' : 'primary'} aria-expanded={open} onClick={toggle}>
+          {open ? 'Close the form' : 'New transfer'}
+        </button>
       </div>
       {open && <NewTransfer key={params.toString()} {...(initial ? { initial } : {})} />}
       <SyncLine />
       <div className="segmented" role="tablist">
-        <button type="button" role="tab" aria-pressed={tab === 'transfers'} onClick={() => setTab('transfers')}>Main / sub-accounts</button>
-        <button type="button" role="tab" aria-pressed={tab === 'uid_transfers'} onClick={() => setTab('uid_transfers')}>UID transfers</button>
+        <button type="button" role="tab" aria-pressed={tab === 'transfers'} onClick={() => setTab('transfers')}>
+          Main / sub-accounts
+        </button>
+        <button type="button" role="tab" aria-pressed={tab === 'uid_transfers'} onClick={() => setTab('uid_transfers')}>
+          UID transfers
+        </button>
       </div>
       <List key={tab} kind={tab} />
     </section>

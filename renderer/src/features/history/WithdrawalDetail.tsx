@@ -21,20 +21,42 @@ function CancelButton({ id, amount, status, cancellable }: { id: string; amount:
   const [confirming, setConfirming] = useState(false);
   const cancel = useDeskMutation('withdrawalCancel');
   if (cancel.isSuccess) {
-    return <p className="notice" role="status">Cancellation accepted (202): the exchange is processing it; the status now reads {cancel.data.status}, and this page follows it to the end.</p>;
+    return (
+      <p className="notice" role="status">
+        Cancellation accepted (202): the exchange is processing it; the status now reads {cancel.data.status}, and this page follows it to
+        the end.
+      </p>
+    );
   }
   return (
     <div>
-      {!confirming && <button type="button" className="danger" onClick={() => setConfirming(true)}>Cancel withdrawal</button>}
+      {!confirming && (
+        <button type="button" className="danger" onClick={() => setConfirming(true)}>
+          Cancel withdrawal
+        </button>
+      )}
       {confirming && (
         <div className="confirm" role="alertdialog" aria-label={`Cancel ${id}`}>
-          <p>Cancel withdrawal {id} of {amount}? The exchange decides: if it has already sent it, the cancellation is refused.</p>
+          <p>
+            Cancel withdrawal {id} of {amount}? The exchange decides: if it has already sent it, the cancellation is refused.
+          </p>
           {!cancellable && <p className="field-error">Its status has just become {status}: the exchange will most likely refuse.</p>}
-          <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ id })}>Yes, cancel it</button>
-          <button type="button" onClick={() => setConfirming(false)}>Keep it</button>
+          <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ id })}>
+            Yes, cancel it
+          </button>
+          <button type="button" onClick={() => setConfirming(false)}>
+            Keep it
+          </button>
         </div>
       )}
-      {cancel.isError && (cancelError(cancel.error) ? <p className="error-panel" role="alert">{cancelError(cancel.error)}</p> : <ErrorPanel error={cancel.error} />)}
+      {cancel.isError &&
+        (cancelError(cancel.error) ? (
+          <p className="error-panel" role="alert">
+            {cancelError(cancel.error)}
+          </p>
+        ) : (
+          <ErrorPanel error={cancel.error} />
+        ))}
     </div>
   );
 }
@@ -51,31 +73,82 @@ export function WithdrawalDetail({ id, onClose }: { id: string; onClose: () => v
   if (cancellable && !offered) setOffered(true);
   return (
     <aside className="card detail" aria-label={`Withdrawal ${r.id}`} data-detail={r.id}>
-      <div className="page-header"><h2>Withdrawal {r.id}</h2><button type="button" onClick={onClose}>Close</button></div>
-      <p><StatusBadge status={r.status} kind="withdrawals" /></p>
+      <div className="page-header">
+        <h2>Withdrawal {r.id}</h2>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <p>
+        <StatusBadge status={r.status} kind="withdrawals" />
+      </p>
       <dl className="facts">
-        <dt>Amount</dt><dd>{groupDigits(r.amount)} {r.currency} (fee {r.fee || '0'})</dd>
-        <dt>Chain</dt><dd>{r.chain}</dd>
-        <dt>Address</dt><dd><span className="mono">{r.address}</span> <Copy text={r.address} label="address" />{r.memo ? <> memo <span className="mono">{r.memo}</span></> : null}</dd>
-        <dt>Txid</dt><dd><span className="mono">{r.txid || '—'}</span> <Copy text={r.txid} label="txid" /></dd>
-        <dt>Order id</dt><dd className="mono">{r.withdraw_order_id || '—'}</dd>
-        <dt>Time</dt><dd>{atSec(r.timestamp)} UTC{r.timestamp2 ? ` · final ${atSec(r.timestamp2)} UTC` : ''}</dd>
-        {r.fail_reason && <><dt>Reason</dt><dd>{r.fail_reason}</dd></>}
-        {r.block_number && <><dt>Block</dt><dd>{r.block_number}</dd></>}
+        <dt>Amount</dt>
+        <dd>
+          {groupDigits(r.amount)} {r.currency} (fee {r.fee || '0'})
+        </dd>
+        <dt>Chain</dt>
+        <dd>{r.chain}</dd>
+        <dt>Address</dt>
+        <dd>
+          <span className="mono">{r.address}</span> <Copy text={r.address} label="address" />
+          {r.memo ? (
+            <>
+              {' '}
+              memo <span className="mono">{r.memo}</span>
+            </>
+          ) : null}
+        </dd>
+        <dt>Txid</dt>
+        <dd>
+          <span className="mono">{r.txid || '—'}</span> <Copy text={r.txid} label="txid" />
+        </dd>
+        <dt>Order id</dt>
+        <dd className="mono">{r.withdraw_order_id || '—'}</dd>
+        <dt>Time</dt>
+        <dd>
+          {atSec(r.timestamp)} UTC{r.timestamp2 ? ` · final ${atSec(r.timestamp2)} UTC` : ''}
+        </dd>
+        {r.fail_reason && (
+          <>
+            <dt>Reason</dt>
+            <dd>{r.fail_reason}</dd>
+          </>
+        )}
+        {r.block_number && (
+          <>
+            <dt>Block</dt>
+            <dd>{r.block_number}</dd>
+          </>
+        )}
       </dl>
       <h3>Statuses seen by this desk</h3>
       <ol className="timeline">
-        {timeline.map((t) => <li key={`${t.status}-${t.seen_at}`}><strong>{t.status}</strong> {describeWithdrawalStatus(t.status)} <span className="muted">{at(t.seen_at)} UTC</span></li>)}
+        {timeline.map((t) => (
+          <li key={`${t.status}-${t.seen_at}`}>
+            <strong>{t.status}</strong> {describeWithdrawalStatus(t.status)} <span className="muted">{at(t.seen_at)} UTC</span>
+          </li>
+        ))}
       </ol>
       <h3>Sent by</h3>
       {intent ? (
-        <p data-testid="sent-by">This desk: journal entry {intent.id}{intent.approved_by ? `, approved by ${intent.approved_by}` : ''}, {new Date(intent.created_at).toISOString().slice(0, 19).replace('T', ' ')} UTC{intent.note ? ` (${intent.note})` : ''}.</p>
+        <p data-testid="sent-by">
+          This desk: journal entry {intent.id}
+          {intent.approved_by ? `, approved by ${intent.approved_by}` : ''},{' '}
+          {new Date(intent.created_at).toISOString().slice(0, 19).replace('T', ' ')} UTC{intent.note ? ` (${intent.note})` : ''}.
+        </p>
       ) : r.desk.unsent ? (
-        <p className="error-panel" data-testid="sent-by">Not sent by this desk{r.desk.unsent.note ? `; acknowledged: ${r.desk.unsent.note}` : ''}.</p>
+        <p className="error-panel" data-testid="sent-by">
+          Not sent by this desk{r.desk.unsent.note ? `; acknowledged: ${r.desk.unsent.note}` : ''}.
+        </p>
       ) : (
-        <p className="muted" data-testid="sent-by">No journal entry: it predates this desk's watch, or another tool sent it before.</p>
+        <p className="muted" data-testid="sent-by">
+          No journal entry: it predates this desk's watch, or another tool sent it before.
+        </p>
       )}
-      {(cancellable || offered) && <CancelButton id={r.id} amount={`${groupDigits(r.amount)} ${r.currency}`} status={r.status} cancellable={cancellable} />}
+      {(cancellable || offered) && (
+        <CancelButton id={r.id} amount={`${groupDigits(r.amount)} ${r.currency}`} status={r.status} cancellable={cancellable} />
+      )}
     </aside>
   );
 }

@@ -18,13 +18,32 @@ export const time = (s: string) => (s ? new Date(Number(s) * 1000).toISOString()
 
 const COLUMNS: Column<WithdrawalRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.timestamp) },
-  { id: 'id', header: 'Id', width: '110px', render: (r) => <span className="mono" data-id={r.id}>{r.id}</span> },
+  {
+    id: 'id',
+    header: 'Id',
+    width: '110px',
+    render: (r) => (
+      <span className="mono" data-id={r.id}>
+        {r.id}
+      </span>
+    ),
+  },
   { id: 'status', header: 'Status', width: '230px', render: (r) => <StatusBadge status={r.status} kind="withdrawals" /> },
   { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
   { id: 'chain', header: 'Chain', width: '70px', render: (r) => r.chain },
   { id: 'address', header: 'Address', width: 'minmax(160px, 1fr)', render: (r) => <span className="mono">{r.address}</span> },
-  { id: 'flag', header: '', width: '120px', render: (r) => (r.desk.unsent ? <span className={`unsent-tag ${r.desk.unsent.state}`}>{r.desk.unsent.state === 'flagged' ? 'not sent by this desk' : 'acknowledged'}</span> : null) },
+  {
+    id: 'flag',
+    header: '',
+    width: '120px',
+    render: (r) =>
+      r.desk.unsent ? (
+        <span className={`unsent-tag ${r.desk.unsent.state}`}>
+          {r.desk.unsent.state === 'flagged' ? 'not sent by this desk' : 'acknowledged'}
+        </span>
+      ) : null,
+  },
 ];
 
 const URL_FILTERS = ['currency', 'status', 'chain', 'search'] as const;
@@ -47,28 +66,58 @@ export function WithdrawalsPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [exported, setExported] = useState<string | null>(null);
   const [exportError, setExportError] = useState<Error | null>(null);
-  const onFilters = useCallback((f: HistoryFilters) => {
-    setDates({ ...(f.from !== undefined ? { from: f.from } : {}), ...(f.to !== undefined ? { to: f.to } : {}) });
-    setParams(Object.fromEntries(URL_FILTERS.flatMap((k) => (f[k] ? [[k, f[k]!]] : []))), { replace: true });
-  }, [setParams]);
+  const onFilters = useCallback(
+    (f: HistoryFilters) => {
+      setDates({ ...(f.from !== undefined ? { from: f.from } : {}), ...(f.to !== undefined ? { to: f.to } : {}) });
+      setParams(Object.fromEntries(URL_FILTERS.flatMap((k) => (f[k] ? [[k, f[k]!]] : []))), { replace: true });
+    },
+    [setParams],
+  );
   return (
     <section aria-label="Withdrawals">
       <div className="page-header">
         <h1>Withdrawals</h1>
-        <button type="button" onClick={() => {
-          setExportError(null);
-          downloadCsv(desk, 'withdrawals', { filters, sort }).then((n) => setExported(`${n} rows exported`), (e: Error) => setExportError(e));
-        }}>Export CSV</button>
+        <button
+          type="button"
+          onClick={() => {
+            setExportError(null);
+            downloadCsv(desk, 'withdrawals', { filters, sort }).then(
+              (n) => setExported(`${n} rows exported`),
+              (e: Error) => setExportError(e),
+            );
+          }}
+        >
+          Export CSV
+        </button>
       </div>
       <SendPanel />
       <SyncLine />
-      {exported && <p className="muted small" role="status">{exported}</p>}
+      {exported && (
+        <p className="muted small" role="status">
+          {exported}
+        </p>
+      )}
       {exportError && <ErrorPanel error={exportError} />}
       <UnsentPanel />
-      <Filters value={filters} onChange={onFilters} statuses={Object.keys(WITHDRAWAL_STATUSES)} showChain searchLabel="address, txid or order id" />
+      <Filters
+        value={filters}
+        onChange={onFilters}
+        statuses={Object.keys(WITHDRAWAL_STATUSES)}
+        showChain
+        searchLabel="address, txid or order id"
+      />
       <div className="history-layout">
-        <HistoryTable kind="withdrawals" label="Withdrawal list" filters={filters} sort={sort} onSort={setSort} columns={COLUMNS}
-          rowKey={(r) => r.id} selected={selected} onSelect={(r) => setSelected(r.id)} />
+        <HistoryTable
+          kind="withdrawals"
+          label="Withdrawal list"
+          filters={filters}
+          sort={sort}
+          onSort={setSort}
+          columns={COLUMNS}
+          rowKey={(r) => r.id}
+          selected={selected}
+          onSelect={(r) => setSelected(r.id)}
+        />
         {selected && <WithdrawalDetail key={selected} id={selected} onClose={() => setSelected(null)} />}
       </div>
     </section>

@@ -44,4 +44,3 @@ export function useHistoryPages(kind: HistoryKind, filters: HistoryFilters, sort
 export function useHistoryStatus() {
   return useDeskQuery('historyStatus', {});
 }
-

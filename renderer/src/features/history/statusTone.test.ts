@@ -13,8 +13,11 @@ describe('status badges', () => {
   });
 
   it('show a deposit that is not final as moving', () => {
-    expect(Object.keys(DEPOSIT_STATUSES).filter((s) => statusTone(s, 'deposits') === 'moving').sort())
-      .toEqual(['DEP_CREDITED', 'MANUAL', 'PEND', 'REVIEW', 'TRACK']);
+    expect(
+      Object.keys(DEPOSIT_STATUSES)
+        .filter((s) => statusTone(s, 'deposits') === 'moving')
+        .sort(),
+    ).toEqual(['DEP_CREDITED', 'MANUAL', 'PEND', 'REVIEW', 'TRACK']);
   });
 
   it('keep an unknown status as it came, watched, with words that say so', () => {

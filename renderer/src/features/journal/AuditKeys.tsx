@@ -14,7 +14,11 @@ export function AuditKeys() {
       Signed bundle keys (compare with what <span className="mono">npm run verify-journal</span> prints):{' '}
       {keys.data.map((k, i) => (
         <span key={`${k.journal}:${k.id}`}>
-          {i > 0 && '; '}{NAMES[k.journal]} <span className="mono">{k.id}</span>: <strong className="mono" data-journal={k.journal}>{k.fingerprint}</strong>
+          {i > 0 && '; '}
+          {NAMES[k.journal]} <span className="mono">{k.id}</span>:{' '}
+          <strong className="mono" data-journal={k.journal}>
+            {k.fingerprint}
+          </strong>
         </span>
       ))}
     </p>

@@ -11,10 +11,16 @@ function Row({ e, onFollow }: { e: AuditEntry; onFollow: (intent: string) => voi
   return (
     <tr data-entry={`${e.journal}:${e.seq}`}>
       <td className="small">{new Date(e.at).toLocaleString()}</td>
-      <td className="small">{e.journal === 'governance' ? 'Approvals' : 'Profile'} #{e.seq}</td>
+      <td className="small">
+        {e.journal === 'governance' ? 'Approvals' : 'Profile'} #{e.seq}
+      </td>
       <td>{ENTRY_TYPE_NAMES[e.type] ?? e.type}</td>
       <td className="small mono wrap">
-        {e.intent && <button type="button" className="link" onClick={() => onFollow(e.intent!)} aria-label={`Follow ${e.intent}`}>{e.intent}</button>}
+        {e.intent && (
+          <button type="button" className="link" onClick={() => onFollow(e.intent!)} aria-label={`Follow ${e.intent}`}>
+            {e.intent}
+          </button>
+        )}
       </td>
       <td className="small">{e.operators.join(', ')}</td>
       <td className="small wrap">{e.summary}</td>
@@ -23,18 +29,51 @@ function Row({ e, onFollow }: { e: AuditEntry; onFollow: (intent: string) => voi
 }
 
 /** One keyset page of entries; the last page offers the next cursor. */
-export function EntryRows({ filters, after, last, onMore, onFollow }: {
-  filters: Filters; after: AuditCursor | undefined; last: boolean; onMore: (c: AuditCursor) => void; onFollow: (intent: string) => void;
+export function EntryRows({
+  filters,
+  after,
+  last,
+  onMore,
+  onFollow,
+}: {
+  filters: Filters;
+  after: AuditCursor | undefined;
+  last: boolean;
+  onMore: (c: AuditCursor) => void;
+  onFollow: (intent: string) => void;
 }) {
   const page = useDeskQuery('journalEntries', { ...filters, ...(after ? { after } : {}), limit: PAGE_SIZE });
-  if (page.isError) return <tbody><tr><td colSpan={6}><ErrorPanel error={page.error} onRetry={() => void page.refetch()} /></td></tr></tbody>;
+  if (page.isError)
+    return (
+      <tbody>
+        <tr>
+          <td colSpan={6}>
+            <ErrorPanel error={page.error} onRetry={() => void page.refetch()} />
+          </td>
+        </tr>
+      </tbody>
+    );
   const d = page.data;
   return (
     <tbody>
-      {d?.items.map((e) => <Row key={`${e.journal}:${e.seq}`} e={e} onFollow={onFollow} />)}
-      {d && !after && d.items.length === 0 && <tr><td colSpan={6} className="muted">No entries match.</td></tr>}
+      {d?.items.map((e) => (
+        <Row key={`${e.journal}:${e.seq}`} e={e} onFollow={onFollow} />
+      ))}
+      {d && !after && d.items.length === 0 && (
+        <tr>
+          <td colSpan={6} className="muted">
+            No entries match.
+          </td>
+        </tr>
+      )}
       {last && d?.next && (
-        <tr><td colSpan={6}><button type="button" onClick={() => onMore(d.next!)}>Older entries</button></td></tr>
+        <tr>
+          <td colSpan={6}>
+            <button type="button" onClick={() => onMore(d.next!)}>
+              Older entries
+            </button>
+          </td>
+        </tr>
       )}
     </tbody>
   );

@@ -9,7 +9,15 @@ import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import JournalPage from './JournalPage.tsx';
 
 const entry = (over: Partial<AuditEntry>): AuditEntry => ({
-  journal: 'profile', seq: 1, at: '2026-03-01T10:00:00.000Z', type: 'intent', intent: 'w1', operators: [], summary: '', mac: 'a'.repeat(64), ...over,
+  journal: 'profile',
+  seq: 1,
+  at: '2026-03-01T10:00:00.000Z',
+  type: 'intent',
+  intent: 'w1',
+  operators: [],
+  summary: '',
+  mac: 'a'.repeat(64),
+  ...over,
 });
 
 // Newest first, as the core answers.
@@ -36,10 +44,22 @@ describe('Journal page', () => {
     const fake = fakeDesk({
       ...baseAnswers(),
       journalEntries: entries,
-      journalVerify: { verified: false, journals: [
-        { journal: 'profile', entries: 0, head_seq: 0, ok: false, entry: 3, reason: 'Entry 3: its MAC does not verify: it was changed after it was written.', missing: 0, torn: null },
-        { journal: 'governance', entries: 2, head_seq: 2, ok: true, entry: null, reason: null, missing: 0, torn: null },
-      ] },
+      journalVerify: {
+        verified: false,
+        journals: [
+          {
+            journal: 'profile',
+            entries: 0,
+            head_seq: 0,
+            ok: false,
+            entry: 3,
+            reason: 'Entry 3: its MAC does not verify: it was changed after it was written.',
+            missing: 0,
+            torn: null,
+          },
+          { journal: 'governance', entries: 2, head_seq: 2, ok: true, entry: null, reason: null, missing: 0, torn: null },
+        ],
+      },
     });
     renderWithDesk(fake, <JournalPage />, { at: '/journal' });
     const table = await screen.findByTestId('journal-entries');
@@ -47,8 +67,15 @@ describe('Journal page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Older entries' }));
     await waitFor(() => expect(table.querySelectorAll('tr[data-entry]')).toHaveLength(4));
     await userEvent.click(screen.getByRole('button', { name: 'Older entries' }));
-    await waitFor(() => expect([...table.querySelectorAll('tr[data-entry]')].map((r) => r.getAttribute('data-entry')))
-      .toEqual(['profile:4', 'profile:3', 'governance:2', 'profile:2', 'profile:1']));
+    await waitFor(() =>
+      expect([...table.querySelectorAll('tr[data-entry]')].map((r) => r.getAttribute('data-entry'))).toEqual([
+        'profile:4',
+        'profile:3',
+        'governance:2',
+        'profile:2',
+        'profile:1',
+      ]),
+    );
 
     await userEvent.selectOptions(screen.getByLabelText('Kind'), 'Sent');
     await userEvent.click(screen.getByRole('button', { name: 'Filter' }));
@@ -58,7 +85,12 @@ describe('Journal page', () => {
     await userEvent.click(within(table).getByRole('button', { name: 'Follow w1' }));
     const trail = await screen.findByTestId('intent-trail');
     expect(within(trail).getByRole('heading').textContent).toBe('Intent w1: Result accepted (REQUEST)');
-    expect([...trail.querySelectorAll('li')].map((li) => li.textContent?.split(' · ')[1])).toEqual(['Draft (intent)', 'Operator approval by Bob', 'Sent', 'Result']);
+    expect([...trail.querySelectorAll('li')].map((li) => li.textContent?.split(' · ')[1])).toEqual([
+      'Draft (intent)',
+      'Operator approval by Bob',
+      'Sent',
+      'Result',
+    ]);
 
     await userEvent.click(screen.getByRole('button', { name: 'Verify' }));
     const result = await screen.findByTestId('verify-result');
@@ -78,11 +110,14 @@ describe('Journal page', () => {
     expect(fake.calls.journalExport).toEqual([{ format: 'bundle' }]);
   });
 
-  it('shows each journal\'s bundle key fingerprint, the figure npm run verify-journal prints', async () => {
-    const fake = fakeDesk({ ...baseAnswers(), journalAuditKeys: [
-      { journal: 'profile', id: 'sandbox', fingerprint: '0123456789abcdef' },
-      { journal: 'governance', id: 'governance-sandbox', fingerprint: 'fedcba9876543210' },
-    ] });
+  it("shows each journal's bundle key fingerprint, the figure npm run verify-journal prints", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      journalAuditKeys: [
+        { journal: 'profile', id: 'sandbox', fingerprint: '0123456789abcdef' },
+        { journal: 'governance', id: 'governance-sandbox', fingerprint: 'fedcba9876543210' },
+      ],
+    });
     renderWithDesk(fake, <JournalPage />, { at: '/journal' });
     const keys = await screen.findByTestId('audit-keys');
     expect(keys.querySelector('[data-journal="profile"]')?.textContent).toBe('0123456789abcdef');

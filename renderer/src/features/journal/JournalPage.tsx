@@ -14,7 +14,11 @@ import { VerifyPanel } from './VerifyPanel.tsx';
 const EMPTY = { type: '', by: '', from: '', to: '', intent: '' };
 
 function toFilters(f: typeof EMPTY): Filters {
-  return Object.fromEntries(Object.entries(f).filter(([, v]) => v.trim() !== '').map(([k, v]) => [k, v.trim()])) as Filters;
+  return Object.fromEntries(
+    Object.entries(f)
+      .filter(([, v]) => v.trim() !== '')
+      .map(([k, v]) => [k, v.trim()]),
+  ) as Filters;
 }
 
 /** Every entry of the profile's and the approvals journals: filter, follow one intent, verify, export. */
@@ -48,40 +52,82 @@ export default function JournalPage() {
       <header className="page-header">
         <h1 tabIndex={-1}>Journal</h1>
         <div className="actions">
-          <button type="button" className="primary" onClick={() => (asked ? void verify.refetch() : setAsked(true))} disabled={verify.isFetching}>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => (asked ? void verify.refetch() : setAsked(true))}
+            disabled={verify.isFetching}
+          >
             {verify.isFetching ? 'Verifying…' : 'Verify'}
           </button>
-          <button type="button" onClick={() => exportAs('csv')}>Export CSV</button>
-          <button type="button" onClick={() => exportAs('bundle')}>Export signed bundle</button>
+          <button type="button" onClick={() => exportAs('csv')}>
+            Export CSV
+          </button>
+          <button type="button" onClick={() => exportAs('bundle')}>
+            Export signed bundle
+          </button>
         </div>
       </header>
       <AuditKeys />
       {verify.data && !verify.isFetching && <VerifyPanel answer={verify.data} />}
       {verify.isError && <ErrorPanel error={verify.error} />}
       {exportError !== null && <ErrorPanel error={exportError} />}
-      {note && <p className="muted" role="status">{note}</p>}
+      {note && (
+        <p className="muted" role="status">
+          {note}
+        </p>
+      )}
       <form className="row" onSubmit={submit} aria-label="Filter entries">
         <Field label="Kind">
           <select value={form.type} onChange={set('type')}>
             <option value="">All kinds</option>
-            {Object.entries(ENTRY_TYPE_NAMES).map(([v, name]) => <option key={v} value={v}>{name}</option>)}
+            {Object.entries(ENTRY_TYPE_NAMES).map(([v, name]) => (
+              <option key={v} value={v}>
+                {name}
+              </option>
+            ))}
           </select>
         </Field>
-        <Field label="Operator"><input value={form.by} onChange={set('by')} /></Field>
-        <Field label="From (UTC day)"><input type="date" value={form.from} onChange={set('from')} /></Field>
-        <Field label="To (UTC day)"><input type="date" value={form.to} onChange={set('to')} /></Field>
-        <Field label="Intent"><input value={form.intent} onChange={set('intent')} /></Field>
+        <Field label="Operator">
+          <input value={form.by} onChange={set('by')} />
+        </Field>
+        <Field label="From (UTC day)">
+          <input type="date" value={form.from} onChange={set('from')} />
+        </Field>
+        <Field label="To (UTC day)">
+          <input type="date" value={form.to} onChange={set('to')} />
+        </Field>
+        <Field label="Intent">
+          <input value={form.intent} onChange={set('intent')} />
+        </Field>
         <div className="actions">
           <button type="submit">Filter</button>
-          <button type="button" onClick={() => apply(EMPTY)}>Clear</button>
+          <button type="button" onClick={() => apply(EMPTY)}>
+            Clear
+          </button>
         </div>
       </form>
       {filters.intent && <IntentTrail intent={filters.intent} />}
       <table className="table" data-testid="journal-entries">
-        <thead><tr><th>When</th><th>Entry</th><th>Kind</th><th>Intent</th><th>Operators</th><th>Details</th></tr></thead>
+        <thead>
+          <tr>
+            <th>When</th>
+            <th>Entry</th>
+            <th>Kind</th>
+            <th>Intent</th>
+            <th>Operators</th>
+            <th>Details</th>
+          </tr>
+        </thead>
         {cursors.map((after, i) => (
-          <EntryRows key={`${JSON.stringify(filters)}:${i}`} filters={filters} after={after} last={i === cursors.length - 1}
-            onMore={(c) => setCursors([...cursors, c])} onFollow={(intent) => apply({ ...EMPTY, intent })} />
+          <EntryRows
+            key={`${JSON.stringify(filters)}:${i}`}
+            filters={filters}
+            after={after}
+            last={i === cursors.length - 1}
+            onMore={(c) => setCursors([...cursors, c])}
+            onFollow={(intent) => apply({ ...EMPTY, intent })}
+          />
         ))}
       </table>
     </section>

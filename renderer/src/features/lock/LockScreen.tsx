@@ -29,11 +29,29 @@ export function LockScreen({ keychain, waitMs }: { keychain: boolean; waitMs: nu
     <main className="lock" role="dialog" aria-label="Treasury Desk is locked">
       <form className="card form" onSubmit={submit}>
         <h1>Treasury Desk is locked</h1>
-        <p className="muted">Nothing is signed while the desk is locked. {keychain ? 'Your keys are in the system keychain.' : 'Enter your passphrase to continue.'}</p>
-        {!keychain && <input type="password" aria-label="Passphrase" autoFocus value={passphrase} onChange={(e) => setPassphrase(e.target.value)} autoComplete="current-password" />}
-        {wait && <p role="status" data-testid="unlock-wait">{wait}</p>}
+        <p className="muted">
+          Nothing is signed while the desk is locked.{' '}
+          {keychain ? 'Your keys are in the system keychain.' : 'Enter your passphrase to continue.'}
+        </p>
+        {!keychain && (
+          <input
+            type="password"
+            aria-label="Passphrase"
+            autoFocus
+            value={passphrase}
+            onChange={(e) => setPassphrase(e.target.value)}
+            autoComplete="current-password"
+          />
+        )}
+        {wait && (
+          <p role="status" data-testid="unlock-wait">
+            {wait}
+          </p>
+        )}
         {unlock.isError && !wait && <ErrorPanel error={unlock.error} />}
-        <button type="submit" className="primary" disabled={unlock.isPending || wait !== null || (!keychain && !passphrase)}>{unlock.isPending ? 'Unlocking…' : 'Unlock'}</button>
+        <button type="submit" className="primary" disabled={unlock.isPending || wait !== null || (!keychain && !passphrase)}>
+          {unlock.isPending ? 'Unlocking…' : 'Unlock'}
+        </button>
       </form>
     </main>
   );

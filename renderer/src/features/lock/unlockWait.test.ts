@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { secondsLeft, waitSentence } from './unlockWait.ts';
 
-describe('the lock screen\'s wait after failed passphrases', () => {
+describe("the lock screen's wait after failed passphrases", () => {
   it('counts down from when the core answered, rounding up', () => {
     expect(secondsLeft(2000, 10_000, 10_000)).toBe(2);
     expect(secondsLeft(2000, 10_000, 10_001)).toBe(2);

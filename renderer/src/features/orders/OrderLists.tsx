@@ -23,8 +23,13 @@ export function OrderLists({ pair, sub }: { pair: string; sub?: string }) {
   const cancel = useCancel();
   const row = (o: SpotOrder) => (
     <>
-      <td>{when(o)}</td><td>{o.side}</td><td>{o.type}</td><td className="num mono">{o.type === 'market' ? 'market' : o.price}</td>
-      <td className="num mono">{o.amount}</td><td className="num mono">{o.filled_amount}</td><td className="mono small">{o.text}</td>
+      <td>{when(o)}</td>
+      <td>{o.side}</td>
+      <td>{o.type}</td>
+      <td className="num mono">{o.type === 'market' ? 'market' : o.price}</td>
+      <td className="num mono">{o.amount}</td>
+      <td className="num mono">{o.filled_amount}</td>
+      <td className="mono small">{o.text}</td>
     </>
   );
   return (
@@ -33,22 +38,62 @@ export function OrderLists({ pair, sub }: { pair: string; sub?: string }) {
         <h2>Open orders</h2>
         {open.isError && <ErrorPanel error={open.error} />}
         {cancel.error !== null && <ErrorPanel error={cancel.error} />}
-        {cancel.note && <p role="status" className="small">{cancel.note}</p>}
+        {cancel.note && (
+          <p role="status" className="small">
+            {cancel.note}
+          </p>
+        )}
         <table className="table compact" data-testid="open-orders">
-          <thead><tr><th>Time</th><th>Side</th><th>Type</th><th className="num">Price</th><th className="num">Amount</th><th className="num">Filled</th><th>Text</th><th /></tr></thead>
+          <thead>
+            <tr>
+              <th>Time</th>
+              <th>Side</th>
+              <th>Type</th>
+              <th className="num">Price</th>
+              <th className="num">Amount</th>
+              <th className="num">Filled</th>
+              <th>Text</th>
+              <th />
+            </tr>
+          </thead>
           <tbody>
             {open.data?.map((o) => (
               <tr key={o.id} data-order={o.id}>
                 {row(o)}
-                <td><button type="button" disabled={cancel.busy} onClick={() => cancel.run({ kind: 'spot_cancel', input: { currency_pair: pair, order_id: o.id, account: o.account === 'margin' ? 'margin' : 'spot', ...who } })}>Cancel</button></td>
+                <td>
+                  <button
+                    type="button"
+                    disabled={cancel.busy}
+                    onClick={() =>
+                      cancel.run({
+                        kind: 'spot_cancel',
+                        input: { currency_pair: pair, order_id: o.id, account: o.account === 'margin' ? 'margin' : 'spot', ...who },
+                      })
+                    }
+                  >
+                    Cancel
+                  </button>
+                </td>
               </tr>
             ))}
-            {open.data?.length === 0 && <tr><td colSpan={8} className="muted">No open orders in {pair}.</td></tr>}
+            {open.data?.length === 0 && (
+              <tr>
+                <td colSpan={8} className="muted">
+                  No open orders in {pair}.
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
         {!!open.data?.length && (
           <div className="actions">
-            <button type="button" disabled={cancel.busy} onClick={() => cancel.run({ kind: 'spot_cancel_all', input: { currency_pair: pair, ...who } })}>Cancel all {pair} orders</button>
+            <button
+              type="button"
+              disabled={cancel.busy}
+              onClick={() => cancel.run({ kind: 'spot_cancel_all', input: { currency_pair: pair, ...who } })}
+            >
+              Cancel all {pair} orders
+            </button>
           </div>
         )}
       </section>
@@ -56,15 +101,36 @@ export function OrderLists({ pair, sub }: { pair: string; sub?: string }) {
         <h2>Order history</h2>
         {done.isError && <ErrorPanel error={done.error} />}
         <table className="table compact" data-testid="order-history">
-          <thead><tr><th>Time</th><th>Side</th><th>Type</th><th className="num">Price</th><th className="num">Amount</th><th className="num">Filled</th><th>Text</th><th>How it ended</th><th className="num">Fee</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Time</th>
+              <th>Side</th>
+              <th>Type</th>
+              <th className="num">Price</th>
+              <th className="num">Amount</th>
+              <th className="num">Filled</th>
+              <th>Text</th>
+              <th>How it ended</th>
+              <th className="num">Fee</th>
+            </tr>
+          </thead>
           <tbody>
             {done.data?.map((o) => (
               <tr key={o.id} data-order={o.id} data-finish-as={o.finish_as}>
                 {row(o)}
-                <td title={o.finish_as}>{finishAsWords(o.finish_as)}</td><td className="num mono">{o.fee} {o.fee_currency}</td>
+                <td title={o.finish_as}>{finishAsWords(o.finish_as)}</td>
+                <td className="num mono">
+                  {o.fee} {o.fee_currency}
+                </td>
               </tr>
             ))}
-            {done.data?.length === 0 && <tr><td colSpan={9} className="muted">No finished orders in {pair}.</td></tr>}
+            {done.data?.length === 0 && (
+              <tr>
+                <td colSpan={9} className="muted">
+                  No finished orders in {pair}.
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
       </section>
@@ -72,15 +138,38 @@ export function OrderLists({ pair, sub }: { pair: string; sub?: string }) {
         <h2>Trades</h2>
         {trades.isError && <ErrorPanel error={trades.error} />}
         <table className="table compact" data-testid="trades">
-          <thead><tr><th>Time</th><th>Side</th><th>Role</th><th className="num">Price</th><th className="num">Amount</th><th className="num">Fee</th><th>Order</th></tr></thead>
+          <thead>
+            <tr>
+              <th>Time</th>
+              <th>Side</th>
+              <th>Role</th>
+              <th className="num">Price</th>
+              <th className="num">Amount</th>
+              <th className="num">Fee</th>
+              <th>Order</th>
+            </tr>
+          </thead>
           <tbody>
             {trades.data?.map((t) => (
               <tr key={t.id} data-trade={t.id}>
-                <td>{when(t)}</td><td>{t.side}</td><td>{t.role}</td><td className="num mono">{t.price}</td><td className="num mono">{t.amount}</td>
-                <td className="num mono">{t.fee} {t.fee_currency}</td><td className="mono small">{t.order_id}</td>
+                <td>{when(t)}</td>
+                <td>{t.side}</td>
+                <td>{t.role}</td>
+                <td className="num mono">{t.price}</td>
+                <td className="num mono">{t.amount}</td>
+                <td className="num mono">
+                  {t.fee} {t.fee_currency}
+                </td>
+                <td className="mono small">{t.order_id}</td>
               </tr>
             ))}
-            {trades.data?.length === 0 && <tr><td colSpan={7} className="muted">No trades in {pair}.</td></tr>}
+            {trades.data?.length === 0 && (
+              <tr>
+                <td colSpan={7} className="muted">
+                  No trades in {pair}.
+                </td>
+              </tr>
+            )}
           </tbody>
         </table>
       </section>

@@ -4,5 +4,9 @@ import { useDeskQuery } from '../../desk/hooks.ts';
 export function OrdersLink({ uid }: { uid: string }) {
   const profile = useDeskQuery('profileCurrent', {});
   if (!profile.data?.sub_keys.some((k) => k.uid === uid)) return null;
-  return <a href={`#/orders?sub=${uid}`} className="small" aria-label={`Orders of sub-account ${uid}`} data-testid={`orders-${uid}`}>Orders</a>;
+  return (
+    <a href={`#/orders?sub=${uid}`} className="small" aria-label={`Orders of sub-account ${uid}`} data-testid={`orders-${uid}`}>
+      Orders
+    </a>
+  );
 }

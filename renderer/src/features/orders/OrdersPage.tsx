@@ -24,25 +24,50 @@ export default function OrdersPage() {
   const holdsKey = sub === undefined || (profile.data?.sub_keys.some((k) => k.uid === sub) ?? false);
   const choose = (next: Record<string, string | undefined>) => {
     const s = new URLSearchParams(search);
-    for (const [k, v] of Object.entries(next)) if (v === undefined) s.delete(k); else s.set(k, v);
+    for (const [k, v] of Object.entries(next))
+      if (v === undefined) s.delete(k);
+      else s.set(k, v);
     setSearch(s);
   };
   return (
     <section className="page orders">
       <header className="page-header">
         <h1>Orders</h1>
-        <span data-testid="orders-owner">{sub ? <>Sub-account <strong>{sub}</strong>, signed with its own key</> : 'Main account'}</span>
-        <label className="inline">Pair
+        <span data-testid="orders-owner">
+          {sub ? (
+            <>
+              Sub-account <strong>{sub}</strong>, signed with its own key
+            </>
+          ) : (
+            'Main account'
+          )}
+        </span>
+        <label className="inline">
+          Pair
           <select aria-label="Pair" value={pairId} onChange={(e) => choose({ pair: e.target.value })}>
-            {(pairs.data ?? [{ id: pairId }]).map((p) => <option key={p.id} value={p.id}>{p.id.replace('_', ' / ')}</option>)}
+            {(pairs.data ?? [{ id: pairId }]).map((p) => (
+              <option key={p.id} value={p.id}>
+                {p.id.replace('_', ' / ')}
+              </option>
+            ))}
           </select>
         </label>
       </header>
       {pairs.isError && <ErrorPanel error={pairs.error} />}
-      {pairs.data && !pair && <p className="error-panel" role="alert">The exchange lists no pair {pairId}.</p>}
-      {rawSub !== null && sub === undefined && <p className="error-panel" role="alert">“{rawSub}” is not a sub-account uid.</p>}
+      {pairs.data && !pair && (
+        <p className="error-panel" role="alert">
+          The exchange lists no pair {pairId}.
+        </p>
+      )}
+      {rawSub !== null && sub === undefined && (
+        <p className="error-panel" role="alert">
+          “{rawSub}” is not a sub-account uid.
+        </p>
+      )}
       {profile.data && !holdsKey && (
-        <p className="error-panel" role="alert" data-testid="no-sub-key">This profile holds no key for sub-account {sub}, so the desk cannot place or read its orders. Add the key in Settings.</p>
+        <p className="error-panel" role="alert" data-testid="no-sub-key">
+          This profile holds no key for sub-account {sub}, so the desk cannot place or read its orders. Add the key in Settings.
+        </p>
       )}
       {pair && holdsKey && (
         <>

@@ -25,8 +25,13 @@ export function SentOrders({ pair, sub }: { pair: string; sub?: string }) {
             <tr key={i.id} data-intent={i.id} data-state={i.state} data-label={i.label ?? ''}>
               <td>{KIND_NAMES[i.kind]}</td>
               <td className="wrap">{summary(i)}</td>
-              <td>{STATE_NAMES[i.state]}{i.exchange_id ? ` (order ${i.exchange_id})` : ''}</td>
-              <td className={`wrap ${TROUBLE_STATES.has(i.state) ? 'field-error' : 'muted'}`} data-testid="outcome">{TROUBLE_STATES.has(i.state) || i.label ? outcomeText(i) : ''}</td>
+              <td>
+                {STATE_NAMES[i.state]}
+                {i.exchange_id ? ` (order ${i.exchange_id})` : ''}
+              </td>
+              <td className={`wrap ${TROUBLE_STATES.has(i.state) ? 'field-error' : 'muted'}`} data-testid="outcome">
+                {TROUBLE_STATES.has(i.state) || i.label ? outcomeText(i) : ''}
+              </td>
             </tr>
           ))}
         </tbody>

@@ -26,7 +26,13 @@ export function useCancel() {
       if (r.verdict.decision === 'allow') {
         const intent = await prepare.mutateAsync({ write, note: 'from the Orders page' });
         const v = await approve.mutateAsync({ id: intent.id });
-        setNote(v.state === 'refused' ? `The exchange refused the cancellation: ${v.reason ?? v.label ?? ''}` : v.state === 'done' ? 'Cancelled.' : 'Cancellation sent; its outcome shows on the Activity page.');
+        setNote(
+          v.state === 'refused'
+            ? `The exchange refused the cancellation: ${v.reason ?? v.label ?? ''}`
+            : v.state === 'done'
+              ? 'Cancelled.'
+              : 'Cancellation sent; its outcome shows on the Activity page.',
+        );
       } else if (r.verdict.decision === 'require') {
         const t = await draft.mutateAsync({ write });
         setNote(`The policy wants a signature: “${t.title}” waits in the confirmation window.`);

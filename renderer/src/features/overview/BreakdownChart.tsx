@@ -2,7 +2,10 @@ import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxi
 import { groupDigits } from '../../../../shared/money.ts';
 import { useThemeColours } from '../../app/theme.ts';
 
-export interface BreakdownRow { name: string; amount: string }
+export interface BreakdownRow {
+  name: string;
+  amount: string;
+}
 
 const compactFormat = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 
@@ -13,7 +16,9 @@ function AmountTooltip({ active, payload, currency }: { active?: boolean; payloa
   return (
     <div className="chart-tooltip">
       <div>{row.name}</div>
-      <div className="num">{groupDigits(row.amount)} {currency}</div>
+      <div className="num">
+        {groupDigits(row.amount)} {currency}
+      </div>
     </div>
   );
 }
@@ -29,7 +34,10 @@ export function BreakdownChart({ rows, currency }: { rows: BreakdownRow[]; curre
           <CartesianGrid strokeDasharray="3 3" stroke={colours.grid} />
           <XAxis type="number" stroke={colours.axis} tick={{ fill: colours.axis }} tickFormatter={(v: number) => compactFormat.format(v)} />
           <YAxis type="category" dataKey="name" stroke={colours.axis} tick={{ fill: colours.axis }} width={140} />
-          <Tooltip content={(props) => <AmountTooltip active={props.active} payload={props.payload} currency={currency} />} cursor={{ fill: colours.grid, fillOpacity: 0.3 }} />
+          <Tooltip
+            content={(props) => <AmountTooltip active={props.active} payload={props.payload} currency={currency} />}
+            cursor={{ fill: colours.grid, fillOpacity: 0.3 }}
+          />
           <Bar dataKey="value" fill={colours.bar} isAnimationActive={false} />
         </BarChart>
       </ResponsiveContainer>

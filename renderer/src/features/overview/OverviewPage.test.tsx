@@ -17,7 +17,10 @@ describe('Overview page', () => {
   });
 
   it('takes the valuation currency from the address and puts the choice back into it', async () => {
-    const fake = fakeDesk({ ...baseAnswers(), totalBalance: (r) => ({ ...TOTAL, total: { ...TOTAL.total, currency: r.currency ?? 'USDT' } }) });
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      totalBalance: (r) => ({ ...TOTAL, total: { ...TOTAL.total, currency: r.currency ?? 'USDT' } }),
+    });
     const { router } = renderWithDesk(fake, <OverviewPage />, { at: '/overview?currency=BTC' });
     await waitFor(() => expect(screen.getByTestId('total-currency').textContent).toBe('BTC'));
     expect(fake.calls.totalBalance![0]).toEqual({ currency: 'BTC' });
@@ -28,7 +31,13 @@ describe('Overview page', () => {
   });
 
   it('shows a failure as a sentence with a way to try again', async () => {
-    const fake = fakeDesk({ ...baseAnswers(), totalBalance: { ok: false, error: { kind: 'exchange', label: 'SERVER_ERROR', message: 'The exchange failed inside; try again shortly.' } } as never });
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      totalBalance: {
+        ok: false,
+        error: { kind: 'exchange', label: 'SERVER_ERROR', message: 'The exchange failed inside; try again shortly.' },
+      } as never,
+    });
     renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('SERVER_ERROR');

@@ -8,9 +8,18 @@ import { BreakdownChart } from './BreakdownChart.tsx';
 import { OverviewBalances, useAutoRefreshMs } from '../balances/index.ts';
 
 const ACCOUNT_TYPE_NAMES: Record<string, string> = {
-  spot: 'Spot', margin: 'Isolated margin', futures: 'Perpetual futures', cross_margin: 'Cross margin',
-  delivery: 'Delivery', options: 'Options', finance: 'Earn', quant: 'Quant', warrant: 'Warrants', cbbc: 'CBBC',
-  meme_box: 'Meme box', payment: 'Payment',
+  spot: 'Spot',
+  margin: 'Isolated margin',
+  futures: 'Perpetual futures',
+  cross_margin: 'Cross margin',
+  delivery: 'Delivery',
+  options: 'Options',
+  finance: 'Earn',
+  quant: 'Quant',
+  warrant: 'Warrants',
+  cbbc: 'CBBC',
+  meme_box: 'Meme box',
+  payment: 'Payment',
 };
 
 function breakdown(data: TotalBalance) {
@@ -38,13 +47,19 @@ export default function OverviewPage() {
         <h1 tabIndex={-1}>Overview</h1>
         <div className="segmented" role="group" aria-label="Valuation currency">
           {VALUATION_CURRENCIES.map((c) => (
-            <button key={c} type="button" aria-pressed={c === currency} onClick={() => setCurrency(c)}>{c}</button>
+            <button key={c} type="button" aria-pressed={c === currency} onClick={() => setCurrency(c)}>
+              {c}
+            </button>
           ))}
         </div>
       </header>
 
       <OverviewBalances currency={currency} totalAt={total.dataUpdatedAt} />
-      {total.isPending && <p className="muted" role="status">Loading balances…</p>}
+      {total.isPending && (
+        <p className="muted" role="status">
+          Loading balances…
+        </p>
+      )}
       {total.isError && <ErrorPanel error={total.error} onRetry={() => void total.refetch()} />}
       {total.data && (
         <>
@@ -66,7 +81,12 @@ export default function OverviewPage() {
             <BreakdownChart rows={rows} currency={total.data.total.currency} />
             <table className="table" data-testid="breakdown-table">
               <thead>
-                <tr><th>Account type</th><th className="num">Amount ({total.data.total.currency})</th><th className="num">Unrealised PnL</th><th className="num">Borrowed</th></tr>
+                <tr>
+                  <th>Account type</th>
+                  <th className="num">Amount ({total.data.total.currency})</th>
+                  <th className="num">Unrealised PnL</th>
+                  <th className="num">Borrowed</th>
+                </tr>
               </thead>
               <tbody>
                 {rows.map((r) => (

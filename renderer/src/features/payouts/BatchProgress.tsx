@@ -5,9 +5,9 @@ import { useDesk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 
 const STATE_WORDS = {
-  drafted: 'Drafted: waiting for its drafter\'s signature in the confirmation window',
+  drafted: "Drafted: waiting for its drafter's signature in the confirmation window",
   waiting: 'Waiting for approvals in the confirmation window',
-  approved: 'Approved: the rows go out one at a time, at the exchange\'s pace for withdrawals',
+  approved: "Approved: the rows go out one at a time, at the exchange's pace for withdrawals",
   sent: 'Every row was handed to the exchange',
   rejected: 'Rejected: no row is sent',
 } as const;
@@ -33,30 +33,68 @@ export function BatchProgress({ batchRef }: { batchRef: string }) {
   return (
     <section className="card" aria-label="Batch progress">
       <h2>{p.title}</h2>
-      <p className="small muted">{p.file} · SHA-256 <span className="mono">{p.sha256}</span></p>
+      <p className="small muted">
+        {p.file} · SHA-256 <span className="mono">{p.sha256}</span>
+      </p>
       <p data-testid="batch-state">
-        {STATE_WORDS[p.state]}{p.state === 'waiting' ? ` (${p.approved_by.length} of ${p.needed} signed${p.approved_by.length ? `: ${p.approved_by.join(', ')}` : ''})` : p.approved_by.length ? `; approved by ${p.approved_by.join(', ')}` : ''}.
+        {STATE_WORDS[p.state]}
+        {p.state === 'waiting'
+          ? ` (${p.approved_by.length} of ${p.needed} signed${p.approved_by.length ? `: ${p.approved_by.join(', ')}` : ''})`
+          : p.approved_by.length
+            ? `; approved by ${p.approved_by.join(', ')}`
+            : ''}
+        .
       </p>
       <div className="payout-progress" role="status" data-testid="payout-progress">
         <progress max={Math.max(1, total)} value={finished} aria-label="Rows finished" />
-        <span>{finished} of {total} finished: {p.counts.sent} sent, {p.counts.refused} refused, {p.counts.skipped} skipped{p.counts.pending ? `, ${p.counts.pending} to go` : ''}.</span>
+        <span>
+          {finished} of {total} finished: {p.counts.sent} sent, {p.counts.refused} refused, {p.counts.skipped} skipped
+          {p.counts.pending ? `, ${p.counts.pending} to go` : ''}.
+        </span>
       </div>
       <table className="table compact payout-rows" aria-label="Report" data-testid="payout-report">
-        <thead><tr><th>Row</th><th>Reference</th><th>Currency</th><th>Address</th><th className="num">Amount</th><th>Outcome</th><th>Status</th><th>Why</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Row</th>
+            <th>Reference</th>
+            <th>Currency</th>
+            <th>Address</th>
+            <th className="num">Amount</th>
+            <th>Outcome</th>
+            <th>Status</th>
+            <th>Why</th>
+          </tr>
+        </thead>
         <tbody>
           {p.rows.map((r) => (
             <tr key={r.ref} data-outcome={r.outcome}>
-              <td className="num">{r.row ?? ''}</td><td className="addr">{r.reference}</td><td>{r.currency} {r.chain}</td><td className="addr mono">{r.address}</td>
-              <td className="num">{r.amount}</td><td>{r.outcome}</td><td>{r.status ?? r.state ?? ''}</td>
-              <td className="wrap small">{r.label ? <strong>{r.label}: </strong> : null}{r.sentence ?? ''}</td>
+              <td className="num">{r.row ?? ''}</td>
+              <td className="addr">{r.reference}</td>
+              <td>
+                {r.currency} {r.chain}
+              </td>
+              <td className="addr mono">{r.address}</td>
+              <td className="num">{r.amount}</td>
+              <td>{r.outcome}</td>
+              <td>{r.status ?? r.state ?? ''}</td>
+              <td className="wrap small">
+                {r.label ? <strong>{r.label}: </strong> : null}
+                {r.sentence ?? ''}
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
       {exportError !== null && <ErrorPanel error={exportError} />}
-      {note && <p className="muted" role="status">{note}</p>}
+      {note && (
+        <p className="muted" role="status">
+          {note}
+        </p>
+      )}
       <div className="actions">
-        <button type="button" onClick={exportReport}>Export report CSV</button>
+        <button type="button" onClick={exportReport}>
+          Export report CSV
+        </button>
       </div>
     </section>
   );

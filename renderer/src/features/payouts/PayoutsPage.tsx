@@ -45,13 +45,19 @@ export default function PayoutsPage() {
     <section className="page">
       <header className="page-header">
         <h1 tabIndex={-1}>Payouts</h1>
-        {batch && <button type="button" onClick={() => setSearch({})}>Import another file</button>}
+        {batch && (
+          <button type="button" onClick={() => setSearch({})}>
+            Import another file
+          </button>
+        )}
       </header>
-      {batch ? <BatchProgress batchRef={batch} /> : (
+      {batch ? (
+        <BatchProgress batchRef={batch} />
+      ) : (
         <>
           <p className="muted">
-            A CSV file with a header row naming the columns {REQUIRED_PAYOUT_COLUMNS.join(', ')}, and optionally {OPTIONAL.join(', ')}.
-            The desk checks every row as it checks one withdrawal (the chain, memo, precision, limits and fee), flags rows that repeat a
+            A CSV file with a header row naming the columns {REQUIRED_PAYOUT_COLUMNS.join(', ')}, and optionally {OPTIONAL.join(', ')}. The
+            desk checks every row as it checks one withdrawal (the chain, memo, precision, limits and fee), flags rows that repeat a
             destination, amount and reference, and sends the valid rows as one batch for approval.
           </p>
           <Field label="Payout file" hint="CSV, UTF-8, at most 500 rows">

@@ -6,7 +6,8 @@ import { MAX_PAYOUT_FILE_BYTES } from '../../../../shared/payouts.ts';
  * is the one `sha256sum` prints for the file. The core checks the size again and parses; nothing here does.
  */
 export async function readPayoutFile(f: File): Promise<ChannelRequest<'payoutsImport'>> {
-  if (f.size > MAX_PAYOUT_FILE_BYTES) throw new Error(`${f.name} is ${f.size} bytes; a payout file may hold at most ${MAX_PAYOUT_FILE_BYTES} bytes.`);
+  if (f.size > MAX_PAYOUT_FILE_BYTES)
+    throw new Error(`${f.name} is ${f.size} bytes; a payout file may hold at most ${MAX_PAYOUT_FILE_BYTES} bytes.`);
   const bytes = new Uint8Array(await bytesOf(f));
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

@@ -9,7 +9,11 @@ import { useDeskMutation } from '../../desk/hooks.ts';
 // paused with the reason, or finished with its report, which exports to CSV.
 
 const STATE_WORDS: Record<BatchView['rows'][number]['state'], string> = {
-  done: 'done', failed: 'failed', skipped: 'skipped', needs_attention: 'needs attention', pending: 'to send',
+  done: 'done',
+  failed: 'failed',
+  skipped: 'skipped',
+  needs_attention: 'needs attention',
+  pending: 'to send',
 };
 
 export function BatchPanel({ batch }: { batch: BatchView }) {
@@ -35,42 +39,83 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
         {batch.state === 'rejected' && 'Rejected in the confirmation window: nothing was sent.'}
         {batch.state === 'running' && (batch.cancelling ? 'Cancelling: the transfers under way finish, the rest is skipped.' : 'Running.')}
         {batch.state === 'paused' && 'Paused: nothing more is sent.'}
-        {batch.state === 'finished' && `Finished: ${count('done')} done, ${count('failed')} failed, ${count('skipped')} skipped${count('needs_attention') ? `, ${count('needs_attention')} need attention (Activity page)` : ''}.`}
+        {batch.state === 'finished' &&
+          `Finished: ${count('done')} done, ${count('failed')} failed, ${count('skipped')} skipped${count('needs_attention') ? `, ${count('needs_attention')} need attention (Activity page)` : ''}.`}
       </p>
-      {batch.paused && <p className="error-panel" role="alert" data-testid="paused-reason">{batch.paused}</p>}
+      {batch.paused && (
+        <p className="error-panel" role="alert" data-testid="paused-reason">
+          {batch.paused}
+        </p>
+      )}
       {batch.rows.length > 0 && batch.state !== 'waiting' && batch.state !== 'rejected' && (
         <div className="row">
           <progress max={batch.rows.length} value={ended} aria-label="Transfers ended" data-testid="batch-progress" />
-          <span className="small">{ended} of {batch.rows.length} transfers ended</span>
+          <span className="small">
+            {ended} of {batch.rows.length} transfers ended
+          </span>
         </div>
       )}
       <div className="actions">
         {(batch.state === 'running' || batch.state === 'paused') && !batch.cancelling && (
-          <button type="button" className="danger" disabled={cancel.isPending} onClick={() => cancel.mutate({ ref: batch.ref, reason: 'the operator pressed Cancel' })}>
+          <button
+            type="button"
+            className="danger"
+            disabled={cancel.isPending}
+            onClick={() => cancel.mutate({ ref: batch.ref, reason: 'the operator pressed Cancel' })}
+          >
             {batch.state === 'paused' ? 'Cancel the rest' : 'Cancel between transfers'}
           </button>
         )}
-        {batch.state === 'paused' && <button type="button" disabled={resume.isPending} onClick={() => resume.mutate({ ref: batch.ref })}>Read balances and resume</button>}
-        {batch.rows.length > 0 && batch.state !== 'waiting' && batch.state !== 'rejected' && <button type="button" onClick={exportCsv}>Export report (CSV)</button>}
+        {batch.state === 'paused' && (
+          <button type="button" disabled={resume.isPending} onClick={() => resume.mutate({ ref: batch.ref })}>
+            Read balances and resume
+          </button>
+        )}
+        {batch.rows.length > 0 && batch.state !== 'waiting' && batch.state !== 'rejected' && (
+          <button type="button" onClick={exportCsv}>
+            Export report (CSV)
+          </button>
+        )}
       </div>
       {cancel.isError && <ErrorPanel error={cancel.error} />}
       {resume.isError && <ErrorPanel error={resume.error} />}
       {exportError !== null && <ErrorPanel error={exportError} />}
-      {note && <p className="muted small" role="status">{note}</p>}
-      {batch.rows.length > 0 && <details open={batch.state === 'finished' || batch.state === 'paused'}>
-        <summary>Report</summary>
-        <table className="table" data-testid="batch-report">
-          <thead><tr><th>#</th><th>From</th><th>To</th><th className="num">Amount</th><th>State</th><th>Why</th></tr></thead>
-          <tbody>
-            {batch.rows.map((r) => (
-              <tr key={r.transfer} data-state={r.state}>
-                <td>{r.transfer}</td><td className="mono">{r.from}</td><td className="mono">{r.to}</td>
-                <td className="num">{r.amount} {r.currency}</td><td>{STATE_WORDS[r.state]}</td><td className="small wrap">{r.reason}</td>
+      {note && (
+        <p className="muted small" role="status">
+          {note}
+        </p>
+      )}
+      {batch.rows.length > 0 && (
+        <details open={batch.state === 'finished' || batch.state === 'paused'}>
+          <summary>Report</summary>
+          <table className="table" data-testid="batch-report">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>From</th>
+                <th>To</th>
+                <th className="num">Amount</th>
+                <th>State</th>
+                <th>Why</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>}
+            </thead>
+            <tbody>
+              {batch.rows.map((r) => (
+                <tr key={r.transfer} data-state={r.state}>
+                  <td>{r.transfer}</td>
+                  <td className="mono">{r.from}</td>
+                  <td className="mono">{r.to}</td>
+                  <td className="num">
+                    {r.amount} {r.currency}
+                  </td>
+                  <td>{STATE_WORDS[r.state]}</td>
+                  <td className="small wrap">{r.reason}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </details>
+      )}
     </section>
   );
 }

@@ -24,40 +24,66 @@ export function PlanView({ plan }: { plan: RebalancePlan }) {
         <p>Nothing is planned in part. Change these targets, or the accounts in scope:</p>
         <ul data-testid="unreachable">
           {plan.unreachable.map((u) => (
-            <li key={keyOf(u.account)}>{accountName(u.account)}: {u.problem === 'short' ? `stays short of its target by ${u.by} ${c}` : `stays above its ceiling by ${u.by} ${c}`}</li>
+            <li key={keyOf(u.account)}>
+              {accountName(u.account)}:{' '}
+              {u.problem === 'short' ? `stays short of its target by ${u.by} ${c}` : `stays above its ceiling by ${u.by} ${c}`}
+            </li>
           ))}
         </ul>
-        <p className="small muted">The accounts in scope hold {plan.total} {c} in all.</p>
+        <p className="small muted">
+          The accounts in scope hold {plan.total} {c} in all.
+        </p>
       </section>
     );
   }
   return (
     <section className="card" aria-label="Plan" data-testid="plan">
-      <h2>Plan: {plan.transfers.length} transfer{plan.transfers.length === 1 ? '' : 's'} moving {plan.moved} {c}</h2>
+      <h2>
+        Plan: {plan.transfers.length} transfer{plan.transfers.length === 1 ? '' : 's'} moving {plan.moved} {c}
+      </h2>
       <p data-testid="plan-summary">
-        {plan.requests} request{plan.requests === 1 ? '' : 's'} to send{plan.extraHops ? `, of which ${plan.extraHops} extra hop${plan.extraHops === 1 ? '' : 's'} through a spot account` : ''} (at most {plan.bound} transfers for this many accounts).
-        {' '}Expected time under the rate limits: at least {duration(plan.expectedSeconds)}.
-        {' '}Balances read {new Date(plan.read_at).toLocaleTimeString()}.
+        {plan.requests} request{plan.requests === 1 ? '' : 's'} to send
+        {plan.extraHops ? `, of which ${plan.extraHops} extra hop${plan.extraHops === 1 ? '' : 's'} through a spot account` : ''} (at most{' '}
+        {plan.bound} transfers for this many accounts). Expected time under the rate limits: at least {duration(plan.expectedSeconds)}.{' '}
+        Balances read {new Date(plan.read_at).toLocaleTimeString()}.
       </p>
       {plan.remainder !== '0' && (
-        <p data-testid="remainder">Shares are rounded down to 8 decimals: {plan.remainder} {c} stays where it already is.</p>
+        <p data-testid="remainder">
+          Shares are rounded down to 8 decimals: {plan.remainder} {c} stays where it already is.
+        </p>
       )}
       {plan.transfers.length === 0 && <p>Every account is at its target already: nothing to move.</p>}
       {plan.transfers.length > 0 && (
         <table className="table" data-testid="plan-transfers">
-          <thead><tr><th>#</th><th>From</th><th>To</th><th className="num">Amount</th><th>Requests</th></tr></thead>
+          <thead>
+            <tr>
+              <th>#</th>
+              <th>From</th>
+              <th>To</th>
+              <th className="num">Amount</th>
+              <th>Requests</th>
+            </tr>
+          </thead>
           <tbody>
             {plan.transfers.map((t, i) => (
               <tr key={i}>
                 <td>{i + 1}</td>
                 <td>{accountName(t.from)}</td>
                 <td>{accountName(t.to)}</td>
-                <td className="num">{t.amount} {c}</td>
+                <td className="num">
+                  {t.amount} {c}
+                </td>
                 <td className="small">
-                  {t.legs.length === 1 ? 'direct' : (
+                  {t.legs.length === 1 ? (
+                    'direct'
+                  ) : (
                     <>
                       {t.legs.length} hops (+{t.legs.length - 1}):{' '}
-                      {t.legs.map((l) => accountName(l.to)).slice(0, -1).map((via) => `via ${via}`).join(', ')}
+                      {t.legs
+                        .map((l) => accountName(l.to))
+                        .slice(0, -1)
+                        .map((via) => `via ${via}`)
+                        .join(', ')}
                     </>
                   )}
                 </td>
@@ -67,7 +93,14 @@ export function PlanView({ plan }: { plan: RebalancePlan }) {
         </table>
       )}
       <table className="table" data-testid="plan-accounts">
-        <thead><tr><th>Account</th><th>Target</th><th className="num">Before</th><th className="num">After</th></tr></thead>
+        <thead>
+          <tr>
+            <th>Account</th>
+            <th>Target</th>
+            <th className="num">Before</th>
+            <th className="num">After</th>
+          </tr>
+        </thead>
         <tbody>
           {plan.accounts.map((a) => (
             <tr key={keyOf(a.account)}>

@@ -14,31 +14,70 @@ const main = { owner: 'main', kind: 'spot' as const };
 const a = { owner: '101', kind: 'spot' as const };
 const b = { owner: '102', kind: 'futures' as const };
 const SCOPE = {
-  currency: 'USDT', read_at: 1, accounts: [
+  currency: 'USDT',
+  read_at: 1,
+  accounts: [
     { account: main, name: '', balance: '0', reachable: true, why: null },
     { account: a, name: 'desk a', balance: '100', reachable: true, why: null },
     { account: b, name: 'desk b', balance: '0.00000001', reachable: true, why: null },
-    { account: { owner: '102', kind: 'cross_margin' as const }, name: 'desk b', balance: '0', reachable: false, why: 'moving it needs the sub-account\'s own key' },
+    {
+      account: { owner: '102', kind: 'cross_margin' as const },
+      name: 'desk b',
+      balance: '0',
+      reachable: false,
+      why: "moving it needs the sub-account's own key",
+    },
   ],
 };
-const leg = (from: typeof a | typeof b | typeof main, to: typeof a | typeof b | typeof main) => ({ endpoint: '/wallet/sub_account_transfers', signer: 'main', from, to, amount: '50' });
+const leg = (from: typeof a | typeof b | typeof main, to: typeof a | typeof b | typeof main) => ({
+  endpoint: '/wallet/sub_account_transfers',
+  signer: 'main',
+  from,
+  to,
+  amount: '50',
+});
 const PLAN: RebalancePlan = {
-  id: 'p1', read_at: 1, currency: 'USDT', total: '100.00000001', moved: '50',
+  id: 'p1',
+  read_at: 1,
+  currency: 'USDT',
+  total: '100.00000001',
+  moved: '50',
   transfers: [{ from: a, to: b, amount: '50', legs: [leg(a, main), leg(main, b)] }],
   accounts: [
     { account: a, target: { type: 'share', share: '1/2' }, before: '100', after: '50.00000001' },
     { account: b, target: { type: 'share', share: '1/2' }, before: '0.00000001', after: '50' },
   ],
-  bound: 1, requests: 2, extraHops: 1, remainder: '0.00000001', unreachable: [], expectedSeconds: 0,
+  bound: 1,
+  requests: 2,
+  extraHops: 1,
+  remainder: '0.00000001',
+  unreachable: [],
+  expectedSeconds: 0,
 };
 const batch = (over: Partial<BatchView>): BatchView => ({
-  ref: 'r1', plan: 'p1', title: 'Rebalance USDT: 1 transfer moving 50 USDT', currency: 'USDT', created_at: 1, state: 'running', paused: null, cancelling: false, transfers: 1,
-  rows: [{ transfer: 1, from: '101:spot', to: '102:futures', amount: '50', currency: 'USDT', state: 'pending', reason: '' }], ...over,
+  ref: 'r1',
+  plan: 'p1',
+  title: 'Rebalance USDT: 1 transfer moving 50 USDT',
+  currency: 'USDT',
+  created_at: 1,
+  state: 'running',
+  paused: null,
+  cancelling: false,
+  transfers: 1,
+  rows: [{ transfer: 1, from: '101:spot', to: '102:futures', amount: '50', currency: 'USDT', state: 'pending', reason: '' }],
+  ...over,
 });
 
 describe('Rebalance page', () => {
   it('sends the targets typed, shows the plan with its extra hop and remainder, and drafts it for approval', async () => {
-    const fake = fakeDesk({ ...baseAnswers(), rebalanceScope: SCOPE, rebalanceBatches: [], rebalanceTemplates: [], rebalancePlan: PLAN, rebalanceDraft: { ticket: 't1', title: 'Rebalance USDT', ref: 'r1' } });
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      rebalanceScope: SCOPE,
+      rebalanceBatches: [],
+      rebalanceTemplates: [],
+      rebalancePlan: PLAN,
+      rebalanceDraft: { ticket: 't1', title: 'Rebalance USDT', ref: 'r1' },
+    });
     renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
     await userEvent.click(await screen.findByRole('button', { name: 'Read balances' }));
     const scope = await screen.findByTestId('scope');
@@ -50,12 +89,22 @@ describe('Rebalance page', () => {
       await userEvent.type(screen.getByLabelText(`Share of ${who}`), '1/2');
     }
     await userEvent.click(screen.getByRole('button', { name: 'Plan' }));
-    expect(fake.calls.rebalancePlan?.at(-1)).toEqual({ currency: 'USDT', lines: [{ account: a, target: { type: 'share', share: '1/2' } }, { account: b, target: { type: 'share', share: '1/2' } }] });
+    expect(fake.calls.rebalancePlan?.at(-1)).toEqual({
+      currency: 'USDT',
+      lines: [
+        { account: a, target: { type: 'share', share: '1/2' } },
+        { account: b, target: { type: 'share', share: '1/2' } },
+      ],
+    });
     const plan = await screen.findByTestId('plan');
     expect(within(plan).getByRole('heading').textContent).toBe('Plan: 1 transfer moving 50 USDT');
-    expect(within(plan).getByTestId('plan-summary').textContent).toMatch(/^2 requests to send, of which 1 extra hop through a spot account/);
+    expect(within(plan).getByTestId('plan-summary').textContent).toMatch(
+      /^2 requests to send, of which 1 extra hop through a spot account/,
+    );
     expect(within(plan).getByTestId('plan-transfers').textContent).toContain('2 hops (+1): via Main account · spot');
-    expect(within(plan).getByTestId('remainder').textContent).toBe('Shares are rounded down to 8 decimals: 0.00000001 USDT stays where it already is.');
+    expect(within(plan).getByTestId('remainder').textContent).toBe(
+      'Shares are rounded down to 8 decimals: 0.00000001 USDT stays where it already is.',
+    );
     await userEvent.click(screen.getByRole('button', { name: 'Submit for approval' }));
     await screen.findByTestId('submitted');
     expect(fake.calls.rebalanceDraft).toEqual([{ plan: 'p1' }]);
@@ -63,7 +112,13 @@ describe('Rebalance page', () => {
 
   it('says which targets cannot be met and by how much, and offers no submit', async () => {
     const unreachable = { ...PLAN, transfers: [], unreachable: [{ account: b, problem: 'short' as const, by: '5' }] };
-    const fake = fakeDesk({ ...baseAnswers(), rebalanceScope: SCOPE, rebalanceBatches: [], rebalanceTemplates: [], rebalancePlan: unreachable });
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      rebalanceScope: SCOPE,
+      rebalanceBatches: [],
+      rebalanceTemplates: [],
+      rebalancePlan: unreachable,
+    });
     renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
     await userEvent.click(await screen.findByRole('button', { name: 'Read balances' }));
     await userEvent.click(within(await screen.findByTestId('scope')).getByLabelText(/^Include Sub-account 101 \(desk a\) · spot$/));
@@ -75,10 +130,28 @@ describe('Rebalance page', () => {
 
   it('shows a paused batch with its reason, resumes or cancels it, and a finished one with its report', async () => {
     const fake = fakeDesk({
-      ...baseAnswers(), rebalanceTemplates: [],
-      rebalanceBatches: [batch({ state: 'paused', paused: '101:spot now holds 5 USDT, less than the 50 the rest of the batch takes from it (short by 45)' }),
-        batch({ ref: 'r0', state: 'finished', rows: [{ transfer: 1, from: '101:spot', to: '102:spot', amount: '3', currency: 'USDT', state: 'failed', reason: 'Not enough balance.' }] })],
-      rebalanceResume: batch({}), rebalanceCancel: batch({}),
+      ...baseAnswers(),
+      rebalanceTemplates: [],
+      rebalanceBatches: [
+        batch({ state: 'paused', paused: '101:spot now holds 5 USDT, less than the 50 the rest of the batch takes from it (short by 45)' }),
+        batch({
+          ref: 'r0',
+          state: 'finished',
+          rows: [
+            {
+              transfer: 1,
+              from: '101:spot',
+              to: '102:spot',
+              amount: '3',
+              currency: 'USDT',
+              state: 'failed',
+              reason: 'Not enough balance.',
+            },
+          ],
+        }),
+      ],
+      rebalanceResume: batch({}),
+      rebalanceCancel: batch({}),
     });
     renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
     const [paused, finished] = await screen.findAllByTestId('batch');

@@ -4,7 +4,19 @@ import type { AccountRef, ScopeAccount, Target, TargetLine, Template } from '../
 // every figure again (shared/rebalance.ts): this only turns rows into the request and back.
 
 export type TargetType = 'amount' | 'share' | 'band';
-export interface Row { account: AccountRef; name: string; balance: string; reachable: boolean; why: string | null; included: boolean; type: TargetType; amount: string; share: string; floor: string; ceiling: string }
+export interface Row {
+  account: AccountRef;
+  name: string;
+  balance: string;
+  reachable: boolean;
+  why: string | null;
+  included: boolean;
+  type: TargetType;
+  amount: string;
+  share: string;
+  floor: string;
+  ceiling: string;
+}
 
 export const keyOf = (a: AccountRef): string => (a.pair ? `${a.owner}:${a.kind}:${a.pair}` : `${a.owner}:${a.kind}`);
 
@@ -35,11 +47,13 @@ export function applyTemplate(rows: readonly Row[], t: Template): { rows: Row[];
     if (!target) return { ...r, included: false };
     byKey.delete(keyOf(r.account));
     return {
-      ...r, included: true, type: target.type,
+      ...r,
+      included: true,
+      type: target.type,
       amount: target.type === 'amount' ? target.amount : r.amount,
       share: target.type === 'share' ? target.share : '',
-      floor: target.type === 'band' ? target.floor ?? '' : '',
-      ceiling: target.type === 'band' ? target.ceiling ?? '' : '',
+      floor: target.type === 'band' ? (target.floor ?? '') : '',
+      ceiling: target.type === 'band' ? (target.ceiling ?? '') : '',
     };
   });
   return { rows: next, missing: [...byKey.keys()] };

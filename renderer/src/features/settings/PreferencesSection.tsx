@@ -5,7 +5,9 @@ import { Field } from '../../components/Field.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 
 const THEMES: { value: ThemeChoice; label: string }[] = [
-  { value: 'system', label: 'As the system' }, { value: 'light', label: 'Light' }, { value: 'dark', label: 'Dark' },
+  { value: 'system', label: 'As the system' },
+  { value: 'light', label: 'Light' },
+  { value: 'dark', label: 'Dark' },
 ];
 
 export function PreferencesSection() {
@@ -26,14 +28,26 @@ export function PreferencesSection() {
       <h2>Preferences</h2>
       <Field label="Theme">
         <select value={theme.choice} onChange={(e) => theme.choose(e.target.value as ThemeChoice)}>
-          {THEMES.map((t) => <option key={t.value} value={t.value}>{t.label}</option>)}
+          {THEMES.map((t) => (
+            <option key={t.value} value={t.value}>
+              {t.label}
+            </option>
+          ))}
         </select>
       </Field>
-      <Field label="Lock after this many idle minutes"><input inputMode="numeric" value={idle} onChange={(e) => setDraft({ idle: e.target.value, settle })} /></Field>
-      <Field label="Seconds a write's id must stay absent before it is sent again"><input inputMode="numeric" value={settle} onChange={(e) => setDraft({ idle, settle: e.target.value })} /></Field>
+      <Field label="Lock after this many idle minutes">
+        <input inputMode="numeric" value={idle} onChange={(e) => setDraft({ idle: e.target.value, settle })} />
+      </Field>
+      <Field label="Seconds a write's id must stay absent before it is sent again">
+        <input inputMode="numeric" value={settle} onChange={(e) => setDraft({ idle, settle: e.target.value })} />
+      </Field>
       {save.isError && <ErrorPanel error={save.error} />}
       {save.isSuccess && !draft && <p role="status">Preferences saved.</p>}
-      <div className="actions"><button type="submit" disabled={save.isPending}>Save preferences</button></div>
+      <div className="actions">
+        <button type="submit" disabled={save.isPending}>
+          Save preferences
+        </button>
+      </div>
     </form>
   );
 }

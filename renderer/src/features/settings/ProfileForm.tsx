@@ -21,14 +21,22 @@ function subError(errors: FieldErrors<ProfileFormValues>, i: number, f: 'uid' | 
 /** Add or edit a profile. The form checks with the contract's own schema; the core then makes one read call with the key before storing it. */
 export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; onDone: () => void }) {
   const save = useDeskMutation('profileSave');
-  const { register, handleSubmit, setValue, control, watch, formState: { errors } } = useForm<ProfileFormValues, unknown, ProfileInput>({
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    control,
+    watch,
+    formState: { errors },
+  } = useForm<ProfileFormValues, unknown, ProfileInput>({
     resolver: zodResolver(ProfileFormSchema as never) as never,
     defaultValues: initialValues(existing, ENVIRONMENTS.live),
   });
   const subs = useFieldArray({ control, name: 'sub_keys' });
   // The core carries stored keys over only when the profile stays where it was (same address, same environment).
   const [baseUrl, environment] = watch(['base_url', 'environment']);
-  const moved = existing !== undefined && (baseUrl.trim().replace(/\/+$/, '') !== existing.base_url || environment !== existing.environment);
+  const moved =
+    existing !== undefined && (baseUrl.trim().replace(/\/+$/, '') !== existing.base_url || environment !== existing.environment);
   const keep = existing !== undefined && !moved;
   const again = moved ? 'Enter it again: the address or environment changed.' : undefined;
 
@@ -45,14 +53,24 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
   return (
     <form className="form" onSubmit={submit} aria-label={existing ? `Edit profile ${existing.name}` : 'New profile'} noValidate>
       <h2>{existing ? `Edit ${existing.name}` : 'New profile'}</h2>
-      <Field label="Name" error={sentence(errors.name?.message)}><input autoFocus autoComplete="off" {...register('name')} /></Field>
+      <Field label="Name" error={sentence(errors.name?.message)}>
+        <input autoFocus autoComplete="off" {...register('name')} />
+      </Field>
       <Field label="Environment">
         <select {...register('environment', { onChange: (e) => chooseEnvironment(e.target.value as Env) })}>
-          {(['live', 'testnet', 'futures'] as const).map((env) => <option key={env} value={env}>{ENVIRONMENTS[env].label}</option>)}
+          {(['live', 'testnet', 'futures'] as const).map((env) => (
+            <option key={env} value={env}>
+              {ENVIRONMENTS[env].label}
+            </option>
+          ))}
         </select>
       </Field>
-      <Field label="Base address" error={sentence(errors.base_url?.message)}><input autoComplete="off" {...register('base_url')} /></Field>
-      <Field label="Service name in headers" error={sentence(errors.svc?.message)}><input autoComplete="off" {...register('svc')} /></Field>
+      <Field label="Base address" error={sentence(errors.base_url?.message)}>
+        <input autoComplete="off" {...register('base_url')} />
+      </Field>
+      <Field label="Service name in headers" error={sentence(errors.svc?.message)}>
+        <input autoComplete="off" {...register('svc')} />
+      </Field>
       <Field label="API key" error={sentence(errors.key?.message)} hint={keep ? `Leave empty to keep ${existing.key_masked}.` : again}>
         <input autoComplete="off" spellCheck={false} {...register('key')} />
       </Field>
@@ -79,27 +97,43 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
             ))}
           </tbody>
         </table>
-        <label className="inline"><input type="checkbox" {...register('permissions.unified')} /> Unified account</label>
+        <label className="inline">
+          <input type="checkbox" {...register('permissions.unified')} /> Unified account
+        </label>
       </fieldset>
 
       <fieldset>
         <legend>Sub-account keys (optional; needed for transfers made inside a sub-account)</legend>
         {subs.fields.map((f, i) => (
           <div className="row" key={f.id}>
-            <Field label={`Sub-account ${i + 1} uid`} error={subError(errors, i, 'uid')}><input {...register(`sub_keys.${i}.uid`)} /></Field>
-            <Field label={`Sub-account ${i + 1} key`} error={subError(errors, i, 'key')}><input {...register(`sub_keys.${i}.key`)} /></Field>
-            <Field label={`Sub-account ${i + 1} secret`} error={subError(errors, i, 'secret')}><input type="password" {...register(`sub_keys.${i}.secret`)} /></Field>
-            <button type="button" onClick={() => subs.remove(i)}>Remove sub-account {i + 1}</button>
+            <Field label={`Sub-account ${i + 1} uid`} error={subError(errors, i, 'uid')}>
+              <input {...register(`sub_keys.${i}.uid`)} />
+            </Field>
+            <Field label={`Sub-account ${i + 1} key`} error={subError(errors, i, 'key')}>
+              <input {...register(`sub_keys.${i}.key`)} />
+            </Field>
+            <Field label={`Sub-account ${i + 1} secret`} error={subError(errors, i, 'secret')}>
+              <input type="password" {...register(`sub_keys.${i}.secret`)} />
+            </Field>
+            <button type="button" onClick={() => subs.remove(i)}>
+              Remove sub-account {i + 1}
+            </button>
           </div>
         ))}
-        <button type="button" onClick={() => subs.append({ uid: '', key: '', secret: '' })}>Add a sub-account key</button>
+        <button type="button" onClick={() => subs.append({ uid: '', key: '', secret: '' })}>
+          Add a sub-account key
+        </button>
       </fieldset>
 
       {save.isPending && <p role="status">Checking the key with the exchange…</p>}
       {save.isError && <ErrorPanel error={save.error} />}
       <div className="actions">
-        <button type="submit" className="primary" disabled={save.isPending}>Check and save</button>
-        <button type="button" onClick={onDone} disabled={save.isPending}>Cancel</button>
+        <button type="submit" className="primary" disabled={save.isPending}>
+          Check and save
+        </button>
+        <button type="button" onClick={onDone} disabled={save.isPending}>
+          Cancel
+        </button>
       </div>
     </form>
   );

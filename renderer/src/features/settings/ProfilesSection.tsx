@@ -8,7 +8,9 @@ import { ProfileForm } from './ProfileForm.tsx';
 import { passphraseNeeded } from './vaultNeeds.ts';
 
 function permissionText(p: ProfileSummary['permissions']): string {
-  const parts = PERMISSION_GROUPS.filter((g) => p[g] !== 'none').map((g) => `${PERMISSION_GROUP_NAMES[g]} ${p[g] === 'write' ? 'rw' : 'r'}`);
+  const parts = PERMISSION_GROUPS.filter((g) => p[g] !== 'none').map(
+    (g) => `${PERMISSION_GROUP_NAMES[g]} ${p[g] === 'write' ? 'rw' : 'r'}`,
+  );
   return [...parts, ...(p.unified ? ['unified'] : [])].join(' · ') || 'no permissions';
 }
 
@@ -35,29 +37,64 @@ export function ProfilesSection() {
     <div className="card">
       <h2>Profiles</h2>
       <table className="table" data-testid="profiles">
-        <thead><tr><th>Name</th><th>Environment</th><th>Key</th><th>Permissions</th><th><span className="sr-only">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Environment</th>
+            <th>Key</th>
+            <th>Permissions</th>
+            <th>
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {list.data.profiles.map((p) => (
             <tr key={p.id} data-profile={p.name} tabIndex={-1} aria-label={`Profile ${p.name}`}>
-              <td>{p.name}{p.id === list.data.active_id && <span className="badge">active</span>}</td>
-              <td className="wrap"><span className={`env env-${p.environment}`}>{p.environment}</span> <span className="muted small">{p.base_url}</span></td>
-              <td className="mono">{p.key_masked}{p.sub_keys.length > 0 && <span className="muted small"> +{p.sub_keys.length} sub-account keys</span>}</td>
+              <td>
+                {p.name}
+                {p.id === list.data.active_id && <span className="badge">active</span>}
+              </td>
+              <td className="wrap">
+                <span className={`env env-${p.environment}`}>{p.environment}</span> <span className="muted small">{p.base_url}</span>
+              </td>
+              <td className="mono">
+                {p.key_masked}
+                {p.sub_keys.length > 0 && <span className="muted small"> +{p.sub_keys.length} sub-account keys</span>}
+              </td>
               <td className="small">
                 {permissionText(p.permissions)}
                 {p.sub_keys.length > 0 && (
                   <ul className="plain muted" aria-label={`Sub-account keys of ${p.name}`}>
-                    {p.sub_keys.map((k) => <li key={k.uid}>{subKeyText(k)}</li>)}
+                    {p.sub_keys.map((k) => (
+                      <li key={k.uid}>{subKeyText(k)}</li>
+                    ))}
                   </ul>
                 )}
               </td>
               <td className="row-actions">
-                {p.id !== list.data.active_id && <button type="button" onClick={(e) => {
-                  // "Use" goes away once the profile is active: focus stays on its row.
-                  e.currentTarget.closest('tr')?.focus();
-                  select.mutate({ id: p.id });
-                }}>Use</button>}
-                {!p.built_in && <button type="button" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>Edit</button>}
-                {!p.built_in && <button type="button" className="danger" onClick={() => setConfirmRemove(p)} aria-label={`Remove ${p.name}`}>Remove</button>}
+                {p.id !== list.data.active_id && (
+                  <button
+                    type="button"
+                    onClick={(e) => {
+                      // "Use" goes away once the profile is active: focus stays on its row.
+                      e.currentTarget.closest('tr')?.focus();
+                      select.mutate({ id: p.id });
+                    }}
+                  >
+                    Use
+                  </button>
+                )}
+                {!p.built_in && (
+                  <button type="button" onClick={() => setEditing(p)} aria-label={`Edit ${p.name}`}>
+                    Edit
+                  </button>
+                )}
+                {!p.built_in && (
+                  <button type="button" className="danger" onClick={() => setConfirmRemove(p)} aria-label={`Remove ${p.name}`}>
+                    Remove
+                  </button>
+                )}
               </td>
             </tr>
           ))}
@@ -66,26 +103,57 @@ export function ProfilesSection() {
       {select.isError && <ErrorPanel error={select.error} />}
       {remove.isError && <ErrorPanel error={remove.error} />}
       {confirmRemove && (
-        <Dialog role="alertdialog" label="Confirm removal" onClose={() => setConfirmRemove(null)}
-          returnFocus={() => (removed.current ? addButton.current : null)}>
-          <p>Remove the profile <strong>{confirmRemove.name}</strong> and its stored key? The key stays valid at the exchange; revoke it there if it is no longer needed.</p>
+        <Dialog
+          role="alertdialog"
+          label="Confirm removal"
+          onClose={() => setConfirmRemove(null)}
+          returnFocus={() => (removed.current ? addButton.current : null)}
+        >
+          <p>
+            Remove the profile <strong>{confirmRemove.name}</strong> and its stored key? The key stays valid at the exchange; revoke it
+            there if it is no longer needed.
+          </p>
           <div className="actions">
-            <button type="button" className="danger" onClick={() => {
-              removed.current = false;
-              remove.mutate({ id: confirmRemove.id }, { onSuccess: () => { removed.current = true; }, onSettled: () => setConfirmRemove(null) });
-            }}>Remove profile</button>
-            <button type="button" autoFocus onClick={() => setConfirmRemove(null)}>Keep it</button>
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                removed.current = false;
+                remove.mutate(
+                  { id: confirmRemove.id },
+                  {
+                    onSuccess: () => {
+                      removed.current = true;
+                    },
+                    onSettled: () => setConfirmRemove(null),
+                  },
+                );
+              }}
+            >
+              Remove profile
+            </button>
+            <button type="button" autoFocus onClick={() => setConfirmRemove(null)}>
+              Keep it
+            </button>
           </div>
         </Dialog>
       )}
       {needsPassphrase && (
         <p className="notice" data-testid="passphrase-needed">
           This desk has no system keychain here, so a live key can only be stored under a passphrase.{' '}
-          <button type="button" className="link" onClick={() => document.querySelector<HTMLInputElement>('[data-field="new-passphrase"]')?.focus()}>Set a passphrase</button>
-          {' '}below first; then add the profile.
+          <button
+            type="button"
+            className="link"
+            onClick={() => document.querySelector<HTMLInputElement>('[data-field="new-passphrase"]')?.focus()}
+          >
+            Set a passphrase
+          </button>{' '}
+          below first; then add the profile.
         </p>
       )}
-      <button type="button" ref={addButton} className="primary" disabled={needsPassphrase} onClick={() => setEditing('new')}>Add a profile</button>
+      <button type="button" ref={addButton} className="primary" disabled={needsPassphrase} onClick={() => setEditing('new')}>
+        Add a profile
+      </button>
       {editing !== null && (
         <Dialog label={editing === 'new' ? 'New profile' : `Edit profile ${editing.name}`} onClose={() => setEditing(null)}>
           <ProfileForm existing={editing === 'new' ? undefined : editing} onDone={() => setEditing(null)} />

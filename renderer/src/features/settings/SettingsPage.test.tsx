@@ -7,8 +7,20 @@ import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import SettingsPage from './SettingsPage.tsx';
 
-const NO_KEYCHAIN: VaultStatus = { locked: false, backend: null, passphrase_set: false, unlock_wait_ms: 0, keychain_note: 'The system keyring (Electron safeStorage) is not available in this host. Set a passphrase to protect the keys.' };
-const PASSPHRASE: VaultStatus = { locked: false, backend: 'passphrase', passphrase_set: true, unlock_wait_ms: 0, keychain_note: NO_KEYCHAIN.keychain_note };
+const NO_KEYCHAIN: VaultStatus = {
+  locked: false,
+  backend: null,
+  passphrase_set: false,
+  unlock_wait_ms: 0,
+  keychain_note: 'The system keyring (Electron safeStorage) is not available in this host. Set a passphrase to protect the keys.',
+};
+const PASSPHRASE: VaultStatus = {
+  locked: false,
+  backend: 'passphrase',
+  passphrase_set: true,
+  unlock_wait_ms: 0,
+  keychain_note: NO_KEYCHAIN.keychain_note,
+};
 
 describe('Settings page', () => {
   it('says a passphrase is needed before the profile form, when there is no keychain', async () => {
@@ -53,8 +65,14 @@ describe('Settings page', () => {
     expect(fake.count('profileSave')).toBe(0);
   });
 
-  it('shows the core\'s refusal as a sentence, without the channel or field names, and clears it on the next attempt', async () => {
-    const fake = fakeDesk({ ...baseAnswers(), profileSave: { ok: false, error: { kind: 'exchange', label: 'INVALID_SIGNATURE', message: 'Check that the secret in Settings matches the key.' } } as never });
+  it("shows the core's refusal as a sentence, without the channel or field names, and clears it on the next attempt", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      profileSave: {
+        ok: false,
+        error: { kind: 'exchange', label: 'INVALID_SIGNATURE', message: 'Check that the secret in Settings matches the key.' },
+      } as never,
+    });
     renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
     await userEvent.click(await screen.findByRole('button', { name: 'Add a profile' }));
     const form = screen.getByRole('form', { name: 'New profile' });
@@ -71,7 +89,13 @@ describe('Settings page', () => {
   });
 
   it('turns a refusal of the request into the sentence alone', async () => {
-    const fake = fakeDesk({ ...baseAnswers(), vaultSetPassphrase: { ok: false, error: { kind: 'invalid_request', message: 'vaultSetPassphrase: next: a passphrase has at least 10 characters', path: ['next'] } } as never });
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      vaultSetPassphrase: {
+        ok: false,
+        error: { kind: 'invalid_request', message: 'vaultSetPassphrase: next: a passphrase has at least 10 characters', path: ['next'] },
+      } as never,
+    });
     renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
     await userEvent.type(await screen.findByLabelText('New passphrase'), 'long enough passphrase');
     await userEvent.type(screen.getByLabelText('Repeat new passphrase'), 'long enough passphrase');
@@ -108,8 +132,12 @@ describe('Settings page: preferences and focus', () => {
 
   it('keeps focus on a profile\'s row when "Use" goes away, and on the heading when a removed profile\'s row goes', async () => {
     const rehearsal = { ...SANDBOX_PROFILE, id: 'p2', name: 'Rehearsal', environment: 'testnet' as const, built_in: false };
-    const fake = fakeDesk({ ...baseAnswers(), profilesList: { active_id: 'sandbox', profiles: [SANDBOX_PROFILE, rehearsal] },
-      profileSelect: rehearsal, profileRemove: { removed: true } });
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      profilesList: { active_id: 'sandbox', profiles: [SANDBOX_PROFILE, rehearsal] },
+      profileSelect: rehearsal,
+      profileRemove: { removed: true },
+    });
     renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
     const row = (await screen.findByText('Rehearsal')).closest('tr')!;
     await userEvent.click(within(row).getByRole('button', { name: 'Use' }));

@@ -5,7 +5,9 @@ import { VaultSection } from './VaultSection.tsx';
 export default function SettingsPage() {
   return (
     <section className="page">
-      <header className="page-header"><h1 tabIndex={-1}>Settings</h1></header>
+      <header className="page-header">
+        <h1 tabIndex={-1}>Settings</h1>
+      </header>
       <ProfilesSection />
       <VaultSection />
       <PreferencesSection />

@@ -21,16 +21,25 @@ const dropEmpty = (o: Record<string, unknown>) => Object.fromEntries(Object.entr
  * left out, as the core expects, and the paths of its issues are the form's field names. A new
  * profile needs a key and a secret; the contract cannot say so, since an edit may keep them.
  */
-export const ProfileFormSchema = z.preprocess((raw) => {
-  const v = raw as ProfileFormValues;
-  return { ...dropEmpty({ ...v, id: v.id ?? '' }), permissions: v.permissions, sub_keys: v.sub_keys.map(dropEmpty) };
-}, ProfileInput).superRefine((v, ctx) => {
-  if (v.id) return;
-  if (!v.key) ctx.addIssue({ code: 'custom', path: ['key'], message: 'an API key is required' });
-  if (!v.secret) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'an API secret is required' });
-});
+export const ProfileFormSchema = z
+  .preprocess((raw) => {
+    const v = raw as ProfileFormValues;
+    return { ...dropEmpty({ ...v, id: v.id ?? '' }), permissions: v.permissions, sub_keys: v.sub_keys.map(dropEmpty) };
+  }, ProfileInput)
+  .superRefine((v, ctx) => {
+    if (v.id) return;
+    if (!v.key) ctx.addIssue({ code: 'custom', path: ['key'], message: 'an API key is required' });
+    if (!v.secret) ctx.addIssue({ code: 'custom', path: ['secret'], message: 'an API secret is required' });
+  });
 
-export const NEW_PERMISSIONS: Permissions = { spot: 'read', futures: 'read', delivery: 'none', wallet: 'read', withdraw: 'none', unified: false };
+export const NEW_PERMISSIONS: Permissions = {
+  spot: 'read',
+  futures: 'read',
+  delivery: 'none',
+  wallet: 'read',
+  withdraw: 'none',
+  unified: false,
+};
 
 export function initialValues(existing: ProfileSummary | undefined, defaults: { base_url: string; svc: string }): ProfileFormValues {
   const env = existing?.environment;

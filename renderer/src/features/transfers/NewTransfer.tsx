@@ -21,16 +21,32 @@ export function NewTransfer({ initial }: { initial?: { form: TransferFormKind; v
   const unable = keys.filter((k) => k.permissions && k.permissions.wallet !== 'write');
   const offered = FORMS.filter((f) => f !== 'sub_own' || subKeys.length > 0);
   const shown = offered.includes(form) ? form : 'own';
-  if (state.data.blocked) return <p className="error-panel" role="alert" data-testid="cannot-send">{state.data.blocked}</p>;
+  if (state.data.blocked)
+    return (
+      <p className="error-panel" role="alert" data-testid="cannot-send">
+        {state.data.blocked}
+      </p>
+    );
   return (
     <section aria-label="New transfer">
       {state.data.needs_first_operator && <p className="card">No operator yet: the first is created in the confirmation window.</p>}
       <div className="segmented" role="group" aria-label="Kind of transfer">
-        {offered.map((f) => <button key={f} type="button" aria-pressed={f === shown} onClick={() => setForm(f)}>{FORM_NAMES[f]}</button>)}
+        {offered.map((f) => (
+          <button key={f} type="button" aria-pressed={f === shown} onClick={() => setForm(f)}>
+            {FORM_NAMES[f]}
+          </button>
+        ))}
       </div>
       {shown === 'sub_own' && unable.length > 0 && (
         <p className="small muted" data-testid="unable-keys">
-          Not offered: {unable.map((k) => `sub-account ${k.uid} (the exchange refused its key wallet writes; it may ${k.permissions!.wallet === 'read' ? 'only read' : 'not use'} the wallet)`).join(', ')}.
+          Not offered:{' '}
+          {unable
+            .map(
+              (k) =>
+                `sub-account ${k.uid} (the exchange refused its key wallet writes; it may ${k.permissions!.wallet === 'read' ? 'only read' : 'not use'} the wallet)`,
+            )
+            .join(', ')}
+          .
         </p>
       )}
       <TransferForm key={shown} form={shown} subKeys={subKeys} {...(initial?.form === shown ? { initial: initial.values } : {})} />

@@ -15,27 +15,62 @@ import { buildBodyForTest } from './testkit/body.ts';
 
 const NOW = Date.now();
 const MAIN = {
-  fetched_at: NOW, quote: 'USDT', total: '0', cross_margin: null,
-  cells: Object.fromEntries(['spot', 'margin', 'futures_usdt', 'futures_btc', 'futures_usd', 'cross_margin'].map((k) => [k, { value: '0', amounts: {}, unpriced: [] }])),
+  fetched_at: NOW,
+  quote: 'USDT',
+  total: '0',
+  cross_margin: null,
+  cells: Object.fromEntries(
+    ['spot', 'margin', 'futures_usdt', 'futures_btc', 'futures_usd', 'cross_margin'].map((k) => [
+      k,
+      { value: '0', amounts: {}, unpriced: [] },
+    ]),
+  ),
   spot: [{ currency: 'USDT', available: '1000', locked: '0' }],
   margin: [{ currency_pair: 'BTC_USDT', base: { currency: 'BTC', available: '0.5' }, quote: { currency: 'USDT', available: '300' } }],
   futures: { usdt: { currency: 'USDT', available: '250' } },
 };
 const sub = (uid: string, usdt: string, ageMs: number) => ({
-  uid, name: `sub_${uid}`, fetched_at: NOW - ageMs, row: null, spot: { available: { USDT: usdt } }, margin: [],
-  futures: { usdt: { currency: 'USDT', available: '40' } }, cross_margin: null, risk_threshold: '1.5', floors: [], alerts: [],
+  uid,
+  name: `sub_${uid}`,
+  fetched_at: NOW - ageMs,
+  row: null,
+  spot: { available: { USDT: usdt } },
+  margin: [],
+  futures: { usdt: { currency: 'USDT', available: '40' } },
+  cross_margin: null,
+  risk_threshold: '1.5',
+  floors: [],
+  alerts: [],
 });
-const VERDICT = { decision: 'require' as const, rule: 'confirm-every-write', approvals: 1, drafter_may_approve: true, rules: [{ rule: 'confirm-every-write', matched: true, why: ['matches every write'] }] };
+const VERDICT = {
+  decision: 'require' as const,
+  rule: 'confirm-every-write',
+  approvals: 1,
+  drafter_may_approve: true,
+  rules: [{ rule: 'confirm-every-write', matched: true, why: ['matches every write'] }],
+};
 
 const WALLET_READ = { spot: 'write', futures: 'write', delivery: 'write', wallet: 'read', withdraw: 'write', unified: false } as const;
 
 function desk(subKeys: string[] = [], readOnly: string[] = []) {
   return fakeDesk({
     ...baseAnswers(),
-    profileCurrent: { ...SANDBOX_PROFILE, sub_keys: [...subKeys.map((uid) => ({ uid, key_masked: 'k…y' })), ...readOnly.map((uid) => ({ uid, key_masked: 'k…y', permissions: WALLET_READ }))] },
+    profileCurrent: {
+      ...SANDBOX_PROFILE,
+      sub_keys: [
+        ...subKeys.map((uid) => ({ uid, key_masked: 'k…y' })),
+        ...readOnly.map((uid) => ({ uid, key_masked: 'k…y', permissions: WALLET_READ })),
+      ],
+    },
     balancesMain: MAIN as never,
     balancesSubAccount: (r) => sub(r.uid, r.uid === '101' ? '75.5' : '20', 7 * 60_000) as never,
-    approvalsReview: (r) => ({ kind: r.write.kind, body: buildBodyForTest(r.write), ...(r.write.kind === 'sub_own_transfer' ? { signer: r.write.input.sub_account } : {}), verdict: VERDICT, destination_note: null }),
+    approvalsReview: (r) => ({
+      kind: r.write.kind,
+      body: buildBodyForTest(r.write),
+      ...(r.write.kind === 'sub_own_transfer' ? { signer: r.write.input.sub_account } : {}),
+      verdict: VERDICT,
+      destination_note: null,
+    }),
     approvalsDraft: { ticket: 't-1', title: 'Draft a transfer' },
   });
 }
@@ -54,10 +89,10 @@ async function fill(label: string, value: string) {
 }
 
 describe('Transfer forms', () => {
-  it('between the main account\'s own accounts: shows the balance it draws from, refuses more than it holds before asking the core, then reviews the exact body', async () => {
+  it("between the main account's own accounts: shows the balance it draws from, refuses more than it holds before asking the core, then reviews the exact body", async () => {
     const fake = desk();
     renderWithDesk(fake, <TransfersPage />);
-    await open('Main account\'s own accounts');
+    await open("Main account's own accounts");
     await userEvent.selectOptions(screen.getByLabelText('From account'), 'margin');
     await userEvent.selectOptions(screen.getByLabelText('To account'), 'spot');
     await fill('Currency pair', 'btc_usdt');
@@ -69,7 +104,16 @@ describe('Transfer forms', () => {
 
     await fill('Amount', '300');
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
-    await waitFor(() => expect(reviewed(fake)).toEqual([{ write: { kind: 'own_transfer', input: { currency: 'USDT', from: 'margin', to: 'spot', amount: '300', currency_pair: 'BTC_USDT' } } }]));
+    await waitFor(() =>
+      expect(reviewed(fake)).toEqual([
+        {
+          write: {
+            kind: 'own_transfer',
+            input: { currency: 'USDT', from: 'margin', to: 'spot', amount: '300', currency_pair: 'BTC_USDT' },
+          },
+        },
+      ]),
+    );
     const review = await screen.findByRole('region', { name: 'Review' });
     expect(within(review).getByTestId('review-body').textContent).toMatch(/currency_pairBTC_USDT/);
     await userEvent.click(within(review).getByRole('button', { name: 'Send for signing' }));
@@ -80,11 +124,19 @@ describe('Transfer forms', () => {
   it('futures names its settle currency; spot to futures sends no currency_pair', async () => {
     const fake = desk();
     renderWithDesk(fake, <TransfersPage />);
-    await open('Main account\'s own accounts');
+    await open("Main account's own accounts");
     expect(screen.queryByLabelText('Currency pair')).toBeNull();
     await fill('Amount', '250');
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
-    await waitFor(() => expect(buildBodyForTest(reviewed(fake)![0]!.write)).toEqual({ currency: 'USDT', from: 'spot', to: 'futures', amount: '250', settle: 'usdt' }));
+    await waitFor(() =>
+      expect(buildBodyForTest(reviewed(fake)![0]!.write)).toEqual({
+        currency: 'USDT',
+        from: 'spot',
+        to: 'futures',
+        amount: '250',
+        settle: 'usdt',
+      }),
+    );
   });
 
   it('main to sub and sub to main: the body has sub_account_type, and the core adds the client_order_id', async () => {
@@ -98,13 +150,25 @@ describe('Transfer forms', () => {
     expect(fake.count('approvalsReview')).toBe(0);
 
     await userEvent.selectOptions(screen.getByLabelText('Direction'), 'from');
-    expect((await screen.findByTestId('draw-balance')).textContent).toMatch(/sub-account 101's spot account: 75.5 USDT available \(read 7 min ago\)/);
+    expect((await screen.findByTestId('draw-balance')).textContent).toMatch(
+      /sub-account 101's spot account: 75.5 USDT available \(read 7 min ago\)/,
+    );
     await fill('Amount', '75.5');
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
     await waitFor(() => expect(reviewed(fake)).toHaveLength(1));
     const write = reviewed(fake)![0]!.write;
-    expect(write).toEqual({ kind: 'main_sub_transfer', input: { sub_account: '101', sub_account_type: 'spot', currency: 'USDT', amount: '75.5', direction: 'from' } });
-    expect(buildBodyForTest(write, 'desk-id-1')).toEqual({ sub_account: '101', sub_account_type: 'spot', currency: 'USDT', amount: '75.5', direction: 'from', client_order_id: 'desk-id-1' });
+    expect(write).toEqual({
+      kind: 'main_sub_transfer',
+      input: { sub_account: '101', sub_account_type: 'spot', currency: 'USDT', amount: '75.5', direction: 'from' },
+    });
+    expect(buildBodyForTest(write, 'desk-id-1')).toEqual({
+      sub_account: '101',
+      sub_account_type: 'spot',
+      currency: 'USDT',
+      amount: '75.5',
+      direction: 'from',
+      client_order_id: 'desk-id-1',
+    });
   });
 
   it('sub to sub: draws from the source sub-account, each side typed', async () => {
@@ -118,14 +182,21 @@ describe('Transfer forms', () => {
     await fill('Amount', '40');
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
     await waitFor(() => expect(reviewed(fake)).toHaveLength(1));
-    expect(buildBodyForTest(reviewed(fake)![0]!.write)).toEqual({ currency: 'USDT', sub_account_from: '102', sub_account_from_type: 'futures', sub_account_to: '101', sub_account_to_type: 'spot', amount: '40' });
+    expect(buildBodyForTest(reviewed(fake)![0]!.write)).toEqual({
+      currency: 'USDT',
+      sub_account_from: '102',
+      sub_account_from_type: 'futures',
+      sub_account_to: '101',
+      sub_account_to_type: 'spot',
+      amount: '40',
+    });
   });
 
-  it('within a sub-account: offered only when the profile holds its key; signed by that key, the body is §4.1\'s', async () => {
+  it("within a sub-account: offered only when the profile holds its key; signed by that key, the body is §4.1's", async () => {
     const none = desk();
     const first = renderWithDesk(none, <TransfersPage />);
     await userEvent.click(await screen.findByRole('button', { name: 'New transfer' }));
-    expect(await screen.findByRole('button', { name: 'Main account\'s own accounts' })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: "Main account's own accounts" })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Within a sub-account (its key)' })).toBeNull();
     first.unmount();
 
@@ -141,12 +212,15 @@ describe('Transfer forms', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
     await waitFor(() => expect(reviewed(fake)).toHaveLength(1));
     const write = reviewed(fake)![0]!.write;
-    expect(write).toEqual({ kind: 'sub_own_transfer', input: { sub_account: '101', currency: 'USDT', from: 'spot', to: 'futures', amount: '75.5', settle: 'usdt' } });
+    expect(write).toEqual({
+      kind: 'sub_own_transfer',
+      input: { sub_account: '101', currency: 'USDT', from: 'spot', to: 'futures', amount: '75.5', settle: 'usdt' },
+    });
     expect(buildBodyForTest(write)).toEqual({ currency: 'USDT', from: 'spot', to: 'futures', amount: '75.5', settle: 'usdt' });
     expect((await screen.findByRole('region', { name: 'Review' })).textContent).toMatch(/Signed bysub-account 101's own key/);
   });
 
-  it('a bad field is named by the contract\'s schema and nothing is asked', async () => {
+  it("a bad field is named by the contract's schema and nothing is asked", async () => {
     const fake = desk();
     renderWithDesk(fake, <TransfersPage />);
     await open('Main ↔ sub-account');
@@ -161,7 +235,7 @@ describe('Transfer forms', () => {
   it('the address opens the form pre-filled, as the matrix\'s "Transfer…" links it', async () => {
     const fake = desk();
     renderWithDesk(fake, <TransfersPage />, { at: '/?new=main_sub&sub=101' });
-    expect((await screen.findByLabelText('Sub-account uid') as HTMLInputElement).value).toBe('101');
+    expect(((await screen.findByLabelText('Sub-account uid')) as HTMLInputElement).value).toBe('101');
     expect(screen.getByRole('button', { name: 'Main ↔ sub-account' }).getAttribute('aria-pressed')).toBe('true');
   });
 });

@@ -44,7 +44,9 @@ export function availableIn(h: Holdings, source: Source, currency: string): stri
 /** Why an amount cannot leave the source, or null: checked before anything is reviewed or sent. */
 export function overdraws(amount: string, available: string | null, currency: string): string | null {
   if (available === null || !isDecimalString(amount) || !isDecimalString(available)) return null;
-  return dec(amount).gt(dec(available)) ? `The amount is above what the source account holds (${available} ${currency.trim().toUpperCase()} available).` : null;
+  return dec(amount).gt(dec(available))
+    ? `The amount is above what the source account holds (${available} ${currency.trim().toUpperCase()} available).`
+    : null;
 }
 
 /** How old a balance is, in words an operator reads at a glance. */

@@ -7,7 +7,7 @@ export const FORMS = ['own', 'main_sub', 'sub_to_sub', 'sub_own'] as const;
 export type TransferFormKind = (typeof FORMS)[number];
 
 export const FORM_NAMES: Record<TransferFormKind, string> = {
-  own: 'Main account\'s own accounts',
+  own: "Main account's own accounts",
   main_sub: 'Main ↔ sub-account',
   sub_to_sub: 'Sub-account → sub-account',
   sub_own: 'Within a sub-account (its key)',
@@ -42,9 +42,19 @@ export interface Values {
 }
 
 export const EMPTY: Values = {
-  currency: 'USDT', amount: '', from: 'spot', to: 'futures', currency_pair: '', settle: '',
-  sub_account: '', sub_account_type: 'spot', direction: 'to',
-  sub_account_from: '', sub_account_from_type: 'spot', sub_account_to: '', sub_account_to_type: 'spot',
+  currency: 'USDT',
+  amount: '',
+  from: 'spot',
+  to: 'futures',
+  currency_pair: '',
+  settle: '',
+  sub_account: '',
+  sub_account_type: 'spot',
+  direction: 'to',
+  sub_account_from: '',
+  sub_account_from_type: 'spot',
+  sub_account_to: '',
+  sub_account_to_type: 'spot',
 };
 
 export const needsPair = (v: Pick<Values, 'from' | 'to'>): boolean => v.from === 'margin' || v.to === 'margin';
@@ -58,7 +68,10 @@ export function toWrite(form: TransferFormKind, v: Values): WriteInput {
   const currency = v.currency.trim().toUpperCase();
   const amount = v.amount.trim();
   const own = {
-    currency, from: v.from, to: v.to, amount,
+    currency,
+    from: v.from,
+    to: v.to,
+    amount,
     ...(needsPair(v) ? { currency_pair: v.currency_pair.trim().toUpperCase() } : {}),
     ...(needsSettle(v) ? { settle: settleOf(v) } : {}),
   };
@@ -68,11 +81,21 @@ export function toWrite(form: TransferFormKind, v: Values): WriteInput {
     case 'sub_own':
       return { kind: 'sub_own_transfer', input: { sub_account: v.sub_account.trim(), ...own } };
     case 'main_sub':
-      return { kind: 'main_sub_transfer', input: { sub_account: v.sub_account.trim(), sub_account_type: v.sub_account_type, currency, amount, direction: v.direction } };
+      return {
+        kind: 'main_sub_transfer',
+        input: { sub_account: v.sub_account.trim(), sub_account_type: v.sub_account_type, currency, amount, direction: v.direction },
+      };
     case 'sub_to_sub':
       return {
         kind: 'sub_to_sub_transfer',
-        input: { currency, sub_account_from: v.sub_account_from.trim(), sub_account_from_type: v.sub_account_from_type, sub_account_to: v.sub_account_to.trim(), sub_account_to_type: v.sub_account_to_type, amount },
+        input: {
+          currency,
+          sub_account_from: v.sub_account_from.trim(),
+          sub_account_from_type: v.sub_account_from_type,
+          sub_account_to: v.sub_account_to.trim(),
+          sub_account_to_type: v.sub_account_to_type,
+          amount,
+        },
       };
   }
 }
@@ -94,7 +117,9 @@ export function sourceOf(form: TransferFormKind, v: Values): Source {
     case 'sub_own':
       return { owner: v.sub_account.trim(), kind: v.from, ...(pair ? { pair } : {}), settle };
     case 'main_sub':
-      return v.direction === 'to' ? { owner: 'main', kind: 'spot' } : { owner: v.sub_account.trim(), kind: v.sub_account_type, settle: v.currency.trim().toLowerCase() };
+      return v.direction === 'to'
+        ? { owner: 'main', kind: 'spot' }
+        : { owner: v.sub_account.trim(), kind: v.sub_account_type, settle: v.currency.trim().toLowerCase() };
     case 'sub_to_sub':
       return { owner: v.sub_account_from.trim(), kind: v.sub_account_from_type, settle: v.currency.trim().toLowerCase() };
   }

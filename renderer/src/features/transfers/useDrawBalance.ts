@@ -31,12 +31,16 @@ export function useDrawBalance(source: Source, currency: string): Drawn {
   const main = useDeskQuery('balancesMain', { quote: 'USDT' }, { enabled: isMain });
   const [waiting, setWaiting] = useState(false);
   // A sub-account's records come from the matrix's load; until one has ended, ask again every few seconds.
-  const sub = useDeskQuery('balancesSubAccount', { uid: isSub ? source.owner : '0', quote: 'USDT' }, { enabled: isSub, ...(waiting ? { refetchIntervalMs: 2000 } : {}) });
+  const sub = useDeskQuery(
+    'balancesSubAccount',
+    { uid: isSub ? source.owner : '0', quote: 'USDT' },
+    { enabled: isSub, ...(waiting ? { refetchIntervalMs: 2000 } : {}) },
+  );
   const notLoaded = isSub && sub.data !== undefined && sub.data.fetched_at === null;
   useEffect(() => setWaiting(notLoaded), [notLoaded]);
   const q = isMain ? main : sub;
   const holdings = isMain ? (main.data ? mainHoldings(main.data) : null) : isSub && sub.data ? subHoldings(sub.data) : null;
-  const fetchedAt = isMain ? main.data?.fetched_at ?? null : sub.data?.fetched_at ?? null;
+  const fetchedAt = isMain ? (main.data?.fetched_at ?? null) : (sub.data?.fetched_at ?? null);
   return {
     available: holdings && currency.trim() ? availableIn(holdings, source, currency) : null,
     fetchedAt,
