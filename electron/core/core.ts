@@ -30,6 +30,7 @@ import { DeskApprovals } from './approvals/deskApprovals.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
+import { checkedStateDir } from './paths.ts';
 import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { VaultError } from './vault/errors.ts';
@@ -68,6 +69,11 @@ export interface CoreOptions {
   dataDir?: string;
   /** Required with dataDir: where secrets of stored profiles are kept. */
   vault?: VaultPort;
+  /**
+   * The host's state directory, OUTSIDE dataDir: where each journal's anchor is kept, so that a restore
+   * of the data folder cannot take the journals back in time unnoticed (journal/anchor.ts).
+   */
+  stateDir?: string;
   log?: (line: string) => void;
   /** Pace of the history loops (tests and benchmarks). */
   history?: { syncEveryMs?: number; tickMs?: number; checkMaxMs?: number };
@@ -121,6 +127,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
+  const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     log,
@@ -135,6 +142,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
     ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
+    ...(anchorDir ? { anchorDir } : {}),
     settleMs: () => settings.get().settle_seconds * 1000,
     onWrite: (e) => emit('intent', e.intent),
     onJournalChanged: () => emit('journal', {}),
@@ -151,6 +159,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   if (opts.dataDir) {
     approvals = new DeskApprovals({
       dataDir: opts.dataDir,
+      ...(anchorDir ? { anchorDir } : {}),
       session,
       vault,
       coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS,

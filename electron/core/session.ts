@@ -15,6 +15,7 @@ import type { VaultPort } from './vaultPort.ts';
 import { archiveAndRestart } from './journal/archive.ts';
 import { Journal, JournalDamagedError, type JournalDamage, type JournalOptions } from './journal/journal.ts';
 import { fileJournalKey, type JournalKey } from './journal/mac.ts';
+import { fileRegistry } from './journal/registry.ts';
 import type { JournalSource } from './journal/audit.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
 import { KINDS } from './writes/inputs.ts';
@@ -29,6 +30,8 @@ export interface SessionOptions {
   builtIn?: Profile;
   /** Where each profile's write journal lives (`<dir>/<profile id>.jsonl`); without it writes are refused. */
   journalDir?: string;
+  /** The host's state directory outside the data folder, where each journal's anchor is kept (journal/anchor.ts). */
+  anchorDir?: string;
   /** How long an id must stay absent before a write is sent again (the operator's setting). */
   settleMs?: () => number;
   onBusyBuckets?: (busy: BucketState[]) => void;
@@ -140,11 +143,15 @@ export class Session {
    * play money only, and it must work with no vault at all (the web host).
    */
   private journalOptions(id: string): JournalOptions {
-    const key: JournalKey =
-      id === this.builtInId
-        ? (this.deskKey ??= fileJournalKey(join(this.opts.journalDir!, 'desk-journal.key')))
-        : () => this.opts.vault!.journalKey();
-    return { key };
+    const sandbox = id === this.builtInId;
+    const key: JournalKey = sandbox
+      ? (this.deskKey ??= fileJournalKey(join(this.opts.journalDir!, 'desk-journal.key')))
+      : () => this.opts.vault!.journalKey();
+    return {
+      key,
+      registry: sandbox ? fileRegistry(join(this.opts.journalDir!, 'desk-journal.registry.json'), key) : this.opts.vault!.journalRegistry(),
+      ...(this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {}),
+    };
   }
 
   private deskKey: JournalKey | null = null;

@@ -5,6 +5,7 @@ import type { ApprovalItem, ApprovalsState, Review } from '../../../shared/ipc.t
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { z } from 'zod';
 import { fileJournalKey, type JournalKey } from '../journal/mac.ts';
+import { fileRegistry } from '../journal/registry.ts';
 import {
   BatchPayload,
   type BatchKind,
@@ -32,6 +33,8 @@ import { Reviewer } from './review.ts';
 
 export interface DeskApprovalsOptions {
   dataDir: string;
+  /** The host's state directory outside the data folder, where the governance journals' anchors are kept. */
+  anchorDir?: string;
   session: Session;
   vault: VaultPort | null;
   coolingOffMs: number;
@@ -91,7 +94,15 @@ export class DeskApprovals {
           ? fileJournalKey(join(this.opts.dataDir, 'journals', 'desk-journal.key'))
           : () => this.opts.vault!.journalKey();
       const name = domain === 'sandbox' ? 'governance-sandbox' : 'governance';
-      const store = new LocalGovernanceStore(dir, name, { key, now: this.now });
+      const store = new LocalGovernanceStore(dir, name, {
+        key,
+        now: this.now,
+        registry:
+          domain === 'sandbox'
+            ? fileRegistry(join(this.opts.dataDir, 'journals', 'desk-journal.registry.json'), key)
+            : this.opts.vault!.journalRegistry(),
+        ...(this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {}),
+      });
       this.stores.push(store);
       const profiles = (): string[] =>
         this.opts.session
