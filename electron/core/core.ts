@@ -30,6 +30,7 @@ import { DeskApprovals } from './approvals/deskApprovals.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
+import { JournalDamagedError } from './journal/verify.ts';
 import { checkedStateDir } from './paths.ts';
 import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
@@ -90,6 +91,13 @@ function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof NetworkError) return { kind: 'network', message: e.message };
   if (e instanceof LockedError || e instanceof WipedSecretError) return { kind: 'locked', message: e.message };
   if (e instanceof JournalDamagedWritesError) return { kind: 'invalid_request', label: 'JOURNAL_DAMAGED', message: e.message };
+  // A damaged governance journal (emptied, or behind its anchor after a folder restore) stops every governed write: say why.
+  if (e instanceof JournalDamagedError)
+    return {
+      kind: 'invalid_request',
+      label: 'JOURNAL_DAMAGED',
+      message: `${e.message} Nothing governed is drafted, signed or sent until it is settled.`,
+    };
   if (e instanceof NoProfileError) return { kind: 'invalid_request', message: e.message };
   if (e instanceof InputError) return { kind: 'invalid_request', message: e.message, path: e.path };
   // Vault messages are written for the operator (what happened, what to do) and never carry a secret.
