@@ -6,12 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Withdrawal } from '../../../shared/api/records.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
-import type { Reply } from '../../../shared/ipc.ts';
+import type { ProfileSummary, Reply } from '../../../shared/ipc.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { sendGoverned, signGoverned, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import { ApiClient } from '../client/client.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
-import { sandboxProfile } from '../profiles/sandbox.ts';
+import { openDesk } from '../desk.ts';
+import { readSandboxCredentials, sandboxProfile } from '../profiles/sandbox.ts';
 
 // The two ways a data folder can lie about its past, tried on the real core over a real Sandbox on the
 // Sandbox profile (no vault: its journals' register is the file beside their key). Emptied journals with
@@ -55,8 +56,8 @@ async function withdrawalsAtExchange(): Promise<number> {
 }
 
 /** Whatever the desk does with a new withdrawal now, none may reach the exchange. */
-async function expectNothingLeaves(core: Core & ConfirmCore, before: number): Promise<void> {
-  await expect(signGoverned(core, WITHDRAWAL('31'))).rejects.toThrow();
+async function expectNothingLeaves(core: Core & ConfirmCore, before: number, vaultPassphrase?: string): Promise<void> {
+  await expect(signGoverned(core, WITHDRAWAL('31'), vaultPassphrase)).rejects.toThrow();
   // The main window's own door: refused for every governed kind, and for a damaged journal.
   const prepared = await core.invoke('writePrepare', { write: WITHDRAWAL('32') });
   if (prepared.ok) expect(await core.invoke('writeApprove', { id: (prepared.data as { id: string }).id })).toMatchObject({ ok: false });
@@ -107,6 +108,52 @@ describe('a data folder that lies about its past', () => {
     },
     60_000,
   );
+
+  it('on a passphrase vault profile, emptied journals with deleted heads are damage: the vault lists them', async () => {
+    const home = join(tmp, 'vault-desk');
+    const stateDir = join(tmp, 'vault-desk.anchors');
+    const PASSPHRASE = 'vault passphrase for the restore test';
+    const creds = readSandboxCredentials(sandbox.credentialsPath);
+    let core = openDesk({ home, stateDir, sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, coolingOffMs: 0 });
+    ok(await core.invoke('vaultSetPassphrase', { next: PASSPHRASE }));
+    const saved = ok(
+      await core.invoke('profileSave', {
+        name: 'Main account on the Sandbox',
+        environment: 'futures',
+        base_url: creds.base_url,
+        svc: 'Svc',
+        key: creds.main.key,
+        secret: creds.main.secret,
+        permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
+        sub_keys: [],
+      }),
+    ) as ProfileSummary;
+    ok(await core.invoke('profileSelect', { id: saved.id }));
+    expect(await sendGoverned(core, WITHDRAWAL('15'), PASSPHRASE)).toMatchObject({ state: 'accepted' });
+    await core.close();
+    const before = await withdrawalsAtExchange();
+
+    const profileJournal = readdirSync(join(home, 'journals')).find((f) => f.endsWith('.jsonl') && f !== 'sandbox.jsonl')!;
+    for (const journal of [join(home, 'journals', profileJournal), join(home, 'approvals', 'governance.jsonl')]) {
+      writeFileSync(journal, '');
+      unlinkSync(`${journal}.head`);
+    }
+
+    core = openDesk({ home, stateDir, sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, coolingOffMs: 0 });
+    ok(await core.invoke('vaultUnlock', { passphrase: PASSPHRASE }));
+    const status = ok(await core.invoke('journalStatus', {})) as { state: string; damage: { reason: string } };
+    expect(status).toMatchObject({ state: 'damaged' });
+    expect(status.damage.reason).toMatch(/register says this journal existed/);
+    expect((ok(await core.invokeConfirm('confirmState', {})) as ConfirmState).unavailable).toMatch(/governance.jsonl failed verification/);
+    const again = await core.invokeConfirm('confirmCreateFirstOperator', {
+      name: 'Newcomer',
+      passphrase: 'newcomer passphrase',
+      vault_passphrase: PASSPHRASE,
+    });
+    expect(again).toMatchObject({ ok: false, error: { label: 'JOURNAL_DAMAGED' } });
+    await expectNothingLeaves(core, before, PASSPHRASE);
+    await core.close();
+  }, 90_000);
 
   it('a folder restored from before a freeze stays stopped: a withdrawal drafted and signed does not reach the Sandbox', async () => {
     const dataDir = join(tmp, 'frozen');
