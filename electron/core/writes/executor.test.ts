@@ -207,6 +207,48 @@ describe('exactly-once writes against a faulty exchange', () => {
     expect(journal.unfinished().map((v) => v.id)).toEqual([s2s.id]);
   });
 
+  it('never sends blind an own-account or sub-to-sub transfer approved in an earlier run: a restored folder looks the same', async () => {
+    await setUp({});
+    const ownInput = {
+      kind: 'own_transfer' as const,
+      input: { currency: 'USDT', from: 'spot' as const, to: 'futures' as const, amount: '5', settle: 'usdt' },
+    };
+    const s2sInput = {
+      kind: 'sub_to_sub_transfer' as const,
+      input: {
+        currency: 'USDT',
+        sub_account_from: '101',
+        sub_account_from_type: 'spot',
+        sub_account_to: '102',
+        sub_account_to_type: 'spot',
+        amount: '2',
+      },
+    };
+    // Approved, then the desk stopped before anything was sent (or the folder was restored from a copy
+    // taken at that moment: no "sent" either way). Without an id nothing can prove these were not sent.
+    const own = executor.prepare(ownInput);
+    const s2s = executor.prepare(s2sInput);
+    for (const v of [own, s2s]) journal.append({ type: 'approval', intent: v.id, by: 'alice' });
+    await executor.stop();
+    journal.close();
+    journal = Journal.open(join(dir, 'journal.jsonl'), { key: testJournalKey });
+    executor = makeExecutor(baseUrl);
+
+    const after = await executor.resume();
+    expect(after.map((v) => [v.id, v.state])).toEqual([
+      [own.id, 'needs_attention'],
+      [s2s.id, 'needs_attention'],
+    ]);
+    for (const v of after) expect(v.reason).toMatch(/approved in an earlier run/);
+    expect(fake.posts.get('/wallet/transfers') ?? 0).toBe(0);
+    expect(fake.posts.get('/wallet/sub_account_to_sub_account') ?? 0).toBe(0);
+
+    // The same transfer approved in this run is sent: the refusal above is about the earlier run, not the kind.
+    const now = await executor.submit(ownInput, 'alice');
+    expect(now.state).toBe('done');
+    expect(fake.ownTransfers).toHaveLength(1);
+  });
+
   it('reconciles a UID transfer against the exchange records, and never resends one', async () => {
     await setUp({ fault: scripted(['POST', '/withdrawals/push', 'drop_after_commit'], ['POST', '/withdrawals/push', 'error_before']) });
     const landed = await executor.submit(
