@@ -6,6 +6,7 @@ import { ApiClient } from '../client/client.ts';
 import { Journal } from '../journal/journal.ts';
 import { DeskVault } from '../vault/vault.ts';
 import { WriteExecutor, type WriteEvent } from './executor.ts';
+import type { WriteInput } from './inputs.ts';
 import { FaultyExchange, randomFaults, type Fault, type FakeOptions } from './testkit/faultyExchange.ts';
 import { testJournalKey } from '../journal/testkit/key.ts';
 
@@ -209,12 +210,12 @@ describe('exactly-once writes against a faulty exchange', () => {
 
   it('never sends blind an own-account or sub-to-sub transfer approved in an earlier run: a restored folder looks the same', async () => {
     await setUp({});
-    const ownInput = {
-      kind: 'own_transfer' as const,
-      input: { currency: 'USDT', from: 'spot' as const, to: 'futures' as const, amount: '5', settle: 'usdt' },
+    const ownInput: WriteInput = {
+      kind: 'own_transfer',
+      input: { currency: 'USDT', from: 'spot', to: 'futures', amount: '5', settle: 'usdt' },
     };
-    const s2sInput = {
-      kind: 'sub_to_sub_transfer' as const,
+    const s2sInput: WriteInput = {
+      kind: 'sub_to_sub_transfer',
       input: {
         currency: 'USDT',
         sub_account_from: '101',
