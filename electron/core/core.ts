@@ -25,7 +25,8 @@ import {
 import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
 import { WipedSecretError } from './client/sign.ts';
-import { handlers, type HandlerDeps } from './handlers.ts';
+import { handlers } from './handlers.ts';
+import type { HandlerDeps } from './handlerDeps.ts';
 import { DeskApprovals } from './approvals/deskApprovals.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import type { Profile } from './profiles/profile.ts';
