@@ -27,6 +27,7 @@ import { BalanceStore } from './balances/store.ts';
 import { WipedSecretError } from './client/sign.ts';
 import { handlers, type HandlerDeps } from './handlers.ts';
 import { DeskApprovals } from './approvals/deskApprovals.ts';
+import { DEFAULT_COOLING_OFF_MS } from './approvals/governance.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
@@ -75,8 +76,6 @@ export interface CoreOptions {
   coolingOffMs?: number;
   now?: () => number;
 }
-
-export const DEFAULT_COOLING_OFF_MS = 24 * 3_600_000;
 
 function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
@@ -143,6 +142,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
     onActive: (session) => history.attach(session),
     hold: (id) => approvals?.frozenReason(id) ?? null,
+    // Every send on every profile passes the operators' approvals; a desk with no data folder keeps no journal, so sends nothing.
+    gate: (id, v) => (approvals ? approvals.gate(id, v) : Promise.resolve('this desk keeps no approvals')),
     onWritesReady: () => {
       void approvals?.dispatch();
       void rebalance?.kick();
