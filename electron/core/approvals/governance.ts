@@ -112,7 +112,33 @@ export function policyInForce(s: GovernanceState, profile: string, at: number): 
     if (p.what !== 'policy' || p.profile !== profile || p.effective_at === null || p.effective_at > at) continue;
     if (!best || p.effective_at >= best.effective_at!) best = p;
   }
-  return best ? { policy: Policy.parse(changeBody(best.payload).body), ref: best.ref } : { policy: DEFAULT_POLICY, ref: null };
+  return best ? { policy: parsedPolicy(best), ref: best.ref } : { policy: DEFAULT_POLICY, ref: null };
+}
+
+// A proposal's payload never changes once recorded, and the quorum of every request is asked again at
+// each signature, hand-over and page view: what is read from a payload is read once per folded proposal.
+const policies = new WeakMap<Proposal, Policy>();
+const outflows = new WeakMap<Proposal, { currency: string; amount: Dec }[]>();
+const judged = new WeakMap<Proposal, JudgedRow[] | null>();
+const drafterVerdicts = new WeakMap<Proposal, Verdict>();
+
+function parsedPolicy(p: Proposal): Policy {
+  let policy = policies.get(p);
+  if (!policy) policies.set(p, (policy = Policy.parse(changeBody(p.payload).body)));
+  return policy;
+}
+
+/** The money a request or batch takes out, by row: what velocity rules count. */
+function outflowOf(q: Proposal): { currency: string; amount: Dec }[] {
+  let rows = outflows.get(q);
+  if (!rows) {
+    const payload = JSON.parse(q.payload) as RequestPayload | BatchPayload;
+    rows = (q.what === 'batch' ? (payload as BatchPayload).rows : [payload as RequestPayload])
+      .filter((r) => OUTFLOW_KINDS.has(r.kind) && typeof r.body.amount === 'string')
+      .map((r) => ({ currency: String(r.body.currency), amount: dec(String(r.body.amount)) }));
+    outflows.set(q, rows);
+  }
+  return rows;
 }
 
 /** A change's payload without the cooling-off signed into it, and that cooling-off (null when none was). */
@@ -133,6 +159,11 @@ function coolingOf(p: Proposal, rules: GovernanceRules): number {
 
 /** A request's or batch's rows with the facts they were judged by; null for one drafted before facts were signed. */
 function judgedRows(p: Proposal): JudgedRow[] | null {
+  if (!judged.has(p)) judged.set(p, readJudgedRows(p));
+  return judged.get(p)!;
+}
+
+function readJudgedRows(p: Proposal): JudgedRow[] | null {
   const payload = JSON.parse(p.payload) as RequestPayload | BatchPayload;
   if (p.what === 'request') {
     const r = payload as RequestPayload;
@@ -154,13 +185,7 @@ function outflowBeside(s: GovernanceState, p: Proposal, at: number): (currency: 
   for (const q of s.proposals.values()) {
     if (q === p || (q.what !== 'request' && q.what !== 'batch') || q.profile !== p.profile || q.rejected) continue;
     if (q.drafted_at <= at - 86_400_000 || (p.approved_seq !== null && q.drafted_seq >= p.approved_seq)) continue;
-    const payload = JSON.parse(q.payload) as RequestPayload | BatchPayload;
-    const rows = q.what === 'batch' ? (payload as BatchPayload).rows : [payload as RequestPayload];
-    for (const r of rows) {
-      if (!OUTFLOW_KINDS.has(r.kind) || typeof r.body.amount !== 'string') continue;
-      const c = String(r.body.currency);
-      sums.set(c, (sums.get(c) ?? new Dec(0)).plus(dec(r.body.amount)));
-    }
+    for (const r of outflowOf(q)) sums.set(r.currency, (sums.get(r.currency) ?? new Dec(0)).plus(r.amount));
   }
   return (c) => sums.get(c) ?? new Dec(0);
 }
@@ -170,7 +195,8 @@ function outflowBeside(s: GovernanceState, p: Proposal, at: number): (currency: 
  * force at `at` applied to what was signed, its velocity counting the other requests the records hold.
  */
 export function verdictAt(s: GovernanceState, p: Proposal, at: number): Verdict {
-  const stored = (JSON.parse(p.payload) as RequestPayload | BatchPayload).verdict;
+  let stored = drafterVerdicts.get(p);
+  if (!stored) drafterVerdicts.set(p, (stored = (JSON.parse(p.payload) as RequestPayload | BatchPayload).verdict));
   const rows = judgedRows(p);
   if (!rows) return stored;
   const now = judgeRows(policyInForce(s, p.profile!, at).policy, rows, outflowBeside(s, p, at));
