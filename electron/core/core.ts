@@ -28,6 +28,7 @@ import { WipedSecretError } from './client/sign.ts';
 import { handlers } from './handlers.ts';
 import type { HandlerDeps } from './handlerDeps.ts';
 import { DeskApprovals } from './approvals/deskApprovals.ts';
+import { DEFAULT_COOLING_OFF_MS } from './approvals/governance.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
@@ -83,8 +84,6 @@ export interface CoreOptions {
   coolingOffMs?: number;
   now?: () => number;
 }
-
-export const DEFAULT_COOLING_OFF_MS = 24 * 3_600_000;
 
 function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
@@ -160,6 +159,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
     onActive: (session) => history.attach(session),
     hold: (id) => approvals?.frozenReason(id) ?? null,
+    // Every send on every profile passes the operators' approvals; a desk with no data folder keeps no journal, so sends nothing.
+    gate: (id, v) => (approvals ? approvals.gate(id, v) : Promise.resolve('this desk keeps no approvals')),
     onWritesReady: () => {
       void approvals?.dispatch();
       void rebalance?.kick();

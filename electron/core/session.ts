@@ -18,6 +18,7 @@ import { fileJournalKey, type JournalKey } from './journal/mac.ts';
 import { fileRegistry } from './journal/registry.ts';
 import type { JournalSource } from './journal/audit.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
+import type { IntentView } from './journal/intents.ts';
 import { KINDS } from './writes/inputs.ts';
 
 export const SANDBOX_ID = 'sandbox';
@@ -43,6 +44,8 @@ export interface SessionOptions {
   onActive?: (session: ActiveSession | null) => void;
   /** Why no write of the profile may leave now (a freeze), or null. */
   hold?: (profileId: string) => string | null;
+  /** Whether the operators' approvals carry a write of the profile now (the executor's gate), or why not. */
+  gate?: (profileId: string, v: IntentView) => Promise<string | null>;
   /** A profile's executor is ready: approved requests waiting for it can be handed over. */
   onWritesReady?: () => void;
   log?: (line: string) => void;
@@ -184,6 +187,7 @@ export class Session {
       subClient: (uid) => subKeys.client(uid),
       settleMs: this.opts.settleMs?.(),
       blocked: () => (this.locked() ? 'the desk is locked' : (this.opts.hold?.(id) ?? null)),
+      ...(this.opts.gate ? { gate: (v: IntentView) => this.opts.gate!(id, v) } : {}),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
     writes.on(({ intent }) => {
