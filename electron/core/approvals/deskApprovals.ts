@@ -94,15 +94,12 @@ export class DeskApprovals {
           ? fileJournalKey(join(this.opts.dataDir, 'journals', 'desk-journal.key'))
           : () => this.opts.vault!.journalKey();
       const name = domain === 'sandbox' ? 'governance-sandbox' : 'governance';
-      const store = new LocalGovernanceStore(dir, name, {
-        key,
-        now: this.now,
-        registry:
-          domain === 'sandbox'
-            ? fileRegistry(join(this.opts.dataDir, 'journals', 'desk-journal.registry.json'), key)
-            : this.opts.vault!.journalRegistry(),
-        ...(this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {}),
-      });
+      const registry =
+        domain === 'sandbox'
+          ? fileRegistry(join(this.opts.dataDir, 'journals', 'desk-journal.registry.json'), key)
+          : this.opts.vault!.journalRegistry();
+      const anchors = this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {};
+      const store = new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
       this.stores.push(store);
       const profiles = (): string[] =>
         this.opts.session
@@ -110,7 +107,7 @@ export class DeskApprovals {
           .filter((p) => (domain === 'sandbox') === p.built_in)
           .map((p) => p.id);
       this.audit.set(domain, {
-        source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key },
+        source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key, registry, ...anchors },
         rules: { coolingOffMs: this.opts.coolingOffMs, profiles },
       });
       approvals = new Approvals({
