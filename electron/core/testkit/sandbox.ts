@@ -9,6 +9,8 @@ import { readSandboxCredentials } from '../profiles/sandbox.ts';
 /** Where the project lives (the folder holding simulator/), as the launcher needs it. */
 export const ROOT = join(import.meta.dirname, '..', '..', '..');
 
+const START_TIMEOUT_MS = 90_000;
+
 export interface SandboxFixture {
   /** A fresh folder for the file's own use (desk homes, journals); the Sandbox's data sits in its `sandbox/`. */
   readonly dir: string;
@@ -35,9 +37,16 @@ export function useSandbox(name: string, opts: SandboxFixtureOptions = {}): Sand
   let creds: SandboxCredentials | undefined;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), `${name}-`));
-    sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: opts.limits === false ? ['--no-limits'] : [] });
+    // A start takes seconds, but far longer on a machine shared with other test runs: the hook's own
+    // limit, not the launcher's 30 s, decides when it has failed.
+    sandbox = await launchSandbox({
+      root: ROOT,
+      dataDir: join(dir, 'sandbox'),
+      extraArgs: opts.limits === false ? ['--no-limits'] : [],
+      timeoutMs: START_TIMEOUT_MS - 5_000,
+    });
     creds = readSandboxCredentials(sandbox.credentialsPath);
-  }, 60_000);
+  }, START_TIMEOUT_MS);
   afterAll(async () => {
     await sandbox?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
