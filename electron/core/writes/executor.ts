@@ -83,7 +83,7 @@ export class WriteExecutor {
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly blocked: () => string | null;
-  private readonly gate: (v: IntentView) => Promise<string | null>;
+  private readonly gate: ((v: IntentView) => Promise<string | null>) | null;
   private readonly running = new Map<string, Promise<IntentView>>();
   private readonly listeners = new Set<(e: WriteEvent) => void>();
   private stopped = false;
@@ -99,7 +99,7 @@ export class WriteExecutor {
     this.now = opts.now ?? Date.now;
     this.newId = opts.newId ?? (() => newOrderId(this.now()));
     this.blocked = opts.blocked ?? (() => null);
-    this.gate = opts.gate ?? (() => Promise.resolve(null));
+    this.gate = opts.gate ?? null;
   }
 
   /** Every state change, as the journal records it (the core forwards these to the renderer). */
@@ -325,7 +325,7 @@ export class WriteExecutor {
       this.record({ type: 'cancelled', intent: v.id, reason: `not sent: ${client}` });
       return;
     }
-    const refused = await this.gate(v);
+    const refused = this.gate ? await this.gate(v) : null;
     if (refused !== null) {
       this.record({ type: 'cancelled', intent: v.id, reason: `not sent: ${refused}` });
       return;
