@@ -206,7 +206,14 @@ export class Session {
   auditSource(): JournalSource | null {
     const s = this.active();
     if (!this.opts.journalDir) return null;
-    return { journal: 'profile', path: this.journalPath(s.id), key: this.journalOptions(s.id).key };
+    const { key, registry, anchorDir } = this.journalOptions(s.id);
+    return {
+      journal: 'profile',
+      path: this.journalPath(s.id),
+      key,
+      ...(registry ? { registry } : {}),
+      ...(anchorDir ? { anchorDir } : {}),
+    };
   }
 
   journalState(): JournalState {

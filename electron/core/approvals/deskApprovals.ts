@@ -117,15 +117,12 @@ export class DeskApprovals {
           ? fileJournalKey(join(this.opts.dataDir, 'journals', 'desk-journal.key'))
           : () => this.opts.vault!.journalKey();
       const name = domain === 'sandbox' ? 'governance-sandbox' : 'governance';
-      const store = new LocalGovernanceStore(dir, name, {
-        key,
-        now: this.now,
-        registry:
-          domain === 'sandbox'
-            ? fileRegistry(join(this.opts.dataDir, 'journals', 'desk-journal.registry.json'), key)
-            : this.opts.vault!.journalRegistry(),
-        ...(this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {}),
-      });
+      const registry =
+        domain === 'sandbox'
+          ? fileRegistry(join(this.opts.dataDir, 'journals', 'desk-journal.registry.json'), key)
+          : this.opts.vault!.journalRegistry();
+      const anchors = this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {};
+      const store = new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
       this.stores.push(store);
       const profiles = (): string[] =>
         this.opts.session
@@ -137,7 +134,7 @@ export class DeskApprovals {
         minCoolingOffMs: domain === 'sandbox' ? 0 : DEFAULT_COOLING_OFF_MS,
         profiles,
       };
-      this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key }, rules });
+      this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key, registry, ...anchors }, rules });
       approvals = new Approvals({ store, rules, credential: domain === 'sandbox' ? 'none' : 'vault', now: this.now });
       this.domains.set(domain, approvals);
     }

@@ -5,7 +5,7 @@ import { anchorTag, sameMac } from './mac.ts';
 import type { AnyRecord } from './records.ts';
 import { journalNameOf } from './registry.ts';
 import { readSlots, SlotWriter } from './slots.ts';
-import type { JournalDamage } from './verify.ts';
+import type { JournalDamage, Verified } from './verify.ts';
 
 // A restore of the whole data folder brings back an older vault, older journals and older heads that
 // all agree with each other. The anchor is the one record a folder restore does not roll back: where
@@ -53,6 +53,15 @@ export function readAnchor(path: string, key: Buffer, journalId: string): Anchor
   if (valid.length === 0) return { kind: 'bad', why: 'it does not verify with the journal key' };
   const best = valid.reduce((a, b) => (b!.seq > a!.seq ? b : a))!;
   return { kind: 'ok', seq: best.seq, mac: best.mac, freeze: best.freeze };
+}
+
+/** A journal the register says existed, found without its sealed head: never a new journal. */
+export function missingHeadDamage(path: string, v: Verified): JournalDamage {
+  return {
+    reason: `The desk's register says this journal existed, but its sealed head is missing${existsSync(path) ? ` and it holds ${v.records.length} entries` : ' and so is the journal file'}: it was emptied, deleted or replaced, and starting it anew would forget its operators, policy and writes.`,
+    entry: null,
+    missing: 0,
+  };
 }
 
 /**

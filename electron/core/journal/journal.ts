@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyRecord, isFinished, type IntentView } from './intents.ts';
-import { anchorDamage, anchorPathFor, AnchorWriter, readAnchor, setAnchorAside } from './anchor.ts';
+import { anchorDamage, anchorPathFor, AnchorWriter, missingHeadDamage, readAnchor, setAnchorAside } from './anchor.ts';
 import { HeadWriter, headPath } from './head.ts';
 import { entryMac, type JournalKey } from './mac.ts';
 import { journalNameOf, type JournalRegistry } from './registry.ts';
@@ -146,13 +146,7 @@ export class Journal {
       const v = verifyJournal(path, key);
       const name = journalNameOf(path);
       const registered = registeredAs(path, name, opts.registry);
-      if (registered && !v.headFound && !opts.restart) {
-        throw new JournalDamagedError(path, {
-          reason: `The desk's register says this journal existed, but its sealed head is missing${existsSync(path) ? ` and it holds ${v.records.length} entries` : ' and so is the journal file'}: it was emptied, deleted or replaced, and starting it anew would forget its operators, policy and writes.`,
-          entry: null,
-          missing: 0,
-        });
-      }
+      if (registered && !v.headFound && !opts.restart) throw new JournalDamagedError(path, missingHeadDamage(path, v));
       const anchorAt = opts.anchorDir ? anchorPathFor(opts.anchorDir, path) : null;
       if (anchorAt && opts.restart) setAnchorAside(anchorAt, String(this.now()));
       if (anchorAt && !opts.restart) {
