@@ -268,12 +268,17 @@ export class DeskApprovals {
   }
 
   /** An approved batch's rows and the signatures its rows are journaled with (null while it is not approved). */
-  async approvedBatch(ref: string): Promise<{ rows: BatchRow[]; signatures: OperatorSignature[]; by: string } | null> {
+  async approvedBatch(ref: string): Promise<{ rows: BatchRow[]; signatures: OperatorSignature[]; by: string; approved_at: number } | null> {
     const { approvals, session } = this.forActive();
     const p = (await approvals.load()).proposals.get(ref);
     if (!p || p.what !== 'batch' || p.profile !== session.id || p.approved_at === null || p.rejected) return null;
     const sigs = approvals.signaturesOf(p);
-    return { rows: (JSON.parse(p.payload) as BatchPayload).rows, signatures: sigs, by: [...new Set(sigs.map((x) => x.name))].join(', ') };
+    return {
+      rows: (JSON.parse(p.payload) as BatchPayload).rows,
+      signatures: sigs,
+      by: [...new Set(sigs.map((x) => x.name))].join(', '),
+      approved_at: p.approved_at,
+    };
   }
 
   /** Closes a batch whose runner finished with it (a rebalance); payout batches are closed by the dispatcher. */
@@ -405,6 +410,7 @@ export class DeskApprovals {
           .dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, {
             ...(p.what === 'batch' && row.note ? { note: row.note } : {}),
             ...(row.signer ? { signer: row.signer } : {}),
+            approved_at: p.approved_at!,
           })
           .catch((e: unknown) => this.opts.log(`[approvals] ${row.ref}: ${(e as Error).message}`));
         if (p.what === 'batch') this.opts.onChange();
