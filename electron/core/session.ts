@@ -213,6 +213,8 @@ export class Session {
     const path = this.journalPath(id);
     const key = this.journalOptions(id).key;
     const mine = (): boolean => this.current?.writes === writes;
+    // Called while the session is being made: it is the current one only after the first await.
+    await Promise.resolve();
     for (let attempt = 0; ; attempt++) {
       if (!mine()) return;
       try {
@@ -255,6 +257,11 @@ export class Session {
     this.poller = setInterval(() => void writes.pollStatuses().catch(() => {}), STATUS_POLL_MS);
     this.poller.unref?.();
     this.opts.onWritesReady?.();
+  }
+
+  /** Why a profile's writes wait for the reconciliation with the exchange, or null once it is done. */
+  reconcileHold(id: string): string | null {
+    return this.reconciling.get(id) ?? null;
   }
 
   /** The journal is behind the exchange: the damaged state, as for a journal that fails verification. */

@@ -361,6 +361,9 @@ export class DeskApprovals {
 
   /** Synchronous, from the loaded state: why no write of a profile may leave now (a freeze), or null. */
   frozenReason(profileId: string): string | null {
+    // Nothing is handed over before the journal is reconciled: a row journaled then would count as known.
+    const reconciling = this.opts.session.reconcileHold(profileId);
+    if (reconciling !== null) return reconciling;
     const s = this.domains.get(this.domainOf(profileId))?.cached();
     if (!s) {
       // Not read yet (the desk just started): hold until it is, then dispatch() resumes the executor.
@@ -374,6 +377,8 @@ export class DeskApprovals {
   /** Whether the active profile's governed writes must wait (frozen, or the policy copy refused). */
   async holdReason(): Promise<string | null> {
     const { approvals, session } = this.forActive();
+    const reconciling = this.opts.session.reconcileHold(session.id);
+    if (reconciling !== null) return reconciling;
     const s = await approvals.load();
     if (s.frozen) return `the desk is frozen (by ${s.frozen.by})`;
     return (await approvals.policyStatus(session.id)).refused;
