@@ -13,6 +13,9 @@ import { ApiClient } from '../client/client.ts';
 import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
 import { readSandboxCredentials } from '../profiles/sandbox.ts';
+import { readBalance } from '../rebalance/balances.ts';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
+import type { BatchView } from '../../../shared/rebalance.ts';
 
 // A copy of the data folder taken while an approved payout batch goes out, restored once the batch has
 // finished, then the desk started again: an ordinary backup restore. The Sandbox, like the live service,
@@ -173,4 +176,63 @@ describe('a data folder restored from a copy taken during an approved payout bat
     },
     150_000,
   );
+});
+
+describe('a data folder restored from a copy taken during an approved rebalance', () => {
+  it('no leg runs twice: every account ends where the plan put it, once, and the desk names what it found', async () => {
+    const creds = readSandboxCredentials(sandbox.credentialsPath);
+    const uids: string[] = [];
+    for (const [i, amount] of ['100', '0', '0', '0', '0'].entries()) {
+      const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `restore_${i}` });
+      if (amount !== '0') await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount });
+      uids.push(uid);
+    }
+    // Slow main/sub answers, so that the copy falls mid-batch.
+    await adminCall(creds, 'POST', '/faults', {
+      kind: 'latency',
+      latency_ms: 400,
+      path: '/wallet/sub_account_transfers',
+      method: 'POST',
+      times: 1000,
+    });
+    const balances = () => Promise.all(uids.map((owner) => readBalance(exchange, { owner, kind: 'spot' }, 'USDT')));
+    const home = join(dir, 'rebalance');
+    let core = open(home);
+    const operator = await ensureOperator(core);
+    // The source keeps 68, so that a second run of the batch would find the money to move again.
+    const plan = await ok<{ id: string }>(
+      core.invoke('rebalancePlan', {
+        currency: 'USDT',
+        lines: uids.map((owner, i) => ({ account: { owner, kind: 'spot' }, target: { type: 'amount', amount: i === 0 ? '68' : '8' } })),
+      }),
+    );
+    const draft = await ok<{ ticket: string; ref: string }>(core.invoke('rebalanceDraft', { plan: plan.id }));
+    await ok(core.invokeConfirm('confirmSign', { ticket: draft.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
+    const batch = async (): Promise<BatchView> =>
+      (await ok<BatchView[]>(core.invoke('rebalanceBatches', {}))).find((b) => b.ref === draft.ref)!;
+    await expect
+      .poll(async () => (await batch()).rows.filter((r) => r.state === 'done').length, { timeout: 30_000, interval: 20 })
+      .toBeGreaterThanOrEqual(1);
+    const copy = join(dir, 'rebalance-copy');
+    cpSync(home, copy, { recursive: true });
+    await expect.poll(async () => (await batch()).state, { timeout: 60_000, interval: 200 }).toBe('finished');
+    expect(await balances()).toEqual(['68', '8', '8', '8', '8']);
+    await core.close();
+
+    rmSync(home, { recursive: true });
+    cpSync(copy, home, { recursive: true });
+    core = open(home);
+    try {
+      const moved = async (): Promise<boolean> => (await balances()).join() !== '68,8,8,8,8';
+      await expect
+        .poll(async () => (await journalStatus(core)).state === 'damaged' || (await moved()), { timeout: 30_000, interval: 100 })
+        .toBe(true);
+      expect(await balances()).toEqual(['68', '8', '8', '8', '8']);
+      const status = await journalStatus(core);
+      expect(status.state).toBe('damaged');
+      expect(status.damage!.reason).toMatch(/main sub transfer td\S+ of 8 USDT/);
+    } finally {
+      await core.close();
+    }
+  }, 150_000);
 });
