@@ -166,11 +166,11 @@ describe('Rebalance on the desk and the Sandbox', () => {
   it('equalizes 10 sub-accounts from the page: plan, one approval in the confirmation window, progress, every target reached once', async () => {
     const amounts = ['500', '0', '120.5', '0', '0', '37', '0', '0', '250', '0'];
     const uids = await subsWith(amounts, 'rebal');
-    // The first four sub-to-sub answers are slow, so that the progress is seen under way.
+    // The first four main/sub answers are slow, so that the progress is seen under way.
     await sandboxAdmin(sandbox.credentialsPath, 'POST', '/faults', {
       kind: 'latency',
       latency_ms: 4000,
-      path: '/wallet/sub_account_to_sub_account',
+      path: '/wallet/sub_account_transfers',
       method: 'POST',
       times: 4,
     });
@@ -192,7 +192,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     const plan = page.getByTestId('plan');
     await expect.poll(() => plan.getByRole('heading').textContent()).toBe('Plan: 9 transfers moving 598.25 USDT');
     expect(await page.getByTestId('plan-summary').textContent()).toMatch(
-      /^9 requests to send \(at most 9 transfers for this many accounts\)\. Expected time under the rate limits: at least 0 s\./,
+      /^18 requests to send \(at most 9 transfers for this many accounts\)\. Expected time under the rate limits: at least 0 s\./,
     );
     const after = await page.getByTestId('plan-accounts').locator('tbody tr td:nth-child(4)').allTextContents();
     expect(after).toEqual(uids.map(() => '90.75'));
@@ -203,7 +203,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     await page.getByTestId('submitted').waitFor();
     expect(await page.getByTestId('batch-state').first().textContent()).toMatch(/^Waiting for approval/);
     // Nothing moved before the signature.
-    expect(records(uids).filter((r) => r.key.startsWith('sub_sub'))).toEqual([]);
+    expect(records(uids).filter((r) => r.key.startsWith('main_sub'))).toEqual([]);
     expect(await signTicket(await waitingTicket(confirm), 'Alice', PASS)).toMatch(/^Signed: /);
 
     const state = page.getByTestId('batch-state').first();
@@ -228,9 +228,10 @@ describe('Rebalance on the desk and the Sandbox', () => {
     expect(csv.slice(1).map((l) => l.split(',').slice(3, 6).join(','))).toEqual(
       ['90.75', '90.75', '90.75', '53.75', '83.25', '7.5', '22.25', '68.5', '90.75'].map((a) => `${a},USDT,done`),
     );
-    const moves = records(uids).filter((r) => r.key.startsWith('sub_sub'));
-    expect(moves).toHaveLength(9);
-    expect(moves.filter((r) => r.n > 1)).toEqual([]);
+    // Each transfer is two main/sub legs (sub to main, main to sub), each once: 18 records, none sub to sub.
+    const moves = records(uids);
+    expect(moves.filter((r) => !r.key.startsWith('main_sub'))).toEqual([]);
+    expect(moves.reduce((n, r) => n + r.n, 0)).toBe(18);
     await page.close();
     await confirm.close();
     await stopDesk(d);

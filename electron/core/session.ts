@@ -20,6 +20,9 @@ import type { JournalSource } from './journal/audit.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
 import type { IntentView } from './journal/intents.ts';
 import { KINDS } from './writes/inputs.ts';
+import { describeFindings, reconcile } from './reconcile/reconcile.ts';
+import { readWatermark, watermarkPath, writeWatermark } from './reconcile/watermark.ts';
+import { journalIdOf } from './journal/verify.ts';
 
 export const SANDBOX_ID = 'sandbox';
 
@@ -72,6 +75,8 @@ export interface JournalState {
 
 /** Withdrawals accepted but not final are looked up this often (background priority). */
 const STATUS_POLL_MS = 15_000;
+/** A reconciliation that could not read the exchange is tried again after this pause, doubling up to the last. */
+const RECONCILE_RETRY_MS = [2_000, 5_000, 15_000, 60_000];
 
 /**
  * Which profile is active and the one client that signs for it. The client (and with it every
@@ -83,6 +88,10 @@ export class Session {
   private poller: ReturnType<typeof setInterval> | null = null;
   private readonly journals = new Map<string, Journal>();
   private readonly damaged = new Map<string, JournalDamage>();
+  /** Why a profile's executor may not send yet: its journal is being reconciled with the exchange. */
+  private readonly reconciling = new Map<string, string>();
+  /** Where the reconciliation that found a profile's journal behind the exchange read up to (set when archived). */
+  private readonly behindThrough = new Map<string, number>();
 
   constructor(private readonly opts: SessionOptions) {
     this.scheduler = new RateScheduler({ onState: (busy) => opts.onBusyBuckets?.(busy) });
@@ -179,14 +188,15 @@ export class Session {
 
   private openWrites(id: string, client: ApiClient, subKeys: SubKeyClients): Pick<ActiveSession, 'writes' | 'journal' | 'damage'> {
     if (!this.opts.journalDir) return { writes: null, journal: null, damage: null };
-    const journal = this.openJournal(id);
+    const journal = this.damaged.has(id) ? null : this.openJournal(id);
     if (!journal) return { writes: null, journal: null, damage: this.damaged.get(id)! };
+    this.reconciling.set(id, 'the desk is reconciling its journal with the exchange');
     const writes = new WriteExecutor({
       journal,
       client,
       subClient: (uid) => subKeys.client(uid),
       settleMs: this.opts.settleMs?.(),
-      blocked: () => (this.locked() ? 'the desk is locked' : (this.opts.hold?.(id) ?? null)),
+      blocked: () => (this.locked() ? 'the desk is locked' : (this.reconciling.get(id) ?? this.opts.hold?.(id) ?? null)),
       ...(this.opts.gate ? { gate: (v: IntentView) => this.opts.gate!(id, v) } : {}),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
@@ -195,11 +205,85 @@ export class Session {
       if (intent.state === 'refused' && intent.label && intent.signer === undefined)
         this.learnFromLabel(intent.label, 'POST', KINDS[intent.kind].path);
     });
+    void this.reconcileThenResume(id, journal, client, subKeys, writes);
+    return { writes, journal, damage: null };
+  }
+
+  /**
+   * Before the executor sends anything after a start or an unlock: the exchange's records of this desk's
+   * ids against the journal (reconcile/reconcile.ts). Behind them, the journal is damaged and nothing is
+   * sent; unreadable, it is tried again (nothing is sent meanwhile); in step, the executor resumes.
+   */
+  private async reconcileThenResume(
+    id: string,
+    journal: Journal,
+    client: ApiClient,
+    subKeys: SubKeyClients,
+    writes: WriteExecutor,
+  ): Promise<void> {
+    const path = this.journalPath(id);
+    const key = this.journalOptions(id).key;
+    const mine = (): boolean => this.current?.writes === writes;
+    // Called while the session is being made: it is the current one only after the first await.
+    await Promise.resolve();
+    for (let attempt = 0; ; attempt++) {
+      if (!mine()) return;
+      try {
+        const intents = journal.intents();
+        const pairs = new Map<string, { pair: string; account?: string; client: ApiClient }>();
+        for (const v of intents) {
+          if (v.kind !== 'spot_order') continue;
+          const account = v.body.account === undefined ? undefined : String(v.body.account);
+          const k = `${v.signer ?? 'main'} ${String(v.body.currency_pair)} ${account ?? ''}`;
+          if (!pairs.has(k))
+            pairs.set(k, {
+              pair: String(v.body.currency_pair),
+              ...(account ? { account } : {}),
+              client: v.signer ? subKeys.client(v.signer) : client,
+            });
+        }
+        const r = await reconcile({
+          client,
+          intents,
+          watermark: readWatermark(watermarkPath(path), key, journalIdOf(path)),
+          orderReaders: [...pairs.values()],
+          now: Date.now(),
+        });
+        if (!mine()) return;
+        if (r.findings.length) return this.behind(id, writes, describeFindings(r.findings), r.findings.length, r.through);
+        writeWatermark(watermarkPath(path), key, journalIdOf(path), { through: r.through });
+        this.opts.log?.(`[core] journal of profile ${id} reconciled with the exchange (${r.requests} requests); writes resume`);
+        break;
+      } catch (e) {
+        if (!mine()) return;
+        const reason = `the desk could not reconcile its journal with the exchange (${(e as Error).message}); it tries again, and sends nothing until it can`;
+        this.reconciling.set(id, reason);
+        this.opts.log?.(`[core] ${reason}`);
+        await new Promise((r) => setTimeout(r, RECONCILE_RETRY_MS[Math.min(attempt, RECONCILE_RETRY_MS.length - 1)]).unref?.());
+      }
+    }
+    this.reconciling.delete(id);
     void writes.resume().catch((e: unknown) => this.opts.log?.(`[core] resuming writes failed: ${(e as Error).message}`));
+    if (this.poller) clearInterval(this.poller);
     this.poller = setInterval(() => void writes.pollStatuses().catch(() => {}), STATUS_POLL_MS);
     this.poller.unref?.();
-    queueMicrotask(() => this.opts.onWritesReady?.());
-    return { writes, journal, damage: null };
+    this.opts.onWritesReady?.();
+  }
+
+  /** Why a profile's writes wait for the reconciliation with the exchange, or null once it is done. */
+  reconcileHold(id: string): string | null {
+    return this.reconciling.get(id) ?? null;
+  }
+
+  /** The journal is behind the exchange: the damaged state, as for a journal that fails verification. */
+  private behind(id: string, writes: WriteExecutor, reason: string, found: number, through: number): void {
+    const damage: JournalDamage = { reason, entry: null, missing: found };
+    this.damaged.set(id, damage);
+    this.behindThrough.set(id, through);
+    void writes.stop();
+    if (this.current?.id === id) Object.assign(this.current, { writes: null, journal: null, damage });
+    this.opts.log?.(`[core] ${reason} Writes on profile ${id} are stopped until an operator archives the journal.`);
+    this.opts.onJournalChanged?.();
   }
 
   /** The active profile's journal, for the Journal page (null on a desk that keeps no journal). */
@@ -237,7 +321,18 @@ export class Session {
     const s = this.active();
     const damage = s.damage;
     if (!damage) throw new InputError([], 'The journal of this profile verified; there is nothing to archive.');
+    // A journal found behind the exchange verified and is still open: close it before it is moved aside.
+    const open = this.journals.get(s.id);
+    if (open) {
+      open.close();
+      this.journals.delete(s.id);
+    }
     const { journal, archivedTo, carriedOver } = archiveAndRestart(this.journalPath(s.id), damage, this.journalOptions(s.id));
+    // The operator settles what the old journal left (and what a reconciliation found): the next
+    // reconciliation starts after it, or the new journal would be found behind the old one's writes.
+    const through = this.behindThrough.get(s.id) ?? Math.floor(Date.now() / 1000);
+    writeWatermark(watermarkPath(this.journalPath(s.id)), this.journalOptions(s.id).key, journalIdOf(this.journalPath(s.id)), { through });
+    this.behindThrough.delete(s.id);
     this.opts.log?.(
       `[core] damaged journal of profile ${s.id} archived as ${archivedTo}; ${carriedOver} unfinished writes carried over as needing attention`,
     );

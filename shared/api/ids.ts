@@ -30,3 +30,18 @@ export function makeOrderId(nowMs: number, randomBytes: Uint8Array): string {
   // 2 + at most 9 (base 36 of ms until the year 5188) + 1 + 16 = 28 characters.
   return id;
 }
+
+const DESK_ID = /^td[0-9a-z]{1,9}-[0-9A-Za-z]{16}$/;
+
+/** Whether a withdraw_order_id or client_order_id has the shape makeOrderId gives: one this desk may have made. */
+export function isDeskOrderId(s: string): boolean {
+  return DESK_ID.test(s);
+}
+
+/**
+ * Whether a spot order's text has the shape the desk gives its orders (`t-` and an id, or `t-` label `.`
+ * the id's last 16 characters; see electron/core/writes/inputs.ts orderText).
+ */
+export function isDeskOrderText(s: string): boolean {
+  return /^t-td[0-9a-z]{1,9}-[0-9A-Za-z]{16}$/.test(s) || /^t-[^.]+\.[0-9A-Za-z]{16}$/.test(s);
+}

@@ -324,12 +324,17 @@ export class DeskApprovals {
   }
 
   /** An approved batch's rows and the signatures its rows are journaled with (null while it is not approved). */
-  async approvedBatch(ref: string): Promise<{ rows: BatchRow[]; signatures: OperatorSignature[]; by: string } | null> {
+  async approvedBatch(ref: string): Promise<{ rows: BatchRow[]; signatures: OperatorSignature[]; by: string; approved_at: number } | null> {
     const { approvals, session } = this.forActive();
     const p = (await approvals.load()).proposals.get(ref);
     if (!p || p.what !== 'batch' || p.profile !== session.id || p.approved_at === null || p.rejected) return null;
     const sigs = approvals.signaturesOf(p);
-    return { rows: (JSON.parse(p.payload) as BatchPayload).rows, signatures: sigs, by: [...new Set(sigs.map((x) => x.name))].join(', ') };
+    return {
+      rows: (JSON.parse(p.payload) as BatchPayload).rows,
+      signatures: sigs,
+      by: [...new Set(sigs.map((x) => x.name))].join(', '),
+      approved_at: p.approved_at,
+    };
   }
 
   /** Closes a batch whose runner finished with it (a rebalance); payout batches are closed by the dispatcher. */
@@ -412,6 +417,9 @@ export class DeskApprovals {
 
   /** Synchronous, from the loaded state: why no write of a profile may leave now (a freeze), or null. */
   frozenReason(profileId: string): string | null {
+    // Nothing is handed over before the journal is reconciled: a row journaled then would count as known.
+    const reconciling = this.opts.session.reconcileHold(profileId);
+    if (reconciling !== null) return reconciling;
     const s = this.domains.get(this.domainOf(profileId))?.cached();
     if (!s) {
       // Not read yet (the desk just started): hold until it is, then dispatch() resumes the executor.
@@ -425,6 +433,8 @@ export class DeskApprovals {
   /** Whether the active profile's governed writes must wait (frozen, or the policy copy refused). */
   async holdReason(): Promise<string | null> {
     const { approvals, session } = this.forActive();
+    const reconciling = this.opts.session.reconcileHold(session.id);
+    if (reconciling !== null) return reconciling;
     const s = await approvals.load();
     if (s.frozen) return `the desk is frozen (by ${s.frozen.by})`;
     return (await approvals.policyStatus(session.id)).refused;
@@ -461,6 +471,7 @@ export class DeskApprovals {
           .dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, {
             ...(p.what === 'batch' && row.note ? { note: row.note } : {}),
             ...(row.signer ? { signer: row.signer } : {}),
+            approved_at: p.approved_at!,
           })
           .catch((e: unknown) => this.opts.log(`[approvals] ${row.ref}: ${(e as Error).message}`));
         if (p.what === 'batch') this.opts.onChange();

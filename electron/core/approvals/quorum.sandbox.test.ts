@@ -1,47 +1,37 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Policy } from '../../../shared/api/policy.ts';
 import { listOf, Withdrawal } from '../../../shared/api/records.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { ApprovalItem, ApprovalsState, IntentView } from '../../../shared/ipc.ts';
 import { dec, Dec } from '../../../shared/money.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { Journal } from '../journal/journal.ts';
 import { fileJournalKey } from '../journal/mac.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // One operator trying to do alone what the policy gives to two, and someone who can write the Sandbox
 // profile's data folder, against the real Sandbox; the money is counted by the test's own client from
 // the exchange's records of the desk's withdraw_order_ids.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const PASS = { Alice: 'alice passphrase 1', Bob: 'bob passphrase 22', Carol: 'carol passphrase 3' };
 const HOUR = 3_600_000;
 
-let sandbox: SandboxProcess;
-let tmp: string;
+const sb = useSandbox('quorum-sandbox', { limits: false });
 let exchange: ApiClient;
 
-beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'quorum-sandbox-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(tmp, 'sandbox'), extraArgs: ['--no-limits'] });
-  const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
+beforeAll(() => {
+  const { baseUrl, credentials } = sandboxProfile(sb.credentialsPath);
   exchange = new ApiClient({ baseUrl, credentials, limitsOff: true });
-}, 60_000);
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 type Desk = Core & ConfirmCore;
 
 function openCore(dataDir: string, coolingOffMs: number): Desk {
-  return createCore({ profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true }, dataDir, log: () => {}, coolingOffMs });
+  return createCore({ profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true }, dataDir, log: () => {}, coolingOffMs });
 }
 
 async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
@@ -108,7 +98,7 @@ async function putInForce(core: Desk, policy: Policy, ids: Record<keyof typeof P
 
 describe('the quorum is the policy in force when money leaves', () => {
   it('three 4,000 USDT tickets racing a 10,000 a day rule: one operator gets two out; the third leaves with a second approval', async () => {
-    const core = openCore(join(tmp, 'race'), 0);
+    const core = openCore(join(sb.dir, 'race'), 0);
     try {
       const ids = await threeOperators(core);
       await putInForce(
@@ -143,10 +133,10 @@ describe('the quorum is the policy in force when money leaves', () => {
     } finally {
       await core.close();
     }
-  }, 120_000);
+  }, 240_000);
 
   it('a policy tightened under an open ticket: the drafter alone no longer sends it; two others do', async () => {
-    const core = openCore(join(tmp, 'stale'), 0);
+    const core = openCore(join(sb.dir, 'stale'), 0);
     try {
       const ids = await threeOperators(core);
       // Opened under the default policy (one signature, the drafter's own)...
@@ -182,12 +172,12 @@ describe('the quorum is the policy in force when money leaves', () => {
     } finally {
       await core.close();
     }
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('a governed write leaves only with verified signatures', () => {
   it('an intent and approval appended to the Sandbox profile journal, MACed with the readable key file: nothing leaves', async () => {
-    const dir = join(tmp, 'forged');
+    const dir = join(sb.dir, 'forged');
     let core = openCore(dir, 0);
     await ok(core.invoke('approvalsState', {}));
     await core.close();
@@ -216,7 +206,7 @@ describe('a governed write leaves only with verified signatures', () => {
 
 describe('the cooling-off is the desk’s', () => {
   it('restarting with TREASURY_DESK_COOLING_OFF_HOURS=0 does not lift a pending change', async () => {
-    const dir = join(tmp, 'cooling');
+    const dir = join(sb.dir, 'cooling');
     let core = openCore(dir, 24 * HOUR);
     const alice = (await ok<{ id: string }>(core.invokeConfirm('confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice })))
       .id;

@@ -125,6 +125,8 @@ export class Journal {
   private readonly step: (s: AppendStep) => void;
   private readonly lockPath: string;
   private failed: JournalError | null = null;
+  /** When this process opened the journal: approvals older than this belong to an earlier run (or a restored copy). */
+  readonly openedAt: number;
   /** Set when open() found and cut a torn last line; the operator is told until they acknowledge it. */
   recovered: TornTail | null;
 
@@ -135,6 +137,7 @@ export class Journal {
     this.key = opts.key;
     this.id = journalIdOf(path);
     this.now = opts.now ?? Date.now;
+    this.openedAt = this.now();
     this.step = opts.onAppendStep ?? (() => {});
     this.lockPath = `${path}.lock`;
     takeLock(this.lockPath);

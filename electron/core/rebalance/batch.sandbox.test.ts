@@ -89,7 +89,8 @@ describe('a rebalance batch against the Sandbox', () => {
     });
     const out = await run.run();
     // The skipped rows are in the journal as cancelled, so that no restart sends them.
-    expect(approved.rows.slice(1).map((r) => journal.intent(r.ref)?.state)).toEqual(['cancelled', 'cancelled']);
+    // Each transfer is two legs, sub to main then main to sub: the first transfer's two went out.
+    expect(approved.rows.slice(2).map((r) => journal.intent(r.ref)?.state)).toEqual(['cancelled', 'cancelled', 'cancelled', 'cancelled']);
     expect(out.cancelled).toBe(true);
     expect(out.rows.map((r) => r.state)).toEqual(['done', 'skipped', 'skipped']);
     expect(await Promise.all(uids.map(balance))).toEqual(['30', '10', '0', '0']);
@@ -120,7 +121,7 @@ describe('a rebalance batch against the Sandbox', () => {
     const out = await run.run();
     expect(out.held).toBe('the desk is frozen (by Alice)');
     expect(out.rows.map((r) => r.state)).toEqual(['done', 'pending']);
-    expect(journal.intent(approved.rows[1]!.ref)).toBeUndefined();
+    expect(journal.intent(approved.rows[2]!.ref)).toBeUndefined();
     frozen = null;
     const later = await new BatchRun({ journal, sender: executor, approved, currency: 'USDT', readBalances: readAll }).run();
     expect([later.held, later.rows.map((r) => r.state)]).toEqual([null, ['done', 'done']]);
@@ -139,8 +140,12 @@ describe('a rebalance batch against the Sandbox', () => {
     ]);
     const first = desk('restart');
     const approved = preApproved(p, 'r1');
-    const row = approved.rows[0]!;
-    await first.executor.dispatchApproved(row.ref, row.kind, row.body, [], 'operator', { note: row.note! }); // the first transfer went out, then the desk stopped
+    // The first transfer (its two legs, sub to main and main to sub) went out, then the desk stopped.
+    for (const row of approved.rows.slice(0, 2))
+      await first.executor.dispatchApproved(row.ref, row.kind, row.body, [], 'operator', {
+        note: row.note!,
+        approved_at: approved.approved_at,
+      });
     await first.executor.stop();
     first.journal.close();
     // Meanwhile someone took 25 USDT out of the source (the main account pulls it back).
@@ -164,7 +169,7 @@ describe('a rebalance batch against the Sandbox', () => {
     expect(out.paused).toMatch(
       new RegExp(`^${uids[0]}:spot now holds 5 USDT, less than the 20 the rest of the batch takes from it \\(short by 15\\)`),
     );
-    expect(again.journal.intent(approved.rows[1]!.ref)).toBeUndefined();
+    expect(again.journal.intent(approved.rows[2]!.ref)).toBeUndefined();
     expect(out.rows.map((r) => r.state)).toEqual(['done', 'pending']);
     expect(await Promise.all(uids.map(balance))).toEqual(['5', '20', '0']);
     await again.executor.stop();

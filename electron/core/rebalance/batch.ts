@@ -34,6 +34,8 @@ export interface Approved {
   rows: ApprovedRow[];
   signatures: OperatorSignature[];
   by: string;
+  /** When governance approved the batch: the executor looks up before the first send of a row approved before this run. */
+  approved_at: number;
 }
 
 /** The executor's two doors for approved batch rows. */
@@ -203,7 +205,10 @@ export class BatchRun {
         return;
       }
       // Idempotent: a row the journal holds is only driven to its end.
-      v = await sender.dispatchApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, approved.by, extraOf(l.row));
+      v = await sender.dispatchApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, approved.by, {
+        ...extraOf(l.row),
+        approved_at: approved.approved_at,
+      });
       if (UNSETTLED.has(v.state)) {
         this.heldBy ??= `a ${v.kind.replace(/_/g, ' ')} is ${v.state.replace(/_/g, ' ')} and waits`;
         return;

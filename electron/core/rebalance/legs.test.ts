@@ -10,7 +10,7 @@ const legsOf = (from: AccountRef, to: AccountRef) => route(from, to).map((l) => 
 
 describe('writeFor', () => {
   it("a sub-account's isolated margin account moves through its spot account, signed by its own key", () => {
-    const [hop, direct] = legsOf({ owner: '101', kind: 'margin', pair: 'BTC_USDT' }, { owner: '102', kind: 'spot' });
+    const [hop, out, into] = legsOf({ owner: '101', kind: 'margin', pair: 'BTC_USDT' }, { owner: '102', kind: 'spot' });
     const w = writeFor('USDT', hop!);
     expect(w).toEqual({
       kind: 'sub_own_transfer',
@@ -18,7 +18,17 @@ describe('writeFor', () => {
     });
     expect(signerOf(w)).toBe('101');
     expect(buildBody(w, null)).toEqual({ currency: 'USDT', from: 'margin', to: 'spot', amount: '12.5', currency_pair: 'BTC_USDT' });
-    expect(writeFor('USDT', direct!).kind).toBe('sub_to_sub_transfer');
+    // Then sub to sub through the main spot account: two main/sub transfers, each looked up by its client_order_id.
+    expect([out, into].map((l) => writeFor('USDT', l!))).toEqual([
+      {
+        kind: 'main_sub_transfer',
+        input: { sub_account: '101', sub_account_type: 'spot', currency: 'USDT', amount: '12.5', direction: 'from' },
+      },
+      {
+        kind: 'main_sub_transfer',
+        input: { sub_account: '102', sub_account_type: 'spot', currency: 'USDT', amount: '12.5', direction: 'to' },
+      },
+    ]);
   });
 
   it("into a sub-account's margin account: the last hop is its own move", () => {

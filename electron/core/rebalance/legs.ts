@@ -40,18 +40,6 @@ export function writeFor(currency: string, leg: PlannedLeg): WriteInput {
     };
   }
   switch (leg.endpoint) {
-    case '/wallet/sub_account_to_sub_account':
-      return {
-        kind: 'sub_to_sub_transfer',
-        input: {
-          currency,
-          sub_account_from: from.owner,
-          sub_account_from_type: from.kind as 'spot',
-          sub_account_to: to.owner,
-          sub_account_to_type: to.kind as 'spot',
-          amount,
-        },
-      };
     case '/wallet/sub_account_transfers': {
       const toSub = from.owner === 'main';
       const sub = toSub ? to : from;

@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 describe("a rebalance leg into a sub-account's margin account", () => {
-  it("goes sub to sub, then the extra hop signed by the receiving sub-account's key; the targets are met", async () => {
+  it("goes sub to main to sub, then the extra hop signed by the receiving sub-account's key; the targets are met", async () => {
     const keyed = sb.creds.sub_accounts[0]!.uid;
     const { uid: source } = await adminCall<{ uid: string }>(sb.creds, 'POST', `/accounts/${sb.creds.main.uid}/sub_accounts`, {
       name: 'margin_source',
@@ -66,10 +66,11 @@ describe("a rebalance leg into a sub-account's margin account", () => {
       { account: accounts[0]!, balance: before.get(`${source}:spot`)!, target: { type: 'amount', amount: '18' } },
       { account: accounts[1]!, balance: before.get(`${keyed}:margin:BTC_USDT`)!, target: { type: 'amount', amount: target } },
     ]);
-    expect([p.transfers.length, p.requests, p.extraHops]).toEqual([1, 2, 1]);
+    expect([p.transfers.length, p.requests, p.extraHops]).toEqual([1, 3, 2]);
     const approved = preApproved(p, 'margin1');
     expect(approved.rows.map((r) => [r.kind, r.signer ?? 'main'])).toEqual([
-      ['sub_to_sub_transfer', 'main'],
+      ['main_sub_transfer', 'main'],
+      ['main_sub_transfer', 'main'],
       ['sub_own_transfer', keyed],
     ]);
     const out = await new BatchRun({
@@ -80,7 +81,7 @@ describe("a rebalance leg into a sub-account's margin account", () => {
       readBalances: (a, c) => readBalances(s.client, a, c),
     }).run();
     expect(out.rows.map((r) => [r.state, r.from, r.to])).toEqual([['done', `${source}:spot`, `${keyed}:margin:BTC_USDT`]]);
-    expect(s.journal!.intent(approved.rows[1]!.ref)).toMatchObject({ kind: 'sub_own_transfer', signer: keyed, state: 'done' });
+    expect(s.journal!.intent(approved.rows[2]!.ref)).toMatchObject({ kind: 'sub_own_transfer', signer: keyed, state: 'done' });
     const after = await readBalances(s.client, accounts, 'USDT');
     expect([after.get(`${source}:spot`), after.get(`${keyed}:margin:BTC_USDT`)]).toEqual(['18', target]);
   });

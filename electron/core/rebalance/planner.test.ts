@@ -10,11 +10,31 @@ describe('rebalance planner: presets and what the plan says', () => {
     expect(p.accounts.map((a) => a.after)).toEqual(['3.33333334', '3.33333333', '3.33333333']);
     expect(p.remainder).toBe('0.00000001');
     expect(p.moved).toBe('6.66666666');
-    expect(p.transfers.map((t) => [t.from.owner, t.to.owner, t.amount, t.legs.map((l) => l.endpoint)])).toEqual([
-      ['1', '2', '3.33333333', ['/wallet/sub_account_to_sub_account']],
-      ['1', '3', '3.33333333', ['/wallet/sub_account_to_sub_account']],
-    ]);
+    // Sub to sub through the main spot account: two transfers that carry a client_order_id each.
+    expect(p.transfers.map((t) => [t.from.owner, t.to.owner, t.amount, t.legs.map((l) => [l.from.owner, l.to.owner, l.endpoint])])).toEqual(
+      [
+        [
+          '1',
+          '2',
+          '3.33333333',
+          [
+            ['1', 'main', '/wallet/sub_account_transfers'],
+            ['main', '2', '/wallet/sub_account_transfers'],
+          ],
+        ],
+        [
+          '1',
+          '3',
+          '3.33333333',
+          [
+            ['1', 'main', '/wallet/sub_account_transfers'],
+            ['main', '3', '/wallet/sub_account_transfers'],
+          ],
+        ],
+      ],
+    );
     expect(p.bound).toBe(2);
+    expect([p.requests, p.extraHops]).toEqual([4, 2]);
   });
 
   it('sweep: everything above the ceiling goes to the main spot account, nothing below it moves', () => {
@@ -42,10 +62,11 @@ describe('rebalance planner: presets and what the plan says', () => {
     ]);
     expect(p.transfers[0]!.legs.map((l) => [l.endpoint, l.signer])).toEqual([
       ['/wallet/transfers', '1'],
-      ['/wallet/sub_account_to_sub_account', 'main'],
+      ['/wallet/sub_account_transfers', 'main'],
+      ['/wallet/sub_account_transfers', 'main'],
     ]);
-    expect(p.extraHops).toBe(1);
-    expect(p.requests).toBe(2);
+    expect(p.extraHops).toBe(2);
+    expect(p.requests).toBe(3);
   });
 
   it('options cannot go sub to sub: the plan passes through the main spot account', () => {
@@ -91,13 +112,21 @@ describe('rebalance planner: presets and what the plan says', () => {
     expect(p.unreachable).toEqual([{ account: { owner: '3', kind: 'spot' }, problem: 'short', by: '1' }]);
   });
 
-  it('expected time follows §8.2: 400 transfers on one endpoint take (⌈400/80⌉ − 1) × 10 s', () => {
+  it('expected time follows §8.2: 400 sub-to-sub transfers are 800 main/sub requests on one endpoint, (⌈800/80⌉ − 1) × 10 s', () => {
     const scope = [sub('0', '400'), ...Array.from({ length: 400 }, (_, i) => sub(String(i + 1), '0'))];
     const p = plan(
       'USDT',
       scope.map((s, i) => ({ ...s, target: { type: 'amount', amount: i === 0 ? '0' : '1' } })),
     );
     expect(p.transfers).toHaveLength(400);
+    expect(p.requests).toBe(800);
+    expect(p.expectedSeconds).toBe(90);
+  });
+
+  it('expected time of 400 sweeps to the main account: 400 requests, (⌈400/80⌉ − 1) × 10 s', () => {
+    const scope = Array.from({ length: 400 }, (_, i) => ({ ...sub(String(i + 1), '2'), target: { type: 'amount' as const, amount: '1' } }));
+    const p = plan('USDT', [...scope, { ...sub('main', '0'), target: { type: 'band' } }]);
+    expect(p.requests).toBe(400);
     expect(p.expectedSeconds).toBe(40);
   });
 

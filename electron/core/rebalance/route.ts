@@ -1,6 +1,9 @@
 // How one move between two of the operator's accounts becomes requests (§4.1). The main account's spot
-// account is the counterpart of every main↔sub transfer; sub↔sub is direct only between spot, futures and
-// delivery; a margin or cross-margin account first moves to (or from) its owner's spot account.
+// account is the counterpart of every main↔sub transfer; a margin or cross-margin account first moves to
+// (or from) its owner's spot account. Sub↔sub goes through the main spot account as two main/sub transfers,
+// though §4.1 has a direct endpoint: that one takes no client id, so after an unclear answer or a restored
+// data folder nothing could prove whether it landed, while each main/sub leg is looked up by its
+// client_order_id. The price is one more request per move against §8.2, which the planner counts.
 
 export type Kind = 'spot' | 'margin' | 'cross_margin' | 'futures' | 'delivery' | 'options';
 export const KINDS: readonly Kind[] = ['spot', 'margin', 'cross_margin', 'futures', 'delivery', 'options'];
@@ -12,7 +15,7 @@ export interface AccountRef {
   pair?: string;
 }
 
-export type Endpoint = '/wallet/transfers' | '/wallet/sub_account_transfers' | '/wallet/sub_account_to_sub_account';
+export type Endpoint = '/wallet/transfers' | '/wallet/sub_account_transfers';
 
 /** One request: `signer` is whose key signs it ('main' or a sub-account's user id). */
 export interface Leg {
@@ -22,7 +25,6 @@ export interface Leg {
   to: AccountRef;
 }
 
-const SUB_TO_SUB: ReadonlySet<Kind> = new Set(['spot', 'futures', 'delivery']);
 const MAIN_TO_SUB: ReadonlySet<Kind> = new Set(['spot', 'futures', 'delivery', 'options']);
 const SUB_OWN_ONLY: ReadonlySet<Kind> = new Set(['margin', 'cross_margin']);
 
@@ -64,11 +66,6 @@ function between(a: AccountRef, b: AccountRef): Leg[] {
   const mainSpot = spotOf('main');
   if (a.owner === 'main') return [{ endpoint: '/wallet/sub_account_transfers', signer: 'main', from: a, to: b }];
   if (b.owner === 'main') return [{ endpoint: '/wallet/sub_account_transfers', signer: 'main', from: a, to: b }];
-  // §4.1 allows the main key or the source's key; the main key keeps every transfer of a batch on one
-  // signer, whose permissions the desk has already learned.
-  if (SUB_TO_SUB.has(a.kind) && SUB_TO_SUB.has(b.kind)) {
-    return [{ endpoint: '/wallet/sub_account_to_sub_account', signer: 'main', from: a, to: b }];
-  }
   if (!MAIN_TO_SUB.has(a.kind) || !MAIN_TO_SUB.has(b.kind)) throw new Error(`no route from ${accountKey(a)} to ${accountKey(b)}`);
   return [
     { endpoint: '/wallet/sub_account_transfers', signer: 'main', from: a, to: mainSpot },

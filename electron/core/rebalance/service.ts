@@ -239,7 +239,11 @@ export class RebalanceService {
     const status = await this.opts.approvals.batchStatus(b.ref);
     if (!status) return null;
     const run = this.runs.get(b.ref);
-    const rows = run ? run.rows() : s.journal ? this.runner(s, b, { rows: status.payload.rows, signatures: [], by: '' }).rows() : [];
+    const rows = run
+      ? run.rows()
+      : s.journal
+        ? this.runner(s, b, { rows: status.payload.rows, signatures: [], by: '', approved_at: -Infinity }).rows()
+        : [];
     const base = {
       ref: b.ref,
       plan: b.plan,

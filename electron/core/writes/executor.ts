@@ -53,6 +53,11 @@ export interface WriteEvent {
 export interface IntentExtra {
   note?: string;
   signer?: string;
+  /**
+   * When governance approved it (its quorum record's time). Not journaled: it decides whether the first send
+   * needs a lookup. Absent, the approval counts as older than this run, so the lookup is never skipped.
+   */
+  approved_at?: number;
 }
 
 /** Who drives each intent of a journal, across every executor over it in this process. */
@@ -61,6 +66,19 @@ const drivers = new WeakMap<Journal, Map<string, Promise<IntentView>>>();
 function driversOf(journal: Journal): Map<string, Promise<IntentView>> {
   let m = drivers.get(journal);
   if (!m) drivers.set(journal, (m = new Map()));
+  return m;
+}
+
+/**
+ * Governance approval times of the intents handed over by dispatchApproved, per journal (every executor
+ * over it in this process). The journal's own approval record cannot say "earlier": handing over a request
+ * approved before a restart, or in a restored folder, journals that record now.
+ */
+const governedAt = new WeakMap<Journal, Map<string, number>>();
+
+function governedAtOf(journal: Journal): Map<string, number> {
+  let m = governedAt.get(journal);
+  if (!m) governedAt.set(journal, (m = new Map()));
   return m;
 }
 
@@ -83,7 +101,7 @@ export class WriteExecutor {
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly blocked: () => string | null;
-  private readonly gate: (v: IntentView) => Promise<string | null>;
+  private readonly gate: ((v: IntentView) => Promise<string | null>) | null;
   private readonly running = new Map<string, Promise<IntentView>>();
   private readonly listeners = new Set<(e: WriteEvent) => void>();
   private stopped = false;
@@ -99,7 +117,7 @@ export class WriteExecutor {
     this.now = opts.now ?? Date.now;
     this.newId = opts.newId ?? (() => newOrderId(this.now()));
     this.blocked = opts.blocked ?? (() => null);
-    this.gate = opts.gate ?? (() => Promise.resolve(null));
+    this.gate = opts.gate ?? null;
   }
 
   /** Every state change, as the journal records it (the core forwards these to the renderer). */
@@ -140,6 +158,7 @@ export class WriteExecutor {
     extra: IntentExtra = {},
   ): Promise<IntentView> {
     this.journalApproved(id, kind, body, signatures, extra);
+    governedAtOf(this.journal).set(id, extra.approved_at ?? -Infinity);
     const v = this.view(id);
     if (v.state === 'pending_approval') return this.approve(id, by);
     return this.drive(id);
@@ -303,9 +322,20 @@ export class WriteExecutor {
     }
   }
 
+  /**
+   * Whether the write was approved before this process opened the journal: a restart, or a restored copy
+   * of the data folder, where an earlier attempt may have landed. For a governed write, governance's
+   * approval time decides, whatever the journal recorded when it was handed over.
+   */
+  private approvedEarlier(id: string): boolean {
+    if (!this.journal.approvedInThisRun(id)) return true;
+    const governed = governedAt.get(this.journal)?.get(id);
+    return governed !== undefined && governed < this.journal.openedAt;
+  }
+
   private async sendOnce(v: IntentView): Promise<void> {
     const spec = KINDS[v.kind];
-    const earlierRun = !this.journal.approvedInThisRun(v.id);
+    const earlierRun = this.approvedEarlier(v.id);
     if (earlierRun && !resendable(spec)) {
       // Approved before this run began, whatever the journal says of attempts: a restored copy of the data
       // folder looks exactly like this. Without an id nothing can prove it absent, so it is never sent.
@@ -325,7 +355,7 @@ export class WriteExecutor {
       this.record({ type: 'cancelled', intent: v.id, reason: `not sent: ${client}` });
       return;
     }
-    const refused = await this.gate(v);
+    const refused = this.gate ? await this.gate(v) : null;
     if (refused !== null) {
       this.record({ type: 'cancelled', intent: v.id, reason: `not sent: ${refused}` });
       return;

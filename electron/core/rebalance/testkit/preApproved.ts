@@ -7,11 +7,11 @@ import type { Plan } from '../planner.ts';
 // the rows DeskApprovals.draftBatch would make (one id each, the exact body), without operators. The
 // desk itself never runs a batch that the governance store did not approve (rebalance/service.ts).
 
-export function preApproved(plan: Plan, planId: string, by = 'test'): Approved {
+export function preApproved(plan: Plan, planId: string, by = 'test', approvedAt = Date.now()): Approved {
   const rows = batchWrites(plan, planId).map(({ write, note }) => {
     const ref = newOrderId();
     const signer = signerOf(write);
     return { ref, kind: write.kind, body: buildBody(write, KINDS[write.kind].idField ? ref : null), note, ...(signer ? { signer } : {}) };
   });
-  return { rows, signatures: [], by };
+  return { rows, signatures: [], by, approved_at: approvedAt };
 }

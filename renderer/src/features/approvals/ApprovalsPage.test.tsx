@@ -49,6 +49,25 @@ describe('Approvals page', () => {
     expect(screen.queryByLabelText(/passphrase/i)).toBeNull();
   });
 
+  it('says when the cooling-off comes from the variable, which only the Sandbox profile heeds', async () => {
+    renderWithDesk(
+      fakeDesk({ ...baseAnswers(), approvalsState: { ...APPROVALS, cooling_off_hours: 0, cooling_off_variable: true } }),
+      <ApprovalsPage />,
+      {
+        at: '/approvals',
+      },
+    );
+    expect((await screen.findByTestId('cooling-off-variable')).textContent).toMatch(
+      /TREASURY_DESK_COOLING_OFF_HOURS and applies to the Sandbox profile only; every other profile waits 24 h/,
+    );
+  });
+
+  it('says nothing of the variable where the wait is the desk’s own', async () => {
+    renderWithDesk(fakeDesk({ ...baseAnswers(), approvalsState: APPROVALS }), <ApprovalsPage />, { at: '/approvals' });
+    expect((await screen.findByText(/take effect 24/)).textContent).toMatch(/24/);
+    expect(screen.queryByTestId('cooling-off-variable')).toBeNull();
+  });
+
   it('offers the unfreeze and every withdrawal still cancellable once the desk is frozen', async () => {
     const fake = fakeDesk({
       ...baseAnswers(),

@@ -1,0 +1,236 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { Withdrawal } from '../../../shared/api/records.ts';
+import type { ConfirmState } from '../../../shared/confirm.ts';
+import type { ChannelResponse } from '../../../shared/ipc.ts';
+import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import { ensureOperator, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
+import { ApiClient } from '../client/client.ts';
+import type { ConfirmCore, Core } from '../core.ts';
+import { openDesk } from '../desk.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
+import { readBalance } from '../rebalance/balances.ts';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
+import type { BatchView } from '../../../shared/rebalance.ts';
+
+// A copy of the data folder taken while an approved payout batch goes out, restored once the batch has
+// finished, then the desk started again: an ordinary backup restore. The Sandbox, like the live service,
+// does not refuse a repeated withdraw_order_id, so only the desk stands between the restore and a second
+// payment. The money is counted with the test's own client.
+
+const ROOT = join(import.meta.dirname, '..', '..', '..');
+const VAULT = 'restore test vault passphrase';
+const ADDRS = ['TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', 'TN3W4H6rK2ce4vX9YnFxx6HkVW5nS5jF8W'];
+type Desk = Core & ConfirmCore;
+
+let sandbox: SandboxProcess;
+let dir: string;
+let exchange: ApiClient;
+
+async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
+  const r = await p;
+  if (!r.ok) throw new Error(r.error!.message);
+  return r.data as T;
+}
+
+const open = (home: string): Desk =>
+  openDesk({
+    home,
+    sandboxCredentialsPath: sandbox.credentialsPath,
+    coolingOffMs: 0,
+    log: (l) => process.env.DEBUG_RESTORE && console.log(l),
+  });
+
+/** How many withdrawals the exchange holds under each id, read by the test's own client. */
+async function copiesAtExchange(ids: readonly string[]): Promise<number[]> {
+  const now = Math.floor(Date.now() / 1000);
+  const rows = await exchange.request(
+    {
+      method: 'GET',
+      path: '/wallet/withdrawals',
+      query: [
+        ['from', String(now - 3600)],
+        ['to', String(now + 60)],
+        ['limit', '1000'],
+      ],
+    },
+    z.array(Withdrawal),
+  );
+  return ids.map((id) => rows.filter((r) => r.withdraw_order_id === id).length);
+}
+
+/** A stored profile on the Sandbox's main key behind a vault passphrase (the desk's non-Sandbox path). */
+async function vaultProfile(core: Desk): Promise<void> {
+  const creds = readSandboxCredentials(sandbox.credentialsPath);
+  await ok(core.invoke('vaultSetPassphrase', { next: VAULT }));
+  const saved = await ok<{ id: string }>(
+    core.invoke('profileSave', {
+      name: 'Payouts behind the vault',
+      environment: 'futures',
+      base_url: creds.base_url,
+      svc: 'Svc',
+      key: creds.main.key,
+      secret: creds.main.secret,
+      permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
+      sub_keys: [],
+    }),
+  );
+  await ok(core.invoke('profileSelect', { id: saved.id }));
+}
+
+/**
+ * Runs a 6-row payout batch, copies the folder once 2 rows are out, lets it finish, restores the copy and
+ * starts the desk again. Answers the rows' ids and the restarted desk.
+ */
+async function restoreDuringPayouts(name: string, withVault: boolean): Promise<{ ids: string[]; core: Desk; home: string }> {
+  const home = join(dir, name);
+  let core = open(home);
+  if (withVault) await vaultProfile(core);
+  const operator = await ensureOperator(core, withVault ? VAULT : undefined);
+  for (const address of ADDRS) await ok(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address }));
+  const csv = `currency,chain,address,amount,reference\n${['11', '12', '13', '14', '15', '16']
+    .map((a, i) => `USDT,TRX,${ADDRS[i % 3]},${a},INV-${i + 1}`)
+    .join('\n')}\n`;
+  const file = { file: 'payouts.csv', content_base64: Buffer.from(csv).toString('base64') };
+  const queued = await ok<ChannelResponse<'payoutsQueue'>>(core.invoke('payoutsQueue', { ...file, rows: [1, 2, 3, 4, 5, 6] }));
+  await ok(core.invokeConfirm('confirmSign', { ticket: queued.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
+  const progress = () => ok<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }));
+  await expect.poll(async () => (await progress()).counts.sent, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(2);
+  const copy = join(dir, `${name}-copy`);
+  cpSync(home, copy, { recursive: true });
+  await expect.poll(async () => (await progress()).counts.pending, { timeout: 60_000, interval: 200 }).toBe(0);
+  const report = parse((await ok<ChannelResponse<'payoutsReport'>>(core.invoke('payoutsReport', { ref: queued.ref }))).csv, {
+    columns: true,
+  }) as Record<string, string>[];
+  const ids = report.map((r) => r.withdraw_order_id!);
+  expect(await copiesAtExchange(ids)).toEqual([1, 1, 1, 1, 1, 1]);
+  await core.close();
+
+  rmSync(home, { recursive: true });
+  cpSync(copy, home, { recursive: true });
+  core = open(home);
+  if (withVault) await ok(core.invoke('vaultUnlock', { passphrase: VAULT }));
+  return { ids, core, home };
+}
+
+async function journalStatus(core: Desk): Promise<ChannelResponse<'journalStatus'>> {
+  return ok<ChannelResponse<'journalStatus'>>(core.invoke('journalStatus', {}));
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'restore-'));
+  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
+  const creds = readSandboxCredentials(sandbox.credentialsPath);
+  exchange = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
+}, 60_000);
+afterAll(async () => {
+  await sandbox?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('a data folder restored from a copy taken during an approved payout batch', () => {
+  it.each([
+    ['the Sandbox profile', false],
+    ['a profile behind a vault passphrase', true],
+  ])(
+    'on %s: no row reaches the exchange twice, and the desk names what it found',
+    async (_what, withVault) => {
+      const { ids, core } = await restoreDuringPayouts(withVault ? 'vault' : 'plain', withVault);
+      try {
+        // Whichever comes first: the desk stops as damaged, or a row reaches the exchange a second time.
+        const twice = async (): Promise<boolean> => (await copiesAtExchange(ids)).some((n) => n > 1);
+        await expect
+          .poll(async () => (await journalStatus(core)).state === 'damaged' || (await twice()), { timeout: 30_000, interval: 100 })
+          .toBe(true);
+        expect(await copiesAtExchange(ids)).toEqual([1, 1, 1, 1, 1, 1]);
+        const status = await journalStatus(core);
+        expect(status.state).toBe('damaged');
+        expect(status.damage!.reason).toMatch(/went back in time/);
+        // What was found, by kind, id and amount: at least the rows sent after the copy.
+        expect(status.damage!.reason).toMatch(new RegExp(`withdrawal ${ids[5]} of 16 USDT`));
+        expect(status.damage!.missing).toBeGreaterThanOrEqual(1);
+        expect(await copiesAtExchange(ids)).toEqual([1, 1, 1, 1, 1, 1]);
+
+        // The operator archives the journal: the rows the batch still lists are looked up, found, never sent again.
+        await ok(core.invoke('journalArchive', {}));
+        await expect.poll(async () => (await journalStatus(core)).state, { timeout: 10_000 }).toBe('ok');
+        const st = await ok<ConfirmState>(core.invokeConfirm('confirmState', {}));
+        expect(st.unavailable).toBeNull();
+        await expect
+          .poll(
+            async () => {
+              const list = await ok<{ items: { id: string; state: string }[] }>(core.invoke('intentsList', {}));
+              return ids.map((id) => list.items.find((v) => v.id === id)?.state ?? 'absent');
+            },
+            { timeout: 30_000, interval: 200 },
+          )
+          .not.toContain('approved');
+        expect(await copiesAtExchange(ids)).toEqual([1, 1, 1, 1, 1, 1]);
+      } finally {
+        await core.close();
+      }
+    },
+    150_000,
+  );
+});
+
+describe('a data folder restored from a copy taken during an approved rebalance', () => {
+  it('no leg runs twice: every account ends where the plan put it, once, and the desk names what it found', async () => {
+    const creds = readSandboxCredentials(sandbox.credentialsPath);
+    const uids: string[] = [];
+    for (const [i, amount] of ['100', '0', '0', '0', '0'].entries()) {
+      const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `restore_${i}` });
+      if (amount !== '0') await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount });
+      uids.push(uid);
+    }
+    // The first legs (sub to main, sent together) answer slowly, so that the copy falls before any second leg leaves.
+    await adminCall(creds, 'POST', '/faults', {
+      kind: 'latency',
+      latency_ms: 3000,
+      path: '/wallet/sub_account_transfers',
+      method: 'POST',
+      times: 4,
+    });
+    const balances = () => Promise.all(uids.map((owner) => readBalance(exchange, { owner, kind: 'spot' }, 'USDT')));
+    const home = join(dir, 'rebalance');
+    let core = open(home);
+    const operator = await ensureOperator(core);
+    // The source keeps 68, so that a second run of the batch would find the money to move again.
+    const plan = await ok<{ id: string }>(
+      core.invoke('rebalancePlan', {
+        currency: 'USDT',
+        lines: uids.map((owner, i) => ({ account: { owner, kind: 'spot' }, target: { type: 'amount', amount: i === 0 ? '68' : '8' } })),
+      }),
+    );
+    const draft = await ok<{ ticket: string; ref: string }>(core.invoke('rebalanceDraft', { plan: plan.id }));
+    await ok(core.invokeConfirm('confirmSign', { ticket: draft.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
+    const batch = async (): Promise<BatchView> =>
+      (await ok<BatchView[]>(core.invoke('rebalanceBatches', {}))).find((b) => b.ref === draft.ref)!;
+    await expect.poll(async () => (await batch()).state, { timeout: 30_000, interval: 20 }).toBe('running');
+    const copy = join(dir, 'rebalance-copy');
+    cpSync(home, copy, { recursive: true });
+    await expect.poll(async () => (await batch()).state, { timeout: 60_000, interval: 200 }).toBe('finished');
+    expect(await balances()).toEqual(['68', '8', '8', '8', '8']);
+    await core.close();
+
+    rmSync(home, { recursive: true });
+    cpSync(copy, home, { recursive: true });
+    core = open(home);
+    try {
+      const moved = async (): Promise<boolean> => (await balances()).join() !== '68,8,8,8,8';
+      await expect
+        .poll(async () => (await journalStatus(core)).state === 'damaged' || (await moved()), { timeout: 30_000, interval: 100 })
+        .toBe(true);
+      expect(await balances()).toEqual(['68', '8', '8', '8', '8']);
+      const status = await journalStatus(core);
+      expect(status.state).toBe('damaged');
+      expect(status.damage!.reason).toMatch(/main sub transfer td\S+ of 8 USDT/);
+    } finally {
+      await core.close();
+    }
+  }, 150_000);
+});

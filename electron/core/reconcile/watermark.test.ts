@@ -1,0 +1,44 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isDeskOrderId, isDeskOrderText, makeOrderId } from '../../../shared/api/ids.ts';
+import { orderText } from '../writes/inputs.ts';
+import { readWatermark, writeWatermark } from './watermark.ts';
+
+// The watermark decides where the next reconciliation starts reading: one moved forward by someone who
+// can write the folder would hide the records a restore left behind, so it must not verify.
+
+const dir = mkdtempSync(join(tmpdir(), 'watermark-'));
+const key = () => Buffer.alloc(32, 7);
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('the reconciliation watermark', () => {
+  it('reads back what was written, under the same journal name only', () => {
+    const path = join(dir, 'a.reconciled.json');
+    writeWatermark(path, key, 'profile-a', { through: 1_700_000_000 });
+    expect(readWatermark(path, key, 'profile-a')).toEqual({ through: 1_700_000_000 });
+    expect(readWatermark(path, key, 'profile-b')).toBeNull();
+  });
+
+  it('moved forward by hand, it does not verify: the next reconciliation reads the full year', () => {
+    const path = join(dir, 'b.reconciled.json');
+    writeWatermark(path, key, 'p', { through: 1_700_000_000 });
+    const f = JSON.parse(readFileSync(path, 'utf8')) as { through: number; mac: string };
+    writeFileSync(path, JSON.stringify({ ...f, through: f.through + 86_400 }));
+    expect(readWatermark(path, key, 'p')).toBeNull();
+    writeFileSync(path, 'not json');
+    expect(readWatermark(path, key, 'p')).toBeNull();
+  });
+});
+
+describe("the desk's ids", () => {
+  it('recognises every id and order text the desk makes, and not the seeded or foreign ones', () => {
+    const id = makeOrderId(Date.now(), new Uint8Array(16).fill(9));
+    expect(isDeskOrderId(id)).toBe(true);
+    expect(isDeskOrderText(orderText(id, undefined))).toBe(true);
+    expect(isDeskOrderText(orderText(id, 'rebal'))).toBe(true);
+    for (const other of ['desk-10001-3', 'seed-10001-2', '', 'td-abc', `${id}x`]) expect(isDeskOrderId(other)).toBe(false);
+    expect(isDeskOrderText('t-manual')).toBe(false);
+  });
+});
