@@ -1,6 +1,6 @@
 import { cpSync, existsSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Withdrawal } from '../../../shared/api/records.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
@@ -10,7 +10,7 @@ import { ApiClient } from '../client/client.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
-import { useSandbox } from '../testkit/sandbox.ts';
+import { useSandbox, type SandboxFixture } from '../testkit/sandbox.ts';
 
 // The two ways a data folder can lie about its past, tried on the real core over a real Sandbox on the
 // Sandbox profile (no vault: its journals' register is the file beside their key). Emptied journals with
@@ -21,7 +21,15 @@ import { useSandbox } from '../testkit/sandbox.ts';
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const WITHDRAWAL = (amount: string) => ({ kind: 'withdrawal' as const, input: { currency: 'USDT', amount, address: TRX, chain: 'TRX' } });
 
-const sb = useSandbox('journal-restore', { limits: false });
+// Each case gets a Sandbox of its own: the desk reconciles against the exchange's records at every start,
+// and another case's withdrawals, carrying ids this desk's journal never wrote, would be damage of their own.
+let sb: SandboxFixture;
+function ownSandbox(name: string): void {
+  const f = useSandbox(name, { limits: false });
+  beforeAll(() => {
+    sb = f;
+  });
+}
 
 function ok<T>(reply: Reply<T>): T {
   if (!reply.ok) throw new Error(`expected success, got ${reply.error.kind}: ${reply.error.message}`);
@@ -61,44 +69,44 @@ async function expectNothingLeaves(core: Core & ConfirmCore, before: number, vau
   expect(await withdrawalsAtExchange()).toBe(before);
 }
 
-describe('a data folder that lies about its past', () => {
-  it.each([
-    ['the register alone (no state directory)', false],
-    ['the register and the anchors', true],
-  ])(
-    'emptied journals with deleted heads are damage, found by %s: no first operator again, nothing sent',
-    async (_, anchored) => {
-      const dataDir = join(sb.dir, `emptied-${String(anchored)}`);
-      const stateDir = anchored ? join(sb.dir, `emptied-${String(anchored)}.anchors`) : undefined;
-      let core = openCore(dataDir, stateDir);
-      expect(await sendGoverned(core, WITHDRAWAL('11'))).toMatchObject({ state: 'accepted' });
-      await core.close();
-      const before = await withdrawalsAtExchange();
+describe.each([
+  ['the register alone (no state directory)', false],
+  ['the register and the anchors', true],
+])('a data folder that lies about its past (emptied, found by %s)', (_, anchored) => {
+  ownSandbox(`journal-restore-emptied-${String(anchored)}`);
+  it('emptied journals with deleted heads are damage: no first operator again, nothing sent', async () => {
+    const dataDir = join(sb.dir, `emptied-${String(anchored)}`);
+    const stateDir = anchored ? join(sb.dir, `emptied-${String(anchored)}.anchors`) : undefined;
+    let core = openCore(dataDir, stateDir);
+    expect(await sendGoverned(core, WITHDRAWAL('11'))).toMatchObject({ state: 'accepted' });
+    await core.close();
+    const before = await withdrawalsAtExchange();
 
-      for (const journal of [join(dataDir, 'journals', 'sandbox.jsonl'), join(dataDir, 'approvals', 'governance-sandbox.jsonl')]) {
-        writeFileSync(journal, '');
-        unlinkSync(`${journal}.head`);
-      }
+    for (const journal of [join(dataDir, 'journals', 'sandbox.jsonl'), join(dataDir, 'approvals', 'governance-sandbox.jsonl')]) {
+      writeFileSync(journal, '');
+      unlinkSync(`${journal}.head`);
+    }
 
-      core = openCore(dataDir, stateDir);
-      const status = ok(await core.invoke('journalStatus', {})) as { state: string; damage: { reason: string } };
-      expect(status.state).toBe('damaged');
-      expect(status.damage.reason).toMatch(/register says this journal existed, but its sealed head is missing/);
-      const confirm = ok(await core.invokeConfirm('confirmState', {})) as ConfirmState;
-      expect(confirm.first_operator).toBeNull();
-      expect(confirm.unavailable).toMatch(/governance-sandbox.jsonl failed verification/);
-      const again = await core.invokeConfirm('confirmCreateFirstOperator', { name: 'Newcomer', passphrase: 'newcomer passphrase' });
-      expect(again.ok).toBe(false);
-      await expectNothingLeaves(core, before);
-      // Archiving the profile's journal is the operator's way on; the approvals journal stays damaged, so still nothing leaves.
-      ok(await core.invoke('journalArchive', {}));
-      expect(ok(await core.invoke('journalStatus', {}))).toMatchObject({ state: 'ok' });
-      await expectNothingLeaves(core, before);
-      await core.close();
-    },
-    60_000,
-  );
+    core = openCore(dataDir, stateDir);
+    const status = ok(await core.invoke('journalStatus', {})) as { state: string; damage: { reason: string } };
+    expect(status.state).toBe('damaged');
+    expect(status.damage.reason).toMatch(/register says this journal existed, but its sealed head is missing/);
+    const confirm = ok(await core.invokeConfirm('confirmState', {})) as ConfirmState;
+    expect(confirm.first_operator).toBeNull();
+    expect(confirm.unavailable).toMatch(/governance-sandbox.jsonl failed verification/);
+    const again = await core.invokeConfirm('confirmCreateFirstOperator', { name: 'Newcomer', passphrase: 'newcomer passphrase' });
+    expect(again.ok).toBe(false);
+    await expectNothingLeaves(core, before);
+    // Archiving the profile's journal is the operator's way on; the approvals journal stays damaged, so still nothing leaves.
+    ok(await core.invoke('journalArchive', {}));
+    expect(ok(await core.invoke('journalStatus', {}))).toMatchObject({ state: 'ok' });
+    await expectNothingLeaves(core, before);
+    await core.close();
+  }, 60_000);
+});
 
+describe('a data folder that lies about its past (vault)', () => {
+  ownSandbox('journal-restore-vault');
   it('on a passphrase vault profile, emptied journals with deleted heads are damage: the vault lists them', async () => {
     const home = join(sb.dir, 'vault-desk');
     const stateDir = join(sb.dir, 'vault-desk.anchors');
@@ -144,7 +152,10 @@ describe('a data folder that lies about its past', () => {
     await expectNothingLeaves(core, before, PASSPHRASE);
     await core.close();
   }, 90_000);
+});
 
+describe('a data folder that lies about its past (freeze)', () => {
+  ownSandbox('journal-restore-freeze');
   it('a folder restored from before a freeze stays stopped: a withdrawal drafted and signed does not reach the Sandbox', async () => {
     const dataDir = join(sb.dir, 'frozen');
     const stateDir = join(sb.dir, 'frozen.anchors');
@@ -171,7 +182,10 @@ describe('a data folder that lies about its past', () => {
     await expectNothingLeaves(core, before);
     await core.close();
   }, 60_000);
+});
 
+describe('a data folder that lies about its past (normal)', () => {
+  ownSandbox('journal-restore-normal');
   it('a first start and a normal restart still send, and the anchors live outside the data folder', async () => {
     const dataDir = join(sb.dir, 'normal');
     const stateDir = join(sb.dir, 'normal.anchors');
