@@ -168,14 +168,9 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   }
   vault?.onChange(() => emit('vault', vault.status()));
 
-  async function call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
-    const { client } = session.active();
-    try {
-      return await client.request(req, schema);
-    } catch (e) {
-      session.learnFromRefusal(e, req.method, req.path);
-      throw e;
-    }
+  // Every client the session holds corrects the profile's permissions from a refusal itself (session.ts).
+  function call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
+    return session.active().client.request(req, schema);
   }
 
   // One balances service per profile, made on first use; its timer and file live until the core closes.

@@ -47,6 +47,11 @@ export interface ApiClientOptions {
   /** Attempts for a read, the first included (default 4). Writes always get one. */
   maxReadAttempts?: number;
   random?: () => number;
+  /**
+   * Told of every labelled refusal this key meets, whoever sent the request (a page, a background sync, a
+   * write): READ_ONLY and FORBIDDEN prove what the key may do, and the desk corrects its permissions.
+   */
+  onRefusal?: (label: string, method: string, path: string) => void;
 }
 
 /** A request as it went out and came back, for callers that need more than the body. */
@@ -106,6 +111,15 @@ export class ApiClient {
    * is sent once more, write or not, so a desktop clock minutes off never reaches the operator.
    */
   async exchange(req: ApiRequest): Promise<ApiResponse<unknown>> {
+    try {
+      return await this.attempts(req);
+    } catch (e) {
+      if (e instanceof ExchangeError) this.opts.onRefusal?.(e.label, req.method, req.path);
+      throw e;
+    }
+  }
+
+  private async attempts(req: ApiRequest): Promise<ApiResponse<unknown>> {
     const isRead = req.method === 'GET';
     const maxAttempts = isRead ? (this.opts.maxReadAttempts ?? 4) : 1;
     let resynced = false;
