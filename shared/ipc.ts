@@ -6,6 +6,7 @@ import { CurrencyPair, OrderBook, SpotOrder, SpotTrade, Ticker } from './api/ord
 import { AuditKey, AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
 import { PayoutFile, PayoutProgress, PayoutQueued, PayoutQueueRequest, PayoutReview } from './payouts.ts';
 import { CsvExport } from './csvExport.ts';
+import { UnreadRecords } from './unread.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
 import { BatchView, PlanRequest, RebalancePlan, RebalanceScope, Template } from './rebalance.ts';
 import { BatchStatus } from './api/batch.ts';
@@ -665,6 +666,8 @@ export const channels = {
     response: CsvExport,
   },
   historyStatus: { request: z.object({}).strict(), response: HistoryStatus },
+  /** Records the latest list answers set aside as malformed, across every read of the active profile. */
+  unreadRecords: { request: z.object({}).strict(), response: UnreadRecords },
   /** Reads what is new now (the operator's Refresh); answers when that sync is over. */
   historySync: { request: z.object({}).strict(), response: HistoryStatus },
   /** Outflows not sent by this desk: unacknowledged first, newest first. */
@@ -783,6 +786,8 @@ export const events = {
   }),
   /** A balances load moved on (loaded / total requests). */
   balancesProgress: LoadProgress,
+  /** The records set aside by the latest list answers changed: the new unreadRecords answer. */
+  unreadRecords: UnreadRecords,
   /** A rebalance batch moved on (a transfer finished, paused, cancelled, drafted). */
   rebalance: z.object({ ref: z.string() }).strict(),
   /** A risk or low-balance alert was raised: a notification for the operator. */

@@ -35,6 +35,7 @@ import { SettingsStore } from './settings.ts';
 import { VaultError } from './vault/errors.ts';
 import { HistoryService } from './history/service.ts';
 import { RebalanceService } from './rebalance/service.ts';
+import { UnreadRegistry } from './unread.ts';
 import type { VaultPort } from './vaultPort.ts';
 
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
@@ -121,6 +122,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
+  const unread = new UnreadRegistry((view) => emit('unreadRecords', view));
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     log,
@@ -141,7 +143,11 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     log,
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
-    onActive: (session) => history.attach(session),
+    onActive: (session) => {
+      unread.clear();
+      history.attach(session);
+    },
+    onUnread: (req, records) => unread.note(req, records),
     hold: (id) => approvals?.frozenReason(id) ?? null,
     onWritesReady: () => {
       void approvals?.dispatch();
@@ -207,7 +213,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     return service;
   }
 
-  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf };
+  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf, unread };
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
   session.start();
 

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { UnreadRegistry } from './unread.ts';
 import { CancelledWithdrawal, listOf, SavedAddress, TotalBalance, WithdrawalChain, WithdrawalLimits } from '../../shared/api/records.ts';
 import { isCancellableWithdrawalStatus } from '../../shared/api/statuses.ts';
 import type { ChannelName, Channels, IntentCursor, IntentPage, IntentView, VaultStatus } from '../../shared/ipc.ts';
@@ -32,6 +33,8 @@ export interface HandlerDeps {
   approvals: DeskApprovals | null;
   /** Plans, templates and batches of rebalances; null without a data folder. */
   rebalance: RebalanceService | null;
+  /** Records the active profile's latest list answers set aside as malformed. */
+  unread: UnreadRegistry;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;
@@ -104,6 +107,7 @@ function needVault(deps: HandlerDeps): VaultPort {
 }
 
 export const handlers: Handlers = {
+  unreadRecords: async (_req, { unread }) => unread.view(),
   profileCurrent: async (_req, { session }) => session.activeSummary(),
   profilesList: async (_req, { session }) => ({ active_id: session.activeId(), profiles: session.list() }),
   profileSave: async (req, { session }) => session.save(req),

@@ -4,7 +4,7 @@ import { TotalBalance } from '../../shared/api/records.ts';
 import type { ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiClient } from './client/client.ts';
+import { ApiClient, type ApiRequest, type UnreadRecord } from './client/client.ts';
 import { InputError, LockedError, NoProfileError } from './errors.ts';
 import { SubKeyClients } from './client/subKeys.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
@@ -37,6 +37,8 @@ export interface SessionOptions {
   onJournalChanged?: () => void;
   /** The active session opened (a profile chosen, the vault unlocked) or closed (null). */
   onActive?: (session: ActiveSession | null) => void;
+  /** A list answer of the active profile's keys was read, with the records it set aside (client.ts, requestList). */
+  onUnread?: (req: ApiRequest, unread: UnreadRecord[]) => void;
   /** Why no write of the profile may leave now (a freeze), or null. */
   hold?: (profileId: string) => string | null;
   /** A profile's executor is ready: approved requests waiting for it can be handed over. */
@@ -260,7 +262,12 @@ export class Session {
       credentials: profile.credentials,
       svc: profile.svc,
       ...(limitsOff ? { limitsOff: true } : { scheduler: this.scheduler }),
-      ...(learnFor !== undefined ? { onRefusal: (label, method, path) => this.learnFromLabel(label, method, path, { id: learnFor }) } : {}),
+      ...(learnFor !== undefined
+        ? {
+            onRefusal: (label, method, path) => this.learnFromLabel(label, method, path, { id: learnFor }),
+            onUnread: (req, unread) => this.opts.onUnread?.(req, unread),
+          }
+        : {}),
     });
     // Learn the exchange's clock up front; should it fail, answers' X-In-Time and the one resync after a
     // REQUEST_EXPIRED still correct it.
