@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AlertView, LoadProgress } from './balances.ts';
 import { HISTORY_KINDS } from './history.ts';
+import { UnreadRecords } from './unread.ts';
 import { IntentView } from './channels/writes.ts';
 import { VaultStatus } from './channels/profiles.ts';
 import { profilesChannels } from './channels/profiles.ts';
@@ -84,6 +85,8 @@ export const events = {
   }),
   /** A balances load moved on (loaded / total requests). */
   balancesProgress: LoadProgress,
+  /** The records set aside by the latest list answers changed: the new unreadRecords answer. */
+  unreadRecords: UnreadRecords,
   /** A rebalance batch moved on (a transfer finished, paused, cancelled, drafted). */
   rebalance: z.object({ ref: z.string() }).strict(),
   /** A risk or low-balance alert was raised: a notification for the operator. */

@@ -21,6 +21,7 @@ export const QUERY_CHANNELS = [
   'uidTransfersList',
   'withdrawalDetail',
   'historyStatus',
+  'unreadRecords',
   'unsentList',
   'depositAddress',
   'balancesMain',
@@ -82,6 +83,7 @@ const AUDIT_READS = ['journalEntries'] as const;
 /** Everything read for one profile: a switch, a removal or an unlock changes all of it. */
 const PROFILE_SCOPED = [
   'profileCurrent',
+  'unreadRecords',
   'profilesList',
   'journalStatus',
   'intentsList',
@@ -127,10 +129,14 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   // Progress changes the matrix only when a load is done: the balances feature's hook refetches then.
   balancesProgress: [],
   balanceAlert: ['balancesMatrix', 'balancesSubAccount', 'balanceAlerts'],
+  // The payload is the new unreadRecords answer (written, not refetched).
+  unreadRecords: [],
 };
 
 /** Events whose payload is the new value of a query: written straight into the cache. */
-export const WRITTEN_BY_EVENT = { vault: 'vaultStatus', intent: 'intentsList' } as const satisfies Partial<Record<EventName, QueryChannel>>;
+export const WRITTEN_BY_EVENT = { vault: 'vaultStatus', intent: 'intentsList', unreadRecords: 'unreadRecords' } as const satisfies Partial<
+  Record<EventName, QueryChannel>
+>;
 
 /** An intent in one of these states moved money (or settled that it did): the balance is stale. */
 export const MONEY_MOVED_STATES: ReadonlySet<IntentView['state']> = new Set(['accepted', 'done', 'settled']);

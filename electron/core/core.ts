@@ -39,6 +39,7 @@ import { SettingsStore } from './settings.ts';
 import { VaultError } from './vault/errors.ts';
 import { HistoryService } from './history/service.ts';
 import { RebalanceService } from './rebalance/service.ts';
+import { UnreadRegistry } from './unread.ts';
 import type { VaultPort } from './vaultPort.ts';
 
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
@@ -135,6 +136,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
+  const unread = new UnreadRegistry((view) => emit('unreadRecords', view));
   const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
@@ -157,7 +159,11 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     log,
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
-    onActive: (session) => history.attach(session),
+    onActive: (session) => {
+      unread.clear();
+      history.attach(session);
+    },
+    onUnread: (req, records) => unread.note(req, records),
     hold: (id) => approvals?.frozenReason(id) ?? null,
     // Every send on every profile passes the operators' approvals; a desk with no data folder keeps no journal, so sends nothing.
     gate: (id, v) => (approvals ? approvals.gate(id, v) : Promise.resolve('this desk keeps no approvals')),
@@ -187,14 +193,9 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   }
   vault?.onChange(() => emit('vault', vault.status()));
 
-  async function call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
-    const { client } = session.active();
-    try {
-      return await client.request(req, schema);
-    } catch (e) {
-      session.learnFromRefusal(e, req.method, req.path);
-      throw e;
-    }
+  // Every client the session holds corrects the profile's permissions from a refusal itself (session.ts).
+  function call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>> {
+    return session.active().client.request(req, schema);
   }
 
   // One balances service per profile, made on first use; its timer and file live until the core closes.
@@ -231,7 +232,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     return service;
   }
 
-  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf };
+  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf, unread };
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
   session.start();
 

@@ -52,6 +52,7 @@ const raw: SubAccountsRaw = {
   ],
   tickers: [{ currency_pair: 'BTC_USDT', last: '100' }],
   requests: 8,
+  unread: [],
 };
 const entries = entriesOf(raw);
 const rows = entries.map((e) => rowOf(e, new Prices(raw.tickers), 'USDT', 0));

@@ -63,6 +63,7 @@ export function baseAnswers(): FakeAnswers {
       unsent: 0,
     } as never,
     unsentList: [],
+    unreadRecords: { count: 0, records: [] },
     depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] } as never,
     balancesMain: {
       fetched_at: 1_700_000_000_000,
@@ -76,7 +77,7 @@ export function baseAnswers(): FakeAnswers {
     } as never,
     balancesSnapshots: [],
     balancesMatrix: {
-      status: { state: 'ready', loaded: 1, total: 1, fetched_at: 1_700_000_000_000, error: null, requests: 1 },
+      status: { state: 'ready', loaded: 1, total: 1, fetched_at: 1_700_000_000_000, error: null, requests: 1, unread: [] },
       quote: 'USDT',
       total_rows: 0,
       offset: 0,
