@@ -6,6 +6,7 @@ import { CurrencyPair, OrderBook, SpotOrder, SpotTrade, Ticker } from './api/ord
 import { AuditKey, AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from './journal.ts';
 import { PayoutFile, PayoutProgress, PayoutQueued, PayoutQueueRequest, PayoutReview } from './payouts.ts';
 import { CsvExport } from './csvExport.ts';
+import { AddressBookAdded, AddressBookAddRequest, AddressBookEntryView } from './addressBook.ts';
 import { WRITE_KINDS, WriteKind, WriteRequest } from './api/writes.ts';
 import { BatchView, PlanRequest, RebalancePlan, RebalanceScope, Template } from './rebalance.ts';
 import { BatchStatus } from './api/batch.ts';
@@ -511,27 +512,12 @@ export const channels = {
   /** The desk's own address book; a new entry waits out the cooling-off before rules that need a known address accept it. */
   addressBookList: {
     request: z.object({}).strict(),
-    response: z.array(
-      z.object({
-        currency: z.string(),
-        chain: z.string(),
-        address: z.string(),
-        memo: z.string().optional(),
-        added_at: z.number(),
-        ready_at: z.number(),
-      }),
-    ),
+    response: z.array(AddressBookEntryView),
   },
+  /** Opens a confirmation-window ticket: the entry exists once an operator signs it there. */
   addressBookAdd: {
-    request: z
-      .object({
-        currency: z.string().trim().min(1).max(32),
-        chain: z.string().trim().min(1).max(64),
-        address: z.string().trim().min(1).max(256),
-        memo: z.string().max(256).optional(),
-      })
-      .strict(),
-    response: z.object({ added_at: z.number(), ready_at: z.number() }),
+    request: AddressBookAddRequest,
+    response: AddressBookAdded,
   },
   /** §2.2 chains of a currency with their flags (for the withdraw form). */
   walletCurrencyChains: {

@@ -249,7 +249,7 @@ export const handlers: Handlers = {
     return out;
   },
   addressBookList: async (_req, deps) => needApprovals(deps).book.withReadiness(),
-  addressBookAdd: async (req, deps) => needApprovals(deps).book.add(req),
+  addressBookAdd: async (req, deps) => needApprovals(deps).addressBookTicket(req),
   rebalanceScope: async (req, deps) => needRebalance(deps).scope(req.currency),
   rebalancePlan: async (req, deps) => needRebalance(deps).plan(req),
   rebalanceTemplates: async (_req, deps) => needRebalance(deps).listTemplates(),

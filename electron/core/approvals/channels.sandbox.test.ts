@@ -9,7 +9,7 @@ import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
-import { ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
+import { addToBook, ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
 
 // The adversary: a script running in the desk's main window. It can call every channel of the main
 // window's contract with any payload, in any order. It must not get a governed write sent, nor have an
@@ -78,7 +78,7 @@ describe("the main window's channels", () => {
 
   it('send no governed write, whatever is called in whatever order', async () => {
     const operator = await ensureOperator(core);
-    expect((await core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX })).ok).toBe(true);
+    await addToBook(core, { currency: 'USDT', chain: 'TRX', address: TRX }, operator);
     const before = await withdrawalsAtExchange();
     const write = { kind: 'withdrawal', input: { currency: 'USDT', amount: '17', address: TRX, chain: 'TRX' } };
 
