@@ -23,7 +23,8 @@ import { adminCall } from './testkit/sandboxAdmin.ts';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const TSX = createRequire(join(ROOT, 'package.json')).resolve('tsx');
-const DESK = join(import.meta.dirname, 'testkit', 'deskProcess.ts');
+/** The desk's own process (in e2e/: the core never imports a host). */
+const DESK = join(ROOT, 'e2e', 'deskProcess.ts');
 const ADDRESSES = ['TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', 'TN3W4H6rK2ce4vX9YnFxx6HkVW5nS5jF8W'];
 const OPERATORS = ['Ann', 'Bob', 'Cy'] as const;
 const PASSPHRASE = (name: string) => `${name} model passphrase`;
