@@ -122,7 +122,11 @@ export function WithdrawForm() {
                 />
                 address book <span className="mono small">{b.address}</span>
                 <span className="small muted">
-                  {b.ready_at > Date.now() ? ` cooling off until ${new Date(b.ready_at).toLocaleString()}` : ''}
+                  {b.refused
+                    ? ` not counted: ${b.refused}`
+                    : b.ready_at > Date.now()
+                      ? ` signed by ${b.signed_by ?? '?'}, cooling off until ${new Date(b.ready_at).toLocaleString()}`
+                      : ` signed by ${b.signed_by ?? '?'}`}
                 </span>
               </label>
             ))}
@@ -151,9 +155,11 @@ export function WithdrawForm() {
           )}
           {addToBook.data && (
             <p className="small muted">
-              Added; rules that need a known address accept it from {new Date(addToBook.data.ready_at).toLocaleString()}.
+              An operator signs the entry in the confirmation window ({addToBook.data.title}); rules that need a known address accept it
+              once the cooling-off after that signature is over.
             </p>
           )}
+          {addToBook.error && <ErrorPanel error={addToBook.error} />}
         </fieldset>
       )}
       {address && (
