@@ -14,8 +14,8 @@ export interface DeskFormOptions<In extends FieldValues> {
   defaultValues: DefaultValues<In>;
   /** Where the form's values sit inside the request it sends (["write", "input"] for a drafted write). */
   at?: readonly Key[];
-  /** Request fields that the form holds under another name ({ address: "new_address" }). */
-  renamed?: Readonly<Record<string, Path<In>>>;
+  /** Request fields that the form holds under another name ({ address: "new_address" }), or which name, from the values. */
+  renamed?: Readonly<Record<string, Path<In>>> | ((values: In) => Readonly<Record<string, Path<In>>>);
   /** When to check: on submit (the default), or as the operator types ('onChange'). */
   mode?: 'onSubmit' | 'onChange';
 }
@@ -31,7 +31,8 @@ export function fieldOfError<In extends FieldValues>(
   const path = error.path;
   if (path.length <= at.length || at.some((k, i) => path[i] !== k)) return null;
   const rest = path.slice(at.length).join('.');
-  const name = (opts.renamed?.[rest] ?? rest) as Path<In>;
+  const renamed = typeof opts.renamed === 'function' ? opts.renamed(values) : opts.renamed;
+  const name = (renamed?.[rest] ?? rest) as Path<In>;
   return get(values, name) === undefined ? null : name;
 }
 
