@@ -69,6 +69,20 @@ module.exports = {
       to: { path: '^renderer/src/testkit/' },
     },
     {
+      name: 'features-through-index',
+      comment: "a renderer feature imports another feature only through that feature's index.ts, so each folder says what it offers",
+      severity: 'error',
+      from: { path: '^renderer/src/features/([^/]+)/' },
+      to: { path: '^renderer/src/features/[^/]+/', pathNot: ['^renderer/src/features/$1/', '^renderer/src/features/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'no-circular',
+      comment: 'no import circles, type-only imports included (tsPreCompilationDeps keeps them in the graph)',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
       name: 'no-unresolvable',
       severity: 'error',
       from: {},

@@ -58,9 +58,26 @@ describe('import rules of DESIGN.md', () => {
       'no-testkit-in-production',
     ],
     ['simulator/routes/probe.ts', "import { send } from '../testkit/http.ts';\nexport const x = send;\n", 'no-testkit-in-production'],
+    [
+      'renderer/src/features/orders/probe.ts',
+      "import { summary } from '../activity/intentText.ts';\nexport const x = summary;\n",
+      'features-through-index',
+    ],
+    // A circle made only of type imports: erased from the build, still a circle between the modules.
+    ['shared/probeCircle.ts', "import type { B } from './probeCircleB.ts';\nexport type A = B | 1;\n", 'no-circular'],
   ])('a file %s breaking a rule fails the check (%#)', (file, source, rule) => {
+    writeFileSync(join(copy, 'shared/probeCircleB.ts'), "import type { A } from './probeCircle.ts';\nexport type B = A | 2;\n");
     const r = probe(file, source);
     expect(r.stdout + r.stderr).toContain(rule);
     expect(r.status).not.toBe(0);
+  });
+
+  it("a feature may import another through that feature's index.ts", () => {
+    const r = probe(
+      'renderer/src/features/orders/probe.ts',
+      "import { summary } from '../activity/index.ts';\nexport const x = summary;\n",
+    );
+    expect(r.stdout + r.stderr).toContain('no dependency violations');
+    expect(r.status).toBe(0);
   });
 });

@@ -8,11 +8,14 @@ import { logLine, refusedRequest, toErrorBody } from './errorBody.ts';
 import { InputError, NoProfileError } from './errors.ts';
 import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
-import { handlers, type HandlerDeps } from './handlers.ts';
+import { handlers } from './handlers.ts';
+import type { HandlerDeps } from './handlerDeps.ts';
 import { DeskApprovals } from './approvals/deskApprovals.ts';
+import { DEFAULT_COOLING_OFF_MS } from './approvals/governance.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
+import { checkedStateDir } from './paths.ts';
 import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { HistoryService } from './history/service.ts';
@@ -50,6 +53,11 @@ export interface CoreOptions {
   dataDir?: string;
   /** Required with dataDir: where secrets of stored profiles are kept. */
   vault?: VaultPort;
+  /**
+   * The host's state directory, OUTSIDE dataDir: where each journal's anchor is kept, so that a restore
+   * of the data folder cannot take the journals back in time unnoticed (journal/anchor.ts).
+   */
+  stateDir?: string;
   log?: (line: string) => void;
   /** Pace of the history loops (tests and benchmarks). */
   history?: { syncEveryMs?: number; tickMs?: number; checkMaxMs?: number };
@@ -57,8 +65,6 @@ export interface CoreOptions {
   coolingOffMs?: number;
   now?: () => number;
 }
-
-export const DEFAULT_COOLING_OFF_MS = 24 * 3_600_000;
 
 /** At most one call per `ms`, always with the latest arguments: the picture, not every frame of it. */
 function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number): (...args: A) => void {
@@ -85,6 +91,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
+  const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     log,
@@ -99,6 +106,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
     ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
+    ...(anchorDir ? { anchorDir } : {}),
     settleMs: () => settings.get().settle_seconds * 1000,
     onWrite: (e) => emit('intent', e.intent),
     onJournalChanged: () => emit('journal', {}),
@@ -107,6 +115,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
     onActive: (session) => history.attach(session),
     hold: (id) => approvals?.frozenReason(id) ?? null,
+    // Every send on every profile passes the operators' approvals; a desk with no data folder keeps no journal, so sends nothing.
+    gate: (id, v) => (approvals ? approvals.gate(id, v) : Promise.resolve('this desk keeps no approvals')),
     onWritesReady: () => {
       void approvals?.dispatch();
       void rebalance?.kick();
@@ -115,6 +125,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   if (opts.dataDir) {
     approvals = new DeskApprovals({
       dataDir: opts.dataDir,
+      ...(anchorDir ? { anchorDir } : {}),
       session,
       vault,
       coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS,

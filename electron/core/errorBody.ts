@@ -11,6 +11,7 @@ import {
   NetworkError,
   NoProfileError,
 } from './errors.ts';
+import { JournalDamagedError } from './journal/verify.ts';
 import { VaultError } from './vault/errors.ts';
 
 // How the core answers a failure: one structured body (kind, sentence, label, field path, channel) that
@@ -31,6 +32,16 @@ export function toErrorBody(e: unknown, channel?: string): DeskErrorBody {
   if (e instanceof LockedError || e instanceof WipedSecretError) return withWhere({ kind: 'locked', message: e.message }, channel);
   if (e instanceof JournalDamagedWritesError)
     return withWhere({ kind: 'invalid_request', label: 'JOURNAL_DAMAGED', message: e.message }, channel);
+  // A damaged governance journal (emptied, or behind its anchor after a folder restore) stops every governed write: say why.
+  if (e instanceof JournalDamagedError)
+    return withWhere(
+      {
+        kind: 'invalid_request',
+        label: 'JOURNAL_DAMAGED',
+        message: `${e.message} Nothing governed is drafted, signed or sent until it is settled.`,
+      },
+      channel,
+    );
   if (e instanceof NoProfileError) return withWhere({ kind: 'invalid_request', message: e.message }, channel);
   if (e instanceof InputError) return withWhere({ kind: 'invalid_request', message: asSentence(e.message) }, channel, e.path);
   // Vault messages are written for the operator (what happened, what to do) and never carry a secret.

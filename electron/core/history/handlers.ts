@@ -3,7 +3,7 @@ import type { HistoryKind } from '../../../shared/history.ts';
 import { CancelledWithdrawal, DepositAddress as DepositAddressRecord } from '../../../shared/api/records.ts';
 import { HistoryPageRequest } from '../../../shared/history.ts';
 import type { z } from 'zod';
-import type { Handlers, HandlerDeps } from '../handlers.ts';
+import type { Handlers, HandlerDeps } from '../handlerDeps.ts';
 import { InputError } from '../errors.ts';
 import { RecordError } from '../cache/historyDb.ts';
 import { exportCsv } from './csv.ts';

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CurrencyPair, OrderBook, SpotOrder, SpotTrade, Ticker } from '../../../shared/api/orders.ts';
 import type { ApiRequest } from '../client/client.ts';
 import { InputError } from '../errors.ts';
-import type { HandlerDeps, Handlers } from '../handlers.ts';
+import type { HandlerDeps, Handlers } from '../handlerDeps.ts';
 
 // The Orders page's reads (§4.4), fresh from the exchange through the one scheduler (§8.2), at the
 // priority of the visible page. Orders and trades of a sub-account are read with its own key.

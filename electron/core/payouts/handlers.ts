@@ -1,4 +1,4 @@
-import type { Handlers, HandlerDeps } from '../handlers.ts';
+import type { Handlers, HandlerDeps } from '../handlerDeps.ts';
 import { InputError } from '../errors.ts';
 import { PayoutService } from './service.ts';
 

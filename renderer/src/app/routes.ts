@@ -1,11 +1,12 @@
 import type { ComponentType } from 'react';
+import type { PagePath } from './paths.ts';
 
 // The one list of pages: the sidebar, the router and the tests read it. A page joins the list when
 // its issue lands, so the sidebar never offers an empty screen.
 
 export interface PageRoute {
   /** The address after `#/`; the accessible name of its sidebar link is the title. */
-  readonly path: string;
+  readonly path: PagePath;
   readonly title: string;
   /** Loaded on first visit: each page is its own chunk. */
   readonly load: () => Promise<{ default: ComponentType }>;
@@ -30,30 +31,8 @@ export const PAGES = [
   { path: 'settings', title: 'Settings', load: () => import('../features/settings/SettingsPage.tsx') },
 ] as const satisfies readonly PageRoute[];
 
-export type PagePath = (typeof PAGES)[number]['path'];
-
-/** Query parameters each page reads from the address, so that back, forward and reload keep the view. */
-export interface PageSearch {
-  overview: { currency?: string };
-  'sub-accounts': Record<string, never>;
-  withdrawals: { currency?: string; status?: string; chain?: string; search?: string };
-  deposits: Record<string, never>;
-  /** `new` opens a transfer form of that kind, `sub` pre-fills its sub-account (the matrix's "Transfer…"). */
-  transfers: { new?: 'own' | 'main_sub' | 'sub_to_sub' | 'sub_own'; sub?: string };
-  orders: { pair?: string; sub?: string };
-  payouts: { batch?: string };
-  rebalance: Record<string, never>;
-  approvals: Record<string, never>;
-  journal: Record<string, never>;
-  activity: { show?: 'all' | 'unfinished' };
-  settings: Record<string, never>;
-}
-
-/** The router path of a page with its parameters (`/overview?currency=BTC`, shown as `#/overview?currency=BTC`). */
-export function pagePath<P extends PagePath>(path: P, search?: PageSearch[P]): string {
-  const entries = Object.entries(search ?? {}).filter(([, v]) => v !== undefined) as [string, string][];
-  const query = entries.length ? `?${new URLSearchParams(entries).toString()}` : '';
-  return `/${path}${query}`;
-}
+/** Every page of PageSearch has its route: a page missing here fails the typecheck. */
+const everyPageRouted: Record<Exclude<PagePath, (typeof PAGES)[number]['path']>, never> = {};
+void everyPageRouted;
 
 export const DEFAULT_PAGE: PagePath = 'overview';

@@ -2,7 +2,7 @@ import { useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { describeWithdrawalStatus } from '../../../../shared/api/statuses.ts';
 import type { IntentView } from '../../../../shared/ipc.ts';
-import { pagePath } from '../../app/routes.ts';
+import { pagePath } from '../../app/paths.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { DeskError } from '../../desk/desk.ts';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';

@@ -12,7 +12,7 @@ import { useBalancesProgress } from './hooks.ts';
 import { subAccountHref, transferHref } from './route.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
 import './balances.css';
-import { OrdersLink } from '../orders/OrdersLink.tsx';
+import { OrdersLink } from '../orders/index.ts';
 
 type SortKey = (typeof MATRIX_SORT_KEYS)[number];
 const ROW_PX = 34;

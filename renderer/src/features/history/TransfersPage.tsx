@@ -11,8 +11,7 @@ import { HistoryTable, type Column } from './HistoryTable.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { time } from './WithdrawalsPage.tsx';
-import { NewTransfer } from '../transfers/NewTransfer.tsx';
-import { FORMS, type TransferFormKind, type Values } from '../transfers/transferWrite.ts';
+import { FORMS, NewTransfer, type TransferFormKind, type Values } from '../transfers/index.ts';
 
 const MAIN_SUB: Column<TransferRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.timest) },

@@ -12,7 +12,7 @@ import { SyncLine } from './SyncLine.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { UnsentPanel } from './UnsentPanel.tsx';
 import { WithdrawalDetail } from './WithdrawalDetail.tsx';
-import { SendPanel } from '../approvals/SendPanel.tsx';
+import { SendPanel } from '../approvals/index.ts';
 
 export const time = (s: string) => (s ? new Date(Number(s) * 1000).toISOString().replace('T', ' ').slice(0, 19) : '');
 

@@ -1,6 +1,6 @@
 import type { ChannelRequest, Review } from '../../../../shared/ipc.ts';
 import type { CostEstimate } from '../../../../shared/api/orderRules.ts';
-import { SendForSigning } from '../approvals/SendForSigning.tsx';
+import { SendForSigning } from '../approvals/index.ts';
 
 /** What will be sent, what it should cost, and the policy's verdict; signing happens in the confirmation window. */
 export function OrderReview({

@@ -1,7 +1,7 @@
 import { labelSentence } from '../../../../shared/api/labels.ts';
 import type { IntentView } from '../../../../shared/ipc.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
-import { capitalised, KIND_NAMES, STATE_NAMES, summary, TROUBLE_STATES } from '../activity/intentText.ts';
+import { capitalised, KIND_NAMES, STATE_NAMES, summary, TROUBLE_STATES } from '../activity/index.ts';
 
 /** The exchange's refusal as a sentence (POC_FILL_IMMEDIATELY, BALANCE_NOT_ENOUGH, ...), or the journal's reason. */
 export function outcomeText(i: IntentView): string {

@@ -1,6 +1,6 @@
 import type { PayoutReview } from '../../../../shared/payouts.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { VerdictTable } from '../approvals/Verdict.tsx';
+import { VerdictTable } from '../approvals/index.ts';
 
 const FIELD_WORDS: Record<string, string> = {
   row: 'the row',

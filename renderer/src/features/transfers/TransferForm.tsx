@@ -5,7 +5,7 @@ import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
-import { ReviewStep } from '../approvals/ReviewStep.tsx';
+import { ReviewStep } from '../approvals/index.ts';
 import { ageText, overdraws } from './drawBalance.ts';
 import {
   EMPTY,

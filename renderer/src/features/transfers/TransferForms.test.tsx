@@ -5,7 +5,7 @@ import type { ChannelRequest } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
-import { TransfersPage } from '../history/TransfersPage.tsx';
+import { TransfersPage } from '../history/index.ts';
 import { buildBodyForTest } from './testkit/body.ts';
 
 // The Transfers page's forms with a fake desk: the balance each draws from (and its age), an amount

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { IntentView } from '../../shared/ipc.ts';
+import type { IntentView } from '../../../shared/ipc.ts';
 import { intentPage } from './handlers.ts';
 
 function intent(id: string, created_at: number): IntentView {

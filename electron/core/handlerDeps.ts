@@ -1,0 +1,36 @@
+import type { z } from 'zod';
+import type { ChannelName, Channels } from '../../shared/ipc.ts';
+import type { ApiRequest } from './client/client.ts';
+import type { DeskApprovals } from './approvals/deskApprovals.ts';
+import type { BalancesService } from './balances/service.ts';
+import type { HistoryService } from './history/service.ts';
+import type { RebalanceService } from './rebalance/service.ts';
+import type { Session } from './session.ts';
+import type { SettingsStore } from './settings.ts';
+import type { VaultPort } from './vaultPort.ts';
+
+// What every domain's handlers are given and must answer: its own module, so that the domains' handler
+// files and the one merge point (handlers.ts) depend on it and not on each other.
+
+export interface HandlerDeps {
+  session: Session;
+  settings: SettingsStore;
+  vault: VaultPort | null;
+  /** A request signed by the active profile's key, its answer checked against the record's schema. */
+  call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>>;
+  /** The active profile's cached histories (issue 10). */
+  history: HistoryService;
+  log?: (line: string) => void;
+  /** The active profile's balances (sub-account matrix, alerts, snapshots). */
+  balances(): BalancesService;
+  /** Operators, policy, requests and approvals; null when the desk keeps no data folder (then it sends no writes). */
+  approvals: DeskApprovals | null;
+  /** Plans, templates and batches of rebalances; null without a data folder. */
+  rebalance: RebalanceService | null;
+}
+
+type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;
+/** What a handler returns is checked against the channel's response schema before it leaves the core. */
+type Answer<C extends ChannelName> = z.input<Channels[C]['response']>;
+
+export type Handlers = { [C in ChannelName]: (req: Parsed<C>, deps: HandlerDeps) => Promise<Answer<C>> };

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { BatchStatus } from '../api/batch.ts';
+import { IntentView } from './writes.ts';
+import { Policy, Verdict } from '../api/policy.ts';
+import { WRITE_KINDS, WriteRequest } from '../api/writes.ts';
+
+// Operators, policy, requests and approvals, and the address book they govern.
+
+/** A batch and where each of its rows stands: the intent the journal holds under the row's id, or null before it is handed over. */
+export const BatchProgress = BatchStatus.extend({ intents: z.array(IntentView.nullable()) });
+export type BatchProgress = z.infer<typeof BatchProgress>;
+
+/** A request or change waiting for approvals, as the Approvals page shows it. */
+export const ApprovalItem = z.object({
+  ref: z.string(),
+  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'policy', 'unfreeze']),
+  profile: z.string().optional(),
+  kind: z.string().optional(),
+  body: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  /** The sub-account whose key signs the request; absent: the main key. */
+  signer: z.string().optional(),
+  verdict: Verdict.optional(),
+  /** What a change proposes, in words. */
+  summary: z.string(),
+  drafted_by: z.string(),
+  drafted_at: z.number(),
+  approved_by: z.array(z.string()),
+  needed: z.number().int(),
+  state: z.enum(['waiting', 'cooling_off', 'in_force', 'sent', 'approved', 'rejected']),
+  effective_at: z.number().nullable(),
+  rejected: z.object({ by: z.string(), reason: z.string() }).nullable(),
+});
+export type ApprovalItem = z.infer<typeof ApprovalItem>;
+
+export const ApprovalsState = z.object({
+  operators: z.array(z.object({ id: z.string(), name: z.string(), state: z.enum(['in_force', 'pending', 'removed']) })),
+  /** No operator yet: the first is created in the confirmation window. */
+  needs_first_operator: z.boolean(),
+  policy: z.object({ rules: Policy.shape.rules, ref: z.string().nullable(), refused: z.string().nullable() }),
+  change_quorum: z.number().int(),
+  cooling_off_hours: z.number(),
+  /** The cooling-off comes from TREASURY_DESK_COOLING_OFF_HOURS, which only the Sandbox profile heeds. */
+  cooling_off_variable: z.boolean().optional(),
+  frozen: z.object({ by: z.string(), at: z.number(), reason: z.string() }).nullable(),
+  items: z.array(ApprovalItem),
+  /** Why nothing can be drafted right now (locked desk, read-only key, refused policy), or null. */
+  blocked: z.string().nullable(),
+});
+export type ApprovalsState = z.infer<typeof ApprovalsState>;
+
+export const Review = z.object({
+  kind: z.enum(WRITE_KINDS),
+  /** The wire body as it will be sent (its id is set when it is drafted). */
+  body: z.record(z.string(), z.union([z.string(), z.number()])),
+  /** The sub-account whose key will sign it; absent: the profile's main key. */
+  signer: z.string().optional(),
+  verdict: Verdict,
+  destination_note: z.string().nullable(),
+});
+export type Review = z.infer<typeof Review>;
+
+const Ticket = z.object({ ticket: z.string(), title: z.string() });
+
+export const approvalsChannels = {
+  /** Operators, the policy in force, the queue of requests and changes, freeze. */
+  approvalsState: {
+    request: z.object({}).strict(),
+    response: ApprovalsState,
+  },
+  /** The policy's verdict, rule by rule, on a write and exactly what would be sent; nothing is stored. */
+  approvalsReview: {
+    request: z.object({ write: WriteRequest }).strict(),
+    response: Review,
+  },
+  /**
+   * Asks for a signed draft: the confirmation window shows the body the core built and an operator signs
+   * it there. Nothing here takes a passphrase or signs; a blocked write gets no ticket.
+   */
+  approvalsDraft: {
+    request: z.object({ write: WriteRequest, note: z.string().max(500).optional() }).strict(),
+    response: Ticket,
+  },
+  /** A batch (payouts, a rebalance) as its approvals stand, with each row as the journal holds it (absent: not sent yet). */
+  batchStatus: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: BatchProgress.nullable(),
+  },
+  /** Asks the confirmation window for an approval or a rejection (with its reason) of a request or change. */
+  approvalsDecide: {
+    request: z
+      .object({
+        ref: z.string().min(1).max(64),
+        action: z.enum(['approve', 'reject']),
+        reason: z.string().trim().min(1).max(500).optional(),
+      })
+      .strict(),
+    response: Ticket,
+  },
+  approvalsProposePolicy: {
+    request: z.object({ policy: Policy }).strict(),
+    response: Ticket,
+  },
+  approvalsRemoveOperator: {
+    request: z.object({ id: z.string().min(1).max(64) }).strict(),
+    response: Ticket,
+  },
+  /** Any operator, no quorum: asks the confirmation window for one signature. */
+  approvalsFreeze: {
+    request: z.object({ reason: z.string().trim().max(500).default('') }).strict(),
+    response: Ticket,
+  },
+  approvalsUnfreeze: {
+    request: z.object({}).strict(),
+    response: Ticket,
+  },
+  /** The desk's own address book; a new entry waits out the cooling-off before rules that need a known address accept it. */
+  addressBookList: {
+    request: z.object({}).strict(),
+    response: z.array(
+      z.object({
+        currency: z.string(),
+        chain: z.string(),
+        address: z.string(),
+        memo: z.string().optional(),
+        added_at: z.number(),
+        ready_at: z.number(),
+      }),
+    ),
+  },
+  addressBookAdd: {
+    request: z
+      .object({
+        currency: z.string().trim().min(1).max(32),
+        chain: z.string().trim().min(1).max(64),
+        address: z.string().trim().min(1).max(256),
+        memo: z.string().max(256).optional(),
+      })
+      .strict(),
+    response: z.object({ added_at: z.number(), ready_at: z.number() }),
+  },
+} as const;
