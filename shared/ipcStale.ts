@@ -217,5 +217,33 @@ export const WRITTEN_BY_ANSWER = {
   writeSettle: 'intentsList',
 } as const satisfies Partial<Record<WriteChannel, QueryChannel>>;
 
+/**
+ * Reads that change only when the core says so: an event above names them, or a write's answer or
+ * STALE_AFTER_WRITE does. The window treats their cached answer as fresh until then (TanStack Query's
+ * `staleTime: Infinity`), so a page mount costs no call. Reads of the exchange's live state (the total,
+ * the main account's accounts, the market, the wallet's limits, the balances a rebalance plans from,
+ * the withdrawals cancellable now), those a finished load changes (the matrix) and those the clock
+ * changes (approvalsState: an operator's cooling-off ends) are left out: refetched on mount as before.
+ */
+export const KEPT_FRESH_BY_EVENTS: ReadonlySet<QueryChannel> = new Set<QueryChannel>([
+  'profileCurrent',
+  'profilesList',
+  'vaultStatus',
+  'settingsGet',
+  'intentsList',
+  'journalStatus',
+  'journalEntries',
+  'journalVerify',
+  'journalAuditKeys',
+  ...HISTORY_READS,
+  'balancesSettingsGet',
+  'balanceAlerts',
+  'batchStatus',
+  'addressBookList',
+  'payoutsProgress',
+  'rebalanceTemplates',
+  'rebalanceBatches',
+]);
+
 /** Channels whose answer comes from the exchange: their outcomes are the connection state the window shows. */
 export const EXCHANGE_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['totalBalance', 'profileSave', 'writeApprove']);
