@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
 import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT } from './harness.ts';
@@ -105,7 +106,7 @@ async function signAll(i: DeskInfo): Promise<number> {
 }
 
 async function subsWith(amounts: string[], prefix: string): Promise<string[]> {
-  const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { main: { uid: string } };
+  const creds = readSandboxCredentials(sandbox.credentialsPath);
   const uids: string[] = [];
   for (const [i, a] of amounts.entries()) {
     const { uid } = await sandboxAdmin<{ uid: string }>(sandbox.credentialsPath, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, {

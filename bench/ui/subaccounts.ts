@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bucketFor } from '../../shared/api/rateLimits.ts';
 import { openDesk } from '../../electron/core/desk.ts';
+import { readSandboxCredentials } from '../../electron/core/profiles/sandbox.ts';
 import { startWebHost } from '../../electron/host/web.ts';
 import { launchSandbox } from '../../electron/sandbox-launcher.ts';
 import { launchBrowser } from '../../e2e/harness.ts';
@@ -55,12 +56,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-subaccounts-'));
   log('bench ui-subaccounts: seeding a bench world (1,000 sub-accounts)…');
   const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--world', 'bench'], timeoutMs: 300_000 });
-  const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as {
-    base_url: string;
-    admin_url: string;
-    admin_token: string;
-    main: { uid: string };
-  };
+  const creds = readSandboxCredentials(sandbox.credentialsPath);
   apiPrefix = creds.base_url;
   const counts = (await (
     await realFetch(`${creds.admin_url}/counts?uid=${creds.main.uid}`, { headers: { Authorization: `Bearer ${creds.admin_token}` } })

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSandboxCredentials } from './profiles/sandbox.ts';
 import { CHANNEL_NAMES } from '../../shared/ipc.ts';
 import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
 import type { ConfirmCore, Core } from './core.ts';
@@ -29,7 +30,7 @@ describe('the secret stays in the core', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'desk-leak-'));
     sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
-    const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8'));
+    const creds = readSandboxCredentials(sandbox.credentialsPath);
     // The main key of the Sandbox, entered as an operator would enter a live key.
     ({ key, secret } = creds.main);
     core = openDesk({ home: join(dir, 'home'), log: (line) => seen.push(line), coolingOffMs: 0 });

@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SubAccountTransfer, Withdrawal } from '../../../shared/api/records.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import type { SandboxCredentials } from '../../../shared/sandbox.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { ApiClient } from '../client/client.ts';
 import { DeskVault } from '../vault/vault.ts';
 import { WriteExecutor } from '../writes/executor.ts';
@@ -24,15 +26,9 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const PASSPHRASE = 'correct horse battery staple';
 
-interface Creds {
-  base_url: string;
-  main: { key: string; secret: string };
-  sub_accounts: Array<{ uid: string }>;
-}
-
 let tmp: string;
 let sandbox: SandboxProcess;
-let creds: Creds;
+let creds: SandboxCredentials;
 let exchange: ApiClient;
 
 function client(): ApiClient {
@@ -141,7 +137,7 @@ function writeLines(dir: string, ls: string[], newline = true): void {
 beforeAll(async () => {
   tmp = mkdtempSync(join(tmpdir(), 'journal-attacks-'));
   sandbox = await launchSandbox({ dataDir: join(tmp, 'sandbox'), root, extraArgs: ['--no-limits'] });
-  creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as Creds;
+  creds = readSandboxCredentials(sandbox.credentialsPath);
   exchange = client();
 }, 60_000);
 
