@@ -58,12 +58,12 @@ function startDesk(home: string, kill?: string): Running {
   );
   children.push(child);
   const err: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (l) => {
+  createInterface({ input: child.stderr }).on('line', (l) => {
     err.push(l);
     if (process.env.REBALANCE_E2E_LOG) process.stderr.write(`[desk] ${l}\n`);
   });
   const info = new Promise<DeskInfo>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (l) => {
+    createInterface({ input: child.stdout }).on('line', (l) => {
       if (l.startsWith('DESK ')) resolve(JSON.parse(l.slice(5)) as DeskInfo);
     });
     child.once('exit', (code, signal) => reject(new Error(`the desk exited (${signal ?? code}) before it listened:\n${err.join('\n')}`)));
@@ -222,7 +222,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export report (CSV)' }).first().click(),
     ]);
-    const csv = readFileSync((await download.path())!, 'utf8')
+    const csv = readFileSync(await download.path(), 'utf8')
       .trim()
       .split('\r\n');
     expect(csv[0]).toBe('transfer,from,to,amount,currency,state,reason');

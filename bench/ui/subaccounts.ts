@@ -32,7 +32,7 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 const wire: Array<{ path: string; at: number; wall: number; end?: number }> = [];
 const realFetch = globalThis.fetch;
 let apiPrefix = '';
-globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
+globalThis.fetch = (input: string | URL | Request, init?: RequestInit) => {
   const url = String(input instanceof Request ? input.url : input);
   if (!apiPrefix || !url.startsWith(apiPrefix)) return realFetch(input, init);
   const entry: (typeof wire)[number] = {
@@ -45,7 +45,7 @@ globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
     entry.end = performance.now();
     return res;
   });
-}) as typeof fetch;
+};
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);

@@ -22,11 +22,11 @@ let creds: SandboxCredentials;
 
 /** Counts what actually went over the wire, by path and status. */
 function countingFetch(log: Array<{ path: string; status: number }>): typeof fetch {
-  return (async (input: string | URL | Request, init?: RequestInit) => {
+  return async (input: string | URL | Request, init?: RequestInit) => {
     const res = await fetch(input, init);
     log.push({ path: new URL(String(input)).pathname.replace(/^\/api\/v4/, ''), status: res.status });
     return res;
-  }) as typeof fetch;
+  };
 }
 
 beforeAll(async () => {

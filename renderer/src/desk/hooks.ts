@@ -31,7 +31,7 @@ export function useDeskQuery<C extends QueryChannel>(
 ) {
   const desk = useDesk();
   return useQuery({
-    queryKey: deskKeys[name].of(request) as readonly unknown[],
+    queryKey: deskKeys[name].of(request),
     queryFn: () => desk.call(name, request) as Promise<ChannelResponse<C>>,
     refetchInterval: opts.refetchIntervalMs,
     ...(opts.enabled === undefined ? {} : { enabled: opts.enabled }),
