@@ -25,6 +25,7 @@ export default defineConfig({
           include: ['renderer/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['renderer/src/testkit/setup.ts'],
+          expect,
           testTimeout: 15_000,
         },
       },

@@ -115,9 +115,10 @@ describe('Transfer forms against the Sandbox', () => {
     await form.getByLabel('Amount').fill('7.25');
     const v = await reviewSignAndWait('own_transfer', 'transfer-review.png');
     expect(v.body).toEqual({ currency: 'USDT', from: 'spot', to: 'futures', amount: '7.25', settle: 'usdt' });
-    await new Promise((r) => setTimeout(r, 1500));
-    expect((await mainSpot()).toFixed()).toBe(spot0.minus('7.25').toFixed());
-    expect((await mainFutures()).toFixed()).toBe(fut0.plus('7.25').toFixed());
+    // The journal says done when the Sandbox answered; the operator then reads both balances.
+    await expect
+      .poll(async () => [(await mainSpot()).toFixed(), (await mainFutures()).toFixed()])
+      .toEqual([spot0.minus('7.25').toFixed(), fut0.plus('7.25').toFixed()]);
   }, 90_000);
 
   it('main to sub from the matrix\'s "Transfer…", pre-filled: one record with the client_order_id, status confirmed', async () => {
@@ -184,9 +185,9 @@ describe('Transfer forms against the Sandbox', () => {
     const v = await reviewSignAndWait('sub_own_transfer', undefined, `Signed bysub-account ${uid}'s own key`);
     expect(v.signer).toBe(uid);
     expect(v.body).toEqual({ currency: 'USDT', from: 'spot', to: 'futures', amount: '2.125', settle: 'usdt' });
-    await new Promise((r) => setTimeout(r, 1500));
-    expect((await subSpot(uid)).toFixed()).toBe(spot0.minus('2.125').toFixed());
-    expect((await subFutures(uid)).toFixed()).toBe(fut0.plus('2.125').toFixed());
+    await expect
+      .poll(async () => [(await subSpot(uid)).toFixed(), (await subFutures(uid)).toFixed()])
+      .toEqual([spot0.minus('2.125').toFixed(), fut0.plus('2.125').toFixed()]);
     expect((await mainSpot()).toFixed()).toBe(main0.toFixed());
     expect((await mainFutures()).toFixed()).toBe(mainFut0.toFixed());
   }, 90_000);

@@ -1,6 +1,7 @@
 import { app, BrowserWindow, ipcMain, Notification, protocol, safeStorage, session } from 'electron';
 import { join } from 'node:path';
 import { coolingOffFromEnv, openDesk } from './core/desk.ts';
+import { deskStateDir } from './core/paths.ts';
 import { createMainWindow, hardenContents } from './host/electron-window.ts';
 import { forwardEvents, registerIpc, trustedSender } from './host/electron-ipc.ts';
 import { APP_CONFIRM_URL, APP_INDEX_URL, registerAppScheme, serveApp } from './host/electron-protocol.ts';
@@ -26,6 +27,8 @@ void app.whenReady().then(() => {
   const home = process.env.TREASURY_DESK_HOME ?? app.getPath('userData');
   const core = openDesk({
     home,
+    // The anchors beside the data folder, the same place the web host uses for the same home.
+    stateDir: deskStateDir(home),
     ...(credentialsPath ? { sandboxCredentialsPath: credentialsPath } : {}),
     safeStorage,
     coolingOffMs: coolingOffFromEnv(),

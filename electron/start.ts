@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Core } from './core/core.ts';
 import { coolingOffFromEnv, openDesk } from './core/desk.ts';
 import { electronSqliteBinding } from './electron-native.ts';
-import { deskHome } from './core/paths.ts';
+import { deskHome, deskStateDir } from './core/paths.ts';
 import { startConfirmHost } from './host/confirm-web.ts';
 import { startWebHost } from './host/web.ts';
 import { superviseSandbox } from './sandbox-launcher.ts';
@@ -95,7 +95,12 @@ async function main(): Promise<void> {
     return;
   }
 
-  const opened = openDesk({ home, sandboxCredentialsPath: sandbox.credentialsPath, coolingOffMs: coolingOffFromEnv() });
+  const opened = openDesk({
+    home,
+    stateDir: deskStateDir(home),
+    sandboxCredentialsPath: sandbox.credentialsPath,
+    coolingOffMs: coolingOffFromEnv(),
+  });
   core = opened;
   const host = await startWebHost({ core: opened, staticDir: join(root, 'dist', 'renderer') });
   const confirm = await startConfirmHost({ core: opened, staticDir: join(root, 'dist', 'renderer') });

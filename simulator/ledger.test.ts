@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { afterEach, beforeEach, expect, test } from 'vitest';
 import { Dec } from '../shared/money.ts';
 import { openDb, type DB } from './db.ts';
 import { ApiError } from './errors.ts';
@@ -30,7 +30,8 @@ const NOW = 1_800_000_000;
 
 let dir: string;
 let db: DB;
-beforeAll(() => {
+// A fresh world for each test, so that no test reads what another one left.
+beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'sandbox-ledger-'));
   db = openDb(dir);
   seedWorld(db, 'demo', NOW);
@@ -38,7 +39,7 @@ beforeAll(() => {
   db.prepare('INSERT INTO stp_members (uid, stp_id) VALUES (?, 4), (?, 4)').run(MAIN, SUBS[0]);
   lockedOutsideOrders = lockedBesideOrders();
 });
-afterAll(() => {
+afterEach(() => {
   db.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -384,10 +385,27 @@ test('per currency, the sum over all accounts changes only by deposits and withd
 });
 
 test('the ledger journals every change with its cause', () => {
-  const entries = db.prepare('SELECT kind, COUNT(*) AS n FROM ledger_entries GROUP BY kind').all() as { kind: string; n: number }[];
-  const kinds = new Set(entries.map((e) => e.kind));
-  for (const k of ['transfer', 'sub_transfer', 'sub_to_sub', 'withdraw', 'deposit']) expect(kinds.has(k)).toBe(true);
-  // Moves between accounts net to zero per reference and currency.
+  const last = (db.prepare('SELECT COALESCE(MAX(id), 0) AS m FROM ledger_entries').get() as { m: number }).m;
+  const ops: Op[] = [
+    { k: 'own', uid: MAIN, from: 'spot', to: 'futures', currency: 'USDT', amount: '1' },
+    { k: 'mainSub', sub: SUBS[0]!, type: 'spot', direction: 'to', currency: 'USDT', amount: '2' },
+    { k: 'subSub', a: SUBS[0]!, b: SUBS[1]!, currency: 'USDT', amount: '1.5' },
+    { k: 'withdraw', currency: 'USDT', amount: '25', toSub: null },
+    { k: 'deposit', uid: SUBS[2]!, currency: 'USDT', amount: '4', status: 'DONE' },
+  ];
+  for (const op of ops) run(op);
+  const entries = db.prepare('SELECT kind, ref FROM ledger_entries WHERE id > ?').all(last) as { kind: string; ref: string }[];
+  // One cause per operation: each kind written under a single reference, none without one.
+  const refsOf = new Map<string, Set<string>>();
+  for (const e of entries) refsOf.set(e.kind, (refsOf.get(e.kind) ?? new Set()).add(e.ref));
+  expect(Object.fromEntries([...refsOf].map(([k, refs]) => [k, refs.size]))).toEqual({
+    transfer: 1,
+    sub_transfer: 1,
+    sub_to_sub: 1,
+    withdraw: 1,
+    deposit: 1,
+  });
+  expect(entries.filter((e) => e.ref === '')).toEqual([]);
   const unbalanced = db
     .prepare(
       `SELECT ref, currency, GROUP_CONCAT(delta) AS deltas FROM ledger_entries WHERE kind IN ('transfer', 'sub_transfer', 'sub_to_sub', 'small_balance')

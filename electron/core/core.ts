@@ -28,9 +28,12 @@ import { WipedSecretError } from './client/sign.ts';
 import { handlers } from './handlers.ts';
 import type { HandlerDeps } from './handlerDeps.ts';
 import { DeskApprovals } from './approvals/deskApprovals.ts';
+import { DEFAULT_COOLING_OFF_MS } from './approvals/governance.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
+import { JournalDamagedError } from './journal/verify.ts';
+import { checkedStateDir } from './paths.ts';
 import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { VaultError } from './vault/errors.ts';
@@ -69,6 +72,11 @@ export interface CoreOptions {
   dataDir?: string;
   /** Required with dataDir: where secrets of stored profiles are kept. */
   vault?: VaultPort;
+  /**
+   * The host's state directory, OUTSIDE dataDir: where each journal's anchor is kept, so that a restore
+   * of the data folder cannot take the journals back in time unnoticed (journal/anchor.ts).
+   */
+  stateDir?: string;
   log?: (line: string) => void;
   /** Pace of the history loops (tests and benchmarks). */
   history?: { syncEveryMs?: number; tickMs?: number; checkMaxMs?: number };
@@ -77,14 +85,19 @@ export interface CoreOptions {
   now?: () => number;
 }
 
-export const DEFAULT_COOLING_OFF_MS = 24 * 3_600_000;
-
 function toErrorBody(e: unknown): DeskErrorBody {
   if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
   if (e instanceof AnswerShapeError) return { kind: 'exchange', message: e.message };
   if (e instanceof NetworkError) return { kind: 'network', message: e.message };
   if (e instanceof LockedError || e instanceof WipedSecretError) return { kind: 'locked', message: e.message };
   if (e instanceof JournalDamagedWritesError) return { kind: 'invalid_request', label: 'JOURNAL_DAMAGED', message: e.message };
+  // A damaged governance journal (emptied, or behind its anchor after a folder restore) stops every governed write: say why.
+  if (e instanceof JournalDamagedError)
+    return {
+      kind: 'invalid_request',
+      label: 'JOURNAL_DAMAGED',
+      message: `${e.message} Nothing governed is drafted, signed or sent until it is settled.`,
+    };
   if (e instanceof NoProfileError) return { kind: 'invalid_request', message: e.message };
   if (e instanceof InputError) return { kind: 'invalid_request', message: e.message, path: e.path };
   // Vault messages are written for the operator (what happened, what to do) and never carry a secret.
@@ -122,6 +135,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
+  const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     log,
@@ -136,6 +150,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
     ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
+    ...(anchorDir ? { anchorDir } : {}),
     settleMs: () => settings.get().settle_seconds * 1000,
     onWrite: (e) => emit('intent', e.intent),
     onJournalChanged: () => emit('journal', {}),
@@ -144,6 +159,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
     onActive: (session) => history.attach(session),
     hold: (id) => approvals?.frozenReason(id) ?? null,
+    // Every send on every profile passes the operators' approvals; a desk with no data folder keeps no journal, so sends nothing.
+    gate: (id, v) => (approvals ? approvals.gate(id, v) : Promise.resolve('this desk keeps no approvals')),
     onWritesReady: () => {
       void approvals?.dispatch();
       void rebalance?.kick();
@@ -152,6 +169,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   if (opts.dataDir) {
     approvals = new DeskApprovals({
       dataDir: opts.dataDir,
+      ...(anchorDir ? { anchorDir } : {}),
       session,
       vault,
       coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS,

@@ -1,30 +1,21 @@
-import type { SandboxCredentials } from '../../shared/sandbox.ts';
 import { readSandboxCredentials } from './profiles/sandbox.ts';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPayload, ProfileSummary } from '../../shared/ipc.ts';
-import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
 import { sendGoverned, signGoverned } from './approvals/testkit/governed.ts';
 import type { ConfirmCore, Core } from './core.ts';
 import { openDesk } from './desk.ts';
+import { useSandbox } from './testkit/sandbox.ts';
 
 // The desk's core as the hosts run it, against a real Sandbox with its limits on.
 
-const ROOT = join(import.meta.dirname, '..', '..');
-let sandbox: SandboxProcess;
-let dir: string;
 let core: Core & ConfirmCore;
-let creds: SandboxCredentials;
 const busy: EventPayload<'rateLimits'>[] = [];
 const profileEvents: unknown[] = [];
 
+const sb = useSandbox('desk-core');
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'desk-core-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-  core = openDesk({ home: join(dir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, coolingOffMs: 0 });
+  core = openDesk({ home: join(sb.dir, 'home'), sandboxCredentialsPath: sb.credentialsPath, log: () => {}, coolingOffMs: 0 });
   core.subscribe((event, payload) => {
     if (event === 'rateLimits') busy.push(payload as EventPayload<'rateLimits'>);
     if (event === 'profiles') profileEvents.push(payload);
@@ -32,8 +23,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await core?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the core over a real Sandbox', () => {
@@ -51,10 +40,10 @@ describe('the core over a real Sandbox', () => {
     const saved = await core.invoke('profileSave', {
       name: 'Declared too much',
       environment: 'futures',
-      base_url: creds.base_url,
+      base_url: sb.creds.base_url,
       svc: 'Svc',
-      key: creds.read_only.key,
-      secret: creds.read_only.secret,
+      key: sb.creds.read_only.key,
+      secret: sb.creds.read_only.secret,
       permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
       sub_keys: [],
     });
@@ -75,11 +64,11 @@ describe('the core over a real Sandbox', () => {
   });
 
   it('corrects a declared permission when a read is refused with FORBIDDEN', async () => {
-    const sub = creds.sub_accounts[0]!;
+    const sub = sb.creds.sub_accounts[0]!;
     const saved = await core.invoke('profileSave', {
       name: 'Sub-account',
       environment: 'futures',
-      base_url: creds.base_url,
+      base_url: sb.creds.base_url,
       svc: 'Svc',
       key: sub.key,
       secret: sub.secret,
@@ -91,9 +80,9 @@ describe('the core over a real Sandbox', () => {
     await core.invoke('profileSelect', { id });
     // The main account turns the sub-account's wallet area off (§5.5): its key may no longer read the wallet.
     const areas = (list: string[] | null) =>
-      fetch(`${creds.admin_url}/accounts/${sub.uid}/areas`, {
+      fetch(`${sb.creds.admin_url}/accounts/${sub.uid}/areas`, {
         method: 'PUT',
-        headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
+        headers: { Authorization: `Bearer ${sb.creds.admin_token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ areas: list }),
       });
     expect((await areas(['spot', 'futures'])).ok).toBe(true);
@@ -111,7 +100,7 @@ describe('the core over a real Sandbox', () => {
   });
 
   it('keeps working when the desk is locked and unlocked while a withdrawal is still in flight', async () => {
-    const admin = readSandboxCredentials(sandbox.credentialsPath);
+    const admin = readSandboxCredentials(sb.credentialsPath);
     await fetch(`${admin.admin_url}/faults`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${admin.admin_token}`, 'Content-Type': 'application/json' },
@@ -144,7 +133,7 @@ describe('the core over a real Sandbox', () => {
         { timeout: 20_000 },
       )
       .toMatch(/accepted|done/);
-    const key = readSandboxCredentials(sandbox.credentialsPath).main;
+    const key = readSandboxCredentials(sb.credentialsPath).main;
     const { createHash, createHmac } = await import('node:crypto');
     const path = '/api/v4/wallet/withdrawals';
     const query = `withdraw_order_id=${intent.client_id}`;
@@ -152,7 +141,9 @@ describe('the core over a real Sandbox', () => {
     const sign = createHmac('sha512', key.secret)
       .update(['GET', path, query, createHash('sha512').update('').digest('hex'), ts].join('\n'))
       .digest('hex');
-    const res = await fetch(`${new URL(creds.base_url).origin}${path}?${query}`, { headers: { KEY: key.key, Timestamp: ts, SIGN: sign } });
+    const res = await fetch(`${new URL(sb.creds.base_url).origin}${path}?${query}`, {
+      headers: { KEY: key.key, Timestamp: ts, SIGN: sign },
+    });
     expect(await res.json()).toHaveLength(1);
   }, 40_000);
 });

@@ -1,12 +1,15 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCore, type ConfirmCore, type Core, type CoreOptions } from './core.ts';
+import { deskStateDir } from './paths.ts';
 import { sandboxProfile } from './profiles/sandbox.ts';
 import { DeskVault, type SafeStorageLike } from './vault/vault.ts';
 
 export interface DeskOptions {
   /** The desk's data folder (deskHome()). */
   home: string;
+  /** Where the journals' anchors are kept, outside the data folder (default: deskStateDir(home)). */
+  stateDir?: string;
   /** The running Sandbox's credentials.json: its profile is built in. */
   sandboxCredentialsPath?: string;
   /** Electron's safeStorage, where the host has one. */
@@ -37,6 +40,7 @@ export function openDesk(opts: DeskOptions): Core & ConfirmCore {
   return createCore({
     dataDir: opts.home,
     vault,
+    stateDir: opts.stateDir ?? deskStateDir(opts.home),
     ...(opts.sandboxCredentialsPath ? { profile: sandboxProfile(opts.sandboxCredentialsPath) } : {}),
     ...(opts.log ? { log: opts.log } : {}),
     ...(opts.history ? { history: opts.history } : {}),

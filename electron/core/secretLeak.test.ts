@@ -1,18 +1,16 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSandboxCredentials } from './profiles/sandbox.ts';
 import { CHANNEL_NAMES } from '../../shared/ipc.ts';
-import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
 import type { ConfirmCore, Core } from './core.ts';
 import { sendGoverned } from './approvals/testkit/governed.ts';
 import { openDesk } from './desk.ts';
+import { useSandbox } from './testkit/sandbox.ts';
 
 // A live-like profile's key and secret must reach no IPC answer, no event, no log line, no error
 // message and no file in clear — whatever the operator does, including mistakes and refusals.
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const PASSPHRASE = 'a long enough passphrase';
 
 function filesUnder(dir: string): string[] {
@@ -20,20 +18,17 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('the secret stays in the core', () => {
-  let sandbox: SandboxProcess;
-  let dir: string;
   let core: Core & ConfirmCore;
   let key: string;
   let secret: string;
   const seen: string[] = [];
 
+  const sb = useSandbox('desk-leak', { limits: false });
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'desk-leak-'));
-    sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
-    const creds = readSandboxCredentials(sandbox.credentialsPath);
+    const creds = readSandboxCredentials(sb.credentialsPath);
     // The main key of the Sandbox, entered as an operator would enter a live key.
     ({ key, secret } = creds.main);
-    core = openDesk({ home: join(dir, 'home'), log: (line) => seen.push(line), coolingOffMs: 0 });
+    core = openDesk({ home: join(sb.dir, 'home'), log: (line) => seen.push(line), coolingOffMs: 0 });
     core.subscribe((event, payload) => seen.push(`${event} ${JSON.stringify(payload)}`));
     const invoke = async (channel: string, payload: unknown) => {
       const reply = await core.invoke(channel, payload);
@@ -75,8 +70,6 @@ describe('the secret stays in the core', () => {
 
   afterAll(async () => {
     await core?.close();
-    await sandbox?.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('did real work: the profile was saved, used and a withdrawal went out', () => {
@@ -94,8 +87,8 @@ describe('the secret stays in the core', () => {
   });
 
   it('appears in no file of the desk in clear', () => {
-    const files = filesUnder(join(dir, 'home'));
-    expect(files.map((f) => f.slice(dir.length))).toEqual(expect.arrayContaining(['/home/vault.json', '/home/profiles.json']));
+    const files = filesUnder(join(sb.dir, 'home'));
+    expect(files.map((f) => f.slice(sb.dir.length))).toEqual(expect.arrayContaining(['/home/vault.json', '/home/profiles.json']));
     for (const f of files) {
       const text = readFileSync(f, 'utf8');
       expect(text, f).not.toContain(secret);

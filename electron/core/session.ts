@@ -15,8 +15,10 @@ import type { VaultPort } from './vaultPort.ts';
 import { archiveAndRestart } from './journal/archive.ts';
 import { Journal, JournalDamagedError, type JournalDamage, type JournalOptions } from './journal/journal.ts';
 import { fileJournalKey, type JournalKey } from './journal/mac.ts';
+import { fileRegistry } from './journal/registry.ts';
 import type { JournalSource } from './journal/audit.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
+import type { IntentView } from './journal/intents.ts';
 import { KINDS } from './writes/inputs.ts';
 
 export const SANDBOX_ID = 'sandbox';
@@ -29,6 +31,8 @@ export interface SessionOptions {
   builtIn?: Profile;
   /** Where each profile's write journal lives (`<dir>/<profile id>.jsonl`); without it writes are refused. */
   journalDir?: string;
+  /** The host's state directory outside the data folder, where each journal's anchor is kept (journal/anchor.ts). */
+  anchorDir?: string;
   /** How long an id must stay absent before a write is sent again (the operator's setting). */
   settleMs?: () => number;
   onBusyBuckets?: (busy: BucketState[]) => void;
@@ -40,6 +44,8 @@ export interface SessionOptions {
   onActive?: (session: ActiveSession | null) => void;
   /** Why no write of the profile may leave now (a freeze), or null. */
   hold?: (profileId: string) => string | null;
+  /** Whether the operators' approvals carry a write of the profile now (the executor's gate), or why not. */
+  gate?: (profileId: string, v: IntentView) => Promise<string | null>;
   /** A profile's executor is ready: approved requests waiting for it can be handed over. */
   onWritesReady?: () => void;
   log?: (line: string) => void;
@@ -140,11 +146,15 @@ export class Session {
    * play money only, and it must work with no vault at all (the web host).
    */
   private journalOptions(id: string): JournalOptions {
-    const key: JournalKey =
-      id === this.builtInId
-        ? (this.deskKey ??= fileJournalKey(join(this.opts.journalDir!, 'desk-journal.key')))
-        : () => this.opts.vault!.journalKey();
-    return { key };
+    const sandbox = id === this.builtInId;
+    const key: JournalKey = sandbox
+      ? (this.deskKey ??= fileJournalKey(join(this.opts.journalDir!, 'desk-journal.key')))
+      : () => this.opts.vault!.journalKey();
+    return {
+      key,
+      registry: sandbox ? fileRegistry(join(this.opts.journalDir!, 'desk-journal.registry.json'), key) : this.opts.vault!.journalRegistry(),
+      ...(this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {}),
+    };
   }
 
   private deskKey: JournalKey | null = null;
@@ -177,6 +187,7 @@ export class Session {
       subClient: (uid) => subKeys.client(uid),
       settleMs: this.opts.settleMs?.(),
       blocked: () => (this.locked() ? 'the desk is locked' : (this.opts.hold?.(id) ?? null)),
+      ...(this.opts.gate ? { gate: (v: IntentView) => this.opts.gate!(id, v) } : {}),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
     writes.on(({ intent }) => {
@@ -195,7 +206,14 @@ export class Session {
   auditSource(): JournalSource | null {
     const s = this.active();
     if (!this.opts.journalDir) return null;
-    return { journal: 'profile', path: this.journalPath(s.id), key: this.journalOptions(s.id).key };
+    const { key, registry, anchorDir } = this.journalOptions(s.id);
+    return {
+      journal: 'profile',
+      path: this.journalPath(s.id),
+      key,
+      ...(registry ? { registry } : {}),
+      ...(anchorDir ? { anchorDir } : {}),
+    };
   }
 
   journalState(): JournalState {

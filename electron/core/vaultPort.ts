@@ -1,4 +1,5 @@
 import type { VaultStatus } from '../../shared/ipc.ts';
+import type { JournalRegistry } from './journal/registry.ts';
 import type { SecretBox } from './profiles/store.ts';
 
 /** What the core needs of the vault (electron/core/vault/ implements it). */
@@ -13,6 +14,8 @@ export interface VaultPort {
   box(): SecretBox;
   /** The key that authenticates stored profiles' journals (derived from the master key); throws LockedError while locked. */
   journalKey(): Buffer;
+  /** The journals this vault's key ever authenticated, kept in the vault's own file; throws LockedError while locked. */
+  journalRegistry(): JournalRegistry;
   /** The operator did something: restart the idle timer. */
   touch(): void;
   setIdleMinutes(minutes: number): void;

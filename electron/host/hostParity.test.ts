@@ -1,19 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { wireChannel, type Reply } from '../../shared/ipc.ts';
 import { createCore, type Core } from '../core/core.ts';
 import { sandboxProfile } from '../core/profiles/sandbox.ts';
-import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
 import { registerIpc, trustedSender } from './electron-ipc.ts';
 import { fakeElectron, fakeEvent } from './electron-fake.ts';
 import { startWebHost, type WebHost } from './web.ts';
+import { useSandbox } from '../core/testkit/sandbox.ts';
 
 // The same contract tests run through both hosts, with a real core over a real Sandbox: the Electron
 // host through a fake electron module (the binary is absent here), the web host over loopback HTTP.
 
-const ROOT = join(import.meta.dirname, '..', '..');
 const INDEX = 'file:///app/index.html';
 
 interface Driver {
@@ -21,21 +17,16 @@ interface Driver {
   callAsStranger(channel: string, payload: unknown): Promise<Reply<unknown>>;
 }
 
-let sandbox: SandboxProcess;
-let dir: string;
 let core: Core;
 let web: WebHost;
 
+const sb = useSandbox('desk-parity');
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'desk-parity-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  core = createCore({ profile: sandboxProfile(sandbox.credentialsPath), log: () => {} });
-  web = await startWebHost({ core, staticDir: dir });
+  core = createCore({ profile: sandboxProfile(sb.credentialsPath), log: () => {} });
+  web = await startWebHost({ core, staticDir: sb.dir });
 });
 afterAll(async () => {
   await web?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function webDriver(): Driver {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Verdict } from './policy.ts';
+import { Verdict, WriteFacts } from './policy.ts';
 import { WriteKind, WriteRequest } from './writes.ts';
 
 // A batch of writes approved once: payouts from a file, or the transfers of a rebalance plan. The
@@ -40,6 +40,8 @@ export const BatchPayload = z.strictObject({
   /** The strictest row's verdict: what the batch as a whole needs. */
   verdict: Verdict,
   totals: z.array(BatchTotal),
+  /** Each row's facts, in row order, so that the quorum is recomputed under the policy in force at each signature. */
+  facts: z.array(WriteFacts).optional(),
 });
 export type BatchPayload = z.infer<typeof BatchPayload>;
 

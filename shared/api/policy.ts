@@ -59,6 +59,20 @@ export const DEFAULT_POLICY: Policy = {
   ],
 };
 
+/**
+ * What the desk knew around a write when it judged it, signed with the request so that every desk can
+ * judge it again under a later policy: the currency and amount the policy weighs (a spot order's
+ * notional in its quote currency), the destination's list and the USDT valuation. Velocity is not here:
+ * it is recomputed from the records at each signature.
+ */
+export const WriteFacts = z.strictObject({
+  currency: z.string().min(1).max(32),
+  amount: z.string().min(1).max(64),
+  destination: z.enum(DESTINATIONS).nullable(),
+  usdt_price: z.string().max(64).nullable(),
+});
+export type WriteFacts = z.infer<typeof WriteFacts>;
+
 export const RuleVerdict = z.object({
   rule: z.string(),
   matched: z.boolean(),

@@ -39,6 +39,8 @@ export const ApprovalsState = z.object({
   policy: z.object({ rules: Policy.shape.rules, ref: z.string().nullable(), refused: z.string().nullable() }),
   change_quorum: z.number().int(),
   cooling_off_hours: z.number(),
+  /** The cooling-off comes from TREASURY_DESK_COOLING_OFF_HOURS, which only the Sandbox profile heeds. */
+  cooling_off_variable: z.boolean().optional(),
   frozen: z.object({ by: z.string(), at: z.number(), reason: z.string() }).nullable(),
   items: z.array(ApprovalItem),
   /** Why nothing can be drafted right now (locked desk, read-only key, refused policy), or null. */

@@ -1,24 +1,19 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BatchSpec } from '../../../shared/api/batch.ts';
 import { listOf, Withdrawal } from '../../../shared/api/records.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { Session } from '../session.ts';
 import { DeskApprovals } from './deskApprovals.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // A batch approved once against a real Sandbox: the operator's one signature covers every row's exact
 // body; the dispatcher sends each row once, a freeze stops the rest between rows, and a restarted desk
 // sends what was left and nothing twice (counted with the test's own client at the exchange).
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const PASS = 'batch operator passphrase';
-let sandbox: SandboxProcess;
-let dir: string;
 
 interface Desk {
   session: Session;
@@ -29,12 +24,19 @@ interface Desk {
 function openDesk(): Desk {
   let approvals: DeskApprovals | null = null;
   const session = new Session({
-    builtIn: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true },
-    journalDir: join(dir, 'desk', 'journals'),
+    builtIn: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
+    journalDir: join(sb.dir, 'desk', 'journals'),
     hold: (id) => approvals?.frozenReason(id) ?? null,
     onWritesReady: () => void approvals?.dispatch(),
   });
-  approvals = new DeskApprovals({ dataDir: join(dir, 'desk'), session, vault: null, coolingOffMs: 0, onChange: () => {}, log: () => {} });
+  approvals = new DeskApprovals({
+    dataDir: join(sb.dir, 'desk'),
+    session,
+    vault: null,
+    coolingOffMs: 0,
+    onChange: () => {},
+    log: () => {},
+  });
   session.start();
   const a = approvals;
   return {
@@ -48,7 +50,7 @@ function openDesk(): Desk {
 }
 
 async function withdrawalsAtExchange(): Promise<Withdrawal[]> {
-  const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
+  const { baseUrl, credentials } = sandboxProfile(sb.credentialsPath);
   const c = new ApiClient({ baseUrl, credentials, limitsOff: true });
   const now = Math.floor(Date.now() / 1000);
   return c.request(
@@ -75,15 +77,7 @@ const payouts = (amounts: string[]): BatchSpec => ({
   })),
 });
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'batch-approvals-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
-}, 60_000);
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
+const sb = useSandbox('batch-approvals', { limits: false });
 describe('a batch approved once', () => {
   it('sends each row once under its own id; a freeze stops the rest; a restart sends the rest and nothing twice', async () => {
     let desk = openDesk();

@@ -1,28 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listOf, Withdrawal } from '../../../shared/api/records.ts';
 import { CHANNEL_NAMES, channels } from '../../../shared/ipc.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // The adversary: a script running in the desk's main window. It can call every channel of the main
 // window's contract with any payload, in any order. It must not get a governed write sent, nor have an
 // operator's passphrase accepted (the main contract has no channel that takes one).
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
-let sandbox: SandboxProcess;
-let dir: string;
 let core: Core & ConfirmCore;
 
 async function withdrawalsAtExchange(): Promise<number> {
-  const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
+  const { baseUrl, credentials } = sandboxProfile(sb.credentialsPath);
   const c = new ApiClient({ baseUrl, credentials, limitsOff: true });
   const now = Math.floor(Date.now() / 1000);
   return (
@@ -53,20 +48,17 @@ function keysOf(schema: z.ZodType): string[] {
   return out;
 }
 
+const sb = useSandbox('approvals-channels', { limits: false });
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'approvals-channels-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
   core = createCore({
-    profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true },
-    dataDir: join(dir, 'desk'),
+    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
+    dataDir: join(sb.dir, 'desk'),
     log: () => {},
     coolingOffMs: 0,
   });
 }, 60_000);
 afterAll(async () => {
   await core?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("the main window's channels", () => {

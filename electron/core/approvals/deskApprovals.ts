@@ -1,10 +1,11 @@
 import { join } from 'node:path';
 import { RATE_RULES } from '../../../shared/api/rateLimits.ts';
 import type { WriteRequest } from '../../../shared/api/writes.ts';
-import type { ApprovalItem, ApprovalsState, Review } from '../../../shared/ipc.ts';
+import type { ApprovalItem, ApprovalsState } from '../../../shared/ipc.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { z } from 'zod';
 import { fileJournalKey, type JournalKey } from '../journal/mac.ts';
+import { fileRegistry } from '../journal/registry.ts';
 import {
   BatchPayload,
   type BatchKind,
@@ -19,11 +20,22 @@ import type { ActiveSession, Session } from '../session.ts';
 import type { VaultPort } from '../vaultPort.ts';
 import { newOrderId } from '../writes/ids.ts';
 import { AddressBook } from './addressBook.ts';
-import { activeAt, GovernanceError, type GovernanceRules, type Proposal, type RequestPayload } from './governance.ts';
+import {
+  activeAt,
+  DEFAULT_COOLING_OFF_MS,
+  GovernanceError,
+  stillApproved,
+  verdictAt,
+  type GovernanceRules,
+  type Proposal,
+  type RequestPayload,
+} from './governance.ts';
+import { gateRefusal, type GatedWrite } from './sendGate.ts';
 import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import { Approvals } from './service.ts';
-import { Reviewer } from './review.ts';
+import { Reviewer, type JudgedReview } from './review.ts';
+import type { WriteFacts } from '../../../shared/api/policy.ts';
 
 // The approvals as the core runs them: one governance per trust domain (the vault's, for stored
 // profiles; a Sandbox-only one whose records a per-desk file key authenticates, for play money), the
@@ -32,8 +44,14 @@ import { Reviewer } from './review.ts';
 
 export interface DeskApprovalsOptions {
   dataDir: string;
+  /** The host's state directory outside the data folder, where the governance journals' anchors are kept. */
+  anchorDir?: string;
   session: Session;
   vault: VaultPort | null;
+  /**
+   * The Sandbox profile's cooling-off (TREASURY_DESK_COOLING_OFF_HOURS, for rehearsals and tests). Every
+   * other profile's changes wait DEFAULT_COOLING_OFF_MS, whatever the desk was started with.
+   */
   coolingOffMs: number;
   now?: () => number;
   onChange: () => void;
@@ -82,7 +100,15 @@ export class DeskApprovals {
   /** The governance of the active profile's domain (throws while locked or without a profile). */
   forActive(): { approvals: Approvals; session: ActiveSession } {
     const session = this.opts.session.active();
-    const domain = this.domainOf(session.id);
+    return { approvals: this.forDomain(this.domainOf(session.id)), session };
+  }
+
+  /** A vault's changes always wait the default; only the Sandbox's play money rehearses with a shorter wait. */
+  private coolingOff(domain: Domain): number {
+    return domain === 'sandbox' ? this.opts.coolingOffMs : DEFAULT_COOLING_OFF_MS;
+  }
+
+  private forDomain(domain: Domain): Approvals {
     let approvals = this.domains.get(domain);
     if (!approvals) {
       const dir = join(this.opts.dataDir, 'approvals');
@@ -91,26 +117,38 @@ export class DeskApprovals {
           ? fileJournalKey(join(this.opts.dataDir, 'journals', 'desk-journal.key'))
           : () => this.opts.vault!.journalKey();
       const name = domain === 'sandbox' ? 'governance-sandbox' : 'governance';
-      const store = new LocalGovernanceStore(dir, name, { key, now: this.now });
+      const registry =
+        domain === 'sandbox'
+          ? fileRegistry(join(this.opts.dataDir, 'journals', 'desk-journal.registry.json'), key)
+          : this.opts.vault!.journalRegistry();
+      const anchors = this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {};
+      const store = new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
       this.stores.push(store);
       const profiles = (): string[] =>
         this.opts.session
           .list()
           .filter((p) => (domain === 'sandbox') === p.built_in)
           .map((p) => p.id);
-      this.audit.set(domain, {
-        source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key },
-        rules: { coolingOffMs: this.opts.coolingOffMs, profiles },
-      });
-      approvals = new Approvals({
-        store,
-        rules: { coolingOffMs: this.opts.coolingOffMs, profiles },
-        credential: domain === 'sandbox' ? 'none' : 'vault',
-        now: this.now,
-      });
+      const rules: GovernanceRules = {
+        coolingOffMs: this.coolingOff(domain),
+        minCoolingOffMs: domain === 'sandbox' ? 0 : DEFAULT_COOLING_OFF_MS,
+        profiles,
+      };
+      this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key, registry, ...anchors }, rules });
+      approvals = new Approvals({ store, rules, credential: domain === 'sandbox' ? 'none' : 'vault', now: this.now });
       this.domains.set(domain, approvals);
     }
-    return { approvals, session };
+    return approvals;
+  }
+
+  /**
+   * The executor's gate for a profile: why `w` may not leave now, or null. Every send passes here, on
+   * every profile; a governance store that cannot be read throws, and the write waits unsent.
+   */
+  async gate(profileId: string, w: GatedWrite): Promise<string | null> {
+    const domain = this.domainOf(profileId);
+    const approvals = this.forDomain(domain);
+    return gateRefusal(await approvals.load(), this.audit.get(domain)!.rules, profileId, w, this.now());
   }
 
   /** The governance journal of the active profile's domain and the rules its signatures are checked under. */
@@ -141,7 +179,8 @@ export class DeskApprovals {
       needs_first_operator: s.operators.size === 0,
       policy: { rules: policy.policy.rules, ref: policy.ref, refused: policy.refused },
       change_quorum: approvals.changeQuorum(),
-      cooling_off_hours: this.opts.coolingOffMs / 3_600_000,
+      cooling_off_hours: this.coolingOff(this.domainOf(session.id)) / 3_600_000,
+      cooling_off_variable: this.domainOf(session.id) === 'sandbox' && this.opts.coolingOffMs !== DEFAULT_COOLING_OFF_MS,
       frozen: s.frozen,
       items,
       blocked: this.reviewer.blockedReason(session) ?? policy.refused,
@@ -156,9 +195,13 @@ export class DeskApprovals {
       );
     const req = p.what === 'request' ? (JSON.parse(p.payload) as RequestPayload) : null;
     const batch = p.what === 'batch' ? (JSON.parse(p.payload) as BatchPayload) : null;
+    // Approved under a gentler policy and not handed over yet: it waits for the approvals the policy now asks.
+    const held = (req || batch) && p.approved_at !== null && !p.dispatched && !approvals.stillApproved(p);
+    // What the request needs now (the stricter of its drafter's verdict and the policy in force), rule by rule.
+    const verdict = req || batch ? approvals.verdictNow(p) : null;
     const state: ApprovalItem['state'] = p.rejected
       ? 'rejected'
-      : p.approved_at === null
+      : p.approved_at === null || held
         ? 'waiting'
         : req || batch
           ? p.dispatched
@@ -171,13 +214,14 @@ export class DeskApprovals {
       ref: p.ref,
       what: p.what,
       ...(p.profile ? { profile: p.profile } : {}),
-      ...(req ? { kind: req.kind, body: req.body, ...(req.signer ? { signer: req.signer } : {}), verdict: req.verdict } : {}),
-      ...(batch ? { kind: batch.batch, verdict: batch.verdict } : {}),
+      ...(req ? { kind: req.kind, body: req.body, ...(req.signer ? { signer: req.signer } : {}), verdict: verdict! } : {}),
+      ...(batch ? { kind: batch.batch, verdict: verdict! } : {}),
       summary: batch ? batchSummary(batch) : summarize(p, req),
       drafted_by: p.drafted_by.name,
       drafted_at: p.drafted_at,
       approved_by: names(q.approvers),
-      needed: q.needed,
+      // A blocked request can only be rejected; its verdict says which rule blocks it.
+      needed: Number.isFinite(q.needed) ? q.needed : 0,
       state,
       effective_at: p.effective_at,
       rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
@@ -186,7 +230,7 @@ export class DeskApprovals {
 
   // ---- review and drafts ----
 
-  async review(write: z.output<typeof WriteRequest>, id: string | null = null): Promise<z.input<typeof Review>> {
+  async review(write: z.output<typeof WriteRequest>, id: string | null = null): Promise<JudgedReview> {
     const { approvals, session } = this.forActive();
     return this.reviewer.one(this.reviewer.context(approvals, session, [write]), write, id, '0');
   }
@@ -197,7 +241,11 @@ export class DeskApprovals {
    * Every row reviewed as a single write would be, the 24-hour velocity of each counting the rows before
    * it (so a batch cannot pass a velocity rule row by row), and the batch's verdict: its strictest row's.
    */
-  async reviewBatch(spec: BatchSpec, ids: readonly string[] | null = null, fees?: ReadonlyMap<string, string>): Promise<BatchReview> {
+  async reviewBatch(
+    spec: BatchSpec,
+    ids: readonly string[] | null = null,
+    fees?: ReadonlyMap<string, string>,
+  ): Promise<BatchReview & { facts: WriteFacts[] }> {
     const { approvals, session } = this.forActive();
     return this.reviewer.batch(approvals, session, spec, ids, fees);
   }
@@ -225,6 +273,7 @@ export class DeskApprovals {
       rows,
       verdict: review.verdict,
       totals: review.totals,
+      facts: review.facts,
     };
     const t = await approvals.draftBatchTicket(session.id, ref, payload).catch(asInput);
     this.opts.onChange();
@@ -237,11 +286,18 @@ export class DeskApprovals {
     const p = (await approvals.load()).proposals.get(ref);
     if (!p || p.what !== 'batch' || p.profile !== session.id) return null;
     const q = approvals.quorum(p);
-    const state = p.rejected ? 'rejected' : p.approved_at === null ? 'waiting' : p.dispatched ? 'sent' : 'approved';
+    const waiting = p.approved_at === null || (!p.dispatched && !approvals.stillApproved(p));
+    const state = p.rejected ? 'rejected' : waiting ? 'waiting' : p.dispatched ? 'sent' : 'approved';
     const names = q.approvers.map((id) =>
       id === p.drafted_by.operator ? p.drafted_by.name : (p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id),
     );
-    return { ref, state, payload: BatchPayload.parse(JSON.parse(p.payload)), approved_by: names, needed: q.needed };
+    return {
+      ref,
+      state,
+      payload: BatchPayload.parse(JSON.parse(p.payload)),
+      approved_by: names,
+      needed: Number.isFinite(q.needed) ? q.needed : 0,
+    };
   }
 
   /**
@@ -288,7 +344,7 @@ export class DeskApprovals {
     const ref = newOrderId(this.now());
     const r = await this.review(write, ref);
     const { approvals, session } = this.forActive();
-    const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note, r.signer).catch(asInput);
+    const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note, r.signer, r.facts).catch(asInput);
     this.opts.onChange();
     return { ticket: t.id, title: t.title };
   }

@@ -1,8 +1,11 @@
-import { DEFAULT_POLICY, Policy, type Verdict } from '../../../shared/api/policy.ts';
+import { DEFAULT_POLICY, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
+import { dec, Dec } from '../../../shared/money.ts';
 import { signedText, verifySignature } from '../operators/keys.ts';
 import type { GovernanceBody, GovernanceRecord, OperatorSignature } from '../journal/records.ts';
-import { changeQuorum } from '../policy/engine.ts';
+import { changeQuorum, OUTFLOW_KINDS } from '../policy/engine.ts';
+import { judgeRows, type JudgedRow } from '../policy/recheck.ts';
 import { BatchPayload } from '../../../shared/api/batch.ts';
+import { strictest } from './batchVerdict.ts';
 
 // The governance state as a pure fold of signed records: who the operators are, which requests and
 // changes wait for whom, which policy is in force per profile, whether the desk is frozen. Every record
@@ -27,8 +30,10 @@ export interface RequestPayload {
   /** The sub-account whose key signs; part of what the operators sign, so nobody swaps the key afterwards. */
   signer?: string;
   note?: string;
-  /** The verdict the drafter reviewed; approvals needed are taken from it. */
+  /** The verdict the drafter reviewed: the least the request needs, whatever the policy says later. */
   verdict: Verdict;
+  /** What the desk knew when it judged the write, so that every signature judges it again under the policy then in force. */
+  facts?: WriteFacts;
 }
 
 export interface Proposal {
@@ -42,6 +47,9 @@ export interface Proposal {
   rejected: { reason: string; signed: OperatorSignature; at: number } | null;
   /** When the quorum was reached; null while it is not. */
   approved_at: number | null;
+  /** The positions of its proposal and of the record that reached its quorum: which requests came before it, ties of the clock aside. */
+  drafted_seq: number;
+  approved_seq: number | null;
   /** When a change takes effect (approved_at + cooling-off); requests and unfreezes: at approval. */
   effective_at: number | null;
   dispatched: boolean;
@@ -51,15 +59,24 @@ export interface GovernanceState {
   operators: Map<string, Operator>;
   proposals: Map<string, Proposal>;
   frozen: { by: string; at: number; reason: string } | null;
-  /** Every row id of every batch proposed: with the proposals' refs, the ids no new request or row may take. */
-  batchRows: Set<string>;
+  /** Every row id of every batch proposed, to its batch: with the proposals' refs, the ids no new request or row may take. */
+  batchRows: Map<string, string>;
   /** The last record's position: an append must follow it (optimistic concurrency, see store.ts). */
   seq: number;
 }
 
+/** How long an approved operator or policy change waits, unless the desk says otherwise (the Sandbox's only). */
+export const DEFAULT_COOLING_OFF_MS = 24 * 3_600_000;
+
 export interface GovernanceRules {
-  /** How long an approved operator or policy change waits before it takes effect. */
+  /**
+   * The cooling-off a change proposed now signs into its payload, and that of a change proposed before
+   * changes carried one. A signed one is what counts from then on, so restarting with another never
+   * shortens a pending change.
+   */
   coolingOffMs: number;
+  /** The shortest cooling-off a proposal may sign (a vault's desk: the default; the Sandbox's: any). */
+  minCoolingOffMs?: number;
   /** The profiles whose policies this governance covers: operator changes take the largest quorum among them. */
   profiles: () => string[];
 }
@@ -72,7 +89,7 @@ export class GovernanceError extends Error {
 }
 
 export function emptyState(): GovernanceState {
-  return { operators: new Map(), proposals: new Map(), frozen: null, batchRows: new Set(), seq: 0 };
+  return { operators: new Map(), proposals: new Map(), frozen: null, batchRows: new Map(), seq: 0 };
 }
 
 export function activeAt(op: Operator | undefined, at: number): boolean {
@@ -95,7 +112,95 @@ export function policyInForce(s: GovernanceState, profile: string, at: number): 
     if (p.what !== 'policy' || p.profile !== profile || p.effective_at === null || p.effective_at > at) continue;
     if (!best || p.effective_at >= best.effective_at!) best = p;
   }
-  return best ? { policy: Policy.parse(JSON.parse(best.payload)), ref: best.ref } : { policy: DEFAULT_POLICY, ref: null };
+  return best ? { policy: parsedPolicy(best), ref: best.ref } : { policy: DEFAULT_POLICY, ref: null };
+}
+
+// A proposal's payload never changes once recorded, and the quorum of every request is asked again at
+// each signature, hand-over and page view: what is read from a payload is read once per folded proposal.
+const policies = new WeakMap<Proposal, Policy>();
+const outflows = new WeakMap<Proposal, { currency: string; amount: Dec }[]>();
+const judged = new WeakMap<Proposal, JudgedRow[] | null>();
+const drafterVerdicts = new WeakMap<Proposal, Verdict>();
+
+function parsedPolicy(p: Proposal): Policy {
+  let policy = policies.get(p);
+  if (!policy) policies.set(p, (policy = Policy.parse(changeBody(p.payload).body)));
+  return policy;
+}
+
+/** The money a request or batch takes out, by row: what velocity rules count. */
+function outflowOf(q: Proposal): { currency: string; amount: Dec }[] {
+  let rows = outflows.get(q);
+  if (!rows) {
+    const payload = JSON.parse(q.payload) as RequestPayload | BatchPayload;
+    rows = (q.what === 'batch' ? (payload as BatchPayload).rows : [payload as RequestPayload])
+      .filter((r) => OUTFLOW_KINDS.has(r.kind) && typeof r.body.amount === 'string')
+      .map((r) => ({ currency: String(r.body.currency), amount: dec(String(r.body.amount)) }));
+    outflows.set(q, rows);
+  }
+  return rows;
+}
+
+/** A change's payload without the cooling-off signed into it, and that cooling-off (null when none was). */
+export function changeBody(payload: string): { body: Record<string, unknown>; coolingOffMs: number | null } {
+  const { cooling_off_ms, ...body } = JSON.parse(payload) as Record<string, unknown>;
+  return { body, coolingOffMs: typeof cooling_off_ms === 'number' ? cooling_off_ms : null };
+}
+
+/** The payload of a change that signs its cooling-off. */
+export function withCoolingOff(body: object, coolingOffMs: number): string {
+  return JSON.stringify({ ...body, cooling_off_ms: coolingOffMs });
+}
+
+/** How long an approved change waits: what it signed when proposed, else (older records) what the desk says. */
+function coolingOf(p: Proposal, rules: GovernanceRules): number {
+  return changeBody(p.payload).coolingOffMs ?? rules.coolingOffMs;
+}
+
+/** A request's or batch's rows with the facts they were judged by; null for one drafted before facts were signed. */
+function judgedRows(p: Proposal): JudgedRow[] | null {
+  if (!judged.has(p)) judged.set(p, readJudgedRows(p));
+  return judged.get(p)!;
+}
+
+function readJudgedRows(p: Proposal): JudgedRow[] | null {
+  const payload = JSON.parse(p.payload) as RequestPayload | BatchPayload;
+  if (p.what === 'request') {
+    const r = payload as RequestPayload;
+    return r.facts ? [{ kind: r.kind, body: r.body, facts: r.facts }] : null;
+  }
+  const b = payload as BatchPayload;
+  if (!b.facts || b.facts.length !== b.rows.length) return null;
+  return b.rows.map((row, i) => ({ kind: row.kind, body: row.body, facts: b.facts![i]! }));
+}
+
+/**
+ * The 24-hour outflow the records hold beside `p`, by currency: every other request and batch row of its
+ * profile not rejected, drafted in the 24 hours before `at` (waiting, approved, sent alike) and, once `p`
+ * is approved, recorded before its quorum was: racing requests count against each other, but one drafted
+ * after `p` was approved does not hold `p` back.
+ */
+function outflowBeside(s: GovernanceState, p: Proposal, at: number): (currency: string) => Dec {
+  const sums = new Map<string, Dec>();
+  for (const q of s.proposals.values()) {
+    if (q === p || (q.what !== 'request' && q.what !== 'batch') || q.profile !== p.profile || q.rejected) continue;
+    if (q.drafted_at <= at - 86_400_000 || (p.approved_seq !== null && q.drafted_seq >= p.approved_seq)) continue;
+    for (const r of outflowOf(q)) sums.set(r.currency, (sums.get(r.currency) ?? new Dec(0)).plus(r.amount));
+  }
+  return (c) => sums.get(c) ?? new Dec(0);
+}
+
+/**
+ * What a request or batch needs at `at`: the stricter of the verdict its drafter signed and the policy in
+ * force at `at` applied to what was signed, its velocity counting the other requests the records hold.
+ */
+export function verdictAt(s: GovernanceState, p: Proposal, at: number): Verdict {
+  let stored = drafterVerdicts.get(p);
+  if (!stored) drafterVerdicts.set(p, (stored = (JSON.parse(p.payload) as RequestPayload | BatchPayload).verdict));
+  const rows = judgedRows(p);
+  if (!rows) return stored;
+  const now = judgeRows(policyInForce(s, p.profile!, at).policy, rows, outflowBeside(s, p, at));
+  return strictest([stored, now]);
 }
 
 /** Operator changes and unfreezes need the largest quorum any covered profile's policy sets. */
@@ -103,14 +208,33 @@ export function deskQuorum(s: GovernanceState, rules: GovernanceRules, at: numbe
   return Math.max(1, ...rules.profiles().map((p) => changeQuorum(policyInForce(s, p, at).policy)));
 }
 
-/** How many distinct approvals a proposal needs, and whether its drafter counts among them. */
-export function quorumOf(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number): { needed: number; drafterCounts: boolean } {
+export interface Quorum {
+  needed: number;
+  drafterCounts: boolean;
+  /** Why no number of approvals is enough now (the policy in force blocks it), or null. */
+  blocked: string | null;
+}
+
+/** How many distinct approvals a proposal needs at `at`, and whether its drafter counts among them. */
+export function quorumOf(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number): Quorum {
   if (p.what === 'request' || p.what === 'batch') {
-    const v = (JSON.parse(p.payload) as RequestPayload | BatchPayload).verdict;
-    return { needed: v.decision === 'allow' ? 0 : v.approvals, drafterCounts: v.drafter_may_approve };
+    const v = verdictAt(s, p, at);
+    if (v.decision === 'block')
+      return {
+        needed: Number.POSITIVE_INFINITY,
+        drafterCounts: false,
+        blocked: `the policy in force blocks it (${v.rule ? `rule ${v.rule}` : 'no rule matches'})`,
+      };
+    return { needed: v.decision === 'allow' ? 0 : v.approvals, drafterCounts: v.drafter_may_approve, blocked: null };
   }
-  if (p.what === 'policy') return { needed: changeQuorum(policyInForce(s, p.profile!, at).policy), drafterCounts: true };
-  return { needed: deskQuorum(s, rules, at), drafterCounts: true };
+  if (p.what === 'policy') return { needed: changeQuorum(policyInForce(s, p.profile!, at).policy), drafterCounts: true, blocked: null };
+  return { needed: deskQuorum(s, rules, at), drafterCounts: true, blocked: null };
+}
+
+/** Whether an approved request or batch still has what the policy in force at `at` asks (else it waits for more). */
+export function stillApproved(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number): boolean {
+  const q = quorumOf(s, p, rules, at);
+  return q.blocked === null && countedApprovers(p, q.drafterCounts).length >= q.needed;
 }
 
 /** Distinct operators whose approvals count: in force when they signed, the drafter only when the rule lets them. */
@@ -155,8 +279,9 @@ function reachQuorum(s: GovernanceState, p: Proposal, rules: GovernanceRules, at
   const q = quorumOf(s, p, rules, at);
   if (countedApprovers(p, q.drafterCounts).length < q.needed) return;
   p.approved_at = at;
+  p.approved_seq = s.seq;
   const cooling = p.what === 'add_operator' || p.what === 'remove_operator' || p.what === 'policy';
-  p.effective_at = at + (cooling ? rules.coolingOffMs : 0);
+  p.effective_at = at + (cooling ? coolingOf(p, rules) : 0);
   if (p.what === 'unfreeze') s.frozen = null;
   takeEffect(s, p);
 }
@@ -197,7 +322,15 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
           removed_from: null,
         });
       }
-      if (r.what === 'policy') Policy.parse(JSON.parse(r.payload));
+      if (r.what === 'policy') Policy.parse(changeBody(r.payload).body);
+      if (r.what === 'add_operator' || r.what === 'remove_operator' || r.what === 'policy') {
+        const signed = changeBody(r.payload).coolingOffMs;
+        const least = rules.minCoolingOffMs ?? 0;
+        if (signed !== null && !(Number.isSafeInteger(signed) && signed >= least))
+          throw new GovernanceError(
+            `the change signs a cooling-off of ${signed / 3_600_000} h; this desk's changes wait at least ${least / 3_600_000} h.`,
+          );
+      }
       const rows = r.what === 'batch' ? checkBatch(s, r.payload) : null;
       if ((r.what === 'request' || r.what === 'batch') && s.batchRows.has(r.ref))
         throw new GovernanceError(`id ${r.ref} is a batch row's already.`);
@@ -211,14 +344,17 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
         signoffs: [],
         rejected: null,
         approved_at: null,
+        drafted_seq: s.seq,
+        approved_seq: null,
         effective_at: null,
         dispatched: false,
       };
-      if ((r.what === 'request' || r.what === 'batch') && (JSON.parse(r.payload) as RequestPayload).verdict.decision === 'block') {
-        throw new GovernanceError(`the policy blocks this ${r.what}: it cannot be drafted.`);
+      if (r.what === 'request' || r.what === 'batch') {
+        const q = quorumOf(s, p, rules, at);
+        if (q.blocked) throw new GovernanceError(`${q.blocked}: this ${r.what} cannot be drafted.`);
       }
       s.proposals.set(r.ref, p);
-      for (const ref of rows ?? []) s.batchRows.add(ref);
+      for (const ref of rows ?? []) s.batchRows.set(ref, r.ref);
       reachQuorum(s, p, rules, at);
       break;
     }
@@ -226,9 +362,12 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       const p = s.proposals.get(r.ref);
       if (!p) throw new GovernanceError(`there is no request or change ${r.ref}.`);
       if (p.rejected) throw new GovernanceError('it was rejected; nothing more can be approved on it.');
-      if (p.approved_at !== null) throw new GovernanceError('it has all the approvals it needs already.');
+      // An approved request not yet handed over takes more signatures when the policy now asks for more.
+      const held = (p.what === 'request' || p.what === 'batch') && !p.dispatched && !stillApproved(s, p, rules, at);
+      if (p.approved_at !== null && !held) throw new GovernanceError('it has all the approvals it needs already.');
       check(s, r.signed, at, textFor('approve', r.ref, p.what, p.payload, p.profile ?? ''));
       const q = quorumOf(s, p, rules, at);
+      if (q.blocked) throw new GovernanceError(`${q.blocked}: it can only be rejected.`);
       if (!q.drafterCounts && r.signed.operator === p.drafted_by.operator) {
         throw new GovernanceError(`${r.signed.name} drafted this request; the rule that decides it needs approvals from other operators.`);
       }

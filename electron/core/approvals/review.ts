@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BatchPayload, BatchReview, BatchSpec } from '../../../shared/api/batch.ts';
-import type { Policy, Verdict } from '../../../shared/api/policy.ts';
+import type { Policy, Verdict, WriteFacts } from '../../../shared/api/policy.ts';
 import { listOf, SavedAddress } from '../../../shared/api/records.ts';
 import type { WriteKind, WriteRequest } from '../../../shared/api/writes.ts';
 import type { ProfileSummary, Review } from '../../../shared/ipc.ts';
@@ -41,6 +41,9 @@ export interface ReviewerOptions {
   /** The stored profiles as they stand now (permissions the exchange corrected included). */
   profiles: () => ProfileSummary[];
 }
+
+/** A review as the window sees it, with the facts the draft signs (the window's schema leaves them out). */
+export type JudgedReview = z.input<typeof Review> & { facts: WriteFacts };
 
 export class Reviewer {
   constructor(private readonly opts: ReviewerOptions) {}
@@ -101,7 +104,7 @@ export class Reviewer {
     id: string | null,
     before: string,
     path: (string | number)[] = ['write'],
-  ): Promise<z.input<typeof Review>> {
+  ): Promise<JudgedReview> {
     const { approvals, session } = ctx;
     let body: Record<string, string | number>;
     let signer: string | null;
@@ -158,17 +161,15 @@ export class Reviewer {
     if (!price) ctx.prices.set(currency, (price = this.usdtPrice(session, currency)));
     let velocity = ctx.velocity.get(currency);
     if (!velocity) ctx.velocity.set(currency, (velocity = this.velocity(approvals, session, currency)));
+    const facts: WriteFacts = { currency, amount: String(body.amount), destination, usdt_price: await price };
     const verdict: Verdict = evaluate(policy, {
       kind: write.kind,
-      currency,
-      amount: String(body.amount),
-      destination,
-      usdt_price: await price,
+      ...facts,
       velocity_24h: dec(await velocity)
         .plus(dec(before))
         .toFixed(),
     });
-    return { kind: write.kind, body, ...(signer !== null ? { signer } : {}), verdict, destination_note: note };
+    return { kind: write.kind, body, ...(signer !== null ? { signer } : {}), verdict, destination_note: note, facts };
   }
 
   /**
@@ -182,7 +183,7 @@ export class Reviewer {
     kind: WriteKind,
     body: Record<string, string | number>,
     policy: Policy,
-  ): Promise<z.input<typeof Review>> {
+  ): Promise<JudgedReview> {
     const pair = String(body.currency_pair);
     const quote = pair.slice(pair.indexOf('_') + 1);
     let notional = '0';
@@ -201,15 +202,9 @@ export class Reviewer {
       }
       note = `notional ${notional} ${quote}${note ? ` (${note})` : ''}`;
     }
-    const verdict: Verdict = evaluate(policy, {
-      kind,
-      currency: quote,
-      amount: notional,
-      destination: null,
-      usdt_price: await this.usdtPrice(session, quote),
-      velocity_24h: await this.velocity(approvals, session, quote),
-    });
-    return { kind, body, verdict, destination_note: note };
+    const facts: WriteFacts = { currency: quote, amount: notional, destination: null, usdt_price: await this.usdtPrice(session, quote) };
+    const verdict: Verdict = evaluate(policy, { kind, ...facts, velocity_24h: await this.velocity(approvals, session, quote) });
+    return { kind, body, verdict, destination_note: note, facts };
   }
 
   private async ticker(session: ActiveSession, pair: string): Promise<{ last?: string; highest_bid?: string } | undefined> {
@@ -238,7 +233,9 @@ export class Reviewer {
       .flatMap((p): { p: Proposal; req: { kind: string; body: RequestPayload['body'] } }[] =>
         p.what === 'batch'
           ? (JSON.parse(p.payload) as BatchPayload).rows.filter((r) => !inJournal.has(r.ref)).map((r) => ({ p, req: r }))
-          : [{ p, req: JSON.parse(p.payload) as RequestPayload }],
+          : inJournal.has(p.ref)
+            ? []
+            : [{ p, req: JSON.parse(p.payload) as RequestPayload }],
       )
       .filter(({ req }) => OUTFLOW_KINDS.has(req.kind))
       .map(({ p, req }) => ({ kind: req.kind as 'withdrawal', state: 'approved', created_at: p.drafted_at, body: req.body }));
@@ -267,7 +264,7 @@ export class Reviewer {
     spec: BatchSpec,
     ids: readonly string[] | null,
     fees?: ReadonlyMap<string, string>,
-  ): Promise<BatchReview> {
+  ): Promise<BatchReview & { facts: WriteFacts[] }> {
     const ctx = this.context(
       approvals,
       session,
@@ -275,13 +272,15 @@ export class Reviewer {
     );
     const leaving = new Map<string, Dec>();
     const rows: BatchReview['rows'] = [];
+    const facts: WriteFacts[] = [];
     for (const [i, w] of spec.writes.entries()) {
       const currency = String((w.write.input as { currency: string }).currency);
       const before = leaving.get(currency) ?? new Dec(0);
       const r = await this.one(ctx, w.write, ids?.[i] ?? null, before.toFixed(), ['writes', i, 'write']);
       if (OUTFLOW_KINDS.has(w.write.kind)) leaving.set(currency, before.plus(dec(String(r.body.amount))));
       rows.push(r as BatchReview['rows'][number]);
+      facts.push(r.facts);
     }
-    return { rows, verdict: strictest(rows.map((r) => r.verdict)), totals: totalsOf(rows, fees) };
+    return { rows, verdict: strictest(rows.map((r) => r.verdict)), totals: totalsOf(rows, fees), facts };
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BatchPayload } from '../../../shared/api/batch.ts';
-import { DEFAULT_POLICY, Policy, type Verdict } from '../../../shared/api/policy.ts';
+import { DEFAULT_POLICY, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
 import type { GovernanceBody, OperatorSignature } from '../journal/records.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
 import type { ScryptParams } from '../vault/crypto.ts';
@@ -8,13 +8,17 @@ import {
   activeAt,
   activeOperators,
   applyGovernance,
+  changeBody,
   countedApprovers,
   deskQuorum,
   foldGovernance,
   GovernanceError,
   policyInForce,
   quorumOf,
+  stillApproved,
   textFor,
+  verdictAt,
+  withCoolingOff,
   type GovernanceRules,
   type GovernanceState,
   type Proposal,
@@ -131,7 +135,7 @@ export class Approvals {
     if ([...s.operators.values()].some((o) => o.name === name && o.removed_from === null))
       throw new GovernanceError(`there is an operator named ${name} already.`);
     const key = await createOperatorKey(name, newPassphrase, this.now(), this.opts.scrypt);
-    const payload = canonical({ id: key.id, name, public_key: key.public_key });
+    const payload = withCoolingOff({ id: key.id, name, public_key: key.public_key }, this.opts.rules.coolingOffMs);
     await this.signed(by, passphrase, 'propose', randomUUID(), 'add_operator', payload, '', async (ref, signed) => {
       await this.opts.store.putOperatorKey(key);
       return { type: 'proposal', ref, what: 'add_operator', payload, signed };
@@ -163,13 +167,21 @@ export class Approvals {
     verdict: Verdict,
     note?: string,
     signer?: string,
+    facts?: WriteFacts,
   ): Promise<Ticket> {
     const st = await this.policyStatus(profile);
     if (st.refused) throw new GovernanceError(st.refused);
     if (verdict.decision === 'block')
       throw new GovernanceError(`the policy blocks this ${kind} (rule ${verdict.rule ?? 'none matched'}): it cannot be drafted.`);
     if ((await this.load()).frozen) throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
-    const payload: RequestPayload = { kind, body, ...(signer ? { signer } : {}), ...(note ? { note } : {}), verdict };
+    const payload: RequestPayload = {
+      kind,
+      body,
+      ...(signer ? { signer } : {}),
+      ...(note ? { note } : {}),
+      verdict,
+      ...(facts ? { facts } : {}),
+    };
     return this.ticket({
       action: 'draft',
       ref,
@@ -217,7 +229,7 @@ export class Approvals {
       ref: randomUUID(),
       what: 'policy',
       profile,
-      payload: canonical(Policy.parse(policy)),
+      payload: withCoolingOff(Policy.parse(policy), this.opts.rules.coolingOffMs),
       title: `Change the policy of profile ${profile}`,
     });
   }
@@ -229,7 +241,7 @@ export class Approvals {
       action: 'propose',
       ref: randomUUID(),
       what: 'remove_operator',
-      payload: canonical({ id }),
+      payload: withCoolingOff({ id }, this.opts.rules.coolingOffMs),
       title: `Remove operator ${op.name}`,
     });
   }
@@ -342,7 +354,8 @@ export class Approvals {
     }
     if (parsed.ref === ref) return false;
     const known = typeof parsed.ref === 'string' ? this.state?.proposals.get(parsed.ref) : undefined;
-    const expected = parsed.ref === null ? canonical(DEFAULT_POLICY) : known?.what === 'policy' ? known.payload : null;
+    const expected =
+      parsed.ref === null ? canonical(DEFAULT_POLICY) : known?.what === 'policy' ? canonical(changeBody(known.payload).body) : null;
     return expected !== null && canonical(parsed.policy) === expected;
   }
 
@@ -357,9 +370,13 @@ export class Approvals {
     if (s.frozen) return [];
     const dispatchable = (p: Proposal): boolean =>
       p.what === 'request' || (p.what === 'batch' && (JSON.parse(p.payload) as BatchPayload).batch === 'payouts');
-    return [...s.proposals.values()]
-      .filter((p) => dispatchable(p) && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)
-      .sort((a, b) => a.approved_at! - b.approved_at!);
+    return (
+      [...s.proposals.values()]
+        .filter((p) => dispatchable(p) && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)
+        // Judged again at hand-over: one the policy in force now asks more of waits for more approvals.
+        .filter((p) => stillApproved(s, p, this.opts.rules, this.now()))
+        .sort((a, b) => a.approved_at! - b.approved_at!)
+    );
   }
 
   async markDispatched(ref: string, profile: string): Promise<void> {
@@ -374,6 +391,16 @@ export class Approvals {
   quorum(p: Proposal): { needed: number; approvers: string[] } {
     const q = quorumOf(this.state!, p, this.opts.rules, this.now());
     return { needed: q.needed, approvers: countedApprovers(p, q.drafterCounts) };
+  }
+
+  /** Whether an approved request still has the approvals the policy in force now asks. */
+  stillApproved(p: Proposal): boolean {
+    return stillApproved(this.state!, p, this.opts.rules, this.now());
+  }
+
+  /** A request's or batch's verdict now: the stricter of its drafter's and the policy in force. */
+  verdictNow(p: Proposal): Verdict {
+    return verdictAt(this.state!, p, this.now());
   }
 
   changeQuorum(): number {

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { conditionsOf } from './alerts.ts';
 import { kindsOf, type SubAccountEntry } from './matrix.ts';
 import { BalanceStore } from './store.ts';
@@ -70,6 +71,45 @@ describe('balance alerts', () => {
     // Back below the line after clearing: a new alert.
     expect(store.reconcile([cond], 5000, () => true)).toHaveLength(1);
     store.close();
+  });
+});
+
+describe('balance store statements', () => {
+  it('prepares every statement when it opens, and none at each call after', () => {
+    const prepare = vi.spyOn(Database.prototype, 'prepare');
+    try {
+      const store = new BalanceStore(null);
+      prepare.mockClear();
+      const cond = { uid: '9', kind: 'cross_risk' as const, subject: '', value: '1', threshold: '1.3' };
+      for (const at of [1000, 2000]) {
+        store.addSnapshot(at, 'USDT', '10');
+        store.snapshots('USDT', 0, 10);
+        store.saveSettings({ auto_refresh_seconds: 60, default_risk_threshold: '1.5' });
+        store.settings();
+        store.setThreshold('9', '2');
+        store.setThreshold('8', null);
+        store.thresholds();
+        store.setFloor('9', 'USDT', '5');
+        store.setFloor('9', 'BTC', null);
+        store.floors();
+        store.floors('9');
+        const [raised] = store.reconcile([cond], at, () => true);
+        store.reconcile([], at + 1, () => true);
+        store.activeAlerts();
+        store.activeAlerts('9');
+        store.acknowledge(raised!.id, at + 2);
+        store.alert(raised!.id);
+      }
+      expect(prepare.mock.calls.map(([sql]) => sql)).toEqual([]);
+      // What the kept statements wrote reads back.
+      expect(store.snapshots('USDT', 0, 10).map((s) => s.at)).toEqual([1000, 2000]);
+      expect(store.settings().auto_refresh_seconds).toBe(60);
+      expect(store.floors('9')).toEqual([{ uid: '9', currency: 'USDT', floor: '5' }]);
+      expect(store.activeAlerts()).toEqual([]);
+      store.close();
+    } finally {
+      prepare.mockRestore();
+    }
   });
 });
 

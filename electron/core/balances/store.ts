@@ -34,8 +34,46 @@ CREATE TABLE IF NOT EXISTS balance_floors (uid TEXT NOT NULL, currency TEXT NOT 
 /** Snapshots older than this are dropped: the chart shows months, not years of minutes. */
 const KEEP_SNAPSHOTS_MS = 400 * 24 * 3600 * 1000;
 
+type Snapshot = { at: number; currency: string; amount: string };
+type Floor = { uid: string; currency: string; floor: string };
+
+/** Every statement the store runs, prepared once when it opens: a refresh writes and reads them again and again. */
+function statements(db: Database.Database) {
+  return {
+    addSnapshot: db.prepare<[number, string, string]>('INSERT INTO balance_snapshots (at, currency, amount) VALUES (?, ?, ?)'),
+    pruneSnapshots: db.prepare<[number]>('DELETE FROM balance_snapshots WHERE at < ?'),
+    snapshots: db.prepare<[string, number, number], Snapshot>(
+      'SELECT at, currency, amount FROM balance_snapshots WHERE currency = ? AND at >= ? ORDER BY at DESC LIMIT ?',
+    ),
+    settings: db.prepare<[], { value: string }>("SELECT value FROM balance_settings WHERE key = 'settings'"),
+    saveSettings: db.prepare<[string]>("INSERT OR REPLACE INTO balance_settings (key, value) VALUES ('settings', ?)"),
+    thresholds: db.prepare<[], { uid: string; risk_threshold: string }>('SELECT uid, risk_threshold FROM balance_thresholds'),
+    deleteThreshold: db.prepare<[string]>('DELETE FROM balance_thresholds WHERE uid = ?'),
+    setThreshold: db.prepare<[string, string]>('INSERT OR REPLACE INTO balance_thresholds (uid, risk_threshold) VALUES (?, ?)'),
+    floors: db.prepare<[], Floor>('SELECT uid, currency, floor FROM balance_floors ORDER BY uid, currency'),
+    floorsOf: db.prepare<[string], Floor>('SELECT uid, currency, floor FROM balance_floors WHERE uid = ? ORDER BY uid, currency'),
+    deleteFloor: db.prepare<[string, string]>('DELETE FROM balance_floors WHERE uid = ? AND currency = ?'),
+    setFloor: db.prepare<[string, string, string]>('INSERT OR REPLACE INTO balance_floors (uid, currency, floor) VALUES (?, ?, ?)'),
+    standingAlerts: db.prepare<[], AlertView>('SELECT * FROM balance_alerts WHERE cleared_at IS NULL'),
+    updateAlert: db.prepare<[string, string, number]>('UPDATE balance_alerts SET value = ?, threshold = ? WHERE id = ?'),
+    raiseAlert: db.prepare<[string, string, string, string, string, number]>(
+      'INSERT INTO balance_alerts (uid, kind, subject, value, threshold, raised_at) VALUES (?, ?, ?, ?, ?, ?)',
+    ),
+    clearAlert: db.prepare<[number, number]>('UPDATE balance_alerts SET cleared_at = ? WHERE id = ?'),
+    alert: db.prepare<[number], AlertView>('SELECT * FROM balance_alerts WHERE id = ?'),
+    activeAlerts: db.prepare<[], AlertView>(
+      'SELECT * FROM balance_alerts WHERE (cleared_at IS NULL OR acknowledged_at IS NULL) ORDER BY raised_at DESC, id DESC',
+    ),
+    activeAlertsOf: db.prepare<[string], AlertView>(
+      'SELECT * FROM balance_alerts WHERE (cleared_at IS NULL OR acknowledged_at IS NULL) AND uid = ? ORDER BY raised_at DESC, id DESC',
+    ),
+    acknowledge: db.prepare<[number, number]>('UPDATE balance_alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL'),
+  };
+}
+
 export class BalanceStore {
   private readonly db: Database.Database;
+  private readonly sql: ReturnType<typeof statements>;
 
   /** `path` null keeps everything in memory (pinned-profile tests and benchmarks). */
   constructor(path: string | null) {
@@ -43,6 +81,7 @@ export class BalanceStore {
     this.db = new Database(path ?? ':memory:');
     this.db.pragma('journal_mode = WAL');
     this.db.exec(SCHEMA);
+    this.sql = statements(this.db);
   }
 
   close(): void {
@@ -50,19 +89,16 @@ export class BalanceStore {
   }
 
   addSnapshot(at: number, currency: string, amount: string): void {
-    this.db.prepare('INSERT INTO balance_snapshots (at, currency, amount) VALUES (?, ?, ?)').run(at, currency, amount);
-    this.db.prepare('DELETE FROM balance_snapshots WHERE at < ?').run(at - KEEP_SNAPSHOTS_MS);
+    this.sql.addSnapshot.run(at, currency, amount);
+    this.sql.pruneSnapshots.run(at - KEEP_SNAPSHOTS_MS);
   }
 
-  snapshots(currency: string, since: number, limit: number): Array<{ at: number; currency: string; amount: string }> {
-    const rows = this.db
-      .prepare('SELECT at, currency, amount FROM balance_snapshots WHERE currency = ? AND at >= ? ORDER BY at DESC LIMIT ?')
-      .all(currency, since, limit);
-    return (rows as Array<{ at: number; currency: string; amount: string }>).reverse();
+  snapshots(currency: string, since: number, limit: number): Snapshot[] {
+    return this.sql.snapshots.all(currency, since, limit).reverse();
   }
 
   settings(): BalanceSettings {
-    const row = this.db.prepare("SELECT value FROM balance_settings WHERE key = 'settings'").get() as { value: string } | undefined;
+    const row = this.sql.settings.get();
     if (!row) return DEFAULT_BALANCE_SETTINGS;
     try {
       const parsed = BalanceSettings.safeParse(JSON.parse(row.value));
@@ -73,30 +109,25 @@ export class BalanceStore {
   }
 
   saveSettings(s: BalanceSettings): void {
-    this.db.prepare("INSERT OR REPLACE INTO balance_settings (key, value) VALUES ('settings', ?)").run(JSON.stringify(s));
+    this.sql.saveSettings.run(JSON.stringify(s));
   }
 
   thresholds(): Map<string, string> {
-    return new Map(
-      (this.db.prepare('SELECT uid, risk_threshold FROM balance_thresholds').all() as Array<{ uid: string; risk_threshold: string }>).map(
-        (r) => [r.uid, r.risk_threshold],
-      ),
-    );
+    return new Map(this.sql.thresholds.all().map((r) => [r.uid, r.risk_threshold]));
   }
 
   setThreshold(uid: string, value: string | null): void {
-    if (value === null) this.db.prepare('DELETE FROM balance_thresholds WHERE uid = ?').run(uid);
-    else this.db.prepare('INSERT OR REPLACE INTO balance_thresholds (uid, risk_threshold) VALUES (?, ?)').run(uid, value);
+    if (value === null) this.sql.deleteThreshold.run(uid);
+    else this.sql.setThreshold.run(uid, value);
   }
 
-  floors(uid?: string): Array<{ uid: string; currency: string; floor: string }> {
-    const sql = 'SELECT uid, currency, floor FROM balance_floors' + (uid ? ' WHERE uid = ?' : '') + ' ORDER BY uid, currency';
-    return this.db.prepare(sql).all(...(uid ? [uid] : [])) as Array<{ uid: string; currency: string; floor: string }>;
+  floors(uid?: string): Floor[] {
+    return uid ? this.sql.floorsOf.all(uid) : this.sql.floors.all();
   }
 
   setFloor(uid: string, currency: string, floor: string | null): void {
-    if (floor === null) this.db.prepare('DELETE FROM balance_floors WHERE uid = ? AND currency = ?').run(uid, currency);
-    else this.db.prepare('INSERT OR REPLACE INTO balance_floors (uid, currency, floor) VALUES (?, ?, ?)').run(uid, currency, floor);
+    if (floor === null) this.sql.deleteFloor.run(uid, currency);
+    else this.sql.setFloor.run(uid, currency, floor);
   }
 
   /**
@@ -107,41 +138,36 @@ export class BalanceStore {
   reconcile(conditions: Condition[], now: number, scope: (uid: string) => boolean): AlertView[] {
     const raised: AlertView[] = [];
     this.db.transaction(() => {
-      const open = this.db.prepare('SELECT * FROM balance_alerts WHERE cleared_at IS NULL').all() as AlertView[];
       const key = (a: { uid: string; kind: string; subject: string }) => `${a.uid}|${a.kind}|${a.subject}`;
-      const standing = new Map(open.map((a) => [key(a), a]));
+      const standing = new Map(this.sql.standingAlerts.all().map((a) => [key(a), a]));
       const seen = new Set<string>();
       for (const c of conditions) {
         const k = key(c);
         seen.add(k);
         const a = standing.get(k);
         if (a) {
-          this.db.prepare('UPDATE balance_alerts SET value = ?, threshold = ? WHERE id = ?').run(c.value, c.threshold, a.id);
+          this.sql.updateAlert.run(c.value, c.threshold, a.id);
           continue;
         }
-        const info = this.db
-          .prepare('INSERT INTO balance_alerts (uid, kind, subject, value, threshold, raised_at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(c.uid, c.kind, c.subject, c.value, c.threshold, now);
+        const info = this.sql.raiseAlert.run(c.uid, c.kind, c.subject, c.value, c.threshold, now);
         raised.push(this.alert(Number(info.lastInsertRowid))!);
       }
-      for (const [k, a] of standing)
-        if (!seen.has(k) && scope(a.uid)) this.db.prepare('UPDATE balance_alerts SET cleared_at = ? WHERE id = ?').run(now, a.id);
+      for (const [k, a] of standing) if (!seen.has(k) && scope(a.uid)) this.sql.clearAlert.run(now, a.id);
     })();
     return raised;
   }
 
   alert(id: number): AlertView | null {
-    return (this.db.prepare('SELECT * FROM balance_alerts WHERE id = ?').get(id) as AlertView | undefined) ?? null;
+    return this.sql.alert.get(id) ?? null;
   }
 
   /** Alerts still needing an operator: standing, or cleared but not yet acknowledged. */
   activeAlerts(uid?: string): AlertView[] {
-    const sql = `SELECT * FROM balance_alerts WHERE (cleared_at IS NULL OR acknowledged_at IS NULL)${uid ? ' AND uid = ?' : ''} ORDER BY raised_at DESC, id DESC`;
-    return this.db.prepare(sql).all(...(uid ? [uid] : [])) as AlertView[];
+    return uid ? this.sql.activeAlertsOf.all(uid) : this.sql.activeAlerts.all();
   }
 
   acknowledge(id: number, now: number): AlertView | null {
-    this.db.prepare('UPDATE balance_alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL').run(now, id);
+    this.sql.acknowledge.run(now, id);
     return this.alert(id);
   }
 }

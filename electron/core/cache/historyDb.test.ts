@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import { HistoryDb } from './historyDb.ts';
 
@@ -142,5 +143,57 @@ describe('history cache pages', () => {
     db.upsert('withdrawals', [withdrawal(5, { status: 'DONE' })], isFinalWithdrawalStatus);
     expect(db.timeline('withdrawals', 'w5').map((t) => t.status)).toEqual(['REQUEST', 'EXTPEND', 'DONE']);
     expect(db.openCount('withdrawals')).toBe(0);
+  });
+});
+
+describe('history cache statements', () => {
+  it('prepares each statement once per cache: a second round of every call compiles nothing', () => {
+    const prepare = vi.spyOn(Database.prototype, 'prepare');
+    const round = (n: number) => {
+      db.setMeta('cursor', String(n));
+      db.getMeta('cursor');
+      db.setMeta('cursor', null);
+      db.upsert('withdrawals', [withdrawal(n, { status: 'REQUEST' }), withdrawal(n + 1)], isFinalWithdrawalStatus);
+      for (const filters of [
+        {},
+        { currency: 'usdt', status: 'DONE', chain: 'TRX', from: 1, to: 2_000_000_000 },
+        { search: 'addr' },
+        { search: 'ad' },
+      ])
+        for (const sort of [
+          { by: 'time', dir: 'desc' },
+          { by: 'amount', dir: 'asc' },
+        ] as const) {
+          const first = db.page('withdrawals', filters, sort, 1);
+          if (first.next_cursor) db.page('withdrawals', filters, sort, 1, first.next_cursor);
+        }
+      db.get('withdrawals', `w${n}`);
+      db.timeline('withdrawals', `w${n}`);
+      db.open('withdrawals');
+      db.open('withdrawals', Date.now());
+      db.openCount('withdrawals');
+      db.deferCheck('withdrawals', `w${n}`, 1000, 60_000);
+      db.times('withdrawals');
+      db.flag('withdrawals', `w${n}`);
+      db.unflag('withdrawals', `w${n}`);
+      db.flag('withdrawals', `w${n + 1}`);
+      db.acknowledge('withdrawals', `w${n + 1}`, 'ours');
+      db.flagged(true);
+      db.unsentCount();
+      db.since('withdrawals', 0);
+    };
+    try {
+      round(10);
+      const compiled = prepare.mock.calls.length;
+      expect(compiled).toBeGreaterThan(10);
+      prepare.mockClear();
+      round(20);
+      expect(prepare.mock.calls.map(([sql]) => sql)).toEqual([]);
+      // The statements kept still answer: the second round's rows are there.
+      expect(db.count('withdrawals')).toBe(4);
+      expect(db.flagged(true).map((f) => f.row.key).sort()).toEqual(['w11', 'w21']);
+    } finally {
+      prepare.mockRestore();
+    }
   });
 });

@@ -109,6 +109,7 @@ export interface HistoryDbOptions {
 export class HistoryDb {
   readonly db: Database.Database;
   private readonly now: () => number;
+  private readonly statements = new Map<string, Database.Statement>();
 
   constructor(opts: HistoryDbOptions) {
     this.now = opts.now ?? Date.now;
@@ -166,14 +167,30 @@ export class HistoryDb {
     this.db.close();
   }
 
+  /**
+   * Prepared once per cache and kept, not compiled again at every call: a sync upserts batch after batch
+   * and a list asks page after page. The texts are a fixed set (per kind and filter shape; values are
+   * always bound, never spliced in), so the map stays small.
+   */
+  private stmt(sql: string, pluck = false): Database.Statement {
+    const key = pluck ? `pluck ${sql}` : sql;
+    let s = this.statements.get(key);
+    if (!s) {
+      s = this.db.prepare(sql);
+      if (pluck) s.pluck();
+      this.statements.set(key, s);
+    }
+    return s;
+  }
+
   getMeta(k: string): string | null {
-    const row = this.db.prepare('SELECT v FROM meta WHERE k = ?').get(k) as { v: string } | undefined;
+    const row = this.stmt('SELECT v FROM meta WHERE k = ?').get(k) as { v: string } | undefined;
     return row?.v ?? null;
   }
 
   setMeta(k: string, v: string | null): void {
-    if (v === null) this.db.prepare('DELETE FROM meta WHERE k = ?').run(k);
-    else this.db.prepare('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v').run(k, v);
+    if (v === null) this.stmt('DELETE FROM meta WHERE k = ?').run(k);
+    else this.stmt('INSERT INTO meta (k, v) VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v = excluded.v').run(k, v);
   }
 
   /** Runs fn in one transaction: a kill mid-way leaves the cache as it was before. */
@@ -188,9 +205,9 @@ export class HistoryDb {
   upsert(kind: HistoryKind, records: unknown[], isFinal: (status: string) => boolean): { changes: Change[]; rejected: string[] } {
     const spec = TABLES[kind];
     const now = this.now();
-    const getOld = this.db.prepare(`SELECT status FROM ${kind} WHERE key = ?`).pluck();
+    const getOld = this.stmt(`SELECT status FROM ${kind} WHERE key = ?`, true);
     const cols = spec.fields.join(', ');
-    const put = this.db.prepare(
+    const put = this.stmt(
       `INSERT INTO ${kind} (key, ${cols}, ts, amount_scaled, first_seen, final, next_check, checks)
        VALUES (@key, ${spec.fields.map((f) => `@${f}`).join(', ')}, @ts, @amount_scaled, @now, @final, @now, 0)
        ON CONFLICT(key) DO UPDATE SET ${spec.fields.map((f) => `${f} = excluded.${f}`).join(', ')},
@@ -199,7 +216,7 @@ export class HistoryDb {
          checks = CASE WHEN ${kind}.status = excluded.status THEN ${kind}.checks ELSE 0 END
        WHERE ${spec.fields.map((f) => `${kind}.${f} IS NOT excluded.${f}`).join(' OR ')}`,
     );
-    const log = this.db.prepare('INSERT INTO status_log (kind, key, status, seen_at) VALUES (?, ?, ?, ?)');
+    const log = this.stmt('INSERT INTO status_log (kind, key, status, seen_at) VALUES (?, ?, ?, ?)');
     const changes: Change[] = [];
     const rejected: string[] = [];
     for (const raw of records) {
@@ -228,10 +245,7 @@ export class HistoryDb {
   }
 
   count(kind: HistoryKind, where = '1 = 1', params: unknown[] = []): number {
-    return this.db
-      .prepare(`SELECT COUNT(*) FROM ${kind} WHERE ${where}`)
-      .pluck()
-      .get(...params) as number;
+    return this.stmt(`SELECT COUNT(*) FROM ${kind} WHERE ${where}`, true).get(...params) as number;
   }
 
   private whereOf(spec: TableSpec, f: HistoryFilters): { sql: string; params: unknown[] } {
@@ -275,10 +289,7 @@ export class HistoryDb {
   page(kind: HistoryKind, filters: HistoryFilters, sort: HistorySort, limit: number, cursor?: string): Page {
     const spec = TABLES[kind];
     const where = this.whereOf(spec, filters);
-    const total = this.db
-      .prepare(`SELECT COUNT(*) FROM ${kind} t WHERE ${where.sql}`)
-      .pluck()
-      .get(...where.params) as number;
+    const total = this.stmt(`SELECT COUNT(*) FROM ${kind} t WHERE ${where.sql}`, true).get(...where.params) as number;
     const col = sort.by === 'amount' ? 't.amount_scaled' : 't.ts';
     const dir = sort.dir === 'asc' ? 'ASC' : 'DESC';
     const params = [...where.params];
@@ -288,13 +299,11 @@ export class HistoryDb {
       keyset = ` AND (${col}, t.key) ${dir === 'ASC' ? '>' : '<'} (?, ?)`;
       params.push(BigInt(v), k);
     }
-    const rows = this.db
-      .prepare(
-        `SELECT t.*, CAST(${col} AS TEXT) AS sort_value, u.flagged_at, u.acknowledged_at, u.note
+    const rows = this.stmt(
+      `SELECT t.*, CAST(${col} AS TEXT) AS sort_value, u.flagged_at, u.acknowledged_at, u.note
        FROM ${kind} t LEFT JOIN unsent u ON u.kind = '${kind}' AND u.key = t.key
        WHERE ${where.sql}${keyset} ORDER BY ${col} ${dir}, t.key ${dir} LIMIT ?`,
-      )
-      .all(...params, limit + 1) as Array<Record<string, unknown>>;
+    ).all(...params, limit + 1) as Array<Record<string, unknown>>;
     const more = rows.length > limit;
     const shown = rows.slice(0, limit);
     const last = shown.at(-1);
@@ -318,12 +327,10 @@ export class HistoryDb {
 
   get(kind: HistoryKind, key: string): StoredRow | null {
     const spec = TABLES[kind];
-    const r = this.db
-      .prepare(
-        `SELECT t.*, u.flagged_at, u.acknowledged_at, u.note FROM ${kind} t
+    const r = this.stmt(
+      `SELECT t.*, u.flagged_at, u.acknowledged_at, u.note FROM ${kind} t
        LEFT JOIN unsent u ON u.kind = '${kind}' AND u.key = t.key WHERE t.key = ?`,
-      )
-      .get(key) as Record<string, unknown> | undefined;
+    ).get(key) as Record<string, unknown> | undefined;
     return r ? this.toStored(spec, r) : null;
   }
 
@@ -349,17 +356,18 @@ export class HistoryDb {
   }
 
   timeline(kind: HistoryKind, key: string): Array<{ status: string; seen_at: number }> {
-    return this.db
-      .prepare('SELECT status, seen_at FROM status_log WHERE kind = ? AND key = ? ORDER BY seen_at, rowid')
-      .all(kind, key) as Array<{ status: string; seen_at: number }>;
+    return this.stmt('SELECT status, seen_at FROM status_log WHERE kind = ? AND key = ? ORDER BY seen_at, rowid').all(kind, key) as Array<{
+      status: string;
+      seen_at: number;
+    }>;
   }
 
   /** Records not final, oldest first; with `dueBy`, only those whose next check has come. */
   open(kind: HistoryKind, dueBy?: number): StoredRow[] {
     const spec = TABLES[kind];
-    const rows = this.db
-      .prepare(`SELECT t.* FROM ${kind} t WHERE final = 0 ${dueBy === undefined ? '' : 'AND next_check <= ?'} ORDER BY ts, key`)
-      .all(...(dueBy === undefined ? [] : [dueBy])) as Array<Record<string, unknown>>;
+    const rows = this.stmt(
+      `SELECT t.* FROM ${kind} t WHERE final = 0 ${dueBy === undefined ? '' : 'AND next_check <= ?'} ORDER BY ts, key`,
+    ).all(...(dueBy === undefined ? [] : [dueBy])) as Array<Record<string, unknown>>;
     return rows.map((r) => this.toStored(spec, r));
   }
 
@@ -369,38 +377,41 @@ export class HistoryDb {
 
   /** After a check that found no change: the next one waits longer (backoff), up to maxMs. */
   deferCheck(kind: HistoryKind, key: string, baseMs: number, maxMs: number): void {
-    const row = this.db.prepare(`SELECT checks FROM ${kind} WHERE key = ?`).get(key) as { checks: number } | undefined;
+    const row = this.stmt(`SELECT checks FROM ${kind} WHERE key = ?`).get(key) as { checks: number } | undefined;
     if (!row) return;
     const wait = Math.min(maxMs, baseMs * 2 ** Math.min(row.checks, 20));
-    this.db.prepare(`UPDATE ${kind} SET checks = checks + 1, next_check = ? WHERE key = ?`).run(this.now() + wait, key);
+    this.stmt(`UPDATE ${kind} SET checks = checks + 1, next_check = ? WHERE key = ?`).run(this.now() + wait, key);
   }
 
   /** Time values (ms) of every record, ascending: for the cost of re-reading a window. */
   times(kind: HistoryKind): number[] {
-    return this.db.prepare(`SELECT ts FROM ${kind} ORDER BY ts`).pluck().all() as number[];
+    return this.stmt(`SELECT ts FROM ${kind} ORDER BY ts`, true).all() as number[];
   }
 
   flag(kind: HistoryKind, key: string): boolean {
-    return this.db.prepare('INSERT OR IGNORE INTO unsent (kind, key, flagged_at) VALUES (?, ?, ?)').run(kind, key, this.now()).changes > 0;
+    return this.stmt('INSERT OR IGNORE INTO unsent (kind, key, flagged_at) VALUES (?, ?, ?)').run(kind, key, this.now()).changes > 0;
   }
 
   unflag(kind: HistoryKind, key: string): void {
-    this.db.prepare('DELETE FROM unsent WHERE kind = ? AND key = ? AND acknowledged_at IS NULL').run(kind, key);
+    this.stmt('DELETE FROM unsent WHERE kind = ? AND key = ? AND acknowledged_at IS NULL').run(kind, key);
   }
 
   acknowledge(kind: HistoryKind, key: string, note: string): boolean {
     return (
-      this.db
-        .prepare('UPDATE unsent SET acknowledged_at = ?, note = ? WHERE kind = ? AND key = ? AND acknowledged_at IS NULL')
-        .run(this.now(), note, kind, key).changes > 0
+      this.stmt('UPDATE unsent SET acknowledged_at = ?, note = ? WHERE kind = ? AND key = ? AND acknowledged_at IS NULL').run(
+        this.now(),
+        note,
+        kind,
+        key,
+      ).changes > 0
     );
   }
 
   /** Flags not yet acknowledged, newest first, with their records. */
   flagged(includeAcknowledged = false): Array<{ kind: HistoryKind; row: StoredRow }> {
-    const list = this.db
-      .prepare(`SELECT kind, key FROM unsent ${includeAcknowledged ? '' : 'WHERE acknowledged_at IS NULL'} ORDER BY flagged_at DESC`)
-      .all() as Array<{ kind: HistoryKind; key: string }>;
+    const list = this.stmt(
+      `SELECT kind, key FROM unsent ${includeAcknowledged ? '' : 'WHERE acknowledged_at IS NULL'} ORDER BY flagged_at DESC`,
+    ).all() as Array<{ kind: HistoryKind; key: string }>;
     return list.flatMap(({ kind, key }) => {
       const row = this.get(kind, key);
       return row ? [{ kind, row }] : [];
@@ -408,13 +419,13 @@ export class HistoryDb {
   }
 
   unsentCount(): number {
-    return this.db.prepare('SELECT COUNT(*) FROM unsent WHERE acknowledged_at IS NULL').pluck().get() as number;
+    return this.stmt('SELECT COUNT(*) FROM unsent WHERE acknowledged_at IS NULL', true).get() as number;
   }
 
   /** Records of a kind dated after `sinceMs`, for the outflow check. */
   since(kind: HistoryKind, sinceMs: number): StoredRow[] {
     const spec = TABLES[kind];
-    const rows = this.db.prepare(`SELECT t.* FROM ${kind} t WHERE ts > ? ORDER BY ts`).all(sinceMs) as Array<Record<string, unknown>>;
+    const rows = this.stmt(`SELECT t.* FROM ${kind} t WHERE ts > ? ORDER BY ts`).all(sinceMs) as Array<Record<string, unknown>>;
     return rows.map((r) => this.toStored(spec, r));
   }
 }

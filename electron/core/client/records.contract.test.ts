@@ -1,7 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import {
   Chain,
@@ -26,18 +23,15 @@ import {
   WithdrawalLimits,
 } from '../../../shared/api/records.ts';
 import { readSandboxCredentials } from '../profiles/sandbox.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from './client.ts';
 import { AnswerShapeError } from '../errors.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // Every record the desk reads, from a real Sandbox through a relay that can damage one field of the
 // answer (the adversary: a proxy between desk and exchange, or an exchange that changed its records).
 // The undamaged answer must pass; each field the desk uses, dropped or given the wrong type, must be
 // refused with a message naming the endpoint and the field.
 
-const ROOT = resolve(import.meta.dirname, '../../..');
-let sandbox: SandboxProcess;
-let dir: string;
 let client: ApiClient;
 let damage: ((body: unknown) => void) | null = null;
 
@@ -49,18 +43,12 @@ const relay = (async (input: string | URL | Request, init?: RequestInit) => {
   return new Response(JSON.stringify(body), { status: 200, headers: res.headers });
 }) as typeof fetch;
 
+const sb = useSandbox('td-records');
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'td-records-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: dir });
-  const creds = readSandboxCredentials(sandbox.credentialsPath);
+  const creds = readSandboxCredentials(sb.credentialsPath);
   client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: creds.main.uid, fetch: relay, limitsOff: true });
   await client.syncClock();
 }, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
 
 /** "[0].base.available" -> [0, 'base', 'available'] */
 function segments(field: string): Array<string | number> {

@@ -1,24 +1,14 @@
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { Fees, TotalBalance } from '../../../shared/api/records.ts';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { HistoryCache } from '../sync/historyCache.ts';
 import { subAccountSpotBalances } from '../sync/subAccounts.ts';
 import { thirtyDayWindows } from '../sync/windows.ts';
 import { ApiClient } from './client.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // The real client against a real Sandbox over loopback, limits on.
-
-const ROOT = resolve(import.meta.dirname, '../../..');
-
-let sandbox: SandboxProcess;
-let dir: string;
-let creds: SandboxCredentials;
 
 /** Counts what actually went over the wire, by path and status. */
 function countingFetch(log: Array<{ path: string; status: number }>): typeof fetch {
@@ -29,21 +19,16 @@ function countingFetch(log: Array<{ path: string; status: number }>): typeof fet
   };
 }
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'td-client-contract-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: dir });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-}, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
-
+const sb = useSandbox('td-client-contract');
 describe('client against the Sandbox', () => {
   it('sends 100 reads of an 80 / 10 s endpoint at full speed without one 429', async () => {
     const wire: Array<{ path: string; status: number }> = [];
-    const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: creds.main.uid, fetch: countingFetch(wire) });
+    const client = new ApiClient({
+      baseUrl: sb.creds.base_url,
+      credentials: sb.creds.main,
+      account: sb.creds.main.uid,
+      fetch: countingFetch(wire),
+    });
     const answers = await Promise.all(
       Array.from({ length: 100 }, () => client.request({ method: 'GET', path: '/wallet/total_balance' }, TotalBalance)),
     );
@@ -54,13 +39,13 @@ describe('client against the Sandbox', () => {
 
   it('works through a server clock 5 minutes off (REQUEST_EXPIRED never reaches the caller)', async () => {
     // The Sandbox's skew fault is part of what this test proves against: if it is missing, the test fails.
-    await adminCall(creds, 'POST', '/faults', { kind: 'skew', path: '*', skew_sec: 300 });
+    await adminCall(sb.creds, 'POST', '/faults', { kind: 'skew', path: '*', skew_sec: 300 });
     try {
       const wire: Array<{ path: string; status: number }> = [];
       const client = new ApiClient({
-        baseUrl: creds.base_url,
-        credentials: creds.main,
-        account: `${creds.main.uid}-skew`,
+        baseUrl: sb.creds.base_url,
+        credentials: sb.creds.main,
+        account: `${sb.creds.main.uid}-skew`,
         fetch: countingFetch(wire),
       });
       for (const path of ['/wallet/fee', '/wallet/fee'] as const) {
@@ -70,23 +55,26 @@ describe('client against the Sandbox', () => {
       expect(wire.map((w) => `${w.path} ${w.status}`)).toEqual(['/wallet/fee 401', '/spot/time 200', '/wallet/fee 200', '/wallet/fee 200']);
       expect(Math.abs(client.clock.offsetMs - 300_000)).toBeLessThan(2_000);
     } finally {
-      await adminCall(creds, 'DELETE', '/faults');
+      await adminCall(sb.creds, 'DELETE', '/faults');
     }
   }, 30_000);
 
   it('reads a year of withdrawals and deposits in the fewest requests, then only what is new in 2', async () => {
     const wire: Array<{ path: string; status: number }> = [];
     const client = new ApiClient({
-      baseUrl: creds.base_url,
-      credentials: creds.main,
-      account: `${creds.main.uid}-history`,
+      baseUrl: sb.creds.base_url,
+      credentials: sb.creds.main,
+      account: `${sb.creds.main.uid}-history`,
       fetch: countingFetch(wire),
     });
     await client.syncClock();
     let now = Math.floor(client.clock.nowMs() / 1000);
-    const cache = new HistoryCache({ client, dir: join(dir, 'history'), nowSec: () => now, kinds: ['withdrawals', 'deposits'] });
+    const cache = new HistoryCache({ client, dir: join(sb.dir, 'history'), nowSec: () => now, kinds: ['withdrawals', 'deposits'] });
     const counts = async (from: number, to: number) =>
-      (await adminCall(creds, 'GET', `/counts?uid=${creds.main.uid}&from=${from}&to=${to}`)) as { withdrawals: number; deposits: number };
+      (await adminCall(sb.creds, 'GET', `/counts?uid=${sb.creds.main.uid}&from=${from}&to=${to}`)) as {
+        withdrawals: number;
+        deposits: number;
+      };
 
     const cold = await cache.sync();
     let minimum = 0;
@@ -101,7 +89,7 @@ describe('client against the Sandbox', () => {
     expect(cold.requests).toBe(minimum);
     expect(wire.filter((w) => w.status !== 200)).toEqual([]);
 
-    for (let i = 0; i < 3; i++) await adminCall(creds, 'POST', '/deposits', { uid: creds.main.uid, currency: 'USDT', amount: '1.5' });
+    for (let i = 0; i < 3; i++) await adminCall(sb.creds, 'POST', '/deposits', { uid: sb.creds.main.uid, currency: 'USDT', amount: '1.5' });
     now += 5;
     const warm = await cache.sync();
     expect(warm.kind).toBe('warm');
@@ -117,10 +105,10 @@ describe('client against the Sandbox', () => {
   }, 60_000);
 
   it('reads every sub-account spot balance in pages of 100', async () => {
-    const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, account: `${creds.main.uid}-subs` });
+    const client = new ApiClient({ baseUrl: sb.creds.base_url, credentials: sb.creds.main, account: `${sb.creds.main.uid}-subs` });
     const rows = [];
     for await (const r of subAccountSpotBalances(client)) rows.push(r);
-    const c = (await adminCall(creds, 'GET', `/counts?uid=${creds.main.uid}`)) as { sub_accounts: number };
+    const c = (await adminCall(sb.creds, 'GET', `/counts?uid=${sb.creds.main.uid}`)) as { sub_accounts: number };
     expect(rows).toHaveLength(c.sub_accounts);
     expect(new Set(rows.map((r) => r.uid)).size).toBe(c.sub_accounts);
     expect(client.requestCount).toBe(Math.floor(c.sub_accounts / 100) + 1);

@@ -1,56 +1,46 @@
 import Decimal from 'decimal.js';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ProfileStore } from '../profiles/store.ts';
 import { Session as Sessions, type ActiveSession } from '../session.ts';
 import { DeskVault } from '../vault/vault.ts';
 import type { BucketState } from './scheduler.ts';
 import { z } from 'zod';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // Sub-account keys sign their own requests, against a real Sandbox with its limits on: a stored profile
 // holds the main key, two sub-accounts' keys from credentials.json and a third sub-account key that the
 // Sandbox made wallet read-only.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 type Key = { uid: string; key: string; secret: string };
-let sandbox: SandboxProcess;
-let dir: string;
-let creds: SandboxCredentials;
 let store: ProfileStore;
 let sessions: Sessions;
 let s: ActiveSession;
 let readOnlySub: Key;
 const busy: BucketState[] = [];
 
+const sb = useSandbox('subkeys');
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'subkeys-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-  const third = creds.sub_accounts[2]!;
-  const made = await adminCall<{ key: string; secret: string }>(creds, 'POST', '/keys', {
+  const third = sb.creds.sub_accounts[2]!;
+  const made = await adminCall<{ key: string; secret: string }>(sb.creds, 'POST', '/keys', {
     uid: third.uid,
     perms: { spot: 'write', wallet: 'read' },
     label: 'wallet read-only',
   });
   readOnlySub = { uid: third.uid, ...made };
-  const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
+  const vault = DeskVault.open({ path: join(sb.dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
-  store = new ProfileStore(join(dir, 'profiles.json'));
+  store = new ProfileStore(join(sb.dir, 'profiles.json'));
   sessions = new Sessions({ store, vault, onBusyBuckets: (b) => busy.push(...b) });
-  const [a, b] = creds.sub_accounts;
+  const [a, b] = sb.creds.sub_accounts;
   const saved = await sessions.save({
     name: 'With sub keys',
     environment: 'futures',
-    base_url: creds.base_url,
+    base_url: sb.creds.base_url,
     svc: 'Svc',
-    key: creds.main.key,
-    secret: creds.main.secret,
+    key: sb.creds.main.key,
+    secret: sb.creds.main.secret,
     permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
     sub_keys: [a!, b!, readOnlySub].map((k) => ({ uid: k.uid, key: k.key, secret: k.secret })),
   });
@@ -59,8 +49,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await sessions?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 type SpotRow = { currency: string; available: string };
@@ -68,7 +56,7 @@ const usdt = (rows: SpotRow[]) => new Decimal(rows.find((r) => r.currency === 'U
 
 describe('sub-account keys that sign', () => {
   it("a sub-account key reads and moves that sub-account's own money, not the main account's", async () => {
-    const uid = creds.sub_accounts[0]!.uid;
+    const uid = sb.creds.sub_accounts[0]!.uid;
     const sub = s.subKeys.client(uid);
     const spot0 = usdt(await sub.request({ method: 'GET', path: '/spot/accounts', query: [['currency', 'USDT']] }, z.any()));
     const seenByMain = await s.client.request({ method: 'GET', path: '/wallet/sub_account_balances', query: [['sub_uid', uid]] }, z.any());
@@ -97,13 +85,13 @@ describe('sub-account keys that sign', () => {
 
   it('each UID draws on its own §8.2 buckets in the one scheduler', async () => {
     busy.length = 0;
-    const [a, b] = creds.sub_accounts.map((k) => s.subKeys.client(k.uid));
+    const [a, b] = sb.creds.sub_accounts.map((k) => s.subKeys.client(k.uid));
     const req = { method: 'GET' as const, path: '/spot/accounts' };
     await Promise.all([s.client.request(req, z.any()), a!.request(req, z.any()), b!.request(req, z.any())]);
     const keys = new Set(busy.filter((x) => x.key.endsWith('GET /spot/accounts')).map((x) => x.key.split('|')[0]));
     expect(keys.size).toBe(3);
-    expect(keys).toContain(`uid:${creds.sub_accounts[0]!.uid}`);
-    expect(keys).toContain(`uid:${creds.sub_accounts[1]!.uid}`);
+    expect(keys).toContain(`uid:${sb.creds.sub_accounts[0]!.uid}`);
+    expect(keys).toContain(`uid:${sb.creds.sub_accounts[1]!.uid}`);
   });
 
   it("a refusal of a sub-account key corrects that key's permissions only", async () => {
@@ -116,7 +104,7 @@ describe('sub-account keys that sign', () => {
     await expect(refused).rejects.toMatchObject({ label: 'READ_ONLY' });
     const summary = store.summaries().find((p) => p.name === 'With sub keys')!;
     expect(summary.sub_keys.find((k) => k.uid === readOnlySub.uid)!.permissions?.wallet).toBe('read');
-    expect(summary.sub_keys.find((k) => k.uid === creds.sub_accounts[0]!.uid)!.permissions).toBeUndefined();
+    expect(summary.sub_keys.find((k) => k.uid === sb.creds.sub_accounts[0]!.uid)!.permissions).toBeUndefined();
     expect(summary.permissions.wallet).toBe('write');
   });
 

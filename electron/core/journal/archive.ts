@@ -49,7 +49,8 @@ export function archiveAndRestart(path: string, damage: JournalDamage, opts: Jou
   const carried = unfinishedUnverified(path);
   if (existsSync(path)) renameSync(path, archivedTo);
   if (existsSync(headPath(path))) renameSync(headPath(path), headPath(archivedTo));
-  const journal = Journal.open(path, opts);
+  // The operator's act of starting anew: the register keeps the name, the old anchor is set aside.
+  const journal = Journal.open(path, { ...opts, restart: true });
   for (const v of carried) {
     journal.append({
       type: 'intent',

@@ -1,14 +1,9 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SubAccountTransfer, Withdrawal } from '../../../shared/api/records.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { ApiClient } from '../client/client.ts';
 import { DeskVault } from '../vault/vault.ts';
 import { WriteExecutor } from '../writes/executor.ts';
@@ -16,23 +11,20 @@ import type { WriteInput } from '../writes/inputs.ts';
 import { headPath } from './head.ts';
 import type { IntentView } from './intents.ts';
 import { Journal, JournalDamagedError } from './journal.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // The attacks of an adversary who can write the desk's data folder but cannot unlock its vault, tried
 // against the real Sandbox: forge entries, cut the journal, restore an old copy of the folder. After
 // each, the next run of the desk must send nothing the exchange already holds, checked against the
 // Sandbox's own records through a client of the test's own.
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const PASSPHRASE = 'correct horse battery staple';
 
-let tmp: string;
-let sandbox: SandboxProcess;
-let creds: SandboxCredentials;
 let exchange: ApiClient;
 
 function client(): ApiClient {
-  return new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true, timeoutMs: 2000, maxReadAttempts: 2 });
+  return new ApiClient({ baseUrl: sb.creds.base_url, credentials: sb.creds.main, limitsOff: true, timeoutMs: 2000, maxReadAttempts: 2 });
 }
 
 /** What the exchange holds, read by the test's own client. */
@@ -95,12 +87,12 @@ const ownTransfer: WriteInput = {
 };
 const subTransfer = (): WriteInput => ({
   kind: 'main_sub_transfer',
-  input: { sub_account: creds.sub_accounts[0]!.uid, currency: 'USDT', amount: '3', direction: 'to' },
+  input: { sub_account: sb.creds.sub_accounts[0]!.uid, currency: 'USDT', amount: '3', direction: 'to' },
 });
 
 /** A folder whose journal holds one finished write of each kind given. */
 async function folderWith(writes: WriteInput[]): Promise<string> {
-  const dir = mkdtempSync(join(tmp, 'desk-'));
+  const dir = mkdtempSync(join(sb.dir, 'desk-'));
   const run = await DeskRun.start(dir);
   for (const w of writes) await run.writes.submit(w, 'op');
   await run.close();
@@ -134,17 +126,10 @@ function writeLines(dir: string, ls: string[], newline = true): void {
   writeFileSync(join(dir, 'profile-1.jsonl'), ls.join('\n') + (newline ? '\n' : ''));
 }
 
+const sb = useSandbox('journal-attacks', { limits: false });
 beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'journal-attacks-'));
-  sandbox = await launchSandbox({ dataDir: join(tmp, 'sandbox'), root, extraArgs: ['--no-limits'] });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
   exchange = client();
 }, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
 
 describe('an attacker who can write the data folder', () => {
   it('appends a forged withdrawal and approval with a recomputed SHA-256 chain: nothing leaves, the damage is named', async () => {
@@ -187,7 +172,7 @@ describe('an attacker who can write the data folder', () => {
   });
 
   it('cuts a withdrawal back to its intent and approval: found missing; with the old head put back too, looked up, not resent', async () => {
-    const dir = mkdtempSync(join(tmp, 'desk-'));
+    const dir = mkdtempSync(join(sb.dir, 'desk-'));
     const first = await DeskRun.start(dir);
     first.blocked = true;
     const v = first.writes.prepare(withdrawal('12'));
@@ -212,7 +197,7 @@ describe('an attacker who can write the data folder', () => {
   });
 
   it('resets the vault and enters the keys again: the old journal no longer verifies and drives nothing', async () => {
-    const dir = mkdtempSync(join(tmp, 'desk-'));
+    const dir = mkdtempSync(join(sb.dir, 'desk-'));
     const first = await DeskRun.start(dir);
     first.blocked = true;
     await first.writes.approve(first.writes.prepare(withdrawal('14')).id, 'op');
@@ -226,7 +211,7 @@ describe('an attacker who can write the data folder', () => {
   });
 
   it('restores a copy of the whole folder taken while writes were approved: nothing is sent twice', async () => {
-    const dir = mkdtempSync(join(tmp, 'desk-'));
+    const dir = mkdtempSync(join(sb.dir, 'desk-'));
     const first = await DeskRun.start(dir);
     first.blocked = true;
     const ids = [];
@@ -235,7 +220,7 @@ describe('an attacker who can write the data folder', () => {
       await first.writes.approve(v.id, 'op');
       ids.push(v.id);
     }
-    const copy = mkdtempSync(join(tmp, 'copy-'));
+    const copy = mkdtempSync(join(sb.dir, 'copy-'));
     cpSync(dir, copy, { recursive: true });
     first.blocked = false;
     await first.writes.resume();

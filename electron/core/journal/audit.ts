@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { applyGovernance, emptyState, GovernanceError, type GovernanceRules } from '../approvals/governance.ts';
 import { isGovernance, type AnyRecord, type GovernanceRecord } from './records.ts';
-import { JournalDamagedError, verifyJournal } from './verify.ts';
+import { anchorDamage, anchorPathFor, missingHeadDamage, readAnchor, type AnchorRead } from './anchor.ts';
+import { JournalDamagedError, journalIdOf, verifyJournal, type JournalDamage, type Verified } from './verify.ts';
 import type { JournalKey } from './mac.ts';
+import { journalNameOf, type JournalRegistry } from './registry.ts';
 
 // The audit view of a journal: every entry as the Journal page lists it, and a verification that never
 // throws but names the first entry that fails and why. Two journals are audited together: the active
@@ -15,6 +17,9 @@ export interface JournalSource {
   journal: JournalName;
   path: string;
   key: JournalKey;
+  /** As the journal's writer has them: Verify then finds what the desk's open finds (journal/anchor.ts). */
+  registry?: JournalRegistry;
+  anchorDir?: string;
 }
 
 export interface AuditEntry {
@@ -116,17 +121,35 @@ function authenticPrefix(path: string, firstBad: number | null): AnyRecord[] {
   return lines.slice(0, upTo).map((l) => JSON.parse(l) as AnyRecord);
 }
 
-/** Checks every MAC, the chain, the sealed head and, for governance, every operator signature. */
+/** What the register and the anchor say of a journal that verified on its own (null: nothing). */
+function pastDamage(src: JournalSource, v: Verified, anchor: AnchorRead | null, anchorAt: string | null): JournalDamage | null {
+  let registered = false;
+  try {
+    registered = src.registry?.has(journalNameOf(src.path)) ?? false;
+  } catch (e) {
+    return { reason: `The desk cannot tell whether this journal existed before: ${(e as Error).message}`, entry: null, missing: 0 };
+  }
+  if (registered && !v.headFound) return missingHeadDamage(src.path, v);
+  return anchor && anchorAt ? anchorDamage(anchor, v.records, registered, anchorAt) : null;
+}
+
+/** Checks every MAC, the chain, the sealed head, the register and anchor and, for governance, every operator signature. */
 export function auditJournal(src: JournalSource, rules: GovernanceRules | null): AuditResult {
   const base = { journal: src.journal, missing: 0, torn: null };
-  if (!existsSync(src.path)) return { ...base, entries: 0, head_seq: 0, ok: true, entry: null, reason: null };
+  // The anchor first: it moves only after the entry and the head are on disk, so read before the journal
+  // it can only be behind what follows, never ahead of it.
+  const anchorAt = src.anchorDir ? anchorPathFor(src.anchorDir, src.path) : null;
+  const anchor = anchorAt ? readAnchor(anchorAt, src.key(), journalIdOf(src.path)) : null;
   let v;
   try {
     v = verifyJournal(src.path, src.key());
+    const d = pastDamage(src, v, anchor, anchorAt);
+    if (d) throw new JournalDamagedError(src.path, d);
   } catch (e) {
     if (!(e instanceof JournalDamagedError)) throw e;
     return { ...base, entries: 0, head_seq: 0, ok: false, entry: e.damage.entry, reason: e.damage.reason, missing: e.damage.missing };
   }
+  if (!existsSync(src.path) && v.records.length === 0) return { ...base, entries: 0, head_seq: 0, ok: true, entry: null, reason: null };
   const torn = v.torn;
   const ok = { ...base, entries: v.records.length, head_seq: v.headSeq, torn };
   if (rules) {

@@ -1,26 +1,20 @@
-import { appendFileSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appendFileSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Withdrawal } from '../../../shared/api/records.ts';
 import type { IntentView, Reply } from '../../../shared/ipc.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
 import { sendGoverned } from '../approvals/testkit/governed.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // A journal that fails verification is a state of the desk, not a crash: reads go on, writes on that
 // profile stop with a sentence that says why, and the operator archives it to go on. Nothing from the
 // damaged journal is ever sent again: the Sandbox's records are the proof.
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
-
-let tmp: string;
-let sandbox: SandboxProcess;
 
 function ok<T>(reply: Reply<T>): T {
   if (!reply.ok) throw new Error(`expected success, got ${reply.error.kind}: ${reply.error.message}`);
@@ -28,12 +22,12 @@ function ok<T>(reply: Reply<T>): T {
 }
 
 function openCore(dataDir: string): Core & ConfirmCore {
-  return createCore({ profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true }, dataDir, log: () => {}, coolingOffMs: 0 });
+  return createCore({ profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true }, dataDir, log: () => {}, coolingOffMs: 0 });
 }
 
 /** The Sandbox's own count of withdrawals, read by a client of the test's. */
 async function withdrawalsAtExchange(): Promise<number> {
-  const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
+  const { baseUrl, credentials } = sandboxProfile(sb.credentialsPath);
   const c = new ApiClient({ baseUrl, credentials, limitsOff: true });
   const now = Math.floor(Date.now() / 1000);
   return (
@@ -52,19 +46,10 @@ async function withdrawalsAtExchange(): Promise<number> {
   ).length;
 }
 
-beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'journal-damaged-'));
-  sandbox = await launchSandbox({ dataDir: join(tmp, 'sandbox'), root, extraArgs: ['--no-limits'] });
-}, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(tmp, { recursive: true, force: true });
-});
-
+const sb = useSandbox('journal-damaged', { limits: false });
 describe('a journal with one changed byte', () => {
   it('keeps reads going, stops writes with the reason, and after archiving carries unfinished writes over unsent', async () => {
-    const dataDir = join(tmp, 'desk');
+    const dataDir = join(sb.dir, 'desk');
     let core = openCore(dataDir);
     const sent = await sendGoverned(core, { kind: 'withdrawal', input: { currency: 'USDT', amount: '21', address: TRX, chain: 'TRX' } });
     expect(sent).toMatchObject({ state: 'accepted' });
@@ -104,7 +89,7 @@ describe('a journal with one changed byte', () => {
   });
 
   it('tells the operator about a torn last line it cut at open, until they acknowledge it', async () => {
-    const dataDir = join(tmp, 'desk-torn');
+    const dataDir = join(sb.dir, 'desk-torn');
     let core = openCore(dataDir);
     ok(
       await core.invoke('writePrepare', {

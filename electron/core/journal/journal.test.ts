@@ -172,6 +172,30 @@ describe('journal', () => {
     expect(damageOf(() => openJournal())).toMatchObject({ entry: 2 });
   });
 
+  it('refuses two forks of one journal spliced together, though every entry is authentic and numbered right', () => {
+    // A backup restored beside the live folder gives an attacker two authentic histories that agree up to
+    // a point. Only the chain link tells them apart: here the fork's larger w3 wears the live w3's approval.
+    sixEntries();
+    const forkDir = mkdtempSync(join(dir, 'fork-'));
+    const fork = join(forkDir, 'journal.jsonl');
+    copyFileSync(path, fork);
+    copyFileSync(headPath(path), headPath(fork));
+    const live = openJournal();
+    withdrawalIntent(live, 'w3', '10');
+    live.append({ type: 'approval', intent: 'w3', by: 'op' });
+    const other = openJournal(fork);
+    withdrawalIntent(other, 'w3', '99999');
+    other.append({ type: 'approval', intent: 'w3', by: 'op' });
+    closeAll();
+    const liveLines = readFileSync(path, 'utf8').trimEnd().split('\n');
+    const forkLines = readFileSync(fork, 'utf8').trimEnd().split('\n');
+    expect(forkLines[6]).not.toBe(liveLines[6]);
+    writeFileSync(path, `${[...liveLines.slice(0, 6), forkLines[6], liveLines[7]].join('\n')}\n`);
+    const d = damageOf(() => openJournal());
+    expect(d).toMatchObject({ entry: 8, missing: 0 });
+    expect(d.reason).toMatch(/does not follow the entry before it/);
+  });
+
   it('keeps a whole last entry that only lost its newline: nothing is dropped, no alarm', () => {
     const text = sixEntries();
     writeFileSync(path, text.slice(0, -1));

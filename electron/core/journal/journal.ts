@@ -13,8 +13,10 @@ import {
 } from 'node:fs';
 import { dirname } from 'node:path';
 import { applyRecord, isFinished, type IntentView } from './intents.ts';
+import { anchorDamage, anchorPathFor, AnchorWriter, missingHeadDamage, readAnchor, setAnchorAside } from './anchor.ts';
 import { HeadWriter, headPath } from './head.ts';
 import { entryMac, type JournalKey } from './mac.ts';
+import { journalNameOf, type JournalRegistry } from './registry.ts';
 import { isGovernance, RecordBody, type AnyRecord, type GovernanceRecord, type IntentKind } from './records.ts';
 import { JournalDamagedError, journalIdOf, verifyJournal, type Verified } from './verify.ts';
 
@@ -49,6 +51,12 @@ export type AppendStep = 'line-written' | 'line-synced' | 'head-written';
 export interface JournalOptions {
   /** The MAC key; called at open and at every append (it throws while the vault is locked). */
   key: JournalKey;
+  /** Where the desk records that this journal exists (the vault's file, for the vault's journals): once registered, a missing head is damage, not a new journal. */
+  registry?: JournalRegistry;
+  /** The host's state directory OUTSIDE the data folder, where the journal's anchor moves with its head (journal/anchor.ts). */
+  anchorDir?: string;
+  /** The operator archived the damaged journal this one replaces (journal/archive.ts): its old anchor is set aside. */
+  restart?: boolean;
   now?: () => number;
   onAppendStep?: (step: AppendStep) => void;
 }
@@ -101,7 +109,10 @@ function releaseLock(lockPath: string): void {
 export class Journal {
   private fd: number;
   private readonly headFile: HeadWriter;
+  private readonly anchor: AnchorWriter | null = null;
   private seq: number;
+  /** The entry of the last freeze record (0: none), carried in the anchor. */
+  private lastFreeze = 0;
   private lastMac: string;
   private readonly views = new Map<string, IntentView>();
   /** Governance records in order (only the desk's governance journal holds any). */
@@ -129,13 +140,24 @@ export class Journal {
     takeLock(this.lockPath);
     let fd: number | undefined;
     let head: HeadWriter | undefined;
+    let anchor: AnchorWriter | undefined;
     try {
       const key = this.key();
       const v = verifyJournal(path, key);
+      const name = journalNameOf(path);
+      const registered = registeredAs(path, name, opts.registry);
+      if (registered && !v.headFound && !opts.restart) throw new JournalDamagedError(path, missingHeadDamage(path, v));
+      const anchorAt = opts.anchorDir ? anchorPathFor(opts.anchorDir, path) : null;
+      if (anchorAt && opts.restart) setAnchorAside(anchorAt, String(this.now()));
+      if (anchorAt && !opts.restart) {
+        const d = anchorDamage(readAnchor(anchorAt, key, this.id), v.records, registered, anchorAt);
+        if (d) throw new JournalDamagedError(path, d);
+      }
       for (const r of v.records) {
         try {
           applyRecord(this.views, r);
           if (isGovernance(r)) this.gov.push(r as GovernanceRecord);
+          if (r.type === 'freeze') this.lastFreeze = r.seq;
         } catch (e) {
           throw new JournalDamagedError(path, {
             reason: `entry ${r.seq} does not fit the entries before it (${(e as Error).message}).`,
@@ -156,9 +178,17 @@ export class Journal {
       const headIsNew = !existsSync(headPath(path));
       this.headFile = head = new HeadWriter(headPath(path));
       if (isNew || headIsNew) fsyncDir(dirname(path));
-      // Entries after the head are whole and authentic: a crash came between an entry and its head.
-      if (v.headSeq < this.seq) this.headFile.write(key, this.id, { seq: this.seq, mac: this.lastMac });
+      // Entries after the head are whole and authentic: a crash came between an entry and its head. A
+      // journal without a head gets one at entry 0, so that its head can never be absent again unnoticed.
+      if (v.headSeq < this.seq || !v.headFound) this.headFile.write(key, this.id, { seq: this.seq, mac: this.lastMac });
+      if (anchorAt) {
+        this.anchor = anchor = new AnchorWriter(anchorAt, opts.anchorDir!);
+        this.anchor.write(key, this.id, { seq: this.seq, mac: this.lastMac, freeze: this.lastFreeze });
+      }
+      // Registered last: a journal is on the register only once its head (and anchor) exist.
+      if (opts.registry && !registered) opts.registry.add(name);
     } catch (e) {
+      anchor?.close();
       head?.close();
       if (fd !== undefined) closeSync(fd);
       releaseLock(this.lockPath);
@@ -214,6 +244,7 @@ export class Journal {
       this.step('line-synced');
       this.headFile.write(key, this.id, { seq, mac });
       this.step('head-written');
+      this.anchor?.write(key, this.id, { seq, mac, freeze: record.type === 'freeze' ? seq : this.lastFreeze });
     } catch (e) {
       // Part of the line may be on disk: appending more would bury a torn line mid-file. Stop writing;
       // the next open cuts the torn tail (or keeps the whole entry) and carries on from there.
@@ -224,6 +255,7 @@ export class Journal {
     }
     this.seq = seq;
     this.lastMac = mac;
+    if (record.type === 'freeze') this.lastFreeze = seq;
     if (isGovernance(record)) {
       this.gov.push(record as GovernanceRecord);
       return record;
@@ -263,7 +295,22 @@ export class Journal {
   close(): void {
     closeSync(this.fd);
     this.headFile.close();
+    this.anchor?.close();
     releaseLock(this.lockPath);
+  }
+}
+
+/** Whether the register holds the journal; a register that does not verify is damage, never "not registered". */
+function registeredAs(path: string, name: string, registry: JournalRegistry | undefined): boolean {
+  if (!registry) return false;
+  try {
+    return registry.has(name);
+  } catch (e) {
+    throw new JournalDamagedError(path, {
+      reason: `The desk cannot tell whether this journal existed before: ${(e as Error).message}`,
+      entry: null,
+      missing: 0,
+    });
   }
 }
 

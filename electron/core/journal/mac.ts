@@ -14,6 +14,8 @@ export type JournalKey = () => Buffer;
 const ENTRY = 'treasury-desk-journal-entry-v2';
 const HEAD = 'treasury-desk-journal-head-v2';
 const GENESIS = 'treasury-desk-journal-genesis-v2';
+const ANCHOR = 'treasury-desk-journal-anchor-v1';
+const REGISTRY = 'treasury-desk-journal-registry-v1';
 
 function hmac(key: Buffer, parts: string[]): string {
   const h = createHmac('sha256', key);
@@ -32,6 +34,16 @@ export function genesisMac(key: Buffer, journalId: string): string {
 
 export function headTag(key: Buffer, journalId: string, seq: number, mac: string): string {
   return hmac(key, [HEAD, journalId, String(seq), mac]);
+}
+
+/** The anchor outside the data folder: where the journal stood, and its last freeze (0: none). */
+export function anchorTag(key: Buffer, journalId: string, seq: number, mac: string, freeze: number): string {
+  return hmac(key, [ANCHOR, journalId, String(seq), mac, String(freeze)]);
+}
+
+/** The register of journals that existed, over their names in order. */
+export function registryTag(key: Buffer, names: readonly string[]): string {
+  return hmac(key, [REGISTRY, ...names]);
 }
 
 export function sameMac(a: string, b: string): boolean {

@@ -45,6 +45,8 @@ export interface Verified {
   unterminated: boolean;
   /** Where the sealed head stood (0 for a new journal). */
   headSeq: number;
+  /** Whether a sealed head was there at all (a journal made before heads started at entry 0 may have none). */
+  headFound: boolean;
 }
 
 type Decoded = { ok: true; record: AnyRecord } | { ok: false; why: string };
@@ -145,5 +147,5 @@ export function verifyJournal(path: string, key: Buffer): Verified {
   if (head.kind === 'ok' && headSeq > 0 && !sameMac(records[headSeq - 1]!.mac, head.mac)) {
     damaged(`Entry ${headSeq} is not the entry the sealed head names: the journal was replaced by another copy.`, headSeq);
   }
-  return { records, lastMac: prev, torn, unterminated, headSeq };
+  return { records, lastMac: prev, torn, unterminated, headSeq, headFound: head.kind === 'ok' };
 }

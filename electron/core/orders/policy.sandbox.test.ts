@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -7,19 +5,16 @@ import { SpotOrder } from '../../../shared/api/orders.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { ApprovalsState, IntentView, Review } from '../../../shared/ipc.ts';
 import { ApiClient } from '../client/client.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { readSandboxCredentials, sandboxProfile } from '../profiles/sandbox.ts';
 import { ensureOperator, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // The policy judges an order by its notional: a rule can hold orders above a value in USDT for more
 // signatures, while smaller ones and cancels go as the rest of the policy says. Real core, real Sandbox.
 // The desk has three operators (added before the policy, while one signature changed the desk), so that a
 // held order can be seen waiting for its second approval and going out with it.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-let sandbox: SandboxProcess;
-let dir: string;
 let core: Core & ConfirmCore;
 let operator: string;
 const OTHERS = [
@@ -40,12 +35,11 @@ const order = (amount: string, price: string) => ({
   },
 });
 
+const sb = useSandbox('orders-policy', { limits: false });
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'orders-policy-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
   core = createCore({
-    profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true },
-    dataDir: join(dir, 'desk'),
+    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
+    dataDir: join(sb.dir, 'desk'),
     log: () => {},
     coolingOffMs: 0,
   });
@@ -88,8 +82,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await core?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('orders under the policy', () => {
@@ -114,7 +106,7 @@ describe('orders under the policy', () => {
   });
 
   it('sends an order held for two signatures only once two operators other than its drafter approved it', async () => {
-    const creds = readSandboxCredentials(sandbox.credentialsPath);
+    const creds = readSandboxCredentials(sb.credentialsPath);
     const mine = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
     const atSandbox = async (text: string): Promise<number> => {
       let n = 0;

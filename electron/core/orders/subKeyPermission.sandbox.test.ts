@@ -1,15 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { ProfileSummary } from '../../../shared/ipc.ts';
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { sendGoverned } from '../approvals/testkit/governed.ts';
 import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // An order for a sub-account is signed by that sub-account's key, so whether it may be drafted depends on
 // what the desk learned of that key, not on the main key. Real desk core, real Sandbox: the Sandbox makes
@@ -17,12 +13,8 @@ import { readSandboxCredentials } from '../profiles/sandbox.ts';
 // refuses, before drafting, every order signed by that key, while the other keys still trade; and a main
 // key that cannot trade does not stop an order its sub-account's key signs.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PASSPHRASE = 'passphrase for tests';
-let sandbox: SandboxProcess;
-let dir: string;
 let core: Core & ConfirmCore;
-let creds: SandboxCredentials;
 let readOnly: { uid: string; key: string; secret: string };
 
 const order = (sub_uid?: string) => ({
@@ -39,29 +31,27 @@ const order = (sub_uid?: string) => ({
   },
 });
 
+const sb = useSandbox('sub-spot-perm', { limits: false });
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sub-spot-perm-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-  const uid = creds.sub_accounts[1]!.uid;
-  const made = await fetch(`${creds.admin_url}/keys`, {
+  const uid = sb.creds.sub_accounts[1]!.uid;
+  const made = await fetch(`${sb.creds.admin_url}/keys`, {
     method: 'POST',
-    headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
+    headers: { Authorization: `Bearer ${sb.creds.admin_token}`, 'Content-Type': 'application/json' },
     body: JSON.stringify({ uid, perms: { spot: 'read', wallet: 'write' }, label: 'spot read-only' }),
   });
   expect(made.ok).toBe(true);
   const { key, secret } = (await made.json()) as { key: string; secret: string };
   readOnly = { uid, key, secret };
-  core = openDesk({ home: join(dir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, coolingOffMs: 0 });
+  core = openDesk({ home: join(sb.dir, 'home'), sandboxCredentialsPath: sb.credentialsPath, log: () => {}, coolingOffMs: 0 });
   expect((await core.invoke('vaultSetPassphrase', { next: PASSPHRASE })).ok).toBe(true);
-  const full = creds.sub_accounts[0]!;
+  const full = sb.creds.sub_accounts[0]!;
   const saved = await core.invoke('profileSave', {
     name: 'Trades with sub keys',
     environment: 'futures',
-    base_url: creds.base_url,
+    base_url: sb.creds.base_url,
     svc: 'Svc',
-    key: creds.main.key,
-    secret: creds.main.secret,
+    key: sb.creds.main.key,
+    secret: sb.creds.main.secret,
     permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
     sub_keys: [{ uid: full.uid, key: full.key, secret: full.secret }, readOnly],
   });
@@ -70,8 +60,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await core?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function tickets(): Promise<number> {
@@ -110,19 +98,19 @@ describe("spot orders signed by a sub-account's key", () => {
     expect(await tickets()).toBe(before);
 
     // The main key and the other sub-account's key were never refused: their orders are reviewed as before.
-    expect(await core.invoke('approvalsReview', { write: order(creds.sub_accounts[0]!.uid) })).toMatchObject({ ok: true });
+    expect(await core.invoke('approvalsReview', { write: order(sb.creds.sub_accounts[0]!.uid) })).toMatchObject({ ok: true });
     expect(await core.invoke('approvalsReview', { write: order() })).toMatchObject({ ok: true });
   }, 60_000);
 
   it("is judged by the sub-account's key, not by the main key: a main key that cannot trade does not stop a sub-account's order", async () => {
-    const full = creds.sub_accounts[0]!;
+    const full = sb.creds.sub_accounts[0]!;
     const saved = await core.invoke('profileSave', {
       name: 'Main key without spot',
       environment: 'futures',
-      base_url: creds.base_url,
+      base_url: sb.creds.base_url,
       svc: 'Svc',
-      key: creds.main.key,
-      secret: creds.main.secret,
+      key: sb.creds.main.key,
+      secret: sb.creds.main.secret,
       permissions: { spot: 'read', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
       sub_keys: [{ uid: full.uid, key: full.key, secret: full.secret }],
     });

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,19 +5,16 @@ import type { ConfirmState } from '../../../shared/confirm.ts';
 import { LABEL_SENTENCES } from '../../../shared/api/labels.ts';
 import type { ChannelResponse } from '../../../shared/ipc.ts';
 import { readSandboxCredentials } from '../profiles/sandbox.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // Payout files through the core's channels against a real Sandbox: the batch's verdict counts every
 // row against a velocity rule, the core refuses to queue rows other than those reviewed, and a queued
 // batch, once signed, goes out row by row and reports each row's outcome.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const PASS = 'payouts operator passphrase';
 const ADDRS = ['TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', 'TN3W4H6rK2ce4vX9YnFxx6HkVW5nS5jF8W'];
-let sandbox: SandboxProcess;
-let dir: string;
 let core: Core & ConfirmCore;
 let operator: string;
 
@@ -37,18 +32,15 @@ async function signTicket(ticket: string): Promise<void> {
   await call(core.invokeConfirm('confirmSign', { ticket, operator, passphrase: PASS }));
 }
 
+const sb = useSandbox('payouts', { limits: false });
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'payouts-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
-  core = openDesk({ home: join(dir, 'desk'), sandboxCredentialsPath: sandbox.credentialsPath, coolingOffMs: 0, log: () => {} });
+  core = openDesk({ home: join(sb.dir, 'desk'), sandboxCredentialsPath: sb.credentialsPath, coolingOffMs: 0, log: () => {} });
   operator = (await call<{ id: string }>(core.invokeConfirm('confirmCreateFirstOperator', { name: 'Payer', passphrase: PASS }))).id;
   // Known destinations, as the withdraw form adds them (the default policy blocks unknown ones).
   for (const address of ADDRS) await call(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address }));
 }, 60_000);
 afterAll(async () => {
   await core?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('payouts from a file, through the core', () => {
@@ -74,7 +66,7 @@ describe('payouts from a file, through the core', () => {
     ]);
 
     // The exchange refuses the second withdrawal it is sent (a clear 400: nothing applied).
-    const creds = readSandboxCredentials(sandbox.credentialsPath);
+    const creds = readSandboxCredentials(sb.credentialsPath);
     const fault = await fetch(`${creds.admin_url}/faults`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },

@@ -1,43 +1,30 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../client/client.ts';
 import { dec } from '../../../shared/money.ts';
 import { readBalances } from './balances.ts';
 import type { AccountRef } from './route.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // The balances a plan starts from and a resume checks, for every kind a batch may touch, read from a
 // Sandbox after moves whose amounts the test knows.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-let sandbox: SandboxProcess;
-let dir: string;
-let creds: SandboxCredentials;
 let client: ApiClient;
 
+const sb = useSandbox('rebalance-balances');
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'rebalance-balances-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-  client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main });
+  client = new ApiClient({ baseUrl: sb.creds.base_url, credentials: sb.creds.main });
 }, 60_000);
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('readBalances', () => {
   it('reads spot and futures accounts of the main account and of sub-accounts, one or many', async () => {
     const uids: string[] = [];
     for (const [i, a] of ['50', '12.25'].entries()) {
-      const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `read_${i}` });
-      await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
+      const { uid } = await adminCall<{ uid: string }>(sb.creds, 'POST', `/accounts/${sb.creds.main.uid}/sub_accounts`, {
+        name: `read_${i}`,
+      });
+      await adminCall(sb.creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
       uids.push(uid);
     }
     const main: AccountRef[] = [

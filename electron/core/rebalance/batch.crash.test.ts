@@ -1,30 +1,23 @@
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../client/client.ts';
 import { readBalance } from './balances.ts';
 import { plan } from './planner.ts';
 import { equalize } from './targets.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // The desk (testkit/rebalanceRunner.ts, a child process) is SIGKILLed in the middle of a rebalance of 12
 // fresh sub-accounts on a Sandbox whose sub-to-sub answers are slowed; a restart finishes the batch.
 // Checked against the Sandbox: no transfer is held twice, and every transfer the report calls done moved.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const tsx = createRequire(import.meta.url).resolve('tsx');
 const runner = join(import.meta.dirname, 'testkit', 'rebalanceRunner.ts');
-let sandbox: SandboxProcess;
-let dir: string;
-let creds: SandboxCredentials;
 const children: ChildProcess[] = [];
 
 function run(
@@ -33,7 +26,7 @@ function run(
   planPath: string,
   onLine: (line: string, child: ChildProcess) => void = () => {},
 ): Promise<{ signal: string | null; result: string | null }> {
-  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, sandbox.credentialsPath, planPath], {
+  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, sb.credentialsPath, planPath], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.push(child);
@@ -45,15 +38,9 @@ function run(
   return new Promise((resolve) => child.once('exit', (_c, signal) => resolve({ signal, result })));
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'rebalance-crash-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-}, 60_000);
+const sb = useSandbox('rebalance-crash');
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('a rebalance killed mid-batch', () => {
@@ -61,11 +48,13 @@ describe('a rebalance killed mid-batch', () => {
     const amounts = ['120', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0', '0'];
     const uids: string[] = [];
     for (const [i, a] of amounts.entries()) {
-      const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `crash_${i}` });
-      if (a !== '0') await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
+      const { uid } = await adminCall<{ uid: string }>(sb.creds, 'POST', `/accounts/${sb.creds.main.uid}/sub_accounts`, {
+        name: `crash_${i}`,
+      });
+      if (a !== '0') await adminCall(sb.creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
       uids.push(uid);
     }
-    await adminCall(creds, 'POST', '/faults', {
+    await adminCall(sb.creds, 'POST', '/faults', {
       kind: 'latency',
       latency_ms: 150,
       path: '/wallet/sub_account_to_sub_account',
@@ -74,9 +63,9 @@ describe('a rebalance killed mid-batch', () => {
     });
     const p = plan('USDT', equalize(uids.map((uid, i) => ({ account: { owner: uid, kind: 'spot' as const }, balance: amounts[i]! }))));
     expect(p.transfers).toHaveLength(11);
-    const planPath = join(dir, 'plan.json');
+    const planPath = join(sb.dir, 'plan.json');
     writeFileSync(planPath, JSON.stringify(p));
-    const journal = join(dir, 'journal.jsonl');
+    const journal = join(sb.dir, 'journal.jsonl');
 
     const first = await run('start', journal, planPath, (line, child) => {
       // Transfers finishing together may skip a count: the first report of 4 or more kills it.
@@ -87,7 +76,7 @@ describe('a rebalance killed mid-batch', () => {
     expect(second.signal).toBeNull();
     const { states } = JSON.parse(second.result!) as { states: string[] };
 
-    const db = new Database(join(dir, 'sandbox', 'sandbox.sqlite'), { readonly: true });
+    const db = new Database(join(sb.dir, 'sandbox', 'sandbox.sqlite'), { readonly: true });
     const rows = db
       .prepare(`SELECT to_uid, COUNT(*) AS n FROM transfers WHERE kind = 'sub_sub' AND from_uid = ? GROUP BY to_uid`)
       .all(uids[0]) as { to_uid: string; n: number }[];
@@ -100,7 +89,7 @@ describe('a rebalance killed mid-batch', () => {
     });
     expect(states.filter((s) => s === 'done').length).toBeGreaterThanOrEqual(11 - 4);
     expect(states.every((s) => s === 'done' || s === 'needs_attention')).toBe(true);
-    const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main });
+    const client = new ApiClient({ baseUrl: sb.creds.base_url, credentials: sb.creds.main });
     const balances = await Promise.all(uids.map((uid) => readBalance(client, { owner: uid, kind: 'spot' }, 'USDT')));
     uids.slice(1).forEach((uid, i) => expect(balances[i + 1]).toBe(landed.has(uid) ? '10' : '0'));
   }, 90_000);

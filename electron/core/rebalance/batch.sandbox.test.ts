@@ -1,8 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../client/client.ts';
 import { Journal } from '../journal/journal.ts';
 import { testJournalKey } from '../journal/testkit/key.ts';
@@ -15,16 +12,11 @@ import { equalize } from './targets.ts';
 import { preApproved } from './testkit/preApproved.ts';
 import { z } from 'zod';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // A rebalance batch through the real journal and write executor against a Sandbox with its limits on.
 // Each test makes its own fresh sub-accounts (admin) and funds them with deposits, so balances are exact.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-let sandbox: SandboxProcess;
-let dir: string;
-let creds: SandboxCredentials;
 let client: ApiClient;
 let n = 0;
 
@@ -32,10 +24,10 @@ let n = 0;
 async function subsWith(amounts: string[]): Promise<string[]> {
   const uids: string[] = [];
   for (const a of amounts) {
-    const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, {
+    const { uid } = await adminCall<{ uid: string }>(sb.creds, 'POST', `/accounts/${sb.creds.main.uid}/sub_accounts`, {
       name: `rebalance_${++n}`,
     });
-    if (a !== '0') await adminCall(creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
+    if (a !== '0') await adminCall(sb.creds, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
     uids.push(uid);
   }
   return uids;
@@ -45,20 +37,14 @@ const balance = (uid: string) => readBalance(client, { owner: uid, kind: 'spot' 
 const readAll = (accounts: Parameters<typeof readBalances>[1], currency: string) => readBalances(client, accounts, currency);
 
 function desk(name: string): { journal: Journal; executor: WriteExecutor } {
-  const journal = Journal.open(join(dir, `${name}.jsonl`), { key: testJournalKey });
+  const journal = Journal.open(join(sb.dir, `${name}.jsonl`), { key: testJournalKey });
   return { journal, executor: new WriteExecutor({ journal, client, settleMs: 1000, lookupIntervalMs: 200 }) };
 }
 
+const sb = useSandbox('rebalance');
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'rebalance-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-  client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main });
+  client = new ApiClient({ baseUrl: sb.creds.base_url, credentials: sb.creds.main });
 }, 60_000);
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 describe('a rebalance batch against the Sandbox', () => {
   it('equalizes 6 sub-accounts, each transfer once, and reports every one done', async () => {

@@ -1,36 +1,29 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // The rebalance channels through the core, as the window calls them, on a Sandbox. The adversaries: a
 // script in the window (any payload, any plan id) and someone who can write the data folder (the
 // templates and the list of batches). Either gets an error that names the problem; nothing is sent.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-let sandbox: SandboxProcess;
-let dir: string;
 let core: Core & ConfirmCore;
 type Reply = { ok: boolean; data?: unknown; error?: { kind: string; message: string } };
 const call = (channel: string, payload: unknown) => core.invoke(channel, payload) as Promise<Reply>;
 
+const sb = useSandbox('rebalance-channels', { limits: false });
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'rebalance-channels-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
   core = createCore({
-    profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true },
-    dataDir: join(dir, 'desk'),
+    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
+    dataDir: join(sb.dir, 'desk'),
     log: () => {},
     coolingOffMs: 0,
   });
 }, 60_000);
 afterAll(async () => {
   await core?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the rebalance channels', () => {
@@ -85,7 +78,7 @@ describe('the rebalance channels', () => {
     };
     expect((await call('rebalanceTemplateSave', t)).data).toEqual([t]);
     expect((await call('rebalanceTemplates', {})).data).toEqual([t]);
-    const file = join(dir, 'desk', 'rebalance', 'templates.json');
+    const file = join(sb.dir, 'desk', 'rebalance', 'templates.json');
     const doctored = JSON.parse(readFileSync(file, 'utf8'));
     doctored.sandbox[0].lines[0].target.ceiling = '5e3';
     writeFileSync(file, JSON.stringify(doctored));
@@ -98,7 +91,7 @@ describe('the rebalance channels', () => {
     });
     // Which batches exist is what operators signed: a list written into the data folder adds none to run.
     writeFileSync(
-      join(dir, 'desk', 'rebalance', 'batches.json'),
+      join(sb.dir, 'desk', 'rebalance', 'batches.json'),
       JSON.stringify([{ ref: 'forged', plan: 'p', title: 't', currency: 'USDT', created_at: 0, profile: 'sandbox' }]),
     );
     expect(await call('rebalanceBatches', {})).toMatchObject({ ok: true, data: [] });

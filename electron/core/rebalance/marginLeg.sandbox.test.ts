@@ -1,9 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dec } from '../../../shared/money.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ProfileStore } from '../profiles/store.ts';
 import { Session, type ActiveSession } from '../session.ts';
 import { DeskVault } from '../vault/vault.ts';
@@ -13,40 +10,33 @@ import { plan } from './planner.ts';
 import type { AccountRef } from './route.ts';
 import { preApproved } from './testkit/preApproved.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // A rebalance into a sub-account's isolated margin account: the plan's extra hop (its spot account into
 // its margin account) is signed by that sub-account's key, through the session's executor, and the
 // Sandbox's balances afterwards are the plan's.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
-let sandbox: SandboxProcess;
-let dir: string;
-let creds: SandboxCredentials;
 let session: Session;
 let s: ActiveSession;
 
+const sb = useSandbox('rebalance-margin');
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'rebalance-margin-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-  const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
+  const vault = DeskVault.open({ path: join(sb.dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
   session = new Session({
-    store: new ProfileStore(join(dir, 'profiles.json')),
+    store: new ProfileStore(join(sb.dir, 'profiles.json')),
     vault,
-    journalDir: join(dir, 'journals'),
+    journalDir: join(sb.dir, 'journals'),
     settleMs: () => 500,
   });
-  const keyed = creds.sub_accounts[0]!;
+  const keyed = sb.creds.sub_accounts[0]!;
   const saved = await session.save({
     name: 'Rebalance with a sub key',
     environment: 'futures',
-    base_url: creds.base_url,
+    base_url: sb.creds.base_url,
     svc: 'Svc',
-    key: creds.main.key,
-    secret: creds.main.secret,
+    key: sb.creds.main.key,
+    secret: sb.creds.main.secret,
     permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
     sub_keys: [{ uid: keyed.uid, key: keyed.key, secret: keyed.secret }],
   });
@@ -55,17 +45,15 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await session?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe("a rebalance leg into a sub-account's margin account", () => {
   it("goes sub to sub, then the extra hop signed by the receiving sub-account's key; the targets are met", async () => {
-    const keyed = creds.sub_accounts[0]!.uid;
-    const { uid: source } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, {
+    const keyed = sb.creds.sub_accounts[0]!.uid;
+    const { uid: source } = await adminCall<{ uid: string }>(sb.creds, 'POST', `/accounts/${sb.creds.main.uid}/sub_accounts`, {
       name: 'margin_source',
     });
-    await adminCall(creds, 'POST', '/deposits', { uid: source, currency: 'USDT', amount: '30' });
+    await adminCall(sb.creds, 'POST', '/deposits', { uid: source, currency: 'USDT', amount: '30' });
     const accounts: AccountRef[] = [
       { owner: source, kind: 'spot' },
       { owner: keyed, kind: 'margin', pair: 'BTC_USDT' },

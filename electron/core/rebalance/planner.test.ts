@@ -59,6 +59,28 @@ describe('rebalance planner: presets and what the plan says', () => {
     ]);
   });
 
+  it('takes the extra from an account already sending before one with more room: one transfer, not two', () => {
+    // 1 must send 2 (above its ceiling) and 3 needs 5: the other 3 could come from 2, which has more room,
+    // but 1 is sending already and has room for it, so 1 sends all 5 and 2 is left out of the plan.
+    const p = plan('USDT', [
+      { ...sub('1', '10'), target: { type: 'band', ceiling: '8' } },
+      { ...sub('2', '100'), target: { type: 'band' } },
+      { ...sub('3', '0'), target: { type: 'band', floor: '5' } },
+    ]);
+    expect(p.transfers.map((t) => [t.from.owner, t.to.owner, t.amount])).toEqual([['1', '3', '5']]);
+    expect(p.accounts.map((a) => a.after)).toEqual(['5', '100', '5']);
+  });
+
+  it('gives the extra to an account already receiving before one with more room: one transfer, not two', () => {
+    const p = plan('USDT', [
+      { ...sub('1', '0'), target: { type: 'band', floor: '2', ceiling: '10' } },
+      { ...sub('2', '0'), target: { type: 'band', ceiling: '100' } },
+      { ...sub('3', '20'), target: { type: 'band', ceiling: '15' } },
+    ]);
+    expect(p.transfers.map((t) => [t.from.owner, t.to.owner, t.amount])).toEqual([['3', '1', '5']]);
+    expect(p.accounts.map((a) => a.after)).toEqual(['5', '0', '15']);
+  });
+
   it('unreachable targets are named with how much they miss by, and nothing is planned', () => {
     const p = plan('USDT', [
       { ...sub('1', '10'), target: { type: 'band', floor: '4' } },

@@ -31,12 +31,21 @@ export const Protection = z.discriminatedUnion('kind', [
 ]);
 export type Protection = z.infer<typeof Protection>;
 
+/** A register of journal names tagged under a journal key (journal/registry.ts); declared here, where the vault file holds one. */
+export const RegisterFile = z.strictObject({
+  names: z.array(z.string().min(1).max(200)).max(10_000),
+  tag: z.string().regex(/^[0-9a-f]{64}$/),
+});
+export type RegisterFile = z.infer<typeof RegisterFile>;
+
 export const VaultFile = z.strictObject({
   format: z.literal('treasury-desk-vault'),
   version: z.literal(1),
   protection: Protection,
   /** HMAC-SHA256 of a fixed text under the master key. */
   check: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The journals this vault's key ever authenticated, tagged under that key (journal/registry.ts). */
+  journals: RegisterFile.optional(),
 });
 export type VaultFile = z.infer<typeof VaultFile>;
 

@@ -19,6 +19,7 @@ import {
 } from './crypto.ts';
 import { VaultError } from './errors.ts';
 import { VaultFile, writeFileAtomic, type Protection } from './file.ts';
+import { makeRegister, registerNames, type JournalRegistry } from '../journal/registry.ts';
 
 // The vault holds one random 256-bit master key, wrapped at rest either by Electron's safeStorage (the
 // OS keyring) or by a passphrase (scrypt, then AES-256-GCM). Profile secrets are sealed with a key
@@ -271,6 +272,8 @@ export class DeskVault implements VaultPort {
       version: 1,
       check: checkValue(master),
       protection: { kind: 'passphrase', kdf: { name: 'scrypt', salt: salt.toString('base64'), ...params }, wrapped },
+      // The register is tagged under a key derived from the master key, which a new passphrase rewraps unchanged.
+      ...(file?.journals ? { journals: file.journals } : {}),
     });
     this.keyringError = null;
     this.openWith(master);
@@ -322,6 +325,25 @@ export class DeskVault implements VaultPort {
   journalKey(): Buffer {
     if (!this.file) this.createWithKeyring();
     return this.keysOrThrow().journal;
+  }
+
+  /**
+   * Which journals this vault's key ever authenticated, in vault.json: an emptied journal with its head
+   * deleted is then damage, not a new journal, and nobody without the key can take a name off the list.
+   */
+  journalRegistry(): JournalRegistry {
+    const names = (): string[] => {
+      const key = this.journalKey();
+      try {
+        return registerNames(key, this.file?.journals, this.opts.path);
+      } catch (e) {
+        throw new VaultError('CORRUPT', (e as Error).message);
+      }
+    };
+    return {
+      has: (name) => names().includes(name),
+      add: (name) => this.write({ ...this.file!, journals: makeRegister(this.journalKey(), [...names(), name]) }),
+    };
   }
 
   /** The operator did something. Background signing is not activity: it must not hold the vault open. */

@@ -6,6 +6,7 @@ import { ApiClient } from '../client/client.ts';
 import { Journal } from '../journal/journal.ts';
 import { DeskVault } from '../vault/vault.ts';
 import { WriteExecutor, type WriteEvent } from './executor.ts';
+import type { WriteInput } from './inputs.ts';
 import { FaultyExchange, randomFaults, type Fault, type FakeOptions } from './testkit/faultyExchange.ts';
 import { testJournalKey } from '../journal/testkit/key.ts';
 
@@ -205,6 +206,48 @@ describe('exactly-once writes against a faulty exchange', () => {
     const settled = executor.settle(own.id, 'alice', 'done', 'futures balance shows +5');
     expect(settled.state).toBe('settled');
     expect(journal.unfinished().map((v) => v.id)).toEqual([s2s.id]);
+  });
+
+  it('never sends blind an own-account or sub-to-sub transfer approved in an earlier run: a restored folder looks the same', async () => {
+    await setUp({});
+    const ownInput: WriteInput = {
+      kind: 'own_transfer',
+      input: { currency: 'USDT', from: 'spot', to: 'futures', amount: '5', settle: 'usdt' },
+    };
+    const s2sInput: WriteInput = {
+      kind: 'sub_to_sub_transfer',
+      input: {
+        currency: 'USDT',
+        sub_account_from: '101',
+        sub_account_from_type: 'spot',
+        sub_account_to: '102',
+        sub_account_to_type: 'spot',
+        amount: '2',
+      },
+    };
+    // Approved, then the desk stopped before anything was sent (or the folder was restored from a copy
+    // taken at that moment: no "sent" either way). Without an id nothing can prove these were not sent.
+    const own = executor.prepare(ownInput);
+    const s2s = executor.prepare(s2sInput);
+    for (const v of [own, s2s]) journal.append({ type: 'approval', intent: v.id, by: 'alice' });
+    await executor.stop();
+    journal.close();
+    journal = Journal.open(join(dir, 'journal.jsonl'), { key: testJournalKey });
+    executor = makeExecutor(baseUrl);
+
+    const after = await executor.resume();
+    expect(after.map((v) => [v.id, v.state])).toEqual([
+      [own.id, 'needs_attention'],
+      [s2s.id, 'needs_attention'],
+    ]);
+    for (const v of after) expect(v.reason).toMatch(/approved in an earlier run/);
+    expect(fake.posts.get('/wallet/transfers') ?? 0).toBe(0);
+    expect(fake.posts.get('/wallet/sub_account_to_sub_account') ?? 0).toBe(0);
+
+    // The same transfer approved in this run is sent: the refusal above is about the earlier run, not the kind.
+    const now = await executor.submit(ownInput, 'alice');
+    expect(now.state).toBe('done');
+    expect(fake.ownTransfers).toHaveLength(1);
   });
 
   it('reconciles a UID transfer against the exchange records, and never resends one', async () => {

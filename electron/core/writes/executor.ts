@@ -37,6 +37,11 @@ export interface ExecutorOptions {
    * are not driven: they wait, as journaled, for resume() (which the core calls on unlock).
    */
   blocked?: () => string | null;
+  /**
+   * Why the operators' approvals do not carry this write now (approvals/sendGate.ts), or null. Asked
+   * before every attempt leaves; a refused write is closed unsent, and a throw leaves it waiting.
+   */
+  gate?: (v: IntentView) => Promise<string | null>;
 }
 
 export interface WriteEvent {
@@ -78,6 +83,7 @@ export class WriteExecutor {
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly blocked: () => string | null;
+  private readonly gate: (v: IntentView) => Promise<string | null>;
   private readonly running = new Map<string, Promise<IntentView>>();
   private readonly listeners = new Set<(e: WriteEvent) => void>();
   private stopped = false;
@@ -93,6 +99,7 @@ export class WriteExecutor {
     this.now = opts.now ?? Date.now;
     this.newId = opts.newId ?? (() => newOrderId(this.now()));
     this.blocked = opts.blocked ?? (() => null);
+    this.gate = opts.gate ?? (() => Promise.resolve(null));
   }
 
   /** Every state change, as the journal records it (the core forwards these to the renderer). */
@@ -316,6 +323,11 @@ export class WriteExecutor {
     if (typeof client === 'string') {
       // Certainly not sent (no request left): closed, so that nobody mistakes it for one that may have landed.
       this.record({ type: 'cancelled', intent: v.id, reason: `not sent: ${client}` });
+      return;
+    }
+    const refused = await this.gate(v);
+    if (refused !== null) {
+      this.record({ type: 'cancelled', intent: v.id, reason: `not sent: ${refused}` });
       return;
     }
     const attempt = v.attempts + 1;

@@ -1,21 +1,17 @@
 import Decimal from 'decimal.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { OrderBook, SpotOrder } from '../../../shared/api/orders.ts';
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
 import { readJournal } from '../journal/journal.ts';
 import type { IntentView } from '../journal/intents.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { journalKeyOf } from './testkit/batchRunner.key.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // A spot order's exactly-once across a crash, on a real Sandbox: the desk's process (a child, as the
 // core would run) journals the order and dies with SIGKILL at a chosen moment; a new process over the
@@ -23,23 +19,17 @@ import { journalKeyOf } from './testkit/batchRunner.key.ts';
 // counted with this test's own client, open and finished, by text.
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../../..');
 const runner = join(here, 'testkit', 'orderRunner.ts');
 const tsx = createRequire(import.meta.url).resolve('tsx');
 const SETTLE_MS = 1000;
 
-let dir: string;
-let sandbox: SandboxProcess;
-let creds: SandboxCredentials;
 let mine: ApiClient;
 /** Below every bid, so the order rests and stays open for the whole test. */
 let price: string;
 
+const sb = useSandbox('order-crash', { limits: false });
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'order-crash-'));
-  sandbox = await launchSandbox({ dataDir: join(dir, 'sandbox'), root, extraArgs: ['--no-limits'] });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-  mine = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
+  mine = new ApiClient({ baseUrl: sb.creds.base_url, credentials: sb.creds.main, limitsOff: true });
   const book = await mine.request(
     {
       method: 'GET',
@@ -53,11 +43,6 @@ beforeAll(async () => {
   );
   price = new Decimal(book.bids[book.bids.length - 1]![0]).mul('0.8').toDecimalPlaces(0).toFixed();
 }, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
 
 /** Every order of the main account holding `text`, open or finished, as the Sandbox answers this test's own client. */
 async function ordersWithText(text: string): Promise<SpotOrder[]> {
@@ -89,7 +74,7 @@ interface Run {
 
 /** Runs the stand-in core; `killAt` is the line after which it is killed with SIGKILL. */
 function run(mode: string, journal: string, killAt?: string): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, sandbox.credentialsPath, price, String(SETTLE_MS)], {
+  const child = spawn(process.execPath, ['--import', tsx, runner, mode, journal, sb.credentialsPath, price, String(SETTLE_MS)], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -125,7 +110,7 @@ function recordsOf(journal: string): Array<{ type: string; [k: string]: unknown 
 
 describe('a spot order across a crash of the desk', () => {
   it('killed after the order landed, before the desk saw the answer: the restarted desk finds it by its text and never sends it again', async () => {
-    const journal = join(dir, 'answer-lost.jsonl');
+    const journal = join(sb.dir, 'answer-lost.jsonl');
     const first = await run('answer-lost', journal, 'ANSWER_HELD');
     expect(first.signal).toBe('SIGKILL');
     const text = textOf(first);
@@ -140,7 +125,7 @@ describe('a spot order across a crash of the desk', () => {
   }, 60_000);
 
   it('killed after journaling "sent" but before the request left: the restarted desk proves it absent, then sends it exactly once', async () => {
-    const journal = join(dir, 'not-sent.jsonl');
+    const journal = join(sb.dir, 'not-sent.jsonl');
     const first = await run('not-sent', journal, 'SENT_JOURNALED');
     expect(first.signal).toBe('SIGKILL');
     const text = textOf(first);
@@ -158,7 +143,7 @@ describe('a spot order across a crash of the desk', () => {
   }, 60_000);
 
   it('approved in an earlier run and never sent by it: looked up before its first send, so an order already there is not placed twice', async () => {
-    const journal = join(dir, 'approved.jsonl');
+    const journal = join(sb.dir, 'approved.jsonl');
     const first = await run('approved', journal, 'APPROVED');
     expect(first.signal).toBe('SIGKILL');
     const text = textOf(first);

@@ -1,35 +1,26 @@
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { listOf, SubAccountTransfer, Withdrawal } from '../../../shared/api/records.ts';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
+import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../client/client.ts';
 import { Journal, readJournal } from '../journal/journal.ts';
 import { WriteExecutor } from './executor.ts';
 import { testJournalKey } from '../journal/testkit/key.ts';
 import { journalKeyOf } from './testkit/batchRunner.key.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // The same proofs against the real Sandbox over loopback, with its admin faults on: errors before the
 // commit, connections dropped after it, answers held past the client's timeout after it, and 429s. The
 // Sandbox accepts a reused withdraw_order_id (its default), so only the desk's own guard prevents doubles.
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '../../..');
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const COUNT = 200;
 const SETTLE_MS = 1500;
-
-let dir: string;
-let sandbox: SandboxProcess;
-let creds: SandboxCredentials;
 
 /**
  * About 20% of the writes hit a fault: three rules fire on their own at 7% each (1 - 0.93^3 = 19.6%),
@@ -38,13 +29,13 @@ let creds: SandboxCredentials;
  * and the exchange's clock runs 5 minutes ahead.
  */
 async function faultsOn(seed: number): Promise<void> {
-  await adminCall(creds, 'DELETE', '/faults');
+  await adminCall(sb.creds, 'DELETE', '/faults');
   for (const path of ['/withdrawals', '/wallet/sub_account_transfers']) {
     const common = { path, method: 'POST', rate: 0.07 };
-    await adminCall(creds, 'POST', '/faults', { ...common, seed: seed + 1, kind: 'error', status: 502, label: 'SERVER_ERROR' });
-    await adminCall(creds, 'POST', '/faults', { ...common, seed: seed + 2, kind: 'drop' });
-    await adminCall(creds, 'POST', '/faults', { ...common, seed: seed + 3, kind: 'timeout_after_commit', hang_ms: 1500 });
-    await adminCall(creds, 'POST', '/faults', {
+    await adminCall(sb.creds, 'POST', '/faults', { ...common, seed: seed + 1, kind: 'error', status: 502, label: 'SERVER_ERROR' });
+    await adminCall(sb.creds, 'POST', '/faults', { ...common, seed: seed + 2, kind: 'drop' });
+    await adminCall(sb.creds, 'POST', '/faults', { ...common, seed: seed + 3, kind: 'timeout_after_commit', hang_ms: 1500 });
+    await adminCall(sb.creds, 'POST', '/faults', {
       path,
       method: 'POST',
       every: 37,
@@ -54,7 +45,7 @@ async function faultsOn(seed: number): Promise<void> {
       label: 'TOO_MANY_REQUESTS',
     });
   }
-  await adminCall(creds, 'POST', '/faults', {
+  await adminCall(sb.creds, 'POST', '/faults', {
     path: '/wallet/*',
     method: 'GET',
     rate: 0.1,
@@ -64,11 +55,11 @@ async function faultsOn(seed: number): Promise<void> {
     label: 'TOO_BUSY',
   });
   // The exchange's clock 5 minutes ahead of the desk's: the client learns the offset (REQUEST_EXPIRED once).
-  await adminCall(creds, 'POST', '/faults', { path: '*', kind: 'skew', skew_sec: 300 });
+  await adminCall(sb.creds, 'POST', '/faults', { path: '*', kind: 'skew', skew_sec: 300 });
 }
 
 function client(): ApiClient {
-  return new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true, timeoutMs: 1000, maxReadAttempts: 3 });
+  return new ApiClient({ baseUrl: sb.creds.base_url, credentials: sb.creds.main, limitsOff: true, timeoutMs: 1000, maxReadAttempts: 3 });
 }
 
 /** What the exchange holds, asked with faults off: records per withdraw_order_id and per client_order_id. */
@@ -76,7 +67,7 @@ async function exchangeCounts(
   withdrawIds: string[],
   transferIds: string[],
 ): Promise<{ withdrawals: number[]; transfers: Map<string, number> }> {
-  await adminCall(creds, 'DELETE', '/faults');
+  await adminCall(sb.creds, 'DELETE', '/faults');
   const c = client();
   const withdrawals: number[] = [];
   for (const id of withdrawIds) {
@@ -92,7 +83,7 @@ async function exchangeCounts(
       method: 'GET',
       path: '/wallet/sub_account_transfers',
       query: [
-        ['sub_uid', creds.sub_accounts[0]!.uid],
+        ['sub_uid', sb.creds.sub_accounts[0]!.uid],
         ['from', String(nowSec - 86_400)],
         ['to', String(nowSec + 3600)],
         ['limit', '1000'],
@@ -105,24 +96,14 @@ async function exchangeCounts(
   return { withdrawals, transfers };
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'writes-sandbox-'));
-  sandbox = await launchSandbox({ dataDir: join(dir, 'sandbox'), root, extraArgs: ['--no-limits'] });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-}, 60_000);
-
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
+const sb = useSandbox('writes-sandbox', { limits: false });
 describe('exactly-once writes against the Sandbox with faults on', () => {
   it('200 withdrawals and 200 main/sub transfers under a 20% fault rate land exactly once each', async () => {
     await faultsOn(1000);
-    const journal = Journal.open(join(dir, 'journal-batch.jsonl'), { key: testJournalKey });
+    const journal = Journal.open(join(sb.dir, 'journal-batch.jsonl'), { key: testJournalKey });
     const executor = new WriteExecutor({ journal, client: client(), settleMs: SETTLE_MS, lookupIntervalMs: 150 });
     try {
-      const sub = creds.sub_accounts[0]!.uid;
+      const sub = sb.creds.sub_accounts[0]!.uid;
       const results = await Promise.all([
         ...Array.from({ length: COUNT }, (_, i) =>
           executor.submit(
@@ -137,7 +118,7 @@ describe('exactly-once writes against the Sandbox with faults on', () => {
           ),
         ),
       ]);
-      const faults = (await adminCall(creds, 'GET', '/faults')) as Array<{ kind: string; path: string; fired: number }>;
+      const faults = (await adminCall(sb.creds, 'GET', '/faults')) as Array<{ kind: string; path: string; fired: number }>;
       for (const f of faults) expect(f.fired, `${f.kind} ${f.path}`).toBeGreaterThan(0);
       expect(results.filter((v) => v.state !== 'accepted' && v.state !== 'done').map((v) => [v.state, v.reason])).toEqual([]);
 
@@ -155,14 +136,14 @@ describe('exactly-once writes against the Sandbox with faults on', () => {
 
   it('a core killed with SIGKILL mid-batch and restarted over its journal ends with exactly 200 of each', async () => {
     await faultsOn(2000);
-    const journalPath = join(dir, 'journal-crash.jsonl');
+    const journalPath = join(sb.dir, 'journal-crash.jsonl');
     const tsx = createRequire(import.meta.url).resolve('tsx');
     const runner = join(here, 'testkit', 'batchRunner.ts');
     const run = (mode: string, onLine: (l: string, kill: () => void) => void) =>
       new Promise<{ code: number | null; signal: string | null }>((done) => {
         const child = spawn(
           process.execPath,
-          ['--import', tsx, runner, mode, journalPath, creds.base_url, String(COUNT), String(SETTLE_MS), sandbox.credentialsPath],
+          ['--import', tsx, runner, mode, journalPath, sb.creds.base_url, String(COUNT), String(SETTLE_MS), sb.credentialsPath],
           { stdio: ['ignore', 'pipe', 'pipe'] },
         );
         const err: string[] = [];

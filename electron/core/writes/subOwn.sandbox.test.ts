@@ -1,59 +1,50 @@
 import Decimal from 'decimal.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ProfileStore } from '../profiles/store.ts';
 import { writeFor } from '../rebalance/legs.ts';
 import { route } from '../rebalance/route.ts';
 import { Session, type ActiveSession } from '../session.ts';
 import { DeskVault } from '../vault/vault.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
-import type { SandboxCredentials } from '../../../shared/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 
 // A move between a sub-account's own accounts, journaled and sent by the desk's write executor through
 // the session, against a real Sandbox: the Sandbox moves the money of the account whose key signed, so
 // the balances say which key it was. A third sub-account's key is wallet read-only while the main key
 // may write: its refusal can only come from the sub-account's key, and the desk learns it for that key.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 type Key = { uid: string; key: string; secret: string };
-let sandbox: SandboxProcess;
-let dir: string;
-let creds: SandboxCredentials;
 let store: ProfileStore;
 let session: Session;
 let s: ActiveSession;
 let readOnlySub: Key;
 
+const sb = useSandbox('subown');
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'subown-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-  const third = creds.sub_accounts[2]!;
+  const third = sb.creds.sub_accounts[2]!;
   readOnlySub = {
     uid: third.uid,
-    ...((await adminCall(creds, 'POST', '/keys', {
+    ...((await adminCall(sb.creds, 'POST', '/keys', {
       uid: third.uid,
       perms: { spot: 'write', futures: 'write', wallet: 'read' },
       label: 'wallet read-only',
     })) as { key: string; secret: string }),
   };
-  const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
+  const vault = DeskVault.open({ path: join(sb.dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
-  store = new ProfileStore(join(dir, 'profiles.json'));
-  session = new Session({ store, vault, journalDir: join(dir, 'journals'), settleMs: () => 500 });
-  const [a] = creds.sub_accounts;
+  store = new ProfileStore(join(sb.dir, 'profiles.json'));
+  session = new Session({ store, vault, journalDir: join(sb.dir, 'journals'), settleMs: () => 500 });
+  const [a] = sb.creds.sub_accounts;
   const saved = await session.save({
     name: 'Signs with sub keys',
     environment: 'futures',
-    base_url: creds.base_url,
+    base_url: sb.creds.base_url,
     svc: 'Svc',
-    key: creds.main.key,
-    secret: creds.main.secret,
+    key: sb.creds.main.key,
+    secret: sb.creds.main.secret,
     permissions: { spot: 'write', futures: 'write', delivery: 'write', wallet: 'write', withdraw: 'write', unified: false },
     sub_keys: [a!, readOnlySub].map((k) => ({ uid: k.uid, key: k.key, secret: k.secret })),
   });
@@ -62,8 +53,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await session?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 type SpotRow = { currency: string; available: string };
@@ -81,7 +70,7 @@ const futuresUsdt = async (c: ActiveSession['client']): Promise<Decimal> =>
 
 describe("a sub-account's own transfer, through the write executor", () => {
   it("is signed by the sub-account's key: its money moves, the main account's does not, and the wire body is §4.1's", async () => {
-    const uid = creds.sub_accounts[0]!.uid;
+    const uid = sb.creds.sub_accounts[0]!.uid;
     const sub = s.subKeys.client(uid);
     const [spot0, fut0, main0, mainFut0] = [
       await spotUsdt(sub),
@@ -104,7 +93,7 @@ describe("a sub-account's own transfer, through the write executor", () => {
     expect((await futuresUsdt(sub)).toFixed()).toBe(fut0.plus('4.5').toFixed());
     expect((await spotUsdt(s.client)).toFixed()).toBe(main0.toFixed());
     expect((await futuresUsdt(s.client)).toFixed()).toBe(mainFut0.toFixed());
-    const lines = readFileSync(join(dir, 'journals', `${s.id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`), 'utf8')
+    const lines = readFileSync(join(sb.dir, 'journals', `${s.id.replace(/[^A-Za-z0-9_-]/g, '_')}.jsonl`), 'utf8')
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as { type: string; intent?: string });
@@ -129,8 +118,8 @@ describe("a sub-account's own transfer, through the write executor", () => {
   });
 
   it('a sub-account the profile holds no key for: nothing is sent, and the intent says why', async () => {
-    const other = creds.sub_accounts[1]!.uid;
-    const before = (await adminCall(creds, 'GET', `/counts?uid=${other}`)) as unknown;
+    const other = sb.creds.sub_accounts[1]!.uid;
+    const before = (await adminCall(sb.creds, 'GET', `/counts?uid=${other}`)) as unknown;
     const v = await s.writes!.submit(
       {
         kind: 'sub_own_transfer',
@@ -141,14 +130,14 @@ describe("a sub-account's own transfer, through the write executor", () => {
     expect(v.state).toBe('cancelled');
     expect(v.attempts).toBe(0);
     expect(v.reason).toMatch(new RegExp(`no key for sub-account ${other}`));
-    expect(await adminCall(creds, 'GET', `/counts?uid=${other}`)).toEqual(before);
+    expect(await adminCall(sb.creds, 'GET', `/counts?uid=${other}`)).toEqual(before);
   });
 
   it('an unclear answer is never sent again: it waits for an operator, and the money moved once', async () => {
-    const uid = creds.sub_accounts[0]!.uid;
+    const uid = sb.creds.sub_accounts[0]!.uid;
     const sub = s.subKeys.client(uid);
     const spot0 = await spotUsdt(sub);
-    await adminCall(creds, 'POST', '/faults', { path: '/wallet/transfers', method: 'POST', kind: 'drop', times: 1 });
+    await adminCall(sb.creds, 'POST', '/faults', { path: '/wallet/transfers', method: 'POST', kind: 'drop', times: 1 });
     try {
       const v = await s.writes!.submit(
         {
@@ -160,7 +149,7 @@ describe("a sub-account's own transfer, through the write executor", () => {
       expect(v.state).toBe('needs_attention');
       expect(v.attempts).toBe(1);
     } finally {
-      await adminCall(creds, 'DELETE', '/faults');
+      await adminCall(sb.creds, 'DELETE', '/faults');
     }
     expect((await spotUsdt(sub)).toFixed()).toBe(spot0.minus(2).toFixed());
   });
@@ -168,7 +157,7 @@ describe("a sub-account's own transfer, through the write executor", () => {
 
 describe("a rebalance leg between a sub-account's own accounts", () => {
   it("becomes a sub_own_transfer that the sub-account's key signs: its spot into its isolated margin account", async () => {
-    const uid = creds.sub_accounts[0]!.uid;
+    const uid = sb.creds.sub_accounts[0]!.uid;
     const [leg] = route({ owner: uid, kind: 'spot' }, { owner: uid, kind: 'margin', pair: 'BTC_USDT' });
     expect(leg!.signer).toBe(uid);
     const quoteOf = async (): Promise<Decimal> => {

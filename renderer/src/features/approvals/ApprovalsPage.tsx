@@ -194,6 +194,12 @@ export default function ApprovalsPage() {
           Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect {s.cooling_off_hours}{' '}
           h later.
         </p>
+        {s.cooling_off_variable && (
+          <p className="small muted" data-testid="cooling-off-variable">
+            This wait is set by TREASURY_DESK_COOLING_OFF_HOURS and applies to the Sandbox profile only; every other profile waits 24 h. A
+            change keeps the wait it was proposed with.
+          </p>
+        )}
       </section>
       <section className="card">
         <h2>Policy in force</h2>
