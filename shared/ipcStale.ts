@@ -141,9 +141,6 @@ export const WRITTEN_BY_EVENT = { vault: 'vaultStatus', intent: 'intentsList', u
 /** An intent in one of these states moved money (or settled that it did): the balance is stale. */
 export const MONEY_MOVED_STATES: ReadonlySet<IntentView['state']> = new Set(['accepted', 'done', 'settled']);
 
-/** Finished intents leave the "unfinished only" list (the core's journal uses the same four). */
-export const FINISHED_INTENT_STATES: ReadonlySet<IntentView['state']> = new Set(['done', 'refused', 'settled', 'cancelled']);
-
 /**
  * What a write's own answer makes stale beyond what the core announces with an event. Writes the core
  * announces (profiles, vault, intents, journal) add nothing here: the event does it, once. A write whose

@@ -44,7 +44,7 @@ function webDriver(): Driver {
 function electronDriver(): Driver {
   const fake = fakeElectron();
   registerIpc(
-    fake.module.ipcMain as never,
+    fake.module.ipcMain,
     core,
     trustedSender(INDEX, () => 1),
   );

@@ -24,8 +24,6 @@ import {
   activeAt,
   DEFAULT_COOLING_OFF_MS,
   GovernanceError,
-  stillApproved,
-  verdictAt,
   type GovernanceRules,
   type Proposal,
   type RequestPayload,

@@ -111,7 +111,7 @@ function rowProblems(
         out.push({
           field: (PAYOUT_COLUMNS as readonly string[]).includes(field) ? field : 'row',
           message: `The ${field}: ${issue.message}.`,
-        } as PayoutProblem);
+        });
     }
   }
   return { problems: out, fee: out.length ? null : fee, arrives: out.length ? null : arrives };

@@ -70,7 +70,7 @@ function AllReads() {
 async function setUp() {
   const fake = fakeDesk({
     ...baseAnswers(),
-    settingsSave: (r) => ({ idle_lock_minutes: r.idle_lock_minutes, settle_seconds: r.settle_seconds }) as never,
+    settingsSave: (r) => ({ idle_lock_minutes: r.idle_lock_minutes, settle_seconds: r.settle_seconds }),
   });
   renderWithDesk(fake, <AllReads />);
   await waitFor(() => expect(screen.getByTestId('loaded').textContent).toBe('yes'));

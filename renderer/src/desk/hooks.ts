@@ -8,9 +8,9 @@ import {
   type EventPayload,
   type IntentPage,
   type IntentView,
+  FINISHED_INTENT_STATES,
 } from '../../../shared/ipc.ts';
 import {
-  FINISHED_INTENT_STATES,
   MONEY_MOVED_STATES,
   SPOT_READS,
   STALE_AFTER_WRITE,

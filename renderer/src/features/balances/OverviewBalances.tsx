@@ -50,7 +50,7 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
             <select
               aria-label="Auto-refresh interval"
               value={settings.data.auto_refresh_seconds}
-              onChange={(e) => save.mutate({ ...settings.data!, auto_refresh_seconds: Number(e.target.value) })}
+              onChange={(e) => save.mutate({ ...settings.data, auto_refresh_seconds: Number(e.target.value) })}
             >
               {AUTO_REFRESH_CHOICES.map((s) => (
                 <option key={s} value={s}>
