@@ -42,6 +42,8 @@ beforeAll(async () => {
   });
   session.select(saved.id);
   s = session.active();
+  // Nothing is sent before the journal is reconciled with the exchange.
+  await expect.poll(() => session.reconcileHold(s.id), { timeout: 30_000 }).toBeNull();
 }, 60_000);
 afterAll(async () => {
   await session?.close();
