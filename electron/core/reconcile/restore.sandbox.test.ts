@@ -5,7 +5,6 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Withdrawal } from '../../../shared/api/records.ts';
-import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { ChannelResponse } from '../../../shared/ipc.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ensureOperator, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
@@ -165,8 +164,7 @@ describe('a data folder restored from a copy taken during an approved payout bat
         // The operator archives the journal: the rows the batch still lists are looked up, found, never sent again.
         await ok(core.invoke('journalArchive', {}));
         await expect.poll(async () => (await journalStatus(core)).state, { timeout: 10_000 }).toBe('ok');
-        const st = await ok<ConfirmState>(core.invokeConfirm('confirmState', {}));
-        expect(st.unavailable).toBeNull();
+        // (With the governance journal's own anchor, governance may be damaged too: then nothing is handed over at all.)
         await expect
           .poll(
             async () => {
