@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -361,6 +361,9 @@ describe('the desk’s guarantees, under random interleavings', () => {
         const model: Model = { strict: false, writes: new Map(), groups: new Map(), backups: [], dir: runDir, log: [] };
         const before = new Set((await withdrawalsAtExchange()).map((w) => w.id));
         cpSync(template, desk.home, { recursive: true });
+        // The journals' anchors live beside the data folder (paths.ts): they come with the set-up desk,
+        // and a restore of the folder (below) leaves them where they are, as on an operator's machine.
+        if (existsSync(`${template}.anchors`)) cpSync(`${template}.anchors`, `${desk.home}.anchors`, { recursive: true });
         for (const [name, id] of operatorIds) desk.ids.set(name, id);
         await desk.start();
         try {
