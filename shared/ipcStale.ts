@@ -240,6 +240,7 @@ export const KEPT_FRESH_BY_EVENTS: ReadonlySet<QueryChannel> = new Set<QueryChan
   'payoutsProgress',
   'rebalanceTemplates',
   'rebalanceBatches',
+  'unreadRecords',
 ]);
 
 /** Channels whose answer comes from the exchange: their outcomes are the connection state the window shows. */

@@ -52,6 +52,7 @@ function AllReads() {
     spotOrderBook: useDeskQuery('spotOrderBook', { currency_pair: 'BTC_USDT' }),
     spotOrders: useDeskQuery('spotOrders', { currency_pair: 'BTC_USDT', status: 'open' }),
     spotTrades: useDeskQuery('spotTrades', { currency_pair: 'BTC_USDT' }),
+    unreadRecords: useDeskQuery('unreadRecords', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -186,6 +187,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       spotOrders: 1,
       spotTicker: 1,
       spotTrades: 1,
+      unreadRecords: 1,
     });
   });
 
