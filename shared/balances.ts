@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UnreadRecord } from './unread.ts';
 import { DecimalString } from './money.ts';
 
 // The balances feature's part of the contract (§2.8 sub-account balances, the main account's own
@@ -60,6 +61,8 @@ export const LoadStatus = z.object({
   error: z.string().nullable(),
   /** Requests the last load made. */
   requests: z.number().int().nonnegative(),
+  /** Records the last load set aside as malformed: the rows and totals shown leave them out. */
+  unread: z.array(UnreadRecord),
 });
 export type LoadStatus = z.infer<typeof LoadStatus>;
 

@@ -7,6 +7,8 @@ export interface SandboxOptions {
   speed: number;
   /** Refuse a reused withdraw_order_id (off by default: the spec promises no deduplication). */
   refuseDuplicateWithdrawals: boolean;
+  /** Another world of the same kind (tests of every world); absent, each world's own fixed seed. */
+  seed?: number;
 }
 
 export const DEFAULT_OPTIONS: SandboxOptions = { world: 'demo', noLimits: false, speed: 1, refuseDuplicateWithdrawals: false };

@@ -91,6 +91,18 @@ export interface SeedResult {
   subAccounts: KeyPair[];
 }
 
+/**
+ * The decimal string at fraction `r` (in [0, 1)) of the way from lo to hi, truncated to `places` decimals.
+ * The sign is written apart from the digits: padding a negative count of units put the zeros after the
+ * minus ("0.0000-5", "-.345678"), and a desk that checks amounts refused the whole answer holding one.
+ */
+export function decimalBetween(r: number, lo: number, hi: number, places: number): string {
+  const units = Math.floor((lo + r * (hi - lo)) * 10 ** places);
+  const digits = String(Math.abs(units)).padStart(places + 1, '0');
+  const body = places === 0 ? digits : `${digits.slice(0, -places)}.${digits.slice(-places)}`.replace(/\.?0+$/, '');
+  return units < 0 ? `-${body}` : body || '0';
+}
+
 class Gen {
   constructor(readonly rand: () => number) {}
   int(n: number): number {
@@ -102,10 +114,7 @@ class Gen {
   }
   /** Decimal string with `places` decimals between lo and hi, built from integers (no float formatting). */
   amount(lo: number, hi: number, places: number): string {
-    const scale = 10 ** places;
-    const units = Math.floor((lo + this.rand() * (hi - lo)) * scale);
-    const s = String(units).padStart(places + 1, '0');
-    return places === 0 ? s : `${s.slice(0, -places)}.${s.slice(-places)}`.replace(/\.?0+$/, '') || '0';
+    return decimalBetween(this.rand(), lo, hi, places);
   }
   hex(n: number): string {
     let s = '';
@@ -281,8 +290,10 @@ function createAccounts(db: DB, s: Stmts, world: WorldName, mainUid: string, now
   return { main, readOnly, subAccounts };
 }
 
-function seedDemoData(s: Stmts, mainUid: string, subs: string[], now: number): void {
-  const g = new Gen(mulberry32(42));
+/** Each world's own seed: the same records on every machine, unless a test asks for another world of the kind. */
+const WORLD_SEEDS: Record<WorldName, number> = { demo: 42, bench: 7 };
+
+function seedDemoData(s: Stmts, g: Gen, mainUid: string, subs: string[], now: number): void {
   seedBalances(s, g, mainUid, 10, { derivatives: true, dust: true, finance: true });
   subs.forEach((uid, i) => seedBalances(s, g, uid, 1, { derivatives: DERIVATIVE_SUBS.has(i), dust: i % 4 === 0, finance: false }));
 
@@ -388,8 +399,7 @@ function seedDemoData(s: Stmts, mainUid: string, subs: string[], now: number): v
   }
 }
 
-function seedBenchData(s: Stmts, mainUid: string, subs: string[], now: number): void {
-  const g = new Gen(mulberry32(7));
+function seedBenchData(s: Stmts, g: Gen, mainUid: string, subs: string[], now: number): void {
   seedBalances(s, g, mainUid, 100, { derivatives: true, dust: false, finance: true });
   for (const uid of subs) {
     s.bal.run(uid, 'spot', '', 'USDT', g.amount(100, 50000, 6), '0', '0', '0');
@@ -405,13 +415,14 @@ function seedBenchData(s: Stmts, mainUid: string, subs: string[], now: number): 
 
 /** Seeds one account tree (a main account and its sub-accounts); with existing accounts, only their data. */
 function seedTree(db: DB, world: WorldName, mainUid: string, now: number, withAccounts: boolean): SeedResult | null {
+  const g = new Gen(mulberry32(Number(getMeta(db, 'seed') ?? WORLD_SEEDS[world])));
   const s = statements(db);
   const result = withAccounts ? createAccounts(db, s, world, mainUid, now) : null;
   const subs = (
     db.prepare('SELECT uid FROM accounts WHERE main_uid = ? ORDER BY CAST(uid AS INTEGER)').all(mainUid) as { uid: string }[]
   ).map((r) => r.uid);
-  if (world === 'bench') seedBenchData(s, mainUid, subs, now);
-  else seedDemoData(s, mainUid, subs, now);
+  if (world === 'bench') seedBenchData(s, g, mainUid, subs, now);
+  else seedDemoData(s, g, mainUid, subs, now);
   return result;
 }
 
@@ -427,10 +438,14 @@ function seedHouse(db: DB, now: number): void {
   );
 }
 
-/** Seeds a new Sandbox: the catalog, the house account and the first main account's tree, in one transaction. */
-export function seedWorld(db: DB, world: WorldName, nowSec: number): SeedResult {
+/**
+ * Seeds a new Sandbox: the catalog, the house account and the first main account's tree, in one transaction.
+ * `seed` picks another world of the same kind (kept, so that copies and resets draw the same records).
+ */
+export function seedWorld(db: DB, world: WorldName, nowSec: number, seed?: number): SeedResult {
   const now = Math.floor(nowSec);
   return db.transaction(() => {
+    if (seed !== undefined) setMeta(db, 'seed', String(seed));
     seedCatalog(db);
     seedHouse(db, now);
     const mainUid = String(FIRST_MAIN);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { ApiClient } from '../../electron/core/client/client.ts';
 import { Journal } from '../../electron/core/journal/journal.ts';
 import { HistoryCache } from '../../electron/core/sync/historyCache.ts';
+import { everyRecord } from '../../electron/core/sync/pagination.ts';
 import { subAccountBalancesAllAtOnce, subAccountSpotBalances } from '../../electron/core/sync/subAccounts.ts';
 import { windowedRecords } from '../../electron/core/sync/windows.ts';
 import { WriteExecutor } from '../../electron/core/writes/executor.ts';
@@ -36,9 +37,9 @@ export async function deskRefresh(client: ApiClient, from: number, to: number): 
   const [, spot, margin, futures, cross, withdrawals, deposits] = await Promise.all([
     client.request({ method: 'GET', path: '/wallet/total_balance' }, TotalBalance),
     collect(subAccountSpotBalances(client)),
-    subAccountBalancesAllAtOnce(client, '/wallet/sub_account_margin_balances'),
-    subAccountBalancesAllAtOnce(client, '/wallet/sub_account_futures_balances'),
-    subAccountBalancesAllAtOnce(client, '/wallet/sub_account_cross_margin_balances'),
+    subAccountBalancesAllAtOnce(client, '/wallet/sub_account_margin_balances').then(everyRecord),
+    subAccountBalancesAllAtOnce(client, '/wallet/sub_account_futures_balances').then(everyRecord),
+    subAccountBalancesAllAtOnce(client, '/wallet/sub_account_cross_margin_balances').then(everyRecord),
     collect(windowedRecords(client, { path: '/wallet/withdrawals', from, to })),
     collect(windowedRecords(client, { path: '/wallet/deposits', from, to })),
   ]);

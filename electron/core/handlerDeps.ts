@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { UnreadRegistry } from './unread.ts';
 import type { ChannelName, Channels } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import type { DeskApprovals } from './approvals/deskApprovals.ts';
@@ -27,6 +28,8 @@ export interface HandlerDeps {
   approvals: DeskApprovals | null;
   /** Plans, templates and batches of rebalances; null without a data folder. */
   rebalance: RebalanceService | null;
+  /** Records the active profile's latest list answers set aside as malformed. */
+  unread: UnreadRegistry;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;

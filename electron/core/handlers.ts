@@ -16,6 +16,7 @@ export type { HandlerDeps, Handlers } from './handlerDeps.ts';
 // The one merge point: each domain answers its own channels in its own handlers.ts, and the type
 // `Handlers` proves here that every channel of the contract has exactly one answer.
 export const handlers: Handlers = {
+  unreadRecords: async (_req, { unread }) => unread.view(),
   ...profileHandlers,
   ...vaultHandlers,
   ...writeHandlers,

@@ -4,8 +4,8 @@ import { TotalBalance } from '../../shared/api/records.ts';
 import type { ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiClient } from './client/client.ts';
-import { ExchangeError, InputError, LockedError, NoProfileError } from './errors.ts';
+import { ApiClient, type ApiRequest, type UnreadRecord } from './client/client.ts';
+import { InputError, LockedError, NoProfileError } from './errors.ts';
 import { SubKeyClients } from './client/subKeys.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
 import { Scheduler as RateScheduler } from './client/scheduler.ts';
@@ -19,7 +19,6 @@ import { fileRegistry } from './journal/registry.ts';
 import type { JournalSource } from './journal/audit.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
 import type { IntentView } from './journal/intents.ts';
-import { KINDS } from './writes/inputs.ts';
 import { describeFindings, reconcile } from './reconcile/reconcile.ts';
 import { readWatermark, watermarkPath, writeWatermark } from './reconcile/watermark.ts';
 import { journalIdOf } from './journal/verify.ts';
@@ -45,6 +44,8 @@ export interface SessionOptions {
   onJournalChanged?: () => void;
   /** The active session opened (a profile chosen, the vault unlocked) or closed (null). */
   onActive?: (session: ActiveSession | null) => void;
+  /** A list answer of the active profile's keys was read, with the records it set aside (client.ts, requestList). */
+  onUnread?: (req: ApiRequest, unread: UnreadRecord[]) => void;
   /** Why no write of the profile may leave now (a freeze), or null. */
   hold?: (profileId: string) => string | null;
   /** Whether the operators' approvals carry a write of the profile now (the executor's gate), or why not. */
@@ -200,11 +201,6 @@ export class Session {
       ...(this.opts.gate ? { gate: (v: IntentView) => this.opts.gate!(id, v) } : {}),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
-    writes.on(({ intent }) => {
-      // A sub-account key's refusal is learned by its own client (client/subKeys.ts), for that key.
-      if (intent.state === 'refused' && intent.label && intent.signer === undefined)
-        this.learnFromLabel(intent.label, 'POST', KINDS[intent.kind].path);
-    });
     void this.reconcileThenResume(id, journal, client, subKeys, writes);
     return { writes, journal, damage: null };
   }
@@ -368,13 +364,23 @@ export class Session {
     return this.list().find((p) => p.id === id) ?? null;
   }
 
-  private makeClient(profile: Profile): ApiClient {
+  /**
+   * `learnFor`: the stored profile whose permissions this client's refusals correct, whoever sends through
+   * it (a page, a background sync, a write). The probe of a key not yet saved corrects nothing.
+   */
+  private makeClient(profile: Profile, learnFor?: string): ApiClient {
     const limitsOff = profile.environment === 'sandbox' && profile.limitsOff === true;
     const client = new ApiClient({
       baseUrl: profile.baseUrl,
       credentials: profile.credentials,
       svc: profile.svc,
       ...(limitsOff ? { limitsOff: true } : { scheduler: this.scheduler }),
+      ...(learnFor !== undefined
+        ? {
+            onRefusal: (label, method, path) => this.learnFromLabel(label, method, path, { id: learnFor }),
+            onUnread: (req, unread) => this.opts.onUnread?.(req, unread),
+          }
+        : {}),
     });
     // Learn the exchange's clock up front; should it fail, answers' X-In-Time and the one resync after a
     // REQUEST_EXPIRED still correct it.
@@ -401,7 +407,7 @@ export class Session {
     if (this.current?.id !== id) {
       this.drop();
       const profile = id === this.builtInId ? this.opts.builtIn! : this.opts.store!.open(id, this.opts.vault!.box());
-      const client = this.makeClient(profile);
+      const client = this.makeClient(profile, id);
       const subKeys = this.makeSubClients(id, profile);
       this.current = { id, profile, client, subKeys, ...this.openWrites(id, client, subKeys) };
       this.opts.onActive?.(this.current);
@@ -446,22 +452,18 @@ export class Session {
 
   /**
    * READ_ONLY or FORBIDDEN proves the key's permission for that group is less than declared: record
-   * what the exchange proved so that the desk stops offering what the key cannot do.
+   * what the exchange proved so that the desk stops offering what the key cannot do. `key.uid`: the
+   * refusal answered that sub-account's key of profile `key.id`, not the main key.
    */
-  learnFromRefusal(e: unknown, method: string, path: string): void {
-    if (e instanceof ExchangeError) this.learnFromLabel(e.label, method, path);
-  }
-
-  /** `sub`: the refusal answered a sub-account's key, of profile `sub.id` (the session may have moved on since). */
-  private learnFromLabel(label: string, method: string, path: string, sub?: { id: string; uid: string }): void {
+  private learnFromLabel(label: string, method: string, path: string, key: { id: string; uid?: string }): void {
     if (label !== 'READ_ONLY' && label !== 'FORBIDDEN') return;
-    const id = sub?.id ?? this.activeId();
     const group: PermissionGroup | null = permissionGroupFor(method, path);
-    if (!id || !group || id === this.builtInId || !this.opts.store) return;
+    if (!group || key.id === this.builtInId || !this.opts.store) return;
     const level = label === 'READ_ONLY' ? 'read' : 'none';
-    const changed = sub
-      ? this.opts.store.correctSubPermission(id, sub.uid, group, level)
-      : this.opts.store.correctPermission(id, group, level);
-    if (changed) this.opts.onProfilesChanged?.(id);
+    const changed =
+      key.uid !== undefined
+        ? this.opts.store.correctSubPermission(key.id, key.uid, group, level)
+        : this.opts.store.correctPermission(key.id, group, level);
+    if (changed) this.opts.onProfilesChanged?.(key.id);
   }
 }

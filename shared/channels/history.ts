@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CsvExport } from '../csvExport.ts';
+import { UnreadRecords } from '../unread.ts';
 import {
   DepositAddress,
   DepositPage,
@@ -42,6 +43,8 @@ export const historyChannels = {
     response: CsvExport,
   },
   historyStatus: { request: z.object({}).strict(), response: HistoryStatus },
+  /** Records the latest list answers set aside as malformed, across every read of the active profile. */
+  unreadRecords: { request: z.object({}).strict(), response: UnreadRecords },
   /** Reads what is new now (the operator's Refresh); answers when that sync is over. */
   historySync: { request: z.object({}).strict(), response: HistoryStatus },
   /** Outflows not sent by this desk: unacknowledged first, newest first. */

@@ -3,6 +3,8 @@ import type { ApiClient, Priority } from '../client/client.ts';
 import { z } from 'zod';
 import { ExchangeError, NetworkError } from '../errors.ts';
 import { SUB_ACCOUNT_BALANCES_MAX_LIMIT, subAccountBalancesAllAtOnce } from '../sync/subAccounts.ts';
+import { SubAccountSpotBalance } from '../../../shared/api/records.ts';
+import type { UnreadRecord } from '../../../shared/unread.ts';
 import type { Ticker } from './valuation.ts';
 
 // Reads for the balances pages, the fewest the API allows, all handed to the scheduler at once (it
@@ -23,7 +25,7 @@ export type Wire = Record<string, unknown>;
 // outer shape is checked as they arrive.
 const AnyList = z.array(z.unknown());
 const AnyRecord = z.looseObject({});
-const SubAccountList = z.array(z.looseObject({ user_id: z.union([z.number(), z.string()]), login_name: z.string().optional() }));
+const SubAccount = z.looseObject({ user_id: z.union([z.number(), z.string()]), login_name: z.string().optional() });
 export interface SubAccountInfo {
   uid: string;
   name: string;
@@ -46,6 +48,8 @@ export interface SubAccountsRaw {
   cross: AllAtOnceWire[];
   tickers: Ticker[];
   requests: number;
+  /** Records set aside as malformed: their sub-accounts show without them, and the page says so. */
+  unread: UnreadRecord[];
 }
 
 function list<T>(v: unknown, what: string): T[] {
@@ -71,7 +75,7 @@ export async function loadSubAccounts(
     return counted;
   };
   progress(0, total);
-  const accountsP = tick(client.request({ method: 'GET', path: '/sub_accounts', priority }, SubAccountList));
+  const accountsP = tick(client.requestList({ method: 'GET', path: '/sub_accounts', priority }, SubAccount));
   const marginP = tick(subAccountBalancesAllAtOnce(client, '/wallet/sub_account_margin_balances', priority));
   const futuresP = tick(subAccountBalancesAllAtOnce(client, '/wallet/sub_account_futures_balances', priority));
   const crossP = tick(subAccountBalancesAllAtOnce(client, '/wallet/sub_account_cross_margin_balances', priority));
@@ -79,7 +83,7 @@ export async function loadSubAccounts(
 
   const spotPage = (n: number) =>
     tick(
-      client.request(
+      client.requestList(
         {
           method: 'GET',
           path: '/wallet/sub_account_balances',
@@ -89,30 +93,30 @@ export async function loadSubAccounts(
             ['page', String(n)],
           ],
         },
-        AnyList,
+        SubAccountSpotBalance,
       ),
     );
   // Page 1 is needed whatever n is (a desk with no sub-accounts learns that from /sub_accounts and
   // page 1 alike); asked at once, its answer also informs the scheduler's bucket before the burst.
   total += 1;
   const firstSpot = spotPage(1);
-  const accounts = list<{ user_id: number | string; login_name?: string }>(await accountsP, 'GET /sub_accounts').map((a) => ({
-    uid: String(a.user_id),
-    name: String(a.login_name ?? ''),
-  }));
-  const pages = Math.max(1, Math.ceil(accounts.length / SUB_ACCOUNT_BALANCES_MAX_LIMIT));
+  const accountList = await accountsP;
+  const accounts = accountList.records.map((a) => ({ uid: String(a.user_id), name: String(a.login_name ?? '') }));
+  const pages = Math.max(1, Math.ceil(accountList.sent / SUB_ACCOUNT_BALANCES_MAX_LIMIT));
   total += pages - 1;
   progress(loaded, total);
   const spotPages = await Promise.all([firstSpot, ...Array.from({ length: pages - 1 }, (_, i) => spotPage(i + 2))]);
   const [margin, futures, cross, tickers] = await Promise.all([marginP, futuresP, crossP, tickersP]);
+  const answers = [accountList, ...spotPages, margin, futures, cross];
   return {
     accounts,
-    spot: spotPages.flatMap((p) => list<SpotWire>(p, 'GET /wallet/sub_account_balances')),
-    margin: list(margin, 'GET /wallet/sub_account_margin_balances'),
-    futures: list(futures, 'GET /wallet/sub_account_futures_balances'),
-    cross: list(cross, 'GET /wallet/sub_account_cross_margin_balances'),
+    spot: spotPages.flatMap((p) => p.records),
+    margin: margin.records,
+    futures: futures.records,
+    cross: cross.records,
     tickers: list<Ticker>(tickers, 'GET /spot/tickers'),
     requests: total,
+    unread: answers.flatMap((a) => a.unread),
   };
 }
 

@@ -16,7 +16,7 @@ const raw: SubAccountsRaw = {
     { uid: '99', name: 'delta' },
   ],
   spot: [
-    { uid: '101', available: { USDT: '10' } } as SubAccountsRaw['spot'][number],
+    { uid: '101', available: { USDT: '10' } },
     { uid: '102', available: { USDT: '0.5' } },
     { uid: '103', available: { BTC: '1' }, locking: { BTC: '0.5' } },
     { uid: '99', available: { USDT: '300' } },
@@ -52,6 +52,7 @@ const raw: SubAccountsRaw = {
   ],
   tickers: [{ currency_pair: 'BTC_USDT', last: '100' }],
   requests: 8,
+  unread: [],
 };
 const entries = entriesOf(raw);
 const rows = entries.map((e) => rowOf(e, new Prices(raw.tickers), 'USDT', 0));

@@ -53,7 +53,7 @@ function asText(s: string): string {
 export class BalancesService {
   private entries: SubAccountEntry[] = [];
   private prices: Prices | null = null;
-  private status: LoadStatus = { state: 'empty', loaded: 0, total: 0, fetched_at: null, error: null, requests: 0 };
+  private status: LoadStatus = { state: 'empty', loaded: 0, total: 0, fetched_at: null, error: null, requests: 0, unread: [] };
   private loading: Promise<LoadStatus> | null = null;
   private readonly rows = new Map<string, MatrixRow[]>();
   private timer: ReturnType<typeof setInterval> | null = null;
@@ -145,6 +145,7 @@ export class BalancesService {
           fetched_at: this.now(),
           error: null,
           requests: raw.requests,
+          unread: raw.unread,
         };
         this.opts.events.progress({ scope: 'sub_accounts', loaded: raw.requests, total: raw.requests, done: true, error: null });
         // Alerts right after the figures are out (a raised one comes as its own event and re-marks the rows).

@@ -2,6 +2,9 @@ import { createHash } from 'node:crypto';
 import type { z } from 'zod';
 import { bucketFor } from '../../../shared/api/rateLimits.ts';
 import { ErrorBody } from '../../../shared/api/records.ts';
+import type { UnreadRecord } from '../../../shared/unread.ts';
+
+export type { UnreadRecord } from '../../../shared/unread.ts';
 import { epochMsFromAnyUnit, ServerClock } from './clock.ts';
 import { AnswerShapeError, ExchangeError, NetworkError } from '../errors.ts';
 import { backoffMs, isRetryableRead } from './retry.ts';
@@ -47,6 +50,35 @@ export interface ApiClientOptions {
   /** Attempts for a read, the first included (default 4). Writes always get one. */
   maxReadAttempts?: number;
   random?: () => number;
+  /**
+   * Told of every labelled refusal this key meets, whoever sent the request (a page, a background sync, a
+   * write): READ_ONLY and FORBIDDEN prove what the key may do, and the desk corrects its permissions.
+   */
+  onRefusal?: (label: string, method: string, path: string) => void;
+  /** Told of every list answer read by `requestList`, with the records it set aside (none: the answer is clean again). */
+  onUnread?: (req: ApiRequest, unread: UnreadRecord[]) => void;
+}
+
+/** A list answer: the records that read, and those set aside. */
+export interface ListAnswer<T> {
+  records: T[];
+  unread: UnreadRecord[];
+  /** Records the exchange sent, read or not: a page is full by this count (§8.1), not by what was kept. */
+  sent: number;
+  origin: string;
+}
+
+/** Fields that name a record, in the order tried. */
+const RECORD_IDS = ['id', 'uid', 'user_id', 'withdraw_order_id', 'client_order_id', 'currency_pair', 'currency'] as const;
+
+function recordName(raw: unknown, index: number): string {
+  if (raw !== null && typeof raw === 'object') {
+    for (const k of RECORD_IDS) {
+      const v = (raw as Record<string, unknown>)[k];
+      if ((typeof v === 'string' && v !== '' && v.length <= 64) || typeof v === 'number') return `${k} ${String(v)}`;
+    }
+  }
+  return `record ${index + 1}`;
 }
 
 /** A request as it went out and came back, for callers that need more than the body. */
@@ -100,12 +132,46 @@ export class ApiClient {
   }
 
   /**
+   * Sends a read whose answer is a list of `record`s and checks each record on its own: one malformed
+   * record among a thousand is set aside with its id, field and problem, and the others are kept (an odd
+   * record from a live exchange must not blank a whole page). An answer that is not a list at all is
+   * still refused, as `request` refuses it.
+   */
+  async requestList<S extends z.ZodType>(req: ApiRequest, record: S): Promise<ListAnswer<z.output<S>>> {
+    const endpoint = `${req.method} ${req.path}`;
+    const { data } = await this.exchange(req);
+    if (!Array.isArray(data)) throw new AnswerShapeError(endpoint, 'answer', 'is not a list', this.base.origin);
+    const records: Array<z.output<S>> = [];
+    const unread: UnreadRecord[] = [];
+    data.forEach((raw: unknown, i) => {
+      const checked = record.safeParse(raw);
+      if (checked.success) {
+        records.push(checked.data);
+        return;
+      }
+      const e = AnswerShapeError.from(endpoint, this.base.origin, raw, checked.error.issues[0]!);
+      unread.push({ endpoint, record: recordName(raw, i), field: e.field, problem: e.problem });
+    });
+    this.opts.onUnread?.(req, unread);
+    return { records, unread, sent: data.length, origin: this.base.origin };
+  }
+
+  /**
    * Sends through the scheduler. Reads retry on 5xx, timeouts, network failures and 429 with jittered
    * backoff. Writes are sent once: the write executor decides what an ambiguous failure means. The one
    * exception is REQUEST_EXPIRED, which proves the request was refused unread: after one clock resync it
    * is sent once more, write or not, so a desktop clock minutes off never reaches the operator.
    */
   async exchange(req: ApiRequest): Promise<ApiResponse<unknown>> {
+    try {
+      return await this.attempts(req);
+    } catch (e) {
+      if (e instanceof ExchangeError) this.opts.onRefusal?.(e.label, req.method, req.path);
+      throw e;
+    }
+  }
+
+  private async attempts(req: ApiRequest): Promise<ApiResponse<unknown>> {
     const isRead = req.method === 'GET';
     const maxAttempts = isRead ? (this.opts.maxReadAttempts ?? 4) : 1;
     let resynced = false;

@@ -1,5 +1,4 @@
-import { ApiClient, type ApiClientOptions, type ApiRequest, type ApiResponse } from './client.ts';
-import { ExchangeError } from '../errors.ts';
+import { ApiClient } from './client.ts';
 import type { Scheduler } from './scheduler.ts';
 
 // A sub-account's key signs that sub-account's own requests (its reads, moves between its own accounts,
@@ -29,25 +28,6 @@ export interface SubKeyClientsOptions {
 /** The budget name of a UID in the scheduler (one per account, as the exchange counts). */
 export const uidAccount = (uid: string): string => `uid:${uid}`;
 
-/** A client that reports every labelled refusal, so that the desk learns the key's permissions from it. */
-class LearningClient extends ApiClient {
-  constructor(
-    opts: ApiClientOptions,
-    private readonly reportRefusal: (label: string, method: string, path: string) => void,
-  ) {
-    super(opts);
-  }
-
-  override async exchange(req: ApiRequest): Promise<ApiResponse<unknown>> {
-    try {
-      return await super.exchange(req);
-    } catch (e) {
-      if (e instanceof ExchangeError) this.reportRefusal(e.label, req.method, req.path);
-      throw e;
-    }
-  }
-}
-
 export class NoSubKeyError extends Error {
   constructor(readonly uid: string) {
     super(`This profile holds no key for sub-account ${uid}. Add the sub-account's key to the profile in Settings.`);
@@ -64,17 +44,15 @@ export class SubKeyClients {
       if (this.clients.has(k.uid)) throw new Error(`sub-account ${k.uid} has two keys in this profile`);
       this.clients.set(
         k.uid,
-        new LearningClient(
-          {
-            baseUrl: opts.baseUrl,
-            credentials: { key: k.key, secret: k.secret },
-            svc: opts.svc,
-            account: uidAccount(k.uid),
-            ...(opts.limitsOff ? { limitsOff: true } : { scheduler: opts.scheduler }),
-            ...(opts.fetch ? { fetch: opts.fetch } : {}),
-          },
-          (label, method, path) => opts.onRefusal?.(k.uid, label, method, path),
-        ),
+        new ApiClient({
+          baseUrl: opts.baseUrl,
+          credentials: { key: k.key, secret: k.secret },
+          svc: opts.svc,
+          account: uidAccount(k.uid),
+          ...(opts.limitsOff ? { limitsOff: true } : { scheduler: opts.scheduler }),
+          ...(opts.fetch ? { fetch: opts.fetch } : {}),
+          onRefusal: (label, method, path) => opts.onRefusal?.(k.uid, label, method, path),
+        }),
       );
     }
   }

@@ -8,6 +8,7 @@ import {
 } from '../../../shared/api/records.ts';
 import { FUTURES_SETTLES } from '../../../shared/balances.ts';
 import type { ApiClient, Priority } from '../client/client.ts';
+import { everyRecord } from '../sync/pagination.ts';
 import { subAccountBalancesAllAtOnce, subAccountSpotBalances } from '../sync/subAccounts.ts';
 import { accountKey, type AccountRef } from './route.ts';
 
@@ -45,8 +46,9 @@ export async function readBalances(
   const reads: Promise<void>[] = [];
   for (const a of accounts) {
     if (a.kind === 'delivery' || a.kind === 'options')
-      throw new Error(`${accountKey(a)}: the desk reads no ${a.kind} balance yet; leave it out of the rebalance`);
-    if (a.kind === 'margin' && !a.pair) throw new Error(`${accountKey(a)}: an isolated margin account is named by its currency pair`);
+      throw new Error(`Account ${accountKey(a)}: the desk reads no ${a.kind} balance yet; leave it out of the rebalance`);
+    if (a.kind === 'margin' && !a.pair)
+      throw new Error(`Account ${accountKey(a)}: an isolated margin account is named by its currency pair`);
   }
 
   const subSpot = kinds('sub', 'spot');
@@ -74,27 +76,33 @@ export async function readBalances(
   if (subFutures.length) {
     const settle = settleOf(currency);
     reads.push(
-      subAccountBalancesAllAtOnce(client, '/wallet/sub_account_futures_balances', priority).then((rows) => {
-        for (const a of subFutures) out.set(accountKey(a), rows.find((r) => r.uid === a.owner)?.available[settle]?.available ?? '0');
-      }),
+      subAccountBalancesAllAtOnce(client, '/wallet/sub_account_futures_balances', priority)
+        .then(everyRecord)
+        .then((rows) => {
+          for (const a of subFutures) out.set(accountKey(a), rows.find((r) => r.uid === a.owner)?.available[settle]?.available ?? '0');
+        }),
     );
   }
   const subMargin = kinds('sub', 'margin');
   if (subMargin.length) {
     reads.push(
-      subAccountBalancesAllAtOnce(client, '/wallet/sub_account_margin_balances', priority).then((rows) => {
-        for (const a of subMargin)
-          out.set(accountKey(a), marginSide(rows.find((r) => r.uid === a.owner)?.available ?? [], a.pair, currency));
-      }),
+      subAccountBalancesAllAtOnce(client, '/wallet/sub_account_margin_balances', priority)
+        .then(everyRecord)
+        .then((rows) => {
+          for (const a of subMargin)
+            out.set(accountKey(a), marginSide(rows.find((r) => r.uid === a.owner)?.available ?? [], a.pair, currency));
+        }),
     );
   }
   const subCross = kinds('sub', 'cross_margin');
   if (subCross.length) {
     reads.push(
-      subAccountBalancesAllAtOnce(client, '/wallet/sub_account_cross_margin_balances', priority).then((rows) => {
-        for (const a of subCross)
-          out.set(accountKey(a), rows.find((r) => r.uid === a.owner)?.available.balances[currency]?.available ?? '0');
-      }),
+      subAccountBalancesAllAtOnce(client, '/wallet/sub_account_cross_margin_balances', priority)
+        .then(everyRecord)
+        .then((rows) => {
+          for (const a of subCross)
+            out.set(accountKey(a), rows.find((r) => r.uid === a.owner)?.available.balances[currency]?.available ?? '0');
+        }),
     );
   }
   for (const a of kinds('main', 'spot')) {

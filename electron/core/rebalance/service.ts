@@ -6,6 +6,7 @@ import { FUTURES_SETTLES } from '../../../shared/balances.ts';
 import { InputError } from '../errors.ts';
 import type { DeskApprovals } from '../approvals/deskApprovals.ts';
 import type { ActiveSession, Session } from '../session.ts';
+import { everyRecord } from '../sync/pagination.ts';
 import { subAccountBalancesAllAtOnce } from '../sync/subAccounts.ts';
 import { readBalances } from './balances.ts';
 import { BatchRun, batchWrites, type Approved, type WriteSpec } from './batch.ts';
@@ -102,7 +103,7 @@ export class RebalanceService {
     // offered for the sub-accounts whose key the profile holds, for the pairs that hold this currency.
     const keyed = s.subKeys.uids();
     if (keyed.length) {
-      const margin = await subAccountBalancesAllAtOnce(s.client, '/wallet/sub_account_margin_balances', 'action');
+      const margin = everyRecord(await subAccountBalancesAllAtOnce(s.client, '/wallet/sub_account_margin_balances', 'action'));
       for (const m of margin) {
         if (!s.subKeys.has(m.uid)) continue;
         for (const p of m.available) {

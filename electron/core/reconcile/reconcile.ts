@@ -54,6 +54,10 @@ function counting(client: RecordReader, count: { n: number }): RecordReader {
       count.n++;
       return client.request(req, schema);
     },
+    requestList: (req, record) => {
+      count.n++;
+      return client.requestList(req, record);
+    },
   };
 }
 

@@ -1,11 +1,11 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   SubAccountCrossMarginBalance,
   SubAccountFuturesBalance,
   SubAccountMarginBalance,
   SubAccountSpotBalance,
 } from '../../../shared/api/records.ts';
-import type { Priority } from '../client/client.ts';
+import type { ListAnswer, Priority } from '../client/client.ts';
 import { flatten, pagesByNumber, type RecordReader } from './pagination.ts';
 
 // §4.1 / §2.8. Spot balances of sub-accounts come in pages (page/limit, at most 100 per page); the
@@ -32,11 +32,15 @@ export const ALL_AT_ONCE = {
 } as const;
 export type AllAtOncePath = keyof typeof ALL_AT_ONCE;
 
-/** One request for every sub-account. The records keep the wire shape of §2.8. */
+/**
+ * One request for every sub-account. The records keep the wire shape of §2.8; each is checked on its own,
+ * and a caller that needs all of them passes the answer to `everyRecord`.
+ */
 export function subAccountBalancesAllAtOnce<P extends AllAtOncePath>(
   client: RecordReader,
   path: P,
   priority: Priority = 'visible',
-): Promise<Array<z.output<(typeof ALL_AT_ONCE)[P]>>> {
-  return client.request({ method: 'GET', path, priority }, z.array(ALL_AT_ONCE[path]));
+): Promise<ListAnswer<z.output<(typeof ALL_AT_ONCE)[P]>>> {
+  // The index by a generic path loses the record type that ALL_AT_ONCE[path] has for each concrete path.
+  return client.requestList({ method: 'GET', path, priority }, ALL_AT_ONCE[path]) as Promise<ListAnswer<z.output<(typeof ALL_AT_ONCE)[P]>>>;
 }

@@ -5,6 +5,7 @@ import type { EventPayload, ProfileSummary, VaultStatus } from '../../../shared/
 import { useDesk, type ConnectionState } from '../desk/DeskProvider.tsx';
 import { useDeskEvent, useDeskQuery } from '../desk/hooks.ts';
 import { useWithdrawalsInFlight } from './useWithdrawalsInFlight.ts';
+import { unreadText } from '../../../shared/unread.ts';
 
 function useNow(everyMs: number): number {
   const [now, setNow] = useState(Date.now);
@@ -74,6 +75,8 @@ export function StatusBar() {
   const inFlight = useWithdrawalsInFlight();
   // Outflows the desk did not send stay in view on every page until an operator acknowledges them.
   const unsent = useDeskQuery('historyStatus', {}).data?.unsent ?? 0;
+  // Records the latest answers set aside as malformed: each list that holds one says which, where it is shown.
+  const unread = useDeskQuery('unreadRecords', {}).data?.count ?? 0;
   const now = useNow(5000);
   const link = connectionText(connection, profile.data, now);
   return (
@@ -100,6 +103,11 @@ export function StatusBar() {
       </span>
       <span data-testid="rate-limits">{budgetText(limits)}</span>
       {inFlight !== null && <span data-testid="withdrawals-in-flight">{inFlight} withdrawals on their way</span>}
+      {unread > 0 && (
+        <span className="bad" data-testid="unread-records">
+          {unreadText(unread)}
+        </span>
+      )}
       {unsent > 0 && (
         <Link className="bad" data-testid="outflows-unsent" to="/withdrawals">
           {unsent} {unsent === 1 ? 'outflow' : 'outflows'} not sent by this desk

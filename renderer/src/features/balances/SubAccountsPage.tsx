@@ -1,4 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
+import { UnreadNotice } from '../../components/UnreadNotice.tsx';
+import { unreadText } from '../../../../shared/unread.ts';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
@@ -186,6 +188,7 @@ export function SubAccountsPage() {
         </div>
       )}
       {status?.error && <ErrorPanel error={new Error(status.error)} onRetry={() => refresh.mutate()} />}
+      <UnreadNotice records={status?.unread ?? []} what="the rows and totals below" />
       {matrix.error !== null && <ErrorPanel error={matrix.error} />}
       {exportCsv.error && <ErrorPanel error={exportCsv.error} />}
       <div className="matrix" role="table" aria-label="Sub-account balances" aria-rowcount={count} data-testid="matrix">
@@ -228,7 +231,15 @@ export function SubAccountsPage() {
         </div>
         {page && (
           <div className="matrix-row matrix-foot" role="row" data-testid="matrix-totals">
-            <div role="cell">Total of {count} sub-accounts</div>
+            <div role="cell">
+              Total of {count} sub-accounts
+              {status?.unread.length ? (
+                <span data-testid="totals-exclude">
+                  {' '}
+                  (excludes {unreadText(status.unread.length).replace(' could not be read', ' that could not be read')})
+                </span>
+              ) : null}
+            </div>
             {ACCOUNT_KINDS.map((k) => (
               <div key={k} role="cell" className="num" data-testid={`col-total-${k}`}>
                 {figure(page.column_totals[k])}
