@@ -90,7 +90,11 @@ async function restoreDuringPayouts(name: string, withVault: boolean): Promise<{
   let core = open(home);
   if (withVault) await vaultProfile(core);
   const operator = await ensureOperator(core, withVault ? VAULT : undefined);
-  for (const address of ADDRS) await ok(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address }));
+  // An address-book entry counts only once an operator has signed it in the confirmation window.
+  for (const address of ADDRS) {
+    const entry = await ok<{ ticket: string }>(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address }));
+    await ok(core.invokeConfirm('confirmSign', { ticket: entry.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
+  }
   const csv = `currency,chain,address,amount,reference\n${['11', '12', '13', '14', '15', '16']
     .map((a, i) => `USDT,TRX,${ADDRS[i % 3]},${a},INV-${i + 1}`)
     .join('\n')}\n`;
