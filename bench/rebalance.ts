@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SubAccountSpotBalance } from '../shared/api/records.ts';
 import Database from 'better-sqlite3';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -9,6 +9,7 @@ import { ApiClient } from '../electron/core/client/client.ts';
 import { Journal } from '../electron/core/journal/journal.ts';
 import { fileJournalKey } from '../electron/core/journal/mac.ts';
 import { readBalances } from '../electron/core/rebalance/balances.ts';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { BatchRun } from '../electron/core/rebalance/batch.ts';
 import { preApproved } from '../electron/core/rebalance/testkit/preApproved.ts';
 import { plan, type Plan } from '../electron/core/rebalance/planner.ts';
@@ -45,7 +46,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-rebalance-'));
   const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--world', WORLD], timeoutMs: 120_000 });
   try {
-    const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { base_url: string; main: { key: string; secret: string } };
+    const creds = readSandboxCredentials(sandbox.credentialsPath);
     let http429 = 0;
     const counting: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);

@@ -54,7 +54,7 @@ function startHost(script: string, home: string, creds: string): Promise<Host> {
   });
   return new Promise((resolve, reject) => {
     let buf = '';
-    child.stdout!.on('data', (c: Buffer) => {
+    child.stdout.on('data', (c: Buffer) => {
       buf += c.toString();
       const m = /URL (\S+)/.exec(buf);
       if (m) {

@@ -1,7 +1,7 @@
 import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureOperator, TEST_OPERATOR } from '../electron/core/approvals/testkit/governed.ts';
+import { addToBook, ensureOperator, TEST_OPERATOR } from '../electron/core/approvals/testkit/governed.ts';
 import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
@@ -45,8 +45,11 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
 
     // Every state the row shows, however briefly, as the operator would have seen it.
     // The id is the governed request's; the page records states of whatever row carries it.
-    await desk.core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA' });
-    await ensureOperator(desk.core);
+    await addToBook(
+      desk.core,
+      { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA' },
+      await ensureOperator(desk.core),
+    );
     const ticket = (await desk.core.invoke('approvalsDraft', {
       write: {
         kind: 'withdrawal',

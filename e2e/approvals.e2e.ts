@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
@@ -44,7 +45,7 @@ describe('Approvals: drafts, signatures, freeze', () => {
 
   beforeAll(async () => {
     desk = await startDesk({ coolingOffMs: 0 });
-    const creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
+    const creds = readSandboxCredentials(desk.sandbox.credentialsPath);
     admin = { url: creds.admin_url, token: creds.admin_token };
     mkdirSync(SHOTS, { recursive: true });
     browser = await launchBrowser();
@@ -217,7 +218,7 @@ describe('Approvals: drafts, signatures, freeze', () => {
   }, 180_000);
 
   it('a read-only profile cannot reach the send button', async () => {
-    const creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
+    const creds = readSandboxCredentials(desk.sandbox.credentialsPath);
     expect((await desk.core.invoke('vaultSetPassphrase', { next: 'desk passphrase for e2e' })).ok).toBe(true);
     const saved = await desk.core.invoke('profileSave', {
       name: 'Read-only key',

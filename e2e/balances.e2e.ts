@@ -75,7 +75,7 @@ describe('Sub-account balances against the Sandbox', () => {
 
     // The CSV holds the whole filtered matrix: every sub-account, the same figures, and the totals.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const lines = readFileSync((await download.path())!, 'utf8')
+    const lines = readFileSync(await download.path(), 'utf8')
       .trim()
       .split(/\r?\n/)
       .map((l) => l.split(','));

@@ -7,6 +7,7 @@ import { sandboxGet } from './sandboxApi.ts';
 // valued at the spot ticker's last price (direct, inverse or through USDT) and cut to 8 decimals.
 
 const D = Decimal.clone({ precision: 40 });
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the Sandbox's balance rows, read field by field as the desk's figures are checked
 type W = Record<string, any>;
 export const KINDS = ['spot', 'margin', 'futures_usdt', 'futures_btc', 'futures_usd', 'cross_margin'] as const;
 export type Figures = Map<string, Record<(typeof KINDS)[number], string>>;

@@ -43,7 +43,7 @@ describe.skipIf('skip' in electron)(`the Electron app${reason}`, () => {
     const app = await _electron.launch({
       executablePath: (electron as { path: string }).path,
       args: [ROOT],
-      env: { ...process.env, TREASURY_DESK_SANDBOX_CREDENTIALS: sandbox.credentialsPath } as Record<string, string>,
+      env: { ...process.env, TREASURY_DESK_SANDBOX_CREDENTIALS: sandbox.credentialsPath },
     });
     try {
       const page = await app.firstWindow();

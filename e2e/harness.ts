@@ -1,4 +1,5 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
@@ -82,7 +83,7 @@ export async function startDesk(
   try {
     let credentialsPath = sandbox.credentialsPath;
     if (opts.via) {
-      const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { base_url: string };
+      const creds = readSandboxCredentials(sandbox.credentialsPath);
       creds.base_url = await opts.via(creds.base_url);
       credentialsPath = join(dataDir, 'credentials-via.json');
       writeFileSync(credentialsPath, JSON.stringify(creds), { mode: 0o600 });

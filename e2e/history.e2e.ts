@@ -202,7 +202,7 @@ describe('History: withdrawals, deposits, transfers', () => {
     expect(new Set(shown)).toEqual(new Set(['DONE']));
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
-    const rows = parse(readFileSync((await download.path())!, 'utf8'), { columns: true }) as Array<Record<string, string>>;
+    const rows = parse(readFileSync(await download.path(), 'utf8'), { columns: true }) as Array<Record<string, string>>;
     expect(rows).toHaveLength(expected.length);
     const byId = new Map(expected.map((w) => [w.id, w]));
     for (const r of rows) {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
 import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT } from './harness.ts';
@@ -57,12 +58,12 @@ function startDesk(home: string, kill?: string): Running {
   );
   children.push(child);
   const err: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (l) => {
+  createInterface({ input: child.stderr }).on('line', (l) => {
     err.push(l);
     if (process.env.REBALANCE_E2E_LOG) process.stderr.write(`[desk] ${l}\n`);
   });
   const info = new Promise<DeskInfo>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (l) => {
+    createInterface({ input: child.stdout }).on('line', (l) => {
       if (l.startsWith('DESK ')) resolve(JSON.parse(l.slice(5)) as DeskInfo);
     });
     child.once('exit', (code, signal) => reject(new Error(`the desk exited (${signal ?? code}) before it listened:\n${err.join('\n')}`)));
@@ -105,7 +106,7 @@ async function signAll(i: DeskInfo): Promise<number> {
 }
 
 async function subsWith(amounts: string[], prefix: string): Promise<string[]> {
-  const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as { main: { uid: string } };
+  const creds = readSandboxCredentials(sandbox.credentialsPath);
   const uids: string[] = [];
   for (const [i, a] of amounts.entries()) {
     const { uid } = await sandboxAdmin<{ uid: string }>(sandbox.credentialsPath, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, {
@@ -221,7 +222,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
       page.waitForEvent('download'),
       page.getByRole('button', { name: 'Export report (CSV)' }).first().click(),
     ]);
-    const csv = readFileSync((await download.path())!, 'utf8')
+    const csv = readFileSync(await download.path(), 'utf8')
       .trim()
       .split('\r\n');
     expect(csv[0]).toBe('transfer,from,to,amount,currency,state,reason');

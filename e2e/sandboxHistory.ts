@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
 // The tests' own reads and writes of the Sandbox's histories, signed here (not by the desk's client),
@@ -8,7 +9,7 @@ import { sandboxGet } from './sandboxApi.ts';
 const DAY = 86_400;
 
 export async function sandboxNow(credentialsPath: string): Promise<number> {
-  const creds = JSON.parse(readFileSync(credentialsPath, 'utf8')) as { base_url: string };
+  const creds = readSandboxCredentials(credentialsPath);
   const res = await fetch(`${creds.base_url}/spot/time`);
   return Math.floor(((await res.json()) as { server_time: number }).server_time / 1000);
 }
@@ -34,7 +35,7 @@ export async function sandboxAll<T>(credentialsPath: string, path: string, extra
 }
 
 export async function sandboxSend<T>(credentialsPath: string, method: 'POST' | 'DELETE', path: string, body?: object): Promise<T> {
-  const creds = JSON.parse(readFileSync(credentialsPath, 'utf8')) as { base_url: string; main: { key: string; secret: string } };
+  const creds = readSandboxCredentials(credentialsPath);
   const url = new URL(creds.base_url);
   const fullPath = `${url.pathname}${path}`;
   const text = body ? JSON.stringify(body) : '';
@@ -51,7 +52,7 @@ export async function sandboxSend<T>(credentialsPath: string, method: 'POST' | '
 }
 
 export async function adminMove(credentialsPath: string, id: string, status: string): Promise<void> {
-  const creds = JSON.parse(readFileSync(credentialsPath, 'utf8')) as { admin_url: string; admin_token: string };
+  const creds = readSandboxCredentials(credentialsPath);
   const res = await fetch(`${creds.admin_url}/withdrawals/${id}/status`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
@@ -62,7 +63,7 @@ export async function adminMove(credentialsPath: string, id: string, status: str
 
 /** Forgets every rate window (the desk's own withdrawal just used the 1-per-3-s budget of POST /withdrawals). */
 export async function adminResetLimits(credentialsPath: string): Promise<void> {
-  const creds = JSON.parse(readFileSync(credentialsPath, 'utf8')) as { admin_url: string; admin_token: string };
+  const creds = readSandboxCredentials(credentialsPath);
   const res = await fetch(`${creds.admin_url}/limits/reset`, { method: 'POST', headers: { Authorization: `Bearer ${creds.admin_token}` } });
   if (!res.ok) throw new Error(`limits reset answered ${res.status}: ${await res.text()}`);
 }

@@ -1,6 +1,7 @@
-import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
+import type { SandboxCredentials } from '../shared/sandbox.ts';
 import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
@@ -13,14 +14,14 @@ describe('a supervised Sandbox', () => {
   let desk: DeskUnderTest;
   let browser: Browser;
   let page: Page;
-  let creds: { base_url: string; admin_url: string; admin_token: string; main: { uid: string } };
+  let creds: SandboxCredentials;
 
   beforeAll(async () => {
     desk = await startDesk();
     browser = await launchBrowser();
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.setDefaultTimeout(30_000);
-    creds = JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8'));
+    creds = readSandboxCredentials(desk.sandbox.credentialsPath);
   });
   afterAll(async () => {
     await browser?.close();

@@ -12,7 +12,7 @@ import { ROOT } from './harness.ts';
 
 /** The Sandbox processes started by a process (tsx's esbuild service is a child too, and is left alone). */
 function sandboxesOf(pid: number): number[] {
-  let out = '';
+  let out: string;
   try {
     out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(pid)], { encoding: 'utf8' });
   } catch {

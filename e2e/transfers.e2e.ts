@@ -1,8 +1,9 @@
 import Decimal from 'decimal.js';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { groupDigits } from '../shared/money.ts';
 import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
@@ -86,9 +87,7 @@ describe('Transfer forms against the Sandbox', () => {
 
   beforeAll(async () => {
     desk = await startDesk({ coolingOffMs: 0 });
-    subs = (JSON.parse(readFileSync(desk.sandbox.credentialsPath, 'utf8')) as { sub_accounts: { uid: string }[] }).sub_accounts.map(
-      (s) => s.uid,
-    );
+    subs = readSandboxCredentials(desk.sandbox.credentialsPath).sub_accounts.map((s) => s.uid);
     mkdirSync(SHOTS, { recursive: true });
     browser = await launchBrowser();
     ({ page, confirm } = await openWindows(

@@ -1,5 +1,5 @@
 import { contextBridge, ipcRenderer } from 'electron';
-import { CONFIRM_CHANNEL_NAMES, CONFIRM_EVENT, wireConfirmChannel, type ConfirmApi } from '../shared/confirm.ts';
+import { CONFIRM_CHANNEL_NAMES, CONFIRM_EVENT, wireConfirmChannel } from '../shared/confirm.ts';
 
 // The confirmation window's preload: the confirmation channels only, never the main window's contract
 // (and the main window's preload never exposes these).
@@ -13,4 +13,4 @@ function onChanged(listener: () => void): () => void {
   return () => ipcRenderer.removeListener(CONFIRM_EVENT, forward);
 }
 
-contextBridge.exposeInMainWorld('confirmDesk', Object.freeze({ ...methods, onChanged }) as ConfirmApi);
+contextBridge.exposeInMainWorld('confirmDesk', Object.freeze({ ...methods, onChanged }));

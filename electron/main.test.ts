@@ -193,6 +193,18 @@ describe('the window as the operator left it', () => {
     expect(again.maximized).toBe(true);
   });
 
+  it.each(['sub-accounts/12345', 'withdrawals?status=EXTPEND', 'withdrawals?currency=USDT&status=EXTPEND&search=0xab'])(
+    'reopens at the deep link #/%s it showed, parameters included',
+    async (route) => {
+      const dir = mkdtempSync(join(tmpdir(), 'desk-main-'));
+      const first = await loadMain(dir);
+      first.created[0]!.win.webContents.url += `#/${route}`;
+      first.created[0]!.win.listeners.get('close')!();
+      const second = await loadMain(dir);
+      expect(second.created[0]!.win.loaded).toBe(`app://desk/index.html#/${route}`);
+    },
+  );
+
   it('opens the default window over a window.json it cannot read, and leaves that file as it was', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'desk-main-'));
     mkdirSync(join(dir, 'home'), { recursive: true });

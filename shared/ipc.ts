@@ -110,12 +110,20 @@ export function wireEvent(name: EventName): string {
 export const DeskErrorKind = z.enum(['invalid_request', 'exchange', 'network', 'locked', 'internal']);
 export type DeskErrorKind = z.infer<typeof DeskErrorKind>;
 
+/**
+ * A refusal as structure, the same through both hosts: the window shows `message` as it is and puts it
+ * on the field `path` names; nothing on either side builds or parses a "<channel>: <field>: …" string.
+ */
 export const DeskErrorBody = z.object({
   kind: DeskErrorKind,
+  /** The sentence an operator reads (what happened, what to do): never a channel name or a field path. */
   message: z.string(),
+  /** The exchange's §7 label, or the desk's own code (JOURNAL_DAMAGED, a vault code). */
   label: z.string().optional(),
-  /** The path inside the request that failed validation, for forms to highlight. */
+  /** Where inside the request the refusal points (["write", "input", "amount"]), for forms to put it on that field. */
   path: z.array(z.union([z.string(), z.number()])).optional(),
+  /** The channel that answered, for logs and tests; absent when the host refused before any channel ran. */
+  channel: z.string().optional(),
 });
 export type DeskErrorBody = z.infer<typeof DeskErrorBody>;
 

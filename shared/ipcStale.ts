@@ -141,9 +141,6 @@ export const WRITTEN_BY_EVENT = { vault: 'vaultStatus', intent: 'intentsList', u
 /** An intent in one of these states moved money (or settled that it did): the balance is stale. */
 export const MONEY_MOVED_STATES: ReadonlySet<IntentView['state']> = new Set(['accepted', 'done', 'settled']);
 
-/** Finished intents leave the "unfinished only" list (the core's journal uses the same four). */
-export const FINISHED_INTENT_STATES: ReadonlySet<IntentView['state']> = new Set(['done', 'refused', 'settled', 'cancelled']);
-
 /**
  * What a write's own answer makes stale beyond what the core announces with an event. Writes the core
  * announces (profiles, vault, intents, journal) add nothing here: the event does it, once. A write whose
@@ -216,6 +213,35 @@ export const WRITTEN_BY_ANSWER = {
   writeCancel: 'intentsList',
   writeSettle: 'intentsList',
 } as const satisfies Partial<Record<WriteChannel, QueryChannel>>;
+
+/**
+ * Reads that change only when the core says so: an event above names them, or a write's answer or
+ * STALE_AFTER_WRITE does. The window treats their cached answer as fresh until then (TanStack Query's
+ * `staleTime: Infinity`), so a page mount costs no call. Reads of the exchange's live state (the total,
+ * the main account's accounts, the market, the wallet's limits, the balances a rebalance plans from,
+ * the withdrawals cancellable now), those a finished load changes (the matrix) and those the clock
+ * changes (approvalsState: an operator's cooling-off ends) are left out: refetched on mount as before.
+ */
+export const KEPT_FRESH_BY_EVENTS: ReadonlySet<QueryChannel> = new Set<QueryChannel>([
+  'profileCurrent',
+  'profilesList',
+  'vaultStatus',
+  'settingsGet',
+  'intentsList',
+  'journalStatus',
+  'journalEntries',
+  'journalVerify',
+  'journalAuditKeys',
+  ...HISTORY_READS,
+  'balancesSettingsGet',
+  'balanceAlerts',
+  'batchStatus',
+  'addressBookList',
+  'payoutsProgress',
+  'rebalanceTemplates',
+  'rebalanceBatches',
+  'unreadRecords',
+]);
 
 /** Channels whose answer comes from the exchange: their outcomes are the connection state the window shows. */
 export const EXCHANGE_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>(['totalBalance', 'profileSave', 'writeApprove']);

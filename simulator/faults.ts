@@ -96,7 +96,7 @@ export function parseFaultSpec(body: unknown): FaultSpec {
             ? b.label
             : bad('label must be a §7 label');
       if (b.message !== undefined && typeof b.message !== 'string') bad('message must be a string');
-      spec.message = (b.message as string | undefined) ?? 'fault injected by the Sandbox admin API';
+      spec.message = b.message ?? 'fault injected by the Sandbox admin API';
       break;
     case 'timeout_after_commit':
       spec.hang_ms = b.hang_ms === undefined ? 30_000 : isInt(b.hang_ms, 1, 600_000) ? b.hang_ms : bad('hang_ms must be 1 to 600000');

@@ -30,20 +30,20 @@ function parse() {
   } catch (e) {
     fail((e as Error).message);
   }
-  const port = /^\d+$/.test(values.port!) ? Number(values.port) : NaN;
+  const port = /^\d+$/.test(values.port) ? Number(values.port) : NaN;
   if (!Number.isInteger(port) || port > 65535) fail(`--port must be 0 to 65535, got ${values.port}`);
   if (!values.data) fail('--data <dir> is required');
-  if (!['127.0.0.1', '::1', 'localhost'].includes(values.host!)) fail('--host must be a loopback address (127.0.0.1, ::1 or localhost)');
+  if (!['127.0.0.1', '::1', 'localhost'].includes(values.host)) fail('--host must be a loopback address (127.0.0.1, ::1 or localhost)');
   if (values.world !== 'demo' && values.world !== 'bench') fail(`--world must be demo or bench, got ${values.world}`);
-  const speed = /^\d+(\.\d+)?$/.test(values.speed!) ? Number(values.speed) : NaN;
+  const speed = /^\d+(\.\d+)?$/.test(values.speed) ? Number(values.speed) : NaN;
   if (!Number.isFinite(speed) || speed > 10_000) fail(`--speed must be a number from 0 (frozen) to 10000, got ${values.speed}`);
   const options: SandboxOptions = {
     world: values.world,
-    noLimits: values['no-limits']!,
+    noLimits: values['no-limits'],
     speed,
-    refuseDuplicateWithdrawals: values['refuse-duplicate-withdrawals']!,
+    refuseDuplicateWithdrawals: values['refuse-duplicate-withdrawals'],
   };
-  return { port, host: values.host!, dataDir: values.data, options };
+  return { port, host: values.host, dataDir: values.data, options };
 }
 
 async function main(): Promise<void> {

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bucketFor } from '../../shared/api/rateLimits.ts';
 import { openDesk } from '../../electron/core/desk.ts';
+import { readSandboxCredentials } from '../../electron/core/profiles/sandbox.ts';
 import { startWebHost } from '../../electron/host/web.ts';
 import { launchSandbox } from '../../electron/sandbox-launcher.ts';
 import { launchBrowser } from '../../e2e/harness.ts';
@@ -34,7 +35,7 @@ const log = (s: string) => process.stderr.write(`${s}\n`);
 const wire: Array<{ path: string; at: number; wall: number; end?: number }> = [];
 const realFetch = globalThis.fetch;
 let apiPrefix = '';
-globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
+globalThis.fetch = (input: string | URL | Request, init?: RequestInit) => {
   const url = String(input instanceof Request ? input.url : input);
   if (!apiPrefix || !url.startsWith(apiPrefix)) return realFetch(input, init);
   const entry: (typeof wire)[number] = {
@@ -47,7 +48,7 @@ globalThis.fetch = ((input: string | URL | Request, init?: RequestInit) => {
     entry.end = performance.now();
     return res;
   });
-}) as typeof fetch;
+};
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -58,12 +59,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-subaccounts-'));
   log(`bench ui-subaccounts: seeding a ${WORLD} world…`);
   const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--world', WORLD], timeoutMs: 300_000 });
-  const creds = JSON.parse(readFileSync(sandbox.credentialsPath, 'utf8')) as {
-    base_url: string;
-    admin_url: string;
-    admin_token: string;
-    main: { uid: string };
-  };
+  const creds = readSandboxCredentials(sandbox.credentialsPath);
   apiPrefix = creds.base_url;
   const counts = (await (
     await realFetch(`${creds.admin_url}/counts?uid=${creds.main.uid}`, { headers: { Authorization: `Bearer ${creds.admin_token}` } })

@@ -61,7 +61,8 @@ describe('amount bounds at the channel', () => {
         ok: false,
         error: {
           kind: 'invalid_request',
-          message: expect.stringMatching(/amount has more than (20 digits before the decimal point|8 decimal places)/),
+          path: ['write', 'input', 'amount'],
+          message: expect.stringMatching(/^Amount has more than (20 digits before the decimal point|8 decimal places)\.$/),
         },
       });
       expect(JSON.stringify(r).length).toBeLessThan(2000);

@@ -32,14 +32,35 @@ afterAll(() => new Promise<void>((r) => exchange.close(() => r())));
 
 describe('core.invoke', () => {
   it.each([
-    ['an unknown channel', 'nope', {}, /unknown channel/],
-    ['a wrong type', 'totalBalance', { currency: 7 }, /currency/],
-    ['a value outside the list', 'totalBalance', { currency: 'EUR' }, /currency/],
-    ['an unexpected field', 'totalBalance', { currency: 'USDT', extra: 1 }, /extra|Unrecognized/],
-    ['a non-object', 'totalBalance', 'USDT', /request/],
-  ])('answers %s with a clear invalid_request error', async (_name, channel, payload, message) => {
+    ['an unknown channel', 'nope', {}, undefined],
+    ['a wrong type', 'totalBalance', { currency: 7 }, ['currency']],
+    ['a value outside the list', 'totalBalance', { currency: 'EUR' }, ['currency']],
+    ['an unexpected field', 'totalBalance', { currency: 'USDT', extra: 1 }, undefined],
+    ['a non-object', 'totalBalance', 'USDT', undefined],
+  ])('answers %s with a clear invalid_request error', async (_name, channel, payload, path) => {
     const reply = await core.invoke(channel, payload);
-    expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_request', message: expect.stringMatching(message) } });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_request', message: expect.stringMatching(/^[A-Z].{5,}\.$/) } });
+    if (!reply.ok) expect(reply.error.path).toEqual(path);
+  });
+
+  it('answers a refused request as structure: the sentence alone, the field path and the channel beside it', async () => {
+    const reply = await core.invoke('totalBalance', { currency: 'EUR' });
+    expect(reply).toMatchObject({ ok: false, error: { kind: 'invalid_request', channel: 'totalBalance', path: ['currency'] } });
+    if (reply.ok) return;
+    // A sentence an operator reads as it is: capitalised, closed, and naming neither the channel nor the field path.
+    expect(reply.error.message).toMatch(/^[A-Z].*\.$/);
+    expect(reply.error.message).not.toMatch(/totalBalance|currency:/);
+  });
+
+  it("puts an input refusal's path beside its sentence", async () => {
+    const reply = await core.invoke('writePrepare', {
+      write: { kind: 'own_transfer', input: { currency: 'USDT', from: 'spot', to: 'futures', amount: '1.123456789' } },
+    });
+    expect(reply).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_request', channel: 'writePrepare', path: ['write', 'input', 'amount'] },
+    });
+    if (!reply.ok) expect(reply.error.message).toMatch(/^[A-Z][^:]*8 decimal places.*\.$/);
   });
 
   it('shows an exchange label with a sentence the operator can act on', async () => {
@@ -56,7 +77,12 @@ describe('core.invoke', () => {
     const reply = await core.invoke('totalBalance', {});
     expect(reply).toEqual({
       ok: false,
-      error: { kind: 'exchange', label: 'SOMETHING_NEW', message: 'The exchange answered SOMETHING_NEW: a new rule.' },
+      error: {
+        kind: 'exchange',
+        label: 'SOMETHING_NEW',
+        message: 'The exchange answered SOMETHING_NEW: a new rule.',
+        channel: 'totalBalance',
+      },
     });
   });
 
@@ -75,7 +101,7 @@ describe('core.invoke', () => {
       const reply = await core.invoke('settingsGet', {});
       expect(reply).toMatchObject({
         ok: false,
-        error: { kind: 'internal', message: expect.stringMatching(/internal error answering settingsGet/) },
+        error: { kind: 'internal', channel: 'settingsGet', message: expect.stringMatching(/^The desk hit an internal error/) },
       });
       expect(logs.at(-1)).toMatch(/settingsGet answered outside its contract: idle_lock_minutes/);
     } finally {

@@ -1,30 +1,13 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import {
-  channels,
-  events,
-  isChannelName,
-  type ChannelName,
-  type DeskErrorBody,
-  type EventName,
-  type EventPayload,
-  type Reply,
-} from '../../shared/ipc.ts';
+import { channels, events, isChannelName, type ChannelName, type EventName, type EventPayload, type Reply } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
-import {
-  AnswerShapeError,
-  ExchangeError,
-  InputError,
-  JournalDamagedWritesError,
-  LockedError,
-  NetworkError,
-  NoProfileError,
-} from './errors.ts';
+import { logLine, refusedRequest, toErrorBody } from './errorBody.ts';
+import { InputError, NoProfileError } from './errors.ts';
 import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
-import { WipedSecretError } from './client/sign.ts';
 import { handlers } from './handlers.ts';
 import type { HandlerDeps } from './handlerDeps.ts';
 import { DeskApprovals } from './approvals/deskApprovals.ts';
@@ -32,11 +15,9 @@ import { DEFAULT_COOLING_OFF_MS } from './approvals/governance.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
-import { JournalDamagedError } from './journal/verify.ts';
 import { checkedStateDir } from './paths.ts';
 import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
-import { VaultError } from './vault/errors.ts';
 import { HistoryService } from './history/service.ts';
 import { RebalanceService } from './rebalance/service.ts';
 import { UnreadRegistry } from './unread.ts';
@@ -84,31 +65,6 @@ export interface CoreOptions {
   /** How long an approved operator or policy change waits before it takes effect (24 h by default). */
   coolingOffMs?: number;
   now?: () => number;
-}
-
-function toErrorBody(e: unknown): DeskErrorBody {
-  if (e instanceof ExchangeError) return { kind: 'exchange', label: e.label, message: e.message };
-  if (e instanceof AnswerShapeError) return { kind: 'exchange', message: e.message };
-  if (e instanceof NetworkError) return { kind: 'network', message: e.message };
-  if (e instanceof LockedError || e instanceof WipedSecretError) return { kind: 'locked', message: e.message };
-  if (e instanceof JournalDamagedWritesError) return { kind: 'invalid_request', label: 'JOURNAL_DAMAGED', message: e.message };
-  // A damaged governance journal (emptied, or behind its anchor after a folder restore) stops every governed write: say why.
-  if (e instanceof JournalDamagedError)
-    return {
-      kind: 'invalid_request',
-      label: 'JOURNAL_DAMAGED',
-      message: `${e.message} Nothing governed is drafted, signed or sent until it is settled.`,
-    };
-  if (e instanceof NoProfileError) return { kind: 'invalid_request', message: e.message };
-  if (e instanceof InputError) return { kind: 'invalid_request', message: e.message, path: e.path };
-  // Vault messages are written for the operator (what happened, what to do) and never carry a secret.
-  if (e instanceof VaultError)
-    return {
-      kind: e.code === 'WRONG_PASSPHRASE' || e.code === 'UNLOCK_BACKOFF' ? 'locked' : 'invalid_request',
-      label: e.code,
-      message: e.message,
-    };
-  return { kind: 'internal', message: 'The desk hit an internal error; the details are in its log.' };
 }
 
 /** At most one call per `ms`, always with the latest arguments: the picture, not every frame of it. */
@@ -238,18 +194,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
 
   async function run<C extends ChannelName>(name: C, payload: unknown): Promise<Reply<unknown>> {
     const parsed = channels[name].request.safeParse(payload ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const where = issue.path.length ? issue.path.join('.') : 'request';
-      return {
-        ok: false,
-        error: {
-          kind: 'invalid_request',
-          message: `${name}: ${where}: ${issue.message}`,
-          path: issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p)),
-        },
-      };
-    }
+    if (!parsed.success) return { ok: false, error: refusedRequest(name, parsed.error.issues[0]!) };
     try {
       const handler = handlers[name] as (req: unknown, deps: HandlerDeps) => Promise<unknown>;
       const answer = await handler(parsed.data, deps);
@@ -261,14 +206,14 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
         log(`[core] ${name} answered outside its contract: ${issue.path.join('.') || 'answer'}: ${issue.message}`);
         return {
           ok: false,
-          error: { kind: 'internal', message: `The desk hit an internal error answering ${name}; the details are in its log.` },
+          error: { kind: 'internal', message: 'The desk hit an internal error; the details are in its log.', channel: name },
         };
       }
       return { ok: true, data: checked.data };
     } catch (e) {
-      const body = toErrorBody(e);
+      const body = toErrorBody(e, name);
       // Messages are built from labels, addresses and field names, never from credentials.
-      log(`[core] ${name} failed: ${body.kind}${body.label ? ` ${body.label}` : ''}: ${body.message}`);
+      log(`[core] ${logLine(body)}`);
       if (body.kind === 'internal') log(`[core] ${(e as Error)?.stack ?? String(e)}`);
       return { ok: false, error: body };
     }
@@ -276,10 +221,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
 
   async function runConfirm(name: ConfirmChannelName, payload: unknown): Promise<Reply<unknown>> {
     const parsed = confirmChannels[name].request.safeParse(payload ?? {});
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      return { ok: false, error: { kind: 'invalid_request', message: `${name}: ${issue.path.join('.') || 'request'}: ${issue.message}` } };
-    }
+    if (!parsed.success) return { ok: false, error: refusedRequest(name, parsed.error.issues[0]!) };
     try {
       if (!approvals) throw new InputError([], 'This desk keeps no data folder, so it has no operators.');
       const a = approvals;
@@ -306,8 +248,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       }
       return { ok: true, data: confirmChannels[name].response.parse(answer) };
     } catch (e) {
-      const body = toErrorBody(e);
-      log(`[core] ${name} failed: ${body.kind}: ${body.message}`);
+      const body = toErrorBody(e, name);
+      log(`[core] ${logLine(body)}`);
       return { ok: false, error: body };
     }
   }
@@ -325,7 +267,10 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       if (!isConfirmChannel(channel))
         return Promise.resolve({
           ok: false,
-          error: { kind: 'invalid_request', message: `unknown confirmation channel: ${String(channel).slice(0, 64)}` },
+          error: {
+            kind: 'invalid_request',
+            message: `An unknown confirmation channel was called: ${JSON.stringify(String(channel).slice(0, 64))}.`,
+          },
         });
       return runConfirm(channel, payload);
     },
@@ -341,7 +286,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       if (!isChannelName(channel)) {
         return Promise.resolve({
           ok: false,
-          error: { kind: 'invalid_request', message: `unknown channel: ${String(channel).slice(0, 64)}` },
+          error: { kind: 'invalid_request', message: `An unknown channel was called: ${JSON.stringify(String(channel).slice(0, 64))}.` },
         });
       }
       return run(channel, payload);

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSandboxCredentials } from './profiles/sandbox.ts';
 import { CHANNEL_NAMES } from '../../shared/ipc.ts';
 import type { ConfirmCore, Core } from './core.ts';
 import { sendGoverned } from './approvals/testkit/governed.ts';
@@ -24,7 +25,7 @@ describe('the secret stays in the core', () => {
 
   const sb = useSandbox('desk-leak', { limits: false });
   beforeAll(async () => {
-    const creds = JSON.parse(readFileSync(sb.credentialsPath, 'utf8'));
+    const creds = readSandboxCredentials(sb.credentialsPath);
     // The main key of the Sandbox, entered as an operator would enter a live key.
     ({ key, secret } = creds.main);
     core = openDesk({ home: join(sb.dir, 'home'), log: (line) => seen.push(line), coolingOffMs: 0 });

@@ -32,6 +32,7 @@ export class SettingsStore {
       } catch (e) {
         throw new Error(
           `${this.dir}/settings.json cannot be read (${(e as Error).message}); it was changed outside the desk. Restore it from a backup or remove it.`,
+          { cause: e },
         );
       }
     }

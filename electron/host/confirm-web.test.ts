@@ -68,4 +68,25 @@ describe('the confirmation page under the web host', () => {
     });
     expect(core.invokeConfirm).toHaveBeenCalledWith('confirmSign', sign);
   });
+
+  it('takes its token only as `Authorization: Bearer <token>`, and runs nothing otherwise', async () => {
+    vi.mocked(core.invokeConfirm).mockClear();
+    const token = new URL(confirm.url).hash.replace('#token=', '');
+    for (const authorization of [token, `bearer ${token}`, `Basic ${token}`, `Bearer  ${token}`]) {
+      const r = await post(`${confirm.origin}/rpc/confirmSign`, { Authorization: authorization });
+      expect(r.status, authorization.replace(token, '<token>')).toBe(401);
+      expect(((await r.json()) as { error: { message: string } }).error.message).toMatch(/confirmation token/);
+    }
+    const events = await fetch(`${confirm.origin}/events`, { headers: { Authorization: token } });
+    expect(events.status).toBe(401);
+    expect(core.invokeConfirm).not.toHaveBeenCalled();
+  });
+
+  it('answers a malformed % escape with 400 naming it, not 500', async () => {
+    for (const path of ['/%', '/assets/%E0%A4%A', '/assets/%zz.js']) {
+      const r = await fetch(`${confirm.origin}${path}`);
+      expect(r.status, path).toBe(400);
+      expect(((await r.json()) as { error: { message: string } }).error.message).toMatch(/malformed % escape/);
+    }
+  });
 });

@@ -1,11 +1,13 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { CONFIRM_EVENT } from '../../shared/confirm.ts';
 import type { ConfirmCore } from '../core/core.ts';
+import { bearerMatches } from './bearer.ts';
 import { CONTENT_SECURITY_POLICY } from './csp.ts';
+import { decodePath, MALFORMED_ESCAPE } from './staticFiles.ts';
 
 // The confirmation page under the web host: its own loopback server, port and token, so it is another
 // origin than the main page. The main page's scripts cannot read or script it (the same-origin policy),
@@ -57,18 +59,15 @@ async function body(req: IncomingMessage): Promise<string | null> {
 
 export async function startConfirmHost(opts: { core: ConfirmCore; staticDir: string; port?: number }): Promise<ConfirmHost> {
   const token = randomBytes(32).toString('base64url');
-  const want = Buffer.from(token);
   const root = normalize(opts.staticDir);
   let origin = '';
-  const authorized = (req: IncomingMessage): boolean => {
-    const given = Buffer.from(String(req.headers.authorization ?? '').replace(/^Bearer /, ''));
-    return given.length === want.length && timingSafeEqual(given, want);
-  };
+  const authorized = (req: IncomingMessage): boolean => bearerMatches(req.headers.authorization, token);
   const sameOrigin = (req: IncomingMessage): boolean => req.headers.origin === undefined || req.headers.origin === origin;
 
   async function serveStatic(res: ServerResponse, pathname: string): Promise<void> {
     // Only the confirmation page and its assets: this origin never serves the main app.
-    const rel = pathname === '/' ? '/confirm.html' : decodeURIComponent(pathname);
+    const rel = pathname === '/' ? '/confirm.html' : decodePath(pathname);
+    if (rel === null) return refuse(res, 400, MALFORMED_ESCAPE);
     if (rel !== '/confirm.html' && !rel.startsWith('/assets/')) return refuse(res, 404, 'not found');
     const file = normalize(join(root, rel));
     if (!file.startsWith(root + sep)) return refuse(res, 404, 'not found');

@@ -22,12 +22,12 @@ function setup() {
     subscribeConfirm: () => () => {},
   };
   registerIpc(
-    fake.module.ipcMain as never,
+    fake.module.ipcMain,
     core,
     trustedSender(INDEX, () => 7),
   );
   registerConfirmIpc(
-    fake.module.ipcMain as never,
+    fake.module.ipcMain,
     core,
     trustedConfirmSender(CONFIRM, () => 9),
   );

@@ -14,7 +14,7 @@ function setup() {
     close: async () => {},
   };
   registerIpc(
-    fake.module.ipcMain as never,
+    fake.module.ipcMain,
     core,
     trustedSender(INDEX, () => 7),
   );

@@ -44,7 +44,7 @@ function webDriver(): Driver {
 function electronDriver(): Driver {
   const fake = fakeElectron();
   registerIpc(
-    fake.module.ipcMain as never,
+    fake.module.ipcMain,
     core,
     trustedSender(INDEX, () => 1),
   );
@@ -73,7 +73,10 @@ describe.each([
 
   it('names the field of a payload that does not parse', async () => {
     const r = await d.call('totalBalance', { currency: 'EUR' });
-    expect(r).toMatchObject({ ok: false, error: { kind: 'invalid_request', path: ['currency'] } });
+    expect(r).toMatchObject({ ok: false, error: { kind: 'invalid_request', path: ['currency'], channel: 'totalBalance' } });
+    // The core's own body, unchanged by the host: the sentence alone, the field and channel beside it.
+    expect(r).toEqual(await core.invoke('totalBalance', { currency: 'EUR' }));
+    if (!r.ok) expect(r.error.message).not.toMatch(/totalBalance|currency:/);
   });
 
   it('reports the built-in Sandbox profile with a masked key only', async () => {

@@ -29,14 +29,21 @@ export async function realRoot(dir: string): Promise<string> {
   }
 }
 
+export const MALFORMED_ESCAPE = 'the address has a malformed % escape';
+
+/** The URL path decoded, or null when a % escape in it is malformed (the caller answers 400). */
+export function decodePath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+}
+
 /** `root` must come from realRoot(); `pathname` is the URL's path, still percent-encoded. */
 export async function resolveStatic(root: string, pathname: string): Promise<StaticFile> {
-  let rel: string;
-  try {
-    rel = decodeURIComponent(pathname);
-  } catch {
-    return { ok: false, status: 400, message: 'the address has a malformed % escape' };
-  }
+  let rel = decodePath(pathname);
+  if (rel === null) return { ok: false, status: 400, message: MALFORMED_ESCAPE };
   if (rel === '/' || !extname(rel)) rel = '/index.html';
   // Source maps would hand out the source; they are not built, and never served.
   if (extname(rel).toLowerCase() === '.map') return NOT_FOUND;

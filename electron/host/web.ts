@@ -1,8 +1,9 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Core } from '../core/core.ts';
+import { bearerMatches } from './bearer.ts';
 import { CONTENT_SECURITY_POLICY } from './csp.ts';
 import { realRoot, resolveStatic } from './staticFiles.ts';
 
@@ -43,14 +44,6 @@ function refuse(res: ServerResponse, status: number, message: string): void {
   sendJson(res, status, { ok: false, error: { kind: 'invalid_request', message } });
 }
 
-/** `Authorization: Bearer <token>` exactly: a bare token or another scheme is refused. */
-function tokenMatches(header: string | undefined, token: string): boolean {
-  if (!header?.startsWith('Bearer ')) return false;
-  const given = Buffer.from(header.slice('Bearer '.length));
-  const want = Buffer.from(token);
-  return given.length === want.length && timingSafeEqual(given, want);
-}
-
 async function readBody(req: IncomingMessage): Promise<string | null> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -85,7 +78,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     // A browser always sends Origin on a cross-origin POST; anything but our own page is refused.
     if (req.headers.origin !== undefined && req.headers.origin !== origin)
       return refuse(res, 403, 'requests from other origins are refused');
-    if (!tokenMatches(req.headers.authorization, token)) return refuse(res, 401, 'missing or wrong desk token');
+    if (!bearerMatches(req.headers.authorization, token)) return refuse(res, 401, 'missing or wrong desk token');
     if (!String(req.headers['content-type'] ?? '').startsWith('application/json'))
       return refuse(res, 415, 'calls must be application/json');
     const text = await readBody(req);
@@ -107,7 +100,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     if (req.method !== 'GET') return refuse(res, 405, 'events use GET');
     if (req.headers.origin !== undefined && req.headers.origin !== origin)
       return refuse(res, 403, 'requests from other origins are refused');
-    if (!tokenMatches(req.headers.authorization, token)) return refuse(res, 401, 'missing or wrong desk token');
+    if (!bearerMatches(req.headers.authorization, token)) return refuse(res, 401, 'missing or wrong desk token');
     securityHeaders(res);
     res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', Connection: 'keep-alive' });
     res.write(': desk events\n\n');

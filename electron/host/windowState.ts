@@ -1,5 +1,6 @@
 import Store from 'electron-store';
 import { z } from 'zod';
+import { ROUTE } from './windowRoute.ts';
 export { routeOf } from './windowRoute.ts';
 
 // What only the window has, kept by electron-store in the desk's data folder (window.json, mode 0600):
@@ -15,11 +16,8 @@ const WindowState = z.object({
     })
     .optional(),
   maximized: z.boolean(),
-  /** The page's route: the address fragment without '#/' (renderer/src/state/route.ts). */
-  route: z
-    .string()
-    .regex(/^[a-z]{1,32}$/)
-    .optional(),
+  /** The page's full location: the address fragment without '#/', its path and parameters (windowRoute.ts). */
+  route: z.string().regex(ROUTE).optional(),
 });
 export type WindowState = z.infer<typeof WindowState>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { refineDestination } from '../destination.ts';
 import { amountProblem, AmountString } from '../money.ts';
 import { ORDER_ACCOUNTS, ORDER_SIDES, ORDER_TYPES } from './orders.ts';
 
@@ -8,13 +9,15 @@ import { ORDER_ACCOUNTS, ORDER_SIDES, ORDER_TYPES } from './orders.ts';
 const Name = z.string().trim().min(1).max(64);
 const Uid = z.string().regex(/^\d{1,18}$/, 'must be a user id (digits)');
 
-export const WithdrawalInput = z.strictObject({
-  currency: Name,
-  amount: AmountString,
-  address: z.string().trim().min(1).max(256),
-  chain: Name,
-  memo: z.string().max(256).optional(),
-});
+export const WithdrawalInput = z
+  .strictObject({
+    currency: Name,
+    amount: AmountString,
+    address: z.string().trim().min(1).max(256),
+    chain: Name,
+    memo: z.string().max(256).optional(),
+  })
+  .superRefine(refineDestination);
 
 export const MainSubTransferInput = z.strictObject({
   sub_account: Uid,

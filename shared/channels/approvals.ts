@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AddressBookAdded, AddressBookAddRequest, AddressBookEntryView } from '../addressBook.ts';
 import { BatchStatus } from '../api/batch.ts';
 import { IntentView } from './writes.ts';
 import { Policy, Verdict } from '../api/policy.ts';
@@ -113,29 +114,14 @@ export const approvalsChannels = {
     request: z.object({}).strict(),
     response: Ticket,
   },
-  /** The desk's own address book; a new entry waits out the cooling-off before rules that need a known address accept it. */
+  /** The desk's own address book: each entry signed by an operator; it counts once the cooling-off is over and its signature verifies. */
   addressBookList: {
     request: z.object({}).strict(),
-    response: z.array(
-      z.object({
-        currency: z.string(),
-        chain: z.string(),
-        address: z.string(),
-        memo: z.string().optional(),
-        added_at: z.number(),
-        ready_at: z.number(),
-      }),
-    ),
+    response: z.array(AddressBookEntryView),
   },
+  /** Opens a confirmation-window ticket: the entry exists once an operator signs it there. */
   addressBookAdd: {
-    request: z
-      .object({
-        currency: z.string().trim().min(1).max(32),
-        chain: z.string().trim().min(1).max(64),
-        address: z.string().trim().min(1).max(256),
-        memo: z.string().max(256).optional(),
-      })
-      .strict(),
-    response: z.object({ added_at: z.number(), ready_at: z.number() }),
+    request: AddressBookAddRequest,
+    response: AddressBookAdded,
   },
 } as const;

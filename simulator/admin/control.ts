@@ -78,7 +78,7 @@ export function controlAdminRoutes(d: ControlDeps): AdminRouteDef[] {
           bad('label must be a string of at most 64 characters');
         const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE uid = ?').get(uid) as { n: number };
         if (n >= MAX_KEYS_PER_ACCOUNT) bad(`an account holds at most ${MAX_KEYS_PER_ACCOUNT} keys (§5.2)`);
-        const pair = createKey(ctx.db, uid, perms, (b.label as string | undefined) ?? 'admin', ipAllow);
+        const pair = createKey(ctx.db, uid, perms, b.label ?? 'admin', ipAllow);
         return { ...pair, perms, ip_allow: ipAllow };
       },
     },

@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import { Dec, fmt } from '../../shared/money.ts';
 import { stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
-import { applyMoves, spot, transfer, HOUSE_UID, type AccountType, type Pocket } from '../ledger.ts';
+import { applyMoves, spot, transfer, HOUSE_UID, type Pocket } from '../ledger.ts';
 import { currencyRow, DELIVERY_SETTLES, FUTURES_SETTLES } from './catalog.ts';
 
 // Transfers between accounts: own accounts (§4.1 POST /wallet/transfers), main and sub (POST
@@ -159,7 +159,7 @@ function typedPocket(uid: string, type: string, currency: string): Pocket {
     case 'delivery':
     case 'options':
       if (currency !== 'USDT') throw new ApiError('INVALID_PARAM_VALUE', `${type} accounts hold USDT, not ${currency}`);
-      return { uid, type: type as AccountType, subKey: type === 'delivery' ? 'usdt' : '' };
+      return { uid, type: type, subKey: type === 'delivery' ? 'usdt' : '' };
     default:
       throw new ApiError('INVALID_PARAM_VALUE', `unknown account type ${type}`);
   }

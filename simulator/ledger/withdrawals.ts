@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import Decimal from 'decimal.js';
-import { FINAL_WITHDRAWAL_STATUSES, WITHDRAWAL_STATUSES } from '../../shared/api/statuses.ts';
+import { CANCELLABLE_WITHDRAWAL_STATUSES, FINAL_WITHDRAWAL_STATUSES, WITHDRAWAL_STATUSES } from '../../shared/api/statuses.ts';
 import { Dec, decimalPlaces, fmt } from '../../shared/money.ts';
 import { stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
@@ -45,7 +45,6 @@ export interface WithdrawalRow {
 /** Seconds each status lasts at speed 1 before the life cycle moves it on. */
 export const PACE_SEC: Record<string, number> = { REQUEST: 10, REVIEW: 30, MANUAL: 60, EXTPEND: 30, FAIL: 60, CANCELPEND: 3 };
 
-export const CANCELLABLE = ['REQUEST', 'REVIEW', 'MANUAL', 'FVERIFY'] as const;
 export const FINAL = FINAL_WITHDRAWAL_STATUSES;
 /** Statuses in which the amount has gone back to the account. */
 export const REFUNDED = new Set(['CANCEL', 'REJECT']);
@@ -316,15 +315,15 @@ export function autoNext(w: WithdrawalRow): string | null {
   }
 }
 
-/** DELETE /withdrawals/{id}: REQUEST, REVIEW, MANUAL and FVERIFY may be cancelled; the funds return at CANCEL. */
+/** DELETE /withdrawals/{id}: the statuses the desk assumes cancellable (shared/api/statuses.ts) may be; the funds return at CANCEL. */
 export function cancelWithdrawal(db: DB, uid: string, idText: string, nowSec: number, speed: number) {
   const seq = parseWithdrawalId(idText);
   const w = seq === null ? undefined : getWithdrawal(db, seq);
   if (!w || w.uid !== uid) throw new ApiError('INVALID_WITHDRAW_ID', `no withdrawal ${idText} on this account`);
-  if (!(CANCELLABLE as readonly string[]).includes(w.status)) {
+  if (!CANCELLABLE_WITHDRAWAL_STATUSES.has(w.status)) {
     throw new ApiError(
       'INVALID_WITHDRAW_CANCEL_STATUS',
-      `withdrawal ${wireId(w.seq)} is ${w.status}; only ${CANCELLABLE.join(', ')} can be cancelled`,
+      `withdrawal ${wireId(w.seq)} is ${w.status}; only ${[...CANCELLABLE_WITHDRAWAL_STATUSES].join(', ')} can be cancelled`,
     );
   }
   const after = enterStatus(db, w.seq, 'CANCELPEND', nowSec, speed);

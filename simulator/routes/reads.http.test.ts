@@ -211,12 +211,12 @@ describe('sub-account balances', () => {
       locking: Record<string, string>;
     }[];
     expect(two.map((x) => x.uid)).toEqual(['10000102', '10000101']);
-    expect(two[0]!.available.USDT).toBe(await spotAvailable(c, 'USDT', c.subs[1]!));
+    expect(two[0]!.available.USDT).toBe(await spotAvailable(c, 'USDT', c.subs[1]));
     expect(failure(await c.get('/wallet/sub_account_balances', { sub_uid: '10000001' }))).toEqual({
       status: 404,
       label: 'SUB_ACCOUNT_NOT_FOUND',
     });
-    expect(failure(await c.get('/wallet/sub_account_balances', {}, c.subs[0]!))).toEqual({ status: 401, label: 'FORBIDDEN' });
+    expect(failure(await c.get('/wallet/sub_account_balances', {}, c.subs[0]))).toEqual({ status: 401, label: 'FORBIDDEN' });
   });
 
   test('margin, futures and cross margin: every sub-account when sub_uid is omitted', async () => {

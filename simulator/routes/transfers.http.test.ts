@@ -144,7 +144,7 @@ describe('main <-> sub transfers', () => {
       expect({ patch, ...failure(await c.post('/wallet/sub_account_transfers', body)) }).toEqual({ patch, status, label });
     }
     // §5.5: sub-account keys cannot call it.
-    expect(failure(await c.post('/wallet/sub_account_transfers', base, c.subs[0]!))).toEqual({ status: 401, label: 'FORBIDDEN' });
+    expect(failure(await c.post('/wallet/sub_account_transfers', base, c.subs[0]))).toEqual({ status: 401, label: 'FORBIDDEN' });
     expect(failure(await c.get('/wallet/order_status'))).toEqual({ status: 400, label: 'MISSING_REQUIRED_PARAM' });
     expect(failure(await c.get('/wallet/order_status', { client_order_id: 'never-sent' }))).toEqual({
       status: 404,

@@ -209,7 +209,7 @@ describe('POST /withdrawals', () => {
   });
 
   test('sub-account keys cannot withdraw (§5.5)', async () => {
-    expect(failure(await c.post('/withdrawals', { currency: 'USDT', chain: 'TRX', address: TRX_ADDR, amount: '25' }, c.subs[0]!))).toEqual({
+    expect(failure(await c.post('/withdrawals', { currency: 'USDT', chain: 'TRX', address: TRX_ADDR, amount: '25' }, c.subs[0]))).toEqual({
       status: 401,
       label: 'FORBIDDEN',
     });
@@ -282,7 +282,7 @@ describe('POST /withdrawals/push', () => {
       label: 'MISSING_REQUIRED_PARAM',
     });
     expect(
-      failure(await c.post('/withdrawals/push', { receive_uid: Number(other.main.uid), currency: 'USDT', amount: '1' }, c.subs[0]!)),
+      failure(await c.post('/withdrawals/push', { receive_uid: Number(other.main.uid), currency: 'USDT', amount: '1' }, c.subs[0])),
     ).toEqual({ status: 401, label: 'FORBIDDEN' });
   });
 });

@@ -82,7 +82,8 @@ describe('a batch approved once', () => {
   it('sends each row once under its own id; a freeze stops the rest; a restart sends the rest and nothing twice', async () => {
     let desk = openDesk();
     const operator = await desk.approvals.createFirstOperator('Batch operator', PASS, undefined);
-    await desk.approvals.book.add({ currency: 'USDT', chain: 'TRX', address: TRX });
+    const entry = await desk.approvals.addressBookTicket({ currency: 'USDT', chain: 'TRX', address: TRX });
+    await desk.approvals.sign(entry.ticket, operator, PASS);
     const before = (await withdrawalsAtExchange()).length;
 
     const drafted = await desk.approvals.draftBatch(payouts(['11', '12', '13', '14']));

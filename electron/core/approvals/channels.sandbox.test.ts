@@ -6,7 +6,7 @@ import { CHANNEL_NAMES, channels } from '../../../shared/ipc.ts';
 import { ApiClient } from '../client/client.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
-import { ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
+import { addToBook, ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 
 // The adversary: a script running in the desk's main window. It can call every channel of the main
@@ -70,7 +70,7 @@ describe("the main window's channels", () => {
 
   it('send no governed write, whatever is called in whatever order', async () => {
     const operator = await ensureOperator(core);
-    expect((await core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX })).ok).toBe(true);
+    await addToBook(core, { currency: 'USDT', chain: 'TRX', address: TRX }, operator);
     const before = await withdrawalsAtExchange();
     const write = { kind: 'withdrawal', input: { currency: 'USDT', amount: '17', address: TRX, chain: 'TRX' } };
 

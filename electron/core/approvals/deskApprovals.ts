@@ -19,13 +19,11 @@ import { InputError } from '../errors.ts';
 import type { ActiveSession, Session } from '../session.ts';
 import type { VaultPort } from '../vaultPort.ts';
 import { newOrderId } from '../writes/ids.ts';
-import { AddressBook } from './addressBook.ts';
+import { AddressBook, type NewEntry } from './addressBook.ts';
 import {
   activeAt,
   DEFAULT_COOLING_OFF_MS,
   GovernanceError,
-  stillApproved,
-  verdictAt,
   type GovernanceRules,
   type Proposal,
   type RequestPayload,
@@ -89,7 +87,12 @@ export class DeskApprovals {
 
   constructor(private readonly opts: DeskApprovalsOptions) {
     this.now = opts.now ?? Date.now;
-    this.book = new AddressBook(join(opts.dataDir, 'address-book.json'), opts.coolingOffMs, this.now);
+    this.book = new AddressBook({
+      path: join(opts.dataDir, 'address-book.json'),
+      coolingOffMs: opts.coolingOffMs,
+      now: this.now,
+      operators: async () => (await this.forActive().approvals.load()).operators,
+    });
     this.reviewer = new Reviewer({ book: this.book, coolingOffMs: opts.coolingOffMs, now: this.now, profiles: () => opts.session.list() });
   }
 
@@ -352,6 +355,14 @@ export class DeskApprovals {
     const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note, r.signer, r.facts).catch(asInput);
     this.opts.onChange();
     return { ticket: t.id, title: t.title };
+  }
+
+  /** An address-book entry waits for an operator's signature in the confirmation window; it exists from then on. */
+  async addressBookTicket(e: NewEntry): Promise<{ ticket: string; title: string }> {
+    this.book.checkNew(e);
+    const payload = JSON.stringify({ currency: e.currency, chain: e.chain, address: e.address, ...(e.memo ? { memo: e.memo } : {}) });
+    const title = `Add ${e.address} (${e.currency} on ${e.chain}) to the address book`;
+    return this.ticketFor((a) => a.detachedTicket('address_book', payload, title, (sign) => this.book.add(e, sign)));
   }
 
   async ticketFor(

@@ -33,5 +33,5 @@ export const approvalHandlers: Pick<Handlers, ApprovalChannels> = {
   approvalsFreeze: async (req, deps) => needApprovals(deps).ticketFor((a) => a.freezeTicket(req.reason)),
   approvalsUnfreeze: async (_req, deps) => needApprovals(deps).ticketFor((a) => a.unfreezeTicket()),
   addressBookList: async (_req, deps) => needApprovals(deps).book.withReadiness(),
-  addressBookAdd: async (req, deps) => needApprovals(deps).book.add(req),
+  addressBookAdd: async (req, deps) => needApprovals(deps).addressBookTicket(req),
 };

@@ -69,7 +69,9 @@ async function threeOperators(core: Desk): Promise<Record<keyof typeof PASS, str
       )
     ).id;
   const ids = { Alice: alice, Bob: await add('Bob'), Carol: await add('Carol') };
-  await ok(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX }));
+  // An address-book entry is an operator's signed act, like the rest.
+  const entry = await ok<{ ticket: string }>(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX }));
+  await ok(core.invokeConfirm('confirmSign', { ticket: entry.ticket, operator: alice, passphrase: PASS.Alice }));
   return ids;
 }
 

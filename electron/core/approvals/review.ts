@@ -147,7 +147,7 @@ export class Reviewer {
       const c = classifyDestination(
         { currency, chain: String(body.chain), address: String(body.address), ...(body.memo ? { memo: String(body.memo) } : {}) },
         await saved,
-        this.opts.book.list(),
+        await this.opts.book.list(),
         this.opts.now(),
         this.opts.coolingOffMs,
       );

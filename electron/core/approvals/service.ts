@@ -36,7 +36,7 @@ export interface Ticket {
   id: string;
   action: 'draft' | 'approve' | 'reject' | 'propose' | 'freeze';
   ref: string;
-  what: ProposalWhat | 'freeze';
+  what: ProposalWhat | 'freeze' | 'address_book';
   profile?: string;
   /** Canonical JSON of what will be signed. */
   payload: string;
@@ -63,9 +63,17 @@ export interface ApprovalsOptions {
 
 const canonical = (v: unknown): string => JSON.stringify(v);
 
+export interface DetachedSignature {
+  operator: string;
+  name: string;
+  signature: string;
+}
+
 export class Approvals {
   private state: GovernanceState | null = null;
   private readonly tickets = new Map<string, Ticket>();
+  /** Tickets whose signature is kept outside the governance records, with what keeps it. */
+  private readonly detached = new Map<string, (sign: (text: string) => Promise<DetachedSignature>) => Promise<unknown>>();
   private readonly refusedPolicy = new Map<string, string>();
   private readonly now: () => number;
   /** One change at a time in this process; the store's conflict check guards against other processes. */
@@ -157,6 +165,22 @@ export class Approvals {
 
   decline(id: string): void {
     this.tickets.delete(id);
+    this.detached.delete(id);
+  }
+
+  /**
+   * A ticket for an act an operator signs that governance does not fold (an address-book entry): when an
+   * operator signs it, `complete` gets a signer of exact texts and keeps the signature where it belongs.
+   */
+  detachedTicket(
+    what: 'address_book',
+    payload: string,
+    title: string,
+    complete: (sign: (text: string) => Promise<DetachedSignature>) => Promise<unknown>,
+  ): Ticket {
+    const t = this.ticket({ action: 'propose', ref: randomUUID(), what, payload, title });
+    this.detached.set(t.id, complete);
+    return t;
   }
 
   async draftTicket(
@@ -258,6 +282,13 @@ export class Approvals {
   async sign(ticketId: string, operator: string, passphrase: string): Promise<Ticket> {
     const t = this.tickets.get(ticketId);
     if (!t) throw new GovernanceError('that confirmation is no longer waiting (it was signed, declined, or the desk restarted).');
+    const complete = this.detached.get(ticketId);
+    if (complete) {
+      await complete((text) => this.signature(operator, passphrase, text));
+      this.detached.delete(ticketId);
+      this.tickets.delete(ticketId);
+      return t;
+    }
     const extra = t.action === 'reject' ? t.reason! : t.action === 'freeze' ? (t.reason ?? '') : (t.profile ?? '');
     await this.signed(
       operator,
@@ -302,14 +333,19 @@ export class Approvals {
     extra: string,
     build: (ref: string, signed: OperatorSignature) => Promise<GovernanceBody>,
   ): Promise<void> {
+    const { name, signature } = await this.signature(operator, passphrase, textFor(action, ref, what, payload, extra));
+    await this.append(await build(ref, { action, operator, name, signature }));
+  }
+
+  /** The operator's signature over `text`, if they are in force now and the passphrase opens their key. */
+  private async signature(operator: string, passphrase: string, text: string): Promise<DetachedSignature> {
     const s = await this.load();
     const op = s.operators.get(operator);
     if (!op || !activeAt(op, this.now()))
       throw new GovernanceError('that operator cannot sign now (unknown, removed, or not yet in force).');
     const key: OperatorKey | null = await this.opts.store.operatorKey(operator);
     if (!key) throw new GovernanceError(`${op.name}'s key is missing from the data folder.`);
-    const signature = await signAs(key, passphrase, textFor(action, ref, what, payload, extra));
-    await this.append(await build(ref, { action, operator, name: op.name, signature }));
+    return { operator, name: op.name, signature: await signAs(key, passphrase, text) };
   }
 
   // ---- policy ----

@@ -16,7 +16,7 @@ const raw: SubAccountsRaw = {
     { uid: '99', name: 'delta' },
   ],
   spot: [
-    { uid: '101', available: { USDT: '10' } } as SubAccountsRaw['spot'][number],
+    { uid: '101', available: { USDT: '10' } },
     { uid: '102', available: { USDT: '0.5' } },
     { uid: '103', available: { BTC: '1' }, locking: { BTC: '0.5' } },
     { uid: '99', available: { USDT: '300' } },

@@ -191,7 +191,12 @@ describe('history cache statements', () => {
       expect(prepare.mock.calls.map(([sql]) => sql)).toEqual([]);
       // The statements kept still answer: the second round's rows are there.
       expect(db.count('withdrawals')).toBe(4);
-      expect(db.flagged(true).map((f) => f.row.key).sort()).toEqual(['w11', 'w21']);
+      expect(
+        db
+          .flagged(true)
+          .map((f) => f.row.key)
+          .sort(),
+      ).toEqual(['w11', 'w21']);
     } finally {
       prepare.mockRestore();
     }

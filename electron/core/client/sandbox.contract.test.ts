@@ -12,11 +12,11 @@ import { useSandbox } from '../testkit/sandbox.ts';
 
 /** Counts what actually went over the wire, by path and status. */
 function countingFetch(log: Array<{ path: string; status: number }>): typeof fetch {
-  return (async (input: string | URL | Request, init?: RequestInit) => {
+  return async (input: string | URL | Request, init?: RequestInit) => {
     const res = await fetch(input, init);
     log.push({ path: new URL(String(input)).pathname.replace(/^\/api\/v4/, ''), status: res.status });
     return res;
-  }) as typeof fetch;
+  };
 }
 
 const sb = useSandbox('td-client-contract');

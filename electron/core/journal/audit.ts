@@ -123,7 +123,7 @@ function authenticPrefix(path: string, firstBad: number | null): AnyRecord[] {
 
 /** What the register and the anchor say of a journal that verified on its own (null: nothing). */
 function pastDamage(src: JournalSource, v: Verified, anchor: AnchorRead | null, anchorAt: string | null): JournalDamage | null {
-  let registered = false;
+  let registered: boolean;
   try {
     registered = src.registry?.has(journalNameOf(src.path)) ?? false;
   } catch (e) {

@@ -1,18 +1,16 @@
-import { cpSync, existsSync, mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cpSync, existsSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Withdrawal } from '../../../shared/api/records.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { ProfileSummary, Reply } from '../../../shared/ipc.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { sendGoverned, signGoverned, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import { ApiClient } from '../client/client.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
-import { readSandboxCredentials, sandboxProfile } from '../profiles/sandbox.ts';
+import { sandboxProfile } from '../profiles/sandbox.ts';
+import { useSandbox, type SandboxFixture } from '../testkit/sandbox.ts';
 
 // The two ways a data folder can lie about its past, tried on the real core over a real Sandbox on the
 // Sandbox profile (no vault: its journals' register is the file beside their key). Emptied journals with
@@ -20,12 +18,18 @@ import { readSandboxCredentials, sandboxProfile } from '../profiles/sandbox.ts';
 // restored from before a freeze must not come back unfrozen. The money is counted at the Sandbox by a
 // client of the test's own.
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const WITHDRAWAL = (amount: string) => ({ kind: 'withdrawal' as const, input: { currency: 'USDT', amount, address: TRX, chain: 'TRX' } });
 
-let tmp: string;
-let sandbox: SandboxProcess;
+// Each case gets a Sandbox of its own: the desk reconciles against the exchange's records at every start,
+// and another case's withdrawals, carrying ids this desk's journal never wrote, would be damage of their own.
+let sb: SandboxFixture;
+function ownSandbox(name: string): void {
+  const f = useSandbox(name, { limits: false });
+  beforeAll(() => {
+    sb = f;
+  });
+}
 
 function ok<T>(reply: Reply<T>): T {
   if (!reply.ok) throw new Error(`expected success, got ${reply.error.kind}: ${reply.error.message}`);
@@ -34,7 +38,7 @@ function ok<T>(reply: Reply<T>): T {
 
 function openCore(dataDir: string, stateDir?: string): Core & ConfirmCore {
   return createCore({
-    profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true },
+    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
     dataDir,
     ...(stateDir ? { stateDir } : {}),
     log: () => {},
@@ -44,7 +48,7 @@ function openCore(dataDir: string, stateDir?: string): Core & ConfirmCore {
 
 /** The withdrawals the Sandbox holds, read by the test's own client. */
 async function withdrawalsAtExchange(): Promise<number> {
-  const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
+  const { baseUrl, credentials } = sandboxProfile(sb.credentialsPath);
   const c = new ApiClient({ baseUrl, credentials, limitsOff: true });
   const now = Math.floor(Date.now() / 1000);
   const query: Array<[string, string]> = [
@@ -65,60 +69,50 @@ async function expectNothingLeaves(core: Core & ConfirmCore, before: number, vau
   expect(await withdrawalsAtExchange()).toBe(before);
 }
 
-beforeAll(async () => {
-  tmp = mkdtempSync(join(tmpdir(), 'journal-restore-'));
-  sandbox = await launchSandbox({ dataDir: join(tmp, 'sandbox'), root, extraArgs: ['--no-limits'] });
-}, 60_000);
+describe.each([
+  ['the register alone (no state directory)', false],
+  ['the register and the anchors', true],
+])('a data folder that lies about its past (emptied, found by %s)', (_, anchored) => {
+  ownSandbox(`journal-restore-emptied-${String(anchored)}`);
+  it('emptied journals with deleted heads are damage: no first operator again, nothing sent', async () => {
+    const dataDir = join(sb.dir, `emptied-${String(anchored)}`);
+    const stateDir = anchored ? join(sb.dir, `emptied-${String(anchored)}.anchors`) : undefined;
+    let core = openCore(dataDir, stateDir);
+    expect(await sendGoverned(core, WITHDRAWAL('11'))).toMatchObject({ state: 'accepted' });
+    await core.close();
+    const before = await withdrawalsAtExchange();
 
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(tmp, { recursive: true, force: true });
+    for (const journal of [join(dataDir, 'journals', 'sandbox.jsonl'), join(dataDir, 'approvals', 'governance-sandbox.jsonl')]) {
+      writeFileSync(journal, '');
+      unlinkSync(`${journal}.head`);
+    }
+
+    core = openCore(dataDir, stateDir);
+    const status = ok(await core.invoke('journalStatus', {})) as { state: string; damage: { reason: string } };
+    expect(status.state).toBe('damaged');
+    expect(status.damage.reason).toMatch(/register says this journal existed, but its sealed head is missing/);
+    const confirm = ok(await core.invokeConfirm('confirmState', {})) as ConfirmState;
+    expect(confirm.first_operator).toBeNull();
+    expect(confirm.unavailable).toMatch(/governance-sandbox.jsonl failed verification/);
+    const again = await core.invokeConfirm('confirmCreateFirstOperator', { name: 'Newcomer', passphrase: 'newcomer passphrase' });
+    expect(again.ok).toBe(false);
+    await expectNothingLeaves(core, before);
+    // Archiving the profile's journal is the operator's way on; the approvals journal stays damaged, so still nothing leaves.
+    ok(await core.invoke('journalArchive', {}));
+    expect(ok(await core.invoke('journalStatus', {}))).toMatchObject({ state: 'ok' });
+    await expectNothingLeaves(core, before);
+    await core.close();
+  }, 60_000);
 });
 
-describe('a data folder that lies about its past', () => {
-  it.each([
-    ['the register alone (no state directory)', false],
-    ['the register and the anchors', true],
-  ])(
-    'emptied journals with deleted heads are damage, found by %s: no first operator again, nothing sent',
-    async (_, anchored) => {
-      const dataDir = join(tmp, `emptied-${String(anchored)}`);
-      const stateDir = anchored ? join(tmp, `emptied-${String(anchored)}.anchors`) : undefined;
-      let core = openCore(dataDir, stateDir);
-      expect(await sendGoverned(core, WITHDRAWAL('11'))).toMatchObject({ state: 'accepted' });
-      await core.close();
-      const before = await withdrawalsAtExchange();
-
-      for (const journal of [join(dataDir, 'journals', 'sandbox.jsonl'), join(dataDir, 'approvals', 'governance-sandbox.jsonl')]) {
-        writeFileSync(journal, '');
-        unlinkSync(`${journal}.head`);
-      }
-
-      core = openCore(dataDir, stateDir);
-      const status = ok(await core.invoke('journalStatus', {})) as { state: string; damage: { reason: string } };
-      expect(status.state).toBe('damaged');
-      expect(status.damage.reason).toMatch(/register says this journal existed, but its sealed head is missing/);
-      const confirm = ok(await core.invokeConfirm('confirmState', {})) as ConfirmState;
-      expect(confirm.first_operator).toBeNull();
-      expect(confirm.unavailable).toMatch(/governance-sandbox.jsonl failed verification/);
-      const again = await core.invokeConfirm('confirmCreateFirstOperator', { name: 'Newcomer', passphrase: 'newcomer passphrase' });
-      expect(again.ok).toBe(false);
-      await expectNothingLeaves(core, before);
-      // Archiving the profile's journal is the operator's way on; the approvals journal stays damaged, so still nothing leaves.
-      ok(await core.invoke('journalArchive', {}));
-      expect(ok(await core.invoke('journalStatus', {}))).toMatchObject({ state: 'ok' });
-      await expectNothingLeaves(core, before);
-      await core.close();
-    },
-    60_000,
-  );
-
+describe('a data folder that lies about its past (vault)', () => {
+  ownSandbox('journal-restore-vault');
   it('on a passphrase vault profile, emptied journals with deleted heads are damage: the vault lists them', async () => {
-    const home = join(tmp, 'vault-desk');
-    const stateDir = join(tmp, 'vault-desk.anchors');
+    const home = join(sb.dir, 'vault-desk');
+    const stateDir = join(sb.dir, 'vault-desk.anchors');
     const PASSPHRASE = 'vault passphrase for the restore test';
-    const creds = readSandboxCredentials(sandbox.credentialsPath);
-    let core = openDesk({ home, stateDir, sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, coolingOffMs: 0 });
+    const creds = sb.creds;
+    let core = openDesk({ home, stateDir, sandboxCredentialsPath: sb.credentialsPath, log: () => {}, coolingOffMs: 0 });
     ok(await core.invoke('vaultSetPassphrase', { next: PASSPHRASE }));
     const saved = ok(
       await core.invoke('profileSave', {
@@ -143,7 +137,7 @@ describe('a data folder that lies about its past', () => {
       unlinkSync(`${journal}.head`);
     }
 
-    core = openDesk({ home, stateDir, sandboxCredentialsPath: sandbox.credentialsPath, log: () => {}, coolingOffMs: 0 });
+    core = openDesk({ home, stateDir, sandboxCredentialsPath: sb.credentialsPath, log: () => {}, coolingOffMs: 0 });
     ok(await core.invoke('vaultUnlock', { passphrase: PASSPHRASE }));
     const status = ok(await core.invoke('journalStatus', {})) as { state: string; damage: { reason: string } };
     expect(status).toMatchObject({ state: 'damaged' });
@@ -158,14 +152,17 @@ describe('a data folder that lies about its past', () => {
     await expectNothingLeaves(core, before, PASSPHRASE);
     await core.close();
   }, 90_000);
+});
 
+describe('a data folder that lies about its past (freeze)', () => {
+  ownSandbox('journal-restore-freeze');
   it('a folder restored from before a freeze stays stopped: a withdrawal drafted and signed does not reach the Sandbox', async () => {
-    const dataDir = join(tmp, 'frozen');
-    const stateDir = join(tmp, 'frozen.anchors');
+    const dataDir = join(sb.dir, 'frozen');
+    const stateDir = join(sb.dir, 'frozen.anchors');
     let core = openCore(dataDir, stateDir);
     expect(await sendGoverned(core, WITHDRAWAL('12'))).toMatchObject({ state: 'accepted' });
     await core.close();
-    cpSync(dataDir, join(tmp, 'frozen-backup'), { recursive: true });
+    cpSync(dataDir, join(sb.dir, 'frozen-backup'), { recursive: true });
 
     core = openCore(dataDir, stateDir);
     const operator = (ok(await core.invokeConfirm('confirmState', {})) as ConfirmState).operators[0]!.id;
@@ -176,7 +173,7 @@ describe('a data folder that lies about its past', () => {
     const before = await withdrawalsAtExchange();
 
     rmSync(dataDir, { recursive: true });
-    cpSync(join(tmp, 'frozen-backup'), dataDir, { recursive: true });
+    cpSync(join(sb.dir, 'frozen-backup'), dataDir, { recursive: true });
     core = openCore(dataDir, stateDir);
     const state = await core.invoke('approvalsState', {});
     // Damaged (the governance journal is behind its anchor), never unfrozen: the operator is told why.
@@ -185,10 +182,13 @@ describe('a data folder that lies about its past', () => {
     await expectNothingLeaves(core, before);
     await core.close();
   }, 60_000);
+});
 
+describe('a data folder that lies about its past (normal)', () => {
+  ownSandbox('journal-restore-normal');
   it('a first start and a normal restart still send, and the anchors live outside the data folder', async () => {
-    const dataDir = join(tmp, 'normal');
-    const stateDir = join(tmp, 'normal.anchors');
+    const dataDir = join(sb.dir, 'normal');
+    const stateDir = join(sb.dir, 'normal.anchors');
     const before = await withdrawalsAtExchange();
     let core = openCore(dataDir, stateDir);
     expect(await sendGoverned(core, WITHDRAWAL('13'))).toMatchObject({ state: 'accepted' });

@@ -17,17 +17,16 @@ const status = (currency: string, o: Partial<WithdrawalLimits> = {}): Withdrawal
   withdraw_eachtime_limit: '600',
   ...o,
 });
-const chain = (name: string, o: Partial<WithdrawalChain> = {}): WithdrawalChain =>
-  ({
-    chain: name,
-    name_en: name,
-    is_disabled: 0,
-    is_deposit_disabled: 0,
-    is_withdraw_disabled: 0,
-    decimal: '6',
-    is_tag: 0,
-    ...o,
-  }) as WithdrawalChain;
+const chain = (name: string, o: Partial<WithdrawalChain> = {}): WithdrawalChain => ({
+  chain: name,
+  name_en: name,
+  is_disabled: 0,
+  is_deposit_disabled: 0,
+  is_withdraw_disabled: 0,
+  decimal: '6',
+  is_tag: 0,
+  ...o,
+});
 
 const CTX: CheckContext = {
   statuses: [

@@ -1,5 +1,6 @@
 import type { WithdrawalChain, WithdrawalLimits } from '../../../shared/api/records.ts';
 import { WithdrawalInput } from '../../../shared/api/writes.ts';
+import { destinationProblems } from '../../../shared/destination.ts';
 import { amountProblem, dec, Dec, fmt, isDecimalString } from '../../../shared/money.ts';
 import { PAYOUT_COLUMNS, type PayoutField, type PayoutProblem, type PayoutRowView, type PayoutTotal } from '../../../shared/payouts.ts';
 import { chainProblem, checkAmount, limitsOf, needsMemo } from '../../../shared/withdrawCheck.ts';
@@ -71,6 +72,9 @@ function rowProblems(
   if (!c.address) add('address', 'The address is missing.');
   else if (c.address.length > 256) add('address', 'The address is longer than 256 characters.');
   else if (/\s/.test(c.address)) add('address', 'The address has a space in it.');
+  // Look-alike letters and hidden characters, by the same check as every other door.
+  for (const p of destinationProblems({ chain: c.chain, address: c.address, memo: c.memo }))
+    if (!out.some((x) => x.field === p.field)) add(p.field, p.message);
 
   if (c.memo.length > 256) add('memo', 'The memo is longer than 256 characters.');
   else if (chain && needsMemo(chain) && !c.memo)
@@ -107,7 +111,7 @@ function rowProblems(
         out.push({
           field: (PAYOUT_COLUMNS as readonly string[]).includes(field) ? field : 'row',
           message: `The ${field}: ${issue.message}.`,
-        } as PayoutProblem);
+        });
     }
   }
   return { problems: out, fee: out.length ? null : fee, arrives: out.length ? null : arrives };

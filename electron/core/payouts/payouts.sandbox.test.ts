@@ -37,7 +37,8 @@ beforeAll(async () => {
   core = openDesk({ home: join(sb.dir, 'desk'), sandboxCredentialsPath: sb.credentialsPath, coolingOffMs: 0, log: () => {} });
   operator = (await call<{ id: string }>(core.invokeConfirm('confirmCreateFirstOperator', { name: 'Payer', passphrase: PASS }))).id;
   // Known destinations, as the withdraw form adds them (the default policy blocks unknown ones).
-  for (const address of ADDRS) await call(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address }));
+  for (const address of ADDRS)
+    await signTicket((await call<{ ticket: string }>(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address }))).ticket);
 }, 60_000);
 afterAll(async () => {
   await core?.close();

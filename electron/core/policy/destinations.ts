@@ -1,6 +1,8 @@
 import type { Destination } from '../../../shared/api/policy.ts';
+import { destinationProblems } from '../../../shared/destination.ts';
 
-// Where a withdrawal goes, as the policy sees it. The exchange's saved addresses count only when the
+// Where a withdrawal goes, as the policy sees it. A destination with look-alike or hidden characters is
+// never a known one (shared/destination.ts). The exchange's saved addresses count only when the
 // exchange marks them verified (§2.9 `verified` "1"); the desk's own address book counts only once an
 // entry has waited out its cooling-off period, so an address slipped in today cannot receive money today.
 
@@ -41,6 +43,9 @@ export function classifyDestination(
   nowMs: number,
   coolingMs: number,
 ): { destination: Destination; why: string } {
+  // The drafts' schemas refuse such a destination already; a list entry with one never makes it known.
+  const problem = destinationProblems(q)[0];
+  if (problem) return { destination: 'unknown', why: problem.message };
   if (saved.some((s) => s.verified === '1' && same(q, s, q.memo, s.tag))) {
     return { destination: 'verified_saved', why: 'a verified saved address at the exchange' };
   }

@@ -8,7 +8,7 @@ export function readSandboxCredentials(path: string): SandboxCredentials {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new Error(`cannot read Sandbox credentials at ${path}: ${(e as Error).message}`);
+    throw new Error(`cannot read Sandbox credentials at ${path}: ${(e as Error).message}`, { cause: e });
   }
   return parseSandboxCredentials(text, path);
 }

@@ -4,6 +4,7 @@ import { OPERATOR_ENVIRONMENTS, type PermissionGroup } from '../../../shared/api
 import { Permissions, type ProfileInput, type ProfileSummary } from '../../../shared/ipc.ts';
 import { InputError } from '../errors.ts';
 import { JsonFile } from '../store/jsonFile.ts';
+import { secretBuffer } from '../vault/crypto.ts';
 import { ALL_WRITE, maskKey, type Profile } from './profile.ts';
 
 /** Seals and opens secrets; throws while the vault is locked. */
@@ -138,7 +139,7 @@ export class ProfileStore {
       const header = SealedHeader.parse(JSON.parse(plain.subarray(0, nl).toString('utf8')));
       let at = nl + 1;
       const take = (n: number) => {
-        const out = Buffer.alloc(n);
+        const out = secretBuffer(n);
         plain.copy(out, 0, at, at + n);
         at += n;
         return out;

@@ -46,8 +46,9 @@ export async function readBalances(
   const reads: Promise<void>[] = [];
   for (const a of accounts) {
     if (a.kind === 'delivery' || a.kind === 'options')
-      throw new Error(`${accountKey(a)}: the desk reads no ${a.kind} balance yet; leave it out of the rebalance`);
-    if (a.kind === 'margin' && !a.pair) throw new Error(`${accountKey(a)}: an isolated margin account is named by its currency pair`);
+      throw new Error(`Account ${accountKey(a)}: the desk reads no ${a.kind} balance yet; leave it out of the rebalance`);
+    if (a.kind === 'margin' && !a.pair)
+      throw new Error(`Account ${accountKey(a)}: an isolated margin account is named by its currency pair`);
   }
 
   const subSpot = kinds('sub', 'spot');

@@ -31,7 +31,7 @@ function run(
   });
   children.push(child);
   let result: string | null = null;
-  createInterface({ input: child.stdout! }).on('line', (l) => {
+  createInterface({ input: child.stdout }).on('line', (l) => {
     if (l.startsWith('RESULT ')) result = l.slice(7);
     onLine(l, child);
   });

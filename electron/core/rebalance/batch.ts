@@ -66,7 +66,7 @@ export function batchWrites(plan: Plan, planId: string): { write: WriteSpec; not
   // Every input is built (and checked) before anything is drafted: a bad leg changes nothing.
   return plan.transfers.flatMap((t, i) =>
     t.legs.map((l, j) => ({
-      write: writeFor(plan.currency, l) as WriteSpec,
+      write: writeFor(plan.currency, l),
       note: `rebalance ${planId} transfer ${i + 1} leg ${j + 1}/${t.legs.length}`,
     })),
   );

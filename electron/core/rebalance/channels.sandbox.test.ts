@@ -48,14 +48,14 @@ describe('the rebalance channels', () => {
         { account: { owner: '10000101', kind: 'spot' }, target: { type: 'share', share: '1/2' } },
       ],
     });
-    expect(shares).toMatchObject({ ok: false, error: { kind: 'invalid_request', message: 'the shares add up to more than the whole' } });
+    expect(shares).toMatchObject({ ok: false, error: { kind: 'invalid_request', message: 'The shares add up to more than the whole.' } });
     const delivery = await call('rebalancePlan', {
       currency: 'USDT',
       lines: [{ account: { owner: 'main', kind: 'delivery' }, target: { type: 'amount', amount: '1' } }],
     });
     expect(delivery).toMatchObject({
       ok: false,
-      error: { kind: 'invalid_request', message: expect.stringMatching(/^main:delivery: the desk reads no delivery balance yet/) },
+      error: { kind: 'invalid_request', message: expect.stringMatching(/^Account main:delivery: the desk reads no delivery balance yet/) },
     });
     const negative = await call('rebalancePlan', {
       currency: 'USDT',
@@ -63,7 +63,7 @@ describe('the rebalance channels', () => {
     });
     expect(negative).toMatchObject({
       ok: false,
-      error: { kind: 'invalid_request', message: expect.stringMatching(/lines\.0\.target\.amount: a plain decimal number/) },
+      error: { kind: 'invalid_request', path: ['lines', 0, 'target', 'amount'], message: expect.stringMatching(/^A plain decimal number/) },
     });
     const unknown = await call('rebalanceDraft', { plan: 'not-a-plan' });
     expect(unknown).toMatchObject({ ok: false, error: { kind: 'invalid_request', message: expect.stringMatching(/^That plan is gone/) } });

@@ -42,6 +42,9 @@ beforeAll(async () => {
   });
   session.select(saved.id);
   s = session.active();
+  // Nothing is sent before the journal is reconciled with the exchange.
+  for (let i = 0; i < 600 && session.reconcileHold(s.id) !== null; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(session.reconcileHold(s.id)).toBeNull();
 }, 60_000);
 afterAll(async () => {
   await session?.close();

@@ -157,7 +157,7 @@ function flows(bal: bigint[], iv: Interval[]): { out: bigint[]; inn: bigint[] } 
   }
   if (deficits > surpluses) {
     const room = (i: number) => {
-      const top = iv[i]!.hi !== null && bal[i]! > iv[i]!.hi! ? iv[i]!.hi! : bal[i]!;
+      const top = iv[i]!.hi !== null && bal[i]! > iv[i]!.hi ? iv[i]!.hi : bal[i]!;
       return top - iv[i]!.lo;
     };
     spread(

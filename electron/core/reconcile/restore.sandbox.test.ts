@@ -5,7 +5,6 @@ import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Withdrawal } from '../../../shared/api/records.ts';
-import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { ChannelResponse } from '../../../shared/ipc.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ensureOperator, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
@@ -121,12 +120,18 @@ async function journalStatus(core: Desk): Promise<ChannelResponse<'journalStatus
   return ok<ChannelResponse<'journalStatus'>>(core.invoke('journalStatus', {}));
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'restore-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
+// Each test has a Sandbox of its own: the desk reads the account's whole history, and another test's
+// desk ids there would be (rightly) taken for writes this desk's journal lost.
+async function freshSandbox(name: string): Promise<void> {
+  await sandbox?.stop();
+  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, `sandbox-${name}`), extraArgs: ['--no-limits'] });
   const creds = readSandboxCredentials(sandbox.credentialsPath);
   exchange = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
-}, 60_000);
+}
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'restore-'));
+});
 afterAll(async () => {
   await sandbox?.stop();
   rmSync(dir, { recursive: true, force: true });
@@ -139,6 +144,7 @@ describe('a data folder restored from a copy taken during an approved payout bat
   ])(
     'on %s: no row reaches the exchange twice, and the desk names what it found',
     async (_what, withVault) => {
+      await freshSandbox(withVault ? 'vault' : 'plain');
       const { ids, core } = await restoreDuringPayouts(withVault ? 'vault' : 'plain', withVault);
       try {
         // Whichever comes first: the desk stops as damaged, or a row reaches the exchange a second time.
@@ -149,17 +155,16 @@ describe('a data folder restored from a copy taken during an approved payout bat
         expect(await copiesAtExchange(ids)).toEqual([1, 1, 1, 1, 1, 1]);
         const status = await journalStatus(core);
         expect(status.state).toBe('damaged');
-        expect(status.damage!.reason).toMatch(/went back in time/);
-        // What was found, by kind, id and amount: at least the rows sent after the copy.
-        expect(status.damage!.reason).toMatch(new RegExp(`withdrawal ${ids[5]} of 16 USDT`));
+        // Either the journal's anchor (outside the folder) saw it shorter than it was, or the reconciliation
+        // found the rows sent after the copy, by kind, id and amount.
+        expect(status.damage!.reason).toMatch(new RegExp(`anchor|withdrawal ${ids[5]} of 16 USDT.*went back in time`));
         expect(status.damage!.missing).toBeGreaterThanOrEqual(1);
         expect(await copiesAtExchange(ids)).toEqual([1, 1, 1, 1, 1, 1]);
 
         // The operator archives the journal: the rows the batch still lists are looked up, found, never sent again.
         await ok(core.invoke('journalArchive', {}));
         await expect.poll(async () => (await journalStatus(core)).state, { timeout: 10_000 }).toBe('ok');
-        const st = await ok<ConfirmState>(core.invokeConfirm('confirmState', {}));
-        expect(st.unavailable).toBeNull();
+        // (With the governance journal's own anchor, governance may be damaged too: then nothing is handed over at all.)
         await expect
           .poll(
             async () => {
@@ -180,6 +185,7 @@ describe('a data folder restored from a copy taken during an approved payout bat
 
 describe('a data folder restored from a copy taken during an approved rebalance', () => {
   it('no leg runs twice: every account ends where the plan put it, once, and the desk names what it found', async () => {
+    await freshSandbox('rebalance');
     const creds = readSandboxCredentials(sandbox.credentialsPath);
     const uids: string[] = [];
     for (const [i, amount] of ['100', '0', '0', '0', '0'].entries()) {
@@ -228,7 +234,7 @@ describe('a data folder restored from a copy taken during an approved rebalance'
       expect(await balances()).toEqual(['68', '8', '8', '8', '8']);
       const status = await journalStatus(core);
       expect(status.state).toBe('damaged');
-      expect(status.damage!.reason).toMatch(/main sub transfer td\S+ of 8 USDT/);
+      expect(status.damage!.reason).toMatch(/anchor|main sub transfer td\S+ of 8 USDT.*went back in time/);
     } finally {
       await core.close();
     }

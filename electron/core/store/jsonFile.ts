@@ -19,7 +19,7 @@ export class JsonFile<S extends z.ZodType> {
       text = readFileSync(this.path, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return this.fallback();
-      throw new Error(`cannot read ${this.path}: ${(e as Error).message}`);
+      throw new Error(`cannot read ${this.path}: ${(e as Error).message}`, { cause: e });
     }
     let raw: unknown;
     try {

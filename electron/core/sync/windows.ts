@@ -78,7 +78,7 @@ export async function readWindow<P extends WindowedPath>(
   const query: QueryPairs = [...(read.query ?? []), ['from', String(w.from)], ['to', String(w.to)]];
   const pages = pagesByOffset(client, {
     path: read.path,
-    record: WINDOWED[read.path] as (typeof WINDOWED)[P],
+    record: WINDOWED[read.path],
     query,
     limit: read.limit ?? MAX_LIMIT[read.path],
     priority: read.priority,

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, scrypt } from 'node:crypto';
 
 // The vault's primitives: scrypt turns a passphrase into a 32-byte key-encryption key; HKDF derives the
 // key that seals secrets from the master key (so the master key itself never encrypts data); AES-256-GCM
@@ -6,6 +6,16 @@ import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, scrypt } from 
 // cannot pass for a secret and a secret sealed for one profile does not open for another.
 // Plaintexts stay in Buffers the caller zeroes: a JS string cannot be wiped, so a secret that became one
 // would stay in the heap until the collector reuses its memory.
+
+/**
+ * A zeroed Buffer for key material, whose bytes live outside the JS heap. `Buffer.alloc(n)` of 64 bytes
+ * or fewer lives inside it, where the collector moves it (and V8 copies it out the first time native code
+ * reads it), leaving copies behind that no `fill(0)` reaches: a desk scanned after "Lock now" still held
+ * the master key and the API secret that way. An ArrayBuffer's store is never moved.
+ */
+export function secretBuffer(size: number): Buffer {
+  return Buffer.from(new ArrayBuffer(size));
+}
 
 export interface ScryptParams {
   N: number;
@@ -37,10 +47,26 @@ export interface VaultKeys {
   journal: Buffer;
 }
 
-/** Takes ownership of `master`: the caller must not zero it, lock() does. */
+const HKDF_SALT = Buffer.from('treasury-desk-vault-v1');
+
+/**
+ * HKDF-SHA256 (RFC 5869) for one 32-byte block, by its two HMACs. Node's hkdfSync would do the same, but
+ * it copies the master key into a native key object that lives until the collector frees it: after a
+ * lock, that copy would still be in memory. Here every intermediate is a Buffer zeroed before returning.
+ */
+function hkdf32(ikm: Buffer, info: string): Buffer {
+  const prk = createHmac('sha256', HKDF_SALT).update(ikm).digest();
+  const okm = createHmac('sha256', prk).update(info, 'utf8').update(Buffer.of(1)).digest();
+  prk.fill(0);
+  const out = secretBuffer(32);
+  okm.copy(out);
+  okm.fill(0);
+  return out;
+}
+
+/** Takes ownership of `master` (from secretBuffer()): the caller must not zero it, lock() does. */
 export function splitKeys(master: Buffer): VaultKeys {
-  const derive = (info: string): Buffer => Buffer.from(hkdfSync('sha256', master, Buffer.from('treasury-desk-vault-v1'), info, 32));
-  return { master, enc: derive('enc'), journal: derive('journal') };
+  return { master, enc: hkdf32(master, 'enc'), journal: hkdf32(master, 'journal') };
 }
 
 export function seal(key: Buffer, plain: string | Buffer, aad: string): Sealed {
@@ -59,8 +85,12 @@ export function openBytes(key: Buffer, s: Sealed, aad: string): Buffer | null {
     d.setAuthTag(Buffer.from(s.tag, 'base64'));
     const parts = [d.update(Buffer.from(s.data, 'base64'))];
     parts.push(d.final());
-    const out = Buffer.concat(parts);
-    for (const p of parts) p.fill(0);
+    const out = secretBuffer(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      at += p.copy(out, at);
+      p.fill(0);
+    }
     return out;
   } catch {
     return null;
@@ -83,7 +113,7 @@ const B64_INDEX = new Int16Array(256).fill(-1);
 for (let i = 0; i < B64.length; i++) B64_INDEX[B64[i]!] = i;
 
 export function base64EncodeBytes(src: Buffer): Buffer {
-  const out = Buffer.alloc(Math.ceil(src.length / 3) * 4, '=');
+  const out = secretBuffer(Math.ceil(src.length / 3) * 4).fill('=');
   let o = 0;
   for (let i = 0; i < src.length; i += 3) {
     const n = (src[i]! << 16) | ((src[i + 1] ?? 0) << 8) | (src[i + 2] ?? 0);
@@ -101,7 +131,7 @@ export function base64EncodeBytes(src: Buffer): Buffer {
 export function base64DecodeBytes(src: Buffer): Buffer | null {
   let end = src.length;
   while (end > 0 && src[end - 1] === 0x3d) end--;
-  const out = Buffer.alloc(Math.floor((end * 6) / 8));
+  const out = secretBuffer(Math.floor((end * 6) / 8));
   let acc = 0;
   let bits = 0;
   let o = 0;

@@ -1,4 +1,5 @@
-import { CHANNEL_NAMES, type DeskApi, type DeskErrorBody } from '../../../shared/ipc.ts';
+import type { DeskApi, DeskErrorBody } from '../../../shared/ipc.ts';
+import { asSentence } from '../../../shared/sentence.ts';
 
 declare global {
   interface Window {
@@ -7,38 +8,27 @@ declare global {
   }
 }
 
-/** An error answered by the core (or by the host when the core is unreachable). */
+/** An error answered by the core (or by the host when the core is unreachable), kept as the structure it came in. */
 export class DeskError extends Error {
   constructor(readonly body: DeskErrorBody) {
     super(body.message);
     this.name = 'DeskError';
   }
-}
 
-const CHANNEL_PREFIX = new RegExp(`^(?:${CHANNEL_NAMES.join('|')}): (?:[\\w.]+: )?`);
-const SHAPE = /^The exchange's answer to \w+ did not have the expected shape/;
-
-function sentence(text: string): string {
-  const t = text.trim();
-  if (!t) return t;
-  const first = t[0]!.toUpperCase() + t.slice(1);
-  return /[.!?…]$/.test(first) ? first : `${first}.`;
+  /** Where inside the request the core's refusal points ([] when it names no field). */
+  get path(): ReadonlyArray<string | number> {
+    return this.body.path ?? [];
+  }
 }
 
 /**
- * The sentence an operator reads for an error. The core's refusals of a request name the channel and the
- * field ("vaultSetPassphrase: next: …") for its log; the window shows the sentence only, and the field
- * it belongs to is shown by the form beside its input.
+ * The sentence an operator reads for an error. The core sends the sentence apart from the channel and
+ * the field it concerns, so it is shown as it came; the field is shown by the form beside its input.
  */
 export function operatorMessage(error: unknown): string {
-  if (error instanceof DeskError) {
-    const m = error.body.message;
-    if (SHAPE.test(m))
-      return "The exchange answered with something the desk does not understand; nothing was changed. Try again, and see the desk's log if it persists.";
-    return sentence(m.replace(CHANNEL_PREFIX, ''));
-  }
-  if (error instanceof Error) return sentence(error.message);
-  return sentence(String(error));
+  if (error instanceof DeskError) return asSentence(error.body.message);
+  if (error instanceof Error) return asSentence(error.message);
+  return asSentence(String(error));
 }
 
 /** The short title of an error panel: the exchange's label where there is one. */

@@ -1,7 +1,8 @@
 import { act, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { ChannelName } from '../../../shared/ipc.ts';
-import { QUERY_CHANNELS } from '../../../shared/ipcStale.ts';
+import { KEPT_FRESH_BY_EVENTS, QUERY_CHANNELS } from '../../../shared/ipcStale.ts';
 import { fakeDesk } from '../testkit/fakeDesk.ts';
 import { baseAnswers, intent, OPEN_VAULT } from '../testkit/fixtures.ts';
 import { renderWithDesk } from '../testkit/renderPage.tsx';
@@ -51,6 +52,7 @@ function AllReads() {
     spotOrderBook: useDeskQuery('spotOrderBook', { currency_pair: 'BTC_USDT' }),
     spotOrders: useDeskQuery('spotOrders', { currency_pair: 'BTC_USDT', status: 'open' }),
     spotTrades: useDeskQuery('spotTrades', { currency_pair: 'BTC_USDT' }),
+    unreadRecords: useDeskQuery('unreadRecords', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -69,7 +71,7 @@ function AllReads() {
 async function setUp() {
   const fake = fakeDesk({
     ...baseAnswers(),
-    settingsSave: (r) => ({ idle_lock_minutes: r.idle_lock_minutes, settle_seconds: r.settle_seconds }) as never,
+    settingsSave: (r) => ({ idle_lock_minutes: r.idle_lock_minutes, settle_seconds: r.settle_seconds }),
   });
   renderWithDesk(fake, <AllReads />);
   await waitFor(() => expect(screen.getByTestId('loaded').textContent).toBe('yes'));
@@ -185,6 +187,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       spotOrders: 1,
       spotTicker: 1,
       spotTrades: 1,
+      unreadRecords: 1,
     });
   });
 
@@ -258,5 +261,38 @@ describe('targeted refresh: each event and write refetches only what it makes st
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('sandbox', { state: 'down', at: 1 }))).toEqual({});
     expect(await after(counts(), () => fake.emit('sandbox', { state: 'restarted', at: 2 }))).toEqual({ totalBalance: 1, intentsList: 1 });
+  });
+});
+
+/** A page that can be left and shown again, as the router does with a page the operator comes back to. */
+function Remountable() {
+  const [shown, setShown] = useState(true);
+  return (
+    <>
+      <button type="button" onClick={() => setShown((v) => !v)}>
+        toggle
+      </button>
+      {shown && <AllReads />}
+    </>
+  );
+}
+
+describe('query options: reads the events keep fresh are not asked again on a page mount', () => {
+  it('refetches on a second mount only the reads no event keeps fresh', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderWithDesk(fake, <Remountable />);
+    await waitFor(() => expect(screen.getByTestId('loaded').textContent).toBe('yes'));
+    const before = Object.fromEntries(QUERY_CHANNELS.map((c) => [c, fake.count(c)]));
+    await act(async () => screen.getByRole('button', { name: 'toggle' }).click());
+    await act(async () => screen.getByRole('button', { name: 'toggle' }).click());
+    await waitFor(() => expect(screen.getByTestId('loaded').textContent).toBe('yes'));
+    const live = QUERY_CHANNELS.filter((c) => !KEPT_FRESH_BY_EVENTS.has(c));
+    await waitFor(() => expect(live.filter((c) => fake.count(c) === before[c])).toEqual([]));
+    const again = QUERY_CHANNELS.filter((c) => fake.count(c) !== before[c]);
+    expect(again).toEqual(live);
+    // The contract's list is not empty: the profile, the journal, the histories and the settings are among it.
+    expect(again).not.toContain('withdrawalsList');
+    expect(again).not.toContain('settingsGet');
+    expect(again).toContain('totalBalance');
   });
 });

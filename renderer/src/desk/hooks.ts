@@ -8,9 +8,9 @@ import {
   type EventPayload,
   type IntentPage,
   type IntentView,
+  FINISHED_INTENT_STATES,
 } from '../../../shared/ipc.ts';
 import {
-  FINISHED_INTENT_STATES,
   MONEY_MOVED_STATES,
   SPOT_READS,
   STALE_AFTER_WRITE,
@@ -21,9 +21,10 @@ import {
   type WriteChannel,
 } from '../../../shared/ipcStale.ts';
 import { useDesk } from './DeskProvider.tsx';
+import { deskQuery } from './queryOptions.ts';
 import { deskKeys } from './queryKeys.ts';
 
-/** A read from the core through TanStack Query, keyed by the key factory. */
+/** A read from the core through TanStack Query, built by its channel's options factory (queryOptions.ts). */
 export function useDeskQuery<C extends QueryChannel>(
   name: C,
   request: ChannelRequest<C>,
@@ -31,8 +32,7 @@ export function useDeskQuery<C extends QueryChannel>(
 ) {
   const desk = useDesk();
   return useQuery({
-    queryKey: deskKeys[name].of(request) as readonly unknown[],
-    queryFn: () => desk.call(name, request) as Promise<ChannelResponse<C>>,
+    ...deskQuery(desk, name, request),
     refetchInterval: opts.refetchIntervalMs,
     ...(opts.enabled === undefined ? {} : { enabled: opts.enabled }),
   });

@@ -20,7 +20,7 @@ export const OPEN_VAULT: VaultStatus = { locked: false, backend: null, passphras
 export const TOTAL: ChannelResponse<'totalBalance'> = {
   total: { amount: '1234567.5', currency: 'USDT' },
   details: { spot: { amount: '1200000', currency: 'USDT' }, futures: { amount: '34567.5', currency: 'USDT', unrealised_pnl: '12.5' } },
-} as ChannelResponse<'totalBalance'>;
+};
 
 export function intent(over: Partial<IntentView> = {}): IntentView {
   return {
@@ -61,10 +61,10 @@ export function baseAnswers(): FakeAnswers {
       in_flight: 0,
       deposits_pending: 0,
       unsent: 0,
-    } as never,
+    },
     unsentList: [],
     unreadRecords: { count: 0, records: [] },
-    depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] } as never,
+    depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] },
     balancesMain: {
       fetched_at: 1_700_000_000_000,
       quote: 'USDT',
@@ -97,7 +97,7 @@ export function baseAnswers(): FakeAnswers {
       risk_threshold: '1.5',
       floors: [],
       alerts: [],
-    } as never,
+    },
     balancesSettingsGet: { auto_refresh_seconds: 300, default_risk_threshold: '1.5' },
     balanceAlerts: [],
     approvalsState: APPROVALS,

@@ -31,6 +31,26 @@ export async function ensureOperator(core: Core & ConfirmCore, vaultPassphrase?:
   return made.id;
 }
 
+/** Adds a destination to the address book, signed by the operator; one already there is left as it is. */
+export async function addToBook(
+  core: Core & ConfirmCore,
+  entry: { currency: string; chain: string; address: string; memo?: string },
+  operator: string,
+): Promise<void> {
+  const asked = await core.invoke('addressBookAdd', entry);
+  if (!asked.ok) {
+    if (/in the address book already/.test(asked.error.message)) return;
+    throw new Error(asked.error.message);
+  }
+  await ok(
+    core.invokeConfirm('confirmSign', {
+      ticket: (asked.data as { ticket: string }).ticket,
+      operator,
+      passphrase: TEST_OPERATOR.passphrase,
+    }),
+  );
+}
+
 /** Drafts and signs a write under the default policy (one signed confirmation); answers with its id (the intent's) at once. */
 export async function signGoverned(
   core: Core & ConfirmCore,
@@ -40,7 +60,7 @@ export async function signGoverned(
   const operator = await ensureOperator(core, vaultPassphrase);
   if (write.kind === 'withdrawal') {
     const { currency, chain, address, memo } = write.input;
-    await core.invoke('addressBookAdd', { currency, chain, address, ...(memo ? { memo } : {}) });
+    await addToBook(core, { currency, chain, address, ...(memo ? { memo } : {}) }, operator);
   }
   const t = await ok<{ ticket: string }>(core.invoke('approvalsDraft', { write }));
   const ref = (await ok<ConfirmState>(core.invokeConfirm('confirmState', {}))).tickets.find((x) => x.id === t.ticket)!.ref;

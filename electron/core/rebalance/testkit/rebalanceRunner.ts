@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { ApiClient } from '../../client/client.ts';
 import { Journal } from '../../journal/journal.ts';
+import { readSandboxCredentials } from '../../profiles/sandbox.ts';
 import { testJournalKey } from '../../journal/testkit/key.ts';
 import { WriteExecutor } from '../../writes/executor.ts';
 import { readBalances } from '../balances.ts';
@@ -17,7 +18,7 @@ if (!mode || !journalPath || !credentialsPath || !planPath) {
   process.stderr.write('usage: rebalanceRunner <start|resume> <journal> <credentials.json> <plan.json>\n');
   process.exit(2);
 }
-const creds = JSON.parse(readFileSync(credentialsPath, 'utf8')) as { base_url: string; main: { key: string; secret: string } };
+const creds = readSandboxCredentials(credentialsPath);
 const client = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, timeoutMs: 2000 });
 const journal = Journal.open(journalPath, { key: testJournalKey });
 const executor = new WriteExecutor({ journal, client, settleMs: 500, lookupIntervalMs: 100 });

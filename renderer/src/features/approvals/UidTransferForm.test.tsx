@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
+import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { UidTransferForm } from './UidTransferForm.tsx';
 
@@ -38,5 +39,20 @@ describe('New UID transfer', () => {
       ]),
     );
     expect(await screen.findByRole('button', { name: 'Send for signing' })).toBeTruthy();
+  });
+
+  it("puts a refusal of the core on the receiver's field", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      approvalsReview: refusal('approvalsReview', ['write', 'input', 'receive_uid'], 'This user id is the desk’s own account.') as never,
+    });
+    renderWithDesk(fake, <UidTransferForm />);
+    await userEvent.type(screen.getByLabelText("Receiver's user id"), '10042');
+    await userEvent.type(screen.getByLabelText('Amount'), '7.5');
+    await userEvent.click(screen.getByRole('button', { name: 'Review' }));
+    const uid = screen.getByLabelText("Receiver's user id");
+    await waitFor(() => expect(uid.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(uid.getAttribute('aria-describedby')!)!.textContent).toBe('This user id is the desk’s own account.');
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -5,6 +5,7 @@ import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.t
 import type { ValuationCurrency } from '../../../../shared/api/records.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { deskKeys } from '../../desk/queryKeys.ts';
 import { AlertsPanel } from './AlertsPanel.tsx';
 import { figure, timeOf } from './format.ts';
 import { useAutoRefreshMs } from './hooks.ts';
@@ -17,7 +18,7 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
   const qc = useQueryClient();
   // Each fetch of the total leaves a snapshot in the core: the chart follows the total's query.
   useEffect(() => {
-    if (totalAt) void qc.invalidateQueries({ queryKey: ['balancesSnapshots'] });
+    if (totalAt) void qc.invalidateQueries({ queryKey: deskKeys.balancesSnapshots.all });
   }, [qc, totalAt]);
   const every = useAutoRefreshMs();
   const quote = currency === 'BTC' ? 'BTC' : 'USDT';
@@ -28,9 +29,10 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
   const last = snapshots.data?.at(-1);
 
   const refresh = async () => {
-    await qc.invalidateQueries({ queryKey: ['totalBalance'] });
-    await qc.invalidateQueries({ queryKey: ['balancesMain'] });
-    await qc.invalidateQueries({ queryKey: ['balancesSnapshots'] });
+    // The keys come from the factory: a hand-written ['totalBalance'] matched no cached read, and Refresh did nothing.
+    await qc.invalidateQueries({ queryKey: deskKeys.totalBalance.all });
+    await qc.invalidateQueries({ queryKey: deskKeys.balancesMain.all });
+    await qc.invalidateQueries({ queryKey: deskKeys.balancesSnapshots.all });
   };
 
   return (
@@ -48,7 +50,7 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
             <select
               aria-label="Auto-refresh interval"
               value={settings.data.auto_refresh_seconds}
-              onChange={(e) => save.mutate({ ...settings.data!, auto_refresh_seconds: Number(e.target.value) })}
+              onChange={(e) => save.mutate({ ...settings.data, auto_refresh_seconds: Number(e.target.value) })}
             >
               {AUTO_REFRESH_CHOICES.map((s) => (
                 <option key={s} value={s}>

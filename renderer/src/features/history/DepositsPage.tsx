@@ -35,7 +35,7 @@ export function DepositsPage() {
         <h1>Deposits</h1>
         <button
           type="button"
-          onClick={() => downloadCsv(desk, 'deposits', { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}
+          onClick={() => void downloadCsv(desk, 'deposits', { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}
         >
           Export CSV
         </button>

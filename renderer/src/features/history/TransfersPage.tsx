@@ -64,7 +64,7 @@ function List<K extends 'transfers' | 'uid_transfers'>({ kind }: { kind: K }) {
       <div className="row">
         <button
           type="button"
-          onClick={() => downloadCsv(desk, kind, { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}
+          onClick={() => void downloadCsv(desk, kind, { filters, sort }).then((n) => setNote(`${n} rows exported`), setError)}
         >
           Export CSV
         </button>

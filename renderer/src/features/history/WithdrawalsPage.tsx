@@ -69,7 +69,7 @@ export function WithdrawalsPage() {
   const onFilters = useCallback(
     (f: HistoryFilters) => {
       setDates({ ...(f.from !== undefined ? { from: f.from } : {}), ...(f.to !== undefined ? { to: f.to } : {}) });
-      setParams(Object.fromEntries(URL_FILTERS.flatMap((k) => (f[k] ? [[k, f[k]!]] : []))), { replace: true });
+      setParams(Object.fromEntries(URL_FILTERS.flatMap((k) => (f[k] ? [[k, f[k]]] : []))), { replace: true });
     },
     [setParams],
   );

@@ -2,6 +2,7 @@ import { useInfiniteQuery, keepPreviousData } from '@tanstack/react-query';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
+import { staleTimeOf } from '../../desk/queryOptions.ts';
 import { deskKeys } from '../../desk/queryKeys.ts';
 
 // The history lists, keyed by the desk's key factory (channel, then filters and sort): the `history`
@@ -36,6 +37,8 @@ export function useHistoryPages(kind: HistoryKind, filters: HistoryFilters, sort
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last: AnyPage) => last.next_cursor ?? undefined,
     placeholderData: keepPreviousData,
+    // The `history` event says when the cache moved: a page shown again reads what is held.
+    staleTime: staleTimeOf(channel),
     // Pages are never edited in place: comparing 100,000 rows deeply on every new page would stall scrolling.
     structuralSharing: false,
   });

@@ -18,7 +18,7 @@ function toFilters(f: typeof EMPTY): Filters {
     Object.entries(f)
       .filter(([, v]) => v.trim() !== '')
       .map(([k, v]) => [k, v.trim()]),
-  ) as Filters;
+  );
 }
 
 /** Every entry of the profile's and the approvals journals: filter, follow one intent, verify, export. */

@@ -1,91 +1,76 @@
-import { useState } from 'react';
-import { estimateCost, orderProblems, type OrderDraft } from '../../../../shared/api/orderRules.ts';
+import { useMemo, useState } from 'react';
+import { estimateCost } from '../../../../shared/api/orderRules.ts';
 import { STP_ACTS, TIME_IN_FORCE, type CurrencyPair } from '../../../../shared/api/orders.ts';
 import { ORDER_LABEL_MAX } from '../../../../shared/api/writes.ts';
 import type { ChannelRequest, Review } from '../../../../shared/ipc.ts';
+import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { MARKET_POLL_MS } from './MarketPanel.tsx';
 import { OrderReview } from './OrderReview.tsx';
+import { ORDER_DEFAULTS, orderFormSchema, tifsOf, type OrderValues } from './orderFormSchema.ts';
 
 type Write = ChannelRequest<'approvalsDraft'>['write'];
-type Tif = keyof typeof TIME_IN_FORCE;
+const AT = ['write', 'input'] as const;
+const trim = (v: string) => v.trim();
 
 /**
  * The order form: the pair's rules are checked as the operator types (precision, minimums), then the
  * review shows the estimate, the fee and the policy's verdict before anything is drafted.
  */
 export function OrderForm({ pair, sub }: { pair: CurrencyPair; sub?: string }) {
-  const [side, setSide] = useState<'buy' | 'sell'>('buy');
-  const [type, setType] = useState<'limit' | 'market'>('limit');
-  const [amount, setAmount] = useState('');
-  const [price, setPrice] = useState('');
-  const [tif, setTif] = useState<Tif>('gtc');
-  const [account, setAccount] = useState<'spot' | 'margin'>('spot');
-  const [label, setLabel] = useState('');
-  const [stp, setStp] = useState<'' | keyof typeof STP_ACTS>('');
-  const [review, setReview] = useState<Review | null>(null);
+  const [review, setReview] = useState<{ review: Review; write: Write } | null>(null);
   const ticker = useDeskQuery('spotTicker', { currency_pair: pair.id }, { refetchIntervalMs: MARKET_POLL_MS });
   const reviewIt = useDeskMutation('approvalsReview');
-
-  const draft: OrderDraft = { side, type, amount, ...(type === 'limit' ? { price } : {}) };
-  const problems = amount ? orderProblems(draft, pair) : [];
-  const labelBad = label !== '' && !new RegExp(`^[0-9A-Za-z_.-]{1,${ORDER_LABEL_MAX}}$`).test(label);
-  const tifs = (Object.keys(TIME_IN_FORCE) as Tif[]).filter((k) => type === 'limit' || k === 'ioc' || k === 'fok');
-  const write: Write = {
-    kind: 'spot_order',
-    input: {
-      currency_pair: pair.id,
-      side,
-      type,
-      account,
-      amount,
-      time_in_force: tifs.includes(tif) ? tif : 'ioc',
-      ...(type === 'limit' ? { price } : {}),
-      ...(label ? { label } : {}),
-      ...(stp ? { stp_act: stp } : {}),
-      ...(sub ? { sub_uid: sub } : {}),
-    },
-  };
+  const schema = useMemo(() => orderFormSchema(pair, sub), [pair, sub]);
+  const {
+    register,
+    handleSubmit,
+    setValue,
+    watch,
+    onField,
+    putOnField,
+    formState: { errors, isValid },
+  } = useDeskForm(schema, { defaultValues: ORDER_DEFAULTS, at: AT, mode: 'onChange' });
+  const v = watch() as OrderValues;
+  const tifs = tifsOf(v.type);
   const t = ticker.data;
-  const estimate = estimateCost(draft, pair, t?.lowest_ask || null, t?.highest_bid || null);
-  const problemOf = (f: 'amount' | 'price') =>
-    problems
-      .filter((p) => p.field === f)
-      .map((p) => p.message)
-      .join('; ');
-  const amountProblem = problemOf('amount');
-  const priceProblem = problemOf('price');
-  const ready = amount !== '' && (type === 'market' || price !== '') && problems.length === 0 && !labelBad;
+  const estimate = estimateCost(
+    { side: v.side, type: v.type, amount: v.amount, ...(v.type === 'limit' ? { price: v.price } : {}) },
+    pair,
+    t?.lowest_ask || null,
+    t?.highest_bid || null,
+  );
+  // The pair's rules read as one line of clauses beside the figure ("…; it must be at least 1 USDT").
+  const amountProblem = errors.amount?.message;
+  const priceProblem = errors.price?.message;
+  const labelProblem = fieldMessage(errors.label);
 
   if (review) {
     return (
       <OrderReview
-        review={review}
-        write={write}
+        review={review.review}
+        write={review.write}
         estimate={estimate}
         onBack={() => setReview(null)}
         onDrafted={() => {
           setReview(null);
-          setAmount('');
+          setValue('amount', '');
         }}
       />
     );
   }
-  const unit = type === 'market' && side === 'buy' ? pair.quote : pair.base;
+  const submit = handleSubmit((input) => {
+    const write: Write = { kind: 'spot_order', input };
+    reviewIt.mutate({ write }, { onSuccess: (r) => setReview({ review: r, write }), onError: putOnField });
+  });
+  const unit = v.type === 'market' && v.side === 'buy' ? pair.quote : pair.base;
   return (
-    <form
-      className="form card"
-      aria-label="New order"
-      onSubmit={(e) => {
-        e.preventDefault();
-        if (ready) reviewIt.mutate({ write }, { onSuccess: setReview });
-      }}
-    >
+    <form className="form card" aria-label="New order" noValidate onSubmit={(e) => void submit(e)}>
       <h2>New order{sub ? ` for sub-account ${sub}` : ''}</h2>
       <div className="segmented" role="group" aria-label="Side">
         {(['buy', 'sell'] as const).map((s) => (
-          <button key={s} type="button" aria-pressed={side === s} onClick={() => setSide(s)}>
+          <button key={s} type="button" aria-pressed={v.side === s} onClick={() => setValue('side', s, { shouldValidate: true })}>
             {s === 'buy' ? 'Buy' : 'Sell'}
           </button>
         ))}
@@ -95,12 +80,12 @@ export function OrderForm({ pair, sub }: { pair: CurrencyPair; sub?: string }) {
           Type
           <select
             aria-label="Type"
-            value={type}
-            onChange={(e) => {
-              const v = e.target.value as 'limit' | 'market';
-              setType(v);
-              if (v === 'market') setTif('ioc');
-            }}
+            {...register('type', {
+              deps: ['amount', 'price'],
+              onChange: (e) => {
+                if (e.target.value === 'market') setValue('time_in_force', 'ioc');
+              },
+            })}
           >
             <option value="limit">Limit</option>
             <option value="market">Market</option>
@@ -108,7 +93,7 @@ export function OrderForm({ pair, sub }: { pair: CurrencyPair; sub?: string }) {
         </label>
         <label>
           Account
-          <select aria-label="Account" value={account} onChange={(e) => setAccount(e.target.value as 'spot' | 'margin')}>
+          <select aria-label="Account" {...register('account')}>
             <option value="spot">Spot</option>
             <option value="margin">Isolated margin</option>
           </select>
@@ -120,8 +105,7 @@ export function OrderForm({ pair, sub }: { pair: CurrencyPair; sub?: string }) {
           <input
             aria-label="Amount"
             inputMode="decimal"
-            value={amount}
-            onChange={(e) => setAmount(e.target.value.trim())}
+            {...register('amount', { setValueAs: trim, deps: ['price'] })}
             aria-invalid={amountProblem ? true : undefined}
             aria-describedby={amountProblem ? 'order-amount-error' : undefined}
           />
@@ -131,14 +115,13 @@ export function OrderForm({ pair, sub }: { pair: CurrencyPair; sub?: string }) {
             </span>
           )}
         </label>
-        {type === 'limit' && (
+        {v.type === 'limit' && (
           <label>
             Price ({pair.quote})
             <input
               aria-label="Price"
               inputMode="decimal"
-              value={price}
-              onChange={(e) => setPrice(e.target.value.trim())}
+              {...register('price', { setValueAs: trim, deps: ['amount'] })}
               aria-invalid={priceProblem ? true : undefined}
               aria-describedby={priceProblem ? 'order-price-error' : undefined}
             />
@@ -153,7 +136,7 @@ export function OrderForm({ pair, sub }: { pair: CurrencyPair; sub?: string }) {
       <div className="two">
         <label>
           Time in force
-          <select aria-label="Time in force" value={tifs.includes(tif) ? tif : 'ioc'} onChange={(e) => setTif(e.target.value as Tif)}>
+          <select aria-label="Time in force" {...register('time_in_force')}>
             {tifs.map((k) => (
               <option key={k} value={k}>
                 {TIME_IN_FORCE[k]}
@@ -163,7 +146,7 @@ export function OrderForm({ pair, sub }: { pair: CurrencyPair; sub?: string }) {
         </label>
         <label>
           Self-trade prevention
-          <select aria-label="Self-trade prevention" value={stp} onChange={(e) => setStp(e.target.value as '' | keyof typeof STP_ACTS)}>
+          <select aria-label="Self-trade prevention" {...register('stp_act')}>
             <option value="">None</option>
             {(Object.keys(STP_ACTS) as Array<keyof typeof STP_ACTS>).map((k) => (
               <option key={k} value={k}>
@@ -177,15 +160,14 @@ export function OrderForm({ pair, sub }: { pair: CurrencyPair; sub?: string }) {
         Label (optional)
         <input
           aria-label="Label"
-          value={label}
           maxLength={ORDER_LABEL_MAX + 5}
-          onChange={(e) => setLabel(e.target.value.trim())}
-          aria-invalid={labelBad ? true : undefined}
-          aria-describedby={labelBad ? 'order-label-error' : 'order-label-hint'}
+          {...register('label', { setValueAs: trim })}
+          aria-invalid={labelProblem ? true : undefined}
+          aria-describedby={labelProblem ? 'order-label-error' : 'order-label-hint'}
         />
-        {labelBad ? (
+        {labelProblem ? (
           <span id="order-label-error" className="field-error">
-            A label is 1 to {ORDER_LABEL_MAX} letters, digits, _ - or .
+            {labelProblem}
           </span>
         ) : (
           <span id="order-label-hint" className="small muted">
@@ -197,9 +179,9 @@ export function OrderForm({ pair, sub }: { pair: CurrencyPair; sub?: string }) {
         {pair.id}: amounts to {pair.amount_precision} decimals, at least {pair.min_base_amount || '—'} {pair.base}; prices to{' '}
         {pair.precision} decimals; orders worth at least {pair.min_quote_amount || '—'} {pair.quote}; fee {pair.fee} %.
       </p>
-      {reviewIt.isError && <ErrorPanel error={reviewIt.error} />}
+      {reviewIt.isError && !onField(reviewIt.error) && <ErrorPanel error={reviewIt.error} />}
       <div className="actions">
-        <button className="primary" type="submit" disabled={!ready || reviewIt.isPending}>
+        <button className="primary" type="submit" disabled={!isValid || reviewIt.isPending}>
           Review
         </button>
       </div>

@@ -65,7 +65,7 @@ export function OrderLists({ pair, sub }: { pair: string; sub?: string }) {
                     type="button"
                     disabled={cancel.busy}
                     onClick={() =>
-                      cancel.run({
+                      void cancel.run({
                         kind: 'spot_cancel',
                         input: { currency_pair: pair, order_id: o.id, account: o.account === 'margin' ? 'margin' : 'spot', ...who },
                       })
@@ -90,7 +90,7 @@ export function OrderLists({ pair, sub }: { pair: string; sub?: string }) {
             <button
               type="button"
               disabled={cancel.busy}
-              onClick={() => cancel.run({ kind: 'spot_cancel_all', input: { currency_pair: pair, ...who } })}
+              onClick={() => void cancel.run({ kind: 'spot_cancel_all', input: { currency_pair: pair, ...who } })}
             >
               Cancel all {pair} orders
             </button>

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChannelResponse } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers, intent } from '../../testkit/fixtures.ts';
+import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import OrdersPage from './OrdersPage.tsx';
 
@@ -182,5 +183,45 @@ describe('the Orders page', () => {
     renderWithDesk(fake, <OrdersPage />, { at: '/?sub=10000199' });
     expect((await screen.findByTestId('no-sub-key')).textContent).toContain('holds no key for sub-account 10000199');
     expect(fake.count('spotOrders')).toBe(0);
+  });
+
+  it('puts a refusal of the core on the field it names, not in a panel', async () => {
+    const fake = desk({
+      approvalsReview: refusal(
+        'approvalsReview',
+        ['write', 'input', 'price'],
+        'The price is outside the band the exchange accepts now.',
+      ) as never,
+    });
+    renderWithDesk(fake, <OrdersPage />);
+    const form = await screen.findByRole('form', { name: 'New order' });
+    await userEvent.type(within(form).getByLabelText('Amount'), '0.01');
+    await userEvent.type(within(form).getByLabelText('Price'), '60000');
+    await userEvent.click(within(form).getByRole('button', { name: 'Review' }));
+    const price = within(form).getByLabelText('Price');
+    await waitFor(() => expect(price.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(price.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'The price is outside the band the exchange accepts now.',
+    );
+    expect(within(form).queryByRole('alert')).toBeNull();
+  });
+
+  it('keeps Review shut while the contract refuses a field (a label of the wrong characters)', async () => {
+    const fake = desk();
+    renderWithDesk(fake, <OrdersPage />);
+    const form = await screen.findByRole('form', { name: 'New order' });
+    await userEvent.type(within(form).getByLabelText('Amount'), '0.01');
+    await userEvent.type(within(form).getByLabelText('Price'), '60000');
+    await userEvent.type(within(form).getByLabelText('Label'), 'no spaces!');
+    const label = within(form).getByLabelText('Label');
+    await waitFor(() => expect(label.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(label.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'A label is 1 to 10 letters, digits, _ - or .',
+    );
+    const review = within(form).getByRole('button', { name: 'Review' }) as HTMLButtonElement;
+    expect(review.disabled).toBe(true);
+    // Even a submit that goes around the button (Enter in a field) asks the core nothing.
+    await userEvent.type(label, '{Enter}');
+    expect(fake.count('approvalsReview')).toBe(0);
   });
 });

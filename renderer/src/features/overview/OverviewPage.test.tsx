@@ -46,4 +46,16 @@ describe('Overview page', () => {
     await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
     expect(await screen.findByTestId('total-amount')).toHaveProperty('textContent', '1,234,567.5');
   });
+
+  it('asks the exchange again for the total, the main accounts and the snapshots when Refresh is pressed', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
+    await screen.findByTestId('total-amount');
+    await waitFor(() => expect(fake.count('balancesMain')).toBeGreaterThan(0));
+    const before = { total: fake.count('totalBalance'), main: fake.count('balancesMain'), snapshots: fake.count('balancesSnapshots') };
+    await userEvent.click(screen.getByTestId('overview-refresh'));
+    await waitFor(() => expect(fake.count('totalBalance')).toBeGreaterThan(before.total));
+    await waitFor(() => expect(fake.count('balancesMain')).toBeGreaterThan(before.main));
+    await waitFor(() => expect(fake.count('balancesSnapshots')).toBeGreaterThan(before.snapshots));
+  });
 });

@@ -93,7 +93,12 @@ describe('Settings page', () => {
       ...baseAnswers(),
       vaultSetPassphrase: {
         ok: false,
-        error: { kind: 'invalid_request', message: 'vaultSetPassphrase: next: a passphrase has at least 10 characters', path: ['next'] },
+        error: {
+          kind: 'invalid_request',
+          message: 'A passphrase has at least 10 characters.',
+          path: ['next'],
+          channel: 'vaultSetPassphrase',
+        },
       } as never,
     });
     renderWithDesk(fake, <SettingsPage />, { at: '/settings' });

@@ -135,7 +135,7 @@ export function TransferForm({
       autoComplete="off"
       inputMode={extra.inputMode}
       value={v[k]}
-      onChange={(e) => set(k)((extra.upper ? e.target.value.toUpperCase() : e.target.value) as never)}
+      onChange={(e) => set(k)(extra.upper ? e.target.value.toUpperCase() : e.target.value)}
     />
   );
 

@@ -63,7 +63,7 @@ function desk(subKeys: string[] = [], readOnly: string[] = []) {
       ],
     },
     balancesMain: MAIN as never,
-    balancesSubAccount: (r) => sub(r.uid, r.uid === '101' ? '75.5' : '20', 7 * 60_000) as never,
+    balancesSubAccount: (r) => sub(r.uid, r.uid === '101' ? '75.5' : '20', 7 * 60_000),
     approvalsReview: (r) => ({
       kind: r.write.kind,
       body: buildBodyForTest(r.write),

@@ -16,6 +16,6 @@ export function buildBodyForTest(w: WriteInput, clientId = 'ID'): Record<string,
     case 'withdrawal':
       return { withdraw_order_id: clientId, ...p.input };
     default:
-      return { ...p.input } as Record<string, string | number>;
+      return { ...p.input };
   }
 }
