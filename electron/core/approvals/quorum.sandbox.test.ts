@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type { Policy } from '../../../shared/api/policy.ts';
 import { listOf, Withdrawal } from '../../../shared/api/records.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
@@ -20,10 +20,10 @@ const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const PASS = { Alice: 'alice passphrase 1', Bob: 'bob passphrase 22', Carol: 'carol passphrase 3' };
 const HOUR = 3_600_000;
 
-const sb = useSandbox('quorum-sandbox', { limits: false });
+const sb = useSandbox('quorum-sandbox', { limits: false, perTest: true });
 let exchange: ApiClient;
 
-beforeAll(() => {
+beforeEach(() => {
   const { baseUrl, credentials } = sandboxProfile(sb.credentialsPath);
   exchange = new ApiClient({ baseUrl, credentials, limitsOff: true });
 });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { SandboxCredentials } from '../../../shared/sandbox.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { readSandboxCredentials } from '../profiles/sandbox.ts';
@@ -23,6 +23,12 @@ export interface SandboxFixture {
 export interface SandboxFixtureOptions {
   /** The §8.2 limits are on unless a file turns them off (`--no-limits`). */
   limits?: boolean;
+  /**
+   * A fresh Sandbox for each test instead of one per file: a desk reconciles its journal against every
+   * record at the exchange that carries a desk id, so desks that must not see each other's writes each
+   * need an exchange of their own.
+   */
+  perTest?: boolean;
 }
 
 /**
@@ -35,7 +41,9 @@ export function useSandbox(name: string, opts: SandboxFixtureOptions = {}): Sand
   let dir: string | undefined;
   let sandbox: SandboxProcess | undefined;
   let creds: SandboxCredentials | undefined;
-  beforeAll(async () => {
+  const before = opts.perTest ? beforeEach : beforeAll;
+  const after = opts.perTest ? afterEach : afterAll;
+  before(async () => {
     dir = mkdtempSync(join(tmpdir(), `${name}-`));
     // A start takes seconds, but far longer on a machine shared with other test runs: the hook's own
     // limit, not the launcher's 30 s, decides when it has failed.
@@ -47,7 +55,7 @@ export function useSandbox(name: string, opts: SandboxFixtureOptions = {}): Sand
     });
     creds = readSandboxCredentials(sandbox.credentialsPath);
   }, START_TIMEOUT_MS);
-  afterAll(async () => {
+  after(async () => {
     await sandbox?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
