@@ -30,6 +30,17 @@ export default defineConfig({
         },
       },
       {
+        // Every benchmark at its smoke size, each in its own process (bench/smoke.test.ts): a bench that no
+        // longer reaches its JSON line fails `npm test`.
+        test: {
+          name: 'bench',
+          include: ['bench/**/*.test.ts'],
+          environment: 'node',
+          expect,
+          testTimeout: 240_000,
+        },
+      },
+      {
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.ts'],

@@ -9,6 +9,7 @@ import { deskBatch, deskHistoryCold, deskRefresh, historyCache } from './client/
 import { historyMinimum, refreshMinimum } from './client/minimums.ts';
 import { Peer } from './client/peer.ts';
 import { CountingTransport } from './client/transport.ts';
+import { size, SMOKE, WORLD } from './size.ts';
 
 // `npm run bench -- client` (issue 4; also `npx tsx bench/client.ts`). One Sandbox `--world bench` with
 // its rate limits on; the desk and ccxt (the peer, DESIGN.md "Benchmarks against a peer") each get their
@@ -23,7 +24,7 @@ import { CountingTransport } from './client/transport.ts';
 // Progress goes to stderr; the last line on stdout is one JSON object.
 
 const ROOT = join(import.meta.dirname, '..');
-const BATCH = 20;
+const BATCH = size(20, 2);
 const WITHDRAW_INTERVAL_S = 3; // §8.2: POST /withdrawals, 1 per 3 s per UID
 // USDT on TRX accepts withdrawals in the bench world (simulator/ledger/catalog.ts: minimum 10, fee 1,
 // review from 20,000); the address is an outside TRX address, as the Sandbox's own tests use.
@@ -67,7 +68,7 @@ function expectEqual(what: string, got: number, want: number): void {
 async function main(): Promise<void> {
   dir = mkdtempSync(join(tmpdir(), 'bench-client-'));
   let t = performance.now();
-  sandbox = await launchSandbox({ dataDir: join(dir, 'sandbox'), root: ROOT, extraArgs: ['--world', 'bench'], timeoutMs: 180_000 });
+  sandbox = await launchSandbox({ dataDir: join(dir, 'sandbox'), root: ROOT, extraArgs: ['--world', WORLD], timeoutMs: 180_000 });
   const creds = readSandboxCredentials(sandbox.credentialsPath);
   const admin = new SandboxAdmin(creds);
   if (!(await admin.limitsEnabled())) throw new Error('the Sandbox answers with its rate limits off; this benchmark needs them on');
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
   expectEqual('ccxt history: withdrawals read', ccxtHistory.withdrawals, peerHistMin.total);
   log(`ccxt history: ${round(ccxtHistory.ms)} ms, ${peer.requests - peerRequests} requests, ${peer.tooMany - peer429} x 429`);
   // So that the Sandbox's window count of the desk's withdrawals endpoint starts empty (refresh used it).
-  const quietMs = 11_000 - (performance.now() - (wire.log.at(-1)?.at ?? 0));
+  const quietMs = size(11_000, 0) - (performance.now() - (wire.log.at(-1)?.at ?? 0));
   if (quietMs > 0) await sleep(quietMs);
   mark = wire.mark;
   const history = await deskHistoryCold(desk, deskHistMin.from, deskHistMin.to);
@@ -198,10 +199,11 @@ async function main(): Promise<void> {
       Math.abs(figures.batch_makespan_s - figures.batch_bound_s) <= 1,
     ],
   ];
-  for (const [what, met] of targets) log(`${met ? 'met   ' : 'MISSED'} ${what}`);
+  // A smoke run is too small for its figures to mean anything; what it read must still be right.
+  if (!SMOKE) for (const [what, met] of targets) log(`${met ? 'met   ' : 'MISSED'} ${what}`);
   for (const p of problems) log(`PROBLEM ${p}`);
   process.stdout.write(`${JSON.stringify(figures)}\n`);
-  if (problems.length || targets.some(([, met]) => !met)) process.exitCode = 1;
+  if (problems.length || (!SMOKE && targets.some(([, met]) => !met))) process.exitCode = 1;
 }
 
 main()

@@ -17,6 +17,7 @@ import { tally } from '../electron/core/rebalance/report.ts';
 import { equalize, type InScope } from '../electron/core/rebalance/targets.ts';
 import { WriteExecutor } from '../electron/core/writes/executor.ts';
 import { launchSandbox } from '../electron/sandbox-launcher.ts';
+import { size, WORLD } from './size.ts';
 
 // `npm run bench -- rebalance` (issue 14). A Sandbox `--world bench` with its rate limits on; the first
 // ACCOUNTS sub-accounts' USDT spot balances, read with the main key, planned to equal shares:
@@ -30,8 +31,8 @@ import { launchSandbox } from '../electron/sandbox-launcher.ts';
 // The last line is one JSON object.
 
 const ROOT = join(import.meta.dirname, '..');
-const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 400);
-const RUNS = Number(process.env.BENCH_RUNS ?? 101);
+const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? size(400, 6));
+const RUNS = Number(process.env.BENCH_RUNS ?? size(101, 3));
 const log = (s: string) => process.stderr.write(`bench rebalance: ${s}\n`);
 const ms = (x: number) => Math.round(x * 1000) / 1000;
 
@@ -43,7 +44,7 @@ function boundSeconds(p: Plan): number {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-rebalance-'));
-  const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--world', 'bench'], timeoutMs: 120_000 });
+  const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--world', WORLD], timeoutMs: 120_000 });
   try {
     const creds = readSandboxCredentials(sandbox.credentialsPath);
     let http429 = 0;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 
 // `npm run bench -- <name>` runs bench/<name>.ts; `npm run bench` runs every registered benchmark in
 // turn. Each runs in its own process and prints its figures as one JSON object on its last line.
+// `--smoke` runs them at the tiny size of bench/size.ts (BENCH_SMOKE=1 in each child's environment).
 
 const BENCHMARKS: Record<string, string> = {
   sandbox: 'the Sandbox: signed GET against a bare fastify route, then mixed load and memory (issue 3)',
@@ -43,7 +44,9 @@ function runOne(name: string): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const asked = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  if (args.includes('--smoke')) process.env.BENCH_SMOKE = '1';
+  const asked = args.filter((a) => a !== '--smoke');
   const unknown = asked.filter((n) => !(n in BENCHMARKS));
   if (unknown.length) {
     process.stderr.write(`bench: unknown benchmark ${unknown.join(', ')}; known: ${Object.keys(BENCHMARKS).join(', ')}\n`);

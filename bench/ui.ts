@@ -7,6 +7,7 @@ import type { Page } from 'playwright-core';
 import { launchBrowser } from '../e2e/harness.ts';
 import { adminMove, sandboxSend } from '../e2e/sandboxHistory.ts';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
+import { size, WORLD } from './size.ts';
 
 // `npm run bench -- ui` (issue 10): Chromium through the web host against a Sandbox with the bench world
 // (100,000 withdrawals, 20,000 deposits), every list synced into the desk's cache before any clock starts.
@@ -14,8 +15,8 @@ import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher
 // for; the medians are printed as one JSON object on the last line.
 
 const ROOT = join(import.meta.dirname, '..');
-const RUNS = 5;
-const EXTPEND = 24;
+const RUNS = size(5, 1);
+const EXTPEND = size(24, 2);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -165,7 +166,7 @@ async function main(): Promise<void> {
     sandbox = await launchSandbox({
       root: ROOT,
       dataDir: join(dir, 'sandbox'),
-      extraArgs: ['--world', 'bench', '--no-limits', '--speed', '0'],
+      extraArgs: ['--world', WORLD, '--no-limits', '--speed', '0'],
       timeoutMs: 180_000,
     });
     const creds = sandbox.credentialsPath;

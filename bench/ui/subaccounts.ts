@@ -8,6 +8,7 @@ import { startWebHost } from '../../electron/host/web.ts';
 import { launchSandbox } from '../../electron/sandbox-launcher.ts';
 import { launchBrowser } from '../../e2e/harness.ts';
 import { sandboxGet } from '../../e2e/sandboxApi.ts';
+import { size, WORLD } from '../size.ts';
 
 // `npm run bench -- ui-subaccounts` (issue 11). The real desk (core + web host, in this process) over a
 // Sandbox `--world bench` (1,000 sub-accounts) with its limits on, and Chromium on the Sub-accounts page.
@@ -26,7 +27,9 @@ import { sandboxGet } from '../../e2e/sandboxApi.ts';
 // desk itself starts cold. Progress to stderr; the last line on stdout is one JSON object.
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const RUNS = 5;
+const RUNS = size(5, 1);
+/** Rounds of reads that warm the Sandbox before the desk starts. */
+const WARM_ROUNDS = size(3, 1);
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 const wire: Array<{ path: string; at: number; wall: number; end?: number }> = [];
@@ -54,14 +57,14 @@ function median(xs: number[]): number {
 
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-subaccounts-'));
-  log('bench ui-subaccounts: seeding a bench world (1,000 sub-accounts)…');
-  const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--world', 'bench'], timeoutMs: 300_000 });
+  log(`bench ui-subaccounts: seeding a ${WORLD} world…`);
+  const sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--world', WORLD], timeoutMs: 300_000 });
   const creds = readSandboxCredentials(sandbox.credentialsPath);
   apiPrefix = creds.base_url;
   const counts = (await (
     await realFetch(`${creds.admin_url}/counts?uid=${creds.main.uid}`, { headers: { Authorization: `Bearer ${creds.admin_token}` } })
   ).json()) as { sub_accounts: number };
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < WARM_ROUNDS; i++) {
     for (const path of [
       '/sub_accounts',
       '/wallet/sub_account_margin_balances',
