@@ -1,7 +1,7 @@
 import { SpotOrder } from '../../../shared/api/orders.ts';
 import { pagesByNumber, type RecordReader } from '../sync/pagination.ts';
 import { thirtyDayWindows } from '../sync/windows.ts';
-import type { Finding } from './reconcile.ts';
+import type { Finding } from './finding.ts';
 
 // Spot orders carry the desk's id in their text (§2.10), and the exchange lists them per pair and per
 // key only: the open orders, and the finished ones by time range (read in the same 30-day windows as the

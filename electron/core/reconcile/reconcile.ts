@@ -4,6 +4,9 @@ import type { RecordReader } from '../sync/pagination.ts';
 import { windowedRecords } from '../sync/windows.ts';
 import { findDeskOrders } from './orders.ts';
 import type { Watermark } from './watermark.ts';
+import type { Finding } from './finding.ts';
+
+export type { Finding } from './finding.ts';
 
 // The exchange is the high-water mark. Every withdrawal and main/sub transfer this desk sends carries an
 // id it made (shared/api/ids.ts), journaled before the request leaves, and every spot order a text made
@@ -19,16 +22,6 @@ import type { Watermark } from './watermark.ts';
 export const OVERLAP_SEC = 3_600;
 /** How far back the first reconciliation of a profile reads. */
 export const FIRST_LOOKBACK_SEC = 365 * 86_400;
-
-export interface Finding {
-  kind: 'withdrawal' | 'main_sub_transfer' | 'spot_order';
-  /** The desk's id the record carries (withdraw_order_id, client_order_id or the order's text). */
-  id: string;
-  amount: string;
-  currency: string;
-  /** The record's time at the exchange (Unix seconds). */
-  at: number;
-}
 
 export interface ReconcileInput {
   client: RecordReader;
