@@ -1,7 +1,7 @@
 import Decimal from 'decimal.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { ProfileStore } from '../profiles/store.ts';
 import { writeFor } from '../rebalance/legs.ts';
@@ -50,6 +50,8 @@ beforeAll(async () => {
   });
   session.select(saved.id);
   s = session.active();
+  // Nothing is sent until the journal is reconciled with the exchange (session.ts): wait for it, as an operator would.
+  await vi.waitFor(() => expect(session.reconcileHold(saved.id)).toBeNull(), { timeout: 30_000, interval: 50 });
 }, 60_000);
 afterAll(async () => {
   await session?.close();
