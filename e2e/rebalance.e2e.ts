@@ -193,7 +193,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     const plan = page.getByTestId('plan');
     await expect.poll(() => plan.getByRole('heading').textContent()).toBe('Plan: 9 transfers moving 598.25 USDT');
     expect(await page.getByTestId('plan-summary').textContent()).toMatch(
-      /^18 requests to send \(at most 9 transfers for this many accounts\)\. Expected time under the rate limits: at least 0 s\./,
+      /^18 requests to send, of which 9 extra hops through a spot account \(at most 9 transfers for this many accounts\)\. Expected time under the rate limits: at least 0 s\./,
     );
     const after = await page.getByTestId('plan-accounts').locator('tbody tr td:nth-child(4)').allTextContents();
     expect(after).toEqual(uids.map(() => '90.75'));
