@@ -114,11 +114,28 @@ async function main(): Promise<void> {
         data: performance.getEntriesByName('subaccounts:data').at(-1)?.startTime ?? null,
         painted: performance.getEntriesByName('subaccounts:painted').at(-1)?.startTime ?? null,
       }));
-    const waitPainted = () =>
-      page.waitForFunction(() => performance.getEntriesByName('subaccounts:painted').length > 0, undefined, {
-        timeout: 120_000,
-        polling: 50,
-      });
+    const problems: string[] = [];
+    page.on('console', (m) => m.type() === 'error' && problems.push(m.text()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    // When the page never paints, what it showed and what was on the wire say why (a run on a busy CI machine).
+    const waitPainted = async (): Promise<void> => {
+      try {
+        await page.waitForFunction(() => performance.getEntriesByName('subaccounts:painted').length > 0, undefined, {
+          timeout: 120_000,
+          polling: 50,
+        });
+      } catch (e) {
+        const shown = await page
+          .locator('body')
+          .innerText()
+          .catch(() => '(unreadable)');
+        const pending = wire.filter((w) => w.end === undefined).map((w) => w.path);
+        throw new Error(
+          `${(e as Error).message}\nthe page showed: ${shown.slice(0, 1500)}\npage errors: ${problems.join(' | ') || 'none'}\n` +
+            `${wire.length} requests on the wire, unanswered: ${pending.join(', ') || 'none'}`,
+        );
+      }
+    };
 
     wire.length = 0;
     await page.goto(`${host.origin}/#/sub-accounts`);

@@ -15,6 +15,7 @@ import type { VaultPort } from './vaultPort.ts';
 import { archiveAndRestart } from './journal/archive.ts';
 import { Journal, JournalDamagedError, type JournalDamage, type JournalOptions } from './journal/journal.ts';
 import { fileJournalKey, type JournalKey } from './journal/mac.ts';
+import { newOrderId } from './writes/ids.ts';
 import { fileRegistry } from './journal/registry.ts';
 import type { JournalSource } from './journal/audit.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
@@ -197,6 +198,7 @@ export class Session {
       client,
       subClient: (uid) => subKeys.client(uid),
       settleMs: this.opts.settleMs?.(),
+      newId: () => newOrderId(Date.now(), this.journalOptions(id).key()),
       blocked: () => (this.locked() ? 'the desk is locked' : (this.reconciling.get(id) ?? this.opts.hold?.(id) ?? null)),
       ...(this.opts.gate ? { gate: (v: IntentView) => this.opts.gate!(id, v) } : {}),
     });
@@ -242,6 +244,7 @@ export class Session {
           client,
           intents,
           watermark: readWatermark(watermarkPath(path), key, journalIdOf(path)),
+          key: key(),
           orderReaders: [...pairs.values()],
           now: Date.now(),
         });
@@ -264,6 +267,11 @@ export class Session {
     this.poller = setInterval(() => void writes.pollStatuses().catch(() => {}), STATUS_POLL_MS);
     this.poller.unref?.();
     this.opts.onWritesReady?.();
+  }
+
+  /** A fresh id for a write of the active profile, carrying its journal key's tag (writes/ids.ts). */
+  newOrderId(now: number = Date.now()): string {
+    return this.opts.journalDir ? newOrderId(now, this.journalOptions(this.active().id).key()) : newOrderId(now);
   }
 
   /** Why a profile's writes wait for the reconciliation with the exchange, or null once it is done. */

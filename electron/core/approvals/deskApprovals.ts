@@ -18,7 +18,6 @@ import type { OperatorSignature } from '../journal/records.ts';
 import { InputError } from '../errors.ts';
 import type { ActiveSession, Session } from '../session.ts';
 import type { VaultPort } from '../vaultPort.ts';
-import { newOrderId } from '../writes/ids.ts';
 import { AddressBook, type NewEntry } from './addressBook.ts';
 import {
   activeAt,
@@ -258,8 +257,8 @@ export class DeskApprovals {
     spec: BatchSpec,
     fees?: ReadonlyMap<string, string>,
   ): Promise<{ ticket: string; title: string; ref: string; rows: BatchRow[] }> {
-    const ref = newOrderId(this.now());
-    const ids = spec.writes.map(() => newOrderId(this.now()));
+    const ref = this.opts.session.newOrderId(this.now());
+    const ids = spec.writes.map(() => this.opts.session.newOrderId(this.now()));
     const review = await this.reviewBatch(spec, ids, fees);
     const { approvals, session } = this.forActive();
     const rows: BatchRow[] = review.rows.map((r, i) => ({
@@ -349,7 +348,7 @@ export class DeskApprovals {
   }
 
   async draft(write: z.output<typeof WriteRequest>, note?: string): Promise<{ ticket: string; title: string }> {
-    const ref = newOrderId(this.now());
+    const ref = this.opts.session.newOrderId(this.now());
     const r = await this.review(write, ref);
     const { approvals, session } = this.forActive();
     const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note, r.signer, r.facts).catch(asInput);

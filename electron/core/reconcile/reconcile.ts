@@ -1,7 +1,7 @@
-import { isDeskOrderId, isDeskOrderText } from '../../../shared/api/ids.ts';
 import type { IntentView } from '../journal/intents.ts';
 import type { RecordReader } from '../sync/pagination.ts';
 import { windowedRecords } from '../sync/windows.ts';
+import { isOwnOrderId, isOwnOrderText } from '../writes/ids.ts';
 import { findDeskOrders } from './orders.ts';
 import type { Watermark } from './watermark.ts';
 import type { Finding } from './finding.ts';
@@ -28,6 +28,8 @@ export interface ReconcileInput {
   /** Every intent the journal holds: their ids are the ones the desk knows it sent or may send. */
   intents: readonly IntentView[];
   watermark: Watermark | null;
+  /** The journal's key: the desk's ids carry its tag (writes/ids.ts), so another desk's on the same API key are not ours. */
+  key: Buffer;
   /** Spot orders are listed per pair and per key: the pairs to read, and the reader of each signer's orders. */
   orderReaders?: ReadonlyArray<{ pair: string; account?: string; client: RecordReader }>;
   now: number;
@@ -66,7 +68,7 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciled> {
   };
   for await (const r of windowedRecords(client, { path: '/wallet/withdrawals', from, to: through, priority: 'visible', concurrency: 1 })) {
     const id = r.withdraw_order_id ?? '';
-    if (isDeskOrderId(id)) note({ kind: 'withdrawal', id, amount: r.amount, currency: r.currency, at: Number(r.timestamp) });
+    if (isOwnOrderId(input.key, id)) note({ kind: 'withdrawal', id, amount: r.amount, currency: r.currency, at: Number(r.timestamp) });
   }
   for await (const r of windowedRecords(client, {
     path: '/wallet/sub_account_transfers',
@@ -78,11 +80,11 @@ export async function reconcile(input: ReconcileInput): Promise<Reconciled> {
     key: (t) => t.client_order_id || JSON.stringify(t),
   })) {
     const id = r.client_order_id ?? '';
-    if (isDeskOrderId(id)) note({ kind: 'main_sub_transfer', id, amount: r.amount, currency: r.currency, at: Number(r.timest) });
+    if (isOwnOrderId(input.key, id)) note({ kind: 'main_sub_transfer', id, amount: r.amount, currency: r.currency, at: Number(r.timest) });
   }
   for (const o of input.orderReaders ?? []) {
     const found = await findDeskOrders(counting(o.client, count), o.pair, o.account, from, through);
-    for (const f of found) if (isDeskOrderText(f.id)) note(f);
+    for (const f of found) if (isOwnOrderText(input.key, f.id)) note(f);
   }
   return { findings, through, requests: count.n };
 }

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { Withdrawal } from '../../../shared/api/records.ts';
 import type { ChannelResponse } from '../../../shared/ipc.ts';
 import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
-import { ensureOperator, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
+import { ensureOperator, sendGoverned, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import { ApiClient } from '../client/client.ts';
 import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
@@ -124,8 +124,7 @@ async function journalStatus(core: Desk): Promise<ChannelResponse<'journalStatus
   return ok<ChannelResponse<'journalStatus'>>(core.invoke('journalStatus', {}));
 }
 
-// Each test has a Sandbox of its own: the desk reads the account's whole history, and another test's
-// desk ids there would be (rightly) taken for writes this desk's journal lost.
+// Each test has a Sandbox of its own, so that the money it counts is its own.
 async function freshSandbox(name: string): Promise<void> {
   await sandbox?.stop();
   sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, `sandbox-${name}`), extraArgs: ['--no-limits'] });
@@ -243,4 +242,35 @@ describe('a data folder restored from a copy taken during an approved rebalance'
       await core.close();
     }
   }, 150_000);
+});
+
+describe('two desks on one API key', () => {
+  it("neither takes the other's writes for entries its journal lost: both stay in step and keep sending", async () => {
+    await freshSandbox('two-desks');
+    const withdrawal = (amount: string) => ({
+      kind: 'withdrawal' as const,
+      input: { currency: 'USDT', amount, address: ADDRS[0]!, chain: 'TRX' },
+    });
+    const first = open(join(dir, 'desk-one'));
+    let second: Desk | null = null;
+    try {
+      expect(await sendGoverned(first, withdrawal('21'))).toMatchObject({ state: 'accepted' });
+      // The second desk starts on an account already holding the first desk's id, and reads it back.
+      second = open(join(dir, 'desk-two'));
+      expect(await sendGoverned(second, withdrawal('22'))).toMatchObject({ state: 'accepted' });
+      await first.close();
+      // And the first, started again, reads the second's.
+      const again = open(join(dir, 'desk-one'));
+      try {
+        expect(await sendGoverned(again, withdrawal('23'))).toMatchObject({ state: 'accepted' });
+        expect((await journalStatus(again)).state).toBe('ok');
+        expect((await journalStatus(second)).state).toBe('ok');
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await first.close().catch(() => {});
+      await second?.close();
+    }
+  }, 120_000);
 });

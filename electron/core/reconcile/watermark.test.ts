@@ -2,8 +2,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { isDeskOrderId, isDeskOrderText, makeOrderId } from '../../../shared/api/ids.ts';
-import { orderText } from '../writes/inputs.ts';
 import { readWatermark, writeWatermark } from './watermark.ts';
 
 // The watermark decides where the next reconciliation starts reading: one moved forward by someone who
@@ -29,16 +27,5 @@ describe('the reconciliation watermark', () => {
     expect(readWatermark(path, key, 'p')).toBeNull();
     writeFileSync(path, 'not json');
     expect(readWatermark(path, key, 'p')).toBeNull();
-  });
-});
-
-describe("the desk's ids", () => {
-  it('recognises every id and order text the desk makes, and not the seeded or foreign ones', () => {
-    const id = makeOrderId(Date.now(), new Uint8Array(16).fill(9));
-    expect(isDeskOrderId(id)).toBe(true);
-    expect(isDeskOrderText(orderText(id, undefined))).toBe(true);
-    expect(isDeskOrderText(orderText(id, 'rebal'))).toBe(true);
-    for (const other of ['desk-10001-3', 'seed-10001-2', '', 'td-abc', `${id}x`]) expect(isDeskOrderId(other)).toBe(false);
-    expect(isDeskOrderText('t-manual')).toBe(false);
   });
 });
