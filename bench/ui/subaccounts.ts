@@ -133,6 +133,7 @@ async function main(): Promise<void> {
         throw new Error(
           `${(e as Error).message}\nthe page showed: ${shown.slice(0, 1500)}\npage errors: ${problems.join(' | ') || 'none'}\n` +
             `${wire.length} requests on the wire, unanswered: ${pending.join(', ') || 'none'}`,
+          { cause: e },
         );
       }
     };
