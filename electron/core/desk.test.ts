@@ -50,16 +50,17 @@ describe('the core over a real Sandbox', () => {
     expect(saved.ok).toBe(true);
     const id = (saved as { data: ProfileSummary }).data.id;
     await core.invoke('profileSelect', { id });
+    // A transfer, not a withdrawal: a live profile's new destination waits the full cooling-off.
     const sent = await sendGoverned(
       core,
-      { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '15' } },
+      { kind: 'main_sub_transfer', input: { sub_account: sb.creds.sub_accounts[0]!.uid, currency: 'USDT', amount: '15', direction: 'to' } },
       'passphrase for tests',
     );
     expect(sent).toMatchObject({ state: 'refused', label: 'READ_ONLY' });
     const list = await core.invoke('profilesList', {});
     const profile = (list as { data: { profiles: ProfileSummary[] } }).data.profiles.find((p) => p.id === id)!;
-    expect(profile.permissions.withdraw).toBe('read');
-    expect(profile.permissions.wallet).toBe('write');
+    expect(profile.permissions.wallet).toBe('read');
+    expect(profile.permissions.withdraw).toBe('write');
     expect(profileEvents.length).toBeGreaterThan(0);
   });
 
@@ -99,10 +100,9 @@ describe('the core over a real Sandbox', () => {
     }
   });
 
-  // Skipped: after this file saves stored profiles, the address book refuses the Sandbox operator's signed
-  // entry ("not an operator of this desk's governance"), so the withdrawal is blocked before the lock is
-  // exercised. The address book's choice of governance is an open defect named in issue 21's note.
-  it.skip('keeps working when the desk is locked and unlocked while a withdrawal is still in flight', async () => {
+  // Runs after the tests above saved stored profiles and signed their destination under the vault's
+  // governance: the Sandbox profile's book is its own, so its operator signs the same address again.
+  it('keeps working when the desk is locked and unlocked while a withdrawal is still in flight', async () => {
     const admin = readSandboxCredentials(sb.credentialsPath);
     await fetch(`${admin.admin_url}/faults`, {
       method: 'POST',

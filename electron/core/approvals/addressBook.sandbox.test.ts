@@ -39,7 +39,8 @@ async function data<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { messa
 const book = () => data<AddressBookEntryView[]>(core.invoke('addressBookList', {}));
 const tickets = async () => (await data<ConfirmState>(core.invokeConfirm('confirmState', {}))).tickets;
 const withdrawal = (address: string) => ({ kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address, amount: '12' } });
-const bookPath = () => join(dir, 'desk', 'address-book.json');
+// The built-in Sandbox profile's governance keeps its own book (the vault's is address-book.json).
+const bookPath = () => join(dir, 'desk', 'address-book.sandbox.json');
 
 async function withdrawalsAtExchange(): Promise<number> {
   const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);

@@ -58,6 +58,11 @@ export class AddressBook {
     this.file = new JsonFile(opts.path, Book, () => []);
   }
 
+  /** How long an entry waits before it counts as a known destination. */
+  get coolingOffMs(): number {
+    return this.opts.coolingOffMs;
+  }
+
   /** The entries that count as known destinations (cooling-off aside): those whose signature verifies. */
   async list(): Promise<BookEntry[]> {
     const operators = await this.opts.operators();

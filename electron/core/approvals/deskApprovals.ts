@@ -78,7 +78,7 @@ export class DeskApprovals {
   private readonly stores: LocalGovernanceStore[] = [];
   private readonly audit = new Map<Domain, { source: JournalSource; rules: GovernanceRules }>();
   private readonly now: () => number;
-  readonly book: AddressBook;
+  private readonly books = new Map<Domain, AddressBook>();
   private dispatching: Promise<void> = Promise.resolve();
   private readonly lastHanded = new Map<string, number>();
 
@@ -86,13 +86,27 @@ export class DeskApprovals {
 
   constructor(private readonly opts: DeskApprovalsOptions) {
     this.now = opts.now ?? Date.now;
-    this.book = new AddressBook({
-      path: join(opts.dataDir, 'address-book.json'),
-      coolingOffMs: opts.coolingOffMs,
-      now: this.now,
-      operators: async () => (await this.forActive().approvals.load()).operators,
-    });
-    this.reviewer = new Reviewer({ book: this.book, coolingOffMs: opts.coolingOffMs, now: this.now, profiles: () => opts.session.list() });
+    this.reviewer = new Reviewer({ book: () => this.book, now: this.now, profiles: () => opts.session.list() });
+  }
+
+  /**
+   * The active profile's address book. Each governance domain has its own: an entry counts only under the
+   * operators who signed it, and a live profile's destinations wait the default cooling-off whatever the
+   * Sandbox rehearses with.
+   */
+  get book(): AddressBook {
+    const domain = this.domainOf(this.opts.session.active().id);
+    let book = this.books.get(domain);
+    if (!book) {
+      book = new AddressBook({
+        path: join(this.opts.dataDir, domain === 'vault' ? 'address-book.json' : 'address-book.sandbox.json'),
+        coolingOffMs: this.coolingOff(domain),
+        now: this.now,
+        operators: async () => (await this.forDomain(domain).load()).operators,
+      });
+      this.books.set(domain, book);
+    }
+    return book;
   }
 
   private domainOf(profileId: string): Domain {

@@ -35,8 +35,8 @@ export interface ReviewContext {
 }
 
 export interface ReviewerOptions {
-  book: AddressBook;
-  coolingOffMs: number;
+  /** The active profile's address book: its own operators sign it, its own cooling-off applies. */
+  book: () => AddressBook;
   now: () => number;
   /** The stored profiles as they stand now (permissions the exchange corrected included). */
   profiles: () => ProfileSummary[];
@@ -147,9 +147,9 @@ export class Reviewer {
       const c = classifyDestination(
         { currency, chain: String(body.chain), address: String(body.address), ...(body.memo ? { memo: String(body.memo) } : {}) },
         await saved,
-        await this.opts.book.list(),
+        await this.opts.book().list(),
         this.opts.now(),
-        this.opts.coolingOffMs,
+        this.opts.book().coolingOffMs,
       );
       destination = c.destination;
       note = c.why;

@@ -23,11 +23,7 @@ export interface SandboxFixture {
 export interface SandboxFixtureOptions {
   /** The §8.2 limits are on unless a file turns them off (`--no-limits`). */
   limits?: boolean;
-  /**
-   * A fresh Sandbox for each test instead of one per file: a desk reconciles its journal against every
-   * record at the exchange that carries a desk id, so desks that must not see each other's writes each
-   * need an exchange of their own.
-   */
+  /** A fresh Sandbox for each test instead of one per file: for tests whose balances and counts must be their own. */
   perTest?: boolean;
 }
 
