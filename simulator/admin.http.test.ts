@@ -163,3 +163,33 @@ describe('faults', () => {
     expect((await commit()).status).toBe(200);
   });
 });
+
+describe('saved addresses', () => {
+  it('saves one on the account’s §2.9 list; bad bodies change nothing', async () => {
+    const uid = s.credentials.main.uid;
+    // This file's Sandbox serves only its probe routes: the list is read from the database behind §2.9's read.
+    const list = async () =>
+      s.db.prepare('SELECT address, verified FROM saved_addresses WHERE uid = ? AND currency = ?').all(uid, 'USDT') as {
+        address: string;
+        verified: string;
+      }[];
+    const before = (await list()).length;
+    for (const bad of [
+      { currency: 'USDT', chain: 'NOPE', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA' },
+      { currency: 'USDT', chain: 'TRX', address: 'TXkz 7nF8' },
+      { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', verified: 'yes' },
+    ]) {
+      expect((await admin(s, 'POST', `/accounts/${uid}/saved_addresses`, bad)).json.label).toBe('INVALID_PARAM_VALUE');
+    }
+    expect((await admin(s, 'POST', '/accounts/999/saved_addresses', { currency: 'USDT', chain: 'TRX', address: 'x' })).status).toBe(404);
+    expect((await list()).length).toBe(before);
+    const made = await admin(s, 'POST', `/accounts/${uid}/saved_addresses`, {
+      currency: 'USDT',
+      chain: 'TRX',
+      address: 'TN3W4H6rK2ce4vX9YnFxx6HkVW5nS5jF8W',
+      verified: '1',
+    });
+    expect(made.status).toBe(200);
+    expect(await list()).toContainEqual(expect.objectContaining({ address: 'TN3W4H6rK2ce4vX9YnFxx6HkVW5nS5jF8W', verified: '1' }));
+  });
+});

@@ -7,6 +7,7 @@ import type { ConfirmCore, Core } from './core.ts';
 import { sendGoverned } from './approvals/testkit/governed.ts';
 import { openDesk } from './desk.ts';
 import { useSandbox } from './testkit/sandbox.ts';
+import { verifiedSavedAddress } from './testkit/sandboxAdmin.ts';
 
 // A live-like profile's key and secret must reach no IPC answer, no event, no log line, no error
 // message and no file in clear — whatever the operator does, including mistakes and refusals.
@@ -53,6 +54,8 @@ describe('the secret stays in the core', () => {
     const id = saved.ok ? (saved.data as { id: string }).id : '';
     await invoke('profileSelect', { id });
     await invoke('totalBalance', { currency: 'BTC' });
+    // A stored profile's new address-book entry waits 24 h: the destination is verified at the exchange instead.
+    await verifiedSavedAddress(creds, { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA' });
     const w = await sendGoverned(
       core,
       { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '15' } },

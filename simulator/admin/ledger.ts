@@ -101,6 +101,34 @@ export const ledgerAdminRoutes: AdminRouteDef[] = [
     },
   },
   {
+    // Saves an address on the account's exchange-side list (§2.9), as its owner would on the exchange's site:
+    // verified ("1") or not ("0", the default). A desk counts a verified one as a known destination.
+    method: 'POST',
+    path: '/accounts/:uid/saved_addresses',
+    handler: (ctx) => {
+      const uid = ctx.params.uid ?? '';
+      if (!account(ctx.db, uid)) throw new ApiError('USER_NOT_FOUND', `no account ${uid}`);
+      const b = obj(ctx);
+      const currency = bodyString(b, 'currency', true).toUpperCase();
+      if (!currencyRow(ctx.db, currency)) throw new ApiError('INVALID_CURRENCY', `unknown currency ${currency}`);
+      const chain = bodyString(b, 'chain', true);
+      if (!chainsOf(ctx.db, currency).some((c) => c.chain === chain))
+        throw new ApiError('INVALID_PARAM_VALUE', `chain ${chain} is not a chain of ${currency}`);
+      const address = bodyString(b, 'address', true);
+      if (!/^[\x21-\x7e]{1,256}$/.test(address)) throw new ApiError('INVALID_PARAM_VALUE', 'address: 1 to 256 printable ASCII characters');
+      const tag = bodyString(b, 'tag', false) ?? '';
+      const verified = bodyString(b, 'verified', false) ?? '0';
+      if (verified !== '0' && verified !== '1') throw new ApiError('INVALID_PARAM_VALUE', 'verified must be "0" or "1"');
+      const name = bodyString(b, 'name', false) ?? `saved ${address.slice(0, 8)}`;
+      const top = stmt(ctx.db, 'SELECT MAX(ord) AS m FROM saved_addresses WHERE uid = ?').get(uid) as { m: number | null };
+      stmt(
+        ctx.db,
+        'INSERT INTO saved_addresses (uid, currency, chain, address, name, tag, verified, ord) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ).run(uid, currency, chain, address, name, tag, verified, (top.m ?? 0) + 1);
+      return { currency, chain, address, name, tag, verified };
+    },
+  },
+  {
     // Moves one withdrawal to a §3.1 list status, with that status's effects (txid, refund, receiver credit).
     method: 'POST',
     path: '/withdrawals/:id/status',

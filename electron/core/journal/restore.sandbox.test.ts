@@ -6,6 +6,7 @@ import { Withdrawal } from '../../../shared/api/records.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { ProfileSummary, Reply } from '../../../shared/ipc.ts';
 import { sendGoverned, signGoverned, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
+import { verifiedSavedAddress } from '../testkit/sandboxAdmin.ts';
 import { ApiClient } from '../client/client.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
@@ -127,6 +128,8 @@ describe('a data folder that lies about its past (vault)', () => {
       }),
     ) as ProfileSummary;
     ok(await core.invoke('profileSelect', { id: saved.id }));
+    // A stored profile's new address-book entry waits 24 h: the destination is verified at the exchange instead.
+    await verifiedSavedAddress(creds, WITHDRAWAL('15').input);
     expect(await sendGoverned(core, WITHDRAWAL('15'), PASSPHRASE)).toMatchObject({ state: 'accepted' });
     await core.close();
     const before = await withdrawalsAtExchange();

@@ -13,7 +13,7 @@ import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
 import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { readBalance } from '../rebalance/balances.ts';
-import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { adminCall, verifiedSavedAddress } from '../testkit/sandboxAdmin.ts';
 import type { BatchView } from '../../../shared/rebalance.ts';
 
 // A copy of the data folder taken while an approved payout batch goes out, restored once the batch has
@@ -90,6 +90,10 @@ async function restoreDuringPayouts(name: string, withVault: boolean): Promise<{
   let core = open(home);
   if (withVault) await vaultProfile(core);
   const operator = await ensureOperator(core, withVault ? VAULT : undefined);
+  // A stored profile's new address-book entries wait 24 h: its destinations are verified at the exchange instead.
+  if (withVault)
+    for (const address of ADDRS)
+      await verifiedSavedAddress(readSandboxCredentials(sandbox.credentialsPath), { currency: 'USDT', chain: 'TRX', address });
   // An address-book entry counts only once an operator has signed it in the confirmation window.
   for (const address of ADDRS) {
     const entry = await ok<{ ticket: string }>(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address }));

@@ -18,3 +18,21 @@ export async function adminCall<T = unknown>(
   if (!res.ok) throw new Error(`Sandbox admin ${method} ${path} answered ${res.status}: ${text}`);
   return (text ? JSON.parse(text) : undefined) as T;
 }
+
+/**
+ * Saves a destination, verified, on the account's exchange-side list (§2.9), as its owner would on the
+ * exchange's site. A stored profile's withdrawal may go there at once; a new address-book entry of a
+ * stored profile waits the full 24 h cooling-off, which a test cannot.
+ */
+export async function verifiedSavedAddress(
+  creds: Pick<SandboxCredentials, 'admin_url' | 'admin_token' | 'main'>,
+  dest: { currency: string; chain: string; address: string; memo?: string },
+): Promise<void> {
+  await adminCall(creds, 'POST', `/accounts/${creds.main.uid}/saved_addresses`, {
+    currency: dest.currency,
+    chain: dest.chain,
+    address: dest.address,
+    ...(dest.memo ? { tag: dest.memo } : {}),
+    verified: '1',
+  });
+}
