@@ -1,7 +1,7 @@
-import { useState } from 'react';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { useDeskQuery } from '../../desk/hooks.ts';
+import { FloorForm, ThresholdForm } from './AlertSettingsForms.tsx';
 import { AlertsPanel } from './AlertsPanel.tsx';
 import { figure, percent, timeOf } from './format.ts';
 import { useBalancesProgress } from './hooks.ts';
@@ -33,11 +33,6 @@ function Fields({ record, testid }: { record: Record<string, unknown>; testid: s
 export function SubAccountDetail({ uid }: { uid: string }) {
   useBalancesProgress();
   const detail = useDeskQuery('balancesSubAccount', { uid });
-  const setThreshold = useDeskMutation('balancesSetThreshold');
-  const setFloor = useDeskMutation('balancesSetFloor');
-  const [threshold, setThresholdText] = useState('');
-  const [floorCurrency, setFloorCurrency] = useState('USDT');
-  const [floorAmount, setFloorAmount] = useState('');
   const d = detail.data;
 
   return (
@@ -95,48 +90,8 @@ export function SubAccountDetail({ uid }: { uid: string }) {
       {d && (
         <div className="card">
           <h2>Alerts for this sub-account</h2>
-          <form
-            className="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setThreshold.mutate({ uid, risk_threshold: threshold.trim() || null });
-            }}
-          >
-            <span>
-              Risk threshold {percent(d.risk_threshold)} (ratio {d.risk_threshold}; 1.1 = 110% is liquidation)
-            </span>
-            <input
-              aria-label="Risk threshold ratio"
-              placeholder="e.g. 1.5, empty for the default"
-              value={threshold}
-              onChange={(e) => setThresholdText(e.target.value)}
-            />
-            <button type="submit">Set threshold</button>
-          </form>
-          <form
-            className="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setFloor.mutate({ uid, currency: floorCurrency.trim().toUpperCase(), floor: floorAmount.trim() || null });
-            }}
-          >
-            <span>Low-balance floors: {d.floors.length ? d.floors.map((f) => `${f.currency} ${f.floor}`).join(', ') : 'none'}</span>
-            <input
-              aria-label="Floor currency"
-              className="narrow"
-              value={floorCurrency}
-              onChange={(e) => setFloorCurrency(e.target.value)}
-            />
-            <input
-              aria-label="Floor amount"
-              placeholder="amount, empty removes"
-              value={floorAmount}
-              onChange={(e) => setFloorAmount(e.target.value)}
-            />
-            <button type="submit">Set floor</button>
-          </form>
-          {setThreshold.error && <ErrorPanel error={setThreshold.error} />}
-          {setFloor.error && <ErrorPanel error={setFloor.error} />}
+          <ThresholdForm uid={uid} current={d.risk_threshold} />
+          <FloorForm uid={uid} floors={d.floors} />
         </div>
       )}
       <SubAccountTransfers uid={uid} />
