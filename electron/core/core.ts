@@ -137,6 +137,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS,
       log,
       ...(opts.now ? { now: opts.now } : {}),
+      notify: (n) => emit('notify', n),
       onChange: () => {
         emit('approvals', {});
         for (const l of confirmListeners) l();
@@ -145,7 +146,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       },
     });
     const changed = throttle((ref: string) => emit('rebalance', { ref }), 250);
-    rebalance = new RebalanceService({ dataDir: opts.dataDir, session, approvals, changed, log });
+    rebalance = new RebalanceService({ dataDir: opts.dataDir, session, approvals, changed, log, notify: (n) => emit('notify', n) });
   }
   vault?.onChange(() => emit('vault', vault.status()));
 

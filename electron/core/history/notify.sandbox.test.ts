@@ -1,15 +1,15 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../shared/ipc.ts';
-import { sendGoverned } from '../approvals/testkit/governed.ts';
+import { ensureOperator, sendGoverned, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
 
-// Issue 23 item 2: the desk's own withdrawal reached DONE with no notification when the desk first read
-// it already done (sent and finished between two reads). Real core, real Sandbox: the withdrawal is moved
-// to DONE at the exchange before the desk's history has read it at all.
+// Issue 23 item 2: a notification when a withdrawal reaches a final status (the desk's own reached DONE
+// with none when the desk first read it already done), when a batch finishes, and when an operator's
+// signature is needed. Real core, real Sandbox.
 
 let core: Core & ConfirmCore;
 const notices: EventPayload<'notify'>[] = [];
@@ -43,5 +43,37 @@ describe('notifications of withdrawals', () => {
         { timeout: 20_000, interval: 250 },
       )
       .toMatchObject({ title: `This desk's withdrawal ${id}: DONE`, body: expect.stringMatching(/^Completed.*250 USDT to TJRab/) });
+  });
+
+  it('tells that a signature is needed when a draft waits in the confirmation window', async () => {
+    const before = notices.length;
+    const t = await core.invoke('approvalsDraft', {
+      write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', amount: '3' } },
+    });
+    expect(t.ok).toBe(true);
+    const { ticket, title } = t.ok ? (t.data as { ticket: string; title: string }) : { ticket: '', title: '' };
+    expect(notices.slice(before)).toContainEqual({
+      title: 'Signature needed',
+      body: `${title}: waiting in the confirmation window.`,
+      tag: `ticket:${ticket}`,
+    });
+    await core.invokeConfirm('confirmDecline', { ticket });
+  });
+
+  it('tells when a rebalance batch finishes, with its counts', async () => {
+    const operator = await ensureOperator(core);
+    const owner = sb.creds.sub_accounts[0]!.uid;
+    const plan = await core.invoke('rebalancePlan', {
+      currency: 'USDT',
+      preset: { kind: 'sweep', ceiling: '10' },
+      accounts: [{ owner, kind: 'spot' }],
+    });
+    expect(plan.ok).toBe(true);
+    const d = await core.invoke('rebalanceDraft', { plan: (plan as { data: { id: string } }).data.id });
+    const { ticket, ref } = (d as { data: { ticket: string; ref: string } }).data;
+    expect((await core.invokeConfirm('confirmSign', { ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok).toBe(true);
+    await expect
+      .poll(() => notices.find((n) => n.tag === `rebalance:${ref}`), { timeout: 30_000 })
+      .toMatchObject({ title: expect.stringMatching(/^Rebalance finished: /), body: '1 done, 0 failed, 0 skipped.' });
   });
 });
