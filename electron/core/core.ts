@@ -20,6 +20,7 @@ import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { HistoryService } from './history/service.ts';
 import { RebalanceService } from './rebalance/service.ts';
+import { NoticeBoard } from './notices.ts';
 import { UnreadRegistry } from './unread.ts';
 import type { VaultPort } from './vaultPort.ts';
 
@@ -88,11 +89,13 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   /** Every event is checked against its schema before it leaves, like every answer. */
   function emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
     const checked = events[event].parse(payload) as EventPayload<E>;
+    if (event === 'notify') notices.add(checked as EventPayload<'notify'>);
     for (const l of listeners) l(event, checked);
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
   const unread = new UnreadRegistry((view) => emit('unreadRecords', view));
+  const notices = new NoticeBoard();
   const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
@@ -189,7 +192,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     return service;
   }
 
-  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf, unread };
+  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf, unread, notices };
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
   session.start();
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventPayload } from '../../../shared/ipc.ts';
+import type { Notices } from '../../../shared/notices.ts';
 import { ensureOperator, sendGoverned, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
@@ -43,6 +44,9 @@ describe('notifications of withdrawals', () => {
         { timeout: 20_000, interval: 250 },
       )
       .toMatchObject({ title: `This desk's withdrawal ${id}: DONE`, body: expect.stringMatching(/^Completed.*250 USDT to TJRab/) });
+    // Kept in the core until read, for the window's notices.
+    const kept = await core.invoke('noticesList', {});
+    expect(kept.ok && (kept.data as Notices).items.find((n) => n.tag === `withdrawals:${id}`)).toMatchObject({ read: false });
   });
 
   it('tells that a signature is needed when a draft waits in the confirmation window', async () => {
