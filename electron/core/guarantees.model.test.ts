@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOf, Withdrawal } from '../../shared/api/records.ts';
+import { z } from 'zod';
+import { SpotOrder } from '../../shared/api/orders.ts';
+import { listOf, SubAccountTransfer, Withdrawal } from '../../shared/api/records.ts';
 import type { SandboxCredentials } from '../../shared/sandbox.ts';
 import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
 import { ApiClient } from './client/client.ts';
@@ -14,7 +16,8 @@ import { readSandboxCredentials } from './profiles/sandbox.ts';
 import { adminCall } from './testkit/sandboxAdmin.ts';
 
 // The desk's two promises, checked by a model: no money leaves twice, and none leaves without the quorum
-// of the policy in force. Random interleavings of drafts (single withdrawals and payout batches),
+// of the policy in force. Random interleavings of drafts (single withdrawals, main/sub transfers, spot
+// orders and payout batches),
 // signatures by three operators, policy changes, freezes, backups and restores of the data folder,
 // SIGKILLs of the desk's process and the Sandbox's faults, against a real Sandbox and the real desk in its
 // own process. After each run the Sandbox is asked, with this test's own client, what left; the model
@@ -164,18 +167,44 @@ const cmd = (name: string, run: (m: Model, r: Real) => Promise<void>): Cmd => ({
   toString: () => name,
 });
 
+/** Drafts one write in the main window and signs it in the confirmation window as `by`. */
+async function draftOne(m: Model, desk: Desk, write: unknown, amount: number, by: (typeof OPERATORS)[number]): Promise<void> {
+  const t = await desk.call('approvalsDraft', { write });
+  if (!t.ok) return;
+  const ticket = (t.data as { ticket: string }).ticket;
+  const held = await desk.ticketRef(ticket);
+  if (!held) return;
+  m.writes.set(held.ref, { amount, group: held.ref });
+  m.groups.set(held.ref, { signers: new Set(), approved: false, rows: [held.ref] });
+  if ((await desk.sign(ticket, by)).ok) signed(m, held.ref, by);
+}
+
 const draft = (amount: number, to: number, by: (typeof OPERATORS)[number]) =>
   cmd(`draft ${amount} USDT to #${to} by ${by}`, async (m, { desk }) => {
-    const t = await desk.call('approvalsDraft', {
-      write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: ADDRESSES[to], amount: String(amount) } },
-    });
-    if (!t.ok) return;
-    const ticket = (t.data as { ticket: string }).ticket;
-    const held = await desk.ticketRef(ticket);
-    if (!held) return;
-    m.writes.set(held.ref, { amount, group: held.ref });
-    m.groups.set(held.ref, { signers: new Set(), approved: false, rows: [held.ref] });
-    if ((await desk.sign(ticket, by)).ok) signed(m, held.ref, by);
+    const write = { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: ADDRESSES[to], amount: String(amount) } };
+    await draftOne(m, desk, write, amount, by);
+  });
+
+// A main/sub transfer (client_order_id) and a resting spot order (text): the policies ask one signature
+// of either, so the model weighs them at 0.
+const transfer = (amount: number, by: (typeof OPERATORS)[number]) =>
+  cmd(`transfer ${amount} USDT to a sub-account by ${by}`, async (m, { desk }) => {
+    const input = { sub_account: creds.sub_accounts[0]!.uid, currency: 'USDT', amount: String(amount), direction: 'to' };
+    await draftOne(m, desk, { kind: 'main_sub_transfer', input }, 0, by);
+  });
+
+const order = (price: number, by: (typeof OPERATORS)[number]) =>
+  cmd(`order: buy 0.001 BTC at ${price} by ${by}`, async (m, { desk }) => {
+    const input = {
+      currency_pair: 'BTC_USDT',
+      side: 'buy',
+      type: 'limit',
+      account: 'spot',
+      amount: '0.001',
+      price: String(price),
+      time_in_force: 'gtc',
+    };
+    await draftOne(m, desk, { kind: 'spot_order', input }, 0, by);
   });
 
 const batch = (amounts: number[], by: (typeof OPERATORS)[number]) =>
@@ -267,6 +296,8 @@ const approvals = fc.tuple(fc.nat(5), who).map(([p, b]) => approve(p, b));
 const commands = [
   drafts,
   drafts,
+  fc.tuple(fc.constantFrom(5, 7), who).map(([a, b]) => transfer(a, b)),
+  fc.tuple(fc.constantFrom(20000, 21000), who).map(([p, b]) => order(p, b)),
   approvals,
   fc.tuple(fc.array(fc.constantFrom(11, 22), { minLength: 2, maxLength: 3 }), who).map(([a, b]) => batch(a, b)),
   fc.tuple(fc.nat(5), who).map(([p, b]) => approve(p, b)),
@@ -285,14 +316,42 @@ let mine: ApiClient;
 let template: string;
 let operatorIds: Map<string, string>;
 
-async function withdrawalsAtExchange(): Promise<Withdrawal[]> {
+const lastDay = (): [string, string][] => {
   const now = Math.floor(Date.now() / 1000);
-  const query: [string, string][] = [
+  return [
     ['from', String(now - 86_400)],
     ['to', String(now + 60)],
     ['limit', '1000'],
   ];
-  return mine.request({ method: 'GET', path: '/wallet/withdrawals', query }, listOf(Withdrawal));
+};
+
+/**
+ * Every record at the exchange that carries a desk id, read with this test's own client: withdrawals by
+ * withdraw_order_id, main/sub transfers by client_order_id, spot orders by text (the order's client id).
+ */
+async function deskRecordsAtExchange(): Promise<{ key: string; id: string }[]> {
+  const withdrawals = await mine.request({ method: 'GET', path: '/wallet/withdrawals', query: lastDay() }, listOf(Withdrawal));
+  const transfers = await mine.request(
+    { method: 'GET', path: '/wallet/sub_account_transfers', query: lastDay() },
+    listOf(SubAccountTransfer),
+  );
+  const orders = await mine.request(
+    {
+      method: 'GET',
+      path: '/spot/orders',
+      query: [
+        ['currency_pair', 'BTC_USDT'],
+        ['status', 'open'],
+        ['limit', '100'],
+      ],
+    },
+    z.array(SpotOrder),
+  );
+  return [
+    ...withdrawals.filter((w) => w.withdraw_order_id).map((w) => ({ key: `w${w.id}`, id: w.withdraw_order_id! })),
+    ...transfers.filter((t) => t.client_order_id).map((t) => ({ key: `t${t.client_order_id}`, id: t.client_order_id! })),
+    ...orders.filter((o) => o.text.startsWith('t-')).map((o) => ({ key: `o${o.id}`, id: o.text })),
+  ];
 }
 
 /** A desk with three operators in force and both addresses in its address book, as an operator would set it up. */
@@ -357,9 +416,15 @@ describe('the desk’s guarantees, under random interleavings', () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: COMMANDS, size: 'max' }), async (cmds) => {
         const runDir = join(dir, `run-${run++}`);
+        // Each run has an exchange of its own: every run's desk is a copy of one set-up folder, so it is
+        // the same desk (the same journal key) and would rightly take an earlier run's writes for its own.
+        await sandbox.stop();
+        sandbox = await launchSandbox({ root: ROOT, dataDir: join(runDir, 'sandbox'), extraArgs: ['--no-limits'] });
+        creds = readSandboxCredentials(sandbox.credentialsPath);
+        mine = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
         const desk = new Desk(join(runDir, 'home'), sandbox.credentialsPath);
         const model: Model = { strict: false, writes: new Map(), groups: new Map(), backups: [], dir: runDir, log: [] };
-        const before = new Set((await withdrawalsAtExchange()).map((w) => w.id));
+        const before = new Set((await deskRecordsAtExchange()).map((r) => r.key));
         cpSync(template, desk.home, { recursive: true });
         // The journals' anchors live beside the data folder (paths.ts): they come with the set-up desk,
         // and a restore of the folder (below) leaves them where they are, as on an operator's machine.
@@ -375,10 +440,11 @@ describe('the desk’s guarantees, under random interleavings', () => {
           );
           await desk.kill();
           await adminCall(creds, 'DELETE', '/faults').catch(() => {});
-          const left = (await withdrawalsAtExchange()).filter((w) => !before.has(w.id) && w.withdraw_order_id);
-          const ids = left.map((w) => w.withdraw_order_id!);
+          const left = (await deskRecordsAtExchange()).filter((r) => !before.has(r.key));
+          // An order's client id is its text; the model knows it by the ticket's ref, the same id without "t-".
+          const ids = left.map((r) => r.id.replace(/^t-/, ''));
           const story = `commands: ${model.log.join('; ')}`;
-          console.info(`run ${run}: ${left.length} withdrawals left, journal ${journal?.state}; ${story}`);
+          console.info(`run ${run}: ${left.length} writes reached the exchange, journal ${journal?.state}; ${story}`);
           // Every record the operators approved exists at most once.
           const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
           expect(twice, `sent twice. ${story}`).toEqual([]);

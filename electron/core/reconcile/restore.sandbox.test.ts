@@ -3,8 +3,9 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { SpotOrder } from '../../../shared/api/orders.ts';
 import { Withdrawal } from '../../../shared/api/records.ts';
-import type { ChannelResponse } from '../../../shared/ipc.ts';
+import type { ChannelResponse, IntentView } from '../../../shared/ipc.ts';
 import { ensureOperator, sendGoverned, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import { ApiClient } from '../client/client.ts';
 import type { ConfirmCore, Core } from '../core.ts';
@@ -259,4 +260,72 @@ describe('two desks on one API key', () => {
       await second?.close();
     }
   }, 120_000);
+});
+
+describe('a data folder restored from a copy taken during a run of approved orders', () => {
+  it('no order is placed twice: each approved order stands at the exchange once, and the desk names what it found', async () => {
+    const creds = readSandboxCredentials(sb.credentialsPath);
+    // Each placement answers slowly, so that the copy falls while some orders are out and others wait.
+    await adminCall(creds, 'POST', '/faults', { kind: 'latency', latency_ms: 1500, path: '/spot/orders', method: 'POST', times: 6 });
+    const home = join(sb.dir, 'orders');
+    let core = open(home);
+    const operator = await ensureOperator(core);
+    const refs: string[] = [];
+    // Five resting buys far under the market, each drafted and signed as the operator would, one after another.
+    for (const price of ['20000', '20100', '20200', '20300', '20400']) {
+      const write = {
+        kind: 'spot_order',
+        input: { currency_pair: 'BTC_USDT', side: 'buy', type: 'limit', account: 'spot', amount: '0.001', price, time_in_force: 'gtc' },
+      };
+      const t = await ok<{ ticket: string }>(core.invoke('approvalsDraft', { write }));
+      const state = await ok<{ tickets: { id: string; ref: string }[] }>(core.invokeConfirm('confirmState', {}));
+      refs.push(state.tickets.find((x) => x.id === t.ticket)!.ref);
+      await ok(core.invokeConfirm('confirmSign', { ticket: t.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
+    }
+    const intents = async () =>
+      (await ok<{ items: IntentView[] }>(core.invoke('intentsList', {}))).items.filter((v) => refs.includes(v.id));
+    const placed = async () => (await intents()).filter((v) => v.state === 'accepted' || v.state === 'done').length;
+    await expect.poll(placed, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(2);
+    const copy = join(sb.dir, 'orders-copy');
+    cpSync(home, copy, { recursive: true });
+    await expect.poll(placed, { timeout: 60_000, interval: 200 }).toBe(5);
+    // An order's client id is the text it carries at the exchange (writes/inputs.ts orderText).
+    const texts = (await intents()).map((v) => v.client_id!);
+    /** How many orders stand at the exchange under each of the desk's texts, read by the test's own client. */
+    const atExchange = async (): Promise<number[]> => {
+      const open = await exchange.request(
+        {
+          method: 'GET',
+          path: '/spot/orders',
+          query: [
+            ['currency_pair', 'BTC_USDT'],
+            ['status', 'open'],
+            ['limit', '100'],
+          ],
+        },
+        z.array(SpotOrder),
+      );
+      return texts.map((t) => open.filter((o) => o.text === t).length);
+    };
+    expect(await atExchange()).toEqual([1, 1, 1, 1, 1]);
+    await core.close();
+
+    rmSync(home, { recursive: true });
+    cpSync(copy, home, { recursive: true });
+    core = open(home);
+    try {
+      const twice = async (): Promise<boolean> => (await atExchange()).some((n) => n > 1);
+      await expect
+        .poll(async () => (await journalStatus(core)).state === 'damaged' || (await twice()), { timeout: 30_000, interval: 100 })
+        .toBe(true);
+      expect(await atExchange()).toEqual([1, 1, 1, 1, 1]);
+      const status = await journalStatus(core);
+      expect(status.state).toBe('damaged');
+      // Either the anchor outside the folder saw the journal shorter than it was, or the reconciliation read
+      // back orders placed after the copy, by their text.
+      expect(status.damage!.reason).toMatch(/anchor|spot order t-td\S+ of 0\.001 BTC_USDT.*went back in time/);
+    } finally {
+      await core.close();
+    }
+  }, 150_000);
 });
