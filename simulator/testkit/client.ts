@@ -2,7 +2,7 @@ import type { RunningSandbox } from '../app.ts';
 import { lifecycleTick } from '../lifecycle.ts';
 import type { SandboxOptions } from '../options.ts';
 import { admin, send, signed, startTestSandbox, type Key as SigningKey, type Reply, type TestSandbox } from './http.ts';
-import { useTestSandbox, type TestSandboxFixtureOptions } from './sandbox.ts';
+import { useTestSandbox } from './sandbox.ts';
 
 // A signed client over real HTTP for the contract tests of the Sandbox's endpoints. Limits are off and
 // the life cycle crawls unless a test asks otherwise, so that each test moves withdrawals itself.
@@ -37,8 +37,8 @@ function qs(query: Record<string, string | number> = {}): string {
 const clientOptions = (options: Partial<SandboxOptions>): Partial<SandboxOptions> => ({ noLimits: true, speed: SLOW, ...options });
 
 /** The file's (or the describe block's) client over a Sandbox of its own, started and disposed by the scope's hooks. */
-export function useClient(options: Partial<SandboxOptions> = {}, fixture: TestSandboxFixtureOptions = {}): Client {
-  return clientOf(useTestSandbox(clientOptions(options), undefined, fixture));
+export function useClient(options: Partial<SandboxOptions> = {}): Client {
+  return clientOf(useTestSandbox(clientOptions(options)));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import type { RunningSandbox } from '../app.ts';
 import type { SandboxOptions } from '../options.ts';
 import type { RouteDef } from '../server.ts';
@@ -10,31 +10,22 @@ import { startTestSandbox, type TestSandbox } from './http.ts';
 /** An in-process start takes well under a second, but a 2-core machine shared with other runs can stall it. */
 const START_TIMEOUT_MS = 30_000;
 
-export interface TestSandboxFixtureOptions {
-  /** A fresh Sandbox for each test instead of one per file (or per describe): for tests whose records must be their own. */
-  perTest?: boolean;
-}
-
 /**
  * One Sandbox for the calling scope: at the top of a file it serves the whole file, inside a `describe` that
- * block only. Call it before the scope's own hooks: after-hooks run in reverse, so whatever those hooks
- * undo (faults, keys) still reaches the Sandbox.
+ * block only (a test that needs a world of its own, or other options, gets a `describe` of its own). Call
+ * it before the scope's own hooks: after-hooks run in reverse, so whatever those hooks undo (faults, keys)
+ * still reaches the Sandbox.
  *
  * The answer stands for the running Sandbox (`s.baseUrl`, `s.db`, `admin(s, …)`) once the hooks have
- * started it; read before that (at a file's top level), it throws instead of answering undefined.
+ * started it; read while none runs (at a file's top level, after its scope), it throws instead of
+ * answering undefined.
  */
-export function useTestSandbox(
-  options: Partial<SandboxOptions> = {},
-  routes?: RouteDef[],
-  fixture: TestSandboxFixtureOptions = {},
-): RunningSandbox {
+export function useTestSandbox(options: Partial<SandboxOptions> = {}, routes?: RouteDef[]): RunningSandbox {
   let running: TestSandbox | undefined;
-  const before = fixture.perTest ? beforeEach : beforeAll;
-  const after = fixture.perTest ? afterEach : afterAll;
-  before(async () => {
+  beforeAll(async () => {
     running = await startTestSandbox(options, routes);
   }, START_TIMEOUT_MS);
-  after(async () => {
+  afterAll(async () => {
     const s = running;
     running = undefined;
     await s?.dispose();
