@@ -6,8 +6,8 @@ const expect = { requireAssertions: true };
 
 // Vitest's default on a 2-core machine is one worker, and the suite then runs file after file, though most
 // of its time is spent waiting on Sandbox processes and browsers. The unit and component files run three
-// at a time; then the e2e files, one at a time with one browser; then the benchmarks' smoke runs, alone,
-// so that no browser test shares the machine with another. (Projects of one group must share a count.)
+// at a time; then the e2e files, two at a time; then the benchmarks' smoke runs, alone, so that their
+// figures come from a quiet machine. (Projects of one group must share a count.)
 const PARALLEL = { maxWorkers: 3, sequence: { groupOrder: 0 } };
 
 export default defineConfig({
@@ -60,8 +60,9 @@ export default defineConfig({
           expect: { ...expect, poll: { timeout: 20_000, interval: 100 } },
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // One browser and one Sandbox at a time on a 2-core machine.
-          maxWorkers: 1,
+          // Each file has its own Sandbox, desk and browser on their own ports: two files at a time keep
+          // both cores busy while one waits on its page.
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },

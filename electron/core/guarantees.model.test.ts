@@ -17,7 +17,7 @@ import { adminCall } from './testkit/sandboxAdmin.ts';
 
 // The desk's two promises, checked by a model: no money leaves twice, and none leaves without the quorum
 // of the policy in force. Random interleavings of drafts (single withdrawals, main/sub transfers, spot
-// orders and payout batches),
+// orders, payout batches and rebalances),
 // signatures by three operators, policy changes, freezes, backups and restores of the data folder,
 // SIGKILLs of the desk's process and the Sandbox's faults, against a real Sandbox and the real desk in its
 // own process. After each run the Sandbox is asked, with this test's own client, what left; the model
@@ -223,6 +223,24 @@ const batch = (amounts: number[], by: (typeof OPERATORS)[number]) =>
     if ((await desk.sign(ticket, by)).ok) signed(m, ref, by);
   });
 
+// A rebalance: sweep two sub-accounts' spot USDT above a ceiling to the main account, one batch of
+// main/sub transfers (each leg with its client_order_id) approved as one ticket.
+const rebalance = (ceiling: number, by: (typeof OPERATORS)[number]) =>
+  cmd(`rebalance: sweep two sub-accounts above ${ceiling} USDT by ${by}`, async (m, { desk }) => {
+    const accounts = creds.sub_accounts.slice(0, 2).map((a) => ({ owner: a.uid, kind: 'spot' }));
+    const plan = await desk.call('rebalancePlan', { currency: 'USDT', preset: { kind: 'sweep', ceiling: String(ceiling) }, accounts });
+    if (!plan.ok) return;
+    const d = await desk.call('rebalanceDraft', { plan: (plan.data as { id: string }).id });
+    if (!d.ok) return;
+    const { ticket, ref } = d.data as { ticket: string; ref: string };
+    const held = await desk.ticketRef(ticket);
+    if (!held) return;
+    const rows = (JSON.parse(held.payload) as { rows: { ref: string }[] }).rows;
+    for (const row of rows) m.writes.set(row.ref, { amount: 0, group: ref });
+    m.groups.set(ref, { signers: new Set(), approved: false, rows: rows.map((r) => r.ref) });
+    if ((await desk.sign(ticket, by)).ok) signed(m, ref, by);
+  });
+
 const approve = (pick: number, by: (typeof OPERATORS)[number]) =>
   cmd(`approve open request #${pick} by ${by}`, async (m, { desk }) => {
     const open = [...m.groups.entries()].filter(([, g]) => !g.approved);
@@ -298,6 +316,7 @@ const commands = [
   drafts,
   fc.tuple(fc.constantFrom(5, 7), who).map(([a, b]) => transfer(a, b)),
   fc.tuple(fc.constantFrom(20000, 21000), who).map(([p, b]) => order(p, b)),
+  fc.tuple(fc.constantFrom(100, 1000), who).map(([c, b]) => rebalance(c, b)),
   approvals,
   fc.tuple(fc.array(fc.constantFrom(11, 22), { minLength: 2, maxLength: 3 }), who).map(([a, b]) => batch(a, b)),
   fc.tuple(fc.nat(5), who).map(([p, b]) => approve(p, b)),
