@@ -18,7 +18,7 @@ import { adminCall } from './testkit/sandboxAdmin.ts';
 // The desk's two promises, checked by a model: no money leaves twice, and none leaves without the quorum
 // of the policy in force. Random interleavings of drafts (single withdrawals, main/sub transfers, spot
 // orders, payout batches and rebalances),
-// signatures by three operators, policy changes, freezes, backups and restores of the data folder,
+// signatures by three operators, policy changes, an operator's removal, freezes, backups and restores of the data folder,
 // SIGKILLs of the desk's process and the Sandbox's faults, against a real Sandbox and the real desk in its
 // own process. After each run the Sandbox is asked, with this test's own client, what left; the model
 // holds what the operators signed. The seed is printed; GUARANTEES_SEED replays it (with GUARANTEES_PATH,
@@ -135,6 +135,8 @@ class Desk {
 /** What the operators did, as they know it; never rolled back by a restore of the desk's folder. */
 interface Model {
   strict: boolean;
+  /** Operators the operators removed: their signatures count for nothing from then on, whatever a restore brings back. */
+  removed: Set<string>;
   /** Every desk id (single request or batch row) the operators drafted, with its amount and who signed it. */
   writes: Map<string, { amount: number; group: string }>;
   groups: Map<string, { signers: Set<string>; approved: boolean; rows: string[] }>;
@@ -150,6 +152,7 @@ function needed(m: Model, group: string): number {
 }
 
 function signed(m: Model, group: string, name: string): void {
+  if (m.removed.has(name)) return;
   const g = m.groups.get(group)!;
   g.signers.add(name);
   if (!g.approved && g.signers.size >= needed(m, group)) g.approved = true;
@@ -279,6 +282,24 @@ const freeze = (by: (typeof OPERATORS)[number], second: (typeof OPERATORS)[numbe
     }
   });
 
+// Cy leaves the desk: a removal needs the largest quorum a policy asks (two under the strict one).
+const removeCy = (by: 'Ann' | 'Bob', second: 'Ann' | 'Bob') =>
+  cmd(`remove Cy by ${by}${second !== by ? `+${second}` : ''}`, async (m, { desk }) => {
+    if (m.removed.has('Cy')) return;
+    const t = await desk.call('approvalsRemoveOperator', { id: desk.ids.get('Cy') });
+    if (!t.ok) return;
+    const ticket = (t.data as { ticket: string }).ticket;
+    const held = await desk.ticketRef(ticket);
+    if (!held || !(await desk.sign(ticket, by)).ok) return;
+    if (m.strict) {
+      if (second === by) return;
+      const a = await desk.call('approvalsDecide', { ref: held.ref, action: 'approve' });
+      if (!a.ok || !(await desk.sign((a.data as { ticket: string }).ticket, second)).ok) return;
+    }
+    // With no cooling-off on the Sandbox profile, the removal is in force once its quorum signed.
+    m.removed.add('Cy');
+  });
+
 const backup = () =>
   cmd('backup the data folder', async (m, { desk }) => {
     const to = join(m.dir, `backup-${m.backups.length}`);
@@ -317,6 +338,9 @@ const commands = [
   fc.tuple(fc.constantFrom(5, 7), who).map(([a, b]) => transfer(a, b)),
   fc.tuple(fc.constantFrom(20000, 21000), who).map(([p, b]) => order(p, b)),
   fc.tuple(fc.constantFrom(100, 1000), who).map(([c, b]) => rebalance(c, b)),
+  fc
+    .tuple(fc.constantFrom('Ann' as const, 'Bob' as const), fc.constantFrom('Ann' as const, 'Bob' as const))
+    .map(([a, b]) => removeCy(a, b)),
   approvals,
   fc.tuple(fc.array(fc.constantFrom(11, 22), { minLength: 2, maxLength: 3 }), who).map(([a, b]) => batch(a, b)),
   fc.tuple(fc.nat(5), who).map(([p, b]) => approve(p, b)),
@@ -442,7 +466,7 @@ describe('the desk’s guarantees, under random interleavings', () => {
         creds = readSandboxCredentials(sandbox.credentialsPath);
         mine = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
         const desk = new Desk(join(runDir, 'home'), sandbox.credentialsPath);
-        const model: Model = { strict: false, writes: new Map(), groups: new Map(), backups: [], dir: runDir, log: [] };
+        const model: Model = { strict: false, removed: new Set(), writes: new Map(), groups: new Map(), backups: [], dir: runDir, log: [] };
         const before = new Set((await deskRecordsAtExchange()).map((r) => r.key));
         cpSync(template, desk.home, { recursive: true });
         // The journals' anchors live beside the data folder (paths.ts): they come with the set-up desk,
