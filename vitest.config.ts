@@ -4,12 +4,19 @@ import { defineConfig } from 'vitest/config';
 // check sits behind an `if` that no longer holds would otherwise pass with nothing checked).
 const expect = { requireAssertions: true };
 
+// Vitest's default on a 2-core machine is one worker, and the suite then runs file after file, though most
+// of its time is spent waiting on Sandbox processes and browsers. The unit and component files run three
+// at a time; then the e2e files, two at a time; then the benchmarks' smoke runs, alone, so that their
+// figures come from a quiet machine. (Projects of one group must share a count.)
+const PARALLEL = { maxWorkers: 3, sequence: { groupOrder: 0 } };
+
 export default defineConfig({
   test: {
     projects: [
       {
         test: {
           name: 'unit',
+          ...PARALLEL,
           include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'simulator/**/*.test.ts', 'renderer/**/*.test.ts', 'e2e/**/*.test.ts'],
           environment: 'node',
           expect,
@@ -22,6 +29,7 @@ export default defineConfig({
         // Component tests: each page with a fake desk, in jsdom.
         test: {
           name: 'renderer',
+          ...PARALLEL,
           include: ['renderer/**/*.test.tsx'],
           environment: 'jsdom',
           setupFiles: ['renderer/src/testkit/setup.ts'],
@@ -34,6 +42,8 @@ export default defineConfig({
         // longer reaches its JSON line fails `npm test`.
         test: {
           name: 'bench',
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
           include: ['bench/**/*.test.ts'],
           environment: 'node',
           expect,
@@ -50,8 +60,10 @@ export default defineConfig({
           expect: { ...expect, poll: { timeout: 20_000, interval: 100 } },
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          // One browser and one Sandbox at a time on a 2-core machine.
-          fileParallelism: false,
+          // Each file has its own Sandbox, desk and browser on their own ports: two files at a time keep
+          // both cores busy while one waits on its page.
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -58,7 +58,7 @@ function seedOnce(db: DB, config: SandboxConfig, nowSec: number): SeedResult {
     }
     return JSON.parse(stored) as SeedResult;
   }
-  const seed = seedWorld(db, config.options.world, nowSec, config.options.seed);
+  const seed = seedWorld(db, config.options.world, nowSec, config.options.seed, config.options.speed);
   setMeta(db, 'world', config.options.world);
   setMeta(db, 'credentials', JSON.stringify(seed));
   return seed;

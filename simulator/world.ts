@@ -193,7 +193,7 @@ function seedBalances(s: Stmts, g: Gen, uid: string, f: number, opts: { derivati
   if (opts.finance) s.bal.run(uid, 'finance', '', 'USDT', g.amount(10000, 30000, 6), '0', '0', '0');
 }
 
-function seedWithdrawal(s: Stmts, g: Gen, uid: string, ts: number, status: string, now: number, woid: string): void {
+function seedWithdrawal(s: Stmts, g: Gen, uid: string, ts: number, status: string, now: number, woid: string, speed = 1): void {
   const currency = g.pick(WEIGHTED);
   const chain = g.pick(withdrawableChains(currency));
   const [lo, hi] = SIZES[currency]!;
@@ -221,7 +221,7 @@ function seedWithdrawal(s: Stmts, g: Gen, uid: string, ts: number, status: strin
     status === 'CANCEL' ? 'Cancelled by the user' : '',
     ts,
     status === 'DONE' || status === 'CANCEL' ? ts + 600 + g.int(3000) : null,
-    live ? nextAt(status, now, 1) : null,
+    live ? nextAt(status, now, speed) : null,
   );
 }
 
@@ -293,7 +293,7 @@ function createAccounts(db: DB, s: Stmts, world: WorldName, mainUid: string, now
 /** Each world's own seed: the same records on every machine, unless a test asks for another world of the kind. */
 const WORLD_SEEDS: Record<WorldName, number> = { demo: 42, bench: 7 };
 
-function seedDemoData(s: Stmts, g: Gen, mainUid: string, subs: string[], now: number): void {
+function seedDemoData(s: Stmts, g: Gen, mainUid: string, subs: string[], now: number, speed: number): void {
   seedBalances(s, g, mainUid, 10, { derivatives: true, dust: true, finance: true });
   subs.forEach((uid, i) => seedBalances(s, g, uid, 1, { derivatives: DERIVATIVE_SUBS.has(i), dust: i % 4 === 0, finance: false }));
 
@@ -302,7 +302,7 @@ function seedDemoData(s: Stmts, g: Gen, mainUid: string, subs: string[], now: nu
     seedWithdrawal(s, g, mainUid, now - 2 * DAY - g.int(88 * DAY), historicStatus(g), now, g.rand() < 0.6 ? `desk-${mainUid}-${i}` : '');
   for (const st of ['BCODE', 'FVERIFY', 'LOCKED']) seedWithdrawal(s, g, mainUid, now - DAY - g.int(DAY), st, now, '');
   for (const st of ['REQUEST', 'REQUEST', 'REVIEW', 'REVIEW', 'MANUAL', 'MANUAL', 'EXTPEND', 'EXTPEND', 'FAIL', 'CANCELPEND']) {
-    seedWithdrawal(s, g, mainUid, now - 60 - g.int(3000), st, now, `desk-${mainUid}-${st}-${g.int(1000)}`);
+    seedWithdrawal(s, g, mainUid, now - 60 - g.int(3000), st, now, `desk-${mainUid}-${st}-${g.int(1000)}`, speed);
   }
   for (let i = 0; i < 270; i++) seedDeposit(s, g, mainUid, now - DAY - g.int(89 * DAY), g.rand() < 0.93 ? 'DONE' : 'DEP_CREDITED');
   for (const st of ['TRACK', 'PEND', 'REVIEW', 'MANUAL', 'BLOCKED', 'INVALID']) seedDeposit(s, g, mainUid, now - 60 - g.int(DAY), st);
@@ -422,7 +422,8 @@ function seedTree(db: DB, world: WorldName, mainUid: string, now: number, withAc
     db.prepare('SELECT uid FROM accounts WHERE main_uid = ? ORDER BY CAST(uid AS INTEGER)').all(mainUid) as { uid: string }[]
   ).map((r) => r.uid);
   if (world === 'bench') seedBenchData(s, g, mainUid, subs, now);
-  else seedDemoData(s, g, mainUid, subs, now);
+  // The records seeded in a live status move on at the Sandbox's own speed, as any other withdrawal does.
+  else seedDemoData(s, g, mainUid, subs, now, Number(getMeta(db, 'speed') ?? 1));
   return result;
 }
 
@@ -442,10 +443,11 @@ function seedHouse(db: DB, now: number): void {
  * Seeds a new Sandbox: the catalog, the house account and the first main account's tree, in one transaction.
  * `seed` picks another world of the same kind (kept, so that copies and resets draw the same records).
  */
-export function seedWorld(db: DB, world: WorldName, nowSec: number, seed?: number): SeedResult {
+export function seedWorld(db: DB, world: WorldName, nowSec: number, seed?: number, speed = 1): SeedResult {
   const now = Math.floor(nowSec);
   return db.transaction(() => {
     if (seed !== undefined) setMeta(db, 'seed', String(seed));
+    setMeta(db, 'speed', String(speed));
     seedCatalog(db);
     seedHouse(db, now);
     const mainUid = String(FIRST_MAIN);

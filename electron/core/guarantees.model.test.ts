@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOf, Withdrawal } from '../../shared/api/records.ts';
+import { z } from 'zod';
+import { SpotOrder } from '../../shared/api/orders.ts';
+import { listOf, SubAccountTransfer, UidTransfer, Withdrawal } from '../../shared/api/records.ts';
 import type { SandboxCredentials } from '../../shared/sandbox.ts';
 import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
 import { ApiClient } from './client/client.ts';
@@ -14,12 +16,13 @@ import { readSandboxCredentials } from './profiles/sandbox.ts';
 import { adminCall } from './testkit/sandboxAdmin.ts';
 
 // The desk's two promises, checked by a model: no money leaves twice, and none leaves without the quorum
-// of the policy in force. Random interleavings of drafts (single withdrawals and payout batches),
-// signatures by three operators, policy changes, freezes, backups and restores of the data folder,
-// SIGKILLs of the desk's process and the Sandbox's faults, against a real Sandbox and the real desk in its
-// own process. After each run the Sandbox is asked, with this test's own client, what left; the model
-// holds what the operators signed. The seed is printed; GUARANTEES_SEED replays it (with GUARANTEES_PATH,
-// the path fast-check prints, one failing run alone); GUARANTEES_RUNS and GUARANTEES_COMMANDS make a longer run.
+// of the policy in force. Random interleavings of drafts (single withdrawals, main/sub transfers, UID
+// transfers, spot orders, payout batches and rebalances), signatures by three operators, policy changes,
+// an operator's removal, freezes, backups and restores of the data folder, SIGKILLs of the desk's process
+// and the Sandbox's faults, against a real Sandbox and the real desk in its own process. After each run
+// the Sandbox is asked, with this test's own client, what left; the model holds what the operators
+// signed. The seed is printed; GUARANTEES_SEED replays it (with GUARANTEES_PATH, the path fast-check
+// prints, one failing run alone); GUARANTEES_RUNS and GUARANTEES_COMMANDS make a longer run.
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const TSX = createRequire(join(ROOT, 'package.json')).resolve('tsx');
@@ -132,6 +135,10 @@ class Desk {
 /** What the operators did, as they know it; never rolled back by a restore of the desk's folder. */
 interface Model {
   strict: boolean;
+  /** UID transfers carry no id of the desk's: the model tells them apart by amount (each draft its own). */
+  uidAmounts: Map<string, string>;
+  /** Operators the operators removed: their signatures count for nothing from then on, whatever a restore brings back. */
+  removed: Set<string>;
   /** Every desk id (single request or batch row) the operators drafted, with its amount and who signed it. */
   writes: Map<string, { amount: number; group: string }>;
   groups: Map<string, { signers: Set<string>; approved: boolean; rows: string[] }>;
@@ -147,6 +154,7 @@ function needed(m: Model, group: string): number {
 }
 
 function signed(m: Model, group: string, name: string): void {
+  if (m.removed.has(name)) return;
   const g = m.groups.get(group)!;
   g.signers.add(name);
   if (!g.approved && g.signers.size >= needed(m, group)) g.approved = true;
@@ -164,18 +172,57 @@ const cmd = (name: string, run: (m: Model, r: Real) => Promise<void>): Cmd => ({
   toString: () => name,
 });
 
+/** Drafts one write in the main window and signs it in the confirmation window as `by`. */
+async function draftOne(m: Model, desk: Desk, write: unknown, amount: number, by: (typeof OPERATORS)[number]): Promise<void> {
+  const t = await desk.call('approvalsDraft', { write });
+  if (!t.ok) return;
+  const ticket = (t.data as { ticket: string }).ticket;
+  const held = await desk.ticketRef(ticket);
+  if (!held) return;
+  m.writes.set(held.ref, { amount, group: held.ref });
+  m.groups.set(held.ref, { signers: new Set(), approved: false, rows: [held.ref] });
+  if ((await desk.sign(ticket, by)).ok) signed(m, held.ref, by);
+}
+
 const draft = (amount: number, to: number, by: (typeof OPERATORS)[number]) =>
   cmd(`draft ${amount} USDT to #${to} by ${by}`, async (m, { desk }) => {
-    const t = await desk.call('approvalsDraft', {
-      write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: ADDRESSES[to], amount: String(amount) } },
-    });
-    if (!t.ok) return;
-    const ticket = (t.data as { ticket: string }).ticket;
-    const held = await desk.ticketRef(ticket);
-    if (!held) return;
-    m.writes.set(held.ref, { amount, group: held.ref });
-    m.groups.set(held.ref, { signers: new Set(), approved: false, rows: [held.ref] });
-    if ((await desk.sign(ticket, by)).ok) signed(m, held.ref, by);
+    const write = { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address: ADDRESSES[to], amount: String(amount) } };
+    await draftOne(m, desk, write, amount, by);
+  });
+
+// A main/sub transfer (client_order_id) and a resting spot order (text): the policies ask one signature
+// of either, so the model weighs them at 0.
+const transfer = (amount: number, by: (typeof OPERATORS)[number]) =>
+  cmd(`transfer ${amount} USDT to a sub-account by ${by}`, async (m, { desk }) => {
+    const input = { sub_account: creds.sub_accounts[0]!.uid, currency: 'USDT', amount: String(amount), direction: 'to' };
+    await draftOne(m, desk, { kind: 'main_sub_transfer', input }, 0, by);
+  });
+
+let uidSeq = 0;
+let otherMain = '';
+// A UID transfer to another main account: no id of the desk's reaches the exchange, so each has an
+// amount of its own, and the exchange's push records are matched to the drafts by it.
+const uidTransfer = (by: (typeof OPERATORS)[number]) =>
+  cmd(`UID transfer by ${by}`, async (m, { desk }) => {
+    const amount = `1.${String(++uidSeq).padStart(3, '0')}`;
+    const before = new Set(m.writes.keys());
+    await draftOne(m, desk, { kind: 'uid_transfer', input: { receive_uid: otherMain, currency: 'USDT', amount } }, 0, by);
+    const ref = [...m.writes.keys()].find((k) => !before.has(k));
+    if (ref) m.uidAmounts.set(amount, ref);
+  });
+
+const order = (price: number, by: (typeof OPERATORS)[number]) =>
+  cmd(`order: buy 0.001 BTC at ${price} by ${by}`, async (m, { desk }) => {
+    const input = {
+      currency_pair: 'BTC_USDT',
+      side: 'buy',
+      type: 'limit',
+      account: 'spot',
+      amount: '0.001',
+      price: String(price),
+      time_in_force: 'gtc',
+    };
+    await draftOne(m, desk, { kind: 'spot_order', input }, 0, by);
   });
 
 const batch = (amounts: number[], by: (typeof OPERATORS)[number]) =>
@@ -190,6 +237,24 @@ const batch = (amounts: number[], by: (typeof OPERATORS)[number]) =>
     if (!held) return;
     const rows = (JSON.parse(held.payload) as { rows: { ref: string; body: { amount: string } }[] }).rows;
     for (const row of rows) m.writes.set(row.ref, { amount: Number(row.body.amount), group: ref });
+    m.groups.set(ref, { signers: new Set(), approved: false, rows: rows.map((r) => r.ref) });
+    if ((await desk.sign(ticket, by)).ok) signed(m, ref, by);
+  });
+
+// A rebalance: sweep two sub-accounts' spot USDT above a ceiling to the main account, one batch of
+// main/sub transfers (each leg with its client_order_id) approved as one ticket.
+const rebalance = (ceiling: number, by: (typeof OPERATORS)[number]) =>
+  cmd(`rebalance: sweep two sub-accounts above ${ceiling} USDT by ${by}`, async (m, { desk }) => {
+    const accounts = creds.sub_accounts.slice(0, 2).map((a) => ({ owner: a.uid, kind: 'spot' }));
+    const plan = await desk.call('rebalancePlan', { currency: 'USDT', preset: { kind: 'sweep', ceiling: String(ceiling) }, accounts });
+    if (!plan.ok) return;
+    const d = await desk.call('rebalanceDraft', { plan: (plan.data as { id: string }).id });
+    if (!d.ok) return;
+    const { ticket, ref } = d.data as { ticket: string; ref: string };
+    const held = await desk.ticketRef(ticket);
+    if (!held) return;
+    const rows = (JSON.parse(held.payload) as { rows: { ref: string }[] }).rows;
+    for (const row of rows) m.writes.set(row.ref, { amount: 0, group: ref });
     m.groups.set(ref, { signers: new Set(), approved: false, rows: rows.map((r) => r.ref) });
     if ((await desk.sign(ticket, by)).ok) signed(m, ref, by);
   });
@@ -232,6 +297,24 @@ const freeze = (by: (typeof OPERATORS)[number], second: (typeof OPERATORS)[numbe
     }
   });
 
+// Cy leaves the desk: a removal needs the largest quorum a policy asks (two under the strict one).
+const removeCy = (by: 'Ann' | 'Bob', second: 'Ann' | 'Bob') =>
+  cmd(`remove Cy by ${by}${second !== by ? `+${second}` : ''}`, async (m, { desk }) => {
+    if (m.removed.has('Cy')) return;
+    const t = await desk.call('approvalsRemoveOperator', { id: desk.ids.get('Cy') });
+    if (!t.ok) return;
+    const ticket = (t.data as { ticket: string }).ticket;
+    const held = await desk.ticketRef(ticket);
+    if (!held || !(await desk.sign(ticket, by)).ok) return;
+    if (m.strict) {
+      if (second === by) return;
+      const a = await desk.call('approvalsDecide', { ref: held.ref, action: 'approve' });
+      if (!a.ok || !(await desk.sign((a.data as { ticket: string }).ticket, second)).ok) return;
+    }
+    // With no cooling-off on the Sandbox profile, the removal is in force once its quorum signed.
+    m.removed.add('Cy');
+  });
+
 const backup = () =>
   cmd('backup the data folder', async (m, { desk }) => {
     const to = join(m.dir, `backup-${m.backups.length}`);
@@ -267,6 +350,13 @@ const approvals = fc.tuple(fc.nat(5), who).map(([p, b]) => approve(p, b));
 const commands = [
   drafts,
   drafts,
+  fc.tuple(fc.constantFrom(5, 7), who).map(([a, b]) => transfer(a, b)),
+  who.map((b) => uidTransfer(b)),
+  fc.tuple(fc.constantFrom(20000, 21000), who).map(([p, b]) => order(p, b)),
+  fc.tuple(fc.constantFrom(100, 1000), who).map(([c, b]) => rebalance(c, b)),
+  fc
+    .tuple(fc.constantFrom('Ann' as const, 'Bob' as const), fc.constantFrom('Ann' as const, 'Bob' as const))
+    .map(([a, b]) => removeCy(a, b)),
   approvals,
   fc.tuple(fc.array(fc.constantFrom(11, 22), { minLength: 2, maxLength: 3 }), who).map(([a, b]) => batch(a, b)),
   fc.tuple(fc.nat(5), who).map(([p, b]) => approve(p, b)),
@@ -285,14 +375,44 @@ let mine: ApiClient;
 let template: string;
 let operatorIds: Map<string, string>;
 
-async function withdrawalsAtExchange(): Promise<Withdrawal[]> {
+const lastDay = (): [string, string][] => {
   const now = Math.floor(Date.now() / 1000);
-  const query: [string, string][] = [
+  return [
     ['from', String(now - 86_400)],
     ['to', String(now + 60)],
     ['limit', '1000'],
   ];
-  return mine.request({ method: 'GET', path: '/wallet/withdrawals', query }, listOf(Withdrawal));
+};
+
+/**
+ * Every record at the exchange that carries a desk id, read with this test's own client: withdrawals by
+ * withdraw_order_id, main/sub transfers by client_order_id, spot orders by text (the order's client id).
+ */
+async function deskRecordsAtExchange(): Promise<{ key: string; id: string }[]> {
+  const withdrawals = await mine.request({ method: 'GET', path: '/wallet/withdrawals', query: lastDay() }, listOf(Withdrawal));
+  const transfers = await mine.request(
+    { method: 'GET', path: '/wallet/sub_account_transfers', query: lastDay() },
+    listOf(SubAccountTransfer),
+  );
+  const pushes = await mine.request({ method: 'GET', path: '/wallet/push', query: lastDay().slice(0, 2) }, listOf(UidTransfer));
+  const orders = await mine.request(
+    {
+      method: 'GET',
+      path: '/spot/orders',
+      query: [
+        ['currency_pair', 'BTC_USDT'],
+        ['status', 'open'],
+        ['limit', '100'],
+      ],
+    },
+    z.array(SpotOrder),
+  );
+  return [
+    ...withdrawals.filter((w) => w.withdraw_order_id).map((w) => ({ key: `w${w.id}`, id: w.withdraw_order_id! })),
+    ...transfers.filter((t) => t.client_order_id).map((t) => ({ key: `t${t.client_order_id}`, id: t.client_order_id! })),
+    ...orders.filter((o) => o.text.startsWith('t-')).map((o) => ({ key: `o${o.id}`, id: o.text })),
+    ...pushes.map((p) => ({ key: `p${p.id}`, id: `uid-amount:${p.amount}` })),
+  ];
 }
 
 /** A desk with three operators in force and both addresses in its address book, as an operator would set it up. */
@@ -357,9 +477,26 @@ describe('the desk’s guarantees, under random interleavings', () => {
     await fc.assert(
       fc.asyncProperty(fc.commands(commands, { maxCommands: COMMANDS, size: 'max' }), async (cmds) => {
         const runDir = join(dir, `run-${run++}`);
+        // Each run has an exchange of its own: every run's desk is a copy of one set-up folder, so it is
+        // the same desk (the same journal key) and would rightly take an earlier run's writes for its own.
+        await sandbox.stop();
+        sandbox = await launchSandbox({ root: ROOT, dataDir: join(runDir, 'sandbox'), extraArgs: ['--no-limits'] });
+        creds = readSandboxCredentials(sandbox.credentialsPath);
+        mine = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
+        otherMain = (await adminCall<{ main: { uid: string } }>(creds, 'POST', '/accounts', {})).main.uid;
+        uidSeq = 0;
         const desk = new Desk(join(runDir, 'home'), sandbox.credentialsPath);
-        const model: Model = { strict: false, writes: new Map(), groups: new Map(), backups: [], dir: runDir, log: [] };
-        const before = new Set((await withdrawalsAtExchange()).map((w) => w.id));
+        const model: Model = {
+          strict: false,
+          removed: new Set(),
+          uidAmounts: new Map(),
+          writes: new Map(),
+          groups: new Map(),
+          backups: [],
+          dir: runDir,
+          log: [],
+        };
+        const before = new Set((await deskRecordsAtExchange()).map((r) => r.key));
         cpSync(template, desk.home, { recursive: true });
         // The journals' anchors live beside the data folder (paths.ts): they come with the set-up desk,
         // and a restore of the folder (below) leaves them where they are, as on an operator's machine.
@@ -375,10 +512,13 @@ describe('the desk’s guarantees, under random interleavings', () => {
           );
           await desk.kill();
           await adminCall(creds, 'DELETE', '/faults').catch(() => {});
-          const left = (await withdrawalsAtExchange()).filter((w) => !before.has(w.id) && w.withdraw_order_id);
-          const ids = left.map((w) => w.withdraw_order_id!);
+          const left = (await deskRecordsAtExchange()).filter((r) => !before.has(r.key));
+          // An order's client id is its text; the model knows it by the ticket's ref, the same id without "t-".
+          const ids = left.map((r) =>
+            r.id.startsWith('uid-amount:') ? (model.uidAmounts.get(r.id.slice(11)) ?? r.id) : r.id.replace(/^t-/, ''),
+          );
           const story = `commands: ${model.log.join('; ')}`;
-          console.info(`run ${run}: ${left.length} withdrawals left, journal ${journal?.state}; ${story}`);
+          console.info(`run ${run}: ${left.length} writes reached the exchange, journal ${journal?.state}; ${story}`);
           // Every record the operators approved exists at most once.
           const twice = ids.filter((id, i) => ids.indexOf(id) !== i);
           expect(twice, `sent twice. ${story}`).toEqual([]);
