@@ -38,7 +38,7 @@ export function PolicyEditor({ current, onAsk }: { current: Policy; onAsk: (titl
   return (
     <details>
       <summary>Propose a new policy</summary>
-      <form aria-label="New policy" noValidate onSubmit={(e) => void submit(e)}>
+      <form noValidate onSubmit={(e) => void submit(e)}>
         <textarea
           aria-label="Policy"
           rows={14}
