@@ -131,7 +131,7 @@ export function TransferForm({
         {...field}
         onChange={(e) => {
           if (extra.upper) e.target.value = e.target.value.toUpperCase();
-          return field.onChange(e);
+          void field.onChange(e);
         }}
       />
     );
