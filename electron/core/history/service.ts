@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { describeWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import { statusWords } from '../../../shared/api/statusWords.ts';
 import type { HistoryKind, HistoryStatus } from '../../../shared/history.ts';
 import type { HistoryDb } from '../cache/historyDb.ts';
 import type { Change } from '../cache/historyDb.ts';
@@ -125,7 +125,7 @@ export class ProfileHistory {
         const what = c.kind === 'withdrawals' ? 'Withdrawal' : 'Deposit';
         this.opts.events.notify({
           title: `${what} ${c.key}: ${c.to}`,
-          body: c.kind === 'withdrawals' ? `${describeWithdrawalStatus(c.to)} (was ${c.from})` : `Now ${c.to} (was ${c.from})`,
+          body: `${statusWords(c.kind === 'withdrawals' ? 'withdrawal' : 'deposit', c.to)} (was ${c.from})`,
           tag: `${c.kind}:${c.key}`,
         });
       }
