@@ -3,9 +3,11 @@ import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.t
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { AlertsPanel } from './AlertsPanel.tsx';
-import { figure, percent, timeOf } from './format.ts';
+import { ratioAsPercent } from '../../../../shared/risk.ts';
+import { figure, timeOf } from './format.ts';
 import { useBalancesProgress } from './hooks.ts';
 import { transferHref } from './route.ts';
+import { RiskThresholdForm } from './RiskThresholdForm.tsx';
 import { SubAccountTransfers } from './SubAccountTransfers.tsx';
 import './balances.css';
 
@@ -33,9 +35,7 @@ function Fields({ record, testid }: { record: Record<string, unknown>; testid: s
 export function SubAccountDetail({ uid }: { uid: string }) {
   useBalancesProgress();
   const detail = useDeskQuery('balancesSubAccount', { uid });
-  const setThreshold = useDeskMutation('balancesSetThreshold');
   const setFloor = useDeskMutation('balancesSetFloor');
-  const [threshold, setThresholdText] = useState('');
   const [floorCurrency, setFloorCurrency] = useState('USDT');
   const [floorAmount, setFloorAmount] = useState('');
   const d = detail.data;
@@ -84,9 +84,9 @@ export function SubAccountDetail({ uid }: { uid: string }) {
                   {figure(d.row.total)}
                 </td>
                 <td className="num" data-testid="detail-cross-risk">
-                  {percent(d.row.cross_risk)}
+                  {ratioAsPercent(d.row.cross_risk)}
                 </td>
-                <td className="num">{percent(d.row.margin_risk)}</td>
+                <td className="num">{ratioAsPercent(d.row.margin_risk)}</td>
               </tr>
             </tbody>
           </table>
@@ -95,24 +95,7 @@ export function SubAccountDetail({ uid }: { uid: string }) {
       {d && (
         <div className="card">
           <h2>Alerts for this sub-account</h2>
-          <form
-            className="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setThreshold.mutate({ uid, risk_threshold: threshold.trim() || null });
-            }}
-          >
-            <span>
-              Risk threshold {percent(d.risk_threshold)} (ratio {d.risk_threshold}; 1.1 = 110% is liquidation)
-            </span>
-            <input
-              aria-label="Risk threshold ratio"
-              placeholder="e.g. 1.5, empty for the default"
-              value={threshold}
-              onChange={(e) => setThresholdText(e.target.value)}
-            />
-            <button type="submit">Set threshold</button>
-          </form>
+          <RiskThresholdForm uid={uid} current={d.risk_threshold} />
           <form
             className="row"
             onSubmit={(e) => {
@@ -135,7 +118,6 @@ export function SubAccountDetail({ uid }: { uid: string }) {
             />
             <button type="submit">Set floor</button>
           </form>
-          {setThreshold.error && <ErrorPanel error={setThreshold.error} />}
           {setFloor.error && <ErrorPanel error={setFloor.error} />}
         </div>
       )}
