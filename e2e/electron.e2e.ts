@@ -1,9 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { _electron } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
+import { describe, expect, it } from 'vitest';
+import { useSandbox } from '../electron/core/testkit/sandbox.ts';
 import { ROOT } from './harness.ts';
 import { CHANNEL_NAMES } from '../shared/ipc.ts';
 import { sandboxGet } from './sandboxApi.ts';
@@ -28,16 +27,7 @@ const electron = electronBinary();
 const reason = 'skip' in electron ? ` [skipped: ${electron.skip}]` : '';
 
 describe.skipIf('skip' in electron)(`the Electron app${reason}`, () => {
-  let sandbox: SandboxProcess;
-  let dataDir: string;
-  beforeAll(async () => {
-    dataDir = mkdtempSync(join(tmpdir(), 'desk-electron-'));
-    sandbox = await launchSandbox({ root: ROOT, dataDir: join(dataDir, 'sandbox') });
-  });
-  afterAll(async () => {
-    await sandbox?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const sandbox = useSandbox('desk-electron');
 
   it("opens a hardened window that shows the Sandbox's total balance", async () => {
     const app = await _electron.launch({

@@ -1,14 +1,13 @@
 import Database from 'better-sqlite3';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
-import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
+import { useSandbox } from '../electron/core/testkit/sandbox.ts';
 import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT } from './harness.ts';
 import { sandboxAdmin, sandboxGet, sandboxPost } from './sandboxApi.ts';
@@ -42,20 +41,16 @@ interface BatchView {
   rows: { state: string; to: string; from: string; amount: string }[];
 }
 
-let sandbox: SandboxProcess;
-let dir: string;
+// One Sandbox for the file, kept running across the desk's SIGKILLs and restarts.
+const sb = useSandbox('rebalance-e2e');
 const children: ChildProcess[] = [];
 
 function startDesk(home: string, kill?: string): Running {
-  const child = spawn(
-    process.execPath,
-    ['--import', tsx, join(ROOT, 'e2e', 'rebalanceDesk.ts'), join(dir, home), sandbox.credentialsPath],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, REBALANCE_KILL: kill ?? '' },
-    },
-  );
+  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'e2e', 'rebalanceDesk.ts'), join(sb.dir, home), sb.credentialsPath], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, REBALANCE_KILL: kill ?? '' },
+  });
   children.push(child);
   const err: string[] = [];
   createInterface({ input: child.stderr }).on('line', (l) => {
@@ -106,13 +101,13 @@ async function signAll(i: DeskInfo): Promise<number> {
 }
 
 async function subsWith(amounts: string[], prefix: string): Promise<string[]> {
-  const creds = readSandboxCredentials(sandbox.credentialsPath);
+  const creds = readSandboxCredentials(sb.credentialsPath);
   const uids: string[] = [];
   for (const [i, a] of amounts.entries()) {
-    const { uid } = await sandboxAdmin<{ uid: string }>(sandbox.credentialsPath, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, {
+    const { uid } = await sandboxAdmin<{ uid: string }>(sb.credentialsPath, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, {
       name: `${prefix}_${i}`,
     });
-    if (a !== '0') await sandboxAdmin(sandbox.credentialsPath, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
+    if (a !== '0') await sandboxAdmin(sb.credentialsPath, 'POST', '/deposits', { uid, currency: 'USDT', amount: a });
     uids.push(uid);
   }
   return uids;
@@ -121,7 +116,7 @@ async function subsWith(amounts: string[], prefix: string): Promise<string[]> {
 const spotUsdt = async (uid: string) =>
   (
     await sandboxGet<{ uid: string; available: Record<string, string> }[]>(
-      sandbox.credentialsPath,
+      sb.credentialsPath,
       '/wallet/sub_account_balances',
       `sub_uid=${uid}`,
     )
@@ -129,7 +124,7 @@ const spotUsdt = async (uid: string) =>
 
 /** The Sandbox's transfer records touching these sub-accounts, as (kind, from, to, amount) counted. */
 function records(uids: string[]): { key: string; n: number }[] {
-  const db = new Database(join(dir, 'sandbox', 'sandbox.sqlite'), { readonly: true, fileMustExist: true });
+  const db = new Database(join(sb.dir, 'sandbox', 'sandbox.sqlite'), { readonly: true, fileMustExist: true });
   try {
     const marks = uids.map(() => '?').join(',');
     return db
@@ -143,15 +138,11 @@ function records(uids: string[]): { key: string; n: number }[] {
   }
 }
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'rebalance-e2e-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
+beforeAll(() => {
   mkdirSync(SHOTS, { recursive: true });
-}, 60_000);
-afterAll(async () => {
+});
+afterAll(() => {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('Rebalance on the desk and the Sandbox', () => {
@@ -168,7 +159,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     const amounts = ['500', '0', '120.5', '0', '0', '37', '0', '0', '250', '0'];
     const uids = await subsWith(amounts, 'rebal');
     // The first four main/sub answers are slow, so that the progress is seen under way.
-    await sandboxAdmin(sandbox.credentialsPath, 'POST', '/faults', {
+    await sandboxAdmin(sb.credentialsPath, 'POST', '/faults', {
       kind: 'latency',
       latency_ms: 4000,
       path: '/wallet/sub_account_transfers',
@@ -300,7 +291,7 @@ describe('Rebalance on the desk and the Sandbox', () => {
     expect(plan.transfers.map((t) => t.amount)).toEqual(['50', '35']);
     const { ref } = await desk<{ ref: string }>(info, 'rebalanceDraft', { plan: plan.id });
     // Between the plan and its approval, 40 USDT leave the first sub-account.
-    await sandboxPost(sandbox.credentialsPath, '/wallet/sub_account_transfers', {
+    await sandboxPost(sb.credentialsPath, '/wallet/sub_account_transfers', {
       sub_account: uids[0],
       sub_account_type: 'spot',
       currency: 'USDT',

@@ -22,6 +22,7 @@ export const QUERY_CHANNELS = [
   'withdrawalDetail',
   'historyStatus',
   'unreadRecords',
+  'noticesList',
   'unsentList',
   'depositAddress',
   'balancesMain',
@@ -124,8 +125,8 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   // A restarted Sandbox may hold other figures than the page shows (its world moved on while down).
   sandbox: ['totalBalance', 'intentsList'],
   history: HISTORY_READS,
-  // Shown as a desktop or browser notification; it changes no read.
-  notify: [],
+  // Shown as a desktop or browser notification, and kept in the core's notices until read.
+  notify: ['noticesList'],
   // Progress changes the matrix only when a load is done: the balances feature's hook refetches then.
   balancesProgress: [],
   balanceAlert: ['balancesMatrix', 'balancesSubAccount', 'balanceAlerts'],
@@ -154,6 +155,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   vaultLock: [],
   vaultSetPassphrase: [],
   userActive: [],
+  noticesRead: [],
   settingsSave: [],
   writePrepare: [],
   writeApprove: [],
@@ -207,6 +209,7 @@ export const WRITTEN_BY_ANSWER = {
   vaultSetPassphrase: 'vaultStatus',
   journalAcknowledgeRecovery: 'journalStatus',
   historySync: 'historyStatus',
+  noticesRead: 'noticesList',
   // An intent answer is merged into the cached lists, like the `intent` event that follows it.
   writePrepare: 'intentsList',
   writeApprove: 'intentsList',
@@ -241,6 +244,7 @@ export const KEPT_FRESH_BY_EVENTS: ReadonlySet<QueryChannel> = new Set<QueryChan
   'rebalanceTemplates',
   'rebalanceBatches',
   'unreadRecords',
+  'noticesList',
 ]);
 
 /** Channels whose answer comes from the exchange: their outcomes are the connection state the window shows. */

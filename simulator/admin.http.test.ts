@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RouteDef } from './server.ts';
-import { admin, send, signed, startTestSandbox, type TestSandbox } from './testkit/http.ts';
+import { admin, send, signed } from './testkit/http.ts';
+import { useTestSandbox } from './testkit/sandbox.ts';
 
 // The admin API's own rules, and faults as a client sees them. A probe write route commits a row, so a
 // test can tell "the change was committed but the answer never came" from "nothing happened".
@@ -18,14 +19,8 @@ const PROBES: RouteDef[] = [
   { method: 'GET', path: '/probe/time', group: 'public', handler: ({ nowSec }) => ({ server_time: nowSec }) },
 ];
 
-let s: TestSandbox;
+const s = useTestSandbox({ noLimits: true }, PROBES);
 let seq = 0;
-beforeAll(async () => {
-  s = await startTestSandbox({ noLimits: true }, PROBES);
-});
-afterAll(async () => {
-  await s.dispose();
-});
 afterEach(async () => {
   await admin(s, 'DELETE', '/faults');
 });

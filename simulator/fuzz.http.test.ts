@@ -1,10 +1,12 @@
 import fc from 'fast-check';
 import { connect } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Clock } from './clock.ts';
 import { DEFAULT_OPTIONS } from './options.ts';
 import { allRoutes } from './routes/index.ts';
-import { send, sign, signed, startTestSandbox, type Reply, type TestSandbox } from './testkit/http.ts';
+import type { RunningSandbox } from './app.ts';
+import { send, sign, signed, type Reply } from './testkit/http.ts';
+import { useTestSandbox } from './testkit/sandbox.ts';
 
 // Malformed requests of every kind: no answer may be a 5xx, every failure is {label, message}, and the
 // server still answers a good request afterwards. Runs against the whole Sandbox with its real routes.
@@ -125,20 +127,14 @@ function checkReply(r: Reply, m: string): void {
   }
 }
 
-async function stillAnswers(s: TestSandbox): Promise<void> {
+async function stillAnswers(s: RunningSandbox): Promise<void> {
   const r = await signed(s.baseUrl, s.credentials.main, { method: 'GET', path: '/wallet/total_balance' });
   expect(r.status).toBe(200);
 }
 
 for (const noLimits of [true, false]) {
   describe(`fuzz (${noLimits ? 'limits off' : 'limits on'})`, () => {
-    let s: TestSandbox;
-    beforeAll(async () => {
-      s = await startTestSandbox({ noLimits });
-    });
-    afterAll(async () => {
-      await s.dispose();
-    });
+    const s = useTestSandbox({ noLimits });
 
     it('unsigned and badly signed requests: never a 5xx', async () => {
       await fc.assert(
@@ -258,13 +254,7 @@ function decodeSafe(q: string): string {
 }
 
 describe('fuzz: bytes that are not HTTP', () => {
-  let s: TestSandbox;
-  beforeAll(async () => {
-    s = await startTestSandbox({ noLimits: true });
-  });
-  afterAll(async () => {
-    await s.dispose();
-  });
+  const s = useTestSandbox({ noLimits: true });
 
   it('the server answers 4xx or closes, and keeps serving', async () => {
     const { port } = new URL(s.baseUrl);

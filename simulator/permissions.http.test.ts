@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RouteGroup } from './auth.ts';
 import type { RouteDef } from './server.ts';
-import { admin, signed, startTestSandbox, type Key, type TestSandbox } from './testkit/http.ts';
+import { admin, signed, type Key } from './testkit/http.ts';
+import { useTestSandbox } from './testkit/sandbox.ts';
 
 // §5.2 and §5.5 over HTTP. The Sandbox runs with one probe route per permission group (GET and POST),
 // so that every group can be checked whether or not the Sandbox serves an endpoint of it.
@@ -16,7 +17,7 @@ const PROBES: RouteDef[] = GROUPS.flatMap((g) =>
   })),
 );
 
-let s: TestSandbox;
+const s = useTestSandbox({ noLimits: true }, PROBES);
 const MAIN = '10000001';
 
 async function newKey(uid: string, perms: Record<string, unknown>, ipAllow?: string[]): Promise<Key> {
@@ -29,13 +30,6 @@ async function probe(k: Key, g: RouteGroup, method: 'GET' | 'POST', localAddress
   const r = await signed(s.baseUrl, k, { method, path: `/probe/${g}`, body: method === 'POST' ? '{}' : '', localAddress });
   return r.status === 200 ? 'ok' : `${r.status} ${r.json?.label}`;
 }
-
-beforeAll(async () => {
-  s = await startTestSandbox({ noLimits: true }, PROBES);
-});
-afterAll(async () => {
-  await s.dispose();
-});
 
 describe('permission groups (§5.2)', () => {
   it('none refuses with FORBIDDEN, read allows GET only (READ_ONLY otherwise), write allows both', async () => {

@@ -1,26 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Clock } from './clock.ts';
 import { DEFAULT_OPTIONS } from './options.ts';
 import { allRoutes } from './routes/index.ts';
 import type { RouteDef } from './server.ts';
-import { admin, send, sign, signed, startTestSandbox, type Key, type Reply, type TestSandbox } from './testkit/http.ts';
+import { admin, send, sign, signed, type Key, type Reply } from './testkit/http.ts';
+import { useTestSandbox } from './testkit/sandbox.ts';
 
 // Authentication labels (§5.9), the headers of §4.3 and the request-format labels of §7, over HTTP
 // against a whole Sandbox.
 
-let s: TestSandbox;
 const TB = '/wallet/total_balance';
 
 // A write route that echoes the parsed body, beside the Sandbox's own routes.
 const ECHO: RouteDef = { method: 'POST', path: '/probe/echo', group: 'wallet', handler: ({ body }) => ({ body }) };
 
-beforeAll(async () => {
-  const options = { ...DEFAULT_OPTIONS, noLimits: true };
-  s = await startTestSandbox(options, [...allRoutes({ clock: new Clock(), options }), ECHO]);
-});
-afterAll(async () => {
-  await s.dispose();
-});
+const options = { ...DEFAULT_OPTIONS, noLimits: true };
+const s = useTestSandbox(options, [...allRoutes({ clock: new Clock(), options }), ECHO]);
 
 const fail = (r: Reply) => `${r.status} ${r.json?.label}`;
 

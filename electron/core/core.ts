@@ -1,6 +1,15 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import { channels, events, isChannelName, type ChannelName, type EventName, type EventPayload, type Reply } from '../../shared/ipc.ts';
+import {
+  channels,
+  events,
+  isChannelName,
+  type ChannelName,
+  type EventName,
+  type EventPayload,
+  type IntentView,
+  type Reply,
+} from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
@@ -21,6 +30,9 @@ import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { HistoryService } from './history/service.ts';
 import { RebalanceService } from './rebalance/service.ts';
+import { NoticeBoard } from './notices.ts';
+import { payoutFinishWatcher } from './payouts/finished.ts';
+import { serviceOf } from './payouts/handlers.ts';
 import { UnreadRegistry } from './unread.ts';
 import type { VaultPort } from './vaultPort.ts';
 
@@ -89,11 +101,13 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   /** Every event is checked against its schema before it leaves, like every answer. */
   function emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
     const checked = events[event].parse(payload) as EventPayload<E>;
+    if (event === 'notify') notices.add(checked as EventPayload<'notify'>);
     for (const l of listeners) l(event, checked);
   }
 
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
   const unread = new UnreadRegistry((view) => emit('unreadRecords', view));
+  const notices = new NoticeBoard();
   const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
@@ -105,13 +119,18 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const confirmListeners = new Set<() => void>();
   let approvals: DeskApprovals | null = null;
   let rebalance: RebalanceService | null = null;
+  /** Told once when the last row of an approved payout batch ends (payouts/finished.ts); set once the handlers' deps exist. */
+  let payoutRowEnded: (v: IntentView) => void = () => {};
   const session = new Session({
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
     ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
     ...(anchorDir ? { anchorDir } : {}),
     settleMs: () => settings.get().settle_seconds * 1000,
-    onWrite: (e) => emit('intent', e.intent),
+    onWrite: (e) => {
+      emit('intent', e.intent);
+      payoutRowEnded(e.intent);
+    },
     onJournalChanged: () => emit('journal', {}),
     log,
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
@@ -138,6 +157,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS,
       log,
       ...(opts.now ? { now: opts.now } : {}),
+      notify: (n) => emit('notify', n),
       onChange: () => {
         emit('approvals', {});
         for (const l of confirmListeners) l();
@@ -146,7 +166,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       },
     });
     const changed = throttle((ref: string) => emit('rebalance', { ref }), 250);
-    rebalance = new RebalanceService({ dataDir: opts.dataDir, session, approvals, changed, log });
+    rebalance = new RebalanceService({ dataDir: opts.dataDir, session, approvals, changed, log, notify: (n) => emit('notify', n) });
   }
   vault?.onChange(() => emit('vault', vault.status()));
 
@@ -187,7 +207,13 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     return service;
   }
 
-  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf, unread };
+  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf, unread, notices };
+  payoutRowEnded = payoutFinishWatcher({
+    service: () => (approvals ? serviceOf(deps) : null),
+    batches: () => (approvals ? approvals.batchesOf('payouts') : Promise.resolve([])),
+    notify: (n) => emit('notify', n),
+    log,
+  });
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
   session.start();
 

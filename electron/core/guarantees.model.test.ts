@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SpotOrder } from '../../shared/api/orders.ts';
-import { listOf, SubAccountTransfer, Withdrawal } from '../../shared/api/records.ts';
+import { listOf, SubAccountTransfer, UidTransfer, Withdrawal } from '../../shared/api/records.ts';
 import type { SandboxCredentials } from '../../shared/sandbox.ts';
 import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
 import { ApiClient } from './client/client.ts';
@@ -16,13 +16,13 @@ import { readSandboxCredentials } from './profiles/sandbox.ts';
 import { adminCall } from './testkit/sandboxAdmin.ts';
 
 // The desk's two promises, checked by a model: no money leaves twice, and none leaves without the quorum
-// of the policy in force. Random interleavings of drafts (single withdrawals, main/sub transfers, spot
-// orders, payout batches and rebalances),
-// signatures by three operators, policy changes, freezes, backups and restores of the data folder,
-// SIGKILLs of the desk's process and the Sandbox's faults, against a real Sandbox and the real desk in its
-// own process. After each run the Sandbox is asked, with this test's own client, what left; the model
-// holds what the operators signed. The seed is printed; GUARANTEES_SEED replays it (with GUARANTEES_PATH,
-// the path fast-check prints, one failing run alone); GUARANTEES_RUNS and GUARANTEES_COMMANDS make a longer run.
+// of the policy in force. Random interleavings of drafts (single withdrawals, main/sub transfers, UID
+// transfers, spot orders, payout batches and rebalances), signatures by three operators, policy changes,
+// an operator's removal, freezes, backups and restores of the data folder, SIGKILLs of the desk's process
+// and the Sandbox's faults, against a real Sandbox and the real desk in its own process. After each run
+// the Sandbox is asked, with this test's own client, what left; the model holds what the operators
+// signed. The seed is printed; GUARANTEES_SEED replays it (with GUARANTEES_PATH, the path fast-check
+// prints, one failing run alone); GUARANTEES_RUNS and GUARANTEES_COMMANDS make a longer run.
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const TSX = createRequire(join(ROOT, 'package.json')).resolve('tsx');
@@ -135,6 +135,10 @@ class Desk {
 /** What the operators did, as they know it; never rolled back by a restore of the desk's folder. */
 interface Model {
   strict: boolean;
+  /** UID transfers carry no id of the desk's: the model tells them apart by amount (each draft its own). */
+  uidAmounts: Map<string, string>;
+  /** Operators the operators removed: their signatures count for nothing from then on, whatever a restore brings back. */
+  removed: Set<string>;
   /** Every desk id (single request or batch row) the operators drafted, with its amount and who signed it. */
   writes: Map<string, { amount: number; group: string }>;
   groups: Map<string, { signers: Set<string>; approved: boolean; rows: string[] }>;
@@ -150,6 +154,7 @@ function needed(m: Model, group: string): number {
 }
 
 function signed(m: Model, group: string, name: string): void {
+  if (m.removed.has(name)) return;
   const g = m.groups.get(group)!;
   g.signers.add(name);
   if (!g.approved && g.signers.size >= needed(m, group)) g.approved = true;
@@ -191,6 +196,19 @@ const transfer = (amount: number, by: (typeof OPERATORS)[number]) =>
   cmd(`transfer ${amount} USDT to a sub-account by ${by}`, async (m, { desk }) => {
     const input = { sub_account: creds.sub_accounts[0]!.uid, currency: 'USDT', amount: String(amount), direction: 'to' };
     await draftOne(m, desk, { kind: 'main_sub_transfer', input }, 0, by);
+  });
+
+let uidSeq = 0;
+let otherMain = '';
+// A UID transfer to another main account: no id of the desk's reaches the exchange, so each has an
+// amount of its own, and the exchange's push records are matched to the drafts by it.
+const uidTransfer = (by: (typeof OPERATORS)[number]) =>
+  cmd(`UID transfer by ${by}`, async (m, { desk }) => {
+    const amount = `1.${String(++uidSeq).padStart(3, '0')}`;
+    const before = new Set(m.writes.keys());
+    await draftOne(m, desk, { kind: 'uid_transfer', input: { receive_uid: otherMain, currency: 'USDT', amount } }, 0, by);
+    const ref = [...m.writes.keys()].find((k) => !before.has(k));
+    if (ref) m.uidAmounts.set(amount, ref);
   });
 
 const order = (price: number, by: (typeof OPERATORS)[number]) =>
@@ -279,6 +297,24 @@ const freeze = (by: (typeof OPERATORS)[number], second: (typeof OPERATORS)[numbe
     }
   });
 
+// Cy leaves the desk: a removal needs the largest quorum a policy asks (two under the strict one).
+const removeCy = (by: 'Ann' | 'Bob', second: 'Ann' | 'Bob') =>
+  cmd(`remove Cy by ${by}${second !== by ? `+${second}` : ''}`, async (m, { desk }) => {
+    if (m.removed.has('Cy')) return;
+    const t = await desk.call('approvalsRemoveOperator', { id: desk.ids.get('Cy') });
+    if (!t.ok) return;
+    const ticket = (t.data as { ticket: string }).ticket;
+    const held = await desk.ticketRef(ticket);
+    if (!held || !(await desk.sign(ticket, by)).ok) return;
+    if (m.strict) {
+      if (second === by) return;
+      const a = await desk.call('approvalsDecide', { ref: held.ref, action: 'approve' });
+      if (!a.ok || !(await desk.sign((a.data as { ticket: string }).ticket, second)).ok) return;
+    }
+    // With no cooling-off on the Sandbox profile, the removal is in force once its quorum signed.
+    m.removed.add('Cy');
+  });
+
 const backup = () =>
   cmd('backup the data folder', async (m, { desk }) => {
     const to = join(m.dir, `backup-${m.backups.length}`);
@@ -315,8 +351,12 @@ const commands = [
   drafts,
   drafts,
   fc.tuple(fc.constantFrom(5, 7), who).map(([a, b]) => transfer(a, b)),
+  who.map((b) => uidTransfer(b)),
   fc.tuple(fc.constantFrom(20000, 21000), who).map(([p, b]) => order(p, b)),
   fc.tuple(fc.constantFrom(100, 1000), who).map(([c, b]) => rebalance(c, b)),
+  fc
+    .tuple(fc.constantFrom('Ann' as const, 'Bob' as const), fc.constantFrom('Ann' as const, 'Bob' as const))
+    .map(([a, b]) => removeCy(a, b)),
   approvals,
   fc.tuple(fc.array(fc.constantFrom(11, 22), { minLength: 2, maxLength: 3 }), who).map(([a, b]) => batch(a, b)),
   fc.tuple(fc.nat(5), who).map(([p, b]) => approve(p, b)),
@@ -354,6 +394,7 @@ async function deskRecordsAtExchange(): Promise<{ key: string; id: string }[]> {
     { method: 'GET', path: '/wallet/sub_account_transfers', query: lastDay() },
     listOf(SubAccountTransfer),
   );
+  const pushes = await mine.request({ method: 'GET', path: '/wallet/push', query: lastDay().slice(0, 2) }, listOf(UidTransfer));
   const orders = await mine.request(
     {
       method: 'GET',
@@ -370,6 +411,7 @@ async function deskRecordsAtExchange(): Promise<{ key: string; id: string }[]> {
     ...withdrawals.filter((w) => w.withdraw_order_id).map((w) => ({ key: `w${w.id}`, id: w.withdraw_order_id! })),
     ...transfers.filter((t) => t.client_order_id).map((t) => ({ key: `t${t.client_order_id}`, id: t.client_order_id! })),
     ...orders.filter((o) => o.text.startsWith('t-')).map((o) => ({ key: `o${o.id}`, id: o.text })),
+    ...pushes.map((p) => ({ key: `p${p.id}`, id: `uid-amount:${p.amount}` })),
   ];
 }
 
@@ -441,8 +483,19 @@ describe('the desk’s guarantees, under random interleavings', () => {
         sandbox = await launchSandbox({ root: ROOT, dataDir: join(runDir, 'sandbox'), extraArgs: ['--no-limits'] });
         creds = readSandboxCredentials(sandbox.credentialsPath);
         mine = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
+        otherMain = (await adminCall<{ main: { uid: string } }>(creds, 'POST', '/accounts', {})).main.uid;
+        uidSeq = 0;
         const desk = new Desk(join(runDir, 'home'), sandbox.credentialsPath);
-        const model: Model = { strict: false, writes: new Map(), groups: new Map(), backups: [], dir: runDir, log: [] };
+        const model: Model = {
+          strict: false,
+          removed: new Set(),
+          uidAmounts: new Map(),
+          writes: new Map(),
+          groups: new Map(),
+          backups: [],
+          dir: runDir,
+          log: [],
+        };
         const before = new Set((await deskRecordsAtExchange()).map((r) => r.key));
         cpSync(template, desk.home, { recursive: true });
         // The journals' anchors live beside the data folder (paths.ts): they come with the set-up desk,
@@ -461,7 +514,9 @@ describe('the desk’s guarantees, under random interleavings', () => {
           await adminCall(creds, 'DELETE', '/faults').catch(() => {});
           const left = (await deskRecordsAtExchange()).filter((r) => !before.has(r.key));
           // An order's client id is its text; the model knows it by the ticket's ref, the same id without "t-".
-          const ids = left.map((r) => r.id.replace(/^t-/, ''));
+          const ids = left.map((r) =>
+            r.id.startsWith('uid-amount:') ? (model.uidAmounts.get(r.id.slice(11)) ?? r.id) : r.id.replace(/^t-/, ''),
+          );
           const story = `commands: ${model.log.join('; ')}`;
           console.info(`run ${run}: ${left.length} writes reached the exchange, journal ${journal?.state}; ${story}`);
           // Every record the operators approved exists at most once.

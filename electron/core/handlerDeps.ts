@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { NoticeBoard } from './notices.ts';
 import type { UnreadRegistry } from './unread.ts';
 import type { ChannelName, Channels } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
@@ -30,6 +31,7 @@ export interface HandlerDeps {
   rebalance: RebalanceService | null;
   /** Records the active profile's latest list answers set aside as malformed. */
   unread: UnreadRegistry;
+  notices: NoticeBoard;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;

@@ -17,6 +17,8 @@ export type { HandlerDeps, Handlers } from './handlerDeps.ts';
 // `Handlers` proves here that every channel of the contract has exactly one answer.
 export const handlers: Handlers = {
   unreadRecords: async (_req, { unread }) => unread.view(),
+  noticesList: async (_req, { notices }) => notices.view(),
+  noticesRead: async (req, { notices }) => notices.read(req.ids),
   ...profileHandlers,
   ...vaultHandlers,
   ...writeHandlers,

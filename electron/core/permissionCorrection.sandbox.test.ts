@@ -1,35 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ProfileSummary } from '../../shared/ipc.ts';
-import type { SandboxCredentials } from '../../shared/sandbox.ts';
-import { launchSandbox, type SandboxProcess } from '../sandbox-launcher.ts';
 import type { ConfirmCore, Core } from './core.ts';
 import { openDesk } from './desk.ts';
-import { readSandboxCredentials } from './profiles/sandbox.ts';
+import { useSandbox } from './testkit/sandbox.ts';
 import { adminCall } from './testkit/sandboxAdmin.ts';
 
 // The permission correction is a property of the key's client, not of one door into it: a refusal met
 // by a read nobody asked for (the history sync that starts with a profile) corrects the declared
 // permission as a page's read would. Real desk core, real Sandbox.
 
-const ROOT = join(import.meta.dirname, '..', '..');
-let sandbox: SandboxProcess;
-let dir: string;
+const sb = useSandbox('desk-refusal');
 let core: Core & ConfirmCore;
-let creds: SandboxCredentials;
 
-beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'desk-refusal-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox') });
-  creds = readSandboxCredentials(sandbox.credentialsPath);
-  core = openDesk({ home: join(dir, 'home'), sandboxCredentialsPath: sandbox.credentialsPath, log: () => {} });
-}, 60_000);
+beforeAll(() => {
+  core = openDesk({ home: join(sb.dir, 'home'), sandboxCredentialsPath: sb.credentialsPath, log: () => {} });
+});
 afterAll(async () => {
   await core?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function profile(id: string): Promise<ProfileSummary> {
@@ -40,11 +28,11 @@ async function profile(id: string): Promise<ProfileSummary> {
 describe('a refusal met by a background read', () => {
   it("corrects the profile's declared permission without any page asking", async () => {
     expect((await core.invoke('vaultSetPassphrase', { next: 'passphrase for tests' })).ok).toBe(true);
-    const sub = creds.sub_accounts[0]!;
+    const sub = sb.creds.sub_accounts[0]!;
     const saved = await core.invoke('profileSave', {
       name: 'Sub-account key',
       environment: 'futures',
-      base_url: creds.base_url,
+      base_url: sb.creds.base_url,
       svc: 'Svc',
       key: sub.key,
       secret: sub.secret,
@@ -54,7 +42,7 @@ describe('a refusal met by a background read', () => {
     expect(saved).toMatchObject({ ok: true });
     const id = (saved as { data: ProfileSummary }).data.id;
     // The main account turns the sub-account's wallet area off (§5.5) after the key was saved.
-    await adminCall(creds, 'PUT', `/accounts/${sub.uid}/areas`, { areas: ['spot', 'futures'] });
+    await adminCall(sb.creds, 'PUT', `/accounts/${sub.uid}/areas`, { areas: ['spot', 'futures'] });
     // Selecting the profile starts its history sync in the background (GET /wallet/withdrawals and the
     // other wallet histories); no channel that reads is invoked.
     expect((await core.invoke('profileSelect', { id })).ok).toBe(true);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Notices } from '../notices.ts';
 import { CsvExport } from '../csvExport.ts';
 import { UnreadRecords } from '../unread.ts';
 import {
@@ -45,6 +46,9 @@ export const historyChannels = {
   historyStatus: { request: z.object({}).strict(), response: HistoryStatus },
   /** Records the latest list answers set aside as malformed, across every read of the active profile. */
   unreadRecords: { request: z.object({}).strict(), response: UnreadRecords },
+  noticesList: { request: z.object({}).strict(), response: Notices },
+  /** Marks notices read: those named, or all when `ids` is left out. */
+  noticesRead: { request: z.object({ ids: z.array(z.number().int().nonnegative()).max(500).optional() }).strict(), response: Notices },
   /** Reads what is new now (the operator's Refresh); answers when that sync is over. */
   historySync: { request: z.object({}).strict(), response: HistoryStatus },
   /** Outflows not sent by this desk: unacknowledged first, newest first. */

@@ -1,15 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { admin, signed, startTestSandbox, type TestSandbox } from '../testkit/http.ts';
+import { describe, expect, it } from 'vitest';
+import { admin, signed } from '../testkit/http.ts';
+import { useTestSandbox } from '../testkit/sandbox.ts';
 
 // PUT /admin/v1/accounts/{uid}/cross_margin: what a test uses to move a sub-account's §2.8 cross margin risk.
 
-let s: TestSandbox;
-beforeAll(async () => {
-  s = await startTestSandbox({ noLimits: true });
-});
-afterAll(async () => {
-  await s.dispose();
-});
+const s = useTestSandbox({ noLimits: true });
 
 const crossOf = async (uid: string) =>
   (

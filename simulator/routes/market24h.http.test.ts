@@ -1,18 +1,12 @@
 import Decimal from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { CurrencyPair, OrderBook, SpotOrder, SpotTrade } from '../../shared/api/orders.ts';
-import { failure, startClient, type Client } from '../testkit/client.ts';
+import { failure, useClient } from '../testkit/client.ts';
 
 // The spot market where it must match the live service: trade times in milliseconds, the tickers'
 // rolling 24-hour figures, and one currency pair by name. A fresh Sandbox: no trade before these.
 
-let c: Client;
-beforeAll(async () => {
-  c = await startClient();
-});
-afterAll(async () => {
-  await c.s.dispose();
-});
+const c = useClient();
 
 const PAIR = 'BTC_USDT';
 

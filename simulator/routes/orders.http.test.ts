@@ -1,20 +1,14 @@
 import Decimal from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
 import { SpotOrder, SpotTrade, OrderBook, OpenOrdersOfPair, CancelOrderResult } from '../../shared/api/orders.ts';
 import { signed, type Reply } from '../testkit/http.ts';
-import { failure, startClient, type Client, type Key } from '../testkit/client.ts';
+import { failure, useClient, type Key } from '../testkit/client.ts';
 
 // The spot market through the real Sandbox over HTTP, as a client sees it: the demo world's market maker
 // quotes every pair, orders lock and move money in GET /spot/accounts, and refusals carry §7 labels and
 // change nothing.
 
-let c: Client;
-beforeAll(async () => {
-  c = await startClient();
-});
-afterAll(async () => {
-  await c.s.dispose();
-});
+const c = useClient();
 
 const PAIR = 'BTC_USDT';
 

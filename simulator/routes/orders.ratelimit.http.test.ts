@@ -1,16 +1,11 @@
-import { afterAll, beforeAll, expect, test } from 'vitest';
-import { admin, signed, startTestSandbox, type Reply, type TestSandbox } from '../testkit/http.ts';
+import { expect, test } from 'vitest';
+import { admin, signed, type Reply } from '../testkit/http.ts';
+import { useTestSandbox } from '../testkit/sandbox.ts';
 
 // §8.2 spot rows with the real market routes and limits on: placement 10/s per UID and market,
 // cancellation 200/s in total (single, all-of-a-pair and batch share it), other spot endpoints 200/10 s each.
 
-let s: TestSandbox;
-beforeAll(async () => {
-  s = await startTestSandbox({});
-});
-afterAll(async () => {
-  await s.dispose();
-});
+const s = useTestSandbox({});
 
 const num = (r: Reply, h: string) => Number(r.headers[h]);
 const order = (pair: string, key = s.credentials.main) =>

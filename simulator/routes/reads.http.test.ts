@@ -1,16 +1,10 @@
 import Decimal from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { failure, spotAvailable, startClient, type Client } from '../testkit/client.ts';
+import { describe, expect, test } from 'vitest';
+import { failure, spotAvailable, useClient } from '../testkit/client.ts';
 
 // Contract tests of the §4.1 reads, the §4.4 account and market reads, and the ledger's admin routes.
 
-let c: Client;
-beforeAll(async () => {
-  c = await startClient();
-});
-afterAll(async () => {
-  await c.s.dispose();
-});
+const c = useClient();
 
 const DAY = 86400;
 

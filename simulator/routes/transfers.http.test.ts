@@ -1,16 +1,10 @@
 import Decimal from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { failure, spotAvailable, startClient, type Client } from '../testkit/client.ts';
+import { describe, expect, test } from 'vitest';
+import { failure, spotAvailable, useClient } from '../testkit/client.ts';
 
 // Contract tests of the §4.1 transfer endpoints over HTTP against a demo-world Sandbox.
 
-let c: Client;
-beforeAll(async () => {
-  c = await startClient();
-});
-afterAll(async () => {
-  await c.s.dispose();
-});
+const c = useClient();
 
 const LOCKED_SUB = '10000123';
 

@@ -1,17 +1,11 @@
 import Decimal from 'decimal.js';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { failure, spotAvailable, startClient, type Client } from '../testkit/client.ts';
+import { describe, expect, test } from 'vitest';
+import { failure, spotAvailable, useClient } from '../testkit/client.ts';
 
 // Contract tests of §4.2 over HTTP against a real Sandbox (demo world, limits off, life cycle frozen
 // so each test moves withdrawals itself through the admin API or one explicit tick).
 
-let c: Client;
-beforeAll(async () => {
-  c = await startClient();
-});
-afterAll(async () => {
-  await c.s.dispose();
-});
+const c = useClient();
 
 const TRX_ADDR = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 
@@ -217,37 +211,31 @@ describe('POST /withdrawals', () => {
 });
 
 describe('refuse-duplicate-withdrawals', () => {
+  const d = useClient({ refuseDuplicateWithdrawals: true });
+
   test('with the option on, a reused withdraw_order_id is ORDER_EXISTS', async () => {
-    const d = await startClient({ refuseDuplicateWithdrawals: true });
-    try {
-      const body = { currency: 'USDT', chain: 'TRX', address: TRX_ADDR, amount: '25', withdraw_order_id: 'once' };
-      expect((await d.post('/withdrawals', body)).status).toBe(200);
-      expect(failure(await d.post('/withdrawals', body))).toEqual({ status: 400, label: 'ORDER_EXISTS' });
-    } finally {
-      await d.s.dispose();
-    }
+    const body = { currency: 'USDT', chain: 'TRX', address: TRX_ADDR, amount: '25', withdraw_order_id: 'once' };
+    expect((await d.post('/withdrawals', body)).status).toBe(200);
+    expect(failure(await d.post('/withdrawals', body))).toEqual({ status: 400, label: 'ORDER_EXISTS' });
   });
 });
 
 describe('life cycle timer', () => {
+  const d = useClient({ speed: 100 });
+
   test('with speed on, the timer takes a withdrawal through EXTPEND to a final status', async () => {
-    const d = await startClient({ speed: 100 });
-    try {
-      const r = await d.post('/withdrawals', { currency: 'USDT', chain: 'TRX', address: TRX_ADDR, amount: '25' });
-      expect(r.status, r.text).toBe(200);
-      const id = r.json.withdraw_id as string;
-      const seen: string[] = [];
-      for (let i = 0; i < 100; i++) {
-        await new Promise((res) => setTimeout(res, 50));
-        const st = ((await d.get('/wallet/withdrawals', { withdraw_id: id })).json as { status: string }[])[0]!.status;
-        if (seen.at(-1) !== st) seen.push(st);
-        if (['DONE', 'REJECT'].includes(st)) break;
-      }
-      expect(['DONE', 'REJECT']).toContain(seen.at(-1));
-      expect(seen).toContain('EXTPEND');
-    } finally {
-      await d.s.dispose();
+    const r = await d.post('/withdrawals', { currency: 'USDT', chain: 'TRX', address: TRX_ADDR, amount: '25' });
+    expect(r.status, r.text).toBe(200);
+    const id = r.json.withdraw_id as string;
+    const seen: string[] = [];
+    for (let i = 0; i < 100; i++) {
+      await new Promise((res) => setTimeout(res, 50));
+      const st = ((await d.get('/wallet/withdrawals', { withdraw_id: id })).json as { status: string }[])[0]!.status;
+      if (seen.at(-1) !== st) seen.push(st);
+      if (['DONE', 'REJECT'].includes(st)) break;
     }
+    expect(['DONE', 'REJECT']).toContain(seen.at(-1));
+    expect(seen).toContain('EXTPEND');
   });
 });
 

@@ -1,6 +1,8 @@
-import { admin, send, signed, startTestSandbox, type Key as SigningKey, type Reply, type TestSandbox } from './http.ts';
+import type { RunningSandbox } from '../app.ts';
 import { lifecycleTick } from '../lifecycle.ts';
 import type { SandboxOptions } from '../options.ts';
+import { admin, send, signed, startTestSandbox, type Key as SigningKey, type Reply, type TestSandbox } from './http.ts';
+import { useTestSandbox } from './sandbox.ts';
 
 // A signed client over real HTTP for the contract tests of the Sandbox's endpoints. Limits are off and
 // the life cycle crawls unless a test asks otherwise, so that each test moves withdrawals itself.
@@ -13,7 +15,7 @@ export interface Key extends SigningKey {
 }
 
 export interface Client {
-  s: TestSandbox;
+  s: RunningSandbox;
   main: Key;
   readOnly: Key;
   subs: Key[];
@@ -32,20 +34,41 @@ function qs(query: Record<string, string | number> = {}): string {
     .join('&');
 }
 
-export async function startClient(options: Partial<SandboxOptions> = {}): Promise<Client> {
-  const s = await startTestSandbox({ noLimits: true, speed: SLOW, ...options });
-  const c = s.credentials;
+const clientOptions = (options: Partial<SandboxOptions>): Partial<SandboxOptions> => ({ noLimits: true, speed: SLOW, ...options });
+
+/** The file's (or the describe block's) client over a Sandbox of its own, started and disposed by the scope's hooks. */
+export function useClient(options: Partial<SandboxOptions> = {}): Client {
+  return clientOf(useTestSandbox(clientOptions(options)));
+}
+
+/**
+ * A client over a Sandbox started now, for a test that needs several in turn (one per generated seed); the
+ * caller disposes it. Everywhere else, useClient.
+ */
+export async function startClient(options: Partial<SandboxOptions> = {}): Promise<Client & { s: TestSandbox }> {
+  const s = await startTestSandbox(clientOptions(options));
+  return { ...clientOf(s), s };
+}
+
+// Reads the Sandbox at each call, never when built: useClient builds it before its Sandbox has started.
+function clientOf(s: RunningSandbox): Client {
   const ts = () => String(Math.floor(s.clock.now()));
   return {
     s,
-    main: c.main,
-    readOnly: c.read_only,
-    subs: c.sub_accounts,
+    get main() {
+      return s.credentials.main;
+    },
+    get readOnly() {
+      return s.credentials.read_only;
+    },
+    get subs() {
+      return s.credentials.sub_accounts;
+    },
     // Signed at the Sandbox's time, so that a test may advance its clock.
-    get: (path, query, key = c.main) => signed(s.baseUrl, key, { method: 'GET', path, query: qs(query), timestamp: ts() }),
-    post: (path, body, key = c.main) =>
+    get: (path, query, key = s.credentials.main) => signed(s.baseUrl, key, { method: 'GET', path, query: qs(query), timestamp: ts() }),
+    post: (path, body, key = s.credentials.main) =>
       signed(s.baseUrl, key, { method: 'POST', path, body: body === undefined ? '' : JSON.stringify(body), timestamp: ts() }),
-    del: (path, key = c.main) => signed(s.baseUrl, key, { method: 'DELETE', path, timestamp: ts() }),
+    del: (path, key = s.credentials.main) => signed(s.baseUrl, key, { method: 'DELETE', path, timestamp: ts() }),
     publicGet: (path, query) =>
       send(s.baseUrl, { method: 'GET', path: `${new URL(s.baseUrl).pathname}${path}${query ? `?${qs(query)}` : ''}` }),
     admin: (method, path, body) => admin(s, method, path, body),

@@ -1,5 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOf, Withdrawal } from '../../../shared/api/records.ts';
@@ -7,10 +6,10 @@ import type { AddressBookEntryView } from '../../../shared/addressBook.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { PayoutReview } from '../../../shared/payouts.ts';
 import type { Review } from '../../../shared/ipc.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 import { ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
 
 // The address book as a door for money: what the default policy lets a withdrawal reach. A look-alike of
@@ -18,7 +17,6 @@ import { ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
 // nothing; an entry exists only once an operator signed it in the confirmation window, and an entry
 // changed, copied or added in the file outside the desk counts for nothing.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const REAL = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
 const OTHER = 'TN3W4H6rK2ce4vX9YnFxx6HkVW5nS5jF8W';
 const LOOKALIKES: [string, string][] = [
@@ -26,8 +24,7 @@ const LOOKALIKES: [string, string][] = [
   ['a zero-width space', `${REAL.slice(0, 6)}\u200b${REAL.slice(6)}`],
   ['a right-to-left mark', `\u200f${REAL}`],
 ];
-let sandbox: SandboxProcess;
-let dir: string;
+const sb = useSandbox('address-book', { limits: false });
 let core: Core & ConfirmCore;
 let operator: string;
 
@@ -40,10 +37,10 @@ const book = () => data<AddressBookEntryView[]>(core.invoke('addressBookList', {
 const tickets = async () => (await data<ConfirmState>(core.invokeConfirm('confirmState', {}))).tickets;
 const withdrawal = (address: string) => ({ kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address, amount: '12' } });
 // The built-in Sandbox profile's governance keeps its own book (the vault's is address-book.json).
-const bookPath = () => join(dir, 'desk', 'address-book.sandbox.json');
+const bookPath = () => join(sb.dir, 'desk', 'address-book.sandbox.json');
 
 async function withdrawalsAtExchange(): Promise<number> {
-  const { baseUrl, credentials } = sandboxProfile(sandbox.credentialsPath);
+  const { baseUrl, credentials } = sandboxProfile(sb.credentialsPath);
   const c = new ApiClient({ baseUrl, credentials, limitsOff: true });
   const now = Math.floor(Date.now() / 1000);
   const query: [string, string][] = [
@@ -55,11 +52,9 @@ async function withdrawalsAtExchange(): Promise<number> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'address-book-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, 'sandbox'), extraArgs: ['--no-limits'] });
   core = createCore({
-    profile: { ...sandboxProfile(sandbox.credentialsPath), limitsOff: true },
-    dataDir: join(dir, 'desk'),
+    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
+    dataDir: join(sb.dir, 'desk'),
     log: () => {},
     coolingOffMs: 0,
   });
@@ -67,8 +62,6 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await core?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('an address-book entry is an operator’s signed act', () => {

@@ -52,6 +52,8 @@ export interface DeskApprovalsOptions {
   coolingOffMs: number;
   now?: () => number;
   onChange: () => void;
+  /** Tells the operator (desktop notification and in-app notice) that a signature is needed. */
+  notify?: (n: { title: string; body: string; tag: string }) => void;
   log: (line: string) => void;
 }
 
@@ -151,7 +153,14 @@ export class DeskApprovals {
         profiles,
       };
       this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key, registry, ...anchors }, rules });
-      approvals = new Approvals({ store, rules, credential: domain === 'sandbox' ? 'none' : 'vault', now: this.now });
+      approvals = new Approvals({
+        store,
+        rules,
+        credential: domain === 'sandbox' ? 'none' : 'vault',
+        now: this.now,
+        onTicket: (t) =>
+          this.opts.notify?.({ title: 'Signature needed', body: `${t.title}: waiting in the confirmation window.`, tag: `ticket:${t.id}` }),
+      });
       this.domains.set(domain, approvals);
     }
     return approvals;

@@ -59,6 +59,8 @@ export interface ApprovalsOptions {
   credential: 'vault' | 'none';
   now?: () => number;
   scrypt?: ScryptParams;
+  /** A ticket now waits in the confirmation window for an operator's signature. */
+  onTicket?: (t: Ticket) => void;
 }
 
 const canonical = (v: unknown): string => JSON.stringify(v);
@@ -156,6 +158,7 @@ export class Approvals {
   private ticket(t: Omit<Ticket, 'id' | 'created_at'>): Ticket {
     const full = { ...t, id: randomUUID(), created_at: this.now() };
     this.tickets.set(full.id, full);
+    this.opts.onTicket?.(full);
     return full;
   }
 

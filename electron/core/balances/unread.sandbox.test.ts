@@ -1,22 +1,15 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnreadRecord } from '../../../shared/unread.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ApiClient } from '../client/client.ts';
-import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { BalancesService } from './service.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 import { BalanceStore } from './store.ts';
 
 // One malformed record among the sub-accounts' futures balances, from a real Sandbox through a relay that
 // damages it (a live exchange can send one odd record): the load keeps every other record, names the one
 // it set aside, and the matrix's rows and totals leave only that record out.
 
-const ROOT = resolve(import.meta.dirname, '../../..');
 const FUTURES = '/wallet/sub_account_futures_balances';
-let sandbox: SandboxProcess;
-let dir: string;
 let damage: ((path: string, body: unknown) => void) | null = null;
 /** What the client told of each futures answer, newest last. */
 const reported: UnreadRecord[][] = [];
@@ -30,10 +23,9 @@ const relay = (async (input: string | URL | Request, init?: RequestInit) => {
   return new Response(JSON.stringify(body), { status: 200, headers: res.headers });
 }) as typeof fetch;
 
+const sb = useSandbox('td-unread');
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'td-unread-'));
-  sandbox = await launchSandbox({ root: ROOT, dataDir: dir });
-  const creds = readSandboxCredentials(sandbox.credentialsPath);
+  const creds = sb.creds;
   const client = new ApiClient({
     baseUrl: creds.base_url,
     credentials: creds.main,
@@ -45,12 +37,10 @@ beforeAll(async () => {
   });
   await client.syncClock();
   service = new BalancesService({ client: () => client, store: new BalanceStore(null), events: { progress: () => {}, alert: () => {} } });
-}, 60_000);
+});
 
-afterAll(async () => {
+afterAll(() => {
   service?.close();
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const page = () => service.matrix({ quote: 'USDT', search: '', sort: 'uid', desc: false, hide_below: null, offset: 0, limit: 1000 });

@@ -1,10 +1,10 @@
 import { join } from 'node:path';
-import { statusWords } from '../../../shared/api/statusWords.ts';
 import type { HistoryKind, HistoryStatus } from '../../../shared/history.ts';
 import type { HistoryDb } from '../cache/historyDb.ts';
 import type { Change } from '../cache/historyDb.ts';
 import type { ActiveSession } from '../session.ts';
 import { HistoryCache, IS_FINAL, openHistoryDb } from '../sync/historyCache.ts';
+import { movementNotices } from './notices.ts';
 import { checkOutflows } from './outflows.ts';
 
 // The histories of the active profile, kept in its cache and kept current: a sync when the profile
@@ -118,17 +118,9 @@ export class ProfileHistory {
   private after(changes: Change[], baseline: boolean): void {
     const since = this.cache.watchingSince;
     const { flagged } = since === null ? { flagged: [] } : checkOutflows(this.db, since, this.session.journal?.intents() ?? []);
-    const moved = changes.filter((c) => c.from !== null);
     if (!baseline) {
-      for (const c of moved) {
-        if (c.kind !== 'withdrawals' && c.kind !== 'deposits') continue;
-        const what = c.kind === 'withdrawals' ? 'Withdrawal' : 'Deposit';
-        this.opts.events.notify({
-          title: `${what} ${c.key}: ${c.to}`,
-          body: `${statusWords(c.kind === 'withdrawals' ? 'withdrawal' : 'deposit', c.to)} (was ${c.from})`,
-          tag: `${c.kind}:${c.key}`,
-        });
-      }
+      const notices = movementNotices(changes, (c) => this.db.get(c.kind, c.key), this.session.journal?.intents() ?? []);
+      for (const n of notices) this.opts.events.notify(n);
     }
     for (const f of flagged) {
       const w = f.row.wire;

@@ -7,7 +7,7 @@ import { PayoutService } from './service.ts';
 
 type PayoutChannels = 'payoutsImport' | 'payoutsQueue' | 'payoutsProgress' | 'payoutsReport';
 
-function serviceOf(deps: HandlerDeps): PayoutService {
+export function serviceOf(deps: Pick<HandlerDeps, 'approvals' | 'call' | 'session'>): PayoutService {
   const approvals = deps.approvals;
   if (!approvals) throw new InputError([], 'This desk keeps no data folder, so it has no operators and sends no payouts.');
   return new PayoutService({

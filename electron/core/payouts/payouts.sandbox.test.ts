@@ -17,6 +17,7 @@ const PASS = 'payouts operator passphrase';
 const ADDRS = ['TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', 'TN3W4H6rK2ce4vX9YnFxx6HkVW5nS5jF8W'];
 let core: Core & ConfirmCore;
 let operator: string;
+const notices: { title: string; body: string; tag: string }[] = [];
 
 async function call<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
   const r = await p;
@@ -35,6 +36,7 @@ async function signTicket(ticket: string): Promise<void> {
 const sb = useSandbox('payouts', { limits: false });
 beforeAll(async () => {
   core = openDesk({ home: join(sb.dir, 'desk'), sandboxCredentialsPath: sb.credentialsPath, coolingOffMs: 0, log: () => {} });
+  core.subscribe((e, p) => e === 'notify' && notices.push(p as (typeof notices)[number]));
   operator = (await call<{ id: string }>(core.invokeConfirm('confirmCreateFirstOperator', { name: 'Payer', passphrase: PASS }))).id;
   // Known destinations, as the withdraw form adds them (the default policy blocks unknown ones).
   for (const address of ADDRS)
@@ -92,6 +94,16 @@ describe('payouts from a file, through the core', () => {
       .toBe(0);
     const done = await call<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }));
     expect(done.counts).toEqual({ pending: 0, sent: 2, refused: 1, skipped: 0 });
+    // The operator is told once that the batch finished, with the same counts.
+    await expect
+      .poll(() => notices.filter((n) => n.tag === `payouts:${queued.ref}`))
+      .toEqual([
+        {
+          title: 'Payout batch finished: 3 withdrawals from payouts.csv',
+          body: '2 sent, 1 refused, 0 skipped. The report is on the Payouts page.',
+          tag: `payouts:${queued.ref}`,
+        },
+      ]);
     const report = await call<ChannelResponse<'payoutsReport'>>(core.invoke('payoutsReport', { ref: queued.ref }));
     const rows = parse(report.csv, { columns: true }) as Record<string, string>[];
     expect(rows.map((x) => [x.row, x.reference, x.amount, x.outcome, x.label])).toEqual([

@@ -47,6 +47,8 @@ export interface RebalanceServiceOptions {
   approvals: BatchGate;
   /** A batch's progress or state changed. */
   changed: (ref: string) => void;
+  /** Tells the operator a batch finished or paused (desktop notification and in-app notice). */
+  notify?: (n: { title: string; body: string; tag: string }) => void;
   log: (line: string) => void;
   now?: () => number;
 }
@@ -328,6 +330,14 @@ export class RebalanceService {
                 .closeBatch(b.ref)
                 .catch((e: unknown) => this.opts.log(`[rebalance] ${b.ref}: ${(e as Error).message}`));
             this.opts.log(`[rebalance] ${b.ref}: ${out.paused ? `paused: ${out.paused}` : out.held ? `held: ${out.held}` : 'ended'}`);
+            const count = (state: string) => out.rows.filter((r) => r.state === state).length;
+            if (out.paused) this.opts.notify?.({ title: `Rebalance paused: ${b.title}`, body: out.paused, tag: `rebalance:${b.ref}` });
+            else if (!out.held && !out.rows.some((r) => r.state === 'pending'))
+              this.opts.notify?.({
+                title: `Rebalance finished: ${b.title}`,
+                body: `${count('done')} done, ${count('failed')} failed, ${count('skipped')} skipped.`,
+                tag: `rebalance:${b.ref}`,
+              });
           },
           (e: unknown) => {
             this.paused.set(b.ref, `the batch stopped: ${(e as Error).message}`);

@@ -1,19 +1,18 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SpotOrder } from '../../../shared/api/orders.ts';
 import { Withdrawal } from '../../../shared/api/records.ts';
 import type { ChannelResponse, IntentView } from '../../../shared/ipc.ts';
-import { launchSandbox, type SandboxProcess } from '../../sandbox-launcher.ts';
 import { ensureOperator, sendGoverned, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import { ApiClient } from '../client/client.ts';
 import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
 import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { readBalance } from '../rebalance/balances.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
 import { adminCall, verifiedSavedAddress } from '../testkit/sandboxAdmin.ts';
 import type { BatchView } from '../../../shared/rebalance.ts';
 
@@ -22,14 +21,16 @@ import type { BatchView } from '../../../shared/rebalance.ts';
 // does not refuse a repeated withdraw_order_id, so only the desk stands between the restore and a second
 // payment. The money is counted with the test's own client.
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
 const VAULT = 'restore test vault passphrase';
 const ADDRS = ['TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', 'TN3W4H6rK2ce4vX9YnFxx6HkVW5nS5jF8W'];
 type Desk = Core & ConfirmCore;
 
-let sandbox: SandboxProcess;
-let dir: string;
+// Each test has a Sandbox of its own, so that the money it counts is its own.
+const sb = useSandbox('restore', { limits: false, perTest: true });
 let exchange: ApiClient;
+beforeEach(() => {
+  exchange = new ApiClient({ baseUrl: sb.creds.base_url, credentials: sb.creds.main, limitsOff: true });
+});
 
 async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
   const r = await p;
@@ -40,7 +41,7 @@ async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message
 const open = (home: string): Desk =>
   openDesk({
     home,
-    sandboxCredentialsPath: sandbox.credentialsPath,
+    sandboxCredentialsPath: sb.credentialsPath,
     coolingOffMs: 0,
     log: (l) => process.env.DEBUG_RESTORE && console.log(l),
   });
@@ -65,7 +66,7 @@ async function copiesAtExchange(ids: readonly string[]): Promise<number[]> {
 
 /** A stored profile on the Sandbox's main key behind a vault passphrase (the desk's non-Sandbox path). */
 async function vaultProfile(core: Desk): Promise<void> {
-  const creds = readSandboxCredentials(sandbox.credentialsPath);
+  const creds = readSandboxCredentials(sb.credentialsPath);
   await ok(core.invoke('vaultSetPassphrase', { next: VAULT }));
   const saved = await ok<{ id: string }>(
     core.invoke('profileSave', {
@@ -87,14 +88,14 @@ async function vaultProfile(core: Desk): Promise<void> {
  * starts the desk again. Answers the rows' ids and the restarted desk.
  */
 async function restoreDuringPayouts(name: string, withVault: boolean): Promise<{ ids: string[]; core: Desk; home: string }> {
-  const home = join(dir, name);
+  const home = join(sb.dir, name);
   let core = open(home);
   if (withVault) await vaultProfile(core);
   const operator = await ensureOperator(core, withVault ? VAULT : undefined);
   // A stored profile's new address-book entries wait 24 h: its destinations are verified at the exchange instead.
   if (withVault)
     for (const address of ADDRS)
-      await verifiedSavedAddress(readSandboxCredentials(sandbox.credentialsPath), { currency: 'USDT', chain: 'TRX', address });
+      await verifiedSavedAddress(readSandboxCredentials(sb.credentialsPath), { currency: 'USDT', chain: 'TRX', address });
   // An address-book entry counts only once an operator has signed it in the confirmation window.
   for (const address of ADDRS) {
     const entry = await ok<{ ticket: string }>(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address }));
@@ -108,7 +109,7 @@ async function restoreDuringPayouts(name: string, withVault: boolean): Promise<{
   await ok(core.invokeConfirm('confirmSign', { ticket: queued.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
   const progress = () => ok<ChannelResponse<'payoutsProgress'>>(core.invoke('payoutsProgress', { ref: queued.ref }));
   await expect.poll(async () => (await progress()).counts.sent, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(2);
-  const copy = join(dir, `${name}-copy`);
+  const copy = join(sb.dir, `${name}-copy`);
   cpSync(home, copy, { recursive: true });
   await expect.poll(async () => (await progress()).counts.pending, { timeout: 60_000, interval: 200 }).toBe(0);
   const report = parse((await ok<ChannelResponse<'payoutsReport'>>(core.invoke('payoutsReport', { ref: queued.ref }))).csv, {
@@ -129,22 +130,6 @@ async function journalStatus(core: Desk): Promise<ChannelResponse<'journalStatus
   return ok<ChannelResponse<'journalStatus'>>(core.invoke('journalStatus', {}));
 }
 
-// Each test has a Sandbox of its own, so that the money it counts is its own.
-async function freshSandbox(name: string): Promise<void> {
-  await sandbox?.stop();
-  sandbox = await launchSandbox({ root: ROOT, dataDir: join(dir, `sandbox-${name}`), extraArgs: ['--no-limits'] });
-  const creds = readSandboxCredentials(sandbox.credentialsPath);
-  exchange = new ApiClient({ baseUrl: creds.base_url, credentials: creds.main, limitsOff: true });
-}
-
-beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'restore-'));
-});
-afterAll(async () => {
-  await sandbox?.stop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
 describe('a data folder restored from a copy taken during an approved payout batch', () => {
   it.each([
     ['the Sandbox profile', false],
@@ -152,7 +137,6 @@ describe('a data folder restored from a copy taken during an approved payout bat
   ])(
     'on %s: no row reaches the exchange twice, and the desk names what it found',
     async (_what, withVault) => {
-      await freshSandbox(withVault ? 'vault' : 'plain');
       const { ids, core } = await restoreDuringPayouts(withVault ? 'vault' : 'plain', withVault);
       try {
         // Whichever comes first: the desk stops as damaged, or a row reaches the exchange a second time.
@@ -193,8 +177,7 @@ describe('a data folder restored from a copy taken during an approved payout bat
 
 describe('a data folder restored from a copy taken during an approved rebalance', () => {
   it('no leg runs twice: every account ends where the plan put it, once, and the desk names what it found', async () => {
-    await freshSandbox('rebalance');
-    const creds = readSandboxCredentials(sandbox.credentialsPath);
+    const creds = readSandboxCredentials(sb.credentialsPath);
     const uids: string[] = [];
     for (const [i, amount] of ['100', '0', '0', '0', '0'].entries()) {
       const { uid } = await adminCall<{ uid: string }>(creds, 'POST', `/accounts/${creds.main.uid}/sub_accounts`, { name: `restore_${i}` });
@@ -210,7 +193,7 @@ describe('a data folder restored from a copy taken during an approved rebalance'
       times: 4,
     });
     const balances = () => Promise.all(uids.map((owner) => readBalance(exchange, { owner, kind: 'spot' }, 'USDT')));
-    const home = join(dir, 'rebalance');
+    const home = join(sb.dir, 'rebalance');
     let core = open(home);
     const operator = await ensureOperator(core);
     // The source keeps 68, so that a second run of the batch would find the money to move again.
@@ -225,7 +208,7 @@ describe('a data folder restored from a copy taken during an approved rebalance'
     const batch = async (): Promise<BatchView> =>
       (await ok<BatchView[]>(core.invoke('rebalanceBatches', {}))).find((b) => b.ref === draft.ref)!;
     await expect.poll(async () => (await batch()).state, { timeout: 30_000, interval: 20 }).toBe('running');
-    const copy = join(dir, 'rebalance-copy');
+    const copy = join(sb.dir, 'rebalance-copy');
     cpSync(home, copy, { recursive: true });
     await expect.poll(async () => (await batch()).state, { timeout: 60_000, interval: 200 }).toBe('finished');
     expect(await balances()).toEqual(['68', '8', '8', '8', '8']);
@@ -251,21 +234,20 @@ describe('a data folder restored from a copy taken during an approved rebalance'
 
 describe('two desks on one API key', () => {
   it("neither takes the other's writes for entries its journal lost: both stay in step and keep sending", async () => {
-    await freshSandbox('two-desks');
     const withdrawal = (amount: string) => ({
       kind: 'withdrawal' as const,
       input: { currency: 'USDT', amount, address: ADDRS[0]!, chain: 'TRX' },
     });
-    const first = open(join(dir, 'desk-one'));
+    const first = open(join(sb.dir, 'desk-one'));
     let second: Desk | null = null;
     try {
       expect(await sendGoverned(first, withdrawal('21'))).toMatchObject({ state: 'accepted' });
       // The second desk starts on an account already holding the first desk's id, and reads it back.
-      second = open(join(dir, 'desk-two'));
+      second = open(join(sb.dir, 'desk-two'));
       expect(await sendGoverned(second, withdrawal('22'))).toMatchObject({ state: 'accepted' });
       await first.close();
       // And the first, started again, reads the second's.
-      const again = open(join(dir, 'desk-one'));
+      const again = open(join(sb.dir, 'desk-one'));
       try {
         expect(await sendGoverned(again, withdrawal('23'))).toMatchObject({ state: 'accepted' });
         expect((await journalStatus(again)).state).toBe('ok');
@@ -282,11 +264,10 @@ describe('two desks on one API key', () => {
 
 describe('a data folder restored from a copy taken during a run of approved orders', () => {
   it('no order is placed twice: each approved order stands at the exchange once, and the desk names what it found', async () => {
-    await freshSandbox('orders');
-    const creds = readSandboxCredentials(sandbox.credentialsPath);
+    const creds = readSandboxCredentials(sb.credentialsPath);
     // Each placement answers slowly, so that the copy falls while some orders are out and others wait.
     await adminCall(creds, 'POST', '/faults', { kind: 'latency', latency_ms: 1500, path: '/spot/orders', method: 'POST', times: 6 });
-    const home = join(dir, 'orders');
+    const home = join(sb.dir, 'orders');
     let core = open(home);
     const operator = await ensureOperator(core);
     const refs: string[] = [];
@@ -305,7 +286,7 @@ describe('a data folder restored from a copy taken during a run of approved orde
       (await ok<{ items: IntentView[] }>(core.invoke('intentsList', {}))).items.filter((v) => refs.includes(v.id));
     const placed = async () => (await intents()).filter((v) => v.state === 'accepted' || v.state === 'done').length;
     await expect.poll(placed, { timeout: 30_000, interval: 20 }).toBeGreaterThanOrEqual(2);
-    const copy = join(dir, 'orders-copy');
+    const copy = join(sb.dir, 'orders-copy');
     cpSync(home, copy, { recursive: true });
     await expect.poll(placed, { timeout: 60_000, interval: 200 }).toBe(5);
     // An order's client id is the text it carries at the exchange (writes/inputs.ts orderText).

@@ -4,6 +4,7 @@ import { useDeskEventsIntoCache, useDeskQuery } from '../desk/hooks.ts';
 import { FreezeBanner } from '../features/approvals/FreezeBanner.tsx';
 import { useBrowserNotifications } from '../features/history/useNotifications.ts';
 import { LockScreen } from '../features/lock/LockScreen.tsx';
+import { NoticeTray } from '../features/notices/index.ts';
 import { PAGES } from './routes.ts';
 import { StatusBar } from './StatusBar.tsx';
 import { useAppliedTheme } from './theme.ts';
@@ -38,6 +39,7 @@ export function Shell() {
       <main aria-busy={navigation.state === 'loading'}>
         {/* On every page: the freeze when there is one, else the Freeze button and its shortcut. */}
         <div className="topbar">
+          <NoticeTray />
           <FreezeBanner />
         </div>
         {navigation.state === 'loading' && (

@@ -64,6 +64,7 @@ export function baseAnswers(): FakeAnswers {
     },
     unsentList: [],
     unreadRecords: { count: 0, records: [] },
+    noticesList: { unread: 0, items: [] },
     depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] },
     balancesMain: {
       fetched_at: 1_700_000_000_000,

@@ -1,0 +1,1 @@
+export { NoticeTray } from './NoticeTray.tsx';
