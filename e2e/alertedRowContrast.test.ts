@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 
 // The alerted row of the sub-account matrix was a fixed dark red under the light theme's dark text.
 // Its colours, resolved from each theme's variables in the real stylesheets, must meet WCAG AA (4.5:1)
-// for its text and for the links (accent) in it.
+// for its text, the links (accent) and the muted notes in it.
 
 const ROOT = join(import.meta.dirname, '..');
 const styles = readFileSync(join(ROOT, 'renderer/src/styles.css'), 'utf8');
@@ -49,9 +49,11 @@ describe('the alerted matrix row', () => {
       const bg = resolve(row.background ?? '', vars);
       const text = resolve(row.color ?? 'var(--text)', vars);
       const link = resolve('var(--accent)', vars);
+      const muted = resolve('var(--muted)', vars);
       expect(bg, 'background').toMatch(/^#[0-9a-f]{6}$/i);
       expect(contrast(text, bg), `text ${text} on ${bg}`).toBeGreaterThanOrEqual(4.5);
       expect(contrast(link, bg), `link ${link} on ${bg}`).toBeGreaterThanOrEqual(4.5);
+      expect(contrast(muted, bg), `muted ${muted} on ${bg}`).toBeGreaterThanOrEqual(4.5);
     });
   }
 });
