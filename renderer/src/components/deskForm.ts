@@ -20,20 +20,41 @@ export interface DeskFormOptions<In extends FieldValues> {
   mode?: 'onSubmit' | 'onChange';
 }
 
+/**
+ * Where on the form a core refusal lands: the field its path names, or the field that holds the named
+ * place as one text (a policy typed as JSON: "policy.rules.0.max" is said on "policy", with "rules.0.max"
+ * as the place inside it); null when it names none of this form's fields.
+ */
+function placeOfError<In extends FieldValues>(
+  error: unknown,
+  values: In,
+  opts: Omit<DeskFormOptions<In>, 'defaultValues'>,
+): { name: Path<In>; inside: string } | null {
+  if (!(error instanceof DeskError)) return null;
+  const at = opts.at ?? [];
+  const path = error.path;
+  if (path.length <= at.length || at.some((k, i) => path[i] !== k)) return null;
+  const rest = path.slice(at.length).map(String);
+  const renamed = typeof opts.renamed === 'function' ? opts.renamed(values) : opts.renamed;
+  for (let n = rest.length; n > 0; n -= 1) {
+    const key = rest.slice(0, n).join('.');
+    const name = (renamed?.[key] ?? key) as Path<In>;
+    const value: unknown = get(values, name);
+    if (value === undefined) continue;
+    // A group of fields (a row, a sub-key) is no field: a refusal inside it that names none of them is the panel's.
+    if (n < rest.length && typeof value === 'object' && value !== null) return null;
+    return { name, inside: rest.slice(n).join('.') };
+  }
+  return null;
+}
+
 /** The form field a core refusal points at, or null when it names none of this form's fields. */
 export function fieldOfError<In extends FieldValues>(
   error: unknown,
   values: In,
   opts: Omit<DeskFormOptions<In>, 'defaultValues'>,
 ): Path<In> | null {
-  if (!(error instanceof DeskError)) return null;
-  const at = opts.at ?? [];
-  const path = error.path;
-  if (path.length <= at.length || at.some((k, i) => path[i] !== k)) return null;
-  const rest = path.slice(at.length).join('.');
-  const renamed = typeof opts.renamed === 'function' ? opts.renamed(values) : opts.renamed;
-  const name = (renamed?.[rest] ?? rest) as Path<In>;
-  return get(values, name) === undefined ? null : name;
+  return placeOfError(error, values, opts)?.name ?? null;
 }
 
 /** A field's message as the operator reads it (zod writes clauses; the core already sends sentences). */
@@ -57,11 +78,13 @@ export function useDeskForm<In extends FieldValues, Out>(schema: z.ZodType<Out, 
   const onField = useCallback((error: unknown) => fieldOfError(error, getValues(), { at, renamed }), [getValues, at, renamed]);
   const putOnField = useCallback(
     (error: unknown): boolean => {
-      const name = onField(error);
-      if (name) setError(name, { type: 'server', message: operatorMessage(error) }, { shouldFocus: true });
-      return name !== null;
+      const place = placeOfError(error, getValues(), { at, renamed });
+      if (!place) return false;
+      const message = place.inside ? `at ${place.inside}: ${operatorMessage(error)}` : operatorMessage(error);
+      setError(place.name, { type: 'server', message }, { shouldFocus: true });
+      return true;
     },
-    [onField, setError],
+    [getValues, at, renamed, setError],
   );
   return { ...form, onField, putOnField };
 }

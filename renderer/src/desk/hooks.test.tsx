@@ -53,6 +53,7 @@ function AllReads() {
     spotOrders: useDeskQuery('spotOrders', { currency_pair: 'BTC_USDT', status: 'open' }),
     spotTrades: useDeskQuery('spotTrades', { currency_pair: 'BTC_USDT' }),
     unreadRecords: useDeskQuery('unreadRecords', {}),
+    noticesList: useDeskQuery('noticesList', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -210,7 +211,8 @@ describe('targeted refresh: each event and write refetches only what it makes st
   it('refetches the history reads, and only them, on a history event', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('history', { changes: [], in_flight: 0, unsent: 0 }))).toEqual(HISTORY_ONCE);
-    expect(await after(counts(), () => fake.emit('notify', { title: 't', body: 'b', tag: 'x' }))).toEqual({});
+    // A notification changes no read but the notices the core keeps for the tray.
+    expect(await after(counts(), () => fake.emit('notify', { title: 't', body: 'b', tag: 'x' }))).toEqual({ noticesList: 1 });
   });
 
   it('refetches the matrix, the sub-account and the alerts on a balance alert', async () => {

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers, intent } from '../../testkit/fixtures.ts';
+import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import ActivityPage from './ActivityPage.tsx';
 
@@ -76,6 +77,40 @@ describe('Activity page', () => {
     await userEvent.type(screen.getByLabelText('What you checked'), 'spot history shows it');
     await userEvent.click(screen.getByRole('button', { name: 'It happened' }));
     await waitFor(() => expect(fake.calls.writeSettle).toEqual([{ id: 's', outcome: 'done', note: 'spot history shows it' }]));
+  });
+
+  it("checks the settle note by the contract's schema, and puts the core's refusal of it on the note", async () => {
+    const stuck = intent({
+      id: 's',
+      state: 'needs_attention',
+      kind: 'own_transfer',
+      body: { currency: 'USDT', amount: '5', from: 'spot', to: 'margin' },
+    });
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      intentsList: { items: [stuck], next: null },
+      writeSettle: refusal('writeSettle', ['note'], 'say which record at the exchange you checked') as never,
+    });
+    renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Settle…' }));
+    const note = screen.getByLabelText('What you checked');
+    await userEvent.click(note);
+    await userEvent.paste('x'.repeat(501));
+    await userEvent.click(screen.getByRole('button', { name: 'It did not happen' }));
+    await waitFor(() => expect(note.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(note.getAttribute('aria-describedby')!)!.textContent).toMatch(/^Too big/);
+    expect(fake.count('writeSettle')).toBe(0);
+
+    await userEvent.clear(note);
+    await userEvent.type(note, 'looked');
+    await userEvent.click(screen.getByRole('button', { name: 'It did not happen' }));
+    await waitFor(() =>
+      expect(document.getElementById(note.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+        'Say which record at the exchange you checked.',
+      ),
+    );
+    expect(fake.calls.writeSettle).toEqual([{ id: 's', outcome: 'not_done', note: 'looked' }]);
+    expect(within(screen.getByRole('dialog')).queryByRole('alert')).toBeNull();
   });
 
   it('keeps the journal notice: a damaged journal stops writes and offers the archive', async () => {

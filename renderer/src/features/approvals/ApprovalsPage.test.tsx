@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApprovalItem } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { APPROVALS, baseAnswers } from '../../testkit/fixtures.ts';
+import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import ApprovalsPage from './ApprovalsPage.tsx';
 
@@ -47,6 +48,34 @@ describe('Approvals page', () => {
     expect((await screen.findByTestId('asked')).textContent).toBe('Sign in the confirmation window: “Approve a request”.');
     // The main window takes no operator passphrase: that is the confirmation window's alone.
     expect(screen.queryByLabelText(/passphrase/i)).toBeNull();
+  });
+
+  it("checks a rejection's reason by the contract's schema, and puts the core's refusal of it on the reason", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      approvalsState: { ...APPROVALS, items: [WAITING] },
+      approvalsDecide: refusal('approvalsDecide', ['reason'], 'a reason names what is wrong with the request') as never,
+    });
+    renderWithDesk(fake, <ApprovalsPage />, { at: '/approvals' });
+    const row = await screen.findByTestId('approval-item');
+    const reason = within(row).getByRole('textbox', { name: 'Reason' });
+    await userEvent.click(reason);
+    await userEvent.paste('x'.repeat(501));
+    await userEvent.click(within(row).getByRole('button', { name: 'Reject' }));
+    await waitFor(() => expect(reason.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(reason.getAttribute('aria-describedby')!)!.textContent).toMatch(/^Too big/);
+    expect(fake.count('approvalsDecide')).toBe(0);
+
+    await userEvent.clear(reason);
+    await userEvent.type(reason, 'no');
+    await userEvent.click(within(row).getByRole('button', { name: 'Reject' }));
+    await waitFor(() =>
+      expect(document.getElementById(reason.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+        'A reason names what is wrong with the request.',
+      ),
+    );
+    expect(fake.calls.approvalsDecide).toEqual([{ ref: 'r-1', action: 'reject', reason: 'no' }]);
+    expect(within(row).queryByRole('alert')).toBeNull();
   });
 
   it('says when the cooling-off comes from the variable, which only the Sandbox profile heeds', async () => {

@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { pagePath } from '../../app/paths.ts';
-import type { ApprovalItem } from '../../../../shared/ipc.ts';
+import { channels, type ApprovalItem } from '../../../../shared/ipc.ts';
+import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
@@ -16,9 +17,24 @@ function age(ms: number): string {
   return m < 60 ? `${m} min` : m < 2880 ? `${Math.round(m / 60)} h` : `${Math.round(m / 1440)} d`;
 }
 
+/** A rejection's reason, under the contract's own rule for it (required here: only a rejection has one). */
+const ReasonSchema = channels.approvalsDecide.request.pick({ reason: true }).required();
+
 function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void }) {
   const decide = useDeskMutation('approvalsDecide');
-  const [reason, setReason] = useState('');
+  const {
+    register,
+    handleSubmit,
+    watch,
+    onField,
+    putOnField,
+    formState: { errors },
+  } = useDeskForm(ReasonSchema, { defaultValues: { reason: '' } });
+  const reasonId = useId();
+  const reasonProblem = fieldMessage(errors.reason);
+  const reject = handleSubmit((v) =>
+    decide.mutate({ ref: it.ref, action: 'reject', reason: v.reason }, { onSuccess: (t) => onAsk(t.title), onError: putOnField }),
+  );
   const open = it.state === 'waiting';
   const still = Math.max(0, it.needed - it.approved_by.length);
   return (
@@ -65,17 +81,27 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
             >
               Approve
             </button>
-            <input aria-label="Reason" placeholder="reason" value={reason} onChange={(e) => setReason(e.target.value)} size={10} />
-            <button
-              type="button"
-              disabled={!reason.trim()}
-              onClick={() => decide.mutate({ ref: it.ref, action: 'reject', reason }, { onSuccess: (t) => onAsk(t.title) })}
-            >
-              Reject
-            </button>
+            <form className="inline" noValidate aria-label={`Reject ${it.ref}`} onSubmit={(e) => void reject(e)}>
+              <input
+                aria-label="Reason"
+                placeholder="reason"
+                size={10}
+                {...register('reason')}
+                aria-invalid={reasonProblem ? true : undefined}
+                aria-describedby={reasonProblem ? reasonId : undefined}
+              />
+              <button type="submit" disabled={!watch('reason').trim()}>
+                Reject
+              </button>
+              {reasonProblem && (
+                <span id={reasonId} className="field-error">
+                  {reasonProblem}
+                </span>
+              )}
+            </form>
           </>
         )}
-        {decide.isError && <ErrorPanel error={decide.error} />}
+        {decide.isError && !onField(decide.error) && <ErrorPanel error={decide.error} />}
       </td>
     </tr>
   );

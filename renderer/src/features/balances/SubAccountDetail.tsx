@@ -1,13 +1,12 @@
-import { useState } from 'react';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { useDeskQuery } from '../../desk/hooks.ts';
+import { FloorForm, ThresholdForm } from './AlertSettingsForms.tsx';
 import { AlertsPanel } from './AlertsPanel.tsx';
 import { ratioAsPercent } from '../../../../shared/risk.ts';
 import { figure, timeOf } from './format.ts';
 import { useBalancesProgress } from './hooks.ts';
 import { transferHref } from './route.ts';
-import { RiskThresholdForm } from './RiskThresholdForm.tsx';
 import { SubAccountTransfers } from './SubAccountTransfers.tsx';
 import './balances.css';
 
@@ -35,9 +34,6 @@ function Fields({ record, testid }: { record: Record<string, unknown>; testid: s
 export function SubAccountDetail({ uid }: { uid: string }) {
   useBalancesProgress();
   const detail = useDeskQuery('balancesSubAccount', { uid });
-  const setFloor = useDeskMutation('balancesSetFloor');
-  const [floorCurrency, setFloorCurrency] = useState('USDT');
-  const [floorAmount, setFloorAmount] = useState('');
   const d = detail.data;
 
   return (
@@ -95,30 +91,8 @@ export function SubAccountDetail({ uid }: { uid: string }) {
       {d && (
         <div className="card">
           <h2>Alerts for this sub-account</h2>
-          <RiskThresholdForm uid={uid} current={d.risk_threshold} />
-          <form
-            className="row"
-            onSubmit={(e) => {
-              e.preventDefault();
-              setFloor.mutate({ uid, currency: floorCurrency.trim().toUpperCase(), floor: floorAmount.trim() || null });
-            }}
-          >
-            <span>Low-balance floors: {d.floors.length ? d.floors.map((f) => `${f.currency} ${f.floor}`).join(', ') : 'none'}</span>
-            <input
-              aria-label="Floor currency"
-              className="narrow"
-              value={floorCurrency}
-              onChange={(e) => setFloorCurrency(e.target.value)}
-            />
-            <input
-              aria-label="Floor amount"
-              placeholder="amount, empty removes"
-              value={floorAmount}
-              onChange={(e) => setFloorAmount(e.target.value)}
-            />
-            <button type="submit">Set floor</button>
-          </form>
-          {setFloor.error && <ErrorPanel error={setFloor.error} />}
+          <ThresholdForm uid={uid} current={d.risk_threshold} />
+          <FloorForm uid={uid} floors={d.floors} />
         </div>
       )}
       <SubAccountTransfers uid={uid} />

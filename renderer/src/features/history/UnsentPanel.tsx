@@ -1,26 +1,47 @@
-import { useState } from 'react';
+import { useId } from 'react';
+import { channels } from '../../../../shared/ipc.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import type { UnsentItem } from '../../../../shared/history.ts';
+import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 
+/** The operator's note under the contract's own rule for it. */
+const NoteSchema = channels.unsentAcknowledge.request.pick({ note: true });
+
 function Acknowledge({ item }: { item: UnsentItem }) {
-  const [note, setNote] = useState('');
   const ack = useDeskMutation('unsentAcknowledge');
+  const {
+    register,
+    handleSubmit,
+    watch,
+    onField,
+    putOnField,
+    formState: { errors },
+  } = useDeskForm(NoteSchema, { defaultValues: { note: '' } });
+  const id = useId();
+  const problem = fieldMessage(errors.note);
+  const submit = handleSubmit((v) => ack.mutate({ kind: item.kind, id: item.id, note: v.note }, { onError: putOnField }));
   return (
-    <div className="row">
+    <form className="row" noValidate aria-label={`Acknowledge ${item.id}`} onSubmit={(e) => void submit(e)}>
       <input
         aria-label={`Note for ${item.id}`}
         placeholder="what you found (who sent it, why)"
         size={40}
-        value={note}
-        onChange={(e) => setNote(e.target.value)}
+        {...register('note')}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? id : undefined}
       />
-      <button type="button" disabled={!note.trim() || ack.isPending} onClick={() => ack.mutate({ kind: item.kind, id: item.id, note })}>
+      <button type="submit" disabled={!watch('note').trim() || ack.isPending}>
         Acknowledge
       </button>
-      {ack.isError && <ErrorPanel error={ack.error} />}
-    </div>
+      {problem && (
+        <span id={id} className="field-error">
+          {problem}
+        </span>
+      )}
+      {ack.isError && !onField(ack.error) && <ErrorPanel error={ack.error} />}
+    </form>
   );
 }
 

@@ -1,3 +1,4 @@
+import { useEffect } from 'react';
 import type { AuditCursor, AuditEntry, AuditQuery } from '../../../../shared/journal.ts';
 import { ENTRY_TYPE_NAMES } from '../../../../shared/journal.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
@@ -35,14 +36,24 @@ export function EntryRows({
   last,
   onMore,
   onFollow,
+  onField,
+  putOnField,
 }: {
   filters: Filters;
   after: AuditCursor | undefined;
   last: boolean;
   onMore: (c: AuditCursor) => void;
   onFollow: (intent: string) => void;
+  /** The filter form's: whether a refusal names one of its fields, and putting it there. */
+  onField: (error: unknown) => unknown;
+  putOnField: (error: unknown) => boolean;
 }) {
   const page = useDeskQuery('journalEntries', { ...filters, ...(after ? { after } : {}), limit: PAGE_SIZE });
+  // The core's refusal of a filter belongs on the filter's field, not in the list.
+  useEffect(() => {
+    if (page.error) putOnField(page.error);
+  }, [page.error, putOnField]);
+  if (page.isError && onField(page.error)) return <tbody />;
   if (page.isError)
     return (
       <tbody>

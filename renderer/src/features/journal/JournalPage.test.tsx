@@ -5,6 +5,7 @@ import type { ChannelRequest } from '../../../../shared/ipc.ts';
 import type { AuditEntry } from '../../../../shared/journal.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
+import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import JournalPage from './JournalPage.tsx';
 
@@ -122,5 +123,34 @@ describe('Journal page', () => {
     const keys = await screen.findByTestId('audit-keys');
     expect(keys.querySelector('[data-journal="profile"]')?.textContent).toBe('0123456789abcdef');
     expect(keys.textContent).toContain('Approvals journal governance-sandbox: fedcba9876543210');
+  });
+
+  it("checks the filters by the contract's query before asking, and puts the core's refusal of one on its field", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      journalEntries: (q) =>
+        q.intent === 'no-such-write'
+          ? (refusal('journalEntries', ['intent'], 'no write has this id in this profile') as never)
+          : entries(q),
+    });
+    renderWithDesk(fake, <JournalPage />, { at: '/journal' });
+    await screen.findByText('accepted (REQUEST)');
+    const asked = fake.count('journalEntries');
+    const operator = screen.getByLabelText('Operator');
+    await userEvent.click(operator);
+    await userEvent.paste('x'.repeat(65));
+    await userEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(operator.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(operator.getAttribute('aria-describedby')!)!.textContent).toMatch(/^Too big/);
+    expect(fake.count('journalEntries')).toBe(asked);
+
+    await userEvent.clear(operator);
+    await userEvent.type(screen.getByLabelText('Intent'), 'no-such-write');
+    await userEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    const intent = screen.getByLabelText('Intent');
+    await waitFor(() => expect(intent.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(intent.getAttribute('aria-describedby')!)!.textContent).toBe('No write has this id in this profile.');
+    expect(fake.calls.journalEntries?.at(-1)).toMatchObject({ intent: 'no-such-write' });
+    expect(within(screen.getByTestId('journal-entries')).queryByRole('alert')).toBeNull();
   });
 });

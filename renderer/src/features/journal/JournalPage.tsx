@@ -1,6 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
+import { z } from 'zod';
 import type { AuditCursor } from '../../../../shared/journal.ts';
-import { ENTRY_TYPE_NAMES } from '../../../../shared/journal.ts';
+import { AuditQuery, ENTRY_TYPE_NAMES } from '../../../../shared/journal.ts';
+import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
@@ -21,10 +23,23 @@ function toFilters(f: typeof EMPTY): Filters {
   );
 }
 
+/** The filters as typed (empty: any), checked by the contract's own query under the same names. */
+const FilterSchema = z
+  .object({ type: z.string(), by: z.string(), from: z.string(), to: z.string(), intent: z.string() })
+  .transform(toFilters)
+  .pipe(AuditQuery.omit({ after: true, limit: true }));
+
 /** Every entry of the profile's and the approvals journals: filter, follow one intent, verify, export. */
 export default function JournalPage() {
   const desk = useDesk();
-  const [form, setForm] = useState(EMPTY);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    onField,
+    putOnField,
+    formState: { errors },
+  } = useDeskForm(FilterSchema, { defaultValues: EMPTY });
   const [filters, setFilters] = useState<Filters>({});
   const [cursors, setCursors] = useState<(AuditCursor | undefined)[]>([undefined]);
   const [asked, setAsked] = useState(false);
@@ -32,20 +47,19 @@ export default function JournalPage() {
   const [note, setNote] = useState<string | null>(null);
   const [exportError, setExportError] = useState<unknown>(null);
 
-  const apply = (next: typeof EMPTY) => {
-    setForm(next);
-    setFilters(toFilters(next));
+  const show = (next: Filters) => {
+    setFilters(next);
     setCursors([undefined]);
   };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    apply(form);
+  const apply = (next: typeof EMPTY) => {
+    reset(next);
+    show(toFilters(next));
   };
+  const submit = handleSubmit(show);
   const exportAs = (format: 'csv' | 'bundle') => {
     setExportError(null);
     downloadJournal(desk, format).then((r) => setNote(`${r.entries} entries exported to ${r.filename}.`), setExportError);
   };
-  const set = (k: keyof typeof EMPTY) => (e: { target: { value: string } }) => setForm({ ...form, [k]: e.target.value });
 
   return (
     <section className="page">
@@ -77,9 +91,9 @@ export default function JournalPage() {
           {note}
         </p>
       )}
-      <form className="row" onSubmit={submit} aria-label="Filter entries">
-        <Field label="Kind">
-          <select value={form.type} onChange={set('type')}>
+      <form className="row" onSubmit={(e) => void submit(e)} aria-label="Filter entries" noValidate>
+        <Field label="Kind" error={fieldMessage(errors.type)}>
+          <select {...register('type')}>
             <option value="">All kinds</option>
             {Object.entries(ENTRY_TYPE_NAMES).map(([v, name]) => (
               <option key={v} value={v}>
@@ -88,17 +102,17 @@ export default function JournalPage() {
             ))}
           </select>
         </Field>
-        <Field label="Operator">
-          <input value={form.by} onChange={set('by')} />
+        <Field label="Operator" error={fieldMessage(errors.by)}>
+          <input {...register('by')} />
         </Field>
-        <Field label="From (UTC day)">
-          <input type="date" value={form.from} onChange={set('from')} />
+        <Field label="From (UTC day)" error={fieldMessage(errors.from)}>
+          <input type="date" {...register('from')} />
         </Field>
-        <Field label="To (UTC day)">
-          <input type="date" value={form.to} onChange={set('to')} />
+        <Field label="To (UTC day)" error={fieldMessage(errors.to)}>
+          <input type="date" {...register('to')} />
         </Field>
-        <Field label="Intent">
-          <input value={form.intent} onChange={set('intent')} />
+        <Field label="Intent" error={fieldMessage(errors.intent)}>
+          <input {...register('intent')} />
         </Field>
         <div className="actions">
           <button type="submit">Filter</button>
@@ -127,6 +141,8 @@ export default function JournalPage() {
             last={i === cursors.length - 1}
             onMore={(c) => setCursors([...cursors, c])}
             onFollow={(intent) => apply({ ...EMPTY, intent })}
+            onField={onField}
+            putOnField={putOnField}
           />
         ))}
       </table>

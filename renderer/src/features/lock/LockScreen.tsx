@@ -1,4 +1,6 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
+import { channels } from '../../../../shared/ipc.ts';
+import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { secondsLeft, waitSentence } from './unlockWait.ts';
@@ -9,7 +11,16 @@ import { secondsLeft, waitSentence } from './unlockWait.ts';
  */
 export function LockScreen({ keychain, waitMs }: { keychain: boolean; waitMs: number }) {
   const unlock = useDeskMutation('vaultUnlock');
-  const [passphrase, setPassphrase] = useState('');
+  const {
+    register,
+    handleSubmit,
+    resetField,
+    watch,
+    onField,
+    putOnField,
+    formState: { errors },
+  } = useDeskForm(channels.vaultUnlock.request, { defaultValues: { passphrase: '' } });
+  const passphrase = watch('passphrase');
   const [receivedAt, setReceivedAt] = useState(() => Date.now());
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -21,13 +32,20 @@ export function LockScreen({ keychain, waitMs }: { keychain: boolean; waitMs: nu
   }, [waitMs]);
   const seconds = secondsLeft(waitMs, receivedAt, now);
   const wait = waitSentence(seconds);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    unlock.mutate({ passphrase }, { onSettled: () => setPassphrase('') });
-  };
+  // A passphrase is typed once per try: it is cleared whatever the answer, and a refusal naming it stays on it.
+  const submit = handleSubmit((request) =>
+    unlock.mutate(request, {
+      onSuccess: () => resetField('passphrase'),
+      onError: (error) => {
+        resetField('passphrase', { keepError: true });
+        putOnField(error);
+      },
+    }),
+  );
+  const problem = fieldMessage(errors.passphrase);
   return (
     <main className="lock" role="dialog" aria-label="Treasury Desk is locked">
-      <form className="card form" onSubmit={submit}>
+      <form className="card form" onSubmit={(e) => void submit(e)} noValidate>
         <h1>Treasury Desk is locked</h1>
         <p className="muted">
           Nothing is signed while the desk is locked.{' '}
@@ -38,17 +56,23 @@ export function LockScreen({ keychain, waitMs }: { keychain: boolean; waitMs: nu
             type="password"
             aria-label="Passphrase"
             autoFocus
-            value={passphrase}
-            onChange={(e) => setPassphrase(e.target.value)}
+            {...register('passphrase')}
+            aria-invalid={problem ? true : undefined}
+            aria-describedby={problem ? 'lock-passphrase-error' : undefined}
             autoComplete="current-password"
           />
+        )}
+        {problem && (
+          <p id="lock-passphrase-error" className="field-error">
+            {problem}
+          </p>
         )}
         {wait && (
           <p role="status" data-testid="unlock-wait">
             {wait}
           </p>
         )}
-        {unlock.isError && !wait && <ErrorPanel error={unlock.error} />}
+        {unlock.isError && !wait && !onField(unlock.error) && <ErrorPanel error={unlock.error} />}
         <button type="submit" className="primary" disabled={unlock.isPending || wait !== null || (!keychain && !passphrase)}>
           {unlock.isPending ? 'Unlocking…' : 'Unlock'}
         </button>

@@ -5,6 +5,7 @@ import type { Verdict } from '../../../../shared/api/policy.ts';
 import type { PayoutProgress, PayoutReview, PayoutRowView } from '../../../../shared/payouts.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
+import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import PayoutsPage from './PayoutsPage.tsx';
 
@@ -184,6 +185,34 @@ describe('Payouts page', () => {
     expect(screen.getByTestId('payout-progress').textContent).toContain('2 of 2 finished: 1 sent, 1 refused, 0 skipped.');
     const refused = screen.getByRole('table', { name: 'Report' }).querySelector('tr[data-outcome="refused"]')!;
     expect(refused.textContent).toContain('BALANCE_NOT_ENOUGH: The account does not hold enough available balance for this.');
+  });
+
+  it('names a file the contract refuses on the file field and sends nothing', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), payoutsImport: REVIEW });
+    renderWithDesk(fake, <PayoutsPage />, { at: '/payouts' });
+    await userEvent.upload(screen.getByLabelText('Payout file'), new File([BYTES], `${'p'.repeat(201)}.csv`));
+    const input = screen.getByLabelText('Payout file');
+    await waitFor(() => expect(input.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(input.getAttribute('aria-describedby')!.split(' ').at(-1)!)!.textContent).toBe(
+      'The file name is longer than 200 characters.',
+    );
+    expect(fake.count('payoutsImport')).toBe(0);
+  });
+
+  it("puts the core's refusal of the file on the file field", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      payoutsImport: refusal('payoutsImport', ['content_base64'], 'the file is not UTF-8 text') as never,
+    });
+    renderWithDesk(fake, <PayoutsPage />, { at: '/payouts' });
+    await userEvent.upload(screen.getByLabelText('Payout file'), new File([BYTES], 'payouts.csv'));
+    const input = screen.getByLabelText('Payout file');
+    await waitFor(() => expect(input.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(input.getAttribute('aria-describedby')!.split(' ').at(-1)!)!.textContent).toBe(
+      'The file is not UTF-8 text.',
+    );
+    expect(fake.count('payoutsImport')).toBe(1);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('offers no send button when the policy blocks the batch', async () => {

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { BatchView, RebalancePlan } from '../../../../shared/rebalance.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
+import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import RebalancePage from './RebalancePage.tsx';
 
@@ -108,6 +109,51 @@ describe('Rebalance page', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Submit for approval' }));
     await screen.findByTestId('submitted');
     expect(fake.calls.rebalanceDraft).toEqual([{ plan: 'p1' }]);
+  });
+
+  it("names a bad target or ceiling on its field by the contract's schema and asks for no plan", async () => {
+    const fake = fakeDesk({ ...baseAnswers(), rebalanceScope: SCOPE, rebalanceBatches: [], rebalanceTemplates: [], rebalancePlan: PLAN });
+    renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Read balances' }));
+    await userEvent.click(within(await screen.findByTestId('scope')).getByLabelText(/^Include Sub-account 101 \(desk a\) · spot$/));
+    await userEvent.selectOptions(screen.getByLabelText('Target type of Sub-account 101 · spot'), 'Share');
+    await userEvent.type(screen.getByLabelText('Share of Sub-account 101 · spot'), 'half');
+    await userEvent.click(screen.getByRole('button', { name: 'Plan' }));
+    const share = screen.getByLabelText('Share of Sub-account 101 · spot');
+    await waitFor(() => expect(share.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(share.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'A share is a decimal from 0 to 1 or a fraction such as 1/3.',
+    );
+    await userEvent.type(screen.getByLabelText('Ceiling'), 'lots');
+    await userEvent.click(screen.getByRole('button', { name: 'Sweep above the ceiling to the main account' }));
+    await waitFor(() => expect(screen.getByLabelText('Ceiling').getAttribute('aria-invalid')).toBe('true'));
+    expect(fake.count('rebalancePlan')).toBe(0);
+  });
+
+  it('puts a refusal of the core on the target its path names', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      rebalanceScope: SCOPE,
+      rebalanceBatches: [],
+      rebalanceTemplates: [],
+      rebalancePlan: refusal('rebalancePlan', ['lines', 1, 'target', 'amount'], 'a target cannot be above the total in scope') as never,
+    });
+    renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Read balances' }));
+    const scope = await screen.findByTestId('scope');
+    await userEvent.click(within(scope).getByLabelText(/^Include Sub-account 101 \(desk a\) · spot$/));
+    await userEvent.click(within(scope).getByLabelText(/^Include Sub-account 102 \(desk b\) · futures$/));
+    await userEvent.clear(screen.getByLabelText('Target amount of Sub-account 102 · futures'));
+    await userEvent.type(screen.getByLabelText('Target amount of Sub-account 102 · futures'), '500');
+    await userEvent.click(screen.getByRole('button', { name: 'Plan' }));
+    const amount = screen.getByLabelText('Target amount of Sub-account 102 · futures');
+    await waitFor(() => expect(amount.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(amount.getAttribute('aria-describedby')!)!.textContent).toBe(
+      'A target cannot be above the total in scope.',
+    );
+    expect(screen.getByLabelText('Target amount of Sub-account 101 · spot').getAttribute('aria-invalid')).toBeNull();
+    expect(fake.count('rebalancePlan')).toBe(1);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('says which targets cannot be met and by how much, and offers no submit', async () => {

@@ -1,17 +1,35 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type ComponentProps } from 'react';
+import { useFieldArray } from 'react-hook-form';
 import type { RebalancePlan } from '../../../../shared/rebalance.ts';
+import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { BatchPanel } from './BatchPanel.tsx';
 import { PlanView } from './PlanView.tsx';
-import { accountName, applyTemplate, keyOf, linesOf, rowsOf, type Row, type TargetType } from './targets.ts';
+import { accountName, applyTemplate, keyOf, rowsOf, type Row } from './targets.ts';
+import { renamedOf, requestOf, TARGETS_DEFAULTS, targetsFormSchema, type Action, type TargetsValues } from './targetsForm.ts';
 
 // Rebalance (issue 14): choose a currency and the accounts in scope, set targets (or a preset, or a
 // template), see the plan the core makes from balances it reads itself, submit it for approval as one
 // batch, then follow it. Nothing moves before the batch is signed in the confirmation window.
 
 const CURRENCIES = ['USDT', 'BTC', 'ETH', 'USDC'];
+
+/** A figure typed in the targets table, its problem said under it. */
+function FigureInput({ label, error, ...rest }: { label: string; error: string | undefined } & ComponentProps<'input'>) {
+  const id = useId();
+  return (
+    <>
+      <input aria-label={label} aria-invalid={error ? true : undefined} aria-describedby={error ? id : undefined} {...rest} />
+      {error && (
+        <div id={id} className="field-error">
+          {error}
+        </div>
+      )}
+    </>
+  );
+}
 
 export default function RebalancePage() {
   const [currency, setCurrency] = useState('USDT');
@@ -23,29 +41,61 @@ export default function RebalancePage() {
   const draft = useDeskMutation('rebalanceDraft');
   const saveT = useDeskMutation('rebalanceTemplateSave');
   const deleteT = useDeskMutation('rebalanceTemplateDelete');
-  const [rows, setRows] = useState<Row[]>([]);
-  const [ceiling, setCeiling] = useState('');
-  const [templateName, setTemplateName] = useState('');
   const [chosenTemplate, setChosenTemplate] = useState('');
   const [note, setNote] = useState<string | null>(null);
   const [plan, setPlan] = useState<RebalancePlan | null>(null);
+  // The buttons share one form: the check reads which was pressed and the currency when it runs.
+  const action = useRef<Action>('plan');
+  const currencyNow = useRef(currency);
+  currencyNow.current = currency;
+  const schema = useMemo(
+    () =>
+      targetsFormSchema(
+        () => action.current,
+        () => currencyNow.current,
+      ),
+    [],
+  );
+  const { register, control, handleSubmit, watch, getValues, onField, putOnField, formState } = useDeskForm(schema, {
+    defaultValues: TARGETS_DEFAULTS,
+    renamed: renamedOf,
+  });
+  const errors = formState.errors;
+  const { replace } = useFieldArray({ control, name: 'rows' });
+  const rows = watch('rows');
 
   useEffect(() => {
-    if (scope.data) setRows(rowsOf(scope.data.accounts));
-  }, [scope.data]);
+    if (scope.data) replace(rowsOf(scope.data.accounts));
+  }, [scope.data, replace]);
+  // A plan is for the targets it was made from: any change to them sets it aside.
+  useEffect(() => {
+    const sub = watch((_, { name }) => {
+      if (name?.startsWith('rows')) setPlan(null);
+    });
+    return () => sub.unsubscribe();
+  }, [watch]);
 
-  const set = (i: number, patch: Partial<Row>) => {
-    setRows((rs) => rs.map((r, j) => (j === i ? { ...r, ...patch } : r)));
+  const setRows = (next: Row[]) => {
+    replace(next);
     setPlan(null);
   };
   const inScope = rows.filter((r) => r.included);
+  const press = (act: Action, run: (v: TargetsValues) => void) => () => {
+    action.current = act;
+    void handleSubmit(run)();
+  };
   const planWith = (req: Parameters<typeof planM.mutate>[0]) => {
     setNote(null);
     draft.reset();
-    planM.mutate(req, { onSuccess: setPlan });
+    planM.mutate(req, { onSuccess: setPlan, onError: putOnField });
   };
-  const equalize = () => planWith({ currency, preset: { kind: 'equalize' }, accounts: inScope.map((r) => r.account) });
-  const sweep = () => planWith({ currency, preset: { kind: 'sweep', ceiling: ceiling.trim() }, accounts: inScope.map((r) => r.account) });
+  const planTargets = press('plan', (v) => planWith(requestOf('plan', currency, v) as Parameters<typeof planM.mutate>[0]));
+  const equalize = press('equalize', (v) => planWith(requestOf('equalize', currency, v) as Parameters<typeof planM.mutate>[0]));
+  const sweep = press('sweep', (v) => planWith(requestOf('sweep', currency, v) as Parameters<typeof planM.mutate>[0]));
+  const saveTemplate = press('template', (v) => {
+    const req = requestOf('template', currency, v) as Parameters<typeof saveT.mutate>[0];
+    saveT.mutate(req, { onSuccess: () => setNote(`Template ${req.name} saved.`), onError: putOnField });
+  });
   const useTemplate = () => {
     const t = templates.data?.find((x) => x.name === chosenTemplate);
     if (!t) return;
@@ -53,13 +103,15 @@ export default function RebalancePage() {
       setNote(`Template ${t.name} is for ${t.currency}: choose that currency and read the balances first.`);
       return;
     }
-    const { rows: next, missing } = applyTemplate(rows, t);
+    const { rows: next, missing } = applyTemplate(getValues('rows'), t);
     setRows(next);
-    setPlan(null);
     setNote(missing.length ? `Template ${t.name} names accounts not in scope now: ${missing.join(', ')}.` : `Template ${t.name} applied.`);
   };
   // Batches under way or waiting, and the three most recent others.
   const visible = (batches.data ?? []).filter((b, i) => ['waiting', 'running', 'paused'].includes(b.state) || i < 3);
+  const rowError = (i: number, f: 'amount' | 'share' | 'floor' | 'ceiling') => fieldMessage(errors.rows?.[i]?.[f]);
+  const ceiling = watch('ceiling');
+  const templateName = watch('template_name');
 
   return (
     <section className="page">
@@ -80,7 +132,6 @@ export default function RebalancePage() {
               onChange={(e) => {
                 setCurrency(e.target.value);
                 setRows([]);
-                setPlan(null);
               }}
             >
               {CURRENCIES.map((c) => (
@@ -112,9 +163,8 @@ export default function RebalancePage() {
                       <input
                         type="checkbox"
                         aria-label={`Include ${accountName(r.account, r.name)}`}
-                        checked={r.included}
                         disabled={!r.reachable}
-                        onChange={(e) => set(i, { included: e.target.checked })}
+                        {...register(`rows.${i}.included`)}
                       />
                     </td>
                     <td>
@@ -125,9 +175,8 @@ export default function RebalancePage() {
                     <td>
                       <select
                         aria-label={`Target type of ${accountName(r.account)}`}
-                        value={r.type}
                         disabled={!r.included}
-                        onChange={(e) => set(i, { type: e.target.value as TargetType })}
+                        {...register(`rows.${i}.type`)}
                       >
                         <option value="amount">Amount</option>
                         <option value="share">Share</option>
@@ -136,40 +185,40 @@ export default function RebalancePage() {
                     </td>
                     <td>
                       {r.type === 'amount' && (
-                        <input
-                          aria-label={`Target amount of ${accountName(r.account)}`}
-                          value={r.amount}
+                        <FigureInput
+                          label={`Target amount of ${accountName(r.account)}`}
+                          error={rowError(i, 'amount')}
                           disabled={!r.included}
-                          onChange={(e) => set(i, { amount: e.target.value })}
+                          {...register(`rows.${i}.amount`)}
                           size={14}
                         />
                       )}
                       {r.type === 'share' && (
-                        <input
-                          aria-label={`Share of ${accountName(r.account)}`}
+                        <FigureInput
+                          label={`Share of ${accountName(r.account)}`}
+                          error={rowError(i, 'share')}
                           placeholder="0.25 or 1/3"
-                          value={r.share}
                           disabled={!r.included}
-                          onChange={(e) => set(i, { share: e.target.value })}
+                          {...register(`rows.${i}.share`)}
                           size={10}
                         />
                       )}
                       {r.type === 'band' && (
                         <>
-                          <input
-                            aria-label={`Floor of ${accountName(r.account)}`}
+                          <FigureInput
+                            label={`Floor of ${accountName(r.account)}`}
+                            error={rowError(i, 'floor')}
                             placeholder="floor"
-                            value={r.floor}
                             disabled={!r.included}
-                            onChange={(e) => set(i, { floor: e.target.value })}
+                            {...register(`rows.${i}.floor`)}
                             size={9}
                           />{' '}
-                          <input
-                            aria-label={`Ceiling of ${accountName(r.account)}`}
+                          <FigureInput
+                            label={`Ceiling of ${accountName(r.account)}`}
+                            error={rowError(i, 'ceiling')}
                             placeholder="ceiling"
-                            value={r.ceiling}
                             disabled={!r.included}
-                            onChange={(e) => set(i, { ceiling: e.target.value })}
+                            {...register(`rows.${i}.ceiling`)}
                             size={9}
                           />
                         </>
@@ -180,30 +229,13 @@ export default function RebalancePage() {
               </tbody>
             </table>
             <div className="actions">
-              <button
-                type="button"
-                onClick={() => {
-                  setRows((rs) => rs.map((r) => ({ ...r, included: r.reachable })));
-                  setPlan(null);
-                }}
-              >
+              <button type="button" onClick={() => setRows(getValues('rows').map((r) => ({ ...r, included: r.reachable })))}>
                 Include all
               </button>
-              <button
-                type="button"
-                onClick={() => {
-                  setRows((rs) => rs.map((r) => ({ ...r, included: false })));
-                  setPlan(null);
-                }}
-              >
+              <button type="button" onClick={() => setRows(getValues('rows').map((r) => ({ ...r, included: false })))}>
                 Include none
               </button>
-              <button
-                type="button"
-                className="primary"
-                disabled={!inScope.length || planM.isPending}
-                onClick={() => planWith({ currency, lines: linesOf(rows) })}
-              >
+              <button type="button" className="primary" disabled={!inScope.length || planM.isPending} onClick={planTargets}>
                 Plan
               </button>
             </div>
@@ -211,8 +243,8 @@ export default function RebalancePage() {
               <button type="button" disabled={!inScope.length || planM.isPending} onClick={equalize}>
                 Equalize
               </button>
-              <Field label="Ceiling">
-                <input value={ceiling} onChange={(e) => setCeiling(e.target.value)} size={10} />
+              <Field label="Ceiling" error={fieldMessage(errors.ceiling)}>
+                <input {...register('ceiling')} size={10} />
               </Field>
               <button type="button" disabled={!inScope.length || !ceiling.trim() || planM.isPending} onClick={sweep}>
                 Sweep above the ceiling to the main account
@@ -249,26 +281,22 @@ export default function RebalancePage() {
               >
                 Delete template
               </button>
-              <Field label="Save targets as">
-                <input value={templateName} onChange={(e) => setTemplateName(e.target.value)} size={16} />
+              <Field label="Save targets as" error={fieldMessage(errors.template_name)}>
+                <input {...register('template_name')} size={16} />
               </Field>
-              <button
-                type="button"
-                disabled={!templateName.trim() || !inScope.length || saveT.isPending}
-                onClick={() =>
-                  saveT.mutate(
-                    { name: templateName.trim(), currency, lines: linesOf(rows) },
-                    { onSuccess: () => setNote(`Template ${templateName.trim()} saved.`) },
-                  )
-                }
-              >
+              <button type="button" disabled={!templateName.trim() || !inScope.length || saveT.isPending} onClick={saveTemplate}>
                 Save template
               </button>
             </div>
           </>
         )}
         {templates.isError && <ErrorPanel error={templates.error} />}
-        {saveT.isError && <ErrorPanel error={saveT.error} />}
+        {saveT.isError && !onField(saveT.error) && <ErrorPanel error={saveT.error} />}
+        {errors.root && (
+          <p className="field-error" role="alert">
+            {fieldMessage(errors.root)}
+          </p>
+        )}
         {deleteT.isError && <ErrorPanel error={deleteT.error} />}
         {note && (
           <p className="muted" role="status">
@@ -277,7 +305,7 @@ export default function RebalancePage() {
         )}
       </section>
 
-      {planM.isError && <ErrorPanel error={planM.error} />}
+      {planM.isError && !onField(planM.error) && <ErrorPanel error={planM.error} />}
       {plan && <PlanView plan={plan} />}
       {plan && !plan.unreachable.length && plan.transfers.length > 0 && !draft.data && (
         <div className="actions">

@@ -1,8 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect } from 'react';
+import type { Settings } from '../../../../shared/ipc.ts';
 import { useTheme, type ThemeChoice } from '../../app/theme.ts';
+import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { preferencesOf, PreferencesFormSchema } from './settingsForms.ts';
 
 const THEMES: { value: ThemeChoice; label: string }[] = [
   { value: 'system', label: 'As the system' },
@@ -12,19 +15,29 @@ const THEMES: { value: ThemeChoice; label: string }[] = [
 
 export function PreferencesSection() {
   const settings = useDeskQuery('settingsGet', {});
-  const save = useDeskMutation('settingsSave');
-  const theme = useTheme();
-  const [draft, setDraft] = useState<{ idle: string; settle: string } | null>(null);
   if (settings.isError) return <ErrorPanel error={settings.error} />;
   if (!settings.data) return null;
-  const idle = draft?.idle ?? String(settings.data.idle_lock_minutes);
-  const settle = draft?.settle ?? String(settings.data.settle_seconds);
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    save.mutate({ idle_lock_minutes: Number(idle), settle_seconds: Number(settle) }, { onSuccess: () => setDraft(null) });
-  };
+  return <Preferences saved={settings.data} />;
+}
+
+function Preferences({ saved }: { saved: Settings }) {
+  const save = useDeskMutation('settingsSave');
+  const theme = useTheme();
+  const {
+    register,
+    handleSubmit,
+    reset,
+    onField,
+    putOnField,
+    formState: { errors, isDirty },
+  } = useDeskForm(PreferencesFormSchema, { defaultValues: preferencesOf(saved) });
+  // Saved elsewhere (another window, the core's event) while untouched here: show what is in force.
+  useEffect(() => {
+    if (!isDirty) reset(preferencesOf(saved));
+  }, [saved, isDirty, reset]);
+  const submit = handleSubmit((request) => save.mutate(request, { onSuccess: (next) => reset(preferencesOf(next)), onError: putOnField }));
   return (
-    <form className="card form" onSubmit={submit} aria-label="Preferences">
+    <form className="card form" onSubmit={(e) => void submit(e)} aria-label="Preferences" noValidate>
       <h2>Preferences</h2>
       <Field label="Theme">
         <select value={theme.choice} onChange={(e) => theme.choose(e.target.value as ThemeChoice)}>
@@ -35,14 +48,14 @@ export function PreferencesSection() {
           ))}
         </select>
       </Field>
-      <Field label="Lock after this many idle minutes">
-        <input inputMode="numeric" value={idle} onChange={(e) => setDraft({ idle: e.target.value, settle })} />
+      <Field label="Lock after this many idle minutes" error={fieldMessage(errors.idle_lock_minutes)}>
+        <input inputMode="numeric" {...register('idle_lock_minutes')} />
       </Field>
-      <Field label="Seconds a write's id must stay absent before it is sent again">
-        <input inputMode="numeric" value={settle} onChange={(e) => setDraft({ idle, settle: e.target.value })} />
+      <Field label="Seconds a write's id must stay absent before it is sent again" error={fieldMessage(errors.settle_seconds)}>
+        <input inputMode="numeric" {...register('settle_seconds')} />
       </Field>
-      {save.isError && <ErrorPanel error={save.error} />}
-      {save.isSuccess && !draft && <p role="status">Preferences saved.</p>}
+      {save.isError && !onField(save.error) && <ErrorPanel error={save.error} />}
+      {save.isSuccess && !isDirty && <p role="status">Preferences saved.</p>}
       <div className="actions">
         <button type="submit" disabled={save.isPending}>
           Save preferences

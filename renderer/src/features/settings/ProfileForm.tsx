@@ -1,8 +1,8 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import type { FormEvent } from 'react';
-import { useFieldArray, useForm, type FieldErrors } from 'react-hook-form';
+import { useFieldArray, type FieldErrors } from 'react-hook-form';
 import { ENVIRONMENTS, PERMISSION_GROUP_NAMES, PERMISSION_GROUPS } from '../../../../shared/api/environments.ts';
 import type { ProfileInput, ProfileSummary } from '../../../../shared/ipc.ts';
+import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
@@ -10,12 +10,8 @@ import { initialValues, ProfileFormSchema, type ProfileFormValues } from './prof
 
 type Env = ProfileFormValues['environment'];
 
-function sentence(m: string | undefined): string | undefined {
-  return m ? `${m[0]!.toUpperCase()}${m.slice(1)}${/[.!?]$/.test(m) ? '' : '.'}` : undefined;
-}
-
 function subError(errors: FieldErrors<ProfileFormValues>, i: number, f: 'uid' | 'key' | 'secret'): string | undefined {
-  return sentence(errors.sub_keys?.[i]?.[f]?.message);
+  return fieldMessage(errors.sub_keys?.[i]?.[f]);
 }
 
 /** Add or edit a profile. The form checks with the contract's own schema; the core then makes one read call with the key before storing it. */
@@ -27,9 +23,10 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
     setValue,
     control,
     watch,
+    onField,
+    putOnField,
     formState: { errors },
-  } = useForm<ProfileFormValues, unknown, ProfileInput>({
-    resolver: zodResolver(ProfileFormSchema as never) as never,
+  } = useDeskForm<ProfileFormValues, ProfileInput>(ProfileFormSchema as never, {
     defaultValues: initialValues(existing, ENVIRONMENTS.live),
   });
   const subs = useFieldArray({ control, name: 'sub_keys' });
@@ -47,13 +44,13 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
   // A new attempt clears the last one's answer, so two messages never stand side by side.
   const submit = (e: FormEvent) => {
     save.reset();
-    void handleSubmit((input) => save.mutate(input, { onSuccess: onDone }))(e);
+    void handleSubmit((input) => save.mutate(input, { onSuccess: onDone, onError: putOnField }))(e);
   };
 
   return (
     <form className="form" onSubmit={submit} aria-label={existing ? `Edit profile ${existing.name}` : 'New profile'} noValidate>
       <h2>{existing ? `Edit ${existing.name}` : 'New profile'}</h2>
-      <Field label="Name" error={sentence(errors.name?.message)}>
+      <Field label="Name" error={fieldMessage(errors.name)}>
         <input autoFocus autoComplete="off" {...register('name')} />
       </Field>
       <Field label="Environment">
@@ -65,16 +62,16 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
           ))}
         </select>
       </Field>
-      <Field label="Base address" error={sentence(errors.base_url?.message)}>
+      <Field label="Base address" error={fieldMessage(errors.base_url)}>
         <input autoComplete="off" {...register('base_url')} />
       </Field>
-      <Field label="Service name in headers" error={sentence(errors.svc?.message)}>
+      <Field label="Service name in headers" error={fieldMessage(errors.svc)}>
         <input autoComplete="off" {...register('svc')} />
       </Field>
-      <Field label="API key" error={sentence(errors.key?.message)} hint={keep ? `Leave empty to keep ${existing.key_masked}.` : again}>
+      <Field label="API key" error={fieldMessage(errors.key)} hint={keep ? `Leave empty to keep ${existing.key_masked}.` : again}>
         <input autoComplete="off" spellCheck={false} {...register('key')} />
       </Field>
-      <Field label="API secret" error={sentence(errors.secret?.message)} hint={keep ? 'Leave empty to keep the stored secret.' : again}>
+      <Field label="API secret" error={fieldMessage(errors.secret)} hint={keep ? 'Leave empty to keep the stored secret.' : again}>
         <input type="password" autoComplete="new-password" {...register('secret')} />
       </Field>
 
@@ -126,7 +123,7 @@ export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; o
       </fieldset>
 
       {save.isPending && <p role="status">Checking the key with the exchange…</p>}
-      {save.isError && <ErrorPanel error={save.error} />}
+      {save.isError && !onField(save.error) && <ErrorPanel error={save.error} />}
       <div className="actions">
         <button type="submit" className="primary" disabled={save.isPending}>
           Check and save

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { VaultStatus } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
+import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import SettingsPage from './SettingsPage.tsx';
 
@@ -21,6 +22,10 @@ const PASSPHRASE: VaultStatus = {
   unlock_wait_ms: 0,
   keychain_note: NO_KEYCHAIN.keychain_note,
 };
+
+/** The message tied to an input (the last of its descriptions: a hint comes first). */
+const described = (input: HTMLElement) =>
+  document.getElementById(input.getAttribute('aria-describedby')?.split(' ').at(-1) ?? '')?.textContent ?? null;
 
 describe('Settings page', () => {
   it('says a passphrase is needed before the profile form, when there is no keychain', async () => {
@@ -88,14 +93,14 @@ describe('Settings page', () => {
     expect(within(form).getByLabelText('API key').getAttribute('aria-invalid')).toBe('true');
   });
 
-  it('turns a refusal of the request into the sentence alone', async () => {
+  it("puts the core's refusal of the new passphrase on its field, as the sentence alone", async () => {
     const fake = fakeDesk({
       ...baseAnswers(),
       vaultSetPassphrase: {
         ok: false,
         error: {
           kind: 'invalid_request',
-          message: 'A passphrase has at least 10 characters.',
+          message: 'this passphrase is on the list of common passphrases',
           path: ['next'],
           channel: 'vaultSetPassphrase',
         },
@@ -105,10 +110,40 @@ describe('Settings page', () => {
     await userEvent.type(await screen.findByLabelText('New passphrase'), 'long enough passphrase');
     await userEvent.type(screen.getByLabelText('Repeat new passphrase'), 'long enough passphrase');
     await userEvent.click(screen.getByRole('button', { name: 'Set passphrase' }));
-    const alert = await screen.findByRole('alert');
-    expect(alert.textContent).toContain('A passphrase has at least 10 characters.');
-    expect(alert.textContent).not.toContain('vaultSetPassphrase');
-    expect(alert.textContent).not.toContain('next:');
+    const next = screen.getByLabelText('New passphrase');
+    await waitFor(() => expect(next.getAttribute('aria-invalid')).toBe('true'));
+    expect(described(next)).toBe('This passphrase is on the list of common passphrases.');
+    expect(fake.count('vaultSetPassphrase')).toBe(1);
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it("checks the new passphrase by the contract's schema and that both agree, before asking the core", async () => {
+    const fake = fakeDesk({ ...baseAnswers(), vaultStatus: NO_KEYCHAIN, vaultSetPassphrase: PASSPHRASE });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    await userEvent.type(await screen.findByLabelText('New passphrase'), 'short');
+    await userEvent.type(screen.getByLabelText('Repeat new passphrase'), 'shorter');
+    await userEvent.click(screen.getByRole('button', { name: 'Set passphrase' }));
+    await waitFor(() => expect(described(screen.getByLabelText('New passphrase'))).toBe('A passphrase has at least 10 characters.'));
+    expect(described(screen.getByLabelText('Repeat new passphrase'))).toBe('The two new passphrases differ.');
+    expect(fake.count('vaultSetPassphrase')).toBe(0);
+  });
+
+  it("puts the core's refusal of a profile's field on that field", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      profileSave: refusal('profileSave', ['secret'], 'this secret belongs to another key') as never,
+    });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Add a profile' }));
+    const form = screen.getByRole('form', { name: 'New profile' });
+    await userEvent.type(within(form).getByLabelText('Name'), 'Rehearsal');
+    await userEvent.type(within(form).getByLabelText('API key'), 'abcdefgh12345678');
+    await userEvent.type(within(form).getByLabelText('API secret'), '0'.repeat(32));
+    await userEvent.click(within(form).getByRole('button', { name: 'Check and save' }));
+    const secret = within(form).getByLabelText('API secret');
+    await waitFor(() => expect(secret.getAttribute('aria-invalid')).toBe('true'));
+    expect(described(secret)).toBe('This secret belongs to another key.');
+    expect(within(form).queryByRole('alert')).toBeNull();
   });
 
   it('closes the profile form with Escape and gives focus back to "Add a profile"', async () => {
@@ -124,6 +159,33 @@ describe('Settings page', () => {
 });
 
 describe('Settings page: preferences and focus', () => {
+  it("checks the preferences by the contract's Settings before saving, and puts the core's refusal on its field", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      settingsSave: refusal('settingsSave', ['settle_seconds'], 'the desk cannot wait that long between lookups') as never,
+    });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    const idle = await screen.findByLabelText('Lock after this many idle minutes');
+    const settle = screen.getByLabelText("Seconds a write's id must stay absent before it is sent again");
+    await userEvent.clear(idle);
+    await userEvent.type(idle, 'ten');
+    await userEvent.clear(settle);
+    await userEvent.type(settle, '2');
+    await userEvent.click(screen.getByRole('button', { name: 'Save preferences' }));
+    await waitFor(() => expect(described(idle)).toBe('A whole number of at most 6 digits.'));
+    expect(described(settle)).toMatch(/^Too small/);
+    expect(fake.count('settingsSave')).toBe(0);
+
+    await userEvent.clear(idle);
+    await userEvent.type(idle, '10');
+    await userEvent.clear(settle);
+    await userEvent.type(settle, '60');
+    await userEvent.click(screen.getByRole('button', { name: 'Save preferences' }));
+    await waitFor(() => expect(described(settle)).toBe('The desk cannot wait that long between lookups.'));
+    expect(fake.calls.settingsSave).toEqual([{ idle_lock_minutes: 10, settle_seconds: 60 }]);
+    expect(idle.getAttribute('aria-invalid')).toBeNull();
+  });
+
   it('applies the chosen theme to the window and keeps the choice', async () => {
     renderWithDesk(fakeDesk(baseAnswers()), <SettingsPage />, { at: '/settings' });
     await userEvent.selectOptions(await screen.findByLabelText('Theme'), 'dark');

@@ -1,40 +1,36 @@
-import { useState, type FormEvent } from 'react';
+import { useMemo, useRef } from 'react';
+import type { VaultStatus } from '../../../../shared/ipc.ts';
+import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { PASSPHRASE_DEFAULTS, passphraseFormSchema } from './settingsForms.ts';
 
 export function VaultSection() {
   const status = useDeskQuery('vaultStatus', {});
-  const setPassphrase = useDeskMutation('vaultSetPassphrase');
-  const lock = useDeskMutation('vaultLock');
-  const [current, setCurrent] = useState('');
-  const [next, setNext] = useState('');
-  const [again, setAgain] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
-  const [leaveKeychain, setLeaveKeychain] = useState(false);
-
   if (status.isError) return <ErrorPanel error={status.error} />;
   if (!status.data) return null;
-  const s = status.data;
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    setPassphrase.reset();
-    if (next.length < 10) return setProblem('A passphrase has at least 10 characters.');
-    if (next !== again) return setProblem('The two new passphrases differ.');
-    setProblem(null);
-    const confirm = s.backend === 'safeStorage' && leaveKeychain ? { leave_keychain: true as const } : {};
-    setPassphrase.mutate(
-      { ...(s.passphrase_set ? { current } : {}), ...confirm, next },
-      {
-        onSuccess: () => {
-          setCurrent('');
-          setNext('');
-          setAgain('');
-          setLeaveKeychain(false);
-        },
-      },
-    );
-  };
+  return <Vault s={status.data} />;
+}
+
+function Vault({ s }: { s: VaultStatus }) {
+  const setPassphrase = useDeskMutation('vaultSetPassphrase');
+  const lock = useDeskMutation('vaultLock');
+  // The vault's state can change while the form is open (an event): the check reads it when it runs.
+  const vault = useRef(s);
+  vault.current = s;
+  const schema = useMemo(() => passphraseFormSchema(() => vault.current), []);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    onField,
+    putOnField,
+    formState: { errors },
+  } = useDeskForm(schema, { defaultValues: PASSPHRASE_DEFAULTS });
+  const submit = handleSubmit((request) =>
+    setPassphrase.mutate(request, { onSuccess: () => reset(PASSPHRASE_DEFAULTS), onError: putOnField }),
+  );
   return (
     <div className="card" data-testid="vault">
       <h2>Keys at rest</h2>
@@ -45,29 +41,35 @@ export function VaultSection() {
         {/* Why the keychain is not used matters only until a passphrase protects the keys instead. */}
         {s.keychain_note && !s.passphrase_set && <span className="muted small"> {s.keychain_note}</span>}
       </p>
-      <form onSubmit={submit} className="row" aria-label="Passphrase" noValidate>
+      <form
+        onSubmit={(e) => {
+          setPassphrase.reset();
+          void submit(e);
+        }}
+        className="row"
+        aria-label="Passphrase"
+        noValidate
+      >
         {s.passphrase_set && (
-          <Field label="Current passphrase">
-            <input type="password" value={current} onChange={(e) => setCurrent(e.target.value)} autoComplete="current-password" />
+          <Field label="Current passphrase" error={fieldMessage(errors.current)}>
+            <input type="password" {...register('current')} autoComplete="current-password" />
           </Field>
         )}
-        <Field label="New passphrase" error={problem?.includes('10') ? problem : undefined}>
+        <Field label="New passphrase" error={fieldMessage(errors.next)}>
           <input
             type="password"
             data-field="new-passphrase"
             placeholder="10 characters or more"
-            value={next}
-            onChange={(e) => setNext(e.target.value)}
+            {...register('next')}
             autoComplete="new-password"
           />
         </Field>
-        <Field label="Repeat new passphrase" error={problem?.includes('differ') ? problem : undefined}>
-          <input type="password" value={again} onChange={(e) => setAgain(e.target.value)} autoComplete="new-password" />
+        <Field label="Repeat new passphrase" error={fieldMessage(errors.again)}>
+          <input type="password" {...register('again')} autoComplete="new-password" />
         </Field>
         {s.backend === 'safeStorage' && (
           <label className="small inline">
-            <input type="checkbox" checked={leaveKeychain} onChange={(e) => setLeaveKeychain(e.target.checked)} /> Move the keys from the
-            keychain to this passphrase
+            <input type="checkbox" {...register('leave_keychain')} /> Move the keys from the keychain to this passphrase
           </label>
         )}
         <button type="submit" disabled={setPassphrase.isPending}>
@@ -79,7 +81,7 @@ export function VaultSection() {
           </button>
         )}
       </form>
-      {setPassphrase.isError && <ErrorPanel error={setPassphrase.error} />}
+      {setPassphrase.isError && !onField(setPassphrase.error) && <ErrorPanel error={setPassphrase.error} />}
       {setPassphrase.isSuccess && <p role="status">Passphrase saved.</p>}
     </div>
   );

@@ -1,12 +1,14 @@
-import { useState, type ReactNode } from 'react';
-import { WriteRequest } from '../../../../shared/api/writes.ts';
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import type { UseFormRegisterReturn } from 'react-hook-form';
 import type { ChannelRequest, Review } from '../../../../shared/ipc.ts';
 import { groupDigits } from '../../../../shared/money.ts';
+import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { ReviewStep } from '../approvals/index.ts';
-import { ageText, overdraws } from './drawBalance.ts';
+import { ageText } from './drawBalance.ts';
+import { transferFormSchema } from './transferFormSchema.ts';
 import {
   EMPTY,
   FORM_NAMES,
@@ -16,7 +18,6 @@ import {
   OWN_SIDES,
   sourceOf,
   SUB_SIDES,
-  toWrite,
   type TransferFormKind,
   type Values,
 } from './transferWrite.ts';
@@ -28,39 +29,21 @@ import { useDrawBalance } from './useDrawBalance.ts';
 // confirmation window like any write.
 
 type Write = ChannelRequest<'approvalsDraft'>['write'];
-type Errors = Partial<Record<keyof Values | 'form', string>>;
-
-function sentence(m: string): string {
-  return `${m[0]!.toUpperCase()}${m.slice(1)}${/[.!?]$/.test(m) ? '' : '.'}`;
-}
-
-/** The contract's verdict on the form's write, per field. */
-function fieldErrors(write: Write): Errors {
-  const r = WriteRequest.safeParse(write);
-  if (r.success) return {};
-  const out: Errors = {};
-  for (const issue of r.error.issues) {
-    const field = (issue.path[1] as keyof Values | undefined) ?? 'form';
-    out[field] ??= sentence(issue.message);
-  }
-  return out;
-}
+const AT = ['write', 'input'] as const;
 
 function Choice<T extends string>({
-  value,
+  field,
   options,
-  onChange,
   names,
-  ...aria
+  ...rest
 }: {
-  value: T;
+  field: UseFormRegisterReturn;
   options: readonly T[];
-  onChange: (v: T) => void;
   names?: Record<string, string>;
 }) {
-  // `aria`: the id and aria-* attributes Field hands its control.
+  // `rest`: the id and aria-* attributes Field hands its control.
   return (
-    <select {...aria} value={value} onChange={(e) => onChange(e.target.value as T)}>
+    <select {...rest} {...field}>
       {options.map((o) => (
         <option key={o} value={o}>
           {names?.[o] ?? o}
@@ -114,59 +97,69 @@ export function TransferForm({
   initial?: Partial<Values>;
   subKeys: readonly string[];
 }) {
-  const [v, setV] = useState<Values>({
-    ...EMPTY,
-    ...(form === 'sub_own' && !initial?.sub_account && subKeys[0] ? { sub_account: subKeys[0] } : {}),
-    ...initial,
-  });
-  const [errors, setErrors] = useState<Errors>({});
   const [review, setReview] = useState<{ review: Review; write: Write } | null>(null);
   const reviewIt = useDeskMutation('approvalsReview');
+  // The balance loads after the form is made: the schema reads it when the check runs.
+  const available = useRef<string | null>(null);
+  const schema = useMemo(() => transferFormSchema(form, () => available.current), [form]);
+  const {
+    register,
+    handleSubmit,
+    watch,
+    onField,
+    putOnField,
+    formState: { errors },
+  } = useDeskForm(schema, {
+    defaultValues: {
+      ...EMPTY,
+      ...(form === 'sub_own' && !initial?.sub_account && subKeys[0] ? { sub_account: subKeys[0] } : {}),
+      ...initial,
+    },
+    at: AT,
+  });
+  const v = watch() as Values;
   const source = sourceOf(form, v);
   const drawn = useDrawBalance(source, v.currency);
-  const set =
-    <K extends keyof Values>(k: K) =>
-    (value: Values[K]) => {
-      setV((x) => ({ ...x, [k]: value }));
-      setErrors((e) => ({ ...e, [k]: undefined, form: undefined }));
-    };
-  const text = (k: keyof Values, extra: { inputMode?: 'decimal' | 'numeric'; upper?: boolean } = {}) => (
-    <input
-      autoComplete="off"
-      inputMode={extra.inputMode}
-      value={v[k]}
-      onChange={(e) => set(k)(extra.upper ? e.target.value.toUpperCase() : e.target.value)}
-    />
-  );
+  available.current = drawn.available;
+  const problem = (k: keyof Values) => fieldMessage(errors[k]);
+  const text = (k: keyof Values, extra: { inputMode?: 'decimal' | 'numeric'; upper?: boolean } = {}) => {
+    const field = register(k);
+    return (
+      <input
+        autoComplete="off"
+        inputMode={extra.inputMode}
+        {...field}
+        onChange={(e) => {
+          if (extra.upper) e.target.value = e.target.value.toUpperCase();
+          return field.onChange(e);
+        }}
+      />
+    );
+  };
+  // "from and to must differ" is said on "to": either side changing checks it again.
+  const side = (k: 'from' | 'to') => register(k, { deps: [k === 'from' ? 'to' : 'from'] });
 
   if (review) return <ReviewStep review={review.review} write={review.write} onBack={() => setReview(null)} />;
 
-  const submit = (e: React.FormEvent) => {
-    e.preventDefault();
-    const write = toWrite(form, v);
-    const found = fieldErrors(write);
-    const over = found.amount ? null : overdraws(v.amount.trim(), drawn.available, v.currency);
-    if (over) found.amount = over;
-    setErrors(found);
-    if (Object.values(found).some(Boolean)) return;
-    reviewIt.mutate({ write }, { onSuccess: (r) => setReview({ review: r, write }) });
-  };
+  const submit = handleSubmit((write) => {
+    reviewIt.mutate({ write }, { onSuccess: (r) => setReview({ review: r, write }), onError: putOnField });
+  });
 
   const sides = (
     <>
-      <Field label="From account" error={errors.from}>
-        <Choice value={v.from} options={OWN_SIDES} onChange={set('from')} />
+      <Field label="From account" error={problem('from')}>
+        <Choice field={side('from')} options={OWN_SIDES} />
       </Field>
-      <Field label="To account" error={errors.to}>
-        <Choice value={v.to} options={OWN_SIDES} onChange={set('to')} />
+      <Field label="To account" error={problem('to')}>
+        <Choice field={side('to')} options={OWN_SIDES} />
       </Field>
       {needsPair(v) && (
-        <Field label="Currency pair" hint="§4.1: names the isolated margin account, such as BTC_USDT" error={errors.currency_pair}>
+        <Field label="Currency pair" hint="§4.1: names the isolated margin account, such as BTC_USDT" error={problem('currency_pair')}>
           {text('currency_pair', { upper: true })}
         </Field>
       )}
       {needsSettle(v) && (
-        <Field label="Settle currency" hint={`empty: ${v.currency.trim().toLowerCase() || 'the currency'}`} error={errors.settle}>
+        <Field label="Settle currency" hint={`empty: ${v.currency.trim().toLowerCase() || 'the currency'}`} error={problem('settle')}>
           {text('settle')}
         </Field>
       )}
@@ -174,52 +167,51 @@ export function TransferForm({
   );
 
   return (
-    <form className="form card" aria-label={`New transfer: ${FORM_NAMES[form]}`} noValidate onSubmit={submit}>
+    <form className="form card" aria-label={`New transfer: ${FORM_NAMES[form]}`} noValidate onSubmit={(e) => void submit(e)}>
       <h2>{FORM_NAMES[form]}</h2>
       {form === 'sub_own' && (
-        <Field label="Sub-account (signs with its own key)" error={errors.sub_account}>
-          <Choice value={v.sub_account} options={subKeys} onChange={set('sub_account')} />
+        <Field label="Sub-account (signs with its own key)" error={problem('sub_account')}>
+          <Choice field={register('sub_account')} options={subKeys} />
         </Field>
       )}
       {form === 'main_sub' && (
         <>
-          <Field label="Direction" error={errors.direction}>
+          <Field label="Direction" error={problem('direction')}>
             <Choice
-              value={v.direction}
+              field={register('direction')}
               options={['to', 'from'] as const}
-              onChange={set('direction')}
               names={{ to: 'Main → sub-account', from: 'Sub-account → main' }}
             />
           </Field>
-          <Field label="Sub-account uid" error={errors.sub_account}>
+          <Field label="Sub-account uid" error={problem('sub_account')}>
             {text('sub_account', { inputMode: 'numeric' })}
           </Field>
-          <Field label="Sub-account's account" error={errors.sub_account_type}>
-            <Choice value={v.sub_account_type} options={MAIN_SUB_TYPES} onChange={set('sub_account_type')} />
+          <Field label="Sub-account's account" error={problem('sub_account_type')}>
+            <Choice field={register('sub_account_type')} options={MAIN_SUB_TYPES} />
           </Field>
         </>
       )}
       {form === 'sub_to_sub' && (
         <>
-          <Field label="From sub-account uid" error={errors.sub_account_from}>
+          <Field label="From sub-account uid" error={problem('sub_account_from')}>
             {text('sub_account_from', { inputMode: 'numeric' })}
           </Field>
-          <Field label="Its account (from)" error={errors.sub_account_from_type}>
-            <Choice value={v.sub_account_from_type} options={SUB_SIDES} onChange={set('sub_account_from_type')} />
+          <Field label="Its account (from)" error={problem('sub_account_from_type')}>
+            <Choice field={register('sub_account_from_type')} options={SUB_SIDES} />
           </Field>
-          <Field label="To sub-account uid" error={errors.sub_account_to}>
+          <Field label="To sub-account uid" error={problem('sub_account_to')}>
             {text('sub_account_to', { inputMode: 'numeric' })}
           </Field>
-          <Field label="Its account (to)" error={errors.sub_account_to_type}>
-            <Choice value={v.sub_account_to_type} options={SUB_SIDES} onChange={set('sub_account_to_type')} />
+          <Field label="Its account (to)" error={problem('sub_account_to_type')}>
+            <Choice field={register('sub_account_to_type')} options={SUB_SIDES} />
           </Field>
         </>
       )}
       {(form === 'own' || form === 'sub_own') && sides}
-      <Field label="Currency" error={errors.currency}>
+      <Field label="Currency" error={problem('currency')}>
         {text('currency', { upper: true })}
       </Field>
-      <Field label="Amount" error={errors.amount}>
+      <Field label="Amount" error={problem('amount')}>
         {text('amount', { inputMode: 'decimal' })}
       </Field>
       <SourceLine
@@ -231,12 +223,7 @@ export function TransferForm({
         currency={v.currency}
       />
       {drawn.error && <ErrorPanel error={drawn.error} onRetry={drawn.refetch} />}
-      {errors.form && (
-        <p className="field-error" role="alert">
-          {errors.form}
-        </p>
-      )}
-      {reviewIt.isError && <ErrorPanel error={reviewIt.error} />}
+      {reviewIt.isError && !onField(reviewIt.error) && <ErrorPanel error={reviewIt.error} />}
       <div className="actions">
         <button className="primary" type="submit" disabled={reviewIt.isPending}>
           Review

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChannelRequest } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
+import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { TransfersPage } from '../history/index.ts';
 import { buildBodyForTest } from './testkit/body.ts';
@@ -228,8 +229,45 @@ describe('Transfer forms', () => {
     await fill('Amount', '1.123456789');
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
     expect(await screen.findByText('Must be a user id (digits).')).toBeTruthy();
+    expect(screen.getByLabelText('Sub-account uid').getAttribute('aria-invalid')).toBe('true');
     expect(screen.getByText(/8 decimal places/)).toBeTruthy();
     expect(fake.count('approvalsReview')).toBe(0);
+  });
+
+  it('the same account on both sides is said on "To account", and changing "From" clears it', async () => {
+    const fake = desk();
+    renderWithDesk(fake, <TransfersPage />);
+    await open("Main account's own accounts");
+    await userEvent.selectOptions(screen.getByLabelText('To account'), 'spot');
+    await fill('Amount', '5');
+    await userEvent.click(screen.getByRole('button', { name: 'Review' }));
+    const to = screen.getByLabelText('To account');
+    await waitFor(() => expect(to.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(to.getAttribute('aria-describedby')!)!.textContent).toBe('From and to must be different accounts.');
+    expect(fake.count('approvalsReview')).toBe(0);
+    await userEvent.selectOptions(screen.getByLabelText('From account'), 'futures');
+    await waitFor(() => expect(to.getAttribute('aria-invalid')).toBeNull());
+  });
+
+  it('puts a refusal of the core on the field its path names, not in a panel', async () => {
+    const fake = desk();
+    fake.answers.approvalsReview = refusal(
+      'approvalsReview',
+      ['write', 'input', 'sub_account'],
+      "sub-account 101 is not one of this account's sub-accounts",
+    ) as never;
+    renderWithDesk(fake, <TransfersPage />);
+    await open('Main ↔ sub-account');
+    await fill('Sub-account uid', '101');
+    await fill('Amount', '5');
+    await userEvent.click(screen.getByRole('button', { name: 'Review' }));
+    const uid = screen.getByLabelText('Sub-account uid');
+    await waitFor(() => expect(uid.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(uid.getAttribute('aria-describedby')!)!.textContent).toBe(
+      "Sub-account 101 is not one of this account's sub-accounts.",
+    );
+    expect(fake.count('approvalsReview')).toBe(1);
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 
   it('the address opens the form pre-filled, as the matrix\'s "Transfer…" links it', async () => {
