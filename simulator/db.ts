@@ -217,6 +217,8 @@ CREATE TABLE IF NOT EXISTS spot_fills (
   ts_ms INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS spot_fills_uid ON spot_fills(uid, pair, id);
+-- The tickers' rolling 24-hour window (market/window24h.ts).
+CREATE INDEX IF NOT EXISTS spot_fills_pair_ts ON spot_fills(pair, ts_ms);
 -- Last trade price per pair (tickers), and self-trade prevention groups (§3.5; set by the admin API).
 CREATE TABLE IF NOT EXISTS pair_last (pair TEXT PRIMARY KEY, price TEXT NOT NULL, ts_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS stp_members (uid TEXT PRIMARY KEY, stp_id INTEGER NOT NULL);

@@ -22,6 +22,7 @@ import type { HandlerDeps } from './handlerDeps.ts';
 import { DeskApprovals } from './approvals/deskApprovals.ts';
 import { DEFAULT_COOLING_OFF_MS } from './approvals/governance.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
+import { alertSentence } from '../../shared/risk.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
 import { checkedStateDir } from './paths.ts';
@@ -194,11 +195,9 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
           alert: (a) => {
             emit('balanceAlert', a);
             // The desktop notification both hosts show (Electron's, or the browser's under the web host).
-            const what =
-              a.kind === 'low_balance'
-                ? `${a.subject} below the floor of ${a.threshold}`
-                : `${a.kind === 'cross_risk' ? 'cross margin' : `isolated margin ${a.subject}`} risk ${a.value} below ${a.threshold} (1.1 is liquidation)`;
-            emit('notify', { title: `Sub-account ${a.uid}`, body: what, tag: `balance-alert-${a.id}` });
+            // The same sentence as the alerts panel, so both read the risk and its threshold as percentages.
+            const what = alertSentence(a);
+            emit('notify', { title: `Sub-account ${a.uid}`, body: what[0]!.toUpperCase() + what.slice(1), tag: `balance-alert-${a.id}` });
           },
         },
         log,

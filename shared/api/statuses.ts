@@ -1,6 +1,7 @@
 // §3.1. The spec shows no transitions, so which statuses are final is the desk's written assumption:
 // DONE, CANCEL and REJECT end a withdrawal; FAIL is "on-chain failure pending confirmation" and is
 // watched like any other non-final status; a status not listed here is shown as it came and watched.
+// Their words and tones: statusWords.ts.
 export const WITHDRAWAL_STATUSES = {
   BCODE: 'Deposit-code operation',
   CANCEL: 'Cancelled',
@@ -31,11 +32,6 @@ export const FINAL_WITHDRAWAL_STATUSES: ReadonlySet<string> = new Set(['DONE', '
 
 export function isFinalWithdrawalStatus(status: string): boolean {
   return FINAL_WITHDRAWAL_STATUSES.has(status);
-}
-
-export function describeWithdrawalStatus(status: string): string {
-  const known: Record<string, string> = { ...WITHDRAWAL_STATUSES, ...WITHDRAWAL_CREATE_ONLY_STATUSES };
-  return known[status] ?? `Unknown status "${status}" (watched until it changes)`;
 }
 
 // §3.2
@@ -94,8 +90,4 @@ export const FINAL_DEPOSIT_STATUSES: ReadonlySet<string> = new Set(['DONE', 'INV
 
 export function isFinalDepositStatus(status: string): boolean {
   return FINAL_DEPOSIT_STATUSES.has(status);
-}
-
-export function describeDepositStatus(status: string): string {
-  return (DEPOSIT_STATUSES as Record<string, string>)[status] ?? `Unknown status "${status}" (refreshed until it changes)`;
 }

@@ -231,7 +231,11 @@ export function tradeWire(f: FillRow): SpotTrade {
   return {
     id: String(f.trade_id),
     create_time: seconds(f.ts_ms),
-    create_time_ms: (f.ts_ms / 1000).toFixed(3),
+    // Milliseconds with 3 decimal places, as the live service sends it: its API v4 reference shows
+    // "create_time_ms": "1548000000123.456" for GET /spot/my_trades and the gate-api SDKs' Trade model
+    // says "Trading time, with millisecond precision" (gateio/gateapi-python docs/Trade.md). The Sandbox
+    // once sent seconds here ("1795609183.367"), which a desk reading milliseconds placed in 1970.
+    create_time_ms: f.ts_ms.toFixed(3),
     currency_pair: f.pair,
     side: f.side as Side,
     role: f.role as 'taker' | 'maker',

@@ -4,6 +4,7 @@ import { ApiError } from '../errors.ts';
 import { chainsOf, listCurrencies, priceOf } from '../ledger/catalog.ts';
 import { fromScaled } from '../market/scaled.ts';
 import { MAX_QUOTE_AMOUNT, marketOf } from '../market/service.ts';
+import { tickerWindowFields, window24h } from '../market/window24h.ts';
 import type { RouteDef } from '../server.ts';
 import { optional } from './params.ts';
 
@@ -21,6 +22,35 @@ interface PairRow {
 
 function pairs(db: Parameters<typeof listCurrencies>[0]): PairRow[] {
   return stmt(db, 'SELECT * FROM currency_pairs ORDER BY id').all() as PairRow[];
+}
+
+function currencyNames(db: Parameters<typeof listCurrencies>[0]): Map<string, string> {
+  return new Map(listCurrencies(db).map((c) => [c.currency, c.name]));
+}
+
+/** The live service's CurrencyPair record. */
+function pairWire(p: PairRow, names: Map<string, string>) {
+  return {
+    id: p.id,
+    base: p.base,
+    base_name: names.get(p.base) ?? p.base,
+    quote: p.quote,
+    quote_name: names.get(p.quote) ?? p.quote,
+    fee: '0.2',
+    min_base_amount: p.min_base,
+    min_quote_amount: p.min_quote,
+    max_base_amount: '',
+    max_quote_amount: MAX_QUOTE_AMOUNT,
+    amount_precision: p.amount_precision,
+    precision: p.precision,
+    trade_status: 'tradable',
+    sell_start: 1516378650,
+    buy_start: 1516378650,
+    delisting_time: 0,
+    type: 'normal',
+    trade_url: '',
+    st_tag: false,
+  };
 }
 
 export function marketRoutes(): RouteDef[] {
@@ -64,36 +94,30 @@ export function marketRoutes(): RouteDef[] {
       path: '/spot/currency_pairs',
       group: 'public',
       handler: ({ db }) => {
-        const names = new Map(listCurrencies(db).map((c) => [c.currency, c.name]));
-        return pairs(db).map((p) => ({
-          id: p.id,
-          base: p.base,
-          base_name: names.get(p.base) ?? p.base,
-          quote: p.quote,
-          quote_name: names.get(p.quote) ?? p.quote,
-          fee: '0.2',
-          min_base_amount: p.min_base,
-          min_quote_amount: p.min_quote,
-          max_base_amount: '',
-          max_quote_amount: MAX_QUOTE_AMOUNT,
-          amount_precision: p.amount_precision,
-          precision: p.precision,
-          trade_status: 'tradable',
-          sell_start: 1516378650,
-          buy_start: 1516378650,
-          delisting_time: 0,
-          type: 'normal',
-          trade_url: '',
-          st_tag: false,
-        }));
+        const names = currencyNames(db);
+        return pairs(db).map((p) => pairWire(p, names));
       },
     },
     {
-      // last is the pair's last trade (the valuation price until a trade happens); bid and ask are the book's.
+      // One pair, as the live service answers it; an unknown pair is "not found" under the spec's
+      // §7 spot label for it (the status per label is the Sandbox's choice: errors.ts).
+      method: 'GET',
+      path: '/spot/currency_pairs/:currency_pair',
+      group: 'public',
+      handler: ({ db, params }) => {
+        const id = params.currency_pair ?? '';
+        const p = stmt(db, 'SELECT * FROM currency_pairs WHERE id = ?').get(id) as PairRow | undefined;
+        if (!p) throw new ApiError('INVALID_CURRENCY_PAIR', `unknown currency pair ${id}`, 404);
+        return pairWire(p, currencyNames(db));
+      },
+    },
+    {
+      // last is the pair's last trade (the valuation price until a trade happens); bid and ask are the book's;
+      // volumes, high and low cover the trades of the last 24 hours (market/window24h.ts).
       method: 'GET',
       path: '/spot/tickers',
       group: 'public',
-      handler: ({ db, query }) => {
+      handler: ({ db, query, nowSec }) => {
         const only = optional(query, 'currency_pair');
         const list = pairs(db).filter((p) => only === undefined || p.id === only);
         if (only !== undefined && list.length === 0) throw new ApiError('INVALID_CURRENCY_PAIR', `unknown currency pair ${only}`);
@@ -115,10 +139,7 @@ export function marketRoutes(): RouteDef[] {
             change_percentage: '0',
             change_utc0: '0',
             change_utc8: '0',
-            base_volume: '0',
-            quote_volume: '0',
-            high_24h: fmt(last),
-            low_24h: fmt(last),
+            ...tickerWindowFields(window24h(db, p.id, Math.floor(nowSec * 1000)), fmt(last)),
           };
         });
       },

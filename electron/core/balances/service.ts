@@ -211,8 +211,9 @@ export class BalancesService {
       'name',
       ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} (${q.quote})`),
       `Total (${q.quote})`,
-      'Cross margin risk',
-      'Isolated margin risk (lowest mmr)',
+      // The exchange's ratios as sent (a spreadsheet computes with them); the unit is in the heading.
+      'Cross margin risk (ratio, 1.1 = 110%)',
+      'Isolated margin risk (lowest mmr, ratio)',
       ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} amounts`),
     ];
     const body = all.map((r) => [

@@ -51,7 +51,7 @@ describe('movement notices', () => {
     );
     expect(n).toEqual([
       { title: 'Withdrawal w4: CANCEL', body: 'Cancelled (was CANCELPEND): the withdrawal of 250 USDT to TJRab', tag: 'withdrawals:w4' },
-      { title: 'Deposit d1: DONE', body: 'Now DONE (was TRACK)', tag: 'deposits:d1' },
+      { title: 'Deposit d1: DONE', body: 'Credited to spot account (was TRACK)', tag: 'deposits:d1' },
     ]);
   });
 });

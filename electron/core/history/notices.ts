@@ -1,4 +1,5 @@
-import { describeWithdrawalStatus, isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
+import { statusWords } from '../../../shared/api/statusWords.ts';
 import type { Change, StoredRow } from '../cache/historyDb.ts';
 import type { IntentView } from '../journal/intents.ts';
 
@@ -27,7 +28,12 @@ export function movementNotices(
     if (c.from === null && !arrivedFinal) continue;
     const was = c.from === null ? '' : ` (was ${c.from})`;
     if (c.kind === 'deposits') {
-      told.push({ own: false, title: `Deposit ${c.key}: ${c.to}`, body: `Now ${c.to}${was}`, tag: `deposits:${c.key}` });
+      told.push({
+        own: false,
+        title: `Deposit ${c.key}: ${c.to}`,
+        body: `${statusWords('deposit', c.to)}${was}`,
+        tag: `deposits:${c.key}`,
+      });
       continue;
     }
     const w = row(c)?.wire;
@@ -36,7 +42,7 @@ export function movementNotices(
     told.push({
       own: mine,
       title: `${mine ? "This desk's withdrawal" : 'Withdrawal'} ${c.key}: ${c.to}`,
-      body: `${describeWithdrawalStatus(c.to)}${was}${what ? `: the withdrawal${what}` : ''}`,
+      body: `${statusWords('withdrawal', c.to)}${was}${what ? `: the withdrawal${what}` : ''}`,
       tag: `withdrawals:${c.key}`,
     });
   }

@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { describeWithdrawalStatus } from '../../../../shared/api/statuses.ts';
+import { INTENT_STATUS_KIND, statusEntry } from '../../../../shared/api/statusWords.ts';
 import type { IntentView } from '../../../../shared/ipc.ts';
 import { pagePath } from '../../app/paths.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
@@ -21,6 +21,16 @@ function Detail({ name, value }: { name: string; value: string | number | boolea
   return (
     <div>
       <span className="muted">{name}:</span> <span className="mono">{String(value)}</span>
+    </div>
+  );
+}
+
+/** The exchange's status, read from the table of the write's kind: a transfer's SUCCESS is not a withdrawal's. */
+function ExchangeStatus({ intent, status }: { intent: IntentView; status: string }) {
+  const e = statusEntry(INTENT_STATUS_KIND[intent.kind], status);
+  return (
+    <div title={e.words} data-testid="exchange-status" data-tone={e.tone}>
+      <span className="muted">Status:</span> <span className={`status-badge status-${e.tone}`}>{status}</span> {e.words}
     </div>
   );
 }
@@ -56,11 +66,7 @@ function IntentRow({ intent: i, onSettle }: { intent: IntentView; onSettle: (i: 
       </td>
       <td className="small wrap">
         <Detail name="Exchange id" value={i.exchange_id} />
-        {i.status && (
-          <div title={describeWithdrawalStatus(i.status)}>
-            <span className="muted">Status:</span> {i.status}: {describeWithdrawalStatus(i.status)}
-          </div>
-        )}
+        {i.status && <ExchangeStatus intent={i} status={i.status} />}
         {/* Fee, txid and every status seen live with the exchange's record, in the history cache. */}
         {i.kind === 'withdrawal' && i.exchange_id && i.client_id && (
           <Link to={pagePath('withdrawals', { search: i.client_id })}>Fee, txid and timeline</Link>

@@ -4,7 +4,7 @@ import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { floorFormSchema, thresholdFormSchema, type FloorValues, type ThresholdValues } from './alertForms.ts';
-import { percent } from './format.ts';
+import { ratioAsPercent } from '../../../../shared/risk.ts';
 
 /** An input of a one-line form with its problem said beside it. */
 function Problem({ id, text }: { id: string; text: string | undefined }) {
@@ -30,16 +30,19 @@ export function ThresholdForm({ uid, current }: { uid: string; current: string }
   return (
     <>
       <form className="row" noValidate onSubmit={(e) => void submit(e)}>
-        <span>
-          Risk threshold {percent(current)} (ratio {current}; 1.1 = 110% is liquidation)
-        </span>
-        <input
-          aria-label="Risk threshold ratio"
-          placeholder="e.g. 1.5, empty for the default"
-          {...register('risk_threshold')}
-          {...invalid(`${id}-threshold`, problem)}
-        />
+        <span data-testid="risk-threshold">Alert when the risk falls below {ratioAsPercent(current)} (110% is liquidation)</span>
+        <label>
+          <input
+            aria-label="Risk threshold (%)"
+            className="narrow"
+            placeholder="e.g. 150"
+            {...register('risk_threshold')}
+            {...invalid(`${id}-threshold`, problem)}
+          />{' '}
+          %
+        </label>
         <button type="submit">Set threshold</button>
+        <span className="muted small">empty for the default</span>
         <Problem id={`${id}-threshold`} text={problem} />
       </form>
       {setThreshold.error && !onField(setThreshold.error) && <ErrorPanel error={setThreshold.error} />}

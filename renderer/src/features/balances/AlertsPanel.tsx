@@ -1,13 +1,7 @@
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
-import { percent, timeOf } from './format.ts';
+import { alertSentence } from '../../../../shared/risk.ts';
+import { timeOf } from './format.ts';
 import { subAccountHref } from './route.ts';
-import type { AlertView } from '../../../../shared/balances.ts';
-
-function describe(a: AlertView): string {
-  if (a.kind === 'cross_risk') return `cross margin risk ${percent(a.value)} is below ${percent(a.threshold)} (110% is liquidation)`;
-  if (a.kind === 'margin_risk') return `isolated margin ${a.subject} risk ${percent(a.value)} is below ${percent(a.threshold)}`;
-  return `${a.subject} holdings ${a.value} are below the floor of ${a.threshold}`;
-}
 
 /** Alerts that need an operator: standing, or gone but not yet acknowledged. */
 export function AlertsPanel({ uid }: { uid?: string }) {
@@ -21,7 +15,7 @@ export function AlertsPanel({ uid }: { uid?: string }) {
       <ul>
         {list.map((a) => (
           <li key={a.id} data-testid={`alert-${a.uid}-${a.kind}`} className={a.cleared_at === null ? 'standing' : 'cleared'}>
-            <a href={subAccountHref(a.uid)}>{a.uid}</a>: {describe(a)} · raised {timeOf(a.raised_at)}
+            <a href={subAccountHref(a.uid)}>{a.uid}</a>: {alertSentence(a)} · raised {timeOf(a.raised_at)}
             {a.cleared_at !== null && <> · cleared {timeOf(a.cleared_at)}</>}
             {a.acknowledged_at === null ? (
               <button type="button" onClick={() => ack.mutate({ id: a.id })}>

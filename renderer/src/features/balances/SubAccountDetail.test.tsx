@@ -16,11 +16,11 @@ describe("Sub-account's alert settings", () => {
   it("names a bad threshold or floor at its input by the contract's schema and asks nothing", async () => {
     const fake = fakeDesk(baseAnswers());
     renderWithDesk(fake, <SubAccountDetail uid="101" />);
-    await userEvent.type(await screen.findByLabelText('Risk threshold ratio'), '150%');
+    await userEvent.type(await screen.findByLabelText('Risk threshold (%)'), '1,5');
     await userEvent.click(screen.getByRole('button', { name: 'Set threshold' }));
-    const threshold = screen.getByLabelText('Risk threshold ratio');
+    const threshold = screen.getByLabelText('Risk threshold (%)');
     await waitFor(() => expect(threshold.getAttribute('aria-invalid')).toBe('true'));
-    expect(described(threshold)).toBe('A plain decimal such as 1.5 (at most 8 decimal places).');
+    expect(described(threshold)).toBe('Type the threshold as a percentage such as 150 (at most 6 decimal places).');
 
     await userEvent.clear(screen.getByLabelText('Floor currency'));
     await userEvent.type(screen.getByLabelText('Floor currency'), 'us-dt');

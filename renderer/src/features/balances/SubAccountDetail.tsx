@@ -3,7 +3,8 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { FloorForm, ThresholdForm } from './AlertSettingsForms.tsx';
 import { AlertsPanel } from './AlertsPanel.tsx';
-import { figure, percent, timeOf } from './format.ts';
+import { ratioAsPercent } from '../../../../shared/risk.ts';
+import { figure, timeOf } from './format.ts';
 import { useBalancesProgress } from './hooks.ts';
 import { transferHref } from './route.ts';
 import { SubAccountTransfers } from './SubAccountTransfers.tsx';
@@ -79,9 +80,9 @@ export function SubAccountDetail({ uid }: { uid: string }) {
                   {figure(d.row.total)}
                 </td>
                 <td className="num" data-testid="detail-cross-risk">
-                  {percent(d.row.cross_risk)}
+                  {ratioAsPercent(d.row.cross_risk)}
                 </td>
-                <td className="num">{percent(d.row.margin_risk)}</td>
+                <td className="num">{ratioAsPercent(d.row.margin_risk)}</td>
               </tr>
             </tbody>
           </table>

@@ -9,7 +9,8 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { AlertsPanel } from './AlertsPanel.tsx';
-import { figure, percent, timeOf } from './format.ts';
+import { ratioAsPercent } from '../../../../shared/risk.ts';
+import { figure, timeOf } from './format.ts';
 import { useBalancesProgress } from './hooks.ts';
 import { subAccountHref, transferHref } from './route.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
@@ -109,7 +110,7 @@ export function SubAccountsPage() {
       header: 'Cross risk',
       cell: (c) => {
         const r = matrix.rowAt(c.row.original);
-        return r ? <span data-testid={`risk-${r.uid}`}>{percent(r.cross_risk)}</span> : '';
+        return r ? <span data-testid={`risk-${r.uid}`}>{ratioAsPercent(r.cross_risk)}</span> : '';
       },
     }),
     column.display({
@@ -117,7 +118,7 @@ export function SubAccountsPage() {
       header: 'Margin risk',
       cell: (c) => {
         const r = matrix.rowAt(c.row.original);
-        return r ? percent(r.margin_risk) : '';
+        return r ? ratioAsPercent(r.margin_risk) : '';
       },
     }),
   ];

@@ -15,7 +15,7 @@ import { time } from './WithdrawalsPage.tsx';
 const COLUMNS: Column<DepositRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.timestamp) },
   { id: 'id', header: 'Id', width: '110px', render: (r) => <span className="mono">{r.id}</span> },
-  { id: 'status', header: 'Status', width: '260px', render: (r) => <StatusBadge status={r.status} kind="deposits" /> },
+  { id: 'status', header: 'Status', width: '260px', render: (r) => <StatusBadge status={r.status} kind="deposit" /> },
   { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
   { id: 'chain', header: 'Chain', width: '70px', render: (r) => r.chain },

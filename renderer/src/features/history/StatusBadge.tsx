@@ -1,13 +1,12 @@
-import { describeDepositStatus, describeWithdrawalStatus } from '../../../../shared/api/statuses.ts';
-import { statusTone } from './statusTone.ts';
+import { statusEntry, type StatusKind } from '../../../../shared/api/statusWords.ts';
 
-/** Every status with its meaning in words; an unknown one is shown as it came. */
-export function StatusBadge({ status, kind }: { status: string; kind: 'withdrawals' | 'deposits' | 'other' }) {
-  const meaning = kind === 'withdrawals' ? describeWithdrawalStatus(status) : kind === 'deposits' ? describeDepositStatus(status) : status;
+/** Every status with its meaning in words and a tone; an unknown one is shown as it came. */
+export function StatusBadge({ status, kind }: { status: string; kind: StatusKind }) {
+  const e = statusEntry(kind, status);
   return (
-    <span className={`status-badge status-${statusTone(status, kind)}`} data-status={status} title={meaning}>
+    <span className={`status-badge status-${e.tone}`} data-status={status} data-tone={e.tone} title={e.words}>
       {status}
-      <span className="status-meaning"> · {meaning}</span>
+      <span className="status-meaning"> · {e.words}</span>
     </span>
   );
 }

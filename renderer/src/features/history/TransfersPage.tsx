@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { TRANSFER_STATUSES, UID_TRANSFER_STATUSES } from '../../../../shared/api/statuses.ts';
+import { STATUS_TABLES } from '../../../../shared/api/statusWords.ts';
 import type { HistoryFilters, HistorySort, TransferRow, UidTransferRow } from '../../../../shared/history.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
@@ -20,7 +20,7 @@ const MAIN_SUB: Column<TransferRow>[] = [
   { id: 'type', header: 'Account', width: '80px', render: (r) => r.sub_account_type },
   { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
-  { id: 'status', header: 'Status', width: '110px', render: (r) => <StatusBadge status={r.status} kind="other" /> },
+  { id: 'status', header: 'Status', width: '180px', render: (r) => <StatusBadge status={r.status} kind="transfer" /> },
   { id: 'coid', header: 'Client order id', width: 'minmax(120px, 1fr)', render: (r) => <span className="mono">{r.client_order_id}</span> },
 ];
 
@@ -36,7 +36,7 @@ const UID: Column<UidTransferRow>[] = [
   },
   { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
-  { id: 'status', header: 'Status', width: '120px', render: (r) => <StatusBadge status={r.status} kind="other" /> },
+  { id: 'status', header: 'Status', width: '180px', render: (r) => <StatusBadge status={r.status} kind="uid_transfer" /> },
   {
     id: 'flag',
     header: '',
@@ -78,7 +78,7 @@ function List<K extends 'transfers' | 'uid_transfers'>({ kind }: { kind: K }) {
       <Filters
         value={filters}
         onChange={onFilters}
-        statuses={kind === 'transfers' ? [...TRANSFER_STATUSES, 'success'] : UID_TRANSFER_STATUSES}
+        statuses={Object.keys(STATUS_TABLES[kind === 'transfers' ? 'transfer' : 'uid_transfer'])}
         showChain={false}
         searchLabel={kind === 'transfers' ? 'sub-account or client order id' : 'uid'}
       />

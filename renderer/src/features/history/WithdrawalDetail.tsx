@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { describeWithdrawalStatus } from '../../../../shared/api/statuses.ts';
+import { statusWords } from '../../../../shared/api/statusWords.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { DeskError } from '../../desk/desk.ts';
@@ -80,7 +80,7 @@ export function WithdrawalDetail({ id, onClose }: { id: string; onClose: () => v
         </button>
       </div>
       <p>
-        <StatusBadge status={r.status} kind="withdrawals" />
+        <StatusBadge status={r.status} kind="withdrawal" />
       </p>
       <dl className="facts">
         <dt>Amount</dt>
@@ -126,7 +126,7 @@ export function WithdrawalDetail({ id, onClose }: { id: string; onClose: () => v
       <ol className="timeline">
         {timeline.map((t) => (
           <li key={`${t.status}-${t.seen_at}`}>
-            <strong>{t.status}</strong> {describeWithdrawalStatus(t.status)} <span className="muted">{at(t.seen_at)} UTC</span>
+            <strong>{t.status}</strong> {statusWords('withdrawal', t.status)} <span className="muted">{at(t.seen_at)} UTC</span>
           </li>
         ))}
       </ol>

@@ -28,7 +28,7 @@ const COLUMNS: Column<WithdrawalRow>[] = [
       </span>
     ),
   },
-  { id: 'status', header: 'Status', width: '230px', render: (r) => <StatusBadge status={r.status} kind="withdrawals" /> },
+  { id: 'status', header: 'Status', width: '230px', render: (r) => <StatusBadge status={r.status} kind="withdrawal" /> },
   { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
   { id: 'chain', header: 'Chain', width: '70px', render: (r) => r.chain },

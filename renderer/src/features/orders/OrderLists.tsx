@@ -1,4 +1,5 @@
 import { FINISH_AS, type SpotOrder } from '../../../../shared/api/orders.ts';
+import { tradeTimeMs } from '../../../../shared/api/tradeTime.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { useCancel } from './useCancel.ts';
@@ -10,8 +11,9 @@ export function finishAsWords(v: string): string {
   return (FINISH_AS as Record<string, string>)[v] ?? v;
 }
 
-function when(o: { create_time_ms: number | string }): string {
-  return new Date(Number(o.create_time_ms)).toLocaleTimeString();
+/** An order's `create_time_ms` is an integer of milliseconds (the live Order model). */
+function when(ms: number): string {
+  return new Date(ms).toLocaleTimeString();
 }
 
 /** Open orders (cancel one, or all of the pair), finished orders with finish_as in words, and trades. */
@@ -23,7 +25,7 @@ export function OrderLists({ pair, sub }: { pair: string; sub?: string }) {
   const cancel = useCancel();
   const row = (o: SpotOrder) => (
     <>
-      <td>{when(o)}</td>
+      <td>{when(o.create_time_ms)}</td>
       <td>{o.side}</td>
       <td>{o.type}</td>
       <td className="num mono">{o.type === 'market' ? 'market' : o.price}</td>
@@ -152,7 +154,7 @@ export function OrderLists({ pair, sub }: { pair: string; sub?: string }) {
           <tbody>
             {trades.data?.map((t) => (
               <tr key={t.id} data-trade={t.id}>
-                <td>{when(t)}</td>
+                <td>{when(tradeTimeMs(t))}</td>
                 <td>{t.side}</td>
                 <td>{t.role}</td>
                 <td className="num mono">{t.price}</td>
