@@ -7,6 +7,7 @@ import { deskKeys } from '../../desk/queryKeys.ts';
 // more than it shows (plus a block either side).
 
 export const BLOCK = 200;
+const LOADING_POLL_MS = 1000;
 
 export interface MatrixView {
   first: MatrixPage | undefined;
@@ -26,7 +27,18 @@ export function useMatrixBlocks(query: Omit<MatrixQuery, 'offset' | 'limit'>, vi
           if (b === 0 && page.status.state === 'ready') performance.mark('subaccounts:data');
           return page;
         });
-      return { queryKey: deskKeys.balancesMatrix.of(request), queryFn, placeholderData: keepPreviousData };
+      return {
+        queryKey: deskKeys.balancesMatrix.of(request),
+        queryFn,
+        placeholderData: keepPreviousData,
+        // A load ends with a balancesProgress event (hooks.ts); a window whose event stream connected after
+        // that event left would show "Loading" for ever (seen in a loaded CI run): while the core answers
+        // that it is loading, ask again each second.
+        refetchInterval: (q: { state: { data?: MatrixPage } }) => {
+          const state = q.state.data?.status.state;
+          return state === 'loading' || state === 'empty' ? LOADING_POLL_MS : false;
+        },
+      };
     }),
   });
   const byBlock = new Map<number, MatrixPage>();
