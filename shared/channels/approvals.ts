@@ -39,6 +39,11 @@ export const ApprovalsState = z.object({
   needs_first_operator: z.boolean(),
   policy: z.object({ rules: Policy.shape.rules, ref: z.string().nullable(), refused: z.string().nullable() }),
   change_quorum: z.number().int(),
+  /**
+   * How far the policy in force is from wedging the desk: the requirement needing the most distinct
+   * operators, how many can sign (approved removals left out), and how many could be lost before it wedges.
+   */
+  resilience: z.object({ strictest: z.string(), needs: z.number().int(), signers: z.number().int(), margin: z.number().int() }),
   cooling_off_hours: z.number(),
   /** The cooling-off comes from TREASURY_DESK_COOLING_OFF_HOURS, which only the Sandbox profile heeds. */
   cooling_off_variable: z.boolean().optional(),

@@ -31,6 +31,7 @@ import { gateRefusal, type GatedWrite } from './sendGate.ts';
 import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import { Approvals } from './service.ts';
+import { wedgeMargin } from './wedge.ts';
 import { Reviewer, type JudgedReview } from './review.ts';
 import type { WriteFacts } from '../../../shared/api/policy.ts';
 
@@ -204,6 +205,7 @@ export class DeskApprovals {
       needs_first_operator: s.operators.size === 0,
       policy: { rules: policy.policy.rules, ref: policy.ref, refused: policy.refused },
       change_quorum: approvals.changeQuorum(),
+      resilience: resilienceOf(s, session.id, now),
       cooling_off_hours: this.coolingOff(this.domainOf(session.id)) / 3_600_000,
       cooling_off_variable: this.domainOf(session.id) === 'sandbox' && this.opts.coolingOffMs !== DEFAULT_COOLING_OFF_MS,
       frozen: s.frozen,
@@ -547,6 +549,11 @@ export class DeskApprovals {
     this.domains.clear();
     for (const s of this.stores.splice(0)) await s.close();
   }
+}
+
+function resilienceOf(s: Parameters<typeof wedgeMargin>[0], profile: string, at: number) {
+  const w = wedgeMargin(s, profile, at);
+  return { strictest: w.need.what, needs: w.need.operators, signers: w.signers, margin: w.margin };
 }
 
 function asInput(e: unknown): never {

@@ -91,6 +91,16 @@ describe('Approvals page', () => {
     );
   });
 
+  it('says how many operators the desk could lose before the policy in force wedges it', async () => {
+    const three = { strictest: 'rule two-others', needs: 3, signers: 4, margin: 1 };
+    renderWithDesk(fakeDesk({ ...baseAnswers(), approvalsState: { ...APPROVALS, resilience: three } }), <ApprovalsPage />, {
+      at: '/approvals',
+    });
+    expect((await screen.findByTestId('resilience')).textContent).toBe(
+      'The strictest requirement, rule two-others, needs 3 distinct operators; 4 can sign. Losing any 2 operators would wedge it: nothing it governs could be sent and no change could repair it.',
+    );
+  });
+
   it('says nothing of the variable where the wait is the desk’s own', async () => {
     renderWithDesk(fakeDesk({ ...baseAnswers(), approvalsState: APPROVALS }), <ApprovalsPage />, { at: '/approvals' });
     expect((await screen.findByText(/take effect 24/)).textContent).toMatch(/24/);
