@@ -41,8 +41,13 @@ export const Rule = z
   .refine((r) => r.action !== 'require' || r.approvals !== undefined, { message: 'a "require" rule says how many approvals' });
 export type Rule = z.infer<typeof Rule>;
 
+/** A request or batch not approved within this many hours of its draft expires, unless the policy says otherwise. */
+export const DEFAULT_REQUEST_EXPIRY_HOURS = 72;
+
 export const Policy = z.strictObject({
   rules: z.array(Rule).min(1).max(100),
+  /** Hours a request or batch may wait for its approvals; then it expires, is never sent, and is drafted again if still wanted. */
+  request_expiry_hours: z.number().int().min(1).max(720).optional(),
 });
 export type Policy = z.infer<typeof Policy>;
 

@@ -27,7 +27,9 @@ export const ApprovalItem = z.object({
   drafted_at: z.number(),
   approved_by: z.array(z.string()),
   needed: z.number().int(),
-  state: z.enum(['waiting', 'cooling_off', 'in_force', 'sent', 'approved', 'rejected']),
+  state: z.enum(['waiting', 'cooling_off', 'in_force', 'sent', 'approved', 'rejected', 'expired']),
+  /** When a request or batch expires if not approved by then (null for changes). */
+  expires_at: z.number().nullable(),
   effective_at: z.number().nullable(),
   rejected: z.object({ by: z.string(), reason: z.string() }).nullable(),
 });
@@ -75,7 +77,9 @@ const Ticket = z.object({ ticket: z.string(), title: z.string() });
  */
 export const RequestStatus = z.object({
   ref: z.string(),
-  state: z.enum(['to_sign', 'gone', 'waiting', 'approved', 'sent', 'rejected']),
+  state: z.enum(['to_sign', 'gone', 'waiting', 'approved', 'sent', 'rejected', 'expired']),
+  /** When it expires if not approved by then; null once it is, or before it is signed. */
+  expires_at: z.number().nullable(),
   approved_by: z.array(z.string()),
   needed: z.number().int(),
   rejected: z.object({ by: z.string(), reason: z.string() }).nullable(),

@@ -226,17 +226,20 @@ export class DeskApprovals {
     const held = (req || batch) && p.approved_at !== null && !p.dispatched && !approvals.stillApproved(p);
     // What the request needs now (the stricter of its drafter's verdict and the policy in force), rule by rule.
     const verdict = req || batch ? approvals.verdictNow(p) : null;
+    const expiry = approvals.expiry(p);
     const state: ApprovalItem['state'] = p.rejected
       ? 'rejected'
-      : p.approved_at === null || held
-        ? 'waiting'
-        : req || batch
-          ? p.dispatched
-            ? 'sent'
-            : 'approved'
-          : p.effective_at! > now
-            ? 'cooling_off'
-            : 'in_force';
+      : expiry.expired
+        ? 'expired'
+        : p.approved_at === null || held
+          ? 'waiting'
+          : req || batch
+            ? p.dispatched
+              ? 'sent'
+              : 'approved'
+            : p.effective_at! > now
+              ? 'cooling_off'
+              : 'in_force';
     return {
       ref: p.ref,
       what: p.what,
@@ -250,6 +253,7 @@ export class DeskApprovals {
       // A blocked request can only be rejected; its verdict says which rule blocks it.
       needed: Number.isFinite(q.needed) ? q.needed : 0,
       state,
+      expires_at: p.approved_at === null ? expiry.at : null,
       effective_at: p.effective_at,
       rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
     };
@@ -314,7 +318,15 @@ export class DeskApprovals {
     if (!p || p.what !== 'batch' || p.profile !== session.id) return null;
     const q = approvals.quorum(p);
     const waiting = p.approved_at === null || (!p.dispatched && !approvals.stillApproved(p));
-    const state = p.rejected ? 'rejected' : waiting ? 'waiting' : p.dispatched ? 'sent' : 'approved';
+    const state = p.rejected
+      ? 'rejected'
+      : approvals.expiry(p).expired
+        ? 'expired'
+        : waiting
+          ? 'waiting'
+          : p.dispatched
+            ? 'sent'
+            : 'approved';
     return {
       ref,
       state,
@@ -392,18 +404,20 @@ export class DeskApprovals {
     if (!p || p.what !== 'request' || p.profile !== session.id) {
       // Tickets live in memory: one neither pending nor signed was declined, or the desk restarted.
       const toSign = approvals.pendingTickets().some((t) => t.ref === ref && t.action === 'draft');
-      return { ref, state: toSign ? 'to_sign' : 'gone', approved_by: [], needed: 0, rejected: null, intent };
+      return { ref, state: toSign ? 'to_sign' : 'gone', approved_by: [], needed: 0, rejected: null, expires_at: null, intent };
     }
     const q = approvals.quorum(p);
     const waiting = p.approved_at === null || (!p.dispatched && !approvals.stillApproved(p));
     const rejected = p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null;
-    const state = rejected ? 'rejected' : waiting ? 'waiting' : p.dispatched ? 'sent' : 'approved';
+    const expiry = approvals.expiry(p);
+    const state = rejected ? 'rejected' : expiry.expired ? 'expired' : waiting ? 'waiting' : p.dispatched ? 'sent' : 'approved';
     return {
       ref,
       state,
       approved_by: this.approverNames(p, q.approvers),
       needed: Number.isFinite(q.needed) ? q.needed : 0,
       rejected,
+      expires_at: p.approved_at === null ? expiry.at : null,
       intent,
     };
   }

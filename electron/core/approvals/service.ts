@@ -16,6 +16,8 @@ import {
   policyInForce,
   quorumOf,
   stillApproved,
+  expiresAt,
+  isExpired,
   textFor,
   verdictAt,
   withCoolingOff,
@@ -440,6 +442,11 @@ export class Approvals {
   /** Whether an approved request still has the approvals the policy in force now asks. */
   stillApproved(p: Proposal): boolean {
     return stillApproved(this.state!, p, this.opts.rules, this.now());
+  }
+
+  /** When a request or batch expires unapproved (null for changes), and whether it has. */
+  expiry(p: Proposal): { at: number | null; expired: boolean } {
+    return { at: expiresAt(this.state!, p), expired: isExpired(this.state!, p, this.now()) };
   }
 
   /** A request's or batch's verdict now: the stricter of its drafter's and the policy in force. */

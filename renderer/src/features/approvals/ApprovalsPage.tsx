@@ -64,6 +64,15 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
         {it.state === 'cooling_off' && it.effective_at && (
           <span className="small muted"> until {new Date(it.effective_at).toLocaleString()}</span>
         )}
+        {it.state === 'waiting' && it.expires_at && (
+          <span className="small muted"> (expires {new Date(it.expires_at).toLocaleString()})</span>
+        )}
+        {it.state === 'expired' && it.expires_at && (
+          <span className="small">
+            {' '}
+            {new Date(it.expires_at).toLocaleString()}, unapproved: never sent. Draft it again if it is still wanted.
+          </span>
+        )}
         {it.rejected && (
           <span className="small">
             {' '}

@@ -6,7 +6,7 @@ import { baseAnswers, intent } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { RequestOutcome } from './RequestOutcome.tsx';
 
-const toSign: RequestStatus = { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 2, rejected: null, intent: null };
+const toSign: RequestStatus = { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 2, rejected: null, expires_at: null, intent: null };
 
 function setup() {
   let status = toSign;

@@ -95,8 +95,15 @@ function outcomeOf(s: RequestStatus, title: string): Outcome {
       return {
         reached: 'signed',
         tone: 'moving',
-        words: `Signed. Waiting for approvals: ${s.approved_by.length} of ${s.needed}${signed}. Other operators approve it on the Approvals page.`,
+        words: `Signed. Waiting for approvals: ${s.approved_by.length} of ${s.needed}${signed}. Other operators approve it on the Approvals page${s.expires_at ? ` before ${new Date(s.expires_at).toLocaleString()}, when it expires` : ''}.`,
         ended: false,
+      };
+    case 'expired':
+      return {
+        reached: 'signed',
+        tone: 'bad',
+        words: `Expired before its approvals were complete${signed}: it will never be sent. Draft it again if it is still wanted.`,
+        ended: true,
       };
     case 'rejected':
       return {

@@ -77,7 +77,7 @@ function desk(over: Parameters<typeof fakeDesk>[0] = {}) {
           ],
     approvalsReview: REVIEW,
     approvalsDraft: { ticket: 'tk-1', title: 'buy 0.01 BTC_USDT at 60000', ref: 'r-1' },
-    requestStatus: { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 1, rejected: null, intent: null },
+    requestStatus: { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 1, rejected: null, expires_at: null, intent: null },
     ...over,
   });
 }

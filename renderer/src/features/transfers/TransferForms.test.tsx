@@ -73,7 +73,7 @@ function desk(subKeys: string[] = [], readOnly: string[] = []) {
       destination_note: null,
     }),
     approvalsDraft: { ticket: 't-1', title: 'Draft a transfer', ref: 'r-1' },
-    requestStatus: { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 1, rejected: null, intent: null },
+    requestStatus: { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 1, rejected: null, expires_at: null, intent: null },
   });
 }
 
