@@ -129,7 +129,9 @@ describe('payouts from a file, through the core', () => {
     };
     // Two approvals not by the drafter take three operators: the desk refuses a policy that would wedge it.
     for (const name of ['Second payer', 'Third payer'])
-      await call(core.invokeConfirm('confirmProposeOperator', { name, new_passphrase: `${name} passphrase`, by: operator, passphrase: PASS }));
+      await call(
+        core.invokeConfirm('confirmProposeOperator', { name, new_passphrase: `${name} passphrase`, by: operator, passphrase: PASS }),
+      );
     const t = await call<{ ticket: string }>(core.invoke('approvalsProposePolicy', { policy }));
     await signTicket(t.ticket);
     const st = await call<ConfirmState>(core.invokeConfirm('confirmState', {}));
