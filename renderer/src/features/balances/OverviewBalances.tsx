@@ -41,9 +41,12 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
         <button type="button" onClick={() => void refresh()} data-testid="overview-refresh">
           Refresh
         </button>
-        <span className="muted small" data-testid="total-fetched-at">
-          Total fetched {timeOf(last?.at ?? null)} (the exchange may serve it up to a minute old)
-        </span>
+        {/* Until the first snapshot is read the time is unknown: nothing is said rather than "fetched —". */}
+        {last && (
+          <span className="muted small" data-testid="total-fetched-at">
+            Total fetched {timeOf(last.at)} (the exchange may serve it up to a minute old)
+          </span>
+        )}
         {settings.data && (
           <label className="inline">
             Auto-refresh

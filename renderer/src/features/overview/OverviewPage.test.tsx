@@ -58,4 +58,17 @@ describe('Overview page', () => {
     await waitFor(() => expect(fake.count('balancesMain')).toBeGreaterThan(before.main));
     await waitFor(() => expect(fake.count('balancesSnapshots')).toBeGreaterThan(before.snapshots));
   });
+
+  it('says when the total was fetched only once it is known, never "fetched —"', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
+    await screen.findByTestId('total-amount');
+    await waitFor(() => expect(fake.count('balancesSnapshots')).toBeGreaterThan(0));
+    expect(screen.queryByTestId('total-fetched-at')).toBeNull();
+    expect(document.body.textContent).not.toMatch(/fetched\s*—/);
+    const at = Date.UTC(2026, 10, 26, 12, 30);
+    fake.answers.balancesSnapshots = [{ at, currency: 'USDT', amount: '1234567.5' }];
+    await userEvent.click(screen.getByTestId('overview-refresh'));
+    expect((await screen.findByTestId('total-fetched-at')).textContent).toContain(`Total fetched ${new Date(at).toLocaleString()}`);
+  });
 });
