@@ -172,6 +172,43 @@ describe('Transfer forms', () => {
     });
   });
 
+  it('offers the known sub-accounts by login name and uid in each uid field, and still checks what is typed', async () => {
+    const fake = desk();
+    const row = (uid: string, name: string) => ({ uid, name, cells: {}, total: '0', cross_risk: null, margin_risk: null, alerts: 0 });
+    fake.answers.balancesMatrix = {
+      ...(baseAnswers().balancesMatrix as object),
+      total_rows: 2,
+      rows: [row('101', 'desk_ops'), row('102', 'market_maker')],
+    } as never;
+    renderWithDesk(fake, <TransfersPage />);
+    await open('Sub-account → sub-account');
+    const from = screen.getByLabelText('From sub-account uid');
+    const to = screen.getByLabelText('To sub-account uid');
+    // Both fields pick from one list: every sub-account the matrix's load found, by name and uid.
+    const list = await screen.findByTestId('known-sub-accounts');
+    expect(from.getAttribute('list')).toBe(list.id);
+    expect(to.getAttribute('list')).toBe(list.id);
+    await waitFor(() =>
+      expect([...list.querySelectorAll('option')].map((o) => [o.value, o.label])).toEqual([
+        ['101', 'desk_ops (101)'],
+        ['102', 'market_maker (102)'],
+      ]),
+    );
+    expect(fake.calls.balancesMatrix?.at(-1)).toMatchObject({ quote: 'USDT', limit: 1000 });
+    const hint = (input: HTMLElement) => document.getElementById(input.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent;
+    expect(hint(from)).toBe('pick one of 2 sub-accounts, or type a uid');
+    await fill('From sub-account uid', '102');
+    expect(hint(from)).toBe('market_maker (102)');
+    await fill('To sub-account uid', '999');
+    expect(hint(to)).toBe('999 is not among the 2 sub-accounts the desk loaded; the exchange checks it');
+    // A picked or typed value is checked by the same schema as before.
+    await fill('To sub-account uid', 'desk_ops');
+    await fill('Amount', '1');
+    await userEvent.click(screen.getByRole('button', { name: 'Review' }));
+    expect(await screen.findByText(/Must be a sub-account uid|digits/)).toBeTruthy();
+    expect(fake.count('approvalsReview')).toBe(0);
+  });
+
   it('sub to sub: draws from the source sub-account, each side typed', async () => {
     const fake = desk();
     renderWithDesk(fake, <TransfersPage />);
@@ -263,7 +300,8 @@ describe('Transfer forms', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
     const uid = screen.getByLabelText('Sub-account uid');
     await waitFor(() => expect(uid.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(uid.getAttribute('aria-describedby')!)!.textContent).toBe(
+    // The field describes itself by its hint (the picked sub-account), then its error.
+    expect(document.getElementById(uid.getAttribute('aria-describedby')!.split(' ').at(-1)!)!.textContent).toBe(
       "Sub-account 101 is not one of this account's sub-accounts.",
     );
     expect(fake.count('approvalsReview')).toBe(1);
