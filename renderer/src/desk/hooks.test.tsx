@@ -155,14 +155,30 @@ describe('targeted refresh: each event and write refetches only what it makes st
     });
   });
 
-  it('refetches the balance, and only it, when an intent says money moved', async () => {
+  it('refetches every balance figure, and only those, when an intent says money moved', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({
       totalBalance: 1,
+      balancesMain: 1,
+      balancesMatrix: 1,
+      balancesSubAccount: 1,
+      rebalanceScope: 1,
       withdrawalsCancellable: 1,
       batchStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
+    });
+  });
+
+  it('refetches the balance reads when a balances load ends, not while it runs', async () => {
+    const { fake, counts, after } = await setUp();
+    const progress = { scope: 'sub_accounts' as const, loaded: 3, total: 15, error: null };
+    expect(await after(counts(), () => fake.emit('balancesProgress', { ...progress, done: false }))).toEqual({});
+    expect(await after(counts(), () => fake.emit('balancesProgress', { ...progress, loaded: 15, done: true }))).toEqual({
+      balancesMain: 1,
+      balancesMatrix: 1,
+      balancesSubAccount: 1,
+      balanceAlerts: 1,
     });
   });
 

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ChannelRequest } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
-import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
+import { baseAnswers, intent, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
 import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { TransfersPage } from '../history/index.ts';
@@ -207,6 +207,34 @@ describe('Transfer forms', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
     expect(await screen.findByText(/Must be a sub-account uid|digits/)).toBeTruthy();
     expect(fake.count('approvalsReview')).toBe(0);
+  });
+
+  it('shows the balances again once a transfer has moved money, not the figures from before it', async () => {
+    const fake = desk();
+    renderWithDesk(fake, <TransfersPage />);
+    await open('Main ↔ sub-account');
+    await fill('Sub-account uid', '101');
+    await userEvent.selectOptions(screen.getByLabelText('Direction'), 'from');
+    expect((await screen.findByTestId('draw-available')).textContent).toBe('75.5 USDT');
+    // A transfer of 200 to sub-account 101 reaches the exchange; the core reads the sub-accounts again.
+    fake.answers.balancesSubAccount = (r) => sub(r.uid, r.uid === '101' ? '275.5' : '20', 0);
+    fake.emit('intent', intent({ id: 't-200', kind: 'main_sub_transfer', state: 'done', body: { sub_account: '101', amount: '200' } }));
+    await waitFor(() => expect(screen.getByTestId('draw-available').textContent).toBe('275.5 USDT'));
+    expect(screen.getByTestId('draw-balance').textContent).toMatch(/fresh/);
+
+    // The main account's side too: the form read it again when the money moved.
+    const mainReads = fake.count('balancesMain');
+    fake.answers.balancesMain = { ...MAIN, spot: [{ currency: 'USDT', available: '800', locked: '0' }] } as never;
+    await userEvent.selectOptions(screen.getByLabelText('Direction'), 'to');
+    fake.emit('intent', intent({ id: 't-201', kind: 'main_sub_transfer', state: 'accepted', body: { sub_account: '101', amount: '200' } }));
+    await waitFor(() => expect(fake.count('balancesMain')).toBeGreaterThan(mainReads));
+    await waitFor(() => expect(screen.getByTestId('draw-available').textContent).toBe('800 USDT'));
+
+    // The end of the core's load of the sub-accounts is the other signal: the figures it read are shown.
+    await userEvent.selectOptions(screen.getByLabelText('Direction'), 'from');
+    fake.answers.balancesSubAccount = (r) => sub(r.uid, r.uid === '101' ? '475.5' : '20', 0);
+    fake.emit('balancesProgress', { scope: 'sub_accounts', loaded: 15, total: 15, done: true, error: null });
+    await waitFor(() => expect(screen.getByTestId('draw-available').textContent).toBe('475.5 USDT'));
   });
 
   it('sub to sub: draws from the source sub-account, each side typed', async () => {
