@@ -34,6 +34,7 @@ export const QUERY_CHANNELS = [
   'approvalsState',
   'withdrawalsCancellable',
   'batchStatus',
+  'requestStatus',
   'addressBookList',
   'journalAuditKeys',
   'payoutsProgress',
@@ -67,7 +68,7 @@ const HISTORY_READS = [
 const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;
 
 /** Operators, policy, the queue and freeze, and the withdrawals a freeze offers to cancel. */
-const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus'] as const;
+const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus', 'requestStatus'] as const;
 
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
@@ -112,7 +113,7 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable', 'batchStatus', 'payoutsProgress', ...AUDIT_READS],
+  intent: ['withdrawalsCancellable', 'batchStatus', 'requestStatus', 'payoutsProgress', ...AUDIT_READS],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],
@@ -250,6 +251,7 @@ export const KEPT_FRESH_BY_EVENTS: ReadonlySet<QueryChannel> = new Set<QueryChan
   'balancesSettingsGet',
   'balanceAlerts',
   'batchStatus',
+  'requestStatus',
   'addressBookList',
   'payoutsProgress',
   'rebalanceTemplates',

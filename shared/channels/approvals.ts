@@ -62,6 +62,22 @@ export type Review = z.infer<typeof Review>;
 
 const Ticket = z.object({ ticket: z.string(), title: z.string() });
 
+/**
+ * One drafted request from its draft to its end, as the page that drafted it follows it: the confirmation
+ * window's signature, the approvals, the hand-over, then the journal's intent (sent, the exchange's answer,
+ * its final status). `gone`: no longer waiting for its drafter's signature and never signed (declined, or
+ * the desk restarted): nothing of it exists.
+ */
+export const RequestStatus = z.object({
+  ref: z.string(),
+  state: z.enum(['to_sign', 'gone', 'waiting', 'approved', 'sent', 'rejected']),
+  approved_by: z.array(z.string()),
+  needed: z.number().int(),
+  rejected: z.object({ by: z.string(), reason: z.string() }).nullable(),
+  intent: IntentView.nullable(),
+});
+export type RequestStatus = z.infer<typeof RequestStatus>;
+
 export const approvalsChannels = {
   /** Operators, the policy in force, the queue of requests and changes, freeze. */
   approvalsState: {
@@ -79,7 +95,13 @@ export const approvalsChannels = {
    */
   approvalsDraft: {
     request: z.object({ write: WriteRequest, note: z.string().max(500).optional() }).strict(),
-    response: Ticket,
+    /** `ref` is the request's id from here on: its approvals, its intent in the journal, its client id. */
+    response: Ticket.extend({ ref: z.string() }),
+  },
+  /** A drafted request as it stands (requestStatus explains each state). */
+  requestStatus: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: RequestStatus,
   },
   /** A batch (payouts, a rebalance) as its approvals stand, with each row as the journal holds it (absent: not sent yet). */
   batchStatus: {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { RATE_RULES } from '../../../shared/api/rateLimits.ts';
 import type { WriteRequest } from '../../../shared/api/writes.ts';
-import type { ApprovalItem, ApprovalsState } from '../../../shared/ipc.ts';
+import type { ApprovalItem, ApprovalsState, RequestStatus } from '../../../shared/ipc.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { z } from 'zod';
 import { fileJournalKey, type JournalKey } from '../journal/mac.ts';
@@ -313,16 +313,19 @@ export class DeskApprovals {
     const q = approvals.quorum(p);
     const waiting = p.approved_at === null || (!p.dispatched && !approvals.stillApproved(p));
     const state = p.rejected ? 'rejected' : waiting ? 'waiting' : p.dispatched ? 'sent' : 'approved';
-    const names = q.approvers.map((id) =>
-      id === p.drafted_by.operator ? p.drafted_by.name : (p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id),
-    );
     return {
       ref,
       state,
       payload: BatchPayload.parse(JSON.parse(p.payload)),
-      approved_by: names,
+      approved_by: this.approverNames(p, q.approvers),
       needed: Number.isFinite(q.needed) ? q.needed : 0,
     };
+  }
+
+  private approverNames(p: Proposal, approvers: readonly string[]): string[] {
+    return approvers.map((id) =>
+      id === p.drafted_by.operator ? p.drafted_by.name : (p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id),
+    );
   }
 
   /**
@@ -370,13 +373,37 @@ export class DeskApprovals {
     this.opts.onChange();
   }
 
-  async draft(write: z.output<typeof WriteRequest>, note?: string): Promise<{ ticket: string; title: string }> {
+  async draft(write: z.output<typeof WriteRequest>, note?: string): Promise<{ ticket: string; title: string; ref: string }> {
     const ref = this.opts.session.newOrderId(this.now());
     const r = await this.review(write, ref);
     const { approvals, session } = this.forActive();
     const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note, r.signer, r.facts).catch(asInput);
     this.opts.onChange();
-    return { ticket: t.id, title: t.title };
+    return { ticket: t.id, title: t.title, ref };
+  }
+
+  /** Where a request drafted from a page stands, from its drafter's signature to the journal's final state. */
+  async requestStatus(ref: string): Promise<RequestStatus> {
+    const { approvals, session } = this.forActive();
+    const p = (await approvals.load()).proposals.get(ref);
+    const intent = session.journal?.intent(ref) ?? null;
+    if (!p || p.what !== 'request' || p.profile !== session.id) {
+      // Tickets live in memory: one neither pending nor signed was declined, or the desk restarted.
+      const toSign = approvals.pendingTickets().some((t) => t.ref === ref && t.action === 'draft');
+      return { ref, state: toSign ? 'to_sign' : 'gone', approved_by: [], needed: 0, rejected: null, intent };
+    }
+    const q = approvals.quorum(p);
+    const waiting = p.approved_at === null || (!p.dispatched && !approvals.stillApproved(p));
+    const rejected = p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null;
+    const state = rejected ? 'rejected' : waiting ? 'waiting' : p.dispatched ? 'sent' : 'approved';
+    return {
+      ref,
+      state,
+      approved_by: this.approverNames(p, q.approvers),
+      needed: Number.isFinite(q.needed) ? q.needed : 0,
+      rejected,
+      intent,
+    };
   }
 
   /** An address-book entry waits for an operator's signature in the confirmation window; it exists from then on. */

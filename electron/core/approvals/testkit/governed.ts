@@ -62,10 +62,9 @@ export async function signGoverned(
     const { currency, chain, address, memo } = write.input;
     await addToBook(core, { currency, chain, address, ...(memo ? { memo } : {}) }, operator);
   }
-  const t = await ok<{ ticket: string }>(core.invoke('approvalsDraft', { write }));
-  const ref = (await ok<ConfirmState>(core.invokeConfirm('confirmState', {}))).tickets.find((x) => x.id === t.ticket)!.ref;
+  const t = await ok<{ ticket: string; ref: string }>(core.invoke('approvalsDraft', { write }));
   await ok(core.invokeConfirm('confirmSign', { ticket: t.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
-  return ref;
+  return t.ref;
 }
 
 /** signGoverned, then waits until the exchange's answer is journaled. */

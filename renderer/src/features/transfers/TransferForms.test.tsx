@@ -72,7 +72,8 @@ function desk(subKeys: string[] = [], readOnly: string[] = []) {
       verdict: VERDICT,
       destination_note: null,
     }),
-    approvalsDraft: { ticket: 't-1', title: 'Draft a transfer' },
+    approvalsDraft: { ticket: 't-1', title: 'Draft a transfer', ref: 'r-1' },
+    requestStatus: { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 1, rejected: null, intent: null },
   });
 }
 
