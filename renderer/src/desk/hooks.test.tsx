@@ -38,6 +38,7 @@ function AllReads() {
     approvalsState: useDeskQuery('approvalsState', {}),
     withdrawalsCancellable: useDeskQuery('withdrawalsCancellable', {}),
     batchStatus: useDeskQuery('batchStatus', { ref: 'b-1' }),
+    requestStatus: useDeskQuery('requestStatus', { ref: 'r-1' }),
     addressBookList: useDeskQuery('addressBookList', {}),
     walletCurrencyChains: useDeskQuery('walletCurrencyChains', { currency: 'USDT' }),
     walletWithdrawStatus: useDeskQuery('walletWithdrawStatus', {}),
@@ -97,7 +98,7 @@ const BALANCES_ONCE = {
   balanceAlerts: 1,
   balancesSettingsGet: 1,
 };
-const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1 };
+const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1, requestStatus: 1 };
 const WALLET_ONCE = { addressBookList: 1, walletCurrencyChains: 1, walletWithdrawStatus: 1, walletSavedAddresses: 1 };
 const REBALANCE_ONCE = { rebalanceScope: 1, rebalanceTemplates: 1, rebalanceBatches: 1 };
 const HISTORY_ONCE = {
@@ -121,6 +122,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
     });
@@ -128,6 +130,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
     });
@@ -146,6 +149,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'o-1', kind: 'spot_order', state: 'in_flight' })))).toEqual({
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       payoutsProgress: 1,
       journalEntries: 1,
       spotOrderBook: 1,
@@ -165,6 +169,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       rebalanceScope: 1,
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
     });
