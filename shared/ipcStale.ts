@@ -128,7 +128,7 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   history: HISTORY_READS,
   // Shown as a desktop or browser notification, and kept in the core's notices until read.
   notify: ['noticesList'],
-  // Progress changes the matrix only when a load is done: the balances feature's hook refetches then.
+  // Progress changes the balances only when a load is done: the shell refetches LOAD_DONE_READS then.
   balancesProgress: [],
   balanceAlert: ['balancesMatrix', 'balancesSubAccount', 'balanceAlerts'],
   // The payload is the new unreadRecords answer (written, not refetched).
@@ -142,6 +142,17 @@ export const WRITTEN_BY_EVENT = { vault: 'vaultStatus', intent: 'intentsList', u
 
 /** An intent in one of these states moved money (or settled that it did): the balance is stale. */
 export const MONEY_MOVED_STATES: ReadonlySet<IntentView['state']> = new Set(['accepted', 'done', 'settled']);
+
+/**
+ * Every figure a move of money makes stale: the total, the main account's own accounts, and the
+ * sub-accounts' (matrix, detail, a transfer form's source, a rebalance's scope). The sub-accounts' come
+ * from the core's last load, which a move of a sub-account's money starts again (balances/service.ts):
+ * LOAD_DONE_READS refetches them once it has ended.
+ */
+export const MONEY_MOVED_READS = ['totalBalance', 'balancesMain', 'balancesMatrix', 'balancesSubAccount', 'rebalanceScope'] as const;
+
+/** What a finished balances load changes (a `balancesProgress` event with `done`), wherever it is shown. */
+export const LOAD_DONE_READS = ['balancesMatrix', 'balancesSubAccount', 'balanceAlerts', 'balancesMain'] as const;
 
 /**
  * What a write's own answer makes stale beyond what the core announces with an event. Writes the core

@@ -52,14 +52,17 @@ export const Policy = z.strictObject({
 export type Policy = z.infer<typeof Policy>;
 
 /**
- * Until an operator changes it: withdrawals to a destination on no list are blocked; cancelling spot
+ * Until an operator changes it: money leaving for a destination on no list is blocked, whether a
+ * withdrawal to an address or a UID transfer to another account (the desk keeps no list of accounts, so
+ * every UID transfer is to an unknown one until a policy allows it: one approval must not move money
+ * that an unknown address could not receive); cancelling spot
  * orders needs no confirmation (it moves no money, and an operator must be able to pull orders at once);
  * every other write needs one signed confirmation.
  */
 export const DEFAULT_POLICY: Policy = {
   rules: [
     { id: 'cancels-free', match: { kinds: ['spot_cancel', 'spot_cancel_all'] }, action: 'allow' },
-    { id: 'unknown-destination', match: { kinds: ['withdrawal'], destinations: ['unknown'] }, action: 'block' },
+    { id: 'unknown-destination', match: { kinds: ['withdrawal', 'uid_transfer'], destinations: ['unknown'] }, action: 'block' },
     { id: 'confirm-every-write', match: {}, action: 'require', approvals: 1, drafter_may_approve: true },
   ],
 };
