@@ -107,7 +107,7 @@ export function baseAnswers(): FakeAnswers {
     journalExport: { filename: 'journal.csv', text: '', entries: 0 },
     journalAuditKeys: [],
     batchStatus: null,
-    requestStatus: { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 1, rejected: null, intent: null },
+    requestStatus: { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 1, rejected: null, expires_at: null, intent: null },
     payoutsProgress: {
       ref: 'b-1',
       title: '1 withdrawal from payouts.csv',
