@@ -195,6 +195,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   approvalsDecide: [],
   approvalsProposePolicy: [],
   approvalsRemoveOperator: [],
+  approvalsSetRole: [],
   approvalsFreeze: [],
   approvalsUnfreeze: [],
   // An import stores nothing; a queued batch is announced by the `approvals` event; a report is a read.

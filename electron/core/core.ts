@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
+import type { Role } from '../../shared/api/roles.ts';
 import {
   channels,
   events,
@@ -284,7 +285,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
           answer = { id: await a.createFirstOperator(req.name!, req.passphrase!, req.vault_passphrase) };
           break;
         case 'confirmProposeOperator':
-          answer = { id: await a.proposeOperator(req.name!, req.new_passphrase!, req.by!, req.passphrase!) };
+          answer = { id: await a.proposeOperator(req.name!, req.new_passphrase!, req.by!, req.passphrase!, req.role as Role | undefined) };
           break;
       }
       return { ok: true, data: confirmChannels[name].response.parse(answer) };

@@ -1,5 +1,6 @@
 import { Fragment, useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { ConfirmApi, ConfirmState, ConfirmTicket } from '../../shared/confirm.ts';
+import { DEFAULT_ROLE, ROLE_WORDS, ROLES, type Role } from '../../shared/api/roles.ts';
 import { BatchWhat } from './BatchWhat.tsx';
 
 // The only page where operators type their passphrases and sign. Each ticket shows what will be
@@ -226,6 +227,7 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
   const [name, setName] = useState('');
   const [newPass, setNewPass] = useState('');
   const [by, setBy] = useState(state.operators[0]?.id ?? '');
+  const [role, setRole] = useState<Role>(DEFAULT_ROLE);
   const [pass, setPass] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -234,7 +236,7 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
     setBusy(true);
     setError(null);
     try {
-      const r = await desk.confirmProposeOperator({ name, new_passphrase: newPass, by, passphrase: pass });
+      const r = await desk.confirmProposeOperator({ name, new_passphrase: newPass, by, passphrase: pass, role });
       if (r.ok) {
         setName('');
         setNewPass('');
@@ -259,6 +261,16 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
           <label>
             New operator's passphrase (they type it)
             <input type="password" value={newPass} onChange={(e) => setNewPass(e.target.value)} aria-label="New operator's passphrase" />
+          </label>
+          <label>
+            Role (signed into the proposal)
+            <select value={role} onChange={(e) => setRole(e.target.value as Role)} aria-label="Role">
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}: {ROLE_WORDS[r]}
+                </option>
+              ))}
+            </select>
           </label>
           <label>
             Proposed by

@@ -3,6 +3,7 @@ import { AddressBookAdded, AddressBookAddRequest, AddressBookEntryView } from '.
 import { BatchStatus } from '../api/batch.ts';
 import { IntentView } from './writes.ts';
 import { Policy, Verdict } from '../api/policy.ts';
+import { Role } from '../api/roles.ts';
 import { WRITE_KINDS, WriteRequest } from '../api/writes.ts';
 
 // Operators, policy, requests and approvals, and the address book they govern.
@@ -14,7 +15,7 @@ export type BatchProgress = z.infer<typeof BatchProgress>;
 /** A request or change waiting for approvals, as the Approvals page shows it. */
 export const ApprovalItem = z.object({
   ref: z.string(),
-  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'policy', 'unfreeze']),
+  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'set_role', 'policy', 'unfreeze']),
   profile: z.string().optional(),
   kind: z.string().optional(),
   body: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
@@ -36,7 +37,16 @@ export const ApprovalItem = z.object({
 export type ApprovalItem = z.infer<typeof ApprovalItem>;
 
 export const ApprovalsState = z.object({
-  operators: z.array(z.object({ id: z.string(), name: z.string(), state: z.enum(['in_force', 'pending', 'removed']) })),
+  operators: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      state: z.enum(['in_force', 'pending', 'removed']),
+      /** What they may sign now, and once approved role changes take effect. */
+      role: Role,
+      role_ahead: Role,
+    }),
+  ),
   /** No operator yet: the first is created in the confirmation window. */
   needs_first_operator: z.boolean(),
   policy: z.object({ rules: Policy.shape.rules, ref: z.string().nullable(), refused: z.string().nullable() }),
@@ -130,6 +140,11 @@ export const approvalsChannels = {
   },
   approvalsProposePolicy: {
     request: z.object({ policy: Policy }).strict(),
+    response: Ticket,
+  },
+  /** A role change for an operator in force: the change quorum, then the cooling-off. */
+  approvalsSetRole: {
+    request: z.object({ id: z.string().min(1).max(64), role: Role }).strict(),
     response: Ticket,
   },
   approvalsRemoveOperator: {

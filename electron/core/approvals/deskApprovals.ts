@@ -21,6 +21,8 @@ import type { VaultPort } from '../vaultPort.ts';
 import { AddressBook, type NewEntry } from './addressBook.ts';
 import {
   activeAt,
+  roleAhead,
+  roleAt,
   DEFAULT_COOLING_OFF_MS,
   GovernanceError,
   type GovernanceRules,
@@ -31,7 +33,8 @@ import { gateRefusal, type GatedWrite } from './sendGate.ts';
 import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import { Approvals } from './service.ts';
-import { wedgeMargin } from './wedge.ts';
+import type { Role } from '../../../shared/api/roles.ts';
+import { operatorsFor, wedgeMargin } from './wedge.ts';
 import { Reviewer, type JudgedReview } from './review.ts';
 import type { WriteFacts } from '../../../shared/api/policy.ts';
 
@@ -196,6 +199,8 @@ export class DeskApprovals {
       operators: [...s.operators.values()].map((o) => ({
         id: o.id,
         name: o.name,
+        role: roleAt(o, Math.max(now, o.active_from)),
+        role_ahead: roleAhead(o),
         state: activeAt(o, now)
           ? ('in_force' as const)
           : o.removed_from !== null && o.removed_from <= now
@@ -482,9 +487,9 @@ export class DeskApprovals {
     return id;
   }
 
-  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string): Promise<string> {
+  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string, role?: Role): Promise<string> {
     const { approvals } = this.forActive();
-    const id = await approvals.proposeOperator(name, newPassphrase, by, passphrase).catch(asInput);
+    const id = await approvals.proposeOperator(name, newPassphrase, by, passphrase, role).catch(asInput);
     this.opts.onChange();
     return id;
   }
@@ -567,7 +572,7 @@ export class DeskApprovals {
 
 function resilienceOf(s: Parameters<typeof wedgeMargin>[0], profile: string, at: number) {
   const w = wedgeMargin(s, profile, at);
-  return { strictest: w.need.what, needs: w.need.operators, signers: w.signers, margin: w.margin };
+  return { strictest: w.need.what, needs: operatorsFor(w.need), signers: w.signers, margin: w.margin };
 }
 
 function asInput(e: unknown): never {

@@ -10,6 +10,7 @@ type ApprovalChannels =
   | 'approvalsDecide'
   | 'approvalsProposePolicy'
   | 'approvalsRemoveOperator'
+  | 'approvalsSetRole'
   | 'approvalsFreeze'
   | 'approvalsUnfreeze'
   | 'addressBookList'
@@ -31,6 +32,7 @@ export const approvalHandlers: Pick<Handlers, ApprovalChannels> = {
     const a = needApprovals(deps);
     return a.ticketFor((x) => x.policyTicket(a.forActive().session.id, req.policy));
   },
+  approvalsSetRole: async (req, deps) => needApprovals(deps).ticketFor((a) => a.roleTicket(req.id, req.role)),
   approvalsRemoveOperator: async (req, deps) => needApprovals(deps).ticketFor((a) => a.removeOperatorTicket(req.id)),
   approvalsFreeze: async (req, deps) => needApprovals(deps).ticketFor((a) => a.freezeTicket(req.reason)),
   approvalsUnfreeze: async (_req, deps) => needApprovals(deps).ticketFor((a) => a.unfreezeTicket()),

@@ -61,4 +61,32 @@ describe('requestStatus', () => {
     const bad = await core.invoke('requestStatus', { ref: '' } as never);
     expect(bad.ok).toBe(false);
   });
+
+  it("refuses a drafter's approval at the confirmation channel, and the request waits for one who may", async () => {
+    const operator = await ensureOperator(core);
+    const dan = await ok<{ id: string }>(
+      core.invokeConfirm('confirmProposeOperator', {
+        name: 'Dan',
+        new_passphrase: 'dan passphrase 44',
+        by: operator,
+        passphrase: TEST_OPERATOR.passphrase,
+        role: 'drafter',
+      }),
+    );
+    // One approval not by the drafter: the test operator drafts, Dan (a drafter) may not approve.
+    const policy = { rules: [{ id: 'another', match: {}, action: 'require' as const, approvals: 1 }] };
+    const p = await ok<{ ticket: string }>(core.invoke('approvalsProposePolicy', { policy }));
+    await ok(core.invokeConfirm('confirmSign', { ticket: p.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
+    const write = {
+      kind: 'main_sub_transfer' as const,
+      input: { sub_account: sb.creds.sub_accounts[0]!.uid, currency: 'USDT', amount: '2', direction: 'to' as const },
+    };
+    const t = await ok<ChannelResponse<'approvalsDraft'>>(core.invoke('approvalsDraft', { write }));
+    await ok(core.invokeConfirm('confirmSign', { ticket: t.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
+    expect((await status(t.ref)).state).toBe('waiting');
+    const decide = await ok<{ ticket: string }>(core.invoke('approvalsDecide', { ref: t.ref, action: 'approve' }));
+    const signed = await core.invokeConfirm('confirmSign', { ticket: decide.ticket, operator: dan.id, passphrase: 'dan passphrase 44' });
+    expect(signed).toMatchObject({ ok: false, error: { message: expect.stringMatching(/Dan is a drafter: a drafter may not approve/) } });
+    expect(await status(t.ref)).toMatchObject({ state: 'waiting', approved_by: [], intent: null });
+  }, 30_000);
 });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BatchPayload } from '../../../shared/api/batch.ts';
+import { aRole, DEFAULT_ROLE, type Role } from '../../../shared/api/roles.ts';
 import { DEFAULT_POLICY, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
 import type { GovernanceBody, OperatorSignature } from '../journal/records.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
@@ -145,12 +146,13 @@ export class Approvals {
   }
 
   /** The new operator's key is made from their passphrase; the proposer signs the proposal. It takes effect after a quorum and the cooling-off. */
-  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string): Promise<string> {
+  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string, role: Role = DEFAULT_ROLE): Promise<string> {
     const s = await this.load();
     if ([...s.operators.values()].some((o) => o.name === name && o.removed_from === null))
       throw new GovernanceError(`there is an operator named ${name} already.`);
     const key = await createOperatorKey(name, newPassphrase, this.now(), this.opts.scrypt);
-    const payload = withCoolingOff({ id: key.id, name, public_key: key.public_key }, this.opts.rules.coolingOffMs);
+    // The role is part of what the proposer signs: nobody changes it on the way to the record.
+    const payload = withCoolingOff({ id: key.id, name, public_key: key.public_key, role }, this.opts.rules.coolingOffMs);
     await this.signed(by, passphrase, 'propose', randomUUID(), 'add_operator', payload, '', async (ref, signed) => {
       await this.opts.store.putOperatorKey(key);
       return { type: 'proposal', ref, what: 'add_operator', payload, signed };
@@ -278,6 +280,17 @@ export class Approvals {
     const wedge = wedgeOf(s, this.opts.rules, 'remove_operator', payload, undefined, this.now());
     if (wedge) throw new GovernanceError(wedge);
     return this.ticket({ action: 'propose', ref: randomUUID(), what: 'remove_operator', payload, title: `Remove operator ${op.name}` });
+  }
+
+  /** A role change: the change quorum, then the cooling-off, like adding or removing an operator. */
+  async roleTicket(id: string, role: Role): Promise<Ticket> {
+    const s = await this.load();
+    const op = s.operators.get(id);
+    if (!op || op.removed_from !== null) throw new GovernanceError(`there is no operator ${id} in force to give a role.`);
+    const payload = withCoolingOff({ id, role }, this.opts.rules.coolingOffMs);
+    const wedge = wedgeOf(s, this.opts.rules, 'set_role', payload, undefined, this.now());
+    if (wedge) throw new GovernanceError(wedge);
+    return this.ticket({ action: 'propose', ref: randomUUID(), what: 'set_role', payload, title: `Make ${op.name} ${aRole(role)}` });
   }
 
   unfreezeTicket(): Ticket {

@@ -150,7 +150,7 @@ export const PAIR: ChannelResponse<'spotPairs'>[number] = {
 
 /** One operator, the default policy, nothing waiting, not frozen. */
 export const APPROVALS: ChannelResponse<'approvalsState'> = {
-  operators: [{ id: 'op-1', name: 'Alice', state: 'in_force' }],
+  operators: [{ id: 'op-1', name: 'Alice', state: 'in_force', role: 'admin', role_ahead: 'admin' }],
   needs_first_operator: false,
   policy: { rules: DEFAULT_POLICY.rules, ref: null, refused: null },
   change_quorum: 1,

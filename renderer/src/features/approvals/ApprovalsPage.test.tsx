@@ -92,6 +92,27 @@ describe('Approvals page', () => {
     );
   });
 
+  it("shows each operator's role and asks the confirmation window for a role change", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      approvalsState: {
+        ...APPROVALS,
+        operators: [
+          { id: 'op-1', name: 'Alice', state: 'in_force', role: 'admin', role_ahead: 'admin' },
+          { id: 'op-2', name: 'Dan', state: 'in_force', role: 'drafter', role_ahead: 'approver' },
+        ],
+      },
+      approvalsSetRole: (r) => ({ ticket: 't-9', title: `Make Dan an ${r.role}` }),
+    });
+    renderWithDesk(fake, <ApprovalsPage />, { at: '/approvals' });
+    const dan = (await screen.findAllByTestId('operator'))[1]!;
+    expect(dan.textContent).toContain('drafter (becomes approver after the cooling-off)');
+    await userEvent.selectOptions(within(dan).getByLabelText('New role for Dan'), 'admin');
+    await userEvent.click(within(dan).getByRole('button', { name: 'Propose role change' }));
+    await waitFor(() => expect(fake.calls.approvalsSetRole).toEqual([{ id: 'op-2', role: 'admin' }]));
+    expect((await screen.findByTestId('asked')).textContent).toBe('Sign in the confirmation window: “Make Dan an admin”.');
+  });
+
   it('shows an expired request with who had signed, and offers no approval', async () => {
     const expired: ApprovalItem = { ...WAITING, state: 'expired', approved_by: ['Alice'] };
     renderWithDesk(fakeDesk({ ...baseAnswers(), approvalsState: { ...APPROVALS, items: [expired] } }), <ApprovalsPage />, {

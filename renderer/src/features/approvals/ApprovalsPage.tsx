@@ -6,6 +6,7 @@ import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
+import { OperatorList } from './OperatorList.tsx';
 import { PolicyEditor } from './PolicyEditor.tsx';
 import { VerdictTable } from './Verdict.tsx';
 
@@ -149,7 +150,6 @@ function Cancellable() {
 export default function ApprovalsPage() {
   const state = useDeskQuery('approvalsState', {});
   const unfreeze = useDeskMutation('approvalsUnfreeze');
-  const remove = useDeskMutation('approvalsRemoveOperator');
   const [asked, setAsked] = useState<string | null>(null);
   if (state.isError) return <ErrorPanel error={state.error} />;
   if (!state.data) return null;
@@ -204,26 +204,10 @@ export default function ApprovalsPage() {
       </section>
       <section className="card">
         <h2>Operators</h2>
-        {remove.isError && <ErrorPanel error={remove.error} />}
         {s.needs_first_operator ? (
           <p>No operator yet: create the first in the confirmation window.</p>
         ) : (
-          <ul>
-            {s.operators.map((o) => (
-              <li key={o.id}>
-                {o.name} <span className="small muted">{o.state.replace('_', ' ')}</span>
-                {o.state === 'in_force' && (
-                  <button
-                    type="button"
-                    className="small"
-                    onClick={() => remove.mutate({ id: o.id }, { onSuccess: (t) => setAsked(t.title) })}
-                  >
-                    Propose removal
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
+          <OperatorList operators={s.operators} onAsk={setAsked} />
         )}
         <p className="small muted">
           Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect {s.cooling_off_hours}{' '}
