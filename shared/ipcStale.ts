@@ -23,6 +23,7 @@ export const QUERY_CHANNELS = [
   'historyStatus',
   'unreadRecords',
   'noticesList',
+  'deskStatus',
   'unsentList',
   'depositAddress',
   'balancesMain',
@@ -121,7 +122,9 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   // A transfer of a rebalance batch finished: its progress, and the balances it moved.
   rebalance: ['rebalanceBatches', ...BALANCE_READS],
   profiles: PROFILE_SCOPED,
+  // The payloads are the new picture; the status bar reads them as they come (the query only on mount).
   rateLimits: [],
+  link: [],
   // A restarted Sandbox may hold other figures than the page shows (its world moved on while down).
   sandbox: ['totalBalance', 'intentsList'],
   history: HISTORY_READS,

@@ -11,6 +11,7 @@ import {
   type Reply,
 } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
+import { LinkMonitor } from './client/link.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
 import { logLine, refusedRequest, toErrorBody } from './errorBody.ts';
@@ -108,6 +109,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
   const unread = new UnreadRegistry((view) => emit('unreadRecords', view));
   const notices = new NoticeBoard();
+  // An answer a second is news enough for an age shown in seconds; the latest one is always told.
+  const link = new LinkMonitor(throttle((state) => emit('link', state), 1000));
   const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
@@ -134,6 +137,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onJournalChanged: () => emit('journal', {}),
     log,
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
+    onLink: (outcome) => link.note(outcome),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
     onActive: (session) => {
       unread.clear();
@@ -207,7 +211,20 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     return service;
   }
 
-  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf, unread, notices };
+  const deps: HandlerDeps = {
+    session,
+    approvals,
+    rebalance,
+    vault,
+    settings,
+    call,
+    history,
+    log,
+    balances: balancesOf,
+    unread,
+    notices,
+    status: () => ({ link: link.view(), rate_limits: rateLimitEvent(session.scheduler.snapshot()) }),
+  };
   payoutRowEnded = payoutFinishWatcher({
     service: () => (approvals ? serviceOf(deps) : null),
     batches: () => (approvals ? approvals.batchesOf('payouts') : Promise.resolve([])),

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { NoticeBoard } from './notices.ts';
 import type { UnreadRegistry } from './unread.ts';
-import type { ChannelName, Channels } from '../../shared/ipc.ts';
+import type { ChannelName, ChannelResponse, Channels } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import type { DeskApprovals } from './approvals/deskApprovals.ts';
 import type { BalancesService } from './balances/service.ts';
@@ -32,6 +32,8 @@ export interface HandlerDeps {
   /** Records the active profile's latest list answers set aside as malformed. */
   unread: UnreadRegistry;
   notices: NoticeBoard;
+  /** The link to the exchange and the request budget as they stand now (the status bar's picture). */
+  status(): ChannelResponse<'deskStatus'>;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;

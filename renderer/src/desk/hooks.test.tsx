@@ -54,6 +54,7 @@ function AllReads() {
     spotTrades: useDeskQuery('spotTrades', { currency_pair: 'BTC_USDT' }),
     unreadRecords: useDeskQuery('unreadRecords', {}),
     noticesList: useDeskQuery('noticesList', {}),
+    deskStatus: useDeskQuery('deskStatus', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (

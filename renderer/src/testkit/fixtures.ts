@@ -65,6 +65,7 @@ export function baseAnswers(): FakeAnswers {
     unsentList: [],
     unreadRecords: { count: 0, records: [] },
     noticesList: { unread: 0, items: [] },
+    deskStatus: { link: { last_answer_at: null, last_failure: null }, rate_limits: { buckets: [] } },
     depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] },
     balancesMain: {
       fetched_at: 1_700_000_000_000,
