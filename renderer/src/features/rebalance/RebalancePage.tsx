@@ -181,6 +181,7 @@ export default function RebalancePage() {
                         <option value="amount">Amount</option>
                         <option value="share">Share</option>
                         <option value="band">Band</option>
+                        <option value="remainder">Takes the remainder</option>
                       </select>
                     </td>
                     <td>
@@ -192,6 +193,9 @@ export default function RebalancePage() {
                           {...register(`rows.${i}.amount`)}
                           size={14}
                         />
+                      )}
+                      {r.type === 'remainder' && (
+                        <span className="small muted">Ends with what the other targets leave (one account only)</span>
                       )}
                       {r.type === 'share' && (
                         <FigureInput
