@@ -38,6 +38,7 @@ export const QUERY_CHANNELS = [
   'addressBookList',
   'journalAuditKeys',
   'payoutsProgress',
+  'payoutsBatches',
   'walletCurrencyChains',
   'walletWithdrawStatus',
   'walletSavedAddresses',
@@ -93,6 +94,7 @@ const PROFILE_SCOPED = [
   'journalVerify',
   'journalAuditKeys',
   'payoutsProgress',
+  'payoutsBatches',
   'totalBalance',
   ...HISTORY_READS,
   'depositAddress',
@@ -113,12 +115,12 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable', 'batchStatus', 'payoutsProgress', ...AUDIT_READS],
+  intent: ['withdrawalsCancellable', 'batchStatus', 'payoutsProgress', 'payoutsBatches', ...AUDIT_READS],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],
   // Operators, requests, signatures, policy or freeze changed (a payout or rebalance batch approved or rejected among them).
-  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'payoutsProgress', 'rebalanceBatches'],
+  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'payoutsProgress', 'payoutsBatches', 'rebalanceBatches'],
   // A transfer of a rebalance batch finished: its progress, and the balances it moved.
   rebalance: ['rebalanceBatches', ...BALANCE_READS],
   profiles: PROFILE_SCOPED,
@@ -192,6 +194,8 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   payoutsImport: [],
   payoutsQueue: [],
   payoutsReport: [],
+  // The window that archived refetches its list; nothing else reads the flag.
+  payoutsArchive: ['payoutsBatches'],
   withdrawalsCancel: ['withdrawalsCancellable', 'withdrawalsList', 'withdrawalDetail', 'historyStatus'],
   addressBookAdd: ['addressBookList'],
   // A plan stores nothing the window reads; a draft, cancel or resume is announced by a `rebalance` event.
@@ -200,6 +204,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   rebalanceCancel: [],
   rebalanceResume: [],
   rebalanceReport: [],
+  rebalanceArchive: ['rebalanceBatches'],
   rebalanceTemplateSave: ['rebalanceTemplates'],
   rebalanceTemplateDelete: ['rebalanceTemplates'],
 };
@@ -244,6 +249,7 @@ export const KEPT_FRESH_BY_EVENTS: ReadonlySet<QueryChannel> = new Set<QueryChan
   'batchStatus',
   'addressBookList',
   'payoutsProgress',
+  'payoutsBatches',
   'rebalanceTemplates',
   'rebalanceBatches',
   'unreadRecords',

@@ -32,6 +32,7 @@ import { SettingsStore } from './settings.ts';
 import { HistoryService } from './history/service.ts';
 import { RebalanceService } from './rebalance/service.ts';
 import { NoticeBoard } from './notices.ts';
+import { BatchArchive } from './store/batchArchive.ts';
 import { payoutFinishWatcher } from './payouts/finished.ts';
 import { serviceOf } from './payouts/handlers.ts';
 import { UnreadRegistry } from './unread.ts';
@@ -109,6 +110,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
   const unread = new UnreadRegistry((view) => emit('unreadRecords', view));
   const notices = new NoticeBoard();
+  const archive = opts.dataDir ? new BatchArchive(join(opts.dataDir, 'batches', 'archived.json')) : null;
   // An answer a second is news enough for an age shown in seconds; the latest one is always told.
   const link = new LinkMonitor(throttle((state) => emit('link', state), 1000));
   const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
@@ -170,7 +172,15 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       },
     });
     const changed = throttle((ref: string) => emit('rebalance', { ref }), 250);
-    rebalance = new RebalanceService({ dataDir: opts.dataDir, session, approvals, changed, log, notify: (n) => emit('notify', n) });
+    rebalance = new RebalanceService({
+      dataDir: opts.dataDir,
+      session,
+      approvals,
+      archive: archive!,
+      changed,
+      log,
+      notify: (n) => emit('notify', n),
+    });
   }
   vault?.onChange(() => emit('vault', vault.status()));
 
@@ -223,6 +233,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     balances: balancesOf,
     unread,
     notices,
+    archive,
     status: () => ({ link: link.view(), rate_limits: rateLimitEvent(session.scheduler.snapshot()) }),
   };
   payoutRowEnded = payoutFinishWatcher({

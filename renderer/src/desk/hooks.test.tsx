@@ -44,6 +44,7 @@ function AllReads() {
     walletSavedAddresses: useDeskQuery('walletSavedAddresses', { currency: 'USDT' }),
     journalAuditKeys: useDeskQuery('journalAuditKeys', {}),
     payoutsProgress: useDeskQuery('payoutsProgress', { ref: 'b-1' }),
+    payoutsBatches: useDeskQuery('payoutsBatches', {}),
     rebalanceScope: useDeskQuery('rebalanceScope', { currency: 'USDT' }),
     rebalanceTemplates: useDeskQuery('rebalanceTemplates', {}),
     rebalanceBatches: useDeskQuery('rebalanceBatches', {}),
@@ -124,6 +125,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       batchStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
     });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:in_flight');
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({
@@ -131,6 +133,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       batchStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
     });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:unconfirmed');
   });
@@ -148,6 +151,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       withdrawalsCancellable: 1,
       batchStatus: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
       journalEntries: 1,
       spotOrderBook: 1,
       spotOrders: 1,
@@ -164,6 +168,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       batchStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
     });
   });
 
@@ -178,6 +183,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       journalVerify: 1,
       journalAuditKeys: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
       totalBalance: 1,
       ...HISTORY_ONCE,
       depositAddress: 1,
@@ -199,6 +205,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       ...APPROVALS_ONCE,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
       rebalanceBatches: 1,
     });
   });

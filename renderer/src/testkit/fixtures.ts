@@ -108,6 +108,7 @@ export function baseAnswers(): FakeAnswers {
     journalExport: { filename: 'journal.csv', text: '', entries: 0 },
     journalAuditKeys: [],
     batchStatus: null,
+    payoutsBatches: [],
     payoutsProgress: {
       ref: 'b-1',
       title: '1 withdrawal from payouts.csv',

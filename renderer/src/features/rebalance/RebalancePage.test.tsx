@@ -270,4 +270,35 @@ describe('Rebalance page', () => {
     expect(within(finished!).getByTestId('batch-state').textContent).toBe('Finished: 0 done, 1 failed, 0 skipped.');
     expect(within(finished!).getByTestId('batch-report').textContent).toContain('Not enough balance.');
   });
+
+  it('lists every batch until it is archived, not only the three most recent, and archives an ended one', async () => {
+    const finished = (ref: string, title: string) =>
+      batch({ ref, title, state: 'finished', rows: [{ ...batch({}).rows[0]!, state: 'done' }] });
+    const all = [
+      batch({ ref: 'r5', title: 'Rebalance USDT: waiting', state: 'waiting', rows: [] }),
+      finished('r4', 'Rebalance USDT: fourth'),
+      finished('r3', 'Rebalance USDT: third'),
+      finished('r2', 'Rebalance USDT: second'),
+      finished('r1', 'Rebalance USDT: first'),
+    ];
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      rebalanceTemplates: [],
+      rebalanceBatches: all,
+      rebalanceArchive: (r) => {
+        fake.answers.rebalanceBatches = all.filter((b) => b.ref !== r.ref);
+        return { archived: true };
+      },
+    });
+    renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
+    await waitFor(() => expect(screen.getAllByTestId('batch')).toHaveLength(5));
+    const panels = screen.getAllByTestId('batch');
+    expect(panels.map((p) => within(p).getByRole('heading').textContent)).toEqual(all.map((b) => b.title));
+    // Waiting for its signatures, it cannot be archived; a finished one can.
+    expect(within(panels[0]!).queryByRole('button', { name: 'Archive' })).toBeNull();
+    await userEvent.click(within(panels[4]!).getByRole('button', { name: 'Archive' }));
+    await waitFor(() => expect(screen.getAllByTestId('batch')).toHaveLength(4));
+    expect(fake.calls.rebalanceArchive).toEqual([{ ref: 'r1' }]);
+    expect(screen.queryByRole('heading', { name: 'Rebalance USDT: first' })).toBeNull();
+  });
 });
