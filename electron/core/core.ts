@@ -154,7 +154,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       void rebalance?.kick();
     },
   });
-  if (opts.dataDir) {
+  if (opts.dataDir && archive) {
     approvals = new DeskApprovals({
       dataDir: opts.dataDir,
       ...(anchorDir ? { anchorDir } : {}),
@@ -176,7 +176,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       dataDir: opts.dataDir,
       session,
       approvals,
-      archive: archive!,
+      archive,
       changed,
       log,
       notify: (n) => emit('notify', n),
