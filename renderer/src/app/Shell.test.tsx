@@ -84,13 +84,14 @@ describe('the shell', () => {
         buckets: [
           { ...BUCKET, key: 'key-1|wallet_80:GET /wallet/total_balance', queued: 2, used: 77, remaining: 3 },
           { ...BUCKET, key: 'key-1|spot_other:GET /spot/accounts', limit: 200, used: 5, remaining: 195 },
+          { ...BUCKET, key: 'uid:7|withdraw:POST /withdrawals', limit: 1, window_sec: 3, in_flight: 1, remaining: 1 },
         ],
       }),
     );
-    // Each bucket in use, the fullest first.
-    expect(within(status).getByTestId('rate-limits').textContent).toBe(
-      'GET /wallet/total_balance: 77/80 used, 2 waiting · GET /spot/accounts: 5/200 used, 0 waiting',
-    );
+    // Each bucket in use, the fullest first; past two a count, and every one of them in the tooltip.
+    const budget = within(status).getByTestId('rate-limits');
+    expect(budget.textContent).toBe('/wallet/total_balance 77/80, 2 waiting · /spot/accounts 5/200 · 1 more');
+    expect(budget.getAttribute('title')).toBe('/wallet/total_balance 77/80, 2 waiting\n/spot/accounts 5/200\n/withdrawals 0/1');
   });
 
   it("reads the core's link and budget when it mounts, so a window that sent no call of its own is not left waiting", async () => {
@@ -119,7 +120,7 @@ describe('the shell', () => {
     const status = await screen.findByRole('contentinfo', { name: 'Status' });
     await waitFor(() => expect(within(status).getByTestId('connection').textContent).toBe('The Sandbox answered 1 h ago'));
     expect(within(status).getByTestId('rate-limits').textContent).toBe(
-      `GET /wallet/withdrawals: 6/200 used, 0 waiting, paused until ${new Date(pausedUntil).toLocaleTimeString()}: the exchange answered 429 Too Many Requests`,
+      `/wallet/withdrawals 6/200, paused until ${new Date(pausedUntil).toLocaleTimeString()}: the exchange answered 429 Too Many Requests`,
     );
     // Any answer the core sees moves the age, whoever asked.
     act(() => fake.emit('link', { last_answer_at: Date.now(), last_failure: null }));

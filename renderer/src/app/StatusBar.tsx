@@ -60,10 +60,10 @@ function announcement(c: ConnectionState, profile: ProfileSummary | null | undef
 
 type Bucket = RateLimits['buckets'][number];
 
-/** A bucket's key without the account it draws on nor the rule it falls under: "GET /wallet/total_balance". */
+/** A bucket's key without the account it draws on, the rule it falls under and the method: "/wallet/total_balance". */
 function bucketName(key: string): string {
   const name = key.replace(/^[^|]*\|/, '');
-  return name.includes(':') ? name.replace(/^[^:]*:/, '') : name;
+  return name.includes(':') ? name.replace(/^[^:]*:/, '').replace(/^[A-Z]+ /, '') : name;
 }
 
 const PAUSE_WHY: Record<NonNullable<Bucket['pause_reason']>, string> = {
@@ -76,7 +76,7 @@ function bucketText(b: Bucket): string {
     b.paused_until_ms !== null
       ? `, paused until ${new Date(b.paused_until_ms).toLocaleTimeString()}${b.pause_reason ? `: ${PAUSE_WHY[b.pause_reason]}` : ''}`
       : '';
-  return `${bucketName(b.key)}: ${b.used}/${b.limit} used, ${b.queued} waiting${paused}`;
+  return `${bucketName(b.key)} ${b.used}/${b.limit}${b.queued ? `, ${b.queued} waiting` : ''}${paused}`;
 }
 
 /** Paused buckets first, then the fullest: the ones the operator waits on. */
@@ -86,7 +86,8 @@ function byUrgency(a: Bucket, b: Bucket): number {
   return pa - pb || b.used / b.limit - a.used / a.limit || b.queued - a.queued;
 }
 
-const SHOWN_BUCKETS = 3;
+// Two fit one line of the status bar at 1024 px; the tooltip lists them all.
+const SHOWN_BUCKETS = 2;
 
 /** Each bucket in use; past the first few a count, with every one of them in the tooltip. */
 function budget(r: RateLimits | undefined): { text: string; all: string } {
