@@ -17,7 +17,7 @@ import { LinkState, RateLimits, statusChannels } from './channels/status.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
 export { IntentState, FINISHED_INTENT_STATES, IntentView, JournalState, IntentCursor, IntentPage } from './channels/writes.ts';
-export { BatchProgress, ApprovalItem, ApprovalsState, Review } from './channels/approvals.ts';
+export { BatchProgress, ApprovalItem, ApprovalsState, RequestStatus, Review } from './channels/approvals.ts';
 
 // The IPC contract: every channel the renderer may call, with the schema its request must parse by
 // before anything runs in the core, and the schema of its answer. Preload, hosts, core handlers and

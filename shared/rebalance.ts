@@ -136,10 +136,11 @@ export const BatchView = z.object({
   currency: z.string(),
   created_at: z.number(),
   /**
-   * waiting/rejected: in the confirmation window; running: sending; paused: stopped before sending more
-   * (`paused` says why); finished: nothing left to send (the report says how each transfer ended).
+   * waiting/rejected/expired: in the confirmation window, or closed there unapproved; running: sending;
+   * paused: stopped before sending more (`paused` says why); finished: nothing left to send (the report
+   * says how each transfer ended).
    */
-  state: z.enum(['waiting', 'rejected', 'running', 'paused', 'finished']),
+  state: z.enum(['waiting', 'rejected', 'expired', 'running', 'paused', 'finished']),
   paused: z.string().nullable(),
   cancelling: z.boolean(),
   transfers: z.number().int(),

@@ -15,7 +15,7 @@ import { LinkMonitor } from './client/link.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
 import { logLine, refusedRequest, toErrorBody } from './errorBody.ts';
-import { InputError, NoProfileError } from './errors.ts';
+import { InputError, LockedError, NoProfileError } from './errors.ts';
 import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
 import { handlers } from './handlers.ts';
@@ -24,6 +24,8 @@ import { DeskApprovals } from './approvals/deskApprovals.ts';
 import { DEFAULT_COOLING_OFF_MS } from './approvals/governance.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import { alertSentence } from '../../shared/risk.ts';
+import { MONEY_MOVED_STATES } from '../../shared/ipcStale.ts';
+import type { WriteKind } from '../../shared/api/policy.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
 import { checkedStateDir } from './paths.ts';
@@ -97,6 +99,9 @@ function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number): (.
   };
 }
 
+/** Writes that move a sub-account's money: the sub-accounts' figures of the last balances load are stale after them. */
+const SUB_ACCOUNT_MOVES: ReadonlySet<string> = new Set<WriteKind>(['main_sub_transfer', 'sub_to_sub_transfer', 'sub_own_transfer']);
+
 export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const listeners = new Set<EventListener>();
@@ -126,6 +131,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   let rebalance: RebalanceService | null = null;
   /** Told once when the last row of an approved payout batch ends (payouts/finished.ts); set once the handlers' deps exist. */
   let payoutRowEnded: (v: IntentView) => void = () => {};
+  /** Reads the active profile's sub-account balances again after a move of theirs; set once the balance services exist. */
+  let balancesMoved: () => void = () => {};
   const session = new Session({
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
@@ -135,6 +142,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onWrite: (e) => {
       emit('intent', e.intent);
       payoutRowEnded(e.intent);
+      if (MONEY_MOVED_STATES.has(e.intent.state) && SUB_ACCOUNT_MOVES.has(e.intent.kind)) balancesMoved();
     },
     onJournalChanged: () => emit('journal', {}),
     log,
@@ -191,6 +199,14 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
 
   // One balances service per profile, made on first use; its timer and file live until the core closes.
   const balanceServices = new Map<string, BalancesService>();
+  balancesMoved = () => {
+    try {
+      balanceServices.get(session.active().id)?.moneyMoved();
+    } catch (e) {
+      // Locked or no profile: no figures are shown, so none to renew.
+      if (!(e instanceof NoProfileError) && !(e instanceof LockedError)) throw e;
+    }
+  };
   function balancesOf(): BalancesService {
     const id = session.active().id;
     let service = balanceServices.get(id);

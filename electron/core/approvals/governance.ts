@@ -1,4 +1,4 @@
-import { DEFAULT_POLICY, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
+import { DEFAULT_POLICY, DEFAULT_REQUEST_EXPIRY_HOURS, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
 import { dec, Dec } from '../../../shared/money.ts';
 import { signedText, verifySignature } from '../operators/keys.ts';
 import type { GovernanceBody, GovernanceRecord, OperatorSignature } from '../journal/records.ts';
@@ -203,6 +203,22 @@ export function verdictAt(s: GovernanceState, p: Proposal, at: number): Verdict 
   return strictest([stored, now]);
 }
 
+/**
+ * When a request or batch expires unapproved: its draft plus the expiry of the policy in force when it
+ * was drafted (a later policy neither shortens nor lengthens a wait already begun). Null for changes.
+ */
+export function expiresAt(s: GovernanceState, p: Proposal): number | null {
+  if (p.what !== 'request' && p.what !== 'batch') return null;
+  const hours = policyInForce(s, p.profile!, p.drafted_at).policy.request_expiry_hours ?? DEFAULT_REQUEST_EXPIRY_HOURS;
+  return p.drafted_at + hours * 3_600_000;
+}
+
+/** Expired: never approved, never rejected, and its time is up. It is never sent; nobody may approve it any more. */
+export function isExpired(s: GovernanceState, p: Proposal, at: number): boolean {
+  const end = expiresAt(s, p);
+  return end !== null && p.approved_at === null && !p.rejected && at >= end;
+}
+
 /** Operator changes and unfreezes need the largest quorum any covered profile's policy sets. */
 export function deskQuorum(s: GovernanceState, rules: GovernanceRules, at: number): number {
   return Math.max(1, ...rules.profiles().map((p) => changeQuorum(policyInForce(s, p, at).policy)));
@@ -362,6 +378,10 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       const p = s.proposals.get(r.ref);
       if (!p) throw new GovernanceError(`there is no request or change ${r.ref}.`);
       if (p.rejected) throw new GovernanceError('it was rejected; nothing more can be approved on it.');
+      if (isExpired(s, p, at))
+        throw new GovernanceError(
+          `it expired unapproved at ${new Date(expiresAt(s, p)!).toISOString()}: it will never be sent; draft it again if it is still wanted.`,
+        );
       // An approved request not yet handed over takes more signatures when the policy now asks for more.
       const held = (p.what === 'request' || p.what === 'batch') && !p.dispatched && !stillApproved(s, p, rules, at);
       if (p.approved_at !== null && !held) throw new GovernanceError('it has all the approvals it needs already.');

@@ -4,6 +4,7 @@ import { needApprovals } from '../handlerGuards.ts';
 type ApprovalChannels =
   | 'approvalsState'
   | 'batchStatus'
+  | 'requestStatus'
   | 'approvalsReview'
   | 'approvalsDraft'
   | 'approvalsDecide'
@@ -22,6 +23,7 @@ export const approvalHandlers: Pick<Handlers, ApprovalChannels> = {
     const journal = deps.session.active().journal;
     return { ...status, intents: status.payload.rows.map((r) => journal?.intent(r.ref) ?? null) };
   },
+  requestStatus: async (req, deps) => needApprovals(deps).requestStatus(req.ref),
   approvalsReview: async (req, deps) => needApprovals(deps).review(req.write),
   approvalsDraft: async (req, deps) => needApprovals(deps).draft(req.write, req.note),
   approvalsDecide: async (req, deps) => needApprovals(deps).ticketFor((a) => a.decisionTicket(req.ref, req.action, req.reason)),

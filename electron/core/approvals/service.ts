@@ -16,6 +16,8 @@ import {
   policyInForce,
   quorumOf,
   stillApproved,
+  expiresAt,
+  isExpired,
   textFor,
   verdictAt,
   withCoolingOff,
@@ -26,6 +28,7 @@ import {
   type RequestPayload,
 } from './governance.ts';
 import type { GovernanceStore } from './store.ts';
+import { wedgeOf, wedgeOfRecord } from './wedge.ts';
 
 // What the desk does with governance: tickets waiting for a signature in the confirmation window,
 // signing with an operator's passphrase, the policy in force per profile (and its copy on disk checked
@@ -110,6 +113,8 @@ export class Approvals {
     return this.serial(async () => {
       const s = await this.load();
       const at = this.now();
+      const wedge = wedgeOfRecord(s, this.opts.rules, body, at);
+      if (wedge) throw new GovernanceError(wedge);
       const scratch = cloneState(s);
       applyGovernance(scratch, body, at, this.opts.rules);
       await this.opts.store.append(body, s.seq);
@@ -251,26 +256,28 @@ export class Approvals {
   }
 
   async policyTicket(profile: string, policy: Policy): Promise<Ticket> {
+    const payload = withCoolingOff(Policy.parse(policy), this.opts.rules.coolingOffMs);
+    // Refused here, on the page that proposes it, as well as when it is signed and stored.
+    const wedge = wedgeOf(await this.load(), this.opts.rules, 'policy', payload, profile, this.now());
+    if (wedge) throw new GovernanceError(wedge);
     return this.ticket({
       action: 'propose',
       ref: randomUUID(),
       what: 'policy',
       profile,
-      payload: withCoolingOff(Policy.parse(policy), this.opts.rules.coolingOffMs),
+      payload,
       title: `Change the policy of profile ${profile}`,
     });
   }
 
   async removeOperatorTicket(id: string): Promise<Ticket> {
-    const op = (await this.load()).operators.get(id);
+    const s = await this.load();
+    const op = s.operators.get(id);
     if (!op) throw new GovernanceError(`there is no operator ${id}.`);
-    return this.ticket({
-      action: 'propose',
-      ref: randomUUID(),
-      what: 'remove_operator',
-      payload: withCoolingOff({ id }, this.opts.rules.coolingOffMs),
-      title: `Remove operator ${op.name}`,
-    });
+    const payload = withCoolingOff({ id }, this.opts.rules.coolingOffMs);
+    const wedge = wedgeOf(s, this.opts.rules, 'remove_operator', payload, undefined, this.now());
+    if (wedge) throw new GovernanceError(wedge);
+    return this.ticket({ action: 'propose', ref: randomUUID(), what: 'remove_operator', payload, title: `Remove operator ${op.name}` });
   }
 
   unfreezeTicket(): Ticket {
@@ -435,6 +442,11 @@ export class Approvals {
   /** Whether an approved request still has the approvals the policy in force now asks. */
   stillApproved(p: Proposal): boolean {
     return stillApproved(this.state!, p, this.opts.rules, this.now());
+  }
+
+  /** When a request or batch expires unapproved (null for changes), and whether it has. */
+  expiry(p: Proposal): { at: number | null; expired: boolean } {
+    return { at: expiresAt(this.state!, p), expired: isExpired(this.state!, p, this.now()) };
   }
 
   /** A request's or batch's verdict now: the stricter of its drafter's and the policy in force. */

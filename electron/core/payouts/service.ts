@@ -290,7 +290,9 @@ function outcomeOf(v: IntentView | undefined, batch: PayoutProgress['state']): {
   if (!v)
     return batch === 'rejected'
       ? { outcome: 'skipped', sentence: 'The batch was rejected: this row was never sent.' }
-      : { outcome: 'pending', sentence: null };
+      : batch === 'expired'
+        ? { outcome: 'skipped', sentence: 'The batch expired before its approvals were complete: this row was never sent.' }
+        : { outcome: 'pending', sentence: null };
   switch (v.state) {
     case 'accepted':
     case 'done':

@@ -263,7 +263,8 @@ export class RebalanceService {
       rows,
       cancelling: run?.isCancelling() ?? false,
     };
-    if (status.state === 'waiting' || status.state === 'rejected') return { ...base, state: status.state, paused: null };
+    if (status.state === 'waiting' || status.state === 'rejected' || status.state === 'expired')
+      return { ...base, state: status.state, paused: null };
     const paused = this.paused.get(b.ref) ?? (run ? null : (this.held.get(b.ref) ?? null));
     const state = paused ? 'paused' : run || rows.some((r) => r.state === 'pending') ? 'running' : 'finished';
     return { ...base, state, paused };

@@ -38,6 +38,7 @@ function AllReads() {
     approvalsState: useDeskQuery('approvalsState', {}),
     withdrawalsCancellable: useDeskQuery('withdrawalsCancellable', {}),
     batchStatus: useDeskQuery('batchStatus', { ref: 'b-1' }),
+    requestStatus: useDeskQuery('requestStatus', { ref: 'r-1' }),
     addressBookList: useDeskQuery('addressBookList', {}),
     walletCurrencyChains: useDeskQuery('walletCurrencyChains', { currency: 'USDT' }),
     walletWithdrawStatus: useDeskQuery('walletWithdrawStatus', {}),
@@ -99,7 +100,7 @@ const BALANCES_ONCE = {
   balanceAlerts: 1,
   balancesSettingsGet: 1,
 };
-const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1 };
+const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1, requestStatus: 1 };
 const WALLET_ONCE = { addressBookList: 1, walletCurrencyChains: 1, walletWithdrawStatus: 1, walletSavedAddresses: 1 };
 const REBALANCE_ONCE = { rebalanceScope: 1, rebalanceTemplates: 1, rebalanceBatches: 1 };
 const HISTORY_ONCE = {
@@ -123,6 +124,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
       payoutsBatches: 1,
@@ -131,6 +133,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
       payoutsBatches: 1,
@@ -150,6 +153,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'o-1', kind: 'spot_order', state: 'in_flight' })))).toEqual({
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       payoutsProgress: 1,
       payoutsBatches: 1,
       journalEntries: 1,
@@ -160,15 +164,32 @@ describe('targeted refresh: each event and write refetches only what it makes st
     });
   });
 
-  it('refetches the balance, and only it, when an intent says money moved', async () => {
+  it('refetches every balance figure, and only those, when an intent says money moved', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({
       totalBalance: 1,
+      balancesMain: 1,
+      balancesMatrix: 1,
+      balancesSubAccount: 1,
+      rebalanceScope: 1,
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
       payoutsBatches: 1,
+    });
+  });
+
+  it('refetches the balance reads when a balances load ends, not while it runs', async () => {
+    const { fake, counts, after } = await setUp();
+    const progress = { scope: 'sub_accounts' as const, loaded: 3, total: 15, error: null };
+    expect(await after(counts(), () => fake.emit('balancesProgress', { ...progress, done: false }))).toEqual({});
+    expect(await after(counts(), () => fake.emit('balancesProgress', { ...progress, loaded: 15, done: true }))).toEqual({
+      balancesMain: 1,
+      balancesMatrix: 1,
+      balancesSubAccount: 1,
+      balanceAlerts: 1,
     });
   });
 

@@ -109,6 +109,7 @@ export function baseAnswers(): FakeAnswers {
     journalAuditKeys: [],
     batchStatus: null,
     payoutsBatches: [],
+    requestStatus: { ref: 'r-1', state: 'to_sign', expires_at: null, approved_by: [], needed: 1, rejected: null, intent: null },
     payoutsProgress: {
       ref: 'b-1',
       title: '1 withdrawal from payouts.csv',
@@ -155,6 +156,7 @@ export const APPROVALS: ChannelResponse<'approvalsState'> = {
   needs_first_operator: false,
   policy: { rules: DEFAULT_POLICY.rules, ref: null, refused: null },
   change_quorum: 1,
+  resilience: { strictest: 'rule confirm-every-write', needs: 1, signers: 1, margin: 0 },
   cooling_off_hours: 24,
   frozen: null,
   items: [],

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { pagePath } from '../../app/paths.ts';
-import { channels, type ApprovalItem } from '../../../../shared/ipc.ts';
+import { channels, type ApprovalItem, type ApprovalsState } from '../../../../shared/ipc.ts';
 import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
@@ -63,6 +63,15 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
         {it.state.replace('_', ' ')}
         {it.state === 'cooling_off' && it.effective_at && (
           <span className="small muted"> until {new Date(it.effective_at).toLocaleString()}</span>
+        )}
+        {it.state === 'waiting' && it.expires_at && (
+          <span className="small muted"> (expires {new Date(it.expires_at).toLocaleString()})</span>
+        )}
+        {it.state === 'expired' && it.expires_at && (
+          <span className="small">
+            {' '}
+            {new Date(it.expires_at).toLocaleString()}, unapproved: never sent. Draft it again if it is still wanted.
+          </span>
         )}
         {it.rejected && (
           <span className="small">
@@ -220,6 +229,7 @@ export default function ApprovalsPage() {
           Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect {s.cooling_off_hours}{' '}
           h later.
         </p>
+        {!s.needs_first_operator && <Resilience r={s.resilience} />}
         {s.cooling_off_variable && (
           <p className="small muted" data-testid="cooling-off-variable">
             This wait is set by TREASURY_DESK_COOLING_OFF_HOURS and applies to the Sandbox profile only; every other profile waits 24 h. A
@@ -246,5 +256,21 @@ export default function ApprovalsPage() {
         <PolicyEditor current={{ rules: s.policy.rules }} onAsk={setAsked} />
       </section>
     </>
+  );
+}
+
+/**
+ * How many operators the desk could lose before the policy in force wedges it: any set of margin + 1
+ * operators is the smallest whose loss leaves its strictest requirement without enough signers.
+ */
+function Resilience({ r }: { r: ApprovalsState['resilience'] }) {
+  const lose = r.margin + 1;
+  return (
+    <p className="small" data-testid="resilience">
+      The strictest requirement, {r.strictest}, needs {r.needs} distinct operator{r.needs === 1 ? '' : 's'}; {r.signers} can sign.{' '}
+      {lose >= r.signers
+        ? 'Only losing every operator would wedge the desk.'
+        : `Losing any ${lose === 1 ? 'one operator' : `${lose} operators`} would wedge it: nothing it governs could be sent and no change could repair it.`}
+    </p>
   );
 }

@@ -10,6 +10,7 @@ export const STATE_WORDS = {
   approved: "Approved: the rows go out one at a time, at the exchange's pace for withdrawals",
   sent: 'Every row was handed to the exchange',
   rejected: 'Rejected: no row is sent',
+  expired: 'Expired before its approvals were complete: no row is sent; import the file again if it is still wanted',
 } as const;
 
 /** A queued batch: its approvals, a progress bar from its rows' journal states, and the report. */
