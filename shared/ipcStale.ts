@@ -23,6 +23,7 @@ export const QUERY_CHANNELS = [
   'historyStatus',
   'unreadRecords',
   'noticesList',
+  'deskStatus',
   'unsentList',
   'depositAddress',
   'balancesMain',
@@ -38,6 +39,7 @@ export const QUERY_CHANNELS = [
   'addressBookList',
   'journalAuditKeys',
   'payoutsProgress',
+  'payoutsBatches',
   'walletCurrencyChains',
   'walletWithdrawStatus',
   'walletSavedAddresses',
@@ -93,6 +95,7 @@ const PROFILE_SCOPED = [
   'journalVerify',
   'journalAuditKeys',
   'payoutsProgress',
+  'payoutsBatches',
   'totalBalance',
   ...HISTORY_READS,
   'depositAddress',
@@ -113,16 +116,18 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable', 'batchStatus', 'requestStatus', 'payoutsProgress', ...AUDIT_READS],
+  intent: ['withdrawalsCancellable', 'batchStatus', 'requestStatus', 'payoutsProgress', 'payoutsBatches', ...AUDIT_READS],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],
   // Operators, requests, signatures, policy or freeze changed (a payout or rebalance batch approved or rejected among them).
-  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'payoutsProgress', 'rebalanceBatches'],
+  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'payoutsProgress', 'payoutsBatches', 'rebalanceBatches'],
   // A transfer of a rebalance batch finished: its progress, and the balances it moved.
   rebalance: ['rebalanceBatches', ...BALANCE_READS],
   profiles: PROFILE_SCOPED,
+  // The payloads are the new picture; the status bar reads them as they come (the query only on mount).
   rateLimits: [],
+  link: [],
   // A restarted Sandbox may hold other figures than the page shows (its world moved on while down).
   sandbox: ['totalBalance', 'intentsList'],
   history: HISTORY_READS,
@@ -202,6 +207,8 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   payoutsImport: [],
   payoutsQueue: [],
   payoutsReport: [],
+  // The window that archived refetches its list; nothing else reads the flag.
+  payoutsArchive: ['payoutsBatches'],
   withdrawalsCancel: ['withdrawalsCancellable', 'withdrawalsList', 'withdrawalDetail', 'historyStatus'],
   addressBookAdd: ['addressBookList'],
   // A plan stores nothing the window reads; a draft, cancel or resume is announced by a `rebalance` event.
@@ -210,6 +217,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   rebalanceCancel: [],
   rebalanceResume: [],
   rebalanceReport: [],
+  rebalanceArchive: ['rebalanceBatches'],
   rebalanceTemplateSave: ['rebalanceTemplates'],
   rebalanceTemplateDelete: ['rebalanceTemplates'],
 };
@@ -255,6 +263,7 @@ export const KEPT_FRESH_BY_EVENTS: ReadonlySet<QueryChannel> = new Set<QueryChan
   'requestStatus',
   'addressBookList',
   'payoutsProgress',
+  'payoutsBatches',
   'rebalanceTemplates',
   'rebalanceBatches',
   'unreadRecords',

@@ -12,6 +12,7 @@ import {
   type Reply,
 } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
+import { LinkMonitor } from './client/link.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
 import { logLine, refusedRequest, toErrorBody } from './errorBody.ts';
@@ -34,6 +35,7 @@ import { SettingsStore } from './settings.ts';
 import { HistoryService } from './history/service.ts';
 import { RebalanceService } from './rebalance/service.ts';
 import { NoticeBoard } from './notices.ts';
+import { BatchArchive } from './store/batchArchive.ts';
 import { payoutFinishWatcher } from './payouts/finished.ts';
 import { serviceOf } from './payouts/handlers.ts';
 import { UnreadRegistry } from './unread.ts';
@@ -114,6 +116,9 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
   const unread = new UnreadRegistry((view) => emit('unreadRecords', view));
   const notices = new NoticeBoard();
+  const archive = opts.dataDir ? new BatchArchive(join(opts.dataDir, 'batches', 'archived.json')) : null;
+  // An answer a second is news enough for an age shown in seconds; the latest one is always told.
+  const link = new LinkMonitor(throttle((state) => emit('link', state), 1000));
   const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
@@ -143,6 +148,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onJournalChanged: () => emit('journal', {}),
     log,
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
+    onLink: (outcome) => link.note(outcome),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
     onActive: (session) => {
       unread.clear();
@@ -157,7 +163,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       void rebalance?.kick();
     },
   });
-  if (opts.dataDir) {
+  if (opts.dataDir && archive) {
     approvals = new DeskApprovals({
       dataDir: opts.dataDir,
       ...(anchorDir ? { anchorDir } : {}),
@@ -175,7 +181,15 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       },
     });
     const changed = throttle((ref: string) => emit('rebalance', { ref }), 250);
-    rebalance = new RebalanceService({ dataDir: opts.dataDir, session, approvals, changed, log, notify: (n) => emit('notify', n) });
+    rebalance = new RebalanceService({
+      dataDir: opts.dataDir,
+      session,
+      approvals,
+      archive,
+      changed,
+      log,
+      notify: (n) => emit('notify', n),
+    });
   }
   vault?.onChange(() => emit('vault', vault.status()));
 
@@ -224,7 +238,21 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     return service;
   }
 
-  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf, unread, notices };
+  const deps: HandlerDeps = {
+    session,
+    approvals,
+    rebalance,
+    vault,
+    settings,
+    call,
+    history,
+    log,
+    balances: balancesOf,
+    unread,
+    notices,
+    archive,
+    status: () => ({ link: link.view(), rate_limits: rateLimitEvent(session.scheduler.snapshot()) }),
+  };
   payoutRowEnded = payoutFinishWatcher({
     service: () => (approvals ? serviceOf(deps) : null),
     batches: () => (approvals ? approvals.batchesOf('payouts') : Promise.resolve([])),

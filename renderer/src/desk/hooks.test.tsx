@@ -45,6 +45,7 @@ function AllReads() {
     walletSavedAddresses: useDeskQuery('walletSavedAddresses', { currency: 'USDT' }),
     journalAuditKeys: useDeskQuery('journalAuditKeys', {}),
     payoutsProgress: useDeskQuery('payoutsProgress', { ref: 'b-1' }),
+    payoutsBatches: useDeskQuery('payoutsBatches', {}),
     rebalanceScope: useDeskQuery('rebalanceScope', { currency: 'USDT' }),
     rebalanceTemplates: useDeskQuery('rebalanceTemplates', {}),
     rebalanceBatches: useDeskQuery('rebalanceBatches', {}),
@@ -55,6 +56,7 @@ function AllReads() {
     spotTrades: useDeskQuery('spotTrades', { currency_pair: 'BTC_USDT' }),
     unreadRecords: useDeskQuery('unreadRecords', {}),
     noticesList: useDeskQuery('noticesList', {}),
+    deskStatus: useDeskQuery('deskStatus', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -125,6 +127,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
     });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:in_flight');
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({
@@ -133,6 +136,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
     });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:unconfirmed');
   });
@@ -151,6 +155,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       batchStatus: 1,
       requestStatus: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
       journalEntries: 1,
       spotOrderBook: 1,
       spotOrders: 1,
@@ -172,6 +177,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
     });
   });
 
@@ -198,6 +204,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       journalVerify: 1,
       journalAuditKeys: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
       totalBalance: 1,
       ...HISTORY_ONCE,
       depositAddress: 1,
@@ -219,6 +226,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       ...APPROVALS_ONCE,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
       rebalanceBatches: 1,
     });
   });

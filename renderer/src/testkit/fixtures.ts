@@ -65,6 +65,7 @@ export function baseAnswers(): FakeAnswers {
     unsentList: [],
     unreadRecords: { count: 0, records: [] },
     noticesList: { unread: 0, items: [] },
+    deskStatus: { link: { last_answer_at: null, last_failure: null }, rate_limits: { buckets: [] } },
     depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] },
     balancesMain: {
       fetched_at: 1_700_000_000_000,
@@ -107,7 +108,8 @@ export function baseAnswers(): FakeAnswers {
     journalExport: { filename: 'journal.csv', text: '', entries: 0 },
     journalAuditKeys: [],
     batchStatus: null,
-    requestStatus: { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 1, rejected: null, expires_at: null, intent: null },
+    payoutsBatches: [],
+    requestStatus: { ref: 'r-1', state: 'to_sign', expires_at: null, approved_by: [], needed: 1, rejected: null, intent: null },
     payoutsProgress: {
       ref: 'b-1',
       title: '1 withdrawal from payouts.csv',

@@ -4,7 +4,7 @@ import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 
-const STATE_WORDS = {
+export const STATE_WORDS = {
   drafted: "Drafted: waiting for its drafter's signature in the confirmation window",
   waiting: 'Waiting for approvals in the confirmation window',
   approved: "Approved: the rows go out one at a time, at the exchange's pace for withdrawals",

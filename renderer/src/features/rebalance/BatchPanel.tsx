@@ -20,6 +20,7 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
   const desk = useDesk();
   const cancel = useDeskMutation('rebalanceCancel');
   const resume = useDeskMutation('rebalanceResume');
+  const archive = useDeskMutation('rebalanceArchive');
   const [exportError, setExportError] = useState<unknown>(null);
   const [note, setNote] = useState<string | null>(null);
   const count = (s: string) => batch.rows.filter((r) => r.state === s).length;
@@ -77,9 +78,15 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
             Export report (CSV)
           </button>
         )}
+        {(batch.state === 'finished' || batch.state === 'rejected') && (
+          <button type="button" disabled={archive.isPending} onClick={() => archive.mutate({ ref: batch.ref })}>
+            Archive
+          </button>
+        )}
       </div>
       {cancel.isError && <ErrorPanel error={cancel.error} />}
       {resume.isError && <ErrorPanel error={resume.error} />}
+      {archive.isError && <ErrorPanel error={archive.error} />}
       {exportError !== null && <ErrorPanel error={exportError} />}
       {note && (
         <p className="muted small" role="status">
