@@ -30,6 +30,10 @@ export const ConfirmState = z.object({
   operators: z.array(z.object({ id: z.string(), name: z.string() })),
   /** No operator yet: the first is created here, with the vault's credential unless the desk holds only play money. */
   first_operator: z.enum(['vault', 'none']).nullable(),
+  /** The policy in force needs more signers than the operators can give: a recovery with the vault's credential is offered. */
+  wedged: z.object({ why: z.string(), credential: z.enum(['vault', 'none']) }).nullable(),
+  /** A recovery under way or done: when the default policy took or takes effect. */
+  recovery: z.object({ effective_at: z.number(), reason: z.string() }).nullable(),
   /** Why signing is impossible now (locked, no profile), or null. */
   unavailable: z.string().nullable(),
 });
@@ -47,6 +51,11 @@ export const confirmChannels = {
   confirmCreateFirstOperator: {
     request: z.object({ name: OperatorName, passphrase: Passphrase, vault_passphrase: z.string().max(1024).optional() }).strict(),
     response: z.object({ id: z.string() }),
+  },
+  /** Recovers a wedged desk: frozen at once, the default policy and admins after the cooling-off. */
+  confirmRecover: {
+    request: z.object({ reason: z.string().trim().min(1, 'say why').max(500), vault_passphrase: z.string().max(1024).optional() }).strict(),
+    response: z.object({ effective_at: z.number() }),
   },
   /** Proposes a new operator: their passphrase seals their new key; the proposer signs. It takes effect after the quorum and the cooling-off. */
   confirmProposeOperator: {

@@ -309,6 +309,9 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
           a.notify();
           answer = { declined: true };
           break;
+        case 'confirmRecover':
+          answer = await a.recover(req.reason!, req.vault_passphrase);
+          break;
         case 'confirmCreateFirstOperator':
           answer = { id: await a.createFirstOperator(req.name!, req.passphrase!, req.vault_passphrase) };
           break;

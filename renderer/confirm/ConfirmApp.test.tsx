@@ -25,6 +25,8 @@ const STATE: ConfirmState = {
   ],
   operators: [{ id: 'op-1', name: 'Alice' }],
   first_operator: null,
+  wedged: null,
+  recovery: null,
   unavailable: null,
 };
 

@@ -3,6 +3,7 @@ import type { ConfirmApi, ConfirmState, ConfirmTicket } from '../../shared/confi
 import { DEFAULT_ROLE, ROLE_WORDS, ROLES, type Role } from '../../shared/api/roles.ts';
 import { ReplaySummary } from '../src/components/ReplaySummary.tsx';
 import { BatchWhat } from './BatchWhat.tsx';
+import { Recovery } from './Recovery.tsx';
 
 // The only page where operators type their passphrases and sign. Each ticket shows what will be
 // signed exactly as the core holds it (the main window's page only asked for it; it cannot change it).
@@ -340,6 +341,7 @@ export function ConfirmApp({ desk }: { desk: ConfirmApi }) {
       )}
       {state?.unavailable && <p className="card">{state.unavailable}</p>}
       {state?.first_operator && <FirstOperator credential={state.first_operator} desk={desk} onDone={done} />}
+      {state && <Recovery state={state} desk={desk} onDone={done} />}
       {state && state.tickets.length === 0 && !state.first_operator && !state.unavailable && (
         <p className="card muted" data-testid="nothing">
           Nothing waits for a signature.

@@ -511,7 +511,7 @@ export class DeskApprovals {
     try {
       forActive = this.forActive();
     } catch (e) {
-      return { tickets: [], operators: [], first_operator: null, unavailable: (e as Error).message };
+      return { tickets: [], operators: [], first_operator: null, wedged: null, recovery: null, unavailable: (e as Error).message };
     }
     const { approvals } = forActive;
     const s = await approvals.load();
@@ -519,6 +519,9 @@ export class DeskApprovals {
       tickets: approvals.pendingTickets(),
       operators: approvals.activeOperators(),
       first_operator: s.operators.size === 0 ? approvals.credential : null,
+      wedged:
+        s.operators.size === 0 ? null : await approvals.wedged().then((why) => (why ? { why, credential: approvals.credential } : null)),
+      recovery: s.recovery ? { effective_at: s.recovery.effective_at, reason: s.recovery.reason } : null,
       unavailable: null,
     };
   }
@@ -529,6 +532,18 @@ export class DeskApprovals {
     this.opts.onChange();
     void this.dispatch();
     return { signed: true, title: t.title };
+  }
+
+  /** A wedged desk's recovery: the vault's own credential (none on a Sandbox-only desk), then the cooling-off. */
+  async recover(reason: string, vaultPassphrase: string | undefined): Promise<{ effective_at: number }> {
+    const { approvals } = this.forActive();
+    if (approvals.credential === 'vault') {
+      if (!this.opts.vault) throw new InputError([], 'this desk has no vault.');
+      await this.opts.vault.unlock(vaultPassphrase ?? '');
+    }
+    const r = await approvals.recover(reason).catch(asInput);
+    this.opts.onChange();
+    return r;
   }
 
   async createFirstOperator(name: string, passphrase: string, vaultPassphrase: string | undefined): Promise<string> {

@@ -74,6 +74,8 @@ export interface GovernanceState {
   operators: Map<string, Operator>;
   proposals: Map<string, Proposal>;
   frozen: { by: string; at: number; reason: string } | null;
+  /** A recovery of a wedged desk: from `effective_at` the default policy is in force until a later policy takes effect. */
+  recovery: { ref: string; at: number; effective_at: number; reason: string } | null;
   /** Every row id of every batch proposed, to its batch: with the proposals' refs, the ids no new request or row may take. */
   batchRows: Map<string, string>;
   /** The last record's position: an append must follow it (optimistic concurrency, see store.ts). */
@@ -104,7 +106,7 @@ export class GovernanceError extends Error {
 }
 
 export function emptyState(): GovernanceState {
-  return { operators: new Map(), proposals: new Map(), frozen: null, batchRows: new Map(), seq: 0 };
+  return { operators: new Map(), proposals: new Map(), frozen: null, recovery: null, batchRows: new Map(), seq: 0 };
 }
 
 export function activeAt(op: Operator | undefined, at: number): boolean {
@@ -123,8 +125,10 @@ export function textFor(action: OperatorSignature['action'], ref: string, what: 
 /** The policy in force for a profile at `at`: the last policy change that took effect, else the default. */
 export function policyInForce(s: GovernanceState, profile: string, at: number): { policy: Policy; ref: string | null } {
   let best: Proposal | null = null;
+  // A recovery in effect sets aside every policy that took effect before it.
+  const after = s.recovery && s.recovery.effective_at <= at ? s.recovery.effective_at : Number.NEGATIVE_INFINITY;
   for (const p of s.proposals.values()) {
-    if (p.what !== 'policy' || p.profile !== profile || p.effective_at === null || p.effective_at > at) continue;
+    if (p.what !== 'policy' || p.profile !== profile || p.effective_at === null || p.effective_at > at || p.effective_at <= after) continue;
     if (!best || p.effective_at >= best.effective_at!) best = p;
   }
   return best ? { policy: parsedPolicy(best), ref: best.ref } : { policy: DEFAULT_POLICY, ref: null };
@@ -479,6 +483,18 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
     case 'freeze': {
       check(s, r.signed, at, textFor('freeze', r.ref, 'freeze', '{}', r.reason), 'freeze');
       s.frozen = { by: r.signed.name, at, reason: r.reason };
+      break;
+    }
+    case 'recovery': {
+      if (s.operators.size === 0) throw new GovernanceError('a desk with no operator has nothing to recover: create the first operator.');
+      const effective = at + r.cooling_off_ms;
+      s.recovery = { ref: r.ref, at, effective_at: effective, reason: r.reason };
+      s.frozen = {
+        by: `a recovery with the ${r.credential === 'vault' ? "vault's credential" : "Sandbox desk's leave"}`,
+        at,
+        reason: r.reason,
+      };
+      for (const op of activeOperators(s, at)) op.roles.push({ from: effective, role: 'admin' });
       break;
     }
     case 'dispatched': {

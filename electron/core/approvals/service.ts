@@ -30,7 +30,7 @@ import {
   type RequestPayload,
 } from './governance.ts';
 import type { GovernanceStore } from './store.ts';
-import { wedgeOf, wedgeOfRecord } from './wedge.ts';
+import { wedgedNow, wedgeOf, wedgeOfRecord } from './wedge.ts';
 
 // What the desk does with governance: tickets waiting for a signature in the confirmation window,
 // signing with an operator's passphrase, the policy in force per profile (and its copy on disk checked
@@ -300,6 +300,27 @@ export class Approvals {
     const wedge = wedgeOf(s, this.opts.rules, 'set_role', payload, undefined, this.now());
     if (wedge) throw new GovernanceError(wedge);
     return this.ticket({ action: 'propose', ref: randomUUID(), what: 'set_role', payload, title: `Make ${op.name} ${aRole(role)}` });
+  }
+
+  /** Why the desk is wedged now (nobody can reach a quorum the policy in force asks), or null. */
+  async wedged(): Promise<string | null> {
+    return wedgedNow(await this.load(), this.opts.rules, this.now());
+  }
+
+  /**
+   * Starts a recovery of a wedged desk (the caller checked the credential): the desk is frozen at once;
+   * after the cooling-off the default policy is in force and every operator an admin.
+   */
+  async recover(reason: string): Promise<{ effective_at: number }> {
+    const s = await this.load();
+    const now = this.now();
+    if (s.recovery && s.recovery.effective_at > now)
+      throw new GovernanceError(`a recovery is under way already; it takes effect ${new Date(s.recovery.effective_at).toISOString()}.`);
+    const why = wedgedNow(s, this.opts.rules, now);
+    if (!why) throw new GovernanceError('the desk is not wedged: its operators can reach every quorum, so changes go through them.');
+    const cooling = Math.max(this.opts.rules.coolingOffMs, this.opts.rules.minCoolingOffMs ?? 0);
+    await this.append({ type: 'recovery', ref: randomUUID(), credential: this.opts.credential, reason, cooling_off_ms: cooling });
+    return { effective_at: now + cooling };
   }
 
   unfreezeTicket(): Ticket {

@@ -155,6 +155,19 @@ export function wedgeOfRecord(s: GovernanceState, rules: GovernanceRules, r: Gov
   return null;
 }
 
+/**
+ * Why the desk is wedged now (a profile's policy in force needs more than its operators can give), or
+ * null: what a recovery requires before it may begin.
+ */
+export function wedgedNow(s: GovernanceState, rules: GovernanceRules, at: number): string | null {
+  const signers = signersAhead(s, at);
+  for (const profile of rules.profiles()) {
+    const why = unmet([policyInForce(s, profile, at).policy], signers, `The policy in force for ${profile}`);
+    if (why) return why.replace(' would wedge the desk', ' wedges the desk');
+  }
+  return null;
+}
+
 /** For the policy in force: the need closest to wedging the desk, the operators able to meet it, and how many could be lost. */
 export function wedgeMargin(s: GovernanceState, profile: string, at: number): { need: Need; signers: number; margin: number } {
   const signers = signersAhead(s, at);

@@ -83,6 +83,8 @@ function summaryOf(r: AnyRecord): string {
       return `first operator ${r.name}`;
     case 'dispatched':
       return `handed to ${r.profile}`;
+    case 'recovery':
+      return `recovery of a wedged desk (${r.credential === 'vault' ? "vault's credential" : 'Sandbox desk'}): ${r.reason}`;
     default:
       return '';
   }

@@ -108,10 +108,23 @@ const proposal = z.strictObject({
 const signoff = z.strictObject({ type: z.literal('signoff'), ref: Ref, signed: OperatorSignature });
 const rejection = z.strictObject({ type: z.literal('rejection'), ref: Ref, reason: z.string().min(1).max(500), signed: OperatorSignature });
 const freeze = z.strictObject({ type: z.literal('freeze'), ref: Ref, reason: z.string().max(500), signed: OperatorSignature });
+/**
+ * A wedged desk's way out, when no quorum can be reached (an older desk's data): no operator can sign
+ * it, so what lets it in is the vault's credential (or nothing on a Sandbox-only desk), checked at the
+ * door. It freezes the desk at once and, after its cooling-off, puts the default policy in force and
+ * makes every operator in force an admin; an operator then unfreezes and repairs the policy.
+ */
+const recovery = z.strictObject({
+  type: z.literal('recovery'),
+  ref: Ref,
+  credential: z.enum(['vault', 'none']),
+  reason: z.string().min(1).max(500),
+  cooling_off_ms: z.number().int().nonnegative(),
+});
 /** A request handed to its profile's journal (intent id = ref): written after the intent, so a crash between is found and finished. */
 const dispatched = z.strictObject({ type: z.literal('dispatched'), ref: Ref, profile: z.string().max(64) });
 
-export const GOVERNANCE_TYPES = ['operator_created', 'proposal', 'signoff', 'rejection', 'freeze', 'dispatched'] as const;
+export const GOVERNANCE_TYPES = ['operator_created', 'proposal', 'signoff', 'rejection', 'freeze', 'dispatched', 'recovery'] as const;
 
 export const RecordBody = z.discriminatedUnion('type', [
   intent,
@@ -131,6 +144,7 @@ export const RecordBody = z.discriminatedUnion('type', [
   rejection,
   freeze,
   dispatched,
+  recovery,
 ]);
 export type RecordBody = z.infer<typeof RecordBody>;
 export type RecordType = RecordBody['type'];
