@@ -161,9 +161,9 @@ describe('Approvals: drafts, signatures, freeze', () => {
     const editor = page.getByRole('form', { name: 'Policy editor' });
     await editor.getByRole('button', { name: 'Add rule' }).click();
     const added = editor.getByTestId('policy-rule').last();
-    await added.getByLabel('Id').fill('two-other-operators');
-    await added.getByLabel('Withdrawals').check();
-    await added.getByLabel('Approvals').fill('2');
+    await added.getByLabel('Id', { exact: true }).fill('two-other-operators');
+    await added.getByLabel('Withdrawals', { exact: true }).check();
+    await added.getByLabel('Approvals', { exact: true }).fill('2');
     await expect.poll(() => added.getByTestId('rule-sentence').textContent()).toBe('Withdrawals need 2 approvals, not by the drafter.');
     await editor.getByRole('button', { name: 'Move rule two-other-operators up' }).click();
     await expect

@@ -81,9 +81,11 @@ export function PolicyEditor({
             Add rule
           </button>
         </div>
-        <Field label="Requests expire after (hours)" error={fieldMessage(errors.request_expiry_hours)}>
-          <input inputMode="numeric" size={5} {...register('request_expiry_hours')} />
-        </Field>
+        <div className="row">
+          <Field label="Requests expire after (hours)" error={fieldMessage(errors.request_expiry_hours)}>
+            <input inputMode="numeric" size={5} {...register('request_expiry_hours')} />
+          </Field>
+        </div>
         {candidate && preview?.(candidate)}
         {propose.isError && !onField(propose.error) && <ErrorPanel error={propose.error} />}
         <div className="actions">
