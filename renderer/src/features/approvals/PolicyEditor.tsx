@@ -63,7 +63,7 @@ export function PolicyEditor({
               key={f.id}
               index={i}
               count={rows.fields.length}
-              row={values.rules[i] ?? f}
+              row={values.rules[i] ?? NEW_ROW}
               errors={errors.rules?.[i]}
               register={register}
               onMove={(to) => rows.move(i, to)}
