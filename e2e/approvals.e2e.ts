@@ -13,13 +13,6 @@ import { sandboxGet } from './sandboxApi.ts';
 
 const SHOTS = join(ROOT, 'resources', 'screenshots');
 const PASS: Record<string, string> = { Alice: 'alice passphrase 1', Bob: 'bob passphrase 22', Carol: 'carol passphrase 3' };
-const TWO_APPROVALS = {
-  rules: [
-    { id: 'unknown-destination', match: { kinds: ['withdrawal'], destinations: ['unknown'] }, action: 'block' },
-    { id: 'two-other-operators', match: { kinds: ['withdrawal'] }, action: 'require', approvals: 2 },
-    { id: 'confirm-every-write', match: {}, action: 'require', approvals: 1, drafter_may_approve: true },
-  ],
-};
 
 type Withdrawal = { id: string; withdraw_order_id: string; status: string };
 
@@ -163,11 +156,36 @@ describe('Approvals: drafts, signatures, freeze', () => {
       await confirm.getByText(`Operator ${who} proposed`).waitFor();
     }
     await page.getByRole('link', { name: 'Approvals' }).click();
+    // The rule is added as a row of the editor and moved above the catch-all, since the first match decides.
     await page.getByText('Propose a new policy').click();
-    await page.getByLabel('Policy').fill(JSON.stringify(TWO_APPROVALS, null, 2));
-    await page.getByRole('button', { name: 'Propose this policy' }).click();
+    const editor = page.getByRole('form', { name: 'Policy editor' });
+    await editor.getByRole('button', { name: 'Add rule' }).click();
+    const added = editor.getByTestId('policy-rule').last();
+    await added.getByLabel('Id', { exact: true }).fill('two-other-operators');
+    await added.getByLabel('Withdrawals', { exact: true }).check();
+    await added.getByLabel('Approvals', { exact: true }).fill('2');
+    await expect.poll(() => added.getByTestId('rule-sentence').textContent()).toBe('Withdrawals need 2 approvals, not by the drafter.');
+    await editor.getByRole('button', { name: 'Move rule two-other-operators up' }).click();
+    await expect
+      .poll(() => editor.getByTestId('rule-sentence').allTextContents())
+      .toEqual([
+        'Order cancellations or cancellations of all orders of a pair are allowed without approval.',
+        'Withdrawals or UID transfers to an unknown destination are blocked.',
+        'Withdrawals need 2 approvals, not by the drafter.',
+        'Every other write needs 1 approval, which the drafter may give.',
+      ]);
+    await page.screenshot({ path: join(SHOTS, 'policy-editor.png'), fullPage: true });
+    await editor.getByRole('button', { name: 'Propose this policy' }).click();
     expect(await sign('Alice', /Change the policy/)).toMatch(/Signed/);
-    await expect.poll(() => page.getByText('two-other-operators').count()).toBeGreaterThan(0);
+    // In force once signed: the policy in force lists it (the editor's own rows name it from the start).
+    await expect
+      .poll(() =>
+        page
+          .getByRole('listitem')
+          .filter({ hasText: /^two-other-operators: require 2/ })
+          .count(),
+      )
+      .toBe(1);
 
     await page.getByRole('link', { name: 'Withdrawals' }).click();
     await page.getByRole('button', { name: 'New withdrawal' }).click();

@@ -1,63 +1,100 @@
-import { z } from 'zod';
-import { Policy } from '../../../../shared/api/policy.ts';
+import { type FormEvent, type ReactNode } from 'react';
+import { useFieldArray } from 'react-hook-form';
+import type { Policy } from '../../../../shared/api/policy.ts';
 import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { Field } from '../../components/Field.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
+import { NEW_ROW, PolicyFormSchema, renamedFromPolicy, valuesOf, type PolicyFormValues } from './policyFormSchema.ts';
+import { PolicyJson } from './PolicyJson.tsx';
+import { RuleRowFields } from './RuleRowFields.tsx';
+
+const AT_POLICY = ['policy'] as const;
 
 /**
- * The policy as typed (JSON) checked by the contract's Policy: the first problem is said on the text with
- * where inside it ("at rules.0.approvals: …"), as a refusal of the core inside the policy is.
+ * Proposes a new policy for the active profile, rule by rule; it takes effect after the quorum and the
+ * cooling-off. `preview` is handed the candidate whenever the rows make a valid policy.
  */
-const PolicyFormSchema = z.object({ policy: z.string() }).transform((v, ctx) => {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(v.policy);
-  } catch {
-    ctx.addIssue({ code: 'custom', path: ['policy'], message: 'the policy is not valid JSON' });
-    return z.NEVER;
-  }
-  const parsed = Policy.safeParse(raw);
-  if (parsed.success) return { policy: parsed.data };
-  const issue = parsed.error.issues[0]!;
-  ctx.addIssue({ code: 'custom', path: ['policy'], message: `at ${issue.path.join('.') || 'the top'}: ${issue.message}` });
-  return z.NEVER;
-});
-
-/** Proposes a new policy for the active profile; it takes effect after the quorum and the cooling-off. */
-export function PolicyEditor({ current, onAsk }: { current: Policy; onAsk: (title: string) => void }) {
+export function PolicyEditor({
+  current,
+  onAsk,
+  preview,
+}: {
+  current: Policy;
+  onAsk: (title: string) => void;
+  preview?: (policy: Policy) => ReactNode;
+}) {
   const propose = useDeskMutation('approvalsProposePolicy');
   const {
     register,
     handleSubmit,
+    control,
+    watch,
+    reset,
     onField,
     putOnField,
     formState: { errors },
-  } = useDeskForm(PolicyFormSchema, { defaultValues: { policy: JSON.stringify(current, null, 2) } });
-  const problem = fieldMessage(errors.policy);
-  const submit = handleSubmit((request) => propose.mutate(request, { onSuccess: (t) => onAsk(t.title), onError: putOnField }));
+  } = useDeskForm<PolicyFormValues, Policy>(PolicyFormSchema, {
+    defaultValues: valuesOf(current),
+    at: AT_POLICY,
+    renamed: renamedFromPolicy,
+  });
+  const rows = useFieldArray({ control, name: 'rules' });
+  const values = watch();
+  const parsed = PolicyFormSchema.safeParse(values);
+  const candidate = parsed.success ? parsed.data : null;
+  const listProblem = fieldMessage(errors.rules?.root ?? (errors.rules as { message?: string } | undefined));
+  // A new attempt clears the last one's answer, so two messages never stand side by side.
+  const submit = (e: FormEvent) => {
+    propose.reset();
+    void handleSubmit((policy) => propose.mutate({ policy }, { onSuccess: (t) => onAsk(t.title), onError: putOnField }))(e);
+  };
   return (
     <details>
       <summary>Propose a new policy</summary>
-      <form noValidate onSubmit={(e) => void submit(e)}>
-        <textarea
-          aria-label="Policy"
-          rows={14}
-          cols={90}
-          className="mono"
-          {...register('policy')}
-          aria-invalid={problem ? true : undefined}
-          aria-describedby={problem ? 'policy-problem' : undefined}
-        />
-        {problem && (
-          <p id="policy-problem" className="field-error" role="alert">
-            {problem}
+      <form noValidate aria-label="Policy editor" onSubmit={submit}>
+        <p>
+          Rules are evaluated in order, top to bottom: the first rule that matches a write decides it, and a write that no rule matches is
+          blocked. Every condition a rule sets must hold for it to match; an empty condition matches anything.
+        </p>
+        <ol className="policy-rules">
+          {rows.fields.map((f, i) => (
+            <RuleRowFields
+              key={f.id}
+              index={i}
+              count={rows.fields.length}
+              row={values.rules[i] ?? NEW_ROW}
+              errors={errors.rules?.[i]}
+              register={register}
+              onMove={(to) => rows.move(i, to)}
+              onRemove={() => rows.remove(i)}
+            />
+          ))}
+        </ol>
+        {listProblem && (
+          <p className="field-error" role="alert">
+            {listProblem}
           </p>
         )}
+        <div className="actions">
+          <button type="button" onClick={() => rows.append({ ...NEW_ROW })}>
+            Add rule
+          </button>
+        </div>
+        <div className="row">
+          <Field label="Requests expire after (hours)" error={fieldMessage(errors.request_expiry_hours)}>
+            <input inputMode="numeric" size={5} {...register('request_expiry_hours')} />
+          </Field>
+        </div>
+        {candidate && preview?.(candidate)}
         {propose.isError && !onField(propose.error) && <ErrorPanel error={propose.error} />}
         <div className="actions">
-          <button type="submit">Propose this policy</button>
+          <button type="submit" className="primary" disabled={propose.isPending}>
+            Propose this policy
+          </button>
         </div>
       </form>
+      <PolicyJson candidate={candidate} onLoad={(v) => reset(v)} />
     </details>
   );
 }
