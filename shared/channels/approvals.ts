@@ -50,7 +50,12 @@ export const ApprovalsState = z.object({
   ),
   /** No operator yet: the first is created in the confirmation window. */
   needs_first_operator: z.boolean(),
-  policy: z.object({ rules: Policy.shape.rules, ref: z.string().nullable(), refused: z.string().nullable() }),
+  policy: z.object({
+    rules: Policy.shape.rules,
+    request_expiry_hours: Policy.shape.request_expiry_hours,
+    ref: z.string().nullable(),
+    refused: z.string().nullable(),
+  }),
   change_quorum: z.number().int(),
   /**
    * How far the policy in force is from wedging the desk: the requirement needing the most distinct

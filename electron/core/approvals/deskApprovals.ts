@@ -211,7 +211,12 @@ export class DeskApprovals {
             : ('pending' as const),
       })),
       needs_first_operator: s.operators.size === 0,
-      policy: { rules: policy.policy.rules, ref: policy.ref, refused: policy.refused },
+      policy: {
+        rules: policy.policy.rules,
+        ...(policy.policy.request_expiry_hours !== undefined ? { request_expiry_hours: policy.policy.request_expiry_hours } : {}),
+        ref: policy.ref,
+        refused: policy.refused,
+      },
       change_quorum: approvals.changeQuorum(),
       resilience: resilienceOf(s, session.id, now),
       cooling_off_hours: this.coolingOff(this.domainOf(session.id)) / 3_600_000,

@@ -2,6 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { ChannelName } from '../../../shared/ipc.ts';
+import { DEFAULT_POLICY } from '../../../shared/api/policy.ts';
 import { KEPT_FRESH_BY_EVENTS, QUERY_CHANNELS } from '../../../shared/ipcStale.ts';
 import { fakeDesk } from '../testkit/fakeDesk.ts';
 import { baseAnswers, intent, OPEN_VAULT } from '../testkit/fixtures.ts';
@@ -39,6 +40,7 @@ function AllReads() {
     withdrawalsCancellable: useDeskQuery('withdrawalsCancellable', {}),
     batchStatus: useDeskQuery('batchStatus', { ref: 'b-1' }),
     requestStatus: useDeskQuery('requestStatus', { ref: 'r-1' }),
+    policyReplay: useDeskQuery('policyReplay', { policy: DEFAULT_POLICY }),
     addressBookList: useDeskQuery('addressBookList', {}),
     walletCurrencyChains: useDeskQuery('walletCurrencyChains', { currency: 'USDT' }),
     walletWithdrawStatus: useDeskQuery('walletWithdrawStatus', {}),
@@ -100,7 +102,7 @@ const BALANCES_ONCE = {
   balanceAlerts: 1,
   balancesSettingsGet: 1,
 };
-const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1, requestStatus: 1 };
+const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1, requestStatus: 1, policyReplay: 1 };
 const WALLET_ONCE = { addressBookList: 1, walletCurrencyChains: 1, walletWithdrawStatus: 1, walletSavedAddresses: 1 };
 const REBALANCE_ONCE = { rebalanceScope: 1, rebalanceTemplates: 1, rebalanceBatches: 1 };
 const HISTORY_ONCE = {

@@ -109,6 +109,7 @@ export function baseAnswers(): FakeAnswers {
     journalAuditKeys: [],
     batchStatus: null,
     payoutsBatches: [],
+    policyReplay: { from: 0, to: 0, counted: { desk: 0, exchange: 0 }, rules: [], changed: [], changed_total: 0 },
     requestStatus: { ref: 'r-1', state: 'to_sign', expires_at: null, approved_by: [], needed: 1, rejected: null, intent: null },
     payoutsProgress: {
       ref: 'b-1',

@@ -113,6 +113,23 @@ describe('Approvals page', () => {
     expect((await screen.findByTestId('asked')).textContent).toBe('Sign in the confirmation window: “Make Dan an admin”.');
   });
 
+  it('replays the policy being edited against the last 30 days before it is proposed', async () => {
+    const replay = {
+      from: 0,
+      to: 1,
+      counted: { desk: 1, exchange: 4 },
+      rules: [{ rule: 'confirm-every-write', allowed: 0, held: 5, blocked: 0 }],
+      changed: [],
+      changed_total: 0,
+    };
+    const fake = fakeDesk({ ...baseAnswers(), approvalsState: APPROVALS, policyReplay: replay });
+    renderWithDesk(fake, <ApprovalsPage />, { at: '/approvals' });
+    await userEvent.click(await screen.findByText('Propose a new policy'));
+    const panel = await screen.findByTestId('policy-replay');
+    expect(panel.textContent).toContain('Replayed against 5 requests');
+    expect(fake.calls.policyReplay?.at(-1)).toEqual({ policy: { rules: APPROVALS.policy.rules, request_expiry_hours: 72 } });
+  });
+
   it('shows an expired request with who had signed, and offers no approval', async () => {
     const expired: ApprovalItem = { ...WAITING, state: 'expired', approved_by: ['Alice'] };
     renderWithDesk(fakeDesk({ ...baseAnswers(), approvalsState: { ...APPROVALS, items: [expired] } }), <ApprovalsPage />, {

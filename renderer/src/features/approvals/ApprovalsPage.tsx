@@ -8,6 +8,7 @@ import { useDeskMutation } from '../../desk/hooks.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { OperatorList } from './OperatorList.tsx';
 import { PolicyEditor } from './PolicyEditor.tsx';
+import { PolicyPreview } from './PolicyPreview.tsx';
 import { VerdictTable } from './Verdict.tsx';
 
 // The queue of requests and changes, who drafted, who approved and who is still needed, and the
@@ -237,7 +238,14 @@ export default function ApprovalsPage() {
           ))}
         </ol>
         <p className="small muted">{s.policy.ref ? `Approved change ${s.policy.ref}.` : 'The default policy (no change approved yet).'}</p>
-        <PolicyEditor current={{ rules: s.policy.rules }} onAsk={setAsked} />
+        <PolicyEditor
+          current={{
+            rules: s.policy.rules,
+            ...(s.policy.request_expiry_hours !== undefined ? { request_expiry_hours: s.policy.request_expiry_hours } : {}),
+          }}
+          onAsk={setAsked}
+          preview={(policy) => <PolicyPreview policy={policy} />}
+        />
       </section>
     </>
   );
