@@ -9,6 +9,7 @@ import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { capitalised, KIND_NAMES, STATE_NAMES, summary, TROUBLE_STATES } from './intentText.ts';
 import { JournalNotice } from './JournalNotice.tsx';
 import { SettleDialog } from './SettleDialog.tsx';
+import { LongValue } from '../../components/LongValue.tsx';
 
 /** The journal notice says this one, with the way forward. */
 function isJournalDamaged(e: Error): boolean {
@@ -20,7 +21,7 @@ function Detail({ name, value }: { name: string; value: string | number | boolea
   if (value === undefined || value === '') return null;
   return (
     <div>
-      <span className="muted">{name}:</span> <span className="mono">{String(value)}</span>
+      <span className="muted">{name}:</span> <LongValue text={String(value)} />
     </div>
   );
 }

@@ -192,7 +192,8 @@ export function SubAccountsPage() {
       <UnreadNotice records={status?.unread ?? []} what="the rows and totals below" />
       {matrix.error !== null && <ErrorPanel error={matrix.error} />}
       {exportCsv.error && <ErrorPanel error={exportCsv.error} />}
-      <div className="matrix" role="table" aria-label="Sub-account balances" aria-rowcount={count} data-testid="matrix">
+      {/* Focusable: the matrix scrolls in both directions from the keyboard too. */}
+      <div className="matrix" role="table" aria-label="Sub-account balances" aria-rowcount={count} data-testid="matrix" tabIndex={0}>
         <div className="matrix-row matrix-head" role="row">
           {table.getHeaderGroups()[0]!.headers.map((h) => (
             <div
