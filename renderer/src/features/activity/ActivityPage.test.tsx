@@ -47,7 +47,11 @@ describe('Activity page', () => {
     renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
     const cancelled = await screen.findByText(/Cancelled by the operator/);
     expect(cancelled.className).not.toContain('field-error');
-    expect(screen.getByText(/BALANCE_NOT_ENOUGH/).className).toContain('field-error');
+    // The refusal in the label's words, as a problem; the label itself only under "Details".
+    const refused = screen.getByText(/does not hold enough available balance/);
+    expect(refused.className).toContain('field-error');
+    expect(refused.querySelector('details')?.textContent).toContain('BALANCE_NOT_ENOUGH');
+    expect(refused.firstChild?.textContent).not.toContain('BALANCE_NOT_ENOUGH');
   });
 
   it('reads "unfinished only" from the address', async () => {

@@ -6,7 +6,8 @@ import { pagePath } from '../../app/paths.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { DeskError } from '../../desk/desk.ts';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
-import { capitalised, KIND_NAMES, STATE_NAMES, summary, TROUBLE_STATES } from './intentText.ts';
+import { KIND_NAMES, outcomeWords, STATE_NAMES, summary, TROUBLE_STATES } from './intentText.ts';
+import { RawDetails } from '../../components/RawDetails.tsx';
 import { JournalNotice } from './JournalNotice.tsx';
 import { SettleDialog } from './SettleDialog.tsx';
 import { LongValue } from '../../components/LongValue.tsx';
@@ -58,8 +59,9 @@ function IntentRow({ intent: i, onSettle }: { intent: IntentView; onSettle: (i: 
         {STATE_NAMES[i.state] ?? i.state}
         {i.attempts > 1 && <span className="muted small"> · {i.attempts} sends</span>}
         {(i.label || i.reason) && (
-          <div className={`small ${trouble ? 'field-error' : 'muted'}`}>
-            {i.label ?? ''} {capitalised(i.reason ?? '')}
+          <div className={`small ${trouble ? 'field-error' : 'muted'}`} data-testid="intent-outcome">
+            {outcomeWords(i).words}
+            <RawDetails lines={outcomeWords(i).raw} />
           </div>
         )}
         {approve.isError && <ErrorPanel error={approve.error} />}

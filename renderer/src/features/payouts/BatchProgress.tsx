@@ -4,6 +4,7 @@ import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { LongValue } from '../../components/LongValue.tsx';
+import { RawDetails } from '../../components/RawDetails.tsx';
 
 const STATE_WORDS = {
   drafted: "Drafted: waiting for its drafter's signature in the confirmation window",
@@ -79,8 +80,8 @@ export function BatchProgress({ batchRef }: { batchRef: string }) {
               <td>{r.outcome}</td>
               <td>{r.status ?? r.state ?? ''}</td>
               <td className="wrap small">
-                {r.label ? <strong>{r.label}: </strong> : null}
                 {r.sentence ?? ''}
+                <RawDetails lines={[r.label ? `Label: ${r.label}` : null]} />
               </td>
             </tr>
           ))}
