@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Zod's messages in words, for every schema of the contract (a side effect: installs them once).
+import './zodWords.ts';
 import { AlertView, LoadProgress } from './balances.ts';
 import { HISTORY_KINDS } from './history.ts';
 import { UnreadRecords } from './unread.ts';
