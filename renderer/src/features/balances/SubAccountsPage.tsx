@@ -16,6 +16,7 @@ import { subAccountHref, transferHref } from './route.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
 import './balances.css';
 import { OrdersLink } from '../orders/index.ts';
+import { DeskError } from '../../desk/desk.ts';
 
 type SortKey = (typeof MATRIX_SORT_KEYS)[number];
 const ROW_PX = 34;
@@ -188,7 +189,14 @@ export function SubAccountsPage() {
           {shownProgress.loaded} of {shownProgress.total} requests
         </div>
       )}
-      {status?.error && <ErrorPanel error={new Error(status.error)} onRetry={() => refresh.mutate()} />}
+      {status?.error && (
+        <ErrorPanel
+          error={
+            new DeskError({ kind: 'internal', message: status.error, ...(status.error_detail ? { detail: status.error_detail } : {}) })
+          }
+          onRetry={() => refresh.mutate()}
+        />
+      )}
       <UnreadNotice records={status?.unread ?? []} what="the rows and totals below" />
       {matrix.error !== null && <ErrorPanel error={matrix.error} />}
       {exportCsv.error && <ErrorPanel error={exportCsv.error} />}

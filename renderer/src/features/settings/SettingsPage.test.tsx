@@ -13,7 +13,7 @@ const NO_KEYCHAIN: VaultStatus = {
   backend: null,
   passphrase_set: false,
   unlock_wait_ms: 0,
-  keychain_note: 'The system keyring (Electron safeStorage) is not available in this host. Set a passphrase to protect the keys.',
+  keychain_note: 'The system keyring is not available here. Set a passphrase to protect the keys.',
 };
 const PASSPHRASE: VaultStatus = {
   locked: false,
