@@ -7,7 +7,7 @@ import { DepositAddressPanel } from './DepositAddressPanel.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
-import { HistoryTable, type Column } from './HistoryTable.tsx';
+import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { time } from './WithdrawalsPage.tsx';
@@ -19,7 +19,7 @@ const COLUMNS: Column<DepositRow>[] = [
   { id: 'amount', header: 'Amount', width: 130, fixed: true, sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: 64, fixed: true, render: (r) => r.currency },
   { id: 'chain', header: 'Chain', width: 64, fixed: true, render: (r) => r.chain },
-  { id: 'txid', header: 'Txid', width: 240, render: (r) => <span className="mono">{r.txid}</span>, title: (r) => r.txid },
+  { id: 'txid', header: 'Txid', width: 240, render: (r) => <LongCell text={r.txid} label="txid" />, title: (r) => r.txid },
 ];
 
 export function DepositsPage() {

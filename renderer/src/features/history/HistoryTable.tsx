@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
+import { Copy } from '../../components/Copy.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useHistoryPages } from './queries.ts';
 
@@ -17,6 +18,16 @@ export interface Column<R> {
   /** A column the list can be sorted by. */
   sort?: HistorySort['by'];
   num?: boolean;
+}
+
+/** A long value in a row (address, txid, id): cut short to the column, whole on hover, with its copy button. */
+export function LongCell({ text, label }: { text: string; label: string }) {
+  return (
+    <span className="long-cell">
+      <span className="mono">{text}</span>
+      <Copy text={text} label={label} />
+    </span>
+  );
 }
 
 const ROW_HEIGHT = 30;

@@ -7,7 +7,7 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
-import { HistoryTable, type Column } from './HistoryTable.tsx';
+import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { time } from './WithdrawalsPage.tsx';
@@ -31,7 +31,7 @@ const MAIN_SUB: Column<TransferRow>[] = [
     id: 'coid',
     header: 'Client order id',
     width: 160,
-    render: (r) => <span className="mono">{r.client_order_id}</span>,
+    render: (r) => <LongCell text={r.client_order_id} label="client order id" />,
     title: (r) => r.client_order_id,
   },
 ];

@@ -7,7 +7,7 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
-import { HistoryTable, type Column } from './HistoryTable.tsx';
+import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { UnsentPanel } from './UnsentPanel.tsx';
@@ -33,7 +33,7 @@ const COLUMNS: Column<WithdrawalRow>[] = [
   { id: 'amount', header: 'Amount', width: 130, fixed: true, sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: 64, fixed: true, render: (r) => r.currency },
   { id: 'chain', header: 'Chain', width: 64, fixed: true, render: (r) => r.chain },
-  { id: 'address', header: 'Address', width: 240, render: (r) => <span className="mono">{r.address}</span>, title: (r) => r.address },
+  { id: 'address', header: 'Address', width: 240, render: (r) => <LongCell text={r.address} label="address" />, title: (r) => r.address },
   {
     id: 'flag',
     header: '',
