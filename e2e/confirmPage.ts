@@ -4,13 +4,18 @@ import { expect } from 'vitest';
 // The confirmation page as operators use it, shared by the e2e tests that move money: the main window
 // and the confirmation page side by side, the first operator made there, and a ticket signed there.
 
-/** The main window (`main` sets its viewport and the like) and the confirmation page, both loaded. */
+/**
+ * The main window (`main` sets its viewport and the like) and the confirmation page, both loaded;
+ * `beforeLoad` runs on the main window before it loads (an init script).
+ */
 export async function openWindows(
   browser: Browser,
   urls: { host: string; confirm: string },
   main: BrowserContextOptions,
+  beforeLoad?: (page: Page) => Promise<void>,
 ): Promise<{ page: Page; confirm: Page }> {
   const page = await browser.newPage(main);
+  await beforeLoad?.(page);
   const confirm = await browser.newPage({ viewport: { width: 760, height: 900 } });
   page.setDefaultTimeout(30_000);
   confirm.setDefaultTimeout(30_000);

@@ -75,6 +75,9 @@ describe('Orders: place, follow and cancel spot orders', () => {
     await page.getByRole('button', { name: 'Send for signing' }).click();
     await page.getByTestId('awaiting-signature').waitFor();
     expect(await signTicket(await waitingTicket(confirm), 'Alice', PASS)).toMatch(/^Signed: /);
+    // The review that drafted it follows it to the exchange's answer in place.
+    const outcome = page.getByTestId('request-outcome');
+    await expect.poll(() => outcome.getAttribute('data-state'), { timeout: 30_000 }).toMatch(/^(done|accepted|refused|needs_attention)$/);
     await page.getByRole('button', { name: 'New order' }).click();
     const row = page
       .getByTestId('sent-orders')

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { caughtNotifications, catchNotifications } from './notifications.ts';
 import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
@@ -46,6 +47,7 @@ describe('Payouts from a CSV file', () => {
       browser,
       { host: desk.host.url, confirm: desk.confirm.url },
       { viewport: { width: 1024, height: 700 }, colorScheme: 'light', acceptDownloads: true },
+      catchNotifications,
     ));
   }, 60_000);
   afterAll(async () => {
@@ -114,6 +116,10 @@ describe('Payouts from a CSV file', () => {
     await expect
       .poll(() => page.getByTestId('payout-progress').textContent(), { timeout: 60_000 })
       .toContain('8 of 8 finished: 8 sent, 0 refused, 0 skipped.');
+    // A finished batch is announced, as the page that drafted it may no longer be open.
+    await expect
+      .poll(async () => (await caughtNotifications(page)).map((n) => n.title), { timeout: 20_000 })
+      .toContainEqual(expect.stringMatching(/^Payout batch finished: .*payouts-march\.csv/));
     await page.screenshot({ path: join(SHOTS, 'payouts-progress.png'), fullPage: true });
 
     const added = (await recent()).filter((w) => !before.has(w.id));

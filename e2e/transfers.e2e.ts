@@ -73,6 +73,11 @@ describe('Transfer forms against the Sandbox', () => {
         { timeout: 30_000 },
       )
       .toBe('done');
+    // The form that drafted it says so in place, without a visit to Activity.
+    const outcome = page.getByTestId('request-outcome');
+    await expect.poll(() => outcome.getAttribute('data-state'), { timeout: 10_000 }).toBe('done');
+    expect(await outcome.getByRole('status').textContent()).toMatch(/^Done \(/);
+    expect(await outcome.getByRole('link', { name: 'Its record in Activity' }).getAttribute('href')).toBe(`#/activity?intent=${found!.id}`);
     return found!;
   }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Role } from './api/roles.ts';
 
 // The confirmation window's own contract. Only the confirmation page's preload (Electron) or its own
 // loopback origin (web host) can call these; the main window's contract (shared/ipc.ts) has no channel
@@ -47,7 +48,14 @@ export const confirmChannels = {
   /** Proposes a new operator: their passphrase seals their new key; the proposer signs. It takes effect after the quorum and the cooling-off. */
   confirmProposeOperator: {
     request: z
-      .object({ name: OperatorName, new_passphrase: Passphrase, by: z.string().min(1).max(64), passphrase: z.string().min(1).max(1024) })
+      .object({
+        name: OperatorName,
+        new_passphrase: Passphrase,
+        by: z.string().min(1).max(64),
+        passphrase: z.string().min(1).max(1024),
+        /** What they may sign; signed into the proposal. Absent: admin, as every operator before roles. */
+        role: Role.optional(),
+      })
       .strict(),
     response: z.object({ id: z.string() }),
   },

@@ -15,10 +15,11 @@ import { balancesChannels } from './channels/balances.ts';
 import { spotChannels } from './channels/spot.ts';
 import { historyChannels } from './channels/history.ts';
 import { rebalanceChannels } from './channels/rebalance.ts';
+import { LinkState, RateLimits, statusChannels } from './channels/status.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
 export { IntentState, FINISHED_INTENT_STATES, IntentView, JournalState, IntentCursor, IntentPage } from './channels/writes.ts';
-export { BatchProgress, ApprovalItem, ApprovalsState, Review } from './channels/approvals.ts';
+export { BatchProgress, ApprovalItem, ApprovalsState, RequestStatus, Review } from './channels/approvals.ts';
 
 // The IPC contract: every channel the renderer may call, with the schema its request must parse by
 // before anything runs in the core, and the schema of its answer. Preload, hosts, core handlers and
@@ -34,6 +35,7 @@ export const channels = {
   ...spotChannels,
   ...historyChannels,
   ...rebalanceChannels,
+  ...statusChannels,
 } as const;
 
 export type Channels = typeof channels;
@@ -73,18 +75,10 @@ export const events = {
   notify: z.object({ title: z.string(), body: z.string(), tag: z.string() }),
   /** The desk's supervisor saw its Sandbox stop, and started it again on the same port and data. */
   sandbox: z.object({ state: z.enum(['down', 'restarted']), at: z.number() }),
-  /** Request buckets that are busy: something queued, nearly spent, or paused after a 429. */
-  rateLimits: z.object({
-    buckets: z.array(
-      z.object({
-        key: z.string(),
-        queued: z.number().int().nonnegative(),
-        remaining: z.number().int(),
-        limit: z.number().int().positive(),
-        paused_until_ms: z.number().nullable(),
-      }),
-    ),
-  }),
+  /** Request buckets in use changed: sent in the window, queued, in flight, or paused after a 429. */
+  rateLimits: RateLimits,
+  /** The exchange answered (or failed to) a request of the desk's, after a change or a while. */
+  link: LinkState,
   /** A balances load moved on (loaded / total requests). */
   balancesProgress: LoadProgress,
   /** The records set aside by the latest list answers changed: the new unreadRecords answer. */

@@ -23,6 +23,7 @@ export const QUERY_CHANNELS = [
   'historyStatus',
   'unreadRecords',
   'noticesList',
+  'deskStatus',
   'unsentList',
   'depositAddress',
   'balancesMain',
@@ -34,9 +35,11 @@ export const QUERY_CHANNELS = [
   'approvalsState',
   'withdrawalsCancellable',
   'batchStatus',
+  'requestStatus',
   'addressBookList',
   'journalAuditKeys',
   'payoutsProgress',
+  'payoutsBatches',
   'walletCurrencyChains',
   'walletWithdrawStatus',
   'walletSavedAddresses',
@@ -67,7 +70,7 @@ const HISTORY_READS = [
 const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;
 
 /** Operators, policy, the queue and freeze, and the withdrawals a freeze offers to cancel. */
-const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus'] as const;
+const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus', 'requestStatus'] as const;
 
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
@@ -92,6 +95,7 @@ const PROFILE_SCOPED = [
   'journalVerify',
   'journalAuditKeys',
   'payoutsProgress',
+  'payoutsBatches',
   'totalBalance',
   ...HISTORY_READS,
   'depositAddress',
@@ -112,22 +116,24 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable', 'batchStatus', 'payoutsProgress', ...AUDIT_READS],
+  intent: ['withdrawalsCancellable', 'batchStatus', 'requestStatus', 'payoutsProgress', 'payoutsBatches', ...AUDIT_READS],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],
   // Operators, requests, signatures, policy or freeze changed (a payout or rebalance batch approved or rejected among them).
-  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'payoutsProgress', 'rebalanceBatches'],
+  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'payoutsProgress', 'payoutsBatches', 'rebalanceBatches'],
   // A transfer of a rebalance batch finished: its progress, and the balances it moved.
   rebalance: ['rebalanceBatches', ...BALANCE_READS],
   profiles: PROFILE_SCOPED,
+  // The payloads are the new picture; the status bar reads them as they come (the query only on mount).
   rateLimits: [],
+  link: [],
   // A restarted Sandbox may hold other figures than the page shows (its world moved on while down).
   sandbox: ['totalBalance', 'intentsList'],
   history: HISTORY_READS,
   // Shown as a desktop or browser notification, and kept in the core's notices until read.
   notify: ['noticesList'],
-  // Progress changes the matrix only when a load is done: the balances feature's hook refetches then.
+  // Progress changes the balances only when a load is done: the shell refetches LOAD_DONE_READS then.
   balancesProgress: [],
   balanceAlert: ['balancesMatrix', 'balancesSubAccount', 'balanceAlerts'],
   // The payload is the new unreadRecords answer (written, not refetched).
@@ -141,6 +147,17 @@ export const WRITTEN_BY_EVENT = { vault: 'vaultStatus', intent: 'intentsList', u
 
 /** An intent in one of these states moved money (or settled that it did): the balance is stale. */
 export const MONEY_MOVED_STATES: ReadonlySet<IntentView['state']> = new Set(['accepted', 'done', 'settled']);
+
+/**
+ * Every figure a move of money makes stale: the total, the main account's own accounts, and the
+ * sub-accounts' (matrix, detail, a transfer form's source, a rebalance's scope). The sub-accounts' come
+ * from the core's last load, which a move of a sub-account's money starts again (balances/service.ts):
+ * LOAD_DONE_READS refetches them once it has ended.
+ */
+export const MONEY_MOVED_READS = ['totalBalance', 'balancesMain', 'balancesMatrix', 'balancesSubAccount', 'rebalanceScope'] as const;
+
+/** What a finished balances load changes (a `balancesProgress` event with `done`), wherever it is shown. */
+export const LOAD_DONE_READS = ['balancesMatrix', 'balancesSubAccount', 'balanceAlerts', 'balancesMain'] as const;
 
 /**
  * What a write's own answer makes stale beyond what the core announces with an event. Writes the core
@@ -183,12 +200,15 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   approvalsDecide: [],
   approvalsProposePolicy: [],
   approvalsRemoveOperator: [],
+  approvalsSetRole: [],
   approvalsFreeze: [],
   approvalsUnfreeze: [],
   // An import stores nothing; a queued batch is announced by the `approvals` event; a report is a read.
   payoutsImport: [],
   payoutsQueue: [],
   payoutsReport: [],
+  // The window that archived refetches its list; nothing else reads the flag.
+  payoutsArchive: ['payoutsBatches'],
   withdrawalsCancel: ['withdrawalsCancellable', 'withdrawalsList', 'withdrawalDetail', 'historyStatus'],
   addressBookAdd: ['addressBookList'],
   // A plan stores nothing the window reads; a draft, cancel or resume is announced by a `rebalance` event.
@@ -197,6 +217,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   rebalanceCancel: [],
   rebalanceResume: [],
   rebalanceReport: [],
+  rebalanceArchive: ['rebalanceBatches'],
   rebalanceTemplateSave: ['rebalanceTemplates'],
   rebalanceTemplateDelete: ['rebalanceTemplates'],
 };
@@ -239,8 +260,10 @@ export const KEPT_FRESH_BY_EVENTS: ReadonlySet<QueryChannel> = new Set<QueryChan
   'balancesSettingsGet',
   'balanceAlerts',
   'batchStatus',
+  'requestStatus',
   'addressBookList',
   'payoutsProgress',
+  'payoutsBatches',
   'rebalanceTemplates',
   'rebalanceBatches',
   'unreadRecords',

@@ -38,6 +38,19 @@ export const AuditQuery = z
   .strict();
 export type AuditQuery = z.infer<typeof AuditQuery>;
 
+/** The filters of the Journal page, as a list and an export read them. */
+export const AuditFilters = AuditQuery.omit({ after: true, limit: true });
+export type AuditFilters = z.infer<typeof AuditFilters>;
+
+/**
+ * An export: the CSV holds the entries the filters show (none: every entry); the signed bundle always
+ * holds whole journals, since a verifier checks each entry against the one before it.
+ */
+export const JournalExportRequest = AuditFilters.extend({ format: z.enum(['csv', 'bundle']) }).superRefine((r, ctx) => {
+  if (r.format === 'bundle' && Object.keys(r).some((k) => k !== 'format'))
+    ctx.addIssue({ code: 'custom', path: ['format'], message: 'a signed bundle holds whole journals: filters apply to the CSV only' });
+});
+
 export const AuditPage = z.object({ items: z.array(AuditEntry), next: AuditCursor.nullable() });
 export type AuditPage = z.infer<typeof AuditPage>;
 

@@ -123,3 +123,13 @@ export const PayoutProgress = z.object({
   ),
 });
 export type PayoutProgress = z.infer<typeof PayoutProgress>;
+
+/** A payout batch as its page lists it until the operator archives it: enough to tell it apart and reopen it. */
+export const PayoutBatchItem = PayoutProgress.pick({ ref: true, title: true, file: true, state: true, counts: true }).extend({
+  created_at: z.number(),
+  rows: z.number().int().nonnegative(),
+  totals: z.array(z.object({ currency: z.string(), amount: z.string(), fee: z.string().optional() })),
+  /** Whether it may be archived now: nothing of it is left to send or to settle. */
+  archivable: z.boolean(),
+});
+export type PayoutBatchItem = z.infer<typeof PayoutBatchItem>;

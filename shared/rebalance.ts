@@ -33,6 +33,8 @@ export const Target = z.discriminatedUnion('type', [
     })
     .strict(),
   z.object({ type: z.literal('band'), floor: Amount.optional(), ceiling: Amount.optional() }).strict(),
+  /** Ends with whatever the other targets leave: at most one account of a plan. */
+  z.object({ type: z.literal('remainder') }).strict(),
 ]);
 export type Target = z.infer<typeof Target>;
 
@@ -78,7 +80,13 @@ export const PlanRequest = z
         message: r.preset ? 'a preset needs the accounts in scope' : 'choose at least one account and its target',
       });
     }
+    const rest = (r.lines ?? []).filter((l) => l.target.type === 'remainder').length;
+    if (rest > 1) ctx.addIssue({ code: 'custom', path: ['lines'], message: TWO_REMAINDERS(rest) });
   });
+
+/** The one problem a second "takes the remainder" has: the planner could not tell which account ends with what. */
+export const TWO_REMAINDERS = (n: number): string =>
+  `${n} accounts are set to take the remainder: only one can, so choose which and give the others a target`;
 
 const PlanLeg = z.object({ endpoint: z.string(), signer: z.string(), from: AccountRef, to: AccountRef, amount: z.string() });
 export const RebalancePlan = z.object({
@@ -128,10 +136,11 @@ export const BatchView = z.object({
   currency: z.string(),
   created_at: z.number(),
   /**
-   * waiting/rejected: in the confirmation window; running: sending; paused: stopped before sending more
-   * (`paused` says why); finished: nothing left to send (the report says how each transfer ended).
+   * waiting/rejected/expired: in the confirmation window, or closed there unapproved; running: sending;
+   * paused: stopped before sending more (`paused` says why); finished: nothing left to send (the report
+   * says how each transfer ended).
    */
-  state: z.enum(['waiting', 'rejected', 'running', 'paused', 'finished']),
+  state: z.enum(['waiting', 'rejected', 'expired', 'running', 'paused', 'finished']),
   paused: z.string().nullable(),
   cancelling: z.boolean(),
   transfers: z.number().int(),

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
+import type { Role } from '../../shared/api/roles.ts';
 import {
   channels,
   events,
@@ -11,10 +12,11 @@ import {
   type Reply,
 } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
+import { LinkMonitor } from './client/link.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
 import { logLine, refusedRequest, toErrorBody } from './errorBody.ts';
-import { InputError, NoProfileError } from './errors.ts';
+import { InputError, LockedError, NoProfileError } from './errors.ts';
 import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
 import { handlers } from './handlers.ts';
@@ -23,6 +25,8 @@ import { DeskApprovals } from './approvals/deskApprovals.ts';
 import { DEFAULT_COOLING_OFF_MS } from './approvals/governance.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import { alertSentence } from '../../shared/risk.ts';
+import { MONEY_MOVED_STATES } from '../../shared/ipcStale.ts';
+import type { WriteKind } from '../../shared/api/policy.ts';
 import type { Profile } from './profiles/profile.ts';
 import { ProfileStore } from './profiles/store.ts';
 import { checkedStateDir } from './paths.ts';
@@ -31,6 +35,7 @@ import { SettingsStore } from './settings.ts';
 import { HistoryService } from './history/service.ts';
 import { RebalanceService } from './rebalance/service.ts';
 import { NoticeBoard } from './notices.ts';
+import { BatchArchive } from './store/batchArchive.ts';
 import { payoutFinishWatcher } from './payouts/finished.ts';
 import { serviceOf } from './payouts/handlers.ts';
 import { UnreadRegistry } from './unread.ts';
@@ -95,6 +100,9 @@ function throttle<A extends unknown[]>(fn: (...args: A) => void, ms: number): (.
   };
 }
 
+/** Writes that move a sub-account's money: the sub-accounts' figures of the last balances load are stale after them. */
+const SUB_ACCOUNT_MOVES: ReadonlySet<string> = new Set<WriteKind>(['main_sub_transfer', 'sub_to_sub_transfer', 'sub_own_transfer']);
+
 export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const listeners = new Set<EventListener>();
@@ -108,6 +116,9 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const vault = opts.dataDir ? (opts.vault ?? null) : null;
   const unread = new UnreadRegistry((view) => emit('unreadRecords', view));
   const notices = new NoticeBoard();
+  const archive = opts.dataDir ? new BatchArchive(join(opts.dataDir, 'batches', 'archived.json')) : null;
+  // An answer a second is news enough for an age shown in seconds; the latest one is always told.
+  const link = new LinkMonitor(throttle((state) => emit('link', state), 1000));
   const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
@@ -121,6 +132,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   let rebalance: RebalanceService | null = null;
   /** Told once when the last row of an approved payout batch ends (payouts/finished.ts); set once the handlers' deps exist. */
   let payoutRowEnded: (v: IntentView) => void = () => {};
+  /** Reads the active profile's sub-account balances again after a move of theirs; set once the balance services exist. */
+  let balancesMoved: () => void = () => {};
   const session = new Session({
     builtIn: opts.profile,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
@@ -130,10 +143,12 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onWrite: (e) => {
       emit('intent', e.intent);
       payoutRowEnded(e.intent);
+      if (MONEY_MOVED_STATES.has(e.intent.state) && SUB_ACCOUNT_MOVES.has(e.intent.kind)) balancesMoved();
     },
     onJournalChanged: () => emit('journal', {}),
     log,
     onBusyBuckets: throttle((busy: BucketState[]) => emit('rateLimits', rateLimitEvent(busy)), 250),
+    onLink: (outcome) => link.note(outcome),
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
     onActive: (session) => {
       unread.clear();
@@ -148,7 +163,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       void rebalance?.kick();
     },
   });
-  if (opts.dataDir) {
+  if (opts.dataDir && archive) {
     approvals = new DeskApprovals({
       dataDir: opts.dataDir,
       ...(anchorDir ? { anchorDir } : {}),
@@ -166,7 +181,15 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       },
     });
     const changed = throttle((ref: string) => emit('rebalance', { ref }), 250);
-    rebalance = new RebalanceService({ dataDir: opts.dataDir, session, approvals, changed, log, notify: (n) => emit('notify', n) });
+    rebalance = new RebalanceService({
+      dataDir: opts.dataDir,
+      session,
+      approvals,
+      archive,
+      changed,
+      log,
+      notify: (n) => emit('notify', n),
+    });
   }
   vault?.onChange(() => emit('vault', vault.status()));
 
@@ -177,6 +200,14 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
 
   // One balances service per profile, made on first use; its timer and file live until the core closes.
   const balanceServices = new Map<string, BalancesService>();
+  balancesMoved = () => {
+    try {
+      balanceServices.get(session.active().id)?.moneyMoved();
+    } catch (e) {
+      // Locked or no profile: no figures are shown, so none to renew.
+      if (!(e instanceof NoProfileError) && !(e instanceof LockedError)) throw e;
+    }
+  };
   function balancesOf(): BalancesService {
     const id = session.active().id;
     let service = balanceServices.get(id);
@@ -207,7 +238,21 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     return service;
   }
 
-  const deps: HandlerDeps = { session, approvals, rebalance, vault, settings, call, history, log, balances: balancesOf, unread, notices };
+  const deps: HandlerDeps = {
+    session,
+    approvals,
+    rebalance,
+    vault,
+    settings,
+    call,
+    history,
+    log,
+    balances: balancesOf,
+    unread,
+    notices,
+    archive,
+    status: () => ({ link: link.view(), rate_limits: rateLimitEvent(session.scheduler.snapshot()) }),
+  };
   payoutRowEnded = payoutFinishWatcher({
     service: () => (approvals ? serviceOf(deps) : null),
     batches: () => (approvals ? approvals.batchesOf('payouts') : Promise.resolve([])),
@@ -268,7 +313,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
           answer = { id: await a.createFirstOperator(req.name!, req.passphrase!, req.vault_passphrase) };
           break;
         case 'confirmProposeOperator':
-          answer = { id: await a.proposeOperator(req.name!, req.new_passphrase!, req.by!, req.passphrase!) };
+          answer = { id: await a.proposeOperator(req.name!, req.new_passphrase!, req.by!, req.passphrase!, req.role as Role | undefined) };
           break;
       }
       return { ok: true, data: confirmChannels[name].response.parse(answer) };

@@ -46,6 +46,7 @@ const STRICT = {
     { id: 'confirm-every-write', match: {}, action: 'require', approvals: 1, drafter_may_approve: true },
   ],
 };
+/** The earlier default, which let a UID transfer go with one signature: the model keeps exercising them. */
 const DEFAULT = {
   rules: [
     { id: 'cancels-free', match: { kinds: ['spot_cancel', 'spot_cancel_all'] }, action: 'allow' },

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { NoticeBoard } from './notices.ts';
 import type { UnreadRegistry } from './unread.ts';
-import type { ChannelName, Channels } from '../../shared/ipc.ts';
+import type { ChannelName, ChannelResponse, Channels } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import type { DeskApprovals } from './approvals/deskApprovals.ts';
 import type { BalancesService } from './balances/service.ts';
@@ -10,6 +10,7 @@ import type { RebalanceService } from './rebalance/service.ts';
 import type { Session } from './session.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
+import type { BatchArchive } from './store/batchArchive.ts';
 
 // What every domain's handlers are given and must answer: its own module, so that the domains' handler
 // files and the one merge point (handlers.ts) depend on it and not on each other.
@@ -32,6 +33,10 @@ export interface HandlerDeps {
   /** Records the active profile's latest list answers set aside as malformed. */
   unread: UnreadRegistry;
   notices: NoticeBoard;
+  /** Which payout and rebalance batches the operator archived; null without a data folder. */
+  archive: BatchArchive | null;
+  /** The link to the exchange and the request budget as they stand now (the status bar's picture). */
+  status(): ChannelResponse<'deskStatus'>;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;

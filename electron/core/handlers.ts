@@ -19,6 +19,7 @@ export const handlers: Handlers = {
   unreadRecords: async (_req, { unread }) => unread.view(),
   noticesList: async (_req, { notices }) => notices.view(),
   noticesRead: async (req, { notices }) => notices.read(req.ids),
+  deskStatus: async (_req, { status }) => status(),
   ...profileHandlers,
   ...vaultHandlers,
   ...writeHandlers,

@@ -4,7 +4,7 @@ import { TotalBalance } from '../../shared/api/records.ts';
 import type { ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { ApiClient, type ApiRequest, type UnreadRecord } from './client/client.ts';
+import { ApiClient, type ApiRequest, type LinkOutcome, type UnreadRecord } from './client/client.ts';
 import { InputError, LockedError, NoProfileError } from './errors.ts';
 import { SubKeyClients } from './client/subKeys.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
@@ -39,6 +39,8 @@ export interface SessionOptions {
   /** How long an id must stay absent before a write is sent again (the operator's setting). */
   settleMs?: () => number;
   onBusyBuckets?: (busy: BucketState[]) => void;
+  /** Every request's outcome at the wire, on every client of every profile (the status bar's link). */
+  onLink?: (outcome: LinkOutcome) => void;
   onProfilesChanged?: (activeId: string | null) => void;
   onWrite?: (e: WriteEvent) => void;
   /** The journal's state changed (found damaged, archived, a recovery shown or acknowledged). */
@@ -86,7 +88,7 @@ const RECONCILE_RETRY_MS = [2_000, 5_000, 15_000, 60_000];
  */
 export class Session {
   private current: ActiveSession | null = null;
-  private readonly scheduler: Scheduler;
+  readonly scheduler: Scheduler;
   private poller: ReturnType<typeof setInterval> | null = null;
   private readonly journals = new Map<string, Journal>();
   private readonly damaged = new Map<string, JournalDamage>();
@@ -383,6 +385,7 @@ export class Session {
       credentials: profile.credentials,
       svc: profile.svc,
       ...(limitsOff ? { limitsOff: true } : { scheduler: this.scheduler }),
+      ...(this.opts.onLink ? { onLink: this.opts.onLink } : {}),
       ...(learnFor !== undefined
         ? {
             onRefusal: (label, method, path) => this.learnFromLabel(label, method, path, { id: learnFor }),
@@ -404,6 +407,7 @@ export class Session {
       keys: profile.subKeys ?? [],
       ...(limitsOff ? { limitsOff: true } : { scheduler: this.scheduler }),
       onRefusal: (uid, label, method, path) => this.learnFromLabel(label, method, path, { id, uid }),
+      ...(this.opts.onLink ? { onLink: this.opts.onLink } : {}),
     });
   }
 

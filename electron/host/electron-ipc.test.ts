@@ -63,7 +63,19 @@ describe('Electron event forwarding', () => {
     const contents = new FakeWebContents();
     const stop = forwardEvents(core, contents);
     const payload = {
-      buckets: [{ key: 'wallet_80:GET /wallet/total_balance', queued: 3, remaining: 0, limit: 80, paused_until_ms: null }],
+      buckets: [
+        {
+          key: 'wallet_80:GET /wallet/total_balance',
+          queued: 3,
+          in_flight: 0,
+          used: 80,
+          remaining: 0,
+          limit: 80,
+          window_sec: 10,
+          paused_until_ms: null,
+          pause_reason: null,
+        },
+      ],
     };
     listener!('rateLimits', payload);
     expect(contents.sent).toEqual([{ channel: wireEvent('rateLimits'), payload }]);

@@ -110,7 +110,21 @@ describe('web host', () => {
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     await reader.read();
-    const payload = { buckets: [{ key: 'withdraw:POST /withdrawals', queued: 4, remaining: 0, limit: 1, paused_until_ms: null }] };
+    const payload = {
+      buckets: [
+        {
+          key: 'withdraw:POST /withdrawals',
+          queued: 4,
+          in_flight: 0,
+          used: 1,
+          remaining: 0,
+          limit: 1,
+          window_sec: 3,
+          paused_until_ms: null,
+          pause_reason: null,
+        },
+      ],
+    };
     for (const l of listeners) l('rateLimits', payload);
     let text = '';
     while (!text.includes('\n\n')) text += (await reader.read()).value;

@@ -1,5 +1,6 @@
 import { Fragment, useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { ConfirmApi, ConfirmState, ConfirmTicket } from '../../shared/confirm.ts';
+import { DEFAULT_ROLE, ROLE_WORDS, ROLES, type Role } from '../../shared/api/roles.ts';
 import { BatchWhat } from './BatchWhat.tsx';
 
 // The only page where operators type their passphrases and sign. Each ticket shows what will be
@@ -69,6 +70,15 @@ function What({ t }: { t: ConfirmTicket }) {
   return <pre data-testid="signed-body">{JSON.stringify(parsed, null, 2)}</pre>;
 }
 
+/** The passphrase steps are slow (scrypt, then a signature): a person sees, and a screen reader hears, that work is under way. */
+function Busy({ busy, words }: { busy: boolean; words: string }) {
+  return (
+    <p className="muted small" role="status" aria-live="polite">
+      {busy ? words : ''}
+    </p>
+  );
+}
+
 function TicketCard({
   t,
   state,
@@ -88,11 +98,14 @@ function TicketCard({
     e.preventDefault();
     setBusy(true);
     setError(null);
-    const r = await desk.confirmSign({ ticket: t.id, operator, passphrase });
-    setBusy(false);
-    setPassphrase('');
-    if (r.ok) onDone(`Signed: ${r.data.title}.`);
-    else setError(r.error.message);
+    try {
+      const r = await desk.confirmSign({ ticket: t.id, operator, passphrase });
+      setPassphrase('');
+      if (r.ok) onDone(`Signed: ${r.data.title}.`);
+      else setError(r.error.message);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <section className="card ticket" data-testid="ticket" aria-label={t.title}>
@@ -102,43 +115,47 @@ function TicketCard({
         {t.reason ? ` — reason: ${t.reason}` : ''}
       </p>
       <What t={t} />
-      <form className="form" onSubmit={(e) => void submit(e)}>
-        <label>
-          Operator
-          <select value={operator} onChange={(e) => setOperator(e.target.value)} aria-label="Operator">
-            {state.operators.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Passphrase
-          <input
-            type="password"
-            autoComplete="off"
-            value={passphrase}
-            onChange={(e) => setPassphrase(e.target.value)}
-            aria-label="Passphrase"
-          />
-        </label>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="actions">
-          <button className="primary" type="submit" disabled={busy || !operator || !passphrase}>
-            Sign
-          </button>
-          <button
-            type="button"
-            onClick={() => void desk.confirmDecline({ ticket: t.id }).then(() => onDone('Declined; nothing was signed.'))}
-          >
-            Decline
-          </button>
-        </div>
+      <form className="form" onSubmit={(e) => void submit(e)} aria-busy={busy} aria-label={`Sign ${t.title}`}>
+        {/* Checking a passphrase (scrypt) and signing take seconds: nothing can be pressed twice meanwhile. */}
+        <fieldset className="plain" disabled={busy}>
+          <label>
+            Operator
+            <select value={operator} onChange={(e) => setOperator(e.target.value)} aria-label="Operator">
+              {state.operators.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Passphrase
+            <input
+              type="password"
+              autoComplete="off"
+              value={passphrase}
+              onChange={(e) => setPassphrase(e.target.value)}
+              aria-label="Passphrase"
+            />
+          </label>
+          <Busy busy={busy} words="Signing… checking the passphrase and making the signature." />
+          {error && (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="actions">
+            <button className="primary" type="submit" disabled={busy || !operator || !passphrase}>
+              {busy ? 'Signing…' : 'Sign'}
+            </button>
+            <button
+              type="button"
+              onClick={() => void desk.confirmDecline({ ticket: t.id }).then(() => onDone('Declined; nothing was signed.'))}
+            >
+              Decline
+            </button>
+          </div>
+        </fieldset>
       </form>
     </section>
   );
@@ -149,11 +166,18 @@ function FirstOperator({ credential, desk, onDone }: { credential: 'vault' | 'no
   const [passphrase, setPassphrase] = useState('');
   const [vault, setVault] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const r = await desk.confirmCreateFirstOperator({ name, passphrase, ...(credential === 'vault' ? { vault_passphrase: vault } : {}) });
-    if (r.ok) onDone(`Operator ${name} created.`);
-    else setError(r.error.message);
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await desk.confirmCreateFirstOperator({ name, passphrase, ...(credential === 'vault' ? { vault_passphrase: vault } : {}) });
+      if (r.ok) onDone(`Operator ${name} created.`);
+      else setError(r.error.message);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <section className="card" aria-label="First operator">
@@ -163,29 +187,37 @@ function FirstOperator({ credential, desk, onDone }: { credential: 'vault' | 'no
           ? "The desk's own passphrase is needed, so that nothing but the person who holds it can become the first operator."
           : "This desk holds only the Sandbox's play money, so no vault credential is asked."}
       </p>
-      <form className="form" onSubmit={(e) => void submit(e)}>
-        <label>
-          Name
-          <input value={name} onChange={(e) => setName(e.target.value)} aria-label="Operator name" />
-        </label>
-        <label>
-          Operator passphrase (at least 10 characters)
-          <input type="password" value={passphrase} onChange={(e) => setPassphrase(e.target.value)} aria-label="New operator passphrase" />
-        </label>
-        {credential === 'vault' && (
+      <form className="form" onSubmit={(e) => void submit(e)} aria-busy={busy}>
+        <fieldset className="plain" disabled={busy}>
           <label>
-            Desk passphrase
-            <input type="password" value={vault} onChange={(e) => setVault(e.target.value)} aria-label="Desk passphrase" />
+            Name
+            <input value={name} onChange={(e) => setName(e.target.value)} aria-label="Operator name" />
           </label>
-        )}
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-        <button className="primary" type="submit">
-          Create operator
-        </button>
+          <label>
+            Operator passphrase (at least 10 characters)
+            <input
+              type="password"
+              value={passphrase}
+              onChange={(e) => setPassphrase(e.target.value)}
+              aria-label="New operator passphrase"
+            />
+          </label>
+          {credential === 'vault' && (
+            <label>
+              Desk passphrase
+              <input type="password" value={vault} onChange={(e) => setVault(e.target.value)} aria-label="Desk passphrase" />
+            </label>
+          )}
+          {error && (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          )}
+          <Busy busy={busy} words="Creating the operator… sealing their key with the passphrase." />
+          <button className="primary" type="submit">
+            {busy ? 'Creating…' : 'Create operator'}
+          </button>
+        </fieldset>
       </form>
     </section>
   );
@@ -195,50 +227,73 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
   const [name, setName] = useState('');
   const [newPass, setNewPass] = useState('');
   const [by, setBy] = useState(state.operators[0]?.id ?? '');
+  const [role, setRole] = useState<Role>(DEFAULT_ROLE);
   const [pass, setPass] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const r = await desk.confirmProposeOperator({ name, new_passphrase: newPass, by, passphrase: pass });
-    if (r.ok) {
-      setName('');
-      setNewPass('');
-      setPass('');
-      onDone(`Operator ${name} proposed; they can sign once the quorum approves and the cooling-off has passed (see the Approvals page).`);
-    } else setError(r.error.message);
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await desk.confirmProposeOperator({ name, new_passphrase: newPass, by, passphrase: pass, role });
+      if (r.ok) {
+        setName('');
+        setNewPass('');
+        setPass('');
+        onDone(
+          `Operator ${name} proposed; they can sign once the quorum approves and the cooling-off has passed (see the Approvals page).`,
+        );
+      } else setError(r.error.message);
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <details className="card" aria-label="Propose an operator">
       <summary>Propose a new operator</summary>
-      <form className="form" onSubmit={(e) => void submit(e)}>
-        <label>
-          New operator's name
-          <input value={name} onChange={(e) => setName(e.target.value)} aria-label="New operator name" />
-        </label>
-        <label>
-          New operator's passphrase (they type it)
-          <input type="password" value={newPass} onChange={(e) => setNewPass(e.target.value)} aria-label="New operator's passphrase" />
-        </label>
-        <label>
-          Proposed by
-          <select value={by} onChange={(e) => setBy(e.target.value)} aria-label="Proposed by">
-            {state.operators.map((o) => (
-              <option key={o.id} value={o.id}>
-                {o.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Proposer's passphrase
-          <input type="password" value={pass} onChange={(e) => setPass(e.target.value)} aria-label="Proposer's passphrase" />
-        </label>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-        <button type="submit">Propose operator</button>
+      <form className="form" onSubmit={(e) => void submit(e)} aria-busy={busy}>
+        <fieldset className="plain" disabled={busy}>
+          <label>
+            New operator's name
+            <input value={name} onChange={(e) => setName(e.target.value)} aria-label="New operator name" />
+          </label>
+          <label>
+            New operator's passphrase (they type it)
+            <input type="password" value={newPass} onChange={(e) => setNewPass(e.target.value)} aria-label="New operator's passphrase" />
+          </label>
+          <label>
+            Role (signed into the proposal)
+            <select value={role} onChange={(e) => setRole(e.target.value as Role)} aria-label="Role">
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}: {ROLE_WORDS[r]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Proposed by
+            <select value={by} onChange={(e) => setBy(e.target.value)} aria-label="Proposed by">
+              {state.operators.map((o) => (
+                <option key={o.id} value={o.id}>
+                  {o.name}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Proposer's passphrase
+            <input type="password" value={pass} onChange={(e) => setPass(e.target.value)} aria-label="Proposer's passphrase" />
+          </label>
+          {error && (
+            <p className="field-error" role="alert">
+              {error}
+            </p>
+          )}
+          <Busy busy={busy} words="Proposing… checking the proposer's passphrase and sealing the new key." />
+          <button type="submit">{busy ? 'Proposing…' : 'Propose operator'}</button>
+        </fieldset>
       </form>
     </details>
   );

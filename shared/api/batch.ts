@@ -73,7 +73,7 @@ export type BatchReview = z.infer<typeof BatchReview>;
 
 export const BatchStatus = z.object({
   ref: z.string(),
-  state: z.enum(['waiting', 'approved', 'rejected', 'sent']),
+  state: z.enum(['waiting', 'approved', 'rejected', 'expired', 'sent']),
   payload: BatchPayload,
   approved_by: z.array(z.string()),
   needed: z.number().int(),

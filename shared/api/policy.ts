@@ -41,20 +41,28 @@ export const Rule = z
   .refine((r) => r.action !== 'require' || r.approvals !== undefined, { message: 'a "require" rule says how many approvals' });
 export type Rule = z.infer<typeof Rule>;
 
+/** A request or batch not approved within this many hours of its draft expires, unless the policy says otherwise. */
+export const DEFAULT_REQUEST_EXPIRY_HOURS = 72;
+
 export const Policy = z.strictObject({
   rules: z.array(Rule).min(1).max(100),
+  /** Hours a request or batch may wait for its approvals; then it expires, is never sent, and is drafted again if still wanted. */
+  request_expiry_hours: z.number().int().min(1).max(720).optional(),
 });
 export type Policy = z.infer<typeof Policy>;
 
 /**
- * Until an operator changes it: withdrawals to a destination on no list are blocked; cancelling spot
+ * Until an operator changes it: money leaving for a destination on no list is blocked, whether a
+ * withdrawal to an address or a UID transfer to another account (the desk keeps no list of accounts, so
+ * every UID transfer is to an unknown one until a policy allows it: one approval must not move money
+ * that an unknown address could not receive); cancelling spot
  * orders needs no confirmation (it moves no money, and an operator must be able to pull orders at once);
  * every other write needs one signed confirmation.
  */
 export const DEFAULT_POLICY: Policy = {
   rules: [
     { id: 'cancels-free', match: { kinds: ['spot_cancel', 'spot_cancel_all'] }, action: 'allow' },
-    { id: 'unknown-destination', match: { kinds: ['withdrawal'], destinations: ['unknown'] }, action: 'block' },
+    { id: 'unknown-destination', match: { kinds: ['withdrawal', 'uid_transfer'], destinations: ['unknown'] }, action: 'block' },
     { id: 'confirm-every-write', match: {}, action: 'require', approvals: 1, drafter_may_approve: true },
   ],
 };

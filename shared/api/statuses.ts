@@ -81,6 +81,36 @@ export function isCancellableWithdrawalStatus(status: string): boolean {
   return CANCELLABLE_WITHDRAWAL_STATUSES.has(status);
 }
 
+const CANCELLABLE_WORDS = [...CANCELLABLE_WITHDRAWAL_STATUSES]
+  .map((s) => `${WITHDRAWAL_STATUSES[s as keyof typeof WITHDRAWAL_STATUSES]} (${s})`)
+  .join(', ');
+
+/** Where a status is not cancellable for a reason of its own, that reason; the rule follows in every case. */
+const NOT_CANCELLABLE_BECAUSE: Record<string, string> = {
+  CANCEL: 'it is already cancelled',
+  DONE: 'it has completed',
+  REJECT: 'the exchange rejected it',
+  CANCELPEND: 'a cancellation is already under way; this page follows it to the end',
+  EXTPEND: 'it has left the exchange and awaits confirmation on its chain',
+  FAIL: 'it failed on its chain and awaits the exchange’s confirmation',
+  BCODE: 'it is a deposit-code operation, not a send waiting for review',
+  LOCKED: 'the exchange’s wallet holds it locked',
+};
+
+/**
+ * Why the desk offers no Cancel for a withdrawal in `status`, in words an operator can read (null when
+ * it does offer one). The rule is by status alone: §3.1 ties cancellation to the status, and neither the
+ * spec nor the live documentation names a chain that cannot be cancelled.
+ */
+export function whyNotCancellable(status: string): string | null {
+  if (isCancellableWithdrawalStatus(status)) return null;
+  const own = NOT_CANCELLABLE_BECAUSE[status];
+  return (
+    `No Cancel: ${own ? `${own}. ` : `its status is ${status || 'not given'}. `}` +
+    `A withdrawal can be cancelled only while it is ${CANCELLABLE_WORDS}, before anything has left the exchange, whatever its chain.`
+  );
+}
+
 /**
  * §3.2 shows no transitions either. Final for the desk: DONE (credited) and INVALID. Every other
  * deposit status (BLOCKED, DEP_CREDITED, MANUAL, PEND, REVIEW, TRACK, or one not listed) is

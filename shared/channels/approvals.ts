@@ -3,6 +3,7 @@ import { AddressBookAdded, AddressBookAddRequest, AddressBookEntryView } from '.
 import { BatchStatus } from '../api/batch.ts';
 import { IntentView } from './writes.ts';
 import { Policy, Verdict } from '../api/policy.ts';
+import { Role } from '../api/roles.ts';
 import { WRITE_KINDS, WriteRequest } from '../api/writes.ts';
 
 // Operators, policy, requests and approvals, and the address book they govern.
@@ -14,7 +15,7 @@ export type BatchProgress = z.infer<typeof BatchProgress>;
 /** A request or change waiting for approvals, as the Approvals page shows it. */
 export const ApprovalItem = z.object({
   ref: z.string(),
-  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'policy', 'unfreeze']),
+  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'set_role', 'policy', 'unfreeze']),
   profile: z.string().optional(),
   kind: z.string().optional(),
   body: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
@@ -27,18 +28,34 @@ export const ApprovalItem = z.object({
   drafted_at: z.number(),
   approved_by: z.array(z.string()),
   needed: z.number().int(),
-  state: z.enum(['waiting', 'cooling_off', 'in_force', 'sent', 'approved', 'rejected']),
+  state: z.enum(['waiting', 'cooling_off', 'in_force', 'sent', 'approved', 'rejected', 'expired']),
+  /** When a request or batch expires if not approved by then (null for changes). */
+  expires_at: z.number().nullable(),
   effective_at: z.number().nullable(),
   rejected: z.object({ by: z.string(), reason: z.string() }).nullable(),
 });
 export type ApprovalItem = z.infer<typeof ApprovalItem>;
 
 export const ApprovalsState = z.object({
-  operators: z.array(z.object({ id: z.string(), name: z.string(), state: z.enum(['in_force', 'pending', 'removed']) })),
+  operators: z.array(
+    z.object({
+      id: z.string(),
+      name: z.string(),
+      state: z.enum(['in_force', 'pending', 'removed']),
+      /** What they may sign now, and once approved role changes take effect. */
+      role: Role,
+      role_ahead: Role,
+    }),
+  ),
   /** No operator yet: the first is created in the confirmation window. */
   needs_first_operator: z.boolean(),
   policy: z.object({ rules: Policy.shape.rules, ref: z.string().nullable(), refused: z.string().nullable() }),
   change_quorum: z.number().int(),
+  /**
+   * How far the policy in force is from wedging the desk: the requirement needing the most distinct
+   * operators, how many can sign (approved removals left out), and how many could be lost before it wedges.
+   */
+  resilience: z.object({ strictest: z.string(), needs: z.number().int(), signers: z.number().int(), margin: z.number().int() }),
   cooling_off_hours: z.number(),
   /** The cooling-off comes from TREASURY_DESK_COOLING_OFF_HOURS, which only the Sandbox profile heeds. */
   cooling_off_variable: z.boolean().optional(),
@@ -62,6 +79,24 @@ export type Review = z.infer<typeof Review>;
 
 const Ticket = z.object({ ticket: z.string(), title: z.string() });
 
+/**
+ * One drafted request from its draft to its end, as the page that drafted it follows it: the confirmation
+ * window's signature, the approvals, the hand-over, then the journal's intent (sent, the exchange's answer,
+ * its final status). `gone`: no longer waiting for its drafter's signature and never signed (declined, or
+ * the desk restarted): nothing of it exists.
+ */
+export const RequestStatus = z.object({
+  ref: z.string(),
+  state: z.enum(['to_sign', 'gone', 'waiting', 'approved', 'sent', 'rejected', 'expired']),
+  /** When it expires if not approved by then; null once it is, or before it is signed. */
+  expires_at: z.number().nullable(),
+  approved_by: z.array(z.string()),
+  needed: z.number().int(),
+  rejected: z.object({ by: z.string(), reason: z.string() }).nullable(),
+  intent: IntentView.nullable(),
+});
+export type RequestStatus = z.infer<typeof RequestStatus>;
+
 export const approvalsChannels = {
   /** Operators, the policy in force, the queue of requests and changes, freeze. */
   approvalsState: {
@@ -79,7 +114,13 @@ export const approvalsChannels = {
    */
   approvalsDraft: {
     request: z.object({ write: WriteRequest, note: z.string().max(500).optional() }).strict(),
-    response: Ticket,
+    /** `ref` is the request's id from here on: its approvals, its intent in the journal, its client id. */
+    response: Ticket.extend({ ref: z.string() }),
+  },
+  /** A drafted request as it stands (requestStatus explains each state). */
+  requestStatus: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: RequestStatus,
   },
   /** A batch (payouts, a rebalance) as its approvals stand, with each row as the journal holds it (absent: not sent yet). */
   batchStatus: {
@@ -99,6 +140,11 @@ export const approvalsChannels = {
   },
   approvalsProposePolicy: {
     request: z.object({ policy: Policy }).strict(),
+    response: Ticket,
+  },
+  /** A role change for an operator in force: the change quorum, then the cooling-off. */
+  approvalsSetRole: {
+    request: z.object({ id: z.string().min(1).max(64), role: Role }).strict(),
     response: Ticket,
   },
   approvalsRemoveOperator: {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CsvExport } from '../csvExport.ts';
-import { PayoutFile, PayoutProgress, PayoutQueueRequest, PayoutQueued, PayoutReview } from '../payouts.ts';
+import { PayoutBatchItem, PayoutFile, PayoutProgress, PayoutQueueRequest, PayoutQueued, PayoutReview } from '../payouts.ts';
 
 // Payout files: read and checked in the core, drafted as one batch, followed through the journal.
 
@@ -22,6 +22,16 @@ export const payoutsChannels = {
   payoutsProgress: {
     request: z.object({ ref: z.string().min(1).max(64) }).strict(),
     response: PayoutProgress,
+  },
+  /** The profile's payout batches not archived, newest first: they stay listed across navigation and restarts. */
+  payoutsBatches: {
+    request: z.object({}).strict(),
+    response: z.array(PayoutBatchItem),
+  },
+  /** Takes a finished batch off the list; its journal, approvals and report are kept. */
+  payoutsArchive: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: z.object({ archived: z.literal(true) }),
   },
   /** The batch's report (sent, refused with the label's sentence, skipped) as CSV text. */
   payoutsReport: {

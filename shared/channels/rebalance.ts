@@ -21,8 +21,13 @@ export const rebalanceChannels = {
     request: z.object({ plan: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, 'a plan id') }).strict(),
     response: z.object({ ticket: z.string(), title: z.string(), ref: z.string() }),
   },
-  /** The profile's rebalance batches, newest first, with their progress and report. */
+  /** The profile's rebalance batches not archived, newest first, with their progress and report. */
   rebalanceBatches: { request: z.object({}).strict(), response: z.array(BatchView) },
+  /** Takes a finished (or rejected) batch off the page's list; its journal, approvals and report are kept. */
+  rebalanceArchive: {
+    request: z.object({ ref: z.string().min(1).max(64) }).strict(),
+    response: z.object({ archived: z.literal(true) }),
+  },
   /** Stops a batch between transfers: the rest is skipped, never sent. */
   rebalanceCancel: {
     request: z.object({ ref: z.string().min(1).max(64), reason: z.string().trim().min(1, 'say why').max(500) }).strict(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AuditKey, AuditPage, AuditQuery, JournalExportAnswer, JournalVerifyAnswer } from '../journal.ts';
+import { AuditKey, AuditPage, AuditQuery, JournalExportAnswer, JournalExportRequest, JournalVerifyAnswer } from '../journal.ts';
 import { WriteKind, WriteRequest } from '../api/writes.ts';
 
 // Single writes as the journal proves them, and the journal itself (status, audit, export).
@@ -133,7 +133,7 @@ export const writesChannels = {
   },
   /** The entries as CSV, or as a bundle signed with the journal's audit key (npm run verify-journal checks it). */
   journalExport: {
-    request: z.object({ format: z.enum(['csv', 'bundle']) }).strict(),
+    request: JournalExportRequest,
     response: JournalExportAnswer,
   },
   /** The keys the signed bundle is signed with, by fingerprint: the same figures `npm run verify-journal` prints. */

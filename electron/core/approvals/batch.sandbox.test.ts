@@ -123,6 +123,8 @@ describe('a batch approved once', () => {
   it('counts the whole batch against a velocity rule, though each row alone stays under it', async () => {
     const desk = openDesk();
     const operator = (await desk.approvals.confirmState()).operators[0]!.id;
+    // Two approvals need two operators: the desk refuses a policy that would wedge it.
+    await desk.approvals.proposeOperator('Second operator', 'second operator passphrase', operator, PASS);
     const policy = {
       rules: [
         {

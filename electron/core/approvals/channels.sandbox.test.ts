@@ -6,7 +6,7 @@ import { CHANNEL_NAMES, channels } from '../../../shared/ipc.ts';
 import { ApiClient } from '../client/client.ts';
 import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
-import { addToBook, ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
+import { addOperator, addToBook, ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 
 // The adversary: a script running in the desk's main window. It can call every channel of the main
@@ -117,6 +117,8 @@ describe("the main window's channels", () => {
 describe('velocity', () => {
   it('counts requests still waiting for approvals, so a batch cannot slip under the rule', async () => {
     const operator = await ensureOperator(core);
+    // Two approvals need two operators: the desk refuses a policy that would wedge it.
+    await addOperator(core, 'Second operator', 'second operator passphrase');
     const sign = async (ticket: string) =>
       expect((await core.invokeConfirm('confirmSign', { ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok).toBe(true);
     const policy = {

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { RATE_RULES } from '../../../shared/api/rateLimits.ts';
 import type { WriteRequest } from '../../../shared/api/writes.ts';
-import type { ApprovalItem, ApprovalsState } from '../../../shared/ipc.ts';
+import type { ApprovalItem, ApprovalsState, RequestStatus } from '../../../shared/ipc.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { z } from 'zod';
 import { fileJournalKey, type JournalKey } from '../journal/mac.ts';
@@ -21,6 +21,8 @@ import type { VaultPort } from '../vaultPort.ts';
 import { AddressBook, type NewEntry } from './addressBook.ts';
 import {
   activeAt,
+  roleAhead,
+  roleAt,
   DEFAULT_COOLING_OFF_MS,
   GovernanceError,
   type GovernanceRules,
@@ -31,6 +33,8 @@ import { gateRefusal, type GatedWrite } from './sendGate.ts';
 import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import { Approvals } from './service.ts';
+import type { Role } from '../../../shared/api/roles.ts';
+import { operatorsFor, wedgeMargin } from './wedge.ts';
 import { Reviewer, type JudgedReview } from './review.ts';
 import type { WriteFacts } from '../../../shared/api/policy.ts';
 
@@ -195,6 +199,8 @@ export class DeskApprovals {
       operators: [...s.operators.values()].map((o) => ({
         id: o.id,
         name: o.name,
+        role: roleAt(o, Math.max(now, o.active_from)),
+        role_ahead: roleAhead(o),
         state: activeAt(o, now)
           ? ('in_force' as const)
           : o.removed_from !== null && o.removed_from <= now
@@ -204,6 +210,7 @@ export class DeskApprovals {
       needs_first_operator: s.operators.size === 0,
       policy: { rules: policy.policy.rules, ref: policy.ref, refused: policy.refused },
       change_quorum: approvals.changeQuorum(),
+      resilience: resilienceOf(s, session.id, now),
       cooling_off_hours: this.coolingOff(this.domainOf(session.id)) / 3_600_000,
       cooling_off_variable: this.domainOf(session.id) === 'sandbox' && this.opts.coolingOffMs !== DEFAULT_COOLING_OFF_MS,
       frozen: s.frozen,
@@ -224,17 +231,20 @@ export class DeskApprovals {
     const held = (req || batch) && p.approved_at !== null && !p.dispatched && !approvals.stillApproved(p);
     // What the request needs now (the stricter of its drafter's verdict and the policy in force), rule by rule.
     const verdict = req || batch ? approvals.verdictNow(p) : null;
+    const expiry = approvals.expiry(p);
     const state: ApprovalItem['state'] = p.rejected
       ? 'rejected'
-      : p.approved_at === null || held
-        ? 'waiting'
-        : req || batch
-          ? p.dispatched
-            ? 'sent'
-            : 'approved'
-          : p.effective_at! > now
-            ? 'cooling_off'
-            : 'in_force';
+      : expiry.expired
+        ? 'expired'
+        : p.approved_at === null || held
+          ? 'waiting'
+          : req || batch
+            ? p.dispatched
+              ? 'sent'
+              : 'approved'
+            : p.effective_at! > now
+              ? 'cooling_off'
+              : 'in_force';
     return {
       ref: p.ref,
       what: p.what,
@@ -248,6 +258,7 @@ export class DeskApprovals {
       // A blocked request can only be rejected; its verdict says which rule blocks it.
       needed: Number.isFinite(q.needed) ? q.needed : 0,
       state,
+      expires_at: p.approved_at === null ? expiry.at : null,
       effective_at: p.effective_at,
       rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
     };
@@ -312,17 +323,28 @@ export class DeskApprovals {
     if (!p || p.what !== 'batch' || p.profile !== session.id) return null;
     const q = approvals.quorum(p);
     const waiting = p.approved_at === null || (!p.dispatched && !approvals.stillApproved(p));
-    const state = p.rejected ? 'rejected' : waiting ? 'waiting' : p.dispatched ? 'sent' : 'approved';
-    const names = q.approvers.map((id) =>
-      id === p.drafted_by.operator ? p.drafted_by.name : (p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id),
-    );
+    const state = p.rejected
+      ? 'rejected'
+      : approvals.expiry(p).expired
+        ? 'expired'
+        : waiting
+          ? 'waiting'
+          : p.dispatched
+            ? 'sent'
+            : 'approved';
     return {
       ref,
       state,
       payload: BatchPayload.parse(JSON.parse(p.payload)),
-      approved_by: names,
+      approved_by: this.approverNames(p, q.approvers),
       needed: Number.isFinite(q.needed) ? q.needed : 0,
     };
+  }
+
+  private approverNames(p: Proposal, approvers: readonly string[]): string[] {
+    return approvers.map((id) =>
+      id === p.drafted_by.operator ? p.drafted_by.name : (p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id),
+    );
   }
 
   /**
@@ -370,13 +392,39 @@ export class DeskApprovals {
     this.opts.onChange();
   }
 
-  async draft(write: z.output<typeof WriteRequest>, note?: string): Promise<{ ticket: string; title: string }> {
+  async draft(write: z.output<typeof WriteRequest>, note?: string): Promise<{ ticket: string; title: string; ref: string }> {
     const ref = this.opts.session.newOrderId(this.now());
     const r = await this.review(write, ref);
     const { approvals, session } = this.forActive();
     const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note, r.signer, r.facts).catch(asInput);
     this.opts.onChange();
-    return { ticket: t.id, title: t.title };
+    return { ticket: t.id, title: t.title, ref };
+  }
+
+  /** Where a request drafted from a page stands, from its drafter's signature to the journal's final state. */
+  async requestStatus(ref: string): Promise<RequestStatus> {
+    const { approvals, session } = this.forActive();
+    const p = (await approvals.load()).proposals.get(ref);
+    const intent = session.journal?.intent(ref) ?? null;
+    if (!p || p.what !== 'request' || p.profile !== session.id) {
+      // Tickets live in memory: one neither pending nor signed was declined, or the desk restarted.
+      const toSign = approvals.pendingTickets().some((t) => t.ref === ref && t.action === 'draft');
+      return { ref, state: toSign ? 'to_sign' : 'gone', approved_by: [], needed: 0, rejected: null, expires_at: null, intent };
+    }
+    const q = approvals.quorum(p);
+    const waiting = p.approved_at === null || (!p.dispatched && !approvals.stillApproved(p));
+    const rejected = p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null;
+    const expiry = approvals.expiry(p);
+    const state = rejected ? 'rejected' : expiry.expired ? 'expired' : waiting ? 'waiting' : p.dispatched ? 'sent' : 'approved';
+    return {
+      ref,
+      state,
+      approved_by: this.approverNames(p, q.approvers),
+      needed: Number.isFinite(q.needed) ? q.needed : 0,
+      rejected,
+      expires_at: p.approved_at === null ? expiry.at : null,
+      intent,
+    };
   }
 
   /** An address-book entry waits for an operator's signature in the confirmation window; it exists from then on. */
@@ -439,9 +487,9 @@ export class DeskApprovals {
     return id;
   }
 
-  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string): Promise<string> {
+  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string, role?: Role): Promise<string> {
     const { approvals } = this.forActive();
-    const id = await approvals.proposeOperator(name, newPassphrase, by, passphrase).catch(asInput);
+    const id = await approvals.proposeOperator(name, newPassphrase, by, passphrase, role).catch(asInput);
     this.opts.onChange();
     return id;
   }
@@ -520,6 +568,11 @@ export class DeskApprovals {
     this.domains.clear();
     for (const s of this.stores.splice(0)) await s.close();
   }
+}
+
+function resilienceOf(s: Parameters<typeof wedgeMargin>[0], profile: string, at: number) {
+  const w = wedgeMargin(s, profile, at);
+  return { strictest: w.need.what, needs: operatorsFor(w.need), signers: w.signers, margin: w.margin };
 }
 
 function asInput(e: unknown): never {

@@ -1,10 +1,11 @@
-import { DEFAULT_POLICY, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
+import { DEFAULT_POLICY, DEFAULT_REQUEST_EXPIRY_HOURS, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
 import { dec, Dec } from '../../../shared/money.ts';
 import { signedText, verifySignature } from '../operators/keys.ts';
 import type { GovernanceBody, GovernanceRecord, OperatorSignature } from '../journal/records.ts';
 import { changeQuorum, OUTFLOW_KINDS } from '../policy/engine.ts';
 import { judgeRows, type JudgedRow } from '../policy/recheck.ts';
 import { BatchPayload } from '../../../shared/api/batch.ts';
+import { aRole, DEFAULT_ROLE, may, Role, type Act } from '../../../shared/api/roles.ts';
 import { strictest } from './batchVerdict.ts';
 
 // The governance state as a pure fold of signed records: who the operators are, which requests and
@@ -20,9 +21,23 @@ export interface Operator {
   /** When the operator may sign (the first operator: at once; later ones: after quorum and cooling-off). */
   active_from: number;
   removed_from: number | null;
+  /** The role they were added with, then each approved change with when it takes effect, oldest first. */
+  roles: { from: number; role: Role }[];
 }
 
-export type ProposalWhat = 'request' | 'batch' | 'add_operator' | 'remove_operator' | 'policy' | 'unfreeze';
+/** An operator's role at `at`: the last change in effect by then. */
+export function roleAt(op: Operator, at: number): Role {
+  let role = op.roles[0]!.role;
+  for (const r of op.roles) if (r.from <= at) role = r.role;
+  return role;
+}
+
+/** The role an operator will have once every approved change has taken effect. */
+export function roleAhead(op: Operator): Role {
+  return op.roles.at(-1)!.role;
+}
+
+export type ProposalWhat = 'request' | 'batch' | 'add_operator' | 'remove_operator' | 'set_role' | 'policy' | 'unfreeze';
 
 export interface RequestPayload {
   kind: string;
@@ -203,6 +218,22 @@ export function verdictAt(s: GovernanceState, p: Proposal, at: number): Verdict 
   return strictest([stored, now]);
 }
 
+/**
+ * When a request or batch expires unapproved: its draft plus the expiry of the policy in force when it
+ * was drafted (a later policy neither shortens nor lengthens a wait already begun). Null for changes.
+ */
+export function expiresAt(s: GovernanceState, p: Proposal): number | null {
+  if (p.what !== 'request' && p.what !== 'batch') return null;
+  const hours = policyInForce(s, p.profile!, p.drafted_at).policy.request_expiry_hours ?? DEFAULT_REQUEST_EXPIRY_HOURS;
+  return p.drafted_at + hours * 3_600_000;
+}
+
+/** Expired: never approved, never rejected, and its time is up. It is never sent; nobody may approve it any more. */
+export function isExpired(s: GovernanceState, p: Proposal, at: number): boolean {
+  const end = expiresAt(s, p);
+  return end !== null && p.approved_at === null && !p.rejected && at >= end;
+}
+
 /** Operator changes and unfreezes need the largest quorum any covered profile's policy sets. */
 export function deskQuorum(s: GovernanceState, rules: GovernanceRules, at: number): number {
   return Math.max(1, ...rules.profiles().map((p) => changeQuorum(policyInForce(s, p, at).policy)));
@@ -245,7 +276,12 @@ export function countedApprovers(p: Proposal, drafterCounts: boolean): string[] 
   return [...ids];
 }
 
-function check(s: GovernanceState, signed: OperatorSignature, at: number, text: string): void {
+/** What signing on a proposal of `what` does: a request's draft or approval, or a governance change. */
+function actOn(what: ProposalWhat, drafting: boolean): Act {
+  return what === 'request' || what === 'batch' ? (drafting ? 'draft' : 'approve') : 'change';
+}
+
+function check(s: GovernanceState, signed: OperatorSignature, at: number, text: string, act: Act): void {
   const op = s.operators.get(signed.operator);
   if (!op) throw new GovernanceError(`${signed.name} is not an operator of this desk.`);
   if (!activeAt(op, at)) {
@@ -258,7 +294,16 @@ function check(s: GovernanceState, signed: OperatorSignature, at: number, text: 
   if (op.name !== signed.name) throw new GovernanceError(`the signature names ${signed.name}, but operator ${op.id} is ${op.name}.`);
   if (!verifySignature(op.public_key, text, signed.signature))
     throw new GovernanceError(`${op.name}'s signature does not verify: refused.`);
+  const role = roleAt(op, at);
+  if (!may(role, act)) throw new GovernanceError(`${op.name} is ${aRole(role)}: ${aRole(role)} may not ${ACT_WORDS[act]}.`);
 }
+
+const ACT_WORDS: Record<Act, string> = {
+  draft: 'draft requests',
+  approve: 'approve or reject requests',
+  change: 'propose, approve or reject operator, role or policy changes, or unfreezes',
+  freeze: 'freeze the desk',
+};
 
 /** Applies a proposal's effect once it has taken effect (operators join or leave, a freeze ends). */
 function takeEffect(s: GovernanceState, p: Proposal): void {
@@ -272,6 +317,22 @@ function takeEffect(s: GovernanceState, p: Proposal): void {
     const op = s.operators.get(id);
     if (op) op.removed_from = p.effective_at!;
   }
+  if (p.what === 'set_role') {
+    const { id, role } = roleChange(p.payload);
+    s.operators.get(id)?.roles.push({ from: p.effective_at!, role });
+  }
+}
+
+/** A role change's payload: whose, and to what. */
+export function roleChange(payload: string): { id: string; role: Role } {
+  const { id, role } = changeBody(payload).body;
+  return { id: String(id), role: Role.parse(role) };
+}
+
+/** The role an operator is added with: what the signed addition names, else (older additions) today's behaviour. */
+function addedRole(payload: string): Role {
+  const { role } = changeBody(payload).body;
+  return role === undefined ? DEFAULT_ROLE : Role.parse(role);
 }
 
 function reachQuorum(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number): void {
@@ -280,7 +341,7 @@ function reachQuorum(s: GovernanceState, p: Proposal, rules: GovernanceRules, at
   if (countedApprovers(p, q.drafterCounts).length < q.needed) return;
   p.approved_at = at;
   p.approved_seq = s.seq;
-  const cooling = p.what === 'add_operator' || p.what === 'remove_operator' || p.what === 'policy';
+  const cooling = p.what === 'add_operator' || p.what === 'remove_operator' || p.what === 'set_role' || p.what === 'policy';
   p.effective_at = at + (cooling ? coolingOf(p, rules) : 0);
   if (p.what === 'unfreeze') s.frozen = null;
   takeEffect(s, p);
@@ -301,7 +362,14 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       ) {
         throw new GovernanceError("the first operator's own signature does not verify.");
       }
-      s.operators.set(r.ref, { id: r.ref, name: r.name, public_key: r.public_key, active_from: at, removed_from: null });
+      s.operators.set(r.ref, {
+        id: r.ref,
+        name: r.name,
+        public_key: r.public_key,
+        active_from: at,
+        removed_from: null,
+        roles: [{ from: at, role: DEFAULT_ROLE }],
+      });
       break;
     }
     case 'proposal': {
@@ -309,10 +377,11 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       // Operators and policy may still change while frozen (a quorum to unfreeze may need a new operator).
       if (s.frozen && (r.what === 'request' || r.what === 'batch'))
         throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
-      check(s, r.signed, at, textFor('propose', r.ref, r.what, r.payload, r.profile ?? ''));
+      check(s, r.signed, at, textFor('propose', r.ref, r.what, r.payload, r.profile ?? ''), actOn(r.what, true));
       if (r.what === 'add_operator') {
         const o = JSON.parse(r.payload) as { id: string; name: string; public_key: string };
         if (s.operators.has(o.id)) throw new GovernanceError(`operator ${o.id} exists already.`);
+        const role = addedRole(r.payload);
         // Known, but not in force: they can sign nothing until the change takes effect.
         s.operators.set(o.id, {
           id: o.id,
@@ -320,10 +389,16 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
           public_key: o.public_key,
           active_from: Number.POSITIVE_INFINITY,
           removed_from: null,
+          roles: [{ from: Number.NEGATIVE_INFINITY, role }],
         });
       }
+      if (r.what === 'set_role') {
+        const { id } = roleChange(r.payload);
+        const op = s.operators.get(id);
+        if (!op || op.removed_from !== null) throw new GovernanceError(`there is no operator ${id} in force to give a role.`);
+      }
       if (r.what === 'policy') Policy.parse(changeBody(r.payload).body);
-      if (r.what === 'add_operator' || r.what === 'remove_operator' || r.what === 'policy') {
+      if (r.what === 'add_operator' || r.what === 'remove_operator' || r.what === 'set_role' || r.what === 'policy') {
         const signed = changeBody(r.payload).coolingOffMs;
         const least = rules.minCoolingOffMs ?? 0;
         if (signed !== null && !(Number.isSafeInteger(signed) && signed >= least))
@@ -362,10 +437,14 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       const p = s.proposals.get(r.ref);
       if (!p) throw new GovernanceError(`there is no request or change ${r.ref}.`);
       if (p.rejected) throw new GovernanceError('it was rejected; nothing more can be approved on it.');
+      if (isExpired(s, p, at))
+        throw new GovernanceError(
+          `it expired unapproved at ${new Date(expiresAt(s, p)!).toISOString()}: it will never be sent; draft it again if it is still wanted.`,
+        );
       // An approved request not yet handed over takes more signatures when the policy now asks for more.
       const held = (p.what === 'request' || p.what === 'batch') && !p.dispatched && !stillApproved(s, p, rules, at);
       if (p.approved_at !== null && !held) throw new GovernanceError('it has all the approvals it needs already.');
-      check(s, r.signed, at, textFor('approve', r.ref, p.what, p.payload, p.profile ?? ''));
+      check(s, r.signed, at, textFor('approve', r.ref, p.what, p.payload, p.profile ?? ''), actOn(p.what, false));
       const q = quorumOf(s, p, rules, at);
       if (q.blocked) throw new GovernanceError(`${q.blocked}: it can only be rejected.`);
       if (!q.drafterCounts && r.signed.operator === p.drafted_by.operator) {
@@ -387,7 +466,9 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       if (p.rejected || p.dispatched) throw new GovernanceError('it is closed already.');
       if (p.approved_at !== null && (p.what === 'request' || p.what === 'batch'))
         throw new GovernanceError('it was approved and is being sent; cancel it at the exchange instead.');
-      check(s, r.signed, at, textFor('reject', r.ref, p.what, p.payload, r.reason));
+      // A drafter may withdraw their own draft whatever their role; anyone else rejects as an approver would.
+      const own = r.signed.operator === p.drafted_by.operator;
+      check(s, r.signed, at, textFor('reject', r.ref, p.what, p.payload, r.reason), actOn(p.what, own));
       p.rejected = { reason: r.reason, signed: r.signed, at };
       if (p.what === 'add_operator') {
         const o = JSON.parse(p.payload) as { id: string };
@@ -396,7 +477,7 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       break;
     }
     case 'freeze': {
-      check(s, r.signed, at, textFor('freeze', r.ref, 'freeze', '{}', r.reason));
+      check(s, r.signed, at, textFor('freeze', r.ref, 'freeze', '{}', r.reason), 'freeze');
       s.frozen = { by: r.signed.name, at, reason: r.reason };
       break;
     }

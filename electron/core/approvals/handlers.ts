@@ -4,11 +4,13 @@ import { needApprovals } from '../handlerGuards.ts';
 type ApprovalChannels =
   | 'approvalsState'
   | 'batchStatus'
+  | 'requestStatus'
   | 'approvalsReview'
   | 'approvalsDraft'
   | 'approvalsDecide'
   | 'approvalsProposePolicy'
   | 'approvalsRemoveOperator'
+  | 'approvalsSetRole'
   | 'approvalsFreeze'
   | 'approvalsUnfreeze'
   | 'addressBookList'
@@ -22,6 +24,7 @@ export const approvalHandlers: Pick<Handlers, ApprovalChannels> = {
     const journal = deps.session.active().journal;
     return { ...status, intents: status.payload.rows.map((r) => journal?.intent(r.ref) ?? null) };
   },
+  requestStatus: async (req, deps) => needApprovals(deps).requestStatus(req.ref),
   approvalsReview: async (req, deps) => needApprovals(deps).review(req.write),
   approvalsDraft: async (req, deps) => needApprovals(deps).draft(req.write, req.note),
   approvalsDecide: async (req, deps) => needApprovals(deps).ticketFor((a) => a.decisionTicket(req.ref, req.action, req.reason)),
@@ -29,6 +32,7 @@ export const approvalHandlers: Pick<Handlers, ApprovalChannels> = {
     const a = needApprovals(deps);
     return a.ticketFor((x) => x.policyTicket(a.forActive().session.id, req.policy));
   },
+  approvalsSetRole: async (req, deps) => needApprovals(deps).ticketFor((a) => a.roleTicket(req.id, req.role)),
   approvalsRemoveOperator: async (req, deps) => needApprovals(deps).ticketFor((a) => a.removeOperatorTicket(req.id)),
   approvalsFreeze: async (req, deps) => needApprovals(deps).ticketFor((a) => a.freezeTicket(req.reason)),
   approvalsUnfreeze: async (_req, deps) => needApprovals(deps).ticketFor((a) => a.unfreezeTicket()),

@@ -17,6 +17,8 @@ const ONE_K_TWO_OTHERS: Policy = {
     { id: 'one', match: {}, action: 'require', approvals: 1, drafter_may_approve: true },
   ],
 };
+/** A policy one operator can live under (VELOCITY needs two): for the cooling-off's own tests. */
+const SOLO: Policy = { rules: [{ id: 'one', match: {}, action: 'require', approvals: 1, drafter_may_approve: true }] };
 const VELOCITY: Policy = {
   rules: [
     {
@@ -180,7 +182,7 @@ describe('the quorum of a request', () => {
 describe('the cooling-off of a change', () => {
   it('is signed into the change when proposed: a restart with a shorter one does not shorten a pending change', async () => {
     const alice = await t.desk.createFirstOperator('Alice', PASS.alice);
-    await t.desk.sign((await t.desk.policyTicket('p1', VELOCITY)).id, alice, PASS.alice);
+    await t.desk.sign((await t.desk.policyTicket('p1', SOLO)).id, alice, PASS.alice);
     const p = [...(await t.desk.load()).proposals.values()].find((x) => x.what === 'policy')!;
     expect(JSON.parse(p.payload).cooling_off_ms).toBe(24 * HOUR);
     t = await t.reopen({ coolingOffMs: 0 });
@@ -194,9 +196,9 @@ describe('the cooling-off of a change', () => {
   it('a proposal signing less than the desk requires is refused before it is stored', async () => {
     t = await t.reopen({ minCoolingOffMs: 24 * HOUR });
     const alice = await t.desk.createFirstOperator('Alice', PASS.alice);
-    const body = JSON.parse(withCoolingOff(VELOCITY, 0)) as object;
+    const body = JSON.parse(withCoolingOff(SOLO, 0)) as object;
     const s = await t.desk.load();
-    const ticket = await t.desk.policyTicket('p1', VELOCITY);
+    const ticket = await t.desk.policyTicket('p1', SOLO);
     // The ticket is the desk's own (24 h); a forged payload asking 0 h does not get in.
     expect(JSON.parse(ticket.payload).cooling_off_ms).toBe(24 * HOUR);
     Object.assign(ticket, { payload: JSON.stringify(body) });

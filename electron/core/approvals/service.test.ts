@@ -53,11 +53,17 @@ async function sign(ticket: Promise<{ id: string }>, who: string, op: keyof type
 }
 
 /** Alice alone, then Bob and Carol added under the default policy (quorum 1), then a two-approval policy in force. */
-async function threeOperatorsUnderTwoApprovals(): Promise<{ alice: string; bob: string; carol: string }> {
+/** Alice, then Bob and Carol in force: enough operators for TWO_APPROVALS (two, not by the drafter). */
+async function threeOperators(): Promise<{ alice: string; bob: string; carol: string }> {
   const alice = await desk.createFirstOperator('Alice', PASS.alice);
   const bob = await desk.proposeOperator('Bob', PASS.bob, alice, PASS.alice);
   const carol = await desk.proposeOperator('Carol', PASS.carol, alice, PASS.alice);
   clock += 24 * HOUR;
+  return { alice, bob, carol };
+}
+
+async function threeOperatorsUnderTwoApprovals(): Promise<{ alice: string; bob: string; carol: string }> {
+  const { alice, bob, carol } = await threeOperators();
   await sign(desk.policyTicket('p1', TWO_APPROVALS), alice, 'alice');
   clock += 24 * HOUR;
   expect((await desk.policyStatus('p1')).policy).toEqual(TWO_APPROVALS);
@@ -154,7 +160,7 @@ describe('operator and policy changes', () => {
   });
 
   it('a policy change waits out the cooling-off before it is in force', async () => {
-    const alice = await desk.createFirstOperator('Alice', PASS.alice);
+    const { alice } = await threeOperators();
     await sign(desk.policyTicket('p1', TWO_APPROVALS), alice, 'alice');
     clock += 23 * HOUR;
     expect((await desk.policyStatus('p1')).ref).toBeNull();
@@ -163,7 +169,7 @@ describe('operator and policy changes', () => {
   });
 
   it('a policy file edited on disk is refused until a quorum approves a policy again', async () => {
-    const alice = await desk.createFirstOperator('Alice', PASS.alice);
+    const { alice } = await threeOperators();
     expect((await desk.policyStatus('p1')).refused).toBeNull();
     const path = join(dir, 'policies', 'p1.json');
     const copy = JSON.parse(readFileSync(path, 'utf8'));

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { BatchPayload } from '../../../shared/api/batch.ts';
+import { aRole, DEFAULT_ROLE, type Role } from '../../../shared/api/roles.ts';
 import { DEFAULT_POLICY, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
 import type { GovernanceBody, OperatorSignature } from '../journal/records.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
@@ -16,6 +17,8 @@ import {
   policyInForce,
   quorumOf,
   stillApproved,
+  expiresAt,
+  isExpired,
   textFor,
   verdictAt,
   withCoolingOff,
@@ -26,6 +29,7 @@ import {
   type RequestPayload,
 } from './governance.ts';
 import type { GovernanceStore } from './store.ts';
+import { wedgeOf, wedgeOfRecord } from './wedge.ts';
 
 // What the desk does with governance: tickets waiting for a signature in the confirmation window,
 // signing with an operator's passphrase, the policy in force per profile (and its copy on disk checked
@@ -110,6 +114,8 @@ export class Approvals {
     return this.serial(async () => {
       const s = await this.load();
       const at = this.now();
+      const wedge = wedgeOfRecord(s, this.opts.rules, body, at);
+      if (wedge) throw new GovernanceError(wedge);
       const scratch = cloneState(s);
       applyGovernance(scratch, body, at, this.opts.rules);
       await this.opts.store.append(body, s.seq);
@@ -140,12 +146,13 @@ export class Approvals {
   }
 
   /** The new operator's key is made from their passphrase; the proposer signs the proposal. It takes effect after a quorum and the cooling-off. */
-  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string): Promise<string> {
+  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string, role: Role = DEFAULT_ROLE): Promise<string> {
     const s = await this.load();
     if ([...s.operators.values()].some((o) => o.name === name && o.removed_from === null))
       throw new GovernanceError(`there is an operator named ${name} already.`);
     const key = await createOperatorKey(name, newPassphrase, this.now(), this.opts.scrypt);
-    const payload = withCoolingOff({ id: key.id, name, public_key: key.public_key }, this.opts.rules.coolingOffMs);
+    // The role is part of what the proposer signs: nobody changes it on the way to the record.
+    const payload = withCoolingOff({ id: key.id, name, public_key: key.public_key, role }, this.opts.rules.coolingOffMs);
     await this.signed(by, passphrase, 'propose', randomUUID(), 'add_operator', payload, '', async (ref, signed) => {
       await this.opts.store.putOperatorKey(key);
       return { type: 'proposal', ref, what: 'add_operator', payload, signed };
@@ -251,26 +258,39 @@ export class Approvals {
   }
 
   async policyTicket(profile: string, policy: Policy): Promise<Ticket> {
+    const payload = withCoolingOff(Policy.parse(policy), this.opts.rules.coolingOffMs);
+    // Refused here, on the page that proposes it, as well as when it is signed and stored.
+    const wedge = wedgeOf(await this.load(), this.opts.rules, 'policy', payload, profile, this.now());
+    if (wedge) throw new GovernanceError(wedge);
     return this.ticket({
       action: 'propose',
       ref: randomUUID(),
       what: 'policy',
       profile,
-      payload: withCoolingOff(Policy.parse(policy), this.opts.rules.coolingOffMs),
+      payload,
       title: `Change the policy of profile ${profile}`,
     });
   }
 
   async removeOperatorTicket(id: string): Promise<Ticket> {
-    const op = (await this.load()).operators.get(id);
+    const s = await this.load();
+    const op = s.operators.get(id);
     if (!op) throw new GovernanceError(`there is no operator ${id}.`);
-    return this.ticket({
-      action: 'propose',
-      ref: randomUUID(),
-      what: 'remove_operator',
-      payload: withCoolingOff({ id }, this.opts.rules.coolingOffMs),
-      title: `Remove operator ${op.name}`,
-    });
+    const payload = withCoolingOff({ id }, this.opts.rules.coolingOffMs);
+    const wedge = wedgeOf(s, this.opts.rules, 'remove_operator', payload, undefined, this.now());
+    if (wedge) throw new GovernanceError(wedge);
+    return this.ticket({ action: 'propose', ref: randomUUID(), what: 'remove_operator', payload, title: `Remove operator ${op.name}` });
+  }
+
+  /** A role change: the change quorum, then the cooling-off, like adding or removing an operator. */
+  async roleTicket(id: string, role: Role): Promise<Ticket> {
+    const s = await this.load();
+    const op = s.operators.get(id);
+    if (!op || op.removed_from !== null) throw new GovernanceError(`there is no operator ${id} in force to give a role.`);
+    const payload = withCoolingOff({ id, role }, this.opts.rules.coolingOffMs);
+    const wedge = wedgeOf(s, this.opts.rules, 'set_role', payload, undefined, this.now());
+    if (wedge) throw new GovernanceError(wedge);
+    return this.ticket({ action: 'propose', ref: randomUUID(), what: 'set_role', payload, title: `Make ${op.name} ${aRole(role)}` });
   }
 
   unfreezeTicket(): Ticket {
@@ -435,6 +455,11 @@ export class Approvals {
   /** Whether an approved request still has the approvals the policy in force now asks. */
   stillApproved(p: Proposal): boolean {
     return stillApproved(this.state!, p, this.opts.rules, this.now());
+  }
+
+  /** When a request or batch expires unapproved (null for changes), and whether it has. */
+  expiry(p: Proposal): { at: number | null; expired: boolean } {
+    return { at: expiresAt(this.state!, p), expired: isExpired(this.state!, p, this.now()) };
   }
 
   /** A request's or batch's verdict now: the stricter of its drafter's and the policy in force. */

@@ -56,6 +56,8 @@ export class BalancesService {
   private prices: Prices | null = null;
   private status: LoadStatus = { state: 'empty', loaded: 0, total: 0, fetched_at: null, error: null, requests: 0, unread: [] };
   private loading: Promise<LoadStatus> | null = null;
+  /** Money moved while a load ran: that load may have read before the move, so another follows it. */
+  private loadAgain = false;
   private readonly rows = new Map<string, MatrixRow[]>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private snapshotCurrency = 'USDT';
@@ -167,8 +169,23 @@ export class BalancesService {
     };
     this.loading = run().finally(() => {
       this.loading = null;
+      if (this.loadAgain) {
+        this.loadAgain = false;
+        void this.refresh('visible');
+      }
     });
     return this.loading;
+  }
+
+  /**
+   * A sub-account's money moved (a transfer reached the exchange): the figures of the last load are
+   * stale, and a transfer form or the matrix would show them as they were, so the sub-accounts are read
+   * again (the end of the load is the renderer's signal to refetch). Nothing loaded yet: nothing to renew.
+   */
+  moneyMoved(): void {
+    if (this.status.state === 'empty') return;
+    if (this.loading) this.loadAgain = true;
+    else void this.refresh('visible');
   }
 
   /** Alerts follow the latest load and the latest settings. */

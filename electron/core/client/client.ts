@@ -57,7 +57,12 @@ export interface ApiClientOptions {
   onRefusal?: (label: string, method: string, path: string) => void;
   /** Told of every list answer read by `requestList`, with the records it set aside (none: the answer is clean again). */
   onUnread?: (req: ApiRequest, unread: UnreadRecord[]) => void;
+  /** Told of every request's outcome at the wire: answered (any status), or no answer at all. */
+  onLink?: (outcome: LinkOutcome) => void;
 }
+
+/** What one request learnt of the link: the exchange answered (whatever it said), or nothing came back. */
+export type LinkOutcome = { answered: true } | { answered: false; timedOut: boolean };
 
 /** A list answer: the records that read, and those set aside. */
 export interface ListAnswer<T> {
@@ -215,11 +220,23 @@ export class ApiClient {
     const ticket = await this.scheduler.acquire(bucketFor(req.method, req.path), this.account, req.priority ?? 'visible');
     let feedback: Feedback = {};
     try {
-      const { res, text, sentAt, receivedAt } = await this.send(req);
+      const { res, text, sentAt, receivedAt } = await this.sendNoting(req);
       feedback = this.learn(res.headers, sentAt, receivedAt, res.status === 429);
       return this.interpret(res, text, feedback.resetAt);
     } finally {
       ticket.release(feedback);
+    }
+  }
+
+  /** Sends, and tells the link's listener whether anything came back. */
+  private async sendNoting(req: ApiRequest): Promise<{ res: Response; text: string; sentAt: number; receivedAt: number }> {
+    try {
+      const sent = await this.send(req);
+      this.opts.onLink?.({ answered: true });
+      return sent;
+    } catch (e) {
+      this.opts.onLink?.({ answered: false, timedOut: e instanceof NetworkError && e.timedOut });
+      throw e;
     }
   }
 

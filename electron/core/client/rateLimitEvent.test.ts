@@ -8,7 +8,7 @@ import { BASE_URL, RateLimitedExchange } from './testkit/rateLimitedExchange.ts'
 import { FakeTime } from './testkit/fakeTime.ts';
 
 describe('rateLimits event', () => {
-  it('carries queued, remaining and the pause of busy buckets in the shape of the IPC contract', async () => {
+  it('carries queued, used, remaining and the pause (with its reason) of buckets in use in the shape of the IPC contract', async () => {
     const time = new FakeTime();
     const ex = new RateLimitedExchange(time);
     const seen: BucketState[][] = [];
@@ -25,6 +25,8 @@ describe('rateLimits event', () => {
     expect(paused!.key).toContain('POST /withdrawals');
     expect(paused!.limit).toBe(1);
     expect(payloads.flatMap((p) => p.buckets).some((b) => b.queued === 2)).toBe(true);
-    expect(payloads.at(-1)).toEqual({ buckets: [] });
+    expect(paused!.pause_reason).toBe('too_many_requests');
+    await time.advance(3_100);
+    expect(events.rateLimits.parse(rateLimitEvent(seen.at(-1)!))).toEqual({ buckets: [] });
   });
 });

@@ -166,6 +166,10 @@ describe('Scheduler against a rate-limited exchange (virtual time)', () => {
     expect(paused).toBeDefined();
     expect(paused!.pausedUntil!).toBeGreaterThanOrEqual(resetAt);
     expect(states.flat().some((s) => s.rule === 'wallet_80' && s.pausedUntil !== null && s.queued >= 5)).toBe(true);
+    expect(paused!.pauseReason).toBe('too_many_requests');
+    // The bucket stays in view while its window holds requests, and leaves it when the window empties.
+    expect(states.at(-1)!.find((s) => s.rule === 'wallet_80')).toMatchObject({ queued: 0, pausedUntil: null, used: 6 });
+    await time.advance(10_100);
     expect(states.at(-1)).toEqual([]);
   });
 

@@ -28,11 +28,17 @@ export interface BucketState {
   windowSec: number;
   queued: number;
   inFlight: number;
+  /** Requests counted in the current window (ours, and others' that the headers revealed). */
+  used: number;
   /** Requests the window still allows now. */
   remaining: number;
-  /** Local epoch ms until which the bucket is paused after a 429, or null. */
+  /** Local epoch ms until which the bucket is paused, or null. */
   pausedUntil: number | null;
+  /** Why it is paused: a 429, or headers that said the budget is spent. */
+  pauseReason: PauseReason | null;
 }
+
+export type PauseReason = 'too_many_requests' | 'budget_spent';
 
 export interface SchedulerOptions {
   timer?: Timer;
@@ -42,7 +48,7 @@ export interface SchedulerOptions {
   limitsOff?: boolean;
   /** Added to every window for timer granularity and rounding at the server; the round trip is margin already, since a slot is dated by its answer (default 5 ms). */
   safetyMs?: number;
-  /** Called with the busy buckets whenever that picture changes (an empty list when all is idle). */
+  /** Called with the buckets in use whenever that picture changes (an empty list when all is idle). */
   onState?: (busy: BucketState[]) => void;
 }
 
@@ -73,6 +79,7 @@ class Bucket {
   phantoms: number[] = [];
   readonly queue: Waiter[] = [];
   pausedUntil = 0;
+  pauseReason: PauseReason | null = null;
   limit: number;
   /**
    * False until an answer came back. Until then one request goes alone, so that a budget another program
@@ -125,6 +132,14 @@ class Bucket {
     return at === undefined ? Infinity : Math.max(at, paused);
   }
 
+  /** When the oldest finished request leaves the window (Infinity: none will). */
+  nextExpiry(safety: number): number {
+    let at = Infinity;
+    for (const s of this.slots) if (s.doneAt !== null) at = Math.min(at, s.doneAt + this.windowMs + safety);
+    for (const t of this.phantoms) at = Math.min(at, t + this.windowMs + safety);
+    return at;
+  }
+
   enqueue(w: Waiter): void {
     let i = this.queue.length;
     while (i > 0 && this.queue[i - 1]!.rank > w.rank) i--;
@@ -170,7 +185,11 @@ export class Scheduler {
     });
   }
 
-  /** The busy buckets, as the listener receives them. */
+  /**
+   * The buckets in use, as the listener receives them: anything sent in the current window, queued, in
+   * flight or paused. A bucket leaves the picture when its window has emptied, not when its queue has:
+   * a budget 79 of 80 spent is news to the operator even with nothing waiting.
+   */
   snapshot(): BucketState[] {
     const now = this.timer.now();
     const out: BucketState[] = [];
@@ -178,7 +197,8 @@ export class Scheduler {
       b.prune(now, this.safety);
       const inFlight = b.inFlight();
       const paused = b.pausedUntil > now;
-      if (!b.queue.length && !inFlight && !paused) continue;
+      const used = this.limitsOff ? inFlight : b.used();
+      if (!b.queue.length && !inFlight && !paused && used === 0) continue;
       out.push({
         key: b.key,
         rule: b.ref.rule.id,
@@ -187,8 +207,10 @@ export class Scheduler {
         windowSec: b.ref.rule.windowSec,
         queued: b.queue.length,
         inFlight,
+        used,
         remaining: this.limitsOff ? b.limit : Math.max(0, b.limit - b.used()),
         pausedUntil: paused ? b.pausedUntil : null,
+        pauseReason: paused ? b.pauseReason : null,
       });
     }
     return out;
@@ -252,7 +274,9 @@ export class Scheduler {
     if (fb.tooMany) {
       const until = fb.resetAt !== undefined && fb.resetAt > now ? fb.resetAt : now + b.windowMs;
       b.pausedUntil = Math.max(b.pausedUntil, until + this.safety);
+      b.pauseReason = 'too_many_requests';
     } else if (counting && fb.remain === 0 && fb.resetAt !== undefined && fb.resetAt > now) {
+      if (b.pausedUntil <= now) b.pauseReason = 'budget_spent';
       b.pausedUntil = Math.max(b.pausedUntil, fb.resetAt + this.safety);
     }
   }
@@ -265,8 +289,12 @@ export class Scheduler {
         at = Math.min(at, b.opensAt(now, this.safety, this.limitsOff));
       }
     }
-    // Pauses end without any request settling: wake then so the listener sees the bucket go idle.
-    for (const b of this.buckets.values()) if (b.pausedUntil > now) at = Math.min(at, b.pausedUntil);
+    // Pauses end and windows empty without any request settling: wake then so the listener sees it.
+    for (const b of this.buckets.values()) {
+      b.prune(now, this.safety);
+      if (b.pausedUntil > now) at = Math.min(at, b.pausedUntil);
+      at = Math.min(at, b.nextExpiry(this.safety));
+    }
     if (this.wake && this.wake.at === at) return;
     if (this.wake) this.timer.clearTimeout(this.wake.handle);
     this.wake = null;

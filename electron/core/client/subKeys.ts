@@ -1,4 +1,4 @@
-import { ApiClient } from './client.ts';
+import { ApiClient, type LinkOutcome } from './client.ts';
 import type { Scheduler } from './scheduler.ts';
 
 // A sub-account's key signs that sub-account's own requests (its reads, moves between its own accounts,
@@ -22,6 +22,7 @@ export interface SubKeyClientsOptions {
   scheduler?: Scheduler;
   limitsOff?: boolean;
   onRefusal?: OnRefusal;
+  onLink?: (outcome: LinkOutcome) => void;
   fetch?: typeof fetch;
 }
 
@@ -52,6 +53,7 @@ export class SubKeyClients {
           ...(opts.limitsOff ? { limitsOff: true } : { scheduler: opts.scheduler }),
           ...(opts.fetch ? { fetch: opts.fetch } : {}),
           onRefusal: (label, method, path) => opts.onRefusal?.(k.uid, label, method, path),
+          ...(opts.onLink ? { onLink: opts.onLink } : {}),
         }),
       );
     }

@@ -160,6 +160,16 @@ describe('journal entries', () => {
     const csv = auditExport(sources(), 'csv', new Date(clock)).text.split('\n');
     expect(csv[0]).toBe('journal,seq,at,type,intent,operators,summary,mac');
     expect(csv).toHaveLength(8);
+    // The CSV holds what the page's filters show, and its name says it is a part.
+    const sent = auditExport(sources(), 'csv', new Date(clock), { intent: 'w1', type: 'sent' });
+    expect(sent).toMatchObject({ entries: 1, filename: expect.stringMatching(/^journal-\d{4}-\d{2}-\d{2}-filtered\.csv$/) });
+    expect(
+      sent.text
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => l.split(',')[3]),
+    ).toEqual(['type', 'sent']);
+    expect(auditExport(sources(), 'csv', new Date(clock), { by: 'alice' }).entries).toBe(3);
   });
 });
 

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
-import type { AuditCursor, AuditKey, AuditPage, AuditQuery, JournalVerifyAnswer } from '../../../shared/journal.ts';
+import type { AuditCursor, AuditFilters, AuditKey, AuditPage, AuditQuery, JournalVerifyAnswer } from '../../../shared/journal.ts';
 import type { GovernanceRules } from '../approvals/governance.ts';
 import { auditJournal, readEntries, type AuditEntry, type JournalSource } from './audit.ts';
 import { auditKey, fingerprint, makeBundle } from './bundle.ts';
@@ -26,7 +26,7 @@ function allEntries(src: AuditSources): AuditEntry[] {
   );
 }
 
-function matches(e: AuditEntry, q: AuditQuery): boolean {
+function matches(e: AuditEntry, q: AuditFilters): boolean {
   const op = q.by?.trim().toLowerCase();
   return (
     (!q.type || e.type === q.type) &&
@@ -53,7 +53,16 @@ export function auditVerify(src: AuditSources): JournalVerifyAnswer {
   return { verified: journals.every((j) => j.ok), journals };
 }
 
-export function auditExport(src: AuditSources, format: 'csv' | 'bundle', now: Date): { filename: string; text: string; entries: number } {
+/**
+ * The CSV holds what the Journal page's filters show (the operator exports what they see); the signed
+ * bundle holds whole journals (its schema refuses filters), since each entry is verified against the last.
+ */
+export function auditExport(
+  src: AuditSources,
+  format: 'csv' | 'bundle',
+  now: Date,
+  filters: AuditFilters = {},
+): { filename: string; text: string; entries: number } {
   const day = now.toISOString().slice(0, 10);
   if (format === 'bundle') {
     const sources = [...(src.profile ? [{ source: src.profile }] : []), ...(src.governance ? [src.governance] : [])];
@@ -73,7 +82,10 @@ export function auditExport(src: AuditSources, format: 'csv' | 'bundle', now: Da
       entries: (JSON.parse(text) as { journals: { lines: unknown[] }[] }).journals.reduce((n, j) => n + j.lines.length, 0),
     };
   }
-  const entries = allEntries(src).reverse();
+  const entries = allEntries(src)
+    .filter((e) => matches(e, filters))
+    .reverse();
+  const filtered = Object.values(filters).some((v) => v !== undefined && v !== '');
   const text = stringify(
     entries.map((e) => [e.journal, e.seq, e.at, e.type, e.intent ?? '', e.operators.join('; '), e.summary, e.mac]),
     {
@@ -81,7 +93,7 @@ export function auditExport(src: AuditSources, format: 'csv' | 'bundle', now: Da
       columns: ['journal', 'seq', 'at', 'type', 'intent', 'operators', 'summary', 'mac'],
     },
   );
-  return { filename: `journal-${day}.csv`, text, entries: entries.length };
+  return { filename: `journal-${day}${filtered ? '-filtered' : ''}.csv`, text, entries: entries.length };
 }
 
 /** The fingerprint of each journal's bundle key, as `npm run verify-journal` prints it (a journal with no entry yet has none). */

@@ -23,6 +23,6 @@ export const journalHandlers: Pick<Handlers, JournalChannels> = {
   journalArchive: async (_req, { session }) => session.archiveDamagedJournal(),
   journalEntries: async (req, deps) => auditPage(auditSources(deps), req),
   journalVerify: async (_req, deps) => auditVerify(auditSources(deps)),
-  journalExport: async (req, deps) => auditExport(auditSources(deps), req.format, new Date()),
+  journalExport: async ({ format, ...filters }, deps) => auditExport(auditSources(deps), format, new Date(), filters),
   journalAuditKeys: async (_req, deps) => auditKeys(auditSources(deps)),
 };

@@ -6,6 +6,7 @@ import { listOf, WithdrawalChain, WithdrawalLimits } from '../../../shared/api/r
 import type { WriteRequest } from '../../../shared/api/writes.ts';
 import type { IntentView } from '../../../shared/ipc.ts';
 import type {
+  PayoutBatchItem,
   PayoutOutcome,
   PayoutProgress,
   PayoutProgressRow,
@@ -191,6 +192,37 @@ export class PayoutService {
     };
   }
 
+  /** The batches not in `archived`, newest first, as the page lists them. */
+  async list(archived: ReadonlySet<string>): Promise<PayoutBatchItem[]> {
+    const out: PayoutBatchItem[] = [];
+    for (const b of (await this.deps.batch().batchesOf('payouts')).reverse()) {
+      if (archived.has(b.ref)) continue;
+      const p = await this.progress(b.ref);
+      out.push({
+        ref: p.ref,
+        title: p.title,
+        file: p.file,
+        state: p.state,
+        counts: p.counts,
+        created_at: b.drafted_at,
+        rows: p.rows.length,
+        totals: b.payload.totals,
+        archivable: archivable(p),
+      });
+    }
+    return out;
+  }
+
+  /** Checks that the batch has ended, so that archiving hides nothing the operator must still follow. */
+  async archivable(ref: string): Promise<void> {
+    const p = await this.progress(ref);
+    if (!archivable(p))
+      throw new InputError(
+        ['ref'],
+        `This batch is still under way (${p.counts.pending} of ${p.rows.length} rows to go): it can be archived once every row has ended, or once it is rejected.`,
+      );
+  }
+
   /** The batch as governance holds it once its drafter signed; before that, the draft waiting in the confirmation window. */
   private async batchOf(
     ref: string,
@@ -244,6 +276,11 @@ export class PayoutService {
   }
 }
 
+/** A batch has ended when it was rejected, or when every row has its outcome (sent, refused or skipped). */
+function archivable(p: PayoutProgress): boolean {
+  return p.state === 'rejected' || (p.state !== 'drafted' && p.state !== 'waiting' && p.counts.pending === 0);
+}
+
 /** The fee totals the core's own checks found, signed into the batch with its amounts. */
 function feesOf(totals: PayoutTotal[]): Map<string, string> {
   return new Map(totals.map((t) => [t.currency, t.fee]));
@@ -253,7 +290,9 @@ function outcomeOf(v: IntentView | undefined, batch: PayoutProgress['state']): {
   if (!v)
     return batch === 'rejected'
       ? { outcome: 'skipped', sentence: 'The batch was rejected: this row was never sent.' }
-      : { outcome: 'pending', sentence: null };
+      : batch === 'expired'
+        ? { outcome: 'skipped', sentence: 'The batch expired before its approvals were complete: this row was never sent.' }
+        : { outcome: 'pending', sentence: null };
   switch (v.state) {
     case 'accepted':
     case 'done':

@@ -81,8 +81,12 @@ describe('policy engine', () => {
     expect(evaluate(narrow, { ...base, currency: 'BTC' })).toMatchObject({ decision: 'block', rule: null });
   });
 
-  it("by default blocks withdrawals to an address on no list and asks one confirmation, the drafter's own allowed, for the rest", () => {
+  it("by default blocks money to a destination on no list and asks one confirmation, the drafter's own allowed, for the rest", () => {
     expect(evaluate(DEFAULT_POLICY, { ...base, destination: 'unknown' })).toMatchObject({ decision: 'block', rule: 'unknown-destination' });
+    // A UID transfer to another account is money leaving for a destination on no list, as a withdrawal is.
+    const uid = evaluate(DEFAULT_POLICY, { ...base, kind: 'uid_transfer', destination: 'unknown' });
+    expect(uid).toMatchObject({ decision: 'block', rule: 'unknown-destination', approvals: 0 });
+    expect(uid.rules[1]!.why).toEqual(['kind uid_transfer is one of withdrawal, uid_transfer', 'destination is on no list']);
     expect(evaluate(DEFAULT_POLICY, base)).toMatchObject({ decision: 'require', approvals: 1, drafter_may_approve: true });
     expect(evaluate(DEFAULT_POLICY, { ...base, kind: 'own_transfer', destination: null })).toMatchObject({
       decision: 'require',

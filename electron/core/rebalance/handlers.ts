@@ -9,6 +9,7 @@ type RebalanceChannels =
   | 'rebalanceTemplateDelete'
   | 'rebalanceDraft'
   | 'rebalanceBatches'
+  | 'rebalanceArchive'
   | 'rebalanceCancel'
   | 'rebalanceResume'
   | 'rebalanceReport';
@@ -21,6 +22,7 @@ export const rebalanceHandlers: Pick<Handlers, RebalanceChannels> = {
   rebalanceTemplateDelete: async (req, deps) => needRebalance(deps).deleteTemplate(req.name),
   rebalanceDraft: async (req, deps) => needRebalance(deps).draft(req.plan),
   rebalanceBatches: async (_req, deps) => needRebalance(deps).list(),
+  rebalanceArchive: async (req, deps) => needRebalance(deps).archive(req.ref),
   rebalanceCancel: async (req, deps) => needRebalance(deps).cancel(req.ref, req.reason),
   rebalanceResume: async (req, deps) => needRebalance(deps).resume(req.ref),
   rebalanceReport: async (req, deps) => needRebalance(deps).report(req.ref),

@@ -140,6 +140,7 @@ function unreachableTargets(scope: readonly InScope[], bal: bigint[], iv: Interv
  */
 function flows(bal: bigint[], iv: Interval[]): { out: bigint[]; inn: bigint[] } {
   const n = bal.length;
+  const rest = iv.findIndex((x) => x.rest);
   const out = new Array<bigint>(n).fill(0n);
   const inn = new Array<bigint>(n).fill(0n);
   let deficits = 0n;
@@ -162,7 +163,7 @@ function flows(bal: bigint[], iv: Interval[]): { out: bigint[]; inn: bigint[] } 
     };
     spread(
       deficits - surpluses,
-      order(n, (i) => out[i]! > 0n, room),
+      order(n, (i) => out[i]! > 0n, room, rest),
       room,
       out,
     );
@@ -175,7 +176,7 @@ function flows(bal: bigint[], iv: Interval[]): { out: bigint[]; inn: bigint[] } 
     };
     spread(
       surpluses - deficits,
-      order(n, (i) => inn[i]! > 0n, room),
+      order(n, (i) => inn[i]! > 0n, room, rest),
       room,
       inn,
     );
@@ -183,13 +184,18 @@ function flows(bal: bigint[], iv: Interval[]): { out: bigint[]; inn: bigint[] } 
   return { out, inn };
 }
 
-/** Already-moving accounts first, then the most room first (fewest new parties). */
-function order(n: number, moving: (i: number) => boolean, room: (i: number) => bigint | null): number[] {
+/**
+ * The account that takes the remainder first (it is there to absorb the difference, and every other
+ * account then ends as near its own target as it may), then already-moving accounts, then the most room
+ * first (fewest new parties).
+ */
+function order(n: number, moving: (i: number) => boolean, room: (i: number) => bigint | null, rest: number): number[] {
   const idx = Array.from({ length: n }, (_, i) => i).filter((i) => {
     const r = room(i);
     return r === null || r > 0n;
   });
   return idx.sort((a, b) => {
+    if ((a === rest) !== (b === rest)) return a === rest ? -1 : 1;
     const ma = moving(a) ? 0 : 1;
     const mb = moving(b) ? 0 : 1;
     if (ma !== mb) return ma - mb;

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { BatchView, PlanRequest, RebalancePlan, RebalanceScope, ScopeAccount, Template } from '../../../shared/rebalance.ts';
 import { FUTURES_SETTLES } from '../../../shared/balances.ts';
+import type { BatchArchive } from '../store/batchArchive.ts';
 import { InputError } from '../errors.ts';
 import type { DeskApprovals } from '../approvals/deskApprovals.ts';
 import type { ActiveSession, Session } from '../session.ts';
@@ -45,6 +46,8 @@ export interface RebalanceServiceOptions {
   dataDir: string;
   session: Session;
   approvals: BatchGate;
+  /** Which batches the operator archived (kept off the page's list, across restarts). */
+  archive: BatchArchive;
   /** A batch's progress or state changed. */
   changed: (ref: string) => void;
   /** Tells the operator a batch finished or paused (desktop notification and in-app notice). */
@@ -214,10 +217,13 @@ export class RebalanceService {
     return t;
   }
 
+  /** The batches not archived, newest first. */
   async list(): Promise<BatchView[]> {
     const s = this.active();
+    const archived = this.opts.archive.archived(s.id, 'rebalance');
     const out: BatchView[] = [];
     for (const b of (await this.batches()).reverse()) {
+      if (archived.has(b.ref)) continue;
       const v = await this.view(s, b);
       if (v) out.push(v);
     }
@@ -257,10 +263,20 @@ export class RebalanceService {
       rows,
       cancelling: run?.isCancelling() ?? false,
     };
-    if (status.state === 'waiting' || status.state === 'rejected') return { ...base, state: status.state, paused: null };
+    if (status.state === 'waiting' || status.state === 'rejected' || status.state === 'expired')
+      return { ...base, state: status.state, paused: null };
     const paused = this.paused.get(b.ref) ?? (run ? null : (this.held.get(b.ref) ?? null));
     const state = paused ? 'paused' : run || rows.some((r) => r.state === 'pending') ? 'running' : 'finished';
     return { ...base, state, paused };
+  }
+
+  /** Takes a batch that has ended off the list; nothing of it is forgotten (journal, approvals, report). */
+  async archive(ref: string): Promise<{ archived: true }> {
+    const v = await this.batch(ref);
+    if (v.state !== 'finished' && v.state !== 'rejected')
+      throw new InputError(['ref'], `This batch is ${v.state}: it can be archived once it has finished or been rejected.`);
+    this.opts.archive.archive(this.active().id, 'rebalance', ref, this.now());
+    return { archived: true };
   }
 
   async batch(ref: string): Promise<BatchView> {

@@ -1,5 +1,6 @@
 import { accountKey, type AccountRef } from './route.ts';
 import { toUnits } from './units.ts';
+import { TWO_REMAINDERS } from '../../../shared/rebalance.ts';
 
 /**
  * What an account should hold after the rebalance. A share is of the total in scope: a decimal ("0.25")
@@ -7,7 +8,10 @@ import { toUnits } from './units.ts';
  * ceiling; either side may be left open.
  */
 export type Target =
-  { type: 'amount'; amount: string } | { type: 'share'; share: string } | { type: 'band'; floor?: string; ceiling?: string };
+  | { type: 'amount'; amount: string }
+  | { type: 'share'; share: string }
+  | { type: 'band'; floor?: string; ceiling?: string }
+  | { type: 'remainder' };
 
 export interface InScope {
   account: AccountRef;
@@ -15,11 +19,15 @@ export interface InScope {
   target: Target;
 }
 
-/** The final balances a target accepts, in units; `hi` null is unbounded. `share` is the rounded-down share. */
+/**
+ * The final balances a target accepts, in units; `hi` null is unbounded. `share` is the rounded-down share.
+ * `rest`: the account takes the remainder, so it absorbs whatever the others' targets leave or need.
+ */
 export interface Interval {
   lo: bigint;
   hi: bigint | null;
   share: bigint | null;
+  rest?: true;
 }
 
 const FRACTION_RE = /^([1-9]\d{0,17})\/([1-9]\d{0,17})$/;
@@ -78,8 +86,11 @@ export function intervals(scope: readonly InScope[], total: bigint): { intervals
       if (hi !== null && hi < lo) throw new Error(`${who}: the ceiling is below the floor`);
       return { lo, hi, share: null };
     }
+    if (t.type === 'remainder') return { lo: 0n, hi: null, share: null, rest: true };
     throw new Error(`${who}: unknown target type ${JSON.stringify((t as { type?: unknown }).type)}`);
   });
+  const rest = scope.filter((s) => s.target?.type === 'remainder');
+  if (rest.length > 1) throw new Error(TWO_REMAINDERS(rest.length));
   // Whole units the rounding left over: ⌈Σ exact shares⌉ − Σ rounded shares.
   const remainder = (exactSum + den - 1n) / den - floored;
   for (const iv of out) if (iv.share !== null) iv.hi = iv.lo + remainder;
@@ -105,6 +116,6 @@ export function sweepToMain(
   const subs = accounts.filter((a) => a.account.owner !== 'main');
   return [
     ...subs.map((a) => ({ ...a, target: { type: 'band', ceiling } as Target })),
-    { account: { owner: 'main', kind: 'spot' }, balance: mainSpotBalance, target: { type: 'band' } },
+    { account: { owner: 'main', kind: 'spot' }, balance: mainSpotBalance, target: { type: 'remainder' } },
   ];
 }

@@ -9,6 +9,19 @@ import { fakeDesk, type FakeDesk } from '../testkit/fakeDesk.ts';
 import { APPROVALS, baseAnswers, OPEN_VAULT } from '../testkit/fixtures.ts';
 import { testQueryClient } from '../testkit/renderPage.tsx';
 import { pageRoutes } from './router.tsx';
+import type { EventPayload } from '../../../shared/ipc.ts';
+
+const BUCKET = {
+  key: '',
+  queued: 0,
+  in_flight: 0,
+  used: 0,
+  remaining: 80,
+  limit: 80,
+  window_sec: 10,
+  paused_until_ms: null,
+  pause_reason: null,
+} as const satisfies EventPayload<'rateLimits'>['buckets'][number];
 
 function renderApp(fake: FakeDesk, at: string) {
   const router = createMemoryRouter(pageRoutes(), { initialEntries: [at] });
@@ -66,8 +79,55 @@ describe('the shell', () => {
     fake.answers.historyStatus = { ...(fake.answers.historyStatus as object), in_flight: 3 } as never;
     act(() => fake.emit('history', { changes: [], in_flight: 3, unsent: 0 }));
     await waitFor(() => expect(within(status).getByTestId('withdrawals-in-flight').textContent).toBe('3 withdrawals on their way'));
-    act(() => fake.emit('rateLimits', { buckets: [{ key: 'u1:wallet', queued: 2, remaining: 3, limit: 80, paused_until_ms: null }] }));
-    expect(within(status).getByTestId('rate-limits').textContent).toBe('wallet: 3/80 left, 2 waiting');
+    act(() =>
+      fake.emit('rateLimits', {
+        buckets: [
+          { ...BUCKET, key: 'key-1|wallet_80:GET /wallet/total_balance', queued: 2, used: 77, remaining: 3 },
+          { ...BUCKET, key: 'key-1|spot_other:GET /spot/accounts', limit: 200, used: 5, remaining: 195 },
+          { ...BUCKET, key: 'uid:7|withdraw:POST /withdrawals', limit: 1, window_sec: 3, in_flight: 1, remaining: 1 },
+        ],
+      }),
+    );
+    // Each bucket in use, the fullest first; past two a count, and every one of them in the tooltip.
+    const budget = within(status).getByTestId('rate-limits');
+    expect(budget.textContent).toBe('/wallet/total_balance 77/80, 2 waiting · /spot/accounts 5/200 · 1 more');
+    expect(budget.getAttribute('title')).toBe('/wallet/total_balance 77/80, 2 waiting\n/spot/accounts 5/200\n/withdrawals 0/1');
+  });
+
+  it("reads the core's link and budget when it mounts, so a window that sent no call of its own is not left waiting", async () => {
+    const pausedUntil = Date.now() + 8_000;
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      deskStatus: {
+        // The core's background reads were answered an hour ago; a 429 paused the wallet reads with nothing queued.
+        link: { last_answer_at: Date.now() - 3_600_000, last_failure: null },
+        rate_limits: {
+          buckets: [
+            {
+              ...BUCKET,
+              key: 'key-1|wallet_other:GET /wallet/withdrawals',
+              limit: 200,
+              used: 6,
+              remaining: 194,
+              paused_until_ms: pausedUntil,
+              pause_reason: 'too_many_requests',
+            },
+          ],
+        },
+      },
+    });
+    renderApp(fake, '/journal');
+    const status = await screen.findByRole('contentinfo', { name: 'Status' });
+    await waitFor(() => expect(within(status).getByTestId('connection').textContent).toBe('The Sandbox answered 1 h ago'));
+    expect(within(status).getByTestId('rate-limits').textContent).toBe(
+      `/wallet/withdrawals 6/200, paused until ${new Date(pausedUntil).toLocaleTimeString()}: the exchange answered 429 Too Many Requests`,
+    );
+    // Any answer the core sees moves the age, whoever asked.
+    act(() => fake.emit('link', { last_answer_at: Date.now(), last_failure: null }));
+    expect(within(status).getByTestId('connection').textContent).toMatch(/^The Sandbox answered \d+ s ago$/);
+    // A request that got no answer at all, newer than the last answer, is said as such.
+    act(() => fake.emit('link', { last_answer_at: Date.now() - 60_000, last_failure: { at: Date.now(), title: 'No answer in time' } }));
+    expect(within(status).getByTestId('connection').textContent).toMatch(/^The Sandbox did not answer \(No answer in time, \d+ s ago\)$/);
   });
 
   it('names the Sandbox when it does not answer, and says when it was restarted', async () => {

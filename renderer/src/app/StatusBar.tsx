@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { useStore } from 'zustand';
-import type { EventPayload, ProfileSummary, VaultStatus } from '../../../shared/ipc.ts';
-import { useDesk, type ConnectionState } from '../desk/DeskProvider.tsx';
+import type { ProfileSummary, VaultStatus } from '../../../shared/ipc.ts';
+import type { RateLimits } from '../../../shared/channels/status.ts';
+import { noteLink, useDesk, type ConnectionState } from '../desk/DeskProvider.tsx';
 import { useDeskEvent, useDeskQuery } from '../desk/hooks.ts';
 import { useWithdrawalsInFlight } from './useWithdrawalsInFlight.ts';
 import { unreadText } from '../../../shared/unread.ts';
@@ -57,12 +58,43 @@ function announcement(c: ConnectionState, profile: ProfileSummary | null | undef
   return c.sandbox?.state === 'restarted' ? 'Sandbox restarted' : '';
 }
 
-function budgetText(r: EventPayload<'rateLimits'> | null): string {
-  const busiest = [...(r?.buckets ?? [])].sort((a, b) => a.remaining / a.limit - b.remaining / b.limit)[0];
-  if (!busiest) return 'Requests within limits';
-  const name = busiest.key.replace(/^[^:]*:/, '');
-  const paused = busiest.paused_until_ms !== null ? `, paused until ${new Date(busiest.paused_until_ms).toLocaleTimeString()}` : '';
-  return `${name}: ${Math.max(0, busiest.remaining)}/${busiest.limit} left, ${busiest.queued} waiting${paused}`;
+type Bucket = RateLimits['buckets'][number];
+
+/** A bucket's key without the account it draws on, the rule it falls under and the method: "/wallet/total_balance". */
+function bucketName(key: string): string {
+  const name = key.replace(/^[^|]*\|/, '');
+  return name.includes(':') ? name.replace(/^[^:]*:/, '').replace(/^[A-Z]+ /, '') : name;
+}
+
+const PAUSE_WHY: Record<NonNullable<Bucket['pause_reason']>, string> = {
+  too_many_requests: 'the exchange answered 429 Too Many Requests',
+  budget_spent: "the exchange said this window's budget is spent",
+};
+
+function bucketText(b: Bucket): string {
+  const paused =
+    b.paused_until_ms !== null
+      ? `, paused until ${new Date(b.paused_until_ms).toLocaleTimeString()}${b.pause_reason ? `: ${PAUSE_WHY[b.pause_reason]}` : ''}`
+      : '';
+  return `${bucketName(b.key)} ${b.used}/${b.limit}${b.queued ? `, ${b.queued} waiting` : ''}${paused}`;
+}
+
+/** Paused buckets first, then the fullest: the ones the operator waits on. */
+function byUrgency(a: Bucket, b: Bucket): number {
+  const pa = a.paused_until_ms !== null ? 0 : 1;
+  const pb = b.paused_until_ms !== null ? 0 : 1;
+  return pa - pb || b.used / b.limit - a.used / a.limit || b.queued - a.queued;
+}
+
+// Two fit one line of the status bar at 1024 px; the tooltip lists them all.
+const SHOWN_BUCKETS = 2;
+
+/** Each bucket in use; past the first few a count, with every one of them in the tooltip. */
+function budget(r: RateLimits | undefined): { text: string; all: string } {
+  const buckets = [...(r?.buckets ?? [])].sort(byUrgency).map(bucketText);
+  if (!buckets.length) return { text: 'Requests within limits', all: '' };
+  const more = buckets.length - SHOWN_BUCKETS;
+  return { text: buckets.slice(0, SHOWN_BUCKETS).join(' · ') + (more > 0 ? ` · ${more} more` : ''), all: buckets.join('\n') };
 }
 
 /** Always in view: the profile, the lock, the connection, the request budget, withdrawals on their way. */
@@ -71,7 +103,13 @@ export function StatusBar() {
   const connection = useStore(desk.connection);
   const profile = useDeskQuery('profileCurrent', {});
   const vault = useDeskQuery('vaultStatus', {});
-  const limits = useDeskEvent('rateLimits');
+  // The core's picture as the window mounts, then every change as it is pushed: a late window is never stale.
+  const status = useDeskQuery('deskStatus', {});
+  const pushed = useDeskEvent('rateLimits');
+  const limits = budget(pushed ?? status.data?.rate_limits);
+  useEffect(() => {
+    if (status.data) noteLink(desk.connection, status.data.link);
+  }, [desk, status.data]);
   const inFlight = useWithdrawalsInFlight();
   // Outflows the desk did not send stay in view on every page until an operator acknowledges them.
   const unsent = useDeskQuery('historyStatus', {}).data?.unsent ?? 0;
@@ -101,7 +139,9 @@ export function StatusBar() {
       <span className="sr-only" role="status">
         {announcement(connection, profile.data)}
       </span>
-      <span data-testid="rate-limits">{budgetText(limits)}</span>
+      <span data-testid="rate-limits" title={limits.all || undefined}>
+        {limits.text}
+      </span>
       {inFlight !== null && <span data-testid="withdrawals-in-flight">{inFlight} withdrawals on their way</span>}
       {unread > 0 && (
         <span className="bad" data-testid="unread-records">

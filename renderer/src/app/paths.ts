@@ -14,7 +14,8 @@ export interface PageSearch {
   rebalance: Record<string, never>;
   approvals: Record<string, never>;
   journal: Record<string, never>;
-  activity: { show?: 'all' | 'unfinished' };
+  /** `intent` marks one write's row (a page's link to the record of what it drafted). */
+  activity: { show?: 'all' | 'unfinished'; intent?: string };
   settings: Record<string, never>;
 }
 

@@ -1,11 +1,12 @@
 import { createContext, useContext, type ReactNode } from 'react';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { ChannelName, ChannelRequest, ChannelResponse, DeskApi, EventName, EventPayload, Reply } from '../../../shared/ipc.ts';
+import type { LinkState } from '../../../shared/channels/status.ts';
 import { EXCHANGE_CHANNELS } from '../../../shared/ipcStale.ts';
 import { DeskError, errorTitle, operatorMessage } from './desk.ts';
 import { HOST_DOWN } from './webDesk.ts';
 
-/** What the window knows of its link to the exchange, from the outcomes of calls that reach it. */
+/** What the window knows of its link to the exchange: the core's word on every request, and the window's own calls. */
 export interface ConnectionState {
   /** When a call last came back with the exchange's answer (accepted or refused: it answered). */
   lastAnswerAt: number | null;
@@ -28,9 +29,24 @@ const NO_TOKEN = new DeskError({
   message: "This page was opened without the desk's token. Open the address that `npm start` printed.",
 });
 
+/**
+ * Takes the core's picture of the link (every request the desk sent, its polls among them) into the
+ * window's: the newer answer and the newer failure win, whichever side saw them.
+ */
+export function noteLink(store: StoreApi<ConnectionState>, link: LinkState): void {
+  const c = store.getState();
+  const answer = Math.max(c.lastAnswerAt ?? -Infinity, link.last_answer_at ?? -Infinity);
+  const lastAnswerAt = answer === -Infinity ? null : answer;
+  const f = link.last_failure;
+  const lastFailure =
+    f && (c.lastFailure === null || f.at > c.lastFailure.at) ? { at: f.at, title: f.title, message: f.title, host: false } : c.lastFailure;
+  if (lastAnswerAt !== c.lastAnswerAt || lastFailure !== c.lastFailure) store.setState({ lastAnswerAt, lastFailure });
+}
+
 export function createDesk(api: DeskApi | null, now: () => number = Date.now): Desk {
   const connection = createStore<ConnectionState>(() => ({ lastAnswerAt: null, lastFailure: null, sandbox: null }));
   api?.on('sandbox', (sandbox) => connection.setState({ sandbox }));
+  api?.on('link', (link) => noteLink(connection, link));
   return {
     api,
     connection,

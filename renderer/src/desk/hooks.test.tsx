@@ -38,12 +38,14 @@ function AllReads() {
     approvalsState: useDeskQuery('approvalsState', {}),
     withdrawalsCancellable: useDeskQuery('withdrawalsCancellable', {}),
     batchStatus: useDeskQuery('batchStatus', { ref: 'b-1' }),
+    requestStatus: useDeskQuery('requestStatus', { ref: 'r-1' }),
     addressBookList: useDeskQuery('addressBookList', {}),
     walletCurrencyChains: useDeskQuery('walletCurrencyChains', { currency: 'USDT' }),
     walletWithdrawStatus: useDeskQuery('walletWithdrawStatus', {}),
     walletSavedAddresses: useDeskQuery('walletSavedAddresses', { currency: 'USDT' }),
     journalAuditKeys: useDeskQuery('journalAuditKeys', {}),
     payoutsProgress: useDeskQuery('payoutsProgress', { ref: 'b-1' }),
+    payoutsBatches: useDeskQuery('payoutsBatches', {}),
     rebalanceScope: useDeskQuery('rebalanceScope', { currency: 'USDT' }),
     rebalanceTemplates: useDeskQuery('rebalanceTemplates', {}),
     rebalanceBatches: useDeskQuery('rebalanceBatches', {}),
@@ -54,6 +56,7 @@ function AllReads() {
     spotTrades: useDeskQuery('spotTrades', { currency_pair: 'BTC_USDT' }),
     unreadRecords: useDeskQuery('unreadRecords', {}),
     noticesList: useDeskQuery('noticesList', {}),
+    deskStatus: useDeskQuery('deskStatus', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -97,7 +100,7 @@ const BALANCES_ONCE = {
   balanceAlerts: 1,
   balancesSettingsGet: 1,
 };
-const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1 };
+const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1, requestStatus: 1 };
 const WALLET_ONCE = { addressBookList: 1, walletCurrencyChains: 1, walletWithdrawStatus: 1, walletSavedAddresses: 1 };
 const REBALANCE_ONCE = { rebalanceScope: 1, rebalanceTemplates: 1, rebalanceBatches: 1 };
 const HISTORY_ONCE = {
@@ -121,15 +124,19 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
     });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:in_flight');
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
     });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:unconfirmed');
   });
@@ -146,7 +153,9 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'o-1', kind: 'spot_order', state: 'in_flight' })))).toEqual({
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
       journalEntries: 1,
       spotOrderBook: 1,
       spotOrders: 1,
@@ -155,14 +164,32 @@ describe('targeted refresh: each event and write refetches only what it makes st
     });
   });
 
-  it('refetches the balance, and only it, when an intent says money moved', async () => {
+  it('refetches every balance figure, and only those, when an intent says money moved', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({
       totalBalance: 1,
+      balancesMain: 1,
+      balancesMatrix: 1,
+      balancesSubAccount: 1,
+      rebalanceScope: 1,
       withdrawalsCancellable: 1,
       batchStatus: 1,
+      requestStatus: 1,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
+    });
+  });
+
+  it('refetches the balance reads when a balances load ends, not while it runs', async () => {
+    const { fake, counts, after } = await setUp();
+    const progress = { scope: 'sub_accounts' as const, loaded: 3, total: 15, error: null };
+    expect(await after(counts(), () => fake.emit('balancesProgress', { ...progress, done: false }))).toEqual({});
+    expect(await after(counts(), () => fake.emit('balancesProgress', { ...progress, loaded: 15, done: true }))).toEqual({
+      balancesMain: 1,
+      balancesMatrix: 1,
+      balancesSubAccount: 1,
+      balanceAlerts: 1,
     });
   });
 
@@ -177,6 +204,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       journalVerify: 1,
       journalAuditKeys: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
       totalBalance: 1,
       ...HISTORY_ONCE,
       depositAddress: 1,
@@ -198,6 +226,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       ...APPROVALS_ONCE,
       journalEntries: 1,
       payoutsProgress: 1,
+      payoutsBatches: 1,
       rebalanceBatches: 1,
     });
   });

@@ -11,6 +11,8 @@ import {
   FINISHED_INTENT_STATES,
 } from '../../../shared/ipc.ts';
 import {
+  LOAD_DONE_READS,
+  MONEY_MOVED_READS,
   MONEY_MOVED_STATES,
   SPOT_READS,
   STALE_AFTER_WRITE,
@@ -104,7 +106,9 @@ export function useDeskEventsIntoCache(): void {
       desk.on(event, (payload: unknown) => {
         const target = (WRITTEN_BY_EVENT as Partial<Record<EventName, QueryChannel>>)[event];
         if (target) writeAnswer(qc, target, payload);
-        if (event === 'intent' && MONEY_MOVED_STATES.has((payload as IntentView).state)) invalidate(qc, ['totalBalance']);
+        if (event === 'intent' && MONEY_MOVED_STATES.has((payload as IntentView).state)) invalidate(qc, MONEY_MOVED_READS);
+        // Only a finished load changes what the balance reads show (the stale map cannot say "only when done").
+        if (event === 'balancesProgress' && (payload as EventPayload<'balancesProgress'>).done) invalidate(qc, LOAD_DONE_READS);
         if (event === 'intent' && (payload as IntentView).kind.startsWith('spot_')) invalidate(qc, SPOT_READS);
         if (event === 'sandbox' && (payload as EventPayload<'sandbox'>).state === 'down') return;
         invalidate(qc, STALE_ON_EVENT[event]);

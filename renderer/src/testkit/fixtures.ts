@@ -65,6 +65,7 @@ export function baseAnswers(): FakeAnswers {
     unsentList: [],
     unreadRecords: { count: 0, records: [] },
     noticesList: { unread: 0, items: [] },
+    deskStatus: { link: { last_answer_at: null, last_failure: null }, rate_limits: { buckets: [] } },
     depositAddress: { currency: 'USDT', address: '', min_deposit_amount: '', multichain_addresses: [] },
     balancesMain: {
       fetched_at: 1_700_000_000_000,
@@ -107,6 +108,8 @@ export function baseAnswers(): FakeAnswers {
     journalExport: { filename: 'journal.csv', text: '', entries: 0 },
     journalAuditKeys: [],
     batchStatus: null,
+    payoutsBatches: [],
+    requestStatus: { ref: 'r-1', state: 'to_sign', expires_at: null, approved_by: [], needed: 1, rejected: null, intent: null },
     payoutsProgress: {
       ref: 'b-1',
       title: '1 withdrawal from payouts.csv',
@@ -149,10 +152,11 @@ export const PAIR: ChannelResponse<'spotPairs'>[number] = {
 
 /** One operator, the default policy, nothing waiting, not frozen. */
 export const APPROVALS: ChannelResponse<'approvalsState'> = {
-  operators: [{ id: 'op-1', name: 'Alice', state: 'in_force' }],
+  operators: [{ id: 'op-1', name: 'Alice', state: 'in_force', role: 'admin', role_ahead: 'admin' }],
   needs_first_operator: false,
   policy: { rules: DEFAULT_POLICY.rules, ref: null, refused: null },
   change_quorum: 1,
+  resilience: { strictest: 'rule confirm-every-write', needs: 1, signers: 1, margin: 0 },
   cooling_off_hours: 24,
   frozen: null,
   items: [],

@@ -31,6 +31,21 @@ export async function ensureOperator(core: Core & ConfirmCore, vaultPassphrase?:
   return made.id;
 }
 
+/**
+ * Proposes another operator, signed by the test operator; under the default policy (one approval) and a
+ * cooling-off of 0 they are in force at once. For policies that need more than one signer.
+ */
+export async function addOperator(core: Core & ConfirmCore, name: string, passphrase: string): Promise<string> {
+  const by = await ensureOperator(core);
+  const st = await ok<ConfirmState>(core.invokeConfirm('confirmState', {}));
+  const found = st.operators.find((o) => o.name === name);
+  if (found) return found.id;
+  const made = await ok<{ id: string }>(
+    core.invokeConfirm('confirmProposeOperator', { name, new_passphrase: passphrase, by, passphrase: TEST_OPERATOR.passphrase }),
+  );
+  return made.id;
+}
+
 /** Adds a destination to the address book, signed by the operator; one already there is left as it is. */
 export async function addToBook(
   core: Core & ConfirmCore,
@@ -62,10 +77,9 @@ export async function signGoverned(
     const { currency, chain, address, memo } = write.input;
     await addToBook(core, { currency, chain, address, ...(memo ? { memo } : {}) }, operator);
   }
-  const t = await ok<{ ticket: string }>(core.invoke('approvalsDraft', { write }));
-  const ref = (await ok<ConfirmState>(core.invokeConfirm('confirmState', {}))).tickets.find((x) => x.id === t.ticket)!.ref;
+  const t = await ok<{ ticket: string; ref: string }>(core.invoke('approvalsDraft', { write }));
   await ok(core.invokeConfirm('confirmSign', { ticket: t.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
-  return ref;
+  return t.ref;
 }
 
 /** signGoverned, then waits until the exchange's answer is journaled. */

@@ -23,6 +23,7 @@ export function bounds(scope: readonly InScope[]): Bounds[] {
     const t = s.target;
     if (t.type === 'amount') return { lo: units(t.amount), hi: units(t.amount) };
     if (t.type === 'band') return { lo: t.floor ? units(t.floor) : 0, hi: t.ceiling ? units(t.ceiling) : Infinity };
+    if (t.type === 'remainder') return { lo: 0, hi: Infinity };
     const [p, q = '1'] = t.share.split('/');
     const e = new Decimal(total).times(p!).div(q);
     exact.push(e);

@@ -1,4 +1,4 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { INTENT_STATUS_KIND, statusEntry } from '../../../../shared/api/statusWords.ts';
 import type { IntentView } from '../../../../shared/ipc.ts';
@@ -37,10 +37,16 @@ function ExchangeStatus({ intent, status }: { intent: IntentView; status: string
   );
 }
 
-function IntentRow({ intent: i, onSettle }: { intent: IntentView; onSettle: (i: IntentView) => void }) {
+function IntentRow({ intent: i, onSettle, marked }: { intent: IntentView; onSettle: (i: IntentView) => void; marked: boolean }) {
   const approve = useDeskMutation('writeApprove');
   const cancel = useDeskMutation('writeCancel');
   const rowRef = useRef<HTMLTableRowElement>(null);
+  // Arrived by a page's link to this write's record: show it, and put focus on it for a screen reader.
+  useEffect(() => {
+    if (!marked) return;
+    rowRef.current?.scrollIntoView({ block: 'center' });
+    rowRef.current?.focus();
+  }, [marked]);
   // The buttons go away as the state moves on: focus stays on the row, not the page body.
   const act = (run: () => void) => {
     rowRef.current?.focus();
@@ -48,7 +54,15 @@ function IntentRow({ intent: i, onSettle }: { intent: IntentView; onSettle: (i: 
   };
   const trouble = TROUBLE_STATES.has(i.state);
   return (
-    <tr ref={rowRef} tabIndex={-1} data-intent={i.id} data-state={i.state} aria-label={`${KIND_NAMES[i.kind]} ${summary(i)}`}>
+    <tr
+      ref={rowRef}
+      tabIndex={-1}
+      data-intent={i.id}
+      data-state={i.state}
+      className={marked ? 'marked' : undefined}
+      aria-current={marked ? 'true' : undefined}
+      aria-label={`${KIND_NAMES[i.kind]} ${summary(i)}`}
+    >
       <td className="small">{new Date(i.created_at).toLocaleString()}</td>
       <td>{KIND_NAMES[i.kind]}</td>
       <td className="small wrap">
@@ -100,6 +114,7 @@ function IntentRow({ intent: i, onSettle }: { intent: IntentView; onSettle: (i: 
 export default function ActivityPage() {
   const [search] = useSearchParams();
   const unfinishedOnly = search.get('show') === 'unfinished';
+  const marked = search.get('intent');
   // The newest 200 writes, one page of the journal (keyset paging in the core); older ones stay in the journal.
   const list = useDeskQuery('intentsList', { unfinished_only: unfinishedOnly, limit: 200 });
   const items = list.data?.items;
@@ -139,7 +154,7 @@ export default function ActivityPage() {
           </thead>
           <tbody>
             {items.map((i) => (
-              <IntentRow key={i.id} intent={i} onSettle={setSettling} />
+              <IntentRow key={i.id} intent={i} onSettle={setSettling} marked={i.id === marked} />
             ))}
           </tbody>
         </table>

@@ -20,6 +20,7 @@ const WAITING: ApprovalItem = {
   approved_by: [],
   needed: 2,
   state: 'waiting',
+  expires_at: 1_700_259_200_000,
   effective_at: null,
   rejected: null,
 };
@@ -34,7 +35,7 @@ describe('Approvals page', () => {
     renderWithDesk(fake, <ApprovalsPage />, { at: '/approvals' });
     const row = await screen.findByTestId('approval-item');
     expect(row.textContent).toContain('2 more');
-    expect(within(row).getByTestId('item-state').textContent).toBe('waiting');
+    expect(within(row).getByTestId('item-state').textContent).toMatch(/^waiting \(expires .+\)$/);
 
     // A rejection needs its reason before it can be asked for.
     const reject = within(row).getByRole('button', { name: 'Reject' });
@@ -88,6 +89,48 @@ describe('Approvals page', () => {
     );
     expect((await screen.findByTestId('cooling-off-variable')).textContent).toMatch(
       /TREASURY_DESK_COOLING_OFF_HOURS and applies to the Sandbox profile only; every other profile waits 24 h/,
+    );
+  });
+
+  it("shows each operator's role and asks the confirmation window for a role change", async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      approvalsState: {
+        ...APPROVALS,
+        operators: [
+          { id: 'op-1', name: 'Alice', state: 'in_force', role: 'admin', role_ahead: 'admin' },
+          { id: 'op-2', name: 'Dan', state: 'in_force', role: 'drafter', role_ahead: 'approver' },
+        ],
+      },
+      approvalsSetRole: (r) => ({ ticket: 't-9', title: `Make Dan an ${r.role}` }),
+    });
+    renderWithDesk(fake, <ApprovalsPage />, { at: '/approvals' });
+    const dan = (await screen.findAllByTestId('operator'))[1]!;
+    expect(dan.textContent).toContain('drafter (becomes approver after the cooling-off)');
+    await userEvent.selectOptions(within(dan).getByLabelText('New role for Dan'), 'admin');
+    await userEvent.click(within(dan).getByRole('button', { name: 'Propose role change' }));
+    await waitFor(() => expect(fake.calls.approvalsSetRole).toEqual([{ id: 'op-2', role: 'admin' }]));
+    expect((await screen.findByTestId('asked')).textContent).toBe('Sign in the confirmation window: “Make Dan an admin”.');
+  });
+
+  it('shows an expired request with who had signed, and offers no approval', async () => {
+    const expired: ApprovalItem = { ...WAITING, state: 'expired', approved_by: ['Alice'] };
+    renderWithDesk(fakeDesk({ ...baseAnswers(), approvalsState: { ...APPROVALS, items: [expired] } }), <ApprovalsPage />, {
+      at: '/approvals',
+    });
+    const row = await screen.findByTestId('approval-item');
+    expect(within(row).getByTestId('item-state').textContent).toMatch(/^expired .+, unapproved: never sent\. Draft it again/);
+    expect(row.textContent).toContain('Alice');
+    expect(within(row).queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('says how many operators the desk could lose before the policy in force wedges it', async () => {
+    const three = { strictest: 'rule two-others', needs: 3, signers: 4, margin: 1 };
+    renderWithDesk(fakeDesk({ ...baseAnswers(), approvalsState: { ...APPROVALS, resilience: three } }), <ApprovalsPage />, {
+      at: '/approvals',
+    });
+    expect((await screen.findByTestId('resilience')).textContent).toBe(
+      'The strictest requirement, rule two-others, needs 3 distinct operators; 4 can sign. Losing any 2 operators would wedge it: nothing it governs could be sent and no change could repair it.',
     );
   });
 

@@ -1,11 +1,12 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { pagePath } from '../../app/paths.ts';
-import { channels, type ApprovalItem } from '../../../../shared/ipc.ts';
+import { channels, type ApprovalItem, type ApprovalsState } from '../../../../shared/ipc.ts';
 import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
+import { OperatorList } from './OperatorList.tsx';
 import { PolicyEditor } from './PolicyEditor.tsx';
 import { VerdictTable } from './Verdict.tsx';
 import { LongValue } from '../../components/LongValue.tsx';
@@ -66,6 +67,15 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
         {it.state.replace('_', ' ')}
         {it.state === 'cooling_off' && it.effective_at && (
           <span className="small muted"> until {new Date(it.effective_at).toLocaleString()}</span>
+        )}
+        {it.state === 'waiting' && it.expires_at && (
+          <span className="small muted"> (expires {new Date(it.expires_at).toLocaleString()})</span>
+        )}
+        {it.state === 'expired' && it.expires_at && (
+          <span className="small">
+            {' '}
+            {new Date(it.expires_at).toLocaleString()}, unapproved: never sent. Draft it again if it is still wanted.
+          </span>
         )}
         {it.rejected && (
           <span className="small">
@@ -143,7 +153,6 @@ function Cancellable() {
 export default function ApprovalsPage() {
   const state = useDeskQuery('approvalsState', {});
   const unfreeze = useDeskMutation('approvalsUnfreeze');
-  const remove = useDeskMutation('approvalsRemoveOperator');
   const [asked, setAsked] = useState<string | null>(null);
   if (state.isError) return <ErrorPanel error={state.error} />;
   if (!state.data) return null;
@@ -197,31 +206,16 @@ export default function ApprovalsPage() {
       </section>
       <section className="card">
         <h2>Operators</h2>
-        {remove.isError && <ErrorPanel error={remove.error} />}
         {s.needs_first_operator ? (
           <p>No operator yet: create the first in the confirmation window.</p>
         ) : (
-          <ul>
-            {s.operators.map((o) => (
-              <li key={o.id}>
-                {o.name} <span className="small muted">{o.state.replace('_', ' ')}</span>
-                {o.state === 'in_force' && (
-                  <button
-                    type="button"
-                    className="small"
-                    onClick={() => remove.mutate({ id: o.id }, { onSuccess: (t) => setAsked(t.title) })}
-                  >
-                    Propose removal
-                  </button>
-                )}
-              </li>
-            ))}
-          </ul>
+          <OperatorList operators={s.operators} onAsk={setAsked} />
         )}
         <p className="small muted">
           Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect {s.cooling_off_hours}{' '}
           h later.
         </p>
+        {!s.needs_first_operator && <Resilience r={s.resilience} />}
         {s.cooling_off_variable && (
           <p className="small muted" data-testid="cooling-off-variable">
             This wait is set by TREASURY_DESK_COOLING_OFF_HOURS and applies to the Sandbox profile only; every other profile waits 24 h. A
@@ -248,5 +242,21 @@ export default function ApprovalsPage() {
         <PolicyEditor current={{ rules: s.policy.rules }} onAsk={setAsked} />
       </section>
     </>
+  );
+}
+
+/**
+ * How many operators the desk could lose before the policy in force wedges it: any set of margin + 1
+ * operators is the smallest whose loss leaves its strictest requirement without enough signers.
+ */
+function Resilience({ r }: { r: ApprovalsState['resilience'] }) {
+  const lose = r.margin + 1;
+  return (
+    <p className="small" data-testid="resilience">
+      The strictest requirement, {r.strictest}, needs {r.needs} distinct operator{r.needs === 1 ? '' : 's'}; {r.signers} can sign.{' '}
+      {lose >= r.signers
+        ? 'Only losing every operator would wedge the desk.'
+        : `Losing any ${lose === 1 ? 'one operator' : `${lose} operators`} would wedge it: nothing it governs could be sent and no change could repair it.`}
+    </p>
   );
 }

@@ -2,12 +2,14 @@ import type { ReactNode } from 'react';
 import type { ChannelRequest, Review } from '../../../../shared/ipc.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
+import { RequestOutcome } from './RequestOutcome.tsx';
 import { VerdictTable } from './Verdict.tsx';
 
 /**
  * The end of every review: the policy's verdict, then "Send for signing", which drafts the write for the
- * confirmation window. A blocked write has no send button; `what` names it in the refusal ("write",
- * "order"); `afterDraft` is what the page offers once the draft waits for its signatures.
+ * confirmation window, then follows the draft in place to its final status. A blocked write has no send
+ * button; `what` names it in the refusal ("write", "order"); `afterDraft` is what the page offers once the
+ * draft is made.
  */
 export function SendForSigning({
   review,
@@ -30,10 +32,7 @@ export function SendForSigning({
       {draft.isError && <ErrorPanel error={draft.error} />}
       {draft.data ? (
         <>
-          <p role="status" data-testid="awaiting-signature">
-            Waiting for a signature in the confirmation window: “{draft.data.title}”. Nothing is sent until the policy's approvals are
-            signed there.
-          </p>
+          <RequestOutcome requestRef={draft.data.ref} title={draft.data.title} onAgain={() => draft.reset()} />
           {afterDraft}
         </>
       ) : (

@@ -12,6 +12,8 @@ import { useAutoRefreshMs } from './hooks.ts';
 import './balances.css';
 
 const AUTO_REFRESH_CHOICES = [0, 60, 300, 900, 3600];
+/** The latest fetches listed under the chart, newest first. */
+const RECENT_SHOWN = 5;
 
 /** The Overview's balances: the total over time, a refresh, the auto-refresh setting, the main account's own accounts. */
 export function OverviewBalances({ currency, totalAt }: { currency: ValuationCurrency; totalAt: number }) {
@@ -27,6 +29,7 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
   const settings = useDeskQuery('balancesSettingsGet', {});
   const save = useDeskMutation('balancesSettingsSave');
   const last = snapshots.data?.at(-1);
+  const recent = (snapshots.data ?? []).slice(-RECENT_SHOWN).reverse();
 
   const refresh = async () => {
     // The keys come from the factory: a hand-written ['totalBalance'] matched no cached read, and Refresh did nothing.
@@ -41,9 +44,12 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
         <button type="button" onClick={() => void refresh()} data-testid="overview-refresh">
           Refresh
         </button>
-        <span className="muted small" data-testid="total-fetched-at">
-          Total fetched {timeOf(last?.at ?? null)} (the exchange may serve it up to a minute old)
-        </span>
+        {/* Until the first snapshot is read the time is unknown: nothing is said rather than "fetched —". */}
+        {last && (
+          <span className="muted small" data-testid="total-fetched-at">
+            Total fetched {timeOf(last.at)} (the exchange may serve it up to a minute old)
+          </span>
+        )}
         {settings.data && (
           <label className="inline">
             Auto-refresh
@@ -84,6 +90,25 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
           </ResponsiveContainer>
         </div>
         <p className="muted small">{snapshots.data?.length ?? 0} snapshots, one at each fetch of the total.</p>
+        {/* Two fetches a few seconds apart are one dot on a chart that spans days: the latest are listed, each on its own. */}
+        {recent.length > 0 && (
+          <table className="table compact" data-testid="recent-snapshots" aria-label="Latest fetches of the total">
+            <thead>
+              <tr>
+                <th>Fetched</th>
+                <th className="num">Total ({currency})</th>
+              </tr>
+            </thead>
+            <tbody>
+              {recent.map((s, i) => (
+                <tr key={`${s.at}-${i}`}>
+                  <td>{timeOf(s.at)}</td>
+                  <td className="num">{figure(s.amount)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </div>
       <div className="card">
         <h2>Main account's own accounts ({quote})</h2>

@@ -31,7 +31,7 @@ export function useMatrixBlocks(query: Omit<MatrixQuery, 'offset' | 'limit'>, vi
         queryKey: deskKeys.balancesMatrix.of(request),
         queryFn,
         placeholderData: keepPreviousData,
-        // A load ends with a balancesProgress event (hooks.ts); a window whose event stream connected after
+        // A load ends with a balancesProgress event (desk/hooks.ts); a window whose event stream connected after
         // that event left would show "Loading" for ever (seen in a loaded CI run): while the core answers
         // that it is loading, ask again each second.
         refetchInterval: (q: { state: { data?: MatrixPage } }) => {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { whyNotCancellable } from '../../../../shared/api/statuses.ts';
 import { statusWords } from '../../../../shared/api/statusWords.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
@@ -148,8 +149,12 @@ export function WithdrawalDetail({ id, onClose }: { id: string; onClose: () => v
           No journal entry: it predates this desk's watch, or another tool sent it before.
         </p>
       )}
-      {(cancellable || offered) && (
+      {cancellable || offered ? (
         <CancelButton id={r.id} amount={`${groupDigits(r.amount)} ${r.currency}`} status={r.status} cancellable={cancellable} />
+      ) : (
+        <p className="muted" data-testid="no-cancel">
+          {whyNotCancellable(r.status)}
+        </p>
       )}
     </aside>
   );

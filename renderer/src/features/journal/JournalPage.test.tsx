@@ -111,6 +111,31 @@ describe('Journal page', () => {
     expect(fake.calls.journalExport).toEqual([{ format: 'bundle' }]);
   });
 
+  it('exports as CSV what the filter on screen shows, and says so', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      journalEntries: entries,
+      journalExport: { filename: 'journal-2026-03-01-filtered.csv', text: 'journal,seq\n', entries: 1 },
+    });
+    URL.createObjectURL = () => 'blob:x';
+    URL.revokeObjectURL = () => {};
+    HTMLAnchorElement.prototype.click = () => {};
+    renderWithDesk(fake, <JournalPage />, { at: '/journal' });
+    await screen.findByTestId('journal-entries');
+    await userEvent.selectOptions(screen.getByLabelText('Kind'), 'Sent');
+    await userEvent.type(screen.getByLabelText('Operator'), 'bob');
+    await userEvent.click(screen.getByRole('button', { name: 'Filter' }));
+    await waitFor(() => expect(fake.calls.journalEntries?.at(-1)).toMatchObject({ type: 'sent', by: 'bob' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Export CSV (filtered)' }));
+    expect((await screen.findByRole('status')).textContent).toBe(
+      '1 entry matching the filter exported to journal-2026-03-01-filtered.csv.',
+    );
+    expect(fake.calls.journalExport).toEqual([{ format: 'csv', type: 'sent', by: 'bob' }]);
+    // The signed bundle stays whole: a verifier checks every entry against the one before it.
+    await userEvent.click(screen.getByRole('button', { name: 'Export signed bundle' }));
+    await waitFor(() => expect(fake.calls.journalExport?.at(-1)).toEqual({ format: 'bundle' }));
+  });
+
   it("shows each journal's bundle key fingerprint, the figure npm run verify-journal prints", async () => {
     const fake = fakeDesk({
       ...baseAnswers(),

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { z } from 'zod';
 import type { AuditCursor } from '../../../../shared/journal.ts';
-import { AuditQuery, ENTRY_TYPE_NAMES } from '../../../../shared/journal.ts';
+import { AuditFilters, ENTRY_TYPE_NAMES } from '../../../../shared/journal.ts';
 import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
@@ -27,7 +27,7 @@ function toFilters(f: typeof EMPTY): Filters {
 const FilterSchema = z
   .object({ type: z.string(), by: z.string(), from: z.string(), to: z.string(), intent: z.string() })
   .transform(toFilters)
-  .pipe(AuditQuery.omit({ after: true, limit: true }));
+  .pipe(AuditFilters);
 
 /** Every entry of the profile's and the approvals journals: filter, follow one intent, verify, export. */
 export default function JournalPage() {
@@ -58,7 +58,12 @@ export default function JournalPage() {
   const submit = handleSubmit(show);
   const exportAs = (format: 'csv' | 'bundle') => {
     setExportError(null);
-    downloadJournal(desk, format).then((r) => setNote(`${r.entries} entries exported to ${r.filename}.`), setExportError);
+    const part = format === 'csv' && Object.keys(filters).length > 0;
+    downloadJournal(desk, format, filters).then(
+      (r) =>
+        setNote(`${r.entries} ${r.entries === 1 ? 'entry' : 'entries'}${part ? ' matching the filter' : ''} exported to ${r.filename}.`),
+      setExportError,
+    );
   };
 
   return (
@@ -75,9 +80,9 @@ export default function JournalPage() {
             {verify.isFetching ? 'Verifying…' : 'Verify'}
           </button>
           <button type="button" onClick={() => exportAs('csv')}>
-            Export CSV
+            {Object.keys(filters).length > 0 ? 'Export CSV (filtered)' : 'Export CSV'}
           </button>
-          <button type="button" onClick={() => exportAs('bundle')}>
+          <button type="button" onClick={() => exportAs('bundle')} title="Whole journals: a verifier checks every entry against the last">
             Export signed bundle
           </button>
         </div>

@@ -2,6 +2,7 @@ import { FINISH_AS, type SpotOrder } from '../../../../shared/api/orders.ts';
 import { tradeTimeMs } from '../../../../shared/api/tradeTime.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
+import { RequestOutcome } from '../approvals/index.ts';
 import { useCancel } from './useCancel.ts';
 
 /** Orders and trades are read again this often, so fills show as they arrive. */
@@ -45,6 +46,7 @@ export function OrderLists({ pair, sub }: { pair: string; sub?: string }) {
             {cancel.note}
           </p>
         )}
+        {cancel.drafted && <RequestOutcome requestRef={cancel.drafted.ref} title={cancel.drafted.title} />}
         <table className="table compact" data-testid="open-orders">
           <thead>
             <tr>

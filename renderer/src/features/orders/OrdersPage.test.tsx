@@ -76,7 +76,8 @@ function desk(over: Parameters<typeof fakeDesk>[0] = {}) {
             order({ id: '503', status: 'cancelled', finish_as: 'poc' }),
           ],
     approvalsReview: REVIEW,
-    approvalsDraft: { ticket: 'tk-1', title: 'buy 0.01 BTC_USDT at 60000' },
+    approvalsDraft: { ticket: 'tk-1', title: 'buy 0.01 BTC_USDT at 60000', ref: 'r-1' },
+    requestStatus: { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 1, rejected: null, expires_at: null, intent: null },
     ...over,
   });
 }

@@ -7,7 +7,7 @@ type Write = ChannelRequest<'approvalsDraft'>['write'];
 /**
  * A cancel is a write like any other: journaled, then sent exactly once. The default policy lets
  * cancels go without a signature (they move no money); a policy that governs them gets a draft signed
- * in the confirmation window instead.
+ * in the confirmation window instead, followed on the page (`drafted`) to its end.
  */
 export function useCancel() {
   const review = useDeskMutation('approvalsReview');
@@ -17,10 +17,12 @@ export function useCancel() {
   const [error, setError] = useState<unknown>(null);
   const [note, setNote] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [drafted, setDrafted] = useState<{ ref: string; title: string } | null>(null);
   const run = async (write: Write): Promise<void> => {
     setBusy(true);
     setError(null);
     setNote(null);
+    setDrafted(null);
     try {
       const r = await review.mutateAsync({ write });
       if (r.verdict.decision === 'allow') {
@@ -35,7 +37,7 @@ export function useCancel() {
         );
       } else if (r.verdict.decision === 'require') {
         const t = await draft.mutateAsync({ write });
-        setNote(`The policy wants a signature: “${t.title}” waits in the confirmation window.`);
+        setDrafted({ ref: t.ref, title: t.title });
       } else {
         setNote('The policy blocks this cancellation.');
       }
@@ -45,5 +47,5 @@ export function useCancel() {
       setBusy(false);
     }
   };
-  return { run, busy, error, note };
+  return { run, busy, error, note, drafted };
 }

@@ -58,4 +58,34 @@ describe('Overview page', () => {
     await waitFor(() => expect(fake.count('balancesMain')).toBeGreaterThan(before.main));
     await waitFor(() => expect(fake.count('balancesSnapshots')).toBeGreaterThan(before.snapshots));
   });
+
+  it('says when the total was fetched only once it is known, never "fetched —"', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
+    await screen.findByTestId('total-amount');
+    await waitFor(() => expect(fake.count('balancesSnapshots')).toBeGreaterThan(0));
+    expect(screen.queryByTestId('total-fetched-at')).toBeNull();
+    expect(document.body.textContent).not.toMatch(/fetched\s*—/);
+    const at = Date.UTC(2026, 10, 26, 12, 30);
+    fake.answers.balancesSnapshots = [{ at, currency: 'USDT', amount: '1234567.5' }];
+    await userEvent.click(screen.getByTestId('overview-refresh'));
+    expect((await screen.findByTestId('total-fetched-at')).textContent).toContain(`Total fetched ${new Date(at).toLocaleString()}`);
+  });
+
+  it('lists each fetch of the total on its own, two Refreshes within one minute as two', async () => {
+    const at = Date.UTC(2026, 10, 26, 12, 30, 5);
+    const kept = [{ at, currency: 'USDT', amount: '1234567.5' }];
+    const fake = fakeDesk({ ...baseAnswers(), balancesSnapshots: () => kept });
+    renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
+    await screen.findByTestId('recent-snapshots');
+    // The core keeps a snapshot at each fetch (e2e/balances.e2e.ts counts them); the page lists each.
+    kept.push({ at: at + 20_000, currency: 'USDT', amount: '1234567.5' });
+    await userEvent.click(screen.getByTestId('overview-refresh'));
+    await waitFor(() => expect(within(screen.getByTestId('recent-snapshots')).getAllByRole('row')).toHaveLength(3));
+    const rows = within(screen.getByTestId('recent-snapshots')).getAllByRole('row').slice(1);
+    expect(rows.map((r) => r.textContent)).toEqual([
+      `${new Date(at + 20_000).toLocaleString()}1,234,567.5`,
+      `${new Date(at).toLocaleString()}1,234,567.5`,
+    ]);
+  });
 });

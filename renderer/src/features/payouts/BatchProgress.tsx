@@ -6,12 +6,13 @@ import { useDeskQuery } from '../../desk/hooks.ts';
 import { LongValue } from '../../components/LongValue.tsx';
 import { RawDetails } from '../../components/RawDetails.tsx';
 
-const STATE_WORDS = {
+export const STATE_WORDS = {
   drafted: "Drafted: waiting for its drafter's signature in the confirmation window",
   waiting: 'Waiting for approvals in the confirmation window',
   approved: "Approved: the rows go out one at a time, at the exchange's pace for withdrawals",
   sent: 'Every row was handed to the exchange',
   rejected: 'Rejected: no row is sent',
+  expired: 'Expired before its approvals were complete: no row is sent; import the file again if it is still wanted',
 } as const;
 
 /** A queued batch: its approvals, a progress bar from its rows' journal states, and the report. */

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { Verdict } from '../../../../shared/api/policy.ts';
-import type { PayoutProgress, PayoutReview, PayoutRowView } from '../../../../shared/payouts.ts';
+import type { PayoutBatchItem, PayoutProgress, PayoutReview, PayoutRowView } from '../../../../shared/payouts.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
 import { refusal } from '../../testkit/refusal.ts';
@@ -247,5 +247,67 @@ describe('Payouts page', () => {
       r.readAsText(urls[0]!);
     });
     expect(text).toBe('row\n1\n');
+  });
+});
+
+describe('Payouts page: the batches list', () => {
+  const item = (o: Partial<PayoutBatchItem>): PayoutBatchItem => ({
+    ref: 'b-1',
+    title: '2 withdrawals from march.csv',
+    file: 'march.csv',
+    state: 'sent',
+    counts: { pending: 0, sent: 1, refused: 1, skipped: 0 },
+    created_at: Date.UTC(2026, 2, 1, 9, 30),
+    rows: 2,
+    totals: [{ currency: 'USDT', amount: '23', fee: '2' }],
+    archivable: true,
+    ...o,
+  });
+
+  it('lists every batch the core keeps, reopens a report, and archives an ended batch', async () => {
+    const older = item({});
+    const newer = item({
+      ref: 'b-2',
+      title: '1 withdrawal from april.csv',
+      file: 'april.csv',
+      state: 'waiting',
+      counts: { pending: 1, sent: 0, refused: 0, skipped: 0 },
+      rows: 1,
+      totals: [{ currency: 'USDT', amount: '5' }],
+      archivable: false,
+    });
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      payoutsBatches: [newer, older],
+      payoutsArchive: () => {
+        fake.answers.payoutsBatches = [newer];
+        return { archived: true };
+      },
+    });
+    const first = renderWithDesk(fake, <PayoutsPage />, { at: '/payouts' });
+    let rows = await screen.findAllByTestId('payout-batch');
+    expect(rows.map((r) => r.textContent)).toEqual([
+      expect.stringMatching(
+        /^1 withdrawal from april\.csvapril\.csv · .*Waiting for approvals in the confirmation window1 rows: 0 sent, 0 refused, 0 skipped, 1 to go5 USDT/,
+      ),
+      expect.stringMatching(
+        /^2 withdrawals from march\.csvmarch\.csv · .*Every row was handed to the exchange2 rows: 1 sent, 1 refused, 0 skipped23 USDT \(fee 2\)/,
+      ),
+    ]);
+    // A batch under way cannot be archived yet.
+    expect(within(rows[0]!).getByRole('button', { name: 'Archive' })).toHaveProperty('disabled', true);
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Open report' }));
+    await waitFor(() => expect(first.router.state.location.search).toBe('?batch=b-1'));
+    expect(await screen.findByRole('region', { name: 'Batch progress' })).toBeTruthy();
+
+    // Away and back (the window opened again): the list is the core's, so the batches are still there.
+    first.unmount();
+    renderWithDesk(fake, <PayoutsPage />, { at: '/payouts' });
+    rows = await screen.findAllByTestId('payout-batch');
+    expect(rows).toHaveLength(2);
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Archive' }));
+    await waitFor(() => expect(screen.getAllByTestId('payout-batch')).toHaveLength(1));
+    expect(fake.calls.payoutsArchive).toEqual([{ ref: 'b-1' }]);
+    expect(screen.getByTestId('payout-batch').textContent).toContain('april.csv');
   });
 });

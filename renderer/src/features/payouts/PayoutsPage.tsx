@@ -9,6 +9,7 @@ import { operatorMessage } from '../../desk/desk.ts';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { BatchProgress } from './BatchProgress.tsx';
 import { ImportReview } from './ImportReview.tsx';
+import { PayoutBatches } from './PayoutBatches.tsx';
 import { readPayoutFile } from './readFile.ts';
 import './payouts.css';
 
@@ -65,6 +66,7 @@ export default function PayoutsPage() {
           </button>
         )}
       </header>
+      <PayoutBatches open={batch} onOpen={(ref) => setSearch({ batch: ref })} />
       {batch ? (
         <BatchProgress batchRef={batch} />
       ) : (

@@ -20,6 +20,7 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
   const desk = useDesk();
   const cancel = useDeskMutation('rebalanceCancel');
   const resume = useDeskMutation('rebalanceResume');
+  const archive = useDeskMutation('rebalanceArchive');
   const [exportError, setExportError] = useState<unknown>(null);
   const [note, setNote] = useState<string | null>(null);
   const count = (s: string) => batch.rows.filter((r) => r.state === s).length;
@@ -37,6 +38,7 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
       <p data-testid="batch-state">
         {batch.state === 'waiting' && 'Waiting for approval in the confirmation window. Nothing is sent until it is signed.'}
         {batch.state === 'rejected' && 'Rejected in the confirmation window: nothing was sent.'}
+        {batch.state === 'expired' && 'Expired before its approvals were complete: nothing was sent. Plan it again if it is still wanted.'}
         {batch.state === 'running' && (batch.cancelling ? 'Cancelling: the transfers under way finish, the rest is skipped.' : 'Running.')}
         {batch.state === 'paused' && 'Paused: nothing more is sent.'}
         {batch.state === 'finished' &&
@@ -47,7 +49,7 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
           {batch.paused}
         </p>
       )}
-      {batch.rows.length > 0 && batch.state !== 'waiting' && batch.state !== 'rejected' && (
+      {batch.rows.length > 0 && batch.state !== 'waiting' && batch.state !== 'rejected' && batch.state !== 'expired' && (
         <div className="row">
           <progress max={batch.rows.length} value={ended} aria-label="Transfers ended" data-testid="batch-progress" />
           <span className="small">
@@ -71,14 +73,20 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
             Read balances and resume
           </button>
         )}
-        {batch.rows.length > 0 && batch.state !== 'waiting' && batch.state !== 'rejected' && (
+        {batch.rows.length > 0 && batch.state !== 'waiting' && batch.state !== 'rejected' && batch.state !== 'expired' && (
           <button type="button" onClick={exportCsv}>
             Export report (CSV)
+          </button>
+        )}
+        {(batch.state === 'finished' || batch.state === 'rejected') && (
+          <button type="button" disabled={archive.isPending} onClick={() => archive.mutate({ ref: batch.ref })}>
+            Archive
           </button>
         )}
       </div>
       {cancel.isError && <ErrorPanel error={cancel.error} />}
       {resume.isError && <ErrorPanel error={resume.error} />}
+      {archive.isError && <ErrorPanel error={archive.error} />}
       {exportError !== null && <ErrorPanel error={exportError} />}
       {note && (
         <p className="muted small" role="status">

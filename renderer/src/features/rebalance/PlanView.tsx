@@ -12,7 +12,19 @@ export function duration(seconds: number): string {
 function targetText(t: RebalancePlan['accounts'][number]['target']): string {
   if (t.type === 'amount') return t.amount;
   if (t.type === 'share') return `share ${t.share}`;
+  if (t.type === 'remainder') return 'takes the remainder';
   return `band ${t.floor ?? '0'} to ${t.ceiling ?? 'no ceiling'}`;
+}
+
+/** The account that ends with what the other targets leave, said by name with what it ends with. */
+function RemainderLine({ plan }: { plan: RebalancePlan }) {
+  const rest = plan.accounts.find((a) => a.target.type === 'remainder');
+  if (!rest) return null;
+  return (
+    <p data-testid="takes-remainder">
+      {accountName(rest.account)} takes the remainder: it ends with {rest.after} {plan.currency}.
+    </p>
+  );
 }
 
 export function PlanView({ plan }: { plan: RebalancePlan }) {
@@ -47,6 +59,7 @@ export function PlanView({ plan }: { plan: RebalancePlan }) {
         {plan.bound} transfers for this many accounts). Expected time under the rate limits: at least {duration(plan.expectedSeconds)}.{' '}
         Balances read {new Date(plan.read_at).toLocaleTimeString()}.
       </p>
+      <RemainderLine plan={plan} />
       {plan.remainder !== '0' && (
         <p data-testid="remainder">
           Shares are rounded down to 8 decimals: {plan.remainder} {c} stays where it already is.

@@ -111,6 +111,67 @@ describe('Rebalance page', () => {
     expect(fake.calls.rebalanceDraft).toEqual([{ plan: 'p1' }]);
   });
 
+  it('plans with the main account in scope and no figure for it: it takes the remainder, and the plan says what it ends with', async () => {
+    const toA = { ...PLAN, moved: '40', remainder: '0', transfers: [{ from: main, to: a, amount: '40', legs: [leg(main, a)] }] };
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      rebalanceScope: { ...SCOPE, accounts: SCOPE.accounts.map((x) => (x.account === main ? { ...x, balance: '675886.797047' } : x)) },
+      rebalanceBatches: [],
+      rebalanceTemplates: [],
+      rebalancePlan: {
+        ...toA,
+        total: '675986.797047',
+        accounts: [
+          { account: main, target: { type: 'remainder' }, before: '675886.797047', after: '675846.797047' },
+          { account: a, target: { type: 'amount', amount: '140' }, before: '100', after: '140' },
+        ],
+      },
+    });
+    renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Read balances' }));
+    const scope = await screen.findByTestId('scope');
+    await userEvent.click(within(scope).getByLabelText(/^Include Main account · spot$/));
+    await userEvent.click(within(scope).getByLabelText(/^Include Sub-account 101 \(desk a\) · spot$/));
+    // The main account offers "takes the remainder" by name, chosen already: no figure to work out by hand.
+    const mainType = screen.getByLabelText<HTMLSelectElement>('Target type of Main account · spot');
+    expect(mainType.selectedOptions[0]!.textContent).toBe('Takes the remainder');
+    expect(screen.queryByLabelText('Target amount of Main account · spot')).toBeNull();
+    await userEvent.clear(screen.getByLabelText('Target amount of Sub-account 101 · spot'));
+    await userEvent.type(screen.getByLabelText('Target amount of Sub-account 101 · spot'), '140');
+    await userEvent.click(screen.getByRole('button', { name: 'Plan' }));
+    expect(fake.calls.rebalancePlan?.at(-1)).toEqual({
+      currency: 'USDT',
+      lines: [
+        { account: main, target: { type: 'remainder' } },
+        { account: a, target: { type: 'amount', amount: '140' } },
+      ],
+    });
+    const plan = await screen.findByTestId('plan');
+    expect(within(plan).getByTestId('takes-remainder').textContent).toBe(
+      'Main account · spot takes the remainder: it ends with 675846.797047 USDT.',
+    );
+    expect(within(within(plan).getByTestId('plan-accounts')).getAllByRole('row')[1]!.textContent).toContain('takes the remainder');
+  });
+
+  it('lets any one account take the remainder, and says so when two are set to', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), rebalanceScope: SCOPE, rebalanceBatches: [], rebalanceTemplates: [], rebalancePlan: PLAN });
+    renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Read balances' }));
+    const scope = await screen.findByTestId('scope');
+    await userEvent.click(within(scope).getByLabelText(/^Include Main account · spot$/));
+    await userEvent.click(within(scope).getByLabelText(/^Include Sub-account 101 \(desk a\) · spot$/));
+    await userEvent.selectOptions(screen.getByLabelText('Target type of Sub-account 101 · spot'), 'Takes the remainder');
+    await userEvent.click(screen.getByRole('button', { name: 'Plan' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      '2 accounts are set to take the remainder: only one can, so choose which and give the others a target.',
+    );
+    expect(fake.count('rebalancePlan')).toBe(0);
+    await userEvent.selectOptions(screen.getByLabelText('Target type of Main account · spot'), 'Amount');
+    await userEvent.click(screen.getByRole('button', { name: 'Plan' }));
+    await waitFor(() => expect(fake.count('rebalancePlan')).toBe(1));
+    expect(fake.calls.rebalancePlan?.at(-1)).toMatchObject({ lines: [{ account: main }, { account: a, target: { type: 'remainder' } }] });
+  });
+
   it("names a bad target or ceiling on its field by the contract's schema and asks for no plan", async () => {
     const fake = fakeDesk({ ...baseAnswers(), rebalanceScope: SCOPE, rebalanceBatches: [], rebalanceTemplates: [], rebalancePlan: PLAN });
     renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
@@ -208,5 +269,36 @@ describe('Rebalance page', () => {
     expect(fake.calls.rebalanceResume).toEqual([{ ref: 'r1' }]);
     expect(within(finished!).getByTestId('batch-state').textContent).toBe('Finished: 0 done, 1 failed, 0 skipped.');
     expect(within(finished!).getByTestId('batch-report').textContent).toContain('Not enough balance.');
+  });
+
+  it('lists every batch until it is archived, not only the three most recent, and archives an ended one', async () => {
+    const finished = (ref: string, title: string) =>
+      batch({ ref, title, state: 'finished', rows: [{ ...batch({}).rows[0]!, state: 'done' }] });
+    const all = [
+      batch({ ref: 'r5', title: 'Rebalance USDT: waiting', state: 'waiting', rows: [] }),
+      finished('r4', 'Rebalance USDT: fourth'),
+      finished('r3', 'Rebalance USDT: third'),
+      finished('r2', 'Rebalance USDT: second'),
+      finished('r1', 'Rebalance USDT: first'),
+    ];
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      rebalanceTemplates: [],
+      rebalanceBatches: all,
+      rebalanceArchive: (r) => {
+        fake.answers.rebalanceBatches = all.filter((b) => b.ref !== r.ref);
+        return { archived: true };
+      },
+    });
+    renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
+    await waitFor(() => expect(screen.getAllByTestId('batch')).toHaveLength(5));
+    const panels = screen.getAllByTestId('batch');
+    expect(panels.map((p) => within(p).getByRole('heading').textContent)).toEqual(all.map((b) => b.title));
+    // Waiting for its signatures, it cannot be archived; a finished one can.
+    expect(within(panels[0]!).queryByRole('button', { name: 'Archive' })).toBeNull();
+    await userEvent.click(within(panels[4]!).getByRole('button', { name: 'Archive' }));
+    await waitFor(() => expect(screen.getAllByTestId('batch')).toHaveLength(4));
+    expect(fake.calls.rebalanceArchive).toEqual([{ ref: 'r1' }]);
+    expect(screen.queryByRole('heading', { name: 'Rebalance USDT: first' })).toBeNull();
   });
 });

@@ -107,8 +107,8 @@ export default function RebalancePage() {
     setRows(next);
     setNote(missing.length ? `Template ${t.name} names accounts not in scope now: ${missing.join(', ')}.` : `Template ${t.name} applied.`);
   };
-  // Batches under way or waiting, and the three most recent others.
-  const visible = (batches.data ?? []).filter((b, i) => ['waiting', 'running', 'paused'].includes(b.state) || i < 3);
+  // Every batch until the operator archives it (the core keeps the list across restarts).
+  const visible = batches.data ?? [];
   const rowError = (i: number, f: 'amount' | 'share' | 'floor' | 'ceiling') => fieldMessage(errors.rows?.[i]?.[f]);
   const ceiling = watch('ceiling');
   const templateName = watch('template_name');
@@ -181,6 +181,7 @@ export default function RebalancePage() {
                         <option value="amount">Amount</option>
                         <option value="share">Share</option>
                         <option value="band">Band</option>
+                        <option value="remainder">Takes the remainder</option>
                       </select>
                     </td>
                     <td>
@@ -192,6 +193,9 @@ export default function RebalancePage() {
                           {...register(`rows.${i}.amount`)}
                           size={14}
                         />
+                      )}
+                      {r.type === 'remainder' && (
+                        <span className="small muted">Ends with what the other targets leave (one account only)</span>
                       )}
                       {r.type === 'share' && (
                         <FigureInput

@@ -3,7 +3,7 @@ import type { AccountRef, ScopeAccount, Target, TargetLine, Template } from '../
 // The targets form's state: one row per account in scope, each with its target as typed. The core checks
 // every figure again (shared/rebalance.ts): this only turns rows into the request and back.
 
-export type TargetType = 'amount' | 'share' | 'band';
+export type TargetType = Target['type'];
 export interface Row {
   account: AccountRef;
   name: string;
@@ -25,13 +25,30 @@ export function accountName(a: AccountRef, name = ''): string {
   return `${who} · ${a.kind.replace('_', ' ')}${a.pair ? ` ${a.pair}` : ''}`;
 }
 
+/** The main account's spot account: where money a plan does not place ends by default. */
+const isMainSpot = (a: AccountRef): boolean => a.owner === 'main' && a.kind === 'spot' && !a.pair;
+
+/**
+ * One row per account, each keeping its balance, except the main spot account, which takes the
+ * remainder: in scope without a figure of its own it ends with what the others' targets leave, where
+ * keeping its balance made every plan that moved money unreachable.
+ */
 export function rowsOf(scope: readonly ScopeAccount[]): Row[] {
-  return scope.map((s) => ({ ...s, included: false, type: 'amount', amount: s.balance, share: '', floor: '', ceiling: '' }));
+  return scope.map((s) => ({
+    ...s,
+    included: false,
+    type: isMainSpot(s.account) ? 'remainder' : 'amount',
+    amount: s.balance,
+    share: '',
+    floor: '',
+    ceiling: '',
+  }));
 }
 
 export function targetOf(r: Row): Target {
   if (r.type === 'amount') return { type: 'amount', amount: r.amount.trim() };
   if (r.type === 'share') return { type: 'share', share: r.share.trim() };
+  if (r.type === 'remainder') return { type: 'remainder' };
   return { type: 'band', ...(r.floor.trim() ? { floor: r.floor.trim() } : {}), ...(r.ceiling.trim() ? { ceiling: r.ceiling.trim() } : {}) };
 }
 

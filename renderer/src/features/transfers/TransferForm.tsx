@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { useId, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import type { ChannelRequest, Review } from '../../../../shared/ipc.ts';
 import { groupDigits } from '../../../../shared/money.ts';
@@ -22,6 +22,7 @@ import {
   type Values,
 } from './transferWrite.ts';
 import { useDrawBalance } from './useDrawBalance.ts';
+import { subAccountHint, useKnownSubAccounts, type KnownSubAccount } from './useKnownSubAccounts.ts';
 
 // One form per kind of move between the operator's own accounts. Fields are checked by the contract's
 // own schema (WriteRequest), the amount against the balance it draws from, both before anything is
@@ -50,6 +51,17 @@ function Choice<T extends string>({
         </option>
       ))}
     </select>
+  );
+}
+
+/** The known sub-accounts as the choices of a uid field: login name and uid; typing a uid still works, and is checked. */
+function SubAccountChoices({ id, known }: { id: string; known: readonly KnownSubAccount[] }) {
+  return (
+    <datalist id={id} data-testid="known-sub-accounts">
+      {known.map((k) => (
+        <option key={k.uid} value={k.uid} label={k.name ? `${k.name} (${k.uid})` : k.uid} />
+      ))}
+    </datalist>
   );
 }
 
@@ -118,16 +130,19 @@ export function TransferForm({
     at: AT,
   });
   const v = watch() as Values;
+  const known = useKnownSubAccounts(form === 'main_sub' || form === 'sub_to_sub');
+  const listId = `${useId()}-sub-accounts`;
   const source = sourceOf(form, v);
   const drawn = useDrawBalance(source, v.currency);
   available.current = drawn.available;
   const problem = (k: keyof Values) => fieldMessage(errors[k]);
-  const text = (k: keyof Values, extra: { inputMode?: 'decimal' | 'numeric'; upper?: boolean } = {}) => {
+  const text = (k: keyof Values, extra: { inputMode?: 'decimal' | 'numeric'; upper?: boolean; list?: string } = {}) => {
     const field = register(k);
     return (
       <input
         autoComplete="off"
         inputMode={extra.inputMode}
+        list={extra.list}
         {...field}
         onChange={(e) => {
           if (extra.upper) e.target.value = e.target.value.toUpperCase();
@@ -183,8 +198,8 @@ export function TransferForm({
               names={{ to: 'Main → sub-account', from: 'Sub-account → main' }}
             />
           </Field>
-          <Field label="Sub-account uid" error={problem('sub_account')}>
-            {text('sub_account', { inputMode: 'numeric' })}
+          <Field label="Sub-account uid" hint={subAccountHint(v.sub_account, known)} error={problem('sub_account')}>
+            {text('sub_account', { inputMode: 'numeric', list: listId })}
           </Field>
           <Field label="Sub-account's account" error={problem('sub_account_type')}>
             <Choice field={register('sub_account_type')} options={MAIN_SUB_TYPES} />
@@ -193,20 +208,21 @@ export function TransferForm({
       )}
       {form === 'sub_to_sub' && (
         <>
-          <Field label="From sub-account uid" error={problem('sub_account_from')}>
-            {text('sub_account_from', { inputMode: 'numeric' })}
+          <Field label="From sub-account uid" hint={subAccountHint(v.sub_account_from, known)} error={problem('sub_account_from')}>
+            {text('sub_account_from', { inputMode: 'numeric', list: listId })}
           </Field>
           <Field label="Its account (from)" error={problem('sub_account_from_type')}>
             <Choice field={register('sub_account_from_type')} options={SUB_SIDES} />
           </Field>
-          <Field label="To sub-account uid" error={problem('sub_account_to')}>
-            {text('sub_account_to', { inputMode: 'numeric' })}
+          <Field label="To sub-account uid" hint={subAccountHint(v.sub_account_to, known)} error={problem('sub_account_to')}>
+            {text('sub_account_to', { inputMode: 'numeric', list: listId })}
           </Field>
           <Field label="Its account (to)" error={problem('sub_account_to_type')}>
             <Choice field={register('sub_account_to_type')} options={SUB_SIDES} />
           </Field>
         </>
       )}
+      {(form === 'main_sub' || form === 'sub_to_sub') && <SubAccountChoices id={listId} known={known} />}
       {(form === 'own' || form === 'sub_own') && sides}
       <Field label="Currency" error={problem('currency')}>
         {text('currency', { upper: true })}

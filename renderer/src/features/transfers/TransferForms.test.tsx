@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { ChannelRequest } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
-import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
+import { baseAnswers, intent, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
 import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { TransfersPage } from '../history/index.ts';
@@ -72,7 +72,8 @@ function desk(subKeys: string[] = [], readOnly: string[] = []) {
       verdict: VERDICT,
       destination_note: null,
     }),
-    approvalsDraft: { ticket: 't-1', title: 'Draft a transfer' },
+    approvalsDraft: { ticket: 't-1', title: 'Draft a transfer', ref: 'r-1' },
+    requestStatus: { ref: 'r-1', state: 'to_sign', approved_by: [], needed: 1, rejected: null, expires_at: null, intent: null },
   });
 }
 
@@ -172,6 +173,71 @@ describe('Transfer forms', () => {
     });
   });
 
+  it('offers the known sub-accounts by login name and uid in each uid field, and still checks what is typed', async () => {
+    const fake = desk();
+    const row = (uid: string, name: string) => ({ uid, name, cells: {}, total: '0', cross_risk: null, margin_risk: null, alerts: 0 });
+    fake.answers.balancesMatrix = {
+      ...(baseAnswers().balancesMatrix as object),
+      total_rows: 2,
+      rows: [row('101', 'desk_ops'), row('102', 'market_maker')],
+    } as never;
+    renderWithDesk(fake, <TransfersPage />);
+    await open('Sub-account → sub-account');
+    const from = screen.getByLabelText('From sub-account uid');
+    const to = screen.getByLabelText('To sub-account uid');
+    // Both fields pick from one list: every sub-account the matrix's load found, by name and uid.
+    const list = await screen.findByTestId('known-sub-accounts');
+    expect(from.getAttribute('list')).toBe(list.id);
+    expect(to.getAttribute('list')).toBe(list.id);
+    await waitFor(() =>
+      expect([...list.querySelectorAll('option')].map((o) => [o.value, o.label])).toEqual([
+        ['101', 'desk_ops (101)'],
+        ['102', 'market_maker (102)'],
+      ]),
+    );
+    expect(fake.calls.balancesMatrix?.at(-1)).toMatchObject({ quote: 'USDT', limit: 1000 });
+    const hint = (input: HTMLElement) => document.getElementById(input.getAttribute('aria-describedby')!.split(' ')[0]!)!.textContent;
+    expect(hint(from)).toBe('pick one of 2 sub-accounts, or type a uid');
+    await fill('From sub-account uid', '102');
+    expect(hint(from)).toBe('market_maker (102)');
+    await fill('To sub-account uid', '999');
+    expect(hint(to)).toBe('999 is not among the 2 sub-accounts the desk loaded; the exchange checks it');
+    // A picked or typed value is checked by the same schema as before.
+    await fill('To sub-account uid', 'desk_ops');
+    await fill('Amount', '1');
+    await userEvent.click(screen.getByRole('button', { name: 'Review' }));
+    expect(await screen.findByText(/Must be a sub-account uid|digits/)).toBeTruthy();
+    expect(fake.count('approvalsReview')).toBe(0);
+  });
+
+  it('shows the balances again once a transfer has moved money, not the figures from before it', async () => {
+    const fake = desk();
+    renderWithDesk(fake, <TransfersPage />);
+    await open('Main ↔ sub-account');
+    await fill('Sub-account uid', '101');
+    await userEvent.selectOptions(screen.getByLabelText('Direction'), 'from');
+    expect((await screen.findByTestId('draw-available')).textContent).toBe('75.5 USDT');
+    // A transfer of 200 to sub-account 101 reaches the exchange; the core reads the sub-accounts again.
+    fake.answers.balancesSubAccount = (r) => sub(r.uid, r.uid === '101' ? '275.5' : '20', 0);
+    fake.emit('intent', intent({ id: 't-200', kind: 'main_sub_transfer', state: 'done', body: { sub_account: '101', amount: '200' } }));
+    await waitFor(() => expect(screen.getByTestId('draw-available').textContent).toBe('275.5 USDT'));
+    expect(screen.getByTestId('draw-balance').textContent).toMatch(/fresh/);
+
+    // The main account's side too: the form read it again when the money moved.
+    const mainReads = fake.count('balancesMain');
+    fake.answers.balancesMain = { ...MAIN, spot: [{ currency: 'USDT', available: '800', locked: '0' }] } as never;
+    await userEvent.selectOptions(screen.getByLabelText('Direction'), 'to');
+    fake.emit('intent', intent({ id: 't-201', kind: 'main_sub_transfer', state: 'accepted', body: { sub_account: '101', amount: '200' } }));
+    await waitFor(() => expect(fake.count('balancesMain')).toBeGreaterThan(mainReads));
+    await waitFor(() => expect(screen.getByTestId('draw-available').textContent).toBe('800 USDT'));
+
+    // The end of the core's load of the sub-accounts is the other signal: the figures it read are shown.
+    await userEvent.selectOptions(screen.getByLabelText('Direction'), 'from');
+    fake.answers.balancesSubAccount = (r) => sub(r.uid, r.uid === '101' ? '475.5' : '20', 0);
+    fake.emit('balancesProgress', { scope: 'sub_accounts', loaded: 15, total: 15, done: true, error: null });
+    await waitFor(() => expect(screen.getByTestId('draw-available').textContent).toBe('475.5 USDT'));
+  });
+
   it('sub to sub: draws from the source sub-account, each side typed', async () => {
     const fake = desk();
     renderWithDesk(fake, <TransfersPage />);
@@ -263,7 +329,8 @@ describe('Transfer forms', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Review' }));
     const uid = screen.getByLabelText('Sub-account uid');
     await waitFor(() => expect(uid.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(uid.getAttribute('aria-describedby')!)!.textContent).toBe(
+    // The field describes itself by its hint (the picked sub-account), then its error.
+    expect(document.getElementById(uid.getAttribute('aria-describedby')!.split(' ').at(-1)!)!.textContent).toBe(
       "Sub-account 101 is not one of this account's sub-accounts.",
     );
     expect(fake.count('approvalsReview')).toBe(1);
