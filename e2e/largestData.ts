@@ -1,10 +1,11 @@
+import { addOperator, ensureOperator, TEST_OPERATOR } from '../electron/core/approvals/testkit/governed.ts';
 import type { DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
 // The widest things the Sandbox's world puts on the desk's pages, for the layout checks: a withdrawal of
 // the largest amount to the longest saved address, waiting in the Approvals queue for two more signatures,
-// and one waiting in Activity for the operator's approval. Needs a desk started with a cooling-off of 0
-// (the policy asking two approvals takes effect at once).
+// signed by its drafter. Needs a desk started with a cooling-off of 0 (the two more operators the policy
+// needs, and the policy, take effect at once).
 
 const TWO_APPROVALS = {
   rules: [
@@ -22,24 +23,23 @@ function ok<T>(r: unknown, what: string): T {
   return reply.data;
 }
 
-/** Signs every ticket waiting in the confirmation window as the one operator. */
-async function signAll(desk: DeskUnderTest, passphrase: string): Promise<void> {
-  const s = ok<{ tickets: { id: string }[]; operators: { id: string }[] }>(
-    await desk.core.invokeConfirm('confirmState', {}),
-    'confirmState',
-  );
+/** Signs every ticket waiting in the confirmation window as the first operator. */
+async function signAll(desk: DeskUnderTest, operator: string): Promise<void> {
+  const s = ok<{ tickets: { id: string }[] }>(await desk.core.invokeConfirm('confirmState', {}), 'confirmState');
   for (const t of s.tickets) {
-    ok(await desk.core.invokeConfirm('confirmSign', { ticket: t.id, operator: s.operators[0]!.id, passphrase }), 'confirmSign');
+    ok(await desk.core.invokeConfirm('confirmSign', { ticket: t.id, operator, passphrase: TEST_OPERATOR.passphrase }), 'confirmSign');
   }
 }
 
 export const LARGEST_AMOUNT = '1234567.891234';
 
 /** Seeds the above; answers the address of the withdrawal drafted for approval. */
-export async function seedLargest(desk: DeskUnderTest, passphrase: string): Promise<{ address: string }> {
-  ok(await desk.core.invokeConfirm('confirmCreateFirstOperator', { name: 'Alice', passphrase }), 'first operator');
+export async function seedLargest(desk: DeskUnderTest): Promise<{ address: string }> {
+  const operator = await ensureOperator(desk.core);
+  await addOperator(desk.core, 'Bob', 'bob passphrase 22');
+  await addOperator(desk.core, 'Carol', 'carol passphrase 3');
   ok(await desk.core.invoke('approvalsProposePolicy', { policy: TWO_APPROVALS }), 'policy');
-  await signAll(desk, passphrase);
+  await signAll(desk, operator);
   const saved = await sandboxGet<{ chain: string; address: string; verified: string }[]>(
     desk.sandbox.credentialsPath,
     '/wallet/saved_address',
@@ -52,6 +52,6 @@ export async function seedLargest(desk: DeskUnderTest, passphrase: string): Prom
     }),
     'draft',
   );
-  await signAll(desk, passphrase);
+  await signAll(desk, operator);
   return { address };
 }

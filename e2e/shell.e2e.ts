@@ -36,8 +36,6 @@ const SIDEWAYS = `(() => {
   return { page: d.scrollWidth - d.clientWidth, main: m.scrollWidth - m.clientWidth };
 })()`;
 
-const PASS = 'alice passphrase 1';
-
 describe('the shell in a real browser', () => {
   let desk: DeskUnderTest;
   let browser: Browser;
@@ -49,7 +47,7 @@ describe('the shell in a real browser', () => {
   beforeAll(async () => {
     desk = await startDesk({ coolingOffMs: 0 });
     browser = await launchBrowser();
-    approvalAddress = (await seedLargest(desk, PASS)).address;
+    approvalAddress = (await seedLargest(desk)).address;
     // A long withdrawal for review, so that Activity has a row with actions to lay out and reach.
     const prepared = await desk.core.invoke('writePrepare', {
       write: {
