@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PolicyReplay } from './api/replay.ts';
 import { Role } from './api/roles.ts';
 
 // The confirmation window's own contract. Only the confirmation page's preload (Electron) or its own
@@ -19,6 +20,8 @@ export const ConfirmTicket = z.object({
   reason: z.string().optional(),
   title: z.string(),
   created_at: z.number(),
+  /** A policy change: what it would have done with the last 30 days, beside what is signed. */
+  replay: PolicyReplay.optional(),
 });
 export type ConfirmTicket = z.infer<typeof ConfirmTicket>;
 

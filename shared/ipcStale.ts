@@ -36,6 +36,7 @@ export const QUERY_CHANNELS = [
   'withdrawalsCancellable',
   'batchStatus',
   'requestStatus',
+  'policyReplay',
   'addressBookList',
   'journalAuditKeys',
   'payoutsProgress',
@@ -70,7 +71,7 @@ const HISTORY_READS = [
 const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;
 
 /** Operators, policy, the queue and freeze, and the withdrawals a freeze offers to cancel. */
-const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus', 'requestStatus'] as const;
+const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus', 'requestStatus', 'policyReplay'] as const;
 
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;

@@ -1,6 +1,7 @@
 import { Fragment, useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { ConfirmApi, ConfirmState, ConfirmTicket } from '../../shared/confirm.ts';
 import { DEFAULT_ROLE, ROLE_WORDS, ROLES, type Role } from '../../shared/api/roles.ts';
+import { ReplaySummary } from '../src/components/ReplaySummary.tsx';
 import { BatchWhat } from './BatchWhat.tsx';
 
 // The only page where operators type their passphrases and sign. Each ticket shows what will be
@@ -67,7 +68,12 @@ function What({ t }: { t: ConfirmTicket }) {
     );
   }
   if (t.what === 'batch') return <BatchWhat t={t} />;
-  return <pre data-testid="signed-body">{JSON.stringify(parsed, null, 2)}</pre>;
+  return (
+    <>
+      <pre data-testid="signed-body">{JSON.stringify(parsed, null, 2)}</pre>
+      {t.replay && <ReplaySummary replay={t.replay} />}
+    </>
+  );
 }
 
 /** The passphrase steps are slow (scrypt, then a signature): a person sees, and a screen reader hears, that work is under way. */

@@ -4,6 +4,7 @@ import { BatchStatus } from '../api/batch.ts';
 import { IntentView } from './writes.ts';
 import { Policy, Verdict } from '../api/policy.ts';
 import { Role } from '../api/roles.ts';
+import { PolicyReplay } from '../api/replay.ts';
 import { WRITE_KINDS, WriteRequest } from '../api/writes.ts';
 
 // Operators, policy, requests and approvals, and the address book they govern.
@@ -137,6 +138,11 @@ export const approvalsChannels = {
       })
       .strict(),
     response: Ticket,
+  },
+  /** A proposed policy replayed against the last 30 days, beside the policy in force; nothing is stored. */
+  policyReplay: {
+    request: z.object({ policy: Policy }).strict(),
+    response: PolicyReplay,
   },
   approvalsProposePolicy: {
     request: z.object({ policy: Policy }).strict(),

@@ -33,6 +33,9 @@ import { gateRefusal, type GatedWrite } from './sendGate.ts';
 import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import { Approvals } from './service.ts';
+import { replayPolicy, type ReplayItem } from '../policy/replay.ts';
+import { REPLAY_DAYS, type PolicyReplay } from '../../../shared/api/replay.ts';
+import type { Policy } from '../../../shared/api/policy.ts';
 import type { Role } from '../../../shared/api/roles.ts';
 import { operatorsFor, wedgeMargin } from './wedge.ts';
 import { Reviewer, type JudgedReview } from './review.ts';
@@ -399,6 +402,59 @@ export class DeskApprovals {
     const t = await approvals.draftTicket(session.id, ref, write.kind, r.body, r.verdict, note, r.signer, r.facts).catch(asInput);
     this.opts.onChange();
     return { ticket: t.id, title: t.title, ref };
+  }
+
+  /**
+   * "What would this policy have done": the last 30 days of this profile's requests and batch rows, as
+   * signed with the facts the desk knew, and `exchange` (withdrawals the exchange lists that this desk did
+   * not send), judged by `policy` beside the policy in force. Nothing is stored.
+   */
+  async replay(policy: Policy, exchange: ReadonlyArray<{ at: number; wire: Record<string, string> }>): Promise<PolicyReplay> {
+    const { approvals, session } = this.forActive();
+    const s = await approvals.load();
+    const to = this.now();
+    const from = to - REPLAY_DAYS * 86_400_000;
+    const items: ReplayItem[] = [];
+    for (const p of s.proposals.values()) {
+      if ((p.what !== 'request' && p.what !== 'batch') || p.profile !== session.id || p.drafted_at < from) continue;
+      if (p.what === 'request') {
+        const req = JSON.parse(p.payload) as RequestPayload;
+        // Requests drafted before facts were signed cannot be judged again as they were: left out.
+        if (req.facts)
+          items.push({
+            at: p.drafted_at,
+            source: 'desk',
+            summary: summarize(p, req),
+            row: { kind: req.kind, body: req.body, facts: req.facts },
+          });
+        continue;
+      }
+      const b = BatchPayload.parse(JSON.parse(p.payload));
+      b.rows.forEach((row, i) => {
+        const facts = b.facts?.[i];
+        if (facts)
+          items.push({
+            at: p.drafted_at,
+            source: 'desk',
+            summary: `${b.title}, row ${i + 1}: ${summarize(p, { kind: row.kind, body: row.body, verdict: b.verdict })}`,
+            row: { kind: row.kind, body: row.body, facts },
+          });
+      });
+    }
+    const recent = exchange.filter((w) => w.at >= from);
+    const facts = await this.reviewer.withdrawalFacts(
+      session,
+      recent.map((w) => w.wire),
+    );
+    recent.forEach(({ at, wire: w }, i) =>
+      items.push({
+        at,
+        source: 'exchange',
+        summary: `${w.amount} ${w.currency} to ${w.address} on ${w.chain}, not sent by this desk`,
+        row: { kind: 'withdrawal', body: { currency: String(w.currency), amount: String(w.amount) }, facts: facts[i]! },
+      }),
+    );
+    return replayPolicy(policy, (await approvals.policyStatus(session.id)).policy, items, from, to);
   }
 
   /** Where a request drafted from a page stands, from its drafter's signature to the journal's final state. */

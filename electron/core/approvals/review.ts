@@ -263,7 +263,52 @@ export class Reviewer {
       .toFixed();
   }
 
-  private async usdtPrice(session: ActiveSession, currency: string): Promise<string | null> {
+  /**
+   * The facts of withdrawals the exchange lists (a replay of a policy): each destination classified as a
+   * draft's would be now (verified saved addresses, read once per currency and chain, and the address book),
+   * each currency valued once.
+   */
+  async withdrawalFacts(session: ActiveSession, rows: ReadonlyArray<Record<string, string>>): Promise<WriteFacts[]> {
+    const saved = new Map<string, Promise<z.infer<typeof SavedAddress>[]>>();
+    const prices = new Map<string, Promise<string | null>>();
+    const book = await this.opts.book().list();
+    const out: WriteFacts[] = [];
+    for (const w of rows) {
+      const currency = String(w.currency);
+      const chain = String(w.chain);
+      const key = `${currency}\u0000${chain}`;
+      if (!saved.has(key))
+        saved.set(
+          key,
+          session.client
+            .request(
+              {
+                method: 'GET',
+                path: '/wallet/saved_address',
+                query: [
+                  ['currency', currency],
+                  ['chain', chain],
+                ],
+                priority: 'action',
+              },
+              listOf(SavedAddress),
+            )
+            .catch(() => []),
+        );
+      if (!prices.has(currency)) prices.set(currency, this.usdtPrice(session, currency));
+      const c = classifyDestination(
+        { currency, chain, address: String(w.address), ...(w.memo ? { memo: String(w.memo) } : {}) },
+        await saved.get(key)!,
+        book,
+        this.opts.now(),
+        this.opts.book().coolingOffMs,
+      );
+      out.push({ currency, amount: String(w.amount), destination: c.destination, usdt_price: await prices.get(currency)! });
+    }
+    return out;
+  }
+
+  async usdtPrice(session: ActiveSession, currency: string): Promise<string | null> {
     if (currency === 'USDT') return '1';
     try {
       const t = await session.client.request(

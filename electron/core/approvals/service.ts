@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { BatchPayload } from '../../../shared/api/batch.ts';
 import { aRole, DEFAULT_ROLE, type Role } from '../../../shared/api/roles.ts';
 import { DEFAULT_POLICY, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
+import type { PolicyReplay } from '../../../shared/api/replay.ts';
 import type { GovernanceBody, OperatorSignature } from '../journal/records.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
 import type { ScryptParams } from '../vault/crypto.ts';
@@ -47,6 +48,8 @@ export interface Ticket {
   reason?: string;
   title: string;
   created_at: number;
+  /** A policy change's replay against the last 30 days, shown beside what is signed (not part of it). */
+  replay?: PolicyReplay;
 }
 
 export interface PolicyStatus {
@@ -167,6 +170,12 @@ export class Approvals {
     this.tickets.set(full.id, full);
     this.opts.onTicket?.(full);
     return full;
+  }
+
+  /** Puts a policy change's replay beside its ticket, for the confirmation window. */
+  annotate(id: string, replay: PolicyReplay): void {
+    const t = this.tickets.get(id);
+    if (t) t.replay = replay;
   }
 
   pendingTickets(): Ticket[] {
