@@ -1,8 +1,9 @@
 import type { SandboxCredentials } from '../shared/sandbox.ts';
 import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 
@@ -17,6 +18,23 @@ function filesUnder(dir: string): string[] {
     return statSync(p).isDirectory() ? filesUnder(p) : [p];
   });
 }
+
+/** A loopback port where nothing listens (one just given up by a server). */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** An element's text as shown with its "Details" disclosures closed (a page script as text: no DOM types on this side). */
+const SHOWN = new Function(
+  'el',
+  "const c = el.cloneNode(true); c.querySelectorAll('details').forEach((d) => d.remove()); return c.textContent;",
+);
+const shownText = (l: Locator): Promise<string> => l.evaluate(SHOWN as () => string);
 
 describe('Settings: profiles, keys at rest and the lock', () => {
   let desk: DeskUnderTest;
@@ -61,9 +79,23 @@ describe('Settings: profiles, keys at rest and the lock', () => {
     await form.getByLabel('Service name in headers').fill('Svc');
     await form.getByLabel('API key').fill(creds.read_only.key);
     await form.getByLabel('API secret').fill('0'.repeat(64));
+    // First at an address where nothing answers: the connection's failure in words, its system code under Details.
+    const nowhere = new URL(creds.base_url);
+    nowhere.port = String(await closedPort());
+    await form.getByLabel('Base address').fill(nowhere.toString());
     await form.getByRole('button', { name: 'Check and save' }).click();
-    await form.getByRole('alert').filter({ hasText: 'INVALID_SIGNATURE' }).waitFor();
-    expect(await form.getByRole('alert').textContent()).toContain('Check that the secret in Settings matches the key.');
+    const alert = form.getByRole('alert');
+    await alert.filter({ hasText: 'could not be reached' }).waitFor();
+    expect(await shownText(alert)).toContain(`The exchange could not be reached at ${nowhere.host}: nothing answered there.`);
+    expect(await shownText(alert)).not.toMatch(/ECONNREFUSED|\/spot\/|\/wallet\/|GET /);
+    expect(await alert.locator('details').textContent()).toContain('ECONNREFUSED');
+    // Then the exchange itself refuses the key: the label's words, the label only under Details.
+    await form.getByLabel('Base address').fill(creds.base_url);
+    await form.getByRole('button', { name: 'Check and save' }).click();
+    await alert.filter({ hasText: 'secret in Settings' }).waitFor();
+    expect(await shownText(alert)).toContain('Check that the secret in Settings matches the key.');
+    expect(await shownText(alert)).not.toMatch(/INVALID_SIGNATURE|highlighted field/);
+    expect(await alert.locator('details').textContent()).toContain('INVALID_SIGNATURE');
     expect(await page.locator('[data-profile="Rehearsal"]').count()).toBe(0);
   });
 

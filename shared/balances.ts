@@ -58,7 +58,9 @@ export const LoadStatus = z.object({
   total: z.number().int().nonnegative(),
   /** When the last complete load ended (ms since the epoch). */
   fetched_at: z.number().nullable(),
+  /** The last load's failure in words; its raw text in error_detail, for "Details". */
   error: z.string().nullable(),
+  error_detail: z.string().nullable().optional(),
   /** Requests the last load made. */
   requests: z.number().int().nonnegative(),
   /** Records the last load set aside as malformed: the rows and totals shown leave them out. */

@@ -141,7 +141,9 @@ export const HistoryStatus = z.object({
   /** When this desk began watching the profile (s): outflows dated after it must be the desk's own. */
   watching_since: z.number().nullable(),
   syncing: z.boolean(),
+  /** The last read's failure in words; its raw text (request, system code) in last_error_detail, for "Details". */
   last_error: z.string().nullable(),
+  last_error_detail: z.string().nullable().optional(),
   /** Withdrawals not final (§3.1 and shared/api/statuses.ts). */
   in_flight: z.number().int().nonnegative(),
   deposits_pending: z.number().int().nonnegative(),

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+// Zod's messages in words, for every schema of the contract (a side effect: installs them once).
+import './zodWords.ts';
 import { AlertView, LoadProgress } from './balances.ts';
 import { HISTORY_KINDS } from './history.ts';
 import { UnreadRecords } from './unread.ts';
@@ -112,8 +114,10 @@ export const DeskErrorBody = z.object({
   kind: DeskErrorKind,
   /** The sentence an operator reads (what happened, what to do): never a channel name or a field path. */
   message: z.string(),
-  /** The exchange's §7 label, or the desk's own code (JOURNAL_DAMAGED, a vault code). */
+  /** The exchange's §7 label, or the desk's own code (JOURNAL_DAMAGED, a vault code): shown only under "Details". */
   label: z.string().optional(),
+  /** The raw text behind the sentence (the exchange's own message, the connection's error): shown only under "Details". */
+  detail: z.string().max(2000).optional(),
   /** Where inside the request the refusal points (["write", "input", "amount"]), for forms to put it on that field. */
   path: z.array(z.union([z.string(), z.number()])).optional(),
   /** The channel that answered, for logs and tests; absent when the host refused before any channel ran. */

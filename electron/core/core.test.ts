@@ -72,7 +72,7 @@ describe('core.invoke', () => {
     });
   });
 
-  it("shows an unknown label with the server's message", async () => {
+  it("words an unknown label plainly, with the label and the server's message beside it for Details", async () => {
     answer = { status: 400, body: JSON.stringify({ label: 'SOMETHING_NEW', message: 'a new rule' }) };
     const reply = await core.invoke('totalBalance', {});
     expect(reply).toEqual({
@@ -80,7 +80,8 @@ describe('core.invoke', () => {
       error: {
         kind: 'exchange',
         label: 'SOMETHING_NEW',
-        message: 'The exchange answered SOMETHING_NEW: a new rule.',
+        message: 'The exchange refused the request. Its own reason is under Details.',
+        detail: 'a new rule',
         channel: 'totalBalance',
       },
     });
@@ -91,7 +92,11 @@ describe('core.invoke', () => {
     const reply = await core.invoke('totalBalance', {});
     expect(reply).toMatchObject({
       ok: false,
-      error: { kind: 'exchange', message: expect.stringMatching(/GET \/wallet\/total_balance .*total\.amount is not valid/) },
+      error: {
+        kind: 'exchange',
+        message: expect.stringMatching(/^The exchange at .* gave an answer the desk could not read \(HTTP 200\)/),
+        detail: expect.stringMatching(/GET \/wallet\/total_balance .*total\.amount is not valid/),
+      },
     });
   });
 

@@ -1,9 +1,11 @@
 import type { z } from 'zod';
 import type { DeskErrorBody } from '../../shared/ipc.ts';
+import { labelWords } from '../../shared/api/labels.ts';
 import { asSentence } from '../../shared/sentence.ts';
 import { WipedSecretError } from './client/sign.ts';
 import {
   AnswerShapeError,
+  causeCode,
   ExchangeError,
   InputError,
   JournalDamagedWritesError,
@@ -24,11 +26,40 @@ function withWhere(body: DeskErrorBody, channel: string | undefined, path?: Path
   return { ...body, ...(path && path.length ? { path } : {}), ...(channel ? { channel } : {}) };
 }
 
+const clip = (text: string) => (text.length > 2000 ? `${text.slice(0, 1999)}…` : text);
+
+function hostOf(origin: string | undefined): string | undefined {
+  try {
+    return origin ? new URL(origin).host : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A connection failure in an operator's words; the request and the system's code go under Details. */
+export function networkSentence(e: NetworkError): string {
+  const host = hostOf(e.origin);
+  const at = host ? ` at ${host}` : '';
+  const code = causeCode(e.cause);
+  if (e.timedOut) return `The exchange${at} did not answer in time. Check this computer's network connection and try again.`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+    return `The exchange could not be reached${at}: no such host was found. Check the profile's base address and this computer's network connection.`;
+  if (code === 'ECONNREFUSED')
+    return `The exchange could not be reached${at}: nothing answered there. Check the profile's base address, and that the exchange (or the Sandbox) is running.`;
+  if (e.status !== undefined)
+    return `The exchange${at} gave an answer the desk could not read (HTTP ${e.status}). Check the profile's base address; if it is right, try again later.`;
+  return `The connection to the exchange${at} failed before it answered. Check this computer's network connection and try again.`;
+}
+
 /** A failure thrown while a channel ran. Anything the core did not mean to say is "internal" (the stack goes to the log only). */
 export function toErrorBody(e: unknown, channel?: string): DeskErrorBody {
-  if (e instanceof ExchangeError) return withWhere({ kind: 'exchange', label: e.label, message: e.message }, channel);
-  if (e instanceof AnswerShapeError) return withWhere({ kind: 'exchange', message: e.message }, channel);
-  if (e instanceof NetworkError) return withWhere({ kind: 'network', message: e.message }, channel);
+  if (e instanceof ExchangeError)
+    return withWhere(
+      { kind: 'exchange', label: e.label, message: labelWords(e.label), ...(e.serverMessage ? { detail: clip(e.serverMessage) } : {}) },
+      channel,
+    );
+  if (e instanceof AnswerShapeError) return withWhere({ kind: 'exchange', message: networkSentence(e), detail: clip(e.message) }, channel);
+  if (e instanceof NetworkError) return withWhere({ kind: 'network', message: networkSentence(e), detail: clip(e.message) }, channel);
   if (e instanceof LockedError || e instanceof WipedSecretError) return withWhere({ kind: 'locked', message: e.message }, channel);
   if (e instanceof JournalDamagedWritesError)
     return withWhere({ kind: 'invalid_request', label: 'JOURNAL_DAMAGED', message: e.message }, channel);
@@ -66,5 +97,5 @@ export function refusedRequest(channel: string, issue: z.core.$ZodIssue): DeskEr
 /** The line the core's log keeps of a failure: here the channel and the field are named, beside the sentence. */
 export function logLine(body: DeskErrorBody): string {
   const where = [body.channel, body.path?.length ? body.path.join('.') : undefined].filter(Boolean).join(' ');
-  return `${where ? `${where} ` : ''}failed: ${body.kind}${body.label ? ` ${body.label}` : ''}: ${body.message}`;
+  return `${where ? `${where} ` : ''}failed: ${body.kind}${body.label ? ` ${body.label}` : ''}: ${body.message}${body.detail ? ` (${body.detail})` : ''}`;
 }

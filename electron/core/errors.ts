@@ -31,7 +31,8 @@ export class ExchangeError extends Error {
 /** Connection failures that prove the request never reached the server. */
 const NOT_SENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ERR_INVALID_URL', 'UND_ERR_INVALID_ARG']);
 
-function causeCode(e: unknown): string | undefined {
+/** The system's code of a connection failure (ENOTFOUND, ECONNREFUSED…), found along the error's causes. */
+export function causeCode(e: unknown): string | undefined {
   let cur: unknown = e;
   for (let i = 0; i < 4 && cur && typeof cur === 'object'; i++) {
     const code = (cur as { code?: unknown }).code;
@@ -51,12 +52,15 @@ export class NetworkError extends Error {
   /** HTTP status when the server answered without an API error body; undefined when it did not answer. */
   readonly status?: number;
   readonly timedOut: boolean;
+  /** The exchange's origin (scheme, host, port) when known, for the operator's sentence. */
+  readonly origin?: string;
 
-  constructor(message: string, cause?: unknown, opts: { status?: number; timedOut?: boolean } = {}) {
+  constructor(message: string, cause?: unknown, opts: { status?: number; timedOut?: boolean; origin?: string } = {}) {
     super(message, { cause });
     this.name = 'NetworkError';
     this.status = opts.status;
     this.timedOut = opts.timedOut ?? false;
+    this.origin = opts.origin;
     const code = causeCode(cause);
     this.ambiguous = !(code !== undefined && NOT_SENT_CODES.has(code) && !this.timedOut);
   }
@@ -78,6 +82,7 @@ export class AnswerShapeError extends NetworkError {
   ) {
     super(`The exchange's answer to ${endpoint} (${origin}) did not have the expected shape: ${field} ${problem}.`, undefined, {
       status: 200,
+      origin,
     });
     this.name = 'AnswerShapeError';
   }

@@ -2,7 +2,7 @@
 // the server's message is shown beside the sentence, never parsed.
 export const LABEL_SENTENCES: Record<string, string> = {
   // Request format
-  INVALID_PARAM_VALUE: 'A value in the request was refused by the exchange. Check the highlighted field and try again.',
+  INVALID_PARAM_VALUE: 'A value in the request was refused by the exchange. Check the values entered and try again.',
   INVALID_PROTOCOL: "The request used a protocol the exchange does not accept. Check the profile's base address.",
   INVALID_ARGUMENT: 'An argument of the request is invalid. Check the form and try again.',
   INVALID_REQUEST_BODY: 'The exchange could not read the request body. This is a bug in the desk; please report it.',
@@ -184,6 +184,12 @@ export const AUTH_FAILURE_LABELS = [
   'INVALID_CREDENTIALS',
 ] as const;
 
+/** The operator's words for a label: its sentence, or (for a label the spec does not list) a plain refusal. */
+export function labelWords(label: string): string {
+  return LABEL_SENTENCES[label] ?? 'The exchange refused the request. Its own reason is under Details.';
+}
+
+/** The words, then the exchange's own message for a label the spec does not list (for logs and reports kept as text). */
 export function labelSentence(label: string, serverMessage?: string): string {
   const known = LABEL_SENTENCES[label];
   if (known) return known;

@@ -45,6 +45,24 @@ export interface ReviewerOptions {
 /** A review as the window sees it, with the facts the draft signs (the window's schema leaves them out). */
 export type JudgedReview = z.input<typeof Review> & { facts: WriteFacts };
 
+/**
+ * The id a write gets when it is drafted, not known at review: a stand-in of an id's length, so that a
+ * field made from the id's tail (an order's text, `t-label.` and the last 16 characters) reads whole.
+ */
+const UNSET_ID = 'UNSETUNTILDRAFTED0000000000';
+const UNSET_WORDS = '(set when drafted)';
+
+function withUnsetId(body: Record<string, string | number>): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (typeof v !== 'string') out[k] = v;
+    else if (v.endsWith(UNSET_ID)) out[k] = `${v.slice(0, -UNSET_ID.length)}${UNSET_WORDS}`;
+    else if (v.endsWith(UNSET_ID.slice(-16))) out[k] = `${v.slice(0, -16)}${UNSET_WORDS}`;
+    else out[k] = v;
+  }
+  return out;
+}
+
 export class Reviewer {
   constructor(private readonly opts: ReviewerOptions) {}
 
@@ -109,7 +127,8 @@ export class Reviewer {
     let body: Record<string, string | number>;
     let signer: string | null;
     try {
-      body = buildBody(write, KINDS[write.kind].idField ? (id ?? '(set when drafted)') : null);
+      body = buildBody(write, KINDS[write.kind].idField ? (id ?? UNSET_ID) : null);
+      if (id === null) body = withUnsetId(body);
       signer = signerOf(write);
     } catch (e) {
       throw new InputError(path, (e as Error).message);

@@ -21,6 +21,7 @@ import { loadMain, loadSubAccounts } from './load.ts';
 import { entriesOf, kindsOf, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
 import type { BalanceStore } from './store.ts';
 import { Prices } from './valuation.ts';
+import { toErrorBody } from '../errorBody.ts';
 
 // One profile's balances: the last complete load of every sub-account (in memory; the exchange is the
 // source of truth and a load is 15 requests for 1,000 sub-accounts), its alerts and total snapshots
@@ -154,8 +155,8 @@ export class BalancesService {
         await new Promise((r) => setImmediate(r));
         this.reevaluate();
       } catch (e) {
-        const message = (e as Error).message;
-        this.status = { ...this.status, state: this.status.fetched_at ? 'ready' : 'error', error: message };
+        const { message, detail } = toErrorBody(e);
+        this.status = { ...this.status, state: this.status.fetched_at ? 'ready' : 'error', error: message, error_detail: detail ?? null };
         this.opts.events.progress({
           scope: 'sub_accounts',
           loaded: this.status.loaded,

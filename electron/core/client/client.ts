@@ -270,7 +270,7 @@ export class ApiClient {
       return { res, text, sentAt, receivedAt: this.timer.now() };
     } catch (e) {
       const why = timedOut ? `no answer within ${timeoutMs} ms` : `the connection failed (${errorCode(e)})`;
-      throw new NetworkError(`${where}: ${why}`, e, { timedOut });
+      throw new NetworkError(`${where}: ${why}`, e, { timedOut, origin: this.base.origin });
     } finally {
       this.timer.clearTimeout(timeout);
     }
@@ -303,6 +303,7 @@ export class ApiClient {
       } catch {
         throw new NetworkError(`${this.base.origin} answered ${res.status} with a body that is not JSON`, undefined, {
           status: res.status,
+          origin: this.base.origin,
         });
       }
     }
@@ -316,7 +317,10 @@ export class ApiClient {
       const retryAt = res.status === 429 ? resetAt : undefined;
       throw new ExchangeError(res.status, parsed.data.label, parsed.data.message ?? parsed.data.detail ?? '', retryAt);
     }
-    throw new NetworkError(`${this.base.origin} answered HTTP ${res.status} without an error label`, undefined, { status: res.status });
+    throw new NetworkError(`${this.base.origin} answered HTTP ${res.status} without an error label`, undefined, {
+      status: res.status,
+      origin: this.base.origin,
+    });
   }
 }
 

@@ -6,6 +6,7 @@ import type { ActiveSession } from '../session.ts';
 import { HistoryCache, IS_FINAL, openHistoryDb } from '../sync/historyCache.ts';
 import { movementNotices } from './notices.ts';
 import { checkOutflows } from './outflows.ts';
+import { toErrorBody } from '../errorBody.ts';
 
 // The histories of the active profile, kept in its cache and kept current: a sync when the profile
 // opens (cold the first time, warm after), a warm sync every minute, and every withdrawal or deposit
@@ -40,6 +41,7 @@ export class ProfileHistory {
   readonly cache: HistoryCache;
   syncing = false;
   lastError: string | null = null;
+  lastErrorDetail: string | null = null;
   private timers: Array<ReturnType<typeof setInterval>> = [];
   private busy: Promise<void> = Promise.resolve();
   private stopped = false;
@@ -85,9 +87,12 @@ export class ProfileHistory {
       try {
         await job();
         this.lastError = null;
+        this.lastErrorDetail = null;
       } catch (e) {
-        this.lastError = (e as Error).message;
-        this.opts.log(`[core] history: ${this.lastError}`);
+        const body = toErrorBody(e);
+        this.lastError = body.message;
+        this.lastErrorDetail = body.detail ?? null;
+        this.opts.log(`[core] history: ${(e as Error).message}`);
       }
     });
     this.busy = next;
@@ -159,6 +164,7 @@ export class ProfileHistory {
       watching_since: this.cache.watchingSince,
       syncing: this.syncing,
       last_error: this.lastError,
+      last_error_detail: this.lastErrorDetail,
       in_flight: this.db.openCount('withdrawals'),
       deposits_pending: this.db.openCount('deposits'),
       unsent: this.db.unsentCount(),

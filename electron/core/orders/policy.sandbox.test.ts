@@ -93,6 +93,12 @@ describe('orders under the policy', () => {
     expect(small.verdict).toMatchObject({ decision: 'require', rule: 'confirm-every-write', approvals: 1 });
   });
 
+  it("shows the order's text whole in the review, its id said to come when drafted (never a cut placeholder)", async () => {
+    const labelled = { write: { ...order('0.1', '60000').write, input: { ...order('0.1', '60000').write.input, label: 'walk1' } } };
+    expect((await ok<Review>(core.invoke('approvalsReview', labelled))).body.text).toBe('t-walk1.(set when drafted)');
+    expect((await ok<Review>(core.invoke('approvalsReview', order('0.1', '60000')))).body.text).toBe('t-(set when drafted)');
+  });
+
   it('lets a cancel through without a signature, and refuses to draft for a sub-account whose key the profile lacks', async () => {
     const cancel = await ok<Review>(
       core.invoke('approvalsReview', { write: { kind: 'spot_cancel', input: { currency_pair: 'BTC_USDT', order_id: '1' } } }),

@@ -22,7 +22,7 @@ export function writeFor(currency: string, leg: PlannedLeg): WriteInput {
     }
     if (from.kind === 'cross_margin' || to.kind === 'cross_margin') {
       throw new Error(
-        `sub-account ${leg.signer}'s cross-margin account cannot be rebalanced: §4.1 /wallet/transfers names no cross-margin side. Leave it out of the rebalance`,
+        `sub-account ${leg.signer}'s cross-margin account cannot be rebalanced: the exchange offers no transfer into or out of a cross-margin account. Leave it out of the rebalance`,
       );
     }
     const { pair, settle } = ownSides(currency, from, to);
@@ -50,7 +50,9 @@ export function writeFor(currency: string, leg: PlannedLeg): WriteInput {
     }
     case '/wallet/transfers': {
       if (from.kind === 'cross_margin' || to.kind === 'cross_margin')
-        throw new Error("the main account's cross-margin account cannot be rebalanced: §4.1 /wallet/transfers names no cross-margin side");
+        throw new Error(
+          "the main account's cross-margin account cannot be rebalanced: the exchange offers no transfer into or out of a cross-margin account",
+        );
       const { pair, settle } = ownSides(currency, from, to);
       return {
         kind: 'own_transfer',

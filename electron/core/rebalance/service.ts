@@ -134,7 +134,7 @@ export class RebalanceService {
         name: nameOf(uid),
         balance: '0',
         reachable: false,
-        why: '§4.1 /wallet/transfers names no cross-margin side, so no rebalance can move it',
+        why: 'the exchange offers no transfer into or out of a cross-margin account, so no rebalance can move it',
       });
     }
     return { currency, read_at: this.now(), accounts: rows };

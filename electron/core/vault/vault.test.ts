@@ -129,7 +129,7 @@ describe('vault with a passphrase', () => {
       locked: false,
       backend: 'passphrase',
       passphrase_set: true,
-      keychain_note: expect.stringMatching(/not available in this host/),
+      keychain_note: expect.stringMatching(/^The system keyring is not available here\./),
       unlock_wait_ms: 0,
     });
   });
@@ -249,7 +249,7 @@ describe('vault with Electron safeStorage', () => {
   it('refuses the basic_text and unknown backends on Linux, says why, and falls back to a passphrase', async () => {
     for (const backend of ['basic_text', 'unknown']) {
       const v = DeskVault.open({ path, safeStorage: fakeSafeStorage(backend), platform: 'linux' });
-      expect(v.status()).toMatchObject({ backend: null, locked: false, keychain_note: expect.stringContaining(`"${backend}" backend`) });
+      expect(v.status()).toMatchObject({ backend: null, locked: false, keychain_note: expect.stringContaining(`"${backend}" store`) });
       const e = await expectError(() => v.box(), 'SAFE_STORAGE_WEAK');
       expect(e.message).toMatch(/set a passphrase/);
       expect(readdirSync(dir)).toEqual([]);
@@ -266,7 +266,7 @@ describe('vault with Electron safeStorage', () => {
     expect(v.status()).toMatchObject({
       backend: 'passphrase',
       passphrase_set: true,
-      keychain_note: expect.stringContaining('"basic_text" backend'),
+      keychain_note: expect.stringContaining('"basic_text" store'),
     });
   });
 
@@ -288,7 +288,7 @@ describe('vault with Electron safeStorage', () => {
     const otherBackend = DeskVault.open({ path, safeStorage: fakeSafeStorage('kwallet5', keyring), platform: 'linux' });
     expect(otherBackend.status()).toMatchObject({
       locked: true,
-      keychain_note: expect.stringMatching(/stored with the "gnome_libsecret" keyring, but safeStorage now uses "kwallet5"/),
+      keychain_note: expect.stringMatching(/stored with the "gnome_libsecret" keyring, but the system now offers "kwallet5"/),
     });
     await expectError(() => otherBackend.unlock(''), 'KEYRING_CHANGED');
 

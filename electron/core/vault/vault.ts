@@ -76,14 +76,14 @@ const MASTER_AAD = 'master-key';
 
 /** Why safeStorage cannot hold the vault's key here, or null when it can. */
 export function safeStorageProblem(ss: SafeStorageLike | undefined, platform: NodeJS.Platform = process.platform): string | null {
-  if (!ss) return 'The system keyring (Electron safeStorage) is not available in this host. Set a passphrase to protect the keys.';
+  if (!ss) return 'The system keyring is not available here. Set a passphrase to protect the keys.';
   if (!ss.isEncryptionAvailable()) {
-    return 'The system offers no encryption to Electron safeStorage (no keyring is available). Set a passphrase to protect the keys.';
+    return 'No system keyring is available here to protect the keys. Set a passphrase to protect them.';
   }
   if (platform === 'linux') {
     const backend = ss.getSelectedStorageBackend?.() ?? 'unknown';
     if (backend === 'basic_text' || backend === 'unknown') {
-      return `Electron safeStorage would use the "${backend}" backend here, which keeps secrets under a key built into the program rather than in a keyring. The desk refuses it: set a passphrase (or start a keyring such as GNOME Keyring or KWallet and restart the desk).`;
+      return `The system keyring here is the "${backend}" store, which keeps secrets under a key built into the program rather than in a keyring. The desk refuses it: set a passphrase (or start a keyring such as GNOME Keyring or KWallet and restart the desk).`;
     }
   }
   return null;
@@ -436,7 +436,7 @@ export class DeskVault implements VaultPort {
       if (now !== p.backend) {
         throw new VaultError(
           'KEYRING_CHANGED',
-          `This vault's key was stored with the "${p.backend}" keyring, but safeStorage now uses "${now}". Start the desk in the same desktop session (or with the same --password-store) as before; if that keyring is gone, remove the vault and enter the keys again.`,
+          `This vault's key was stored with the "${p.backend}" keyring, but the system now offers "${now}". Start the desk in the same desktop session (or with the same --password-store) as before; if that keyring is gone, remove the vault and enter the keys again.`,
         );
       }
     }

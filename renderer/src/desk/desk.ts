@@ -31,13 +31,27 @@ export function operatorMessage(error: unknown): string {
   return asSentence(String(error));
 }
 
-/** The short title of an error panel: the exchange's label where there is one. */
+/** The short title of an error panel, in words (the exchange's label is kept for the details). */
 export function errorTitle(error: unknown): string {
   if (!(error instanceof DeskError)) return 'Error';
   const b = error.body;
-  if (b.label) return b.label;
+  if (b.kind === 'exchange') return 'Refused by the exchange';
   if (b.kind === 'network') return 'No connection';
   if (b.kind === 'locked') return 'Locked';
   if (b.kind === 'invalid_request') return 'Not accepted';
   return 'Error';
+}
+
+/** The field a refusal points to, in words ("withdraw_order_id" → "withdraw order id"), or null when it names none. */
+export function errorField(error: unknown): string | null {
+  if (!(error instanceof DeskError)) return null;
+  const name = [...error.path].reverse().find((p): p is string => typeof p === 'string');
+  return name ? name.replace(/_/g, ' ') : null;
+}
+
+/** The raw text behind an error (label, the exchange's or the connection's own message, the channel): for "Details" only. */
+export function errorDetails(error: unknown): string[] {
+  if (!(error instanceof DeskError)) return [];
+  const b = error.body;
+  return [...(b.label ? [`Label: ${b.label}`] : []), ...(b.detail ? [b.detail] : []), ...(b.channel ? [`Channel: ${b.channel}`] : [])];
 }

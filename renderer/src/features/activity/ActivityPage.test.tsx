@@ -47,7 +47,11 @@ describe('Activity page', () => {
     renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
     const cancelled = await screen.findByText(/Cancelled by the operator/);
     expect(cancelled.className).not.toContain('field-error');
-    expect(screen.getByText(/BALANCE_NOT_ENOUGH/).className).toContain('field-error');
+    // The refusal in the label's words, as a problem; the label itself only under "Details".
+    const refused = screen.getByText(/does not hold enough available balance/);
+    expect(refused.className).toContain('field-error');
+    expect(refused.querySelector('details')?.textContent).toContain('BALANCE_NOT_ENOUGH');
+    expect(refused.firstChild?.textContent).not.toContain('BALANCE_NOT_ENOUGH');
   });
 
   it('reads "unfinished only" from the address', async () => {
@@ -98,7 +102,7 @@ describe('Activity page', () => {
     await userEvent.paste('x'.repeat(501));
     await userEvent.click(screen.getByRole('button', { name: 'It did not happen' }));
     await waitFor(() => expect(note.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(note.getAttribute('aria-describedby')!)!.textContent).toMatch(/^Too big/);
+    expect(document.getElementById(note.getAttribute('aria-describedby')!)!.textContent).toBe('At most 500 characters.');
     expect(fake.count('writeSettle')).toBe(0);
 
     await userEvent.clear(note);

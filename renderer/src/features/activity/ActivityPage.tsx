@@ -6,9 +6,11 @@ import { pagePath } from '../../app/paths.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { DeskError } from '../../desk/desk.ts';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
-import { capitalised, KIND_NAMES, STATE_NAMES, summary, TROUBLE_STATES } from './intentText.ts';
+import { KIND_NAMES, outcomeWords, STATE_NAMES, summary, TROUBLE_STATES } from './intentText.ts';
+import { RawDetails } from '../../components/RawDetails.tsx';
 import { JournalNotice } from './JournalNotice.tsx';
 import { SettleDialog } from './SettleDialog.tsx';
+import { LongValue } from '../../components/LongValue.tsx';
 
 /** The journal notice says this one, with the way forward. */
 function isJournalDamaged(e: Error): boolean {
@@ -20,7 +22,7 @@ function Detail({ name, value }: { name: string; value: string | number | boolea
   if (value === undefined || value === '') return null;
   return (
     <div>
-      <span className="muted">{name}:</span> <span className="mono">{String(value)}</span>
+      <span className="muted">{name}:</span> <LongValue text={String(value)} />
     </div>
   );
 }
@@ -71,8 +73,9 @@ function IntentRow({ intent: i, onSettle, marked }: { intent: IntentView; onSett
         {STATE_NAMES[i.state] ?? i.state}
         {i.attempts > 1 && <span className="muted small"> · {i.attempts} sends</span>}
         {(i.label || i.reason) && (
-          <div className={`small ${trouble ? 'field-error' : 'muted'}`}>
-            {i.label ?? ''} {capitalised(i.reason ?? '')}
+          <div className={`small ${trouble ? 'field-error' : 'muted'}`} data-testid="intent-outcome">
+            {outcomeWords(i).words}
+            <RawDetails lines={outcomeWords(i).raw} />
           </div>
         )}
         {approve.isError && <ErrorPanel error={approve.error} />}

@@ -1,3 +1,4 @@
+import { labelWords } from '../../../../shared/api/labels.ts';
 import type { IntentView } from '../../../../shared/ipc.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 
@@ -49,4 +50,14 @@ export function summary(i: IntentView): string {
 /** The first letter up: reasons are journaled in lower case ("cancelled by the operator"). */
 export function capitalised(s: string): string {
   return s ? s[0]!.toUpperCase() + s.slice(1) : s;
+}
+
+/**
+ * How a write ended or why it stopped, in words: the exchange's label as its sentence (§7), else the
+ * desk's reason; the label itself and the exchange's own text are `raw`, for a "Details" disclosure.
+ */
+export function outcomeWords(i: Pick<IntentView, 'label' | 'reason'>): { words: string; raw: string[] } {
+  if (!i.label) return { words: capitalised(i.reason ?? ''), raw: [] };
+  const words = labelWords(i.label);
+  return { words, raw: [`Label: ${i.label}`, ...(i.reason && i.reason !== words ? [i.reason] : [])] };
 }

@@ -10,6 +10,7 @@ import { OperatorList } from './OperatorList.tsx';
 import { PolicyEditor } from './PolicyEditor.tsx';
 import { PolicyPreview } from './PolicyPreview.tsx';
 import { VerdictTable } from './Verdict.tsx';
+import { LongValue } from '../../components/LongValue.tsx';
 
 // The queue of requests and changes, who drafted, who approved and who is still needed, and the
 // buttons that ask the confirmation window for a signature. Nothing here signs.
@@ -43,8 +44,9 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
     <tr data-testid="approval-item">
       <td>
         {it.what === 'request' ? it.kind?.replace(/_/g, ' ') : it.what === 'batch' ? `${it.kind ?? ''} batch` : it.what.replace(/_/g, ' ')}
+        <div className="small muted">{age(it.drafted_at)} ago</div>
       </td>
-      <td>
+      <td className="wrap">
         {it.what === 'batch' && it.kind === 'payouts' ? <Link to={pagePath('payouts', { batch: it.ref })}>{it.summary}</Link> : it.summary}
       </td>
       <td>
@@ -57,10 +59,11 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
           <span className="small muted">quorum {it.needed}</span>
         )}
       </td>
-      <td>{it.drafted_by}</td>
-      <td>{it.approved_by.join(', ') || '—'}</td>
-      <td>{open ? `${still} more` : '—'}</td>
-      <td>{age(it.drafted_at)}</td>
+      <td>
+        <div>Drafted by {it.drafted_by}</div>
+        <div className="small">{it.approved_by.length ? `Approved by ${it.approved_by.join(', ')}` : 'No approval yet'}</div>
+        {open && <div className="small">{still} more needed</div>}
+      </td>
       <td data-testid="item-state">
         {it.state.replace('_', ' ')}
         {it.state === 'cooling_off' && it.effective_at && (
@@ -82,7 +85,7 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
           </span>
         )}
       </td>
-      <td className="actions">
+      <td className="decision">
         {open && (
           <>
             <button
@@ -128,7 +131,7 @@ function Cancellable() {
       <ul>
         {list.data.map((w) => (
           <li key={w.exchange_id} className="small">
-            {w.amount} {w.currency} to <span className="mono">{w.address}</span> ({w.status})
+            {w.amount} {w.currency} to <LongValue text={w.address} copy="address" /> ({w.status})
           </li>
         ))}
       </ul>
@@ -187,12 +190,11 @@ export default function ApprovalsPage() {
                 <th>What</th>
                 <th>Amount and destination</th>
                 <th>Rule</th>
-                <th>Drafted by</th>
-                <th>Approved by</th>
-                <th>Still needed</th>
-                <th>Age</th>
+                <th>Signatures</th>
                 <th>State</th>
-                <th />
+                <th>
+                  <span className="sr-only">Decision</span>
+                </th>
               </tr>
             </thead>
             <tbody>

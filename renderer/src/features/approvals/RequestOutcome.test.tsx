@@ -58,7 +58,9 @@ describe('RequestOutcome: a drafted request followed in place', () => {
       reason: 'balance not enough',
     });
     move({ ...toSign, state: 'sent', approved_by: ['Ann'], intent: refused });
-    await waitFor(() => expect(words()).toMatch(/Refused by the exchange: nothing moved\. Balance not enough/));
+    await waitFor(() =>
+      expect(words()).toMatch(/Refused by the exchange: nothing moved\. The account does not hold enough available balance for this\./),
+    );
     expect(screen.getByRole('link', { name: 'Its record in Activity' }).getAttribute('href')).toBe('/activity?intent=r-1');
   });
 

@@ -4,7 +4,7 @@ import type { IntentView, RequestStatus } from '../../../../shared/ipc.ts';
 import { pagePath } from '../../app/paths.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
-import { capitalised } from '../activity/index.ts';
+import { outcomeWords } from '../activity/index.ts';
 
 type Step = 'signed' | 'approved' | 'sent' | 'answered' | 'final';
 const STEPS: { step: Step; name: string }[] = [
@@ -30,7 +30,8 @@ function intentOutcome(i: IntentView): Outcome {
   const atExchange = [i.exchange_id ? `exchange id ${i.exchange_id}` : '', status ? `${i.status}: ${status.words}` : '']
     .filter(Boolean)
     .join('; ');
-  const reason = capitalised(i.reason ?? '');
+  // The exchange's label in words (the label itself is Activity's, under Details), else the desk's reason.
+  const reason = outcomeWords(i).words;
   switch (i.state) {
     case 'pending_approval':
     case 'approved':

@@ -1,5 +1,6 @@
 import type { ChannelRequest, Review } from '../../../../shared/ipc.ts';
 import { SendForSigning } from './SendForSigning.tsx';
+import { LongValue } from '../../components/LongValue.tsx';
 
 /** Exactly what will be sent, then the policy's verdict and the send step. */
 export function ReviewStep({
@@ -31,7 +32,9 @@ export function ReviewStep({
           {Object.entries(review.body).map(([k, v]) => (
             <tr key={k}>
               <th>{k}</th>
-              <td className="mono">{String(v)}</td>
+              <td>
+                <LongValue text={String(v)} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,6 +1,9 @@
 import type { Verdict } from '../../../../shared/api/policy.ts';
 
-/** The policy's verdict, rule by rule: which rule decided and why each did or did not match. */
+/**
+ * The policy's verdict: which rule decided, in words; each rule's match, in the policy's own terms (kinds,
+ * currencies), kept under "Details".
+ */
 export function VerdictTable({ verdict }: { verdict: Verdict }) {
   const head =
     verdict.decision === 'block'
@@ -13,24 +16,27 @@ export function VerdictTable({ verdict }: { verdict: Verdict }) {
       <p>
         <strong className={verdict.decision === 'block' ? 'field-error' : ''}>{head}</strong>
       </p>
-      <table className="table compact">
-        <thead>
-          <tr>
-            <th>Rule</th>
-            <th>Matched</th>
-            <th>Why</th>
-          </tr>
-        </thead>
-        <tbody>
-          {verdict.rules.map((r) => (
-            <tr key={r.rule}>
-              <td className="mono">{r.rule}</td>
-              <td>{r.matched ? 'yes' : 'no'}</td>
-              <td className="small">{r.why.join('; ')}</td>
+      <details className="raw-details">
+        <summary>Details</summary>
+        <table className="table compact">
+          <thead>
+            <tr>
+              <th>Rule</th>
+              <th>Matched</th>
+              <th>Why</th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {verdict.rules.map((r) => (
+              <tr key={r.rule}>
+                <td className="mono">{r.rule}</td>
+                <td>{r.matched ? 'yes' : 'no'}</td>
+                <td className="small">{r.why.join('; ')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
     </div>
   );
 }

@@ -16,6 +16,7 @@ import { subAccountHref, transferHref } from './route.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
 import './balances.css';
 import { OrdersLink } from '../orders/index.ts';
+import { DeskError } from '../../desk/desk.ts';
 
 type SortKey = (typeof MATRIX_SORT_KEYS)[number];
 const ROW_PX = 34;
@@ -188,11 +189,19 @@ export function SubAccountsPage() {
           {shownProgress.loaded} of {shownProgress.total} requests
         </div>
       )}
-      {status?.error && <ErrorPanel error={new Error(status.error)} onRetry={() => refresh.mutate()} />}
+      {status?.error && (
+        <ErrorPanel
+          error={
+            new DeskError({ kind: 'internal', message: status.error, ...(status.error_detail ? { detail: status.error_detail } : {}) })
+          }
+          onRetry={() => refresh.mutate()}
+        />
+      )}
       <UnreadNotice records={status?.unread ?? []} what="the rows and totals below" />
       {matrix.error !== null && <ErrorPanel error={matrix.error} />}
       {exportCsv.error && <ErrorPanel error={exportCsv.error} />}
-      <div className="matrix" role="table" aria-label="Sub-account balances" aria-rowcount={count} data-testid="matrix">
+      {/* Focusable: the matrix scrolls in both directions from the keyboard too. */}
+      <div className="matrix" role="table" aria-label="Sub-account balances" aria-rowcount={count} data-testid="matrix" tabIndex={0}>
         <div className="matrix-row matrix-head" role="row">
           {table.getHeaderGroups()[0]!.headers.map((h) => (
             <div

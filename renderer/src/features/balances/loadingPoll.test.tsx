@@ -44,3 +44,27 @@ describe('the Sub-accounts page while the core loads', () => {
     expect(calls).toBeGreaterThanOrEqual(3);
   });
 });
+
+describe('the Sub-accounts page after a failed load', () => {
+  it('says what failed in words, with the request and its system code only under Details', async () => {
+    const raw = 'GET /wallet/sub_account_balances at http://nowhere.test: the connection failed (ENOTFOUND)';
+    const failed = page('ready');
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      balancesMatrix: {
+        ...failed,
+        status: {
+          ...failed.status,
+          error: 'The exchange could not be reached at nowhere.test: no such host was found.',
+          error_detail: raw,
+        },
+      } as never,
+    });
+    renderWithDesk(fake, <SubAccountsPage />);
+    const panel = await screen.findByText(/could not be reached at nowhere\.test/);
+    const alert = panel.closest('[role="alert"]')!;
+    expect(alert.querySelector('details')?.textContent).toContain(raw);
+    alert.querySelector('details')!.remove();
+    expect(alert.textContent).not.toMatch(/ENOTFOUND|\/wallet\//);
+  });
+});

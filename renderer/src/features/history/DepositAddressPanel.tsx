@@ -2,7 +2,8 @@ import QRCode from 'qrcode';
 import { useEffect, useState } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
-import { Copy } from './Copy.tsx';
+import { Copy } from '../../components/Copy.tsx';
+import { LongValue } from '../../components/LongValue.tsx';
 
 function Qr({ text, label }: { text: string; label: string }) {
   const [src, setSrc] = useState<string | null>(null);
@@ -47,7 +48,7 @@ export function DepositAddressPanel() {
                 <>
                   <Qr text={a.address} label={`${a.chain} address`} />
                   <p>
-                    <span className="mono">{a.address}</span> <Copy text={a.address} label={`${a.chain} address`} />
+                    <LongValue text={a.address} copy={`${a.chain} address`} />
                   </p>
                   {a.payment_id && (
                     <p>

@@ -7,19 +7,19 @@ import { DepositAddressPanel } from './DepositAddressPanel.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
-import { HistoryTable, type Column } from './HistoryTable.tsx';
+import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { time } from './WithdrawalsPage.tsx';
 
 const COLUMNS: Column<DepositRow>[] = [
-  { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.timestamp) },
-  { id: 'id', header: 'Id', width: '110px', render: (r) => <span className="mono">{r.id}</span> },
-  { id: 'status', header: 'Status', width: '260px', render: (r) => <StatusBadge status={r.status} kind="deposit" /> },
-  { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
-  { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
-  { id: 'chain', header: 'Chain', width: '70px', render: (r) => r.chain },
-  { id: 'txid', header: 'Txid', width: 'minmax(160px, 1fr)', render: (r) => <span className="mono">{r.txid}</span> },
+  { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.timestamp) },
+  { id: 'id', header: 'Id', width: 110, render: (r) => <span className="mono">{r.id}</span>, title: (r) => r.id },
+  { id: 'status', header: 'Status', width: 260, render: (r) => <StatusBadge status={r.status} kind="deposit" /> },
+  { id: 'amount', header: 'Amount', width: 130, fixed: true, sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
+  { id: 'currency', header: 'Currency', width: 64, fixed: true, render: (r) => r.currency },
+  { id: 'chain', header: 'Chain', width: 64, fixed: true, render: (r) => r.chain },
+  { id: 'txid', header: 'Txid', width: 240, render: (r) => <LongCell text={r.txid} label="txid" />, title: (r) => r.txid },
 ];
 
 export function DepositsPage() {

@@ -1,4 +1,5 @@
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { RawDetails } from '../../components/RawDetails.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { useHistoryStatus } from './queries.ts';
 
@@ -19,7 +20,12 @@ export function SyncLine() {
               ? `read up to ${new Date(s.synced_to * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`
               : 'first read in progress'}
           </span>
-          {s.last_error && <span className="field-error">· last read failed: {s.last_error}</span>}
+          {s.last_error && (
+            <span className="field-error">
+              · last read failed: {s.last_error}
+              <RawDetails lines={[s.last_error_detail]} />
+            </span>
+          )}
         </>
       )}
       <button type="button" className="small" disabled={sync.isPending} onClick={() => sync.mutate({})}>

@@ -7,40 +7,52 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
-import { HistoryTable, type Column } from './HistoryTable.tsx';
+import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { time } from './WithdrawalsPage.tsx';
 import { FORMS, NewTransfer, type TransferFormKind, type Values } from '../transfers/index.ts';
 
 const MAIN_SUB: Column<TransferRow>[] = [
-  { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.timest) },
-  { id: 'dir', header: 'Direction', width: '150px', render: (r) => (r.direction === 'to' ? 'main → sub' : 'sub → main') },
-  { id: 'sub', header: 'Sub-account', width: '120px', render: (r) => <span className="mono">{r.sub_account}</span> },
-  { id: 'type', header: 'Account', width: '80px', render: (r) => r.sub_account_type },
-  { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
-  { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
-  { id: 'status', header: 'Status', width: '180px', render: (r) => <StatusBadge status={r.status} kind="transfer" /> },
-  { id: 'coid', header: 'Client order id', width: 'minmax(120px, 1fr)', render: (r) => <span className="mono">{r.client_order_id}</span> },
+  { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.timest) },
+  { id: 'dir', header: 'Direction', width: 100, render: (r) => (r.direction === 'to' ? 'main → sub' : 'sub → main') },
+  {
+    id: 'sub',
+    header: 'Sub-account',
+    width: 100,
+    render: (r) => <span className="mono">{r.sub_account}</span>,
+    title: (r) => r.sub_account,
+  },
+  { id: 'type', header: 'Account', width: 80, render: (r) => r.sub_account_type },
+  { id: 'amount', header: 'Amount', width: 130, fixed: true, sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
+  { id: 'currency', header: 'Currency', width: 64, fixed: true, render: (r) => r.currency },
+  { id: 'status', header: 'Status', width: 180, render: (r) => <StatusBadge status={r.status} kind="transfer" /> },
+  {
+    id: 'coid',
+    header: 'Client order id',
+    width: 160,
+    render: (r) => <LongCell text={r.client_order_id} label="client order id" />,
+    title: (r) => r.client_order_id,
+  },
 ];
 
 const UID: Column<UidTransferRow>[] = [
-  { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.create_time) },
-  { id: 'id', header: 'Id', width: '110px', render: (r) => <span className="mono">{r.id}</span> },
-  { id: 'dir', header: 'Direction', width: '90px', render: (r) => (r.transaction_type === 'withdraw' ? 'sent' : 'received') },
+  { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.create_time) },
+  { id: 'id', header: 'Id', width: 110, render: (r) => <span className="mono">{r.id}</span>, title: (r) => r.id },
+  { id: 'dir', header: 'Direction', width: 80, render: (r) => (r.transaction_type === 'withdraw' ? 'sent' : 'received') },
   {
     id: 'peer',
     header: 'Counterpart',
-    width: '120px',
+    width: 100,
     render: (r) => <span className="mono">{r.transaction_type === 'withdraw' ? r.receive_uid : r.push_uid}</span>,
   },
-  { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
-  { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
-  { id: 'status', header: 'Status', width: '180px', render: (r) => <StatusBadge status={r.status} kind="uid_transfer" /> },
+  { id: 'amount', header: 'Amount', width: 130, fixed: true, sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
+  { id: 'currency', header: 'Currency', width: 64, fixed: true, render: (r) => r.currency },
+  { id: 'status', header: 'Status', width: 180, render: (r) => <StatusBadge status={r.status} kind="uid_transfer" /> },
   {
     id: 'flag',
     header: '',
-    width: 'minmax(120px, 1fr)',
+    width: 160,
     render: (r) =>
       r.desk.unsent ? (
         <span className={`unsent-tag ${r.desk.unsent.state}`}>
@@ -137,10 +149,10 @@ export function TransfersPage() {
       {open && <NewTransfer key={params.toString()} {...(initial ? { initial } : {})} />}
       <SyncLine />
       <div className="segmented" role="tablist">
-        <button type="button" role="tab" aria-pressed={tab === 'transfers'} onClick={() => setTab('transfers')}>
+        <button type="button" role="tab" aria-selected={tab === 'transfers'} onClick={() => setTab('transfers')}>
           Main / sub-accounts
         </button>
-        <button type="button" role="tab" aria-pressed={tab === 'uid_transfers'} onClick={() => setTab('uid_transfers')}>
+        <button type="button" role="tab" aria-selected={tab === 'uid_transfers'} onClick={() => setTab('uid_transfers')}>
           UID transfers
         </button>
       </div>

@@ -34,7 +34,7 @@ describe('Not sent by this desk', () => {
     await userEvent.click(note);
     await userEvent.paste('x'.repeat(501));
     await userEvent.click(screen.getByRole('button', { name: 'Acknowledge' }));
-    await waitFor(() => expect(described(note)).toMatch(/^Too big/));
+    await waitFor(() => expect(described(note)).toBe('At most 500 characters.'));
     expect(fake.count('unsentAcknowledge')).toBe(0);
 
     await userEvent.clear(note);

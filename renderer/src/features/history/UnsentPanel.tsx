@@ -5,6 +5,7 @@ import type { UnsentItem } from '../../../../shared/history.ts';
 import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { LongValue } from '../../components/LongValue.tsx';
 
 /** The operator's note under the contract's own rule for it. */
 const NoteSchema = channels.unsentAcknowledge.request.pick({ note: true });
@@ -66,7 +67,7 @@ export function UnsentPanel() {
             <strong>
               {item.kind === 'withdrawals' ? 'Withdrawal' : 'UID transfer'} {item.id}
             </strong>
-            : {groupDigits(item.amount)} {item.currency} to <span className="mono">{item.to}</span>{' '}
+            : {groupDigits(item.amount)} {item.currency} to <LongValue text={item.to} copy="destination" />{' '}
             <span className="muted">
               ({item.status}, {new Date(Number(item.timestamp) * 1000).toISOString().replace('T', ' ').slice(0, 19)} UTC)
             </span>

@@ -5,8 +5,9 @@ import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { DeskError } from '../../desk/desk.ts';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
-import { Copy } from './Copy.tsx';
+import { Copy } from '../../components/Copy.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
+import { LongValue } from '../../components/LongValue.tsx';
 
 const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 const atSec = (s: string) => (s && Number(s) > 0 ? at(Number(s) * 1000) : '');
@@ -92,20 +93,21 @@ export function WithdrawalDetail({ id, onClose }: { id: string; onClose: () => v
         <dd>{r.chain}</dd>
         <dt>Address</dt>
         <dd>
-          <span className="mono">{r.address}</span> <Copy text={r.address} label="address" />
+          <span className="mono long-value" data-testid="detail-address" title={r.address}>
+            {r.address}
+          </span>{' '}
+          <Copy text={r.address} label="address" />
           {r.memo ? (
             <>
               {' '}
-              memo <span className="mono">{r.memo}</span>
+              memo <LongValue text={r.memo} copy="memo" />
             </>
           ) : null}
         </dd>
         <dt>Txid</dt>
-        <dd>
-          <span className="mono">{r.txid || '—'}</span> <Copy text={r.txid} label="txid" />
-        </dd>
+        <dd>{r.txid ? <LongValue text={r.txid} copy="txid" /> : '—'}</dd>
         <dt>Order id</dt>
-        <dd className="mono">{r.withdraw_order_id || '—'}</dd>
+        <dd>{r.withdraw_order_id ? <LongValue text={r.withdraw_order_id} copy="order id" /> : '—'}</dd>
         <dt>Time</dt>
         <dd>
           {atSec(r.timestamp)} UTC{r.timestamp2 ? ` · final ${atSec(r.timestamp2)} UTC` : ''}

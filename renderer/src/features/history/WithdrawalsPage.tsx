@@ -7,7 +7,7 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
-import { HistoryTable, type Column } from './HistoryTable.tsx';
+import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { UnsentPanel } from './UnsentPanel.tsx';
@@ -17,26 +17,27 @@ import { SendPanel } from '../approvals/index.ts';
 export const time = (s: string) => (s ? new Date(Number(s) * 1000).toISOString().replace('T', ' ').slice(0, 19) : '');
 
 const COLUMNS: Column<WithdrawalRow>[] = [
-  { id: 'time', header: 'Time (UTC)', width: '150px', sort: 'time', render: (r) => time(r.timestamp) },
+  { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.timestamp) },
   {
     id: 'id',
     header: 'Id',
-    width: '110px',
+    width: 110,
+    title: (r) => r.id,
     render: (r) => (
       <span className="mono" data-id={r.id}>
         {r.id}
       </span>
     ),
   },
-  { id: 'status', header: 'Status', width: '230px', render: (r) => <StatusBadge status={r.status} kind="withdrawal" /> },
-  { id: 'amount', header: 'Amount', width: '150px', sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
-  { id: 'currency', header: 'Currency', width: '70px', render: (r) => r.currency },
-  { id: 'chain', header: 'Chain', width: '70px', render: (r) => r.chain },
-  { id: 'address', header: 'Address', width: 'minmax(160px, 1fr)', render: (r) => <span className="mono">{r.address}</span> },
+  { id: 'status', header: 'Status', width: 230, render: (r) => <StatusBadge status={r.status} kind="withdrawal" /> },
+  { id: 'amount', header: 'Amount', width: 130, fixed: true, sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
+  { id: 'currency', header: 'Currency', width: 64, fixed: true, render: (r) => r.currency },
+  { id: 'chain', header: 'Chain', width: 64, fixed: true, render: (r) => r.chain },
+  { id: 'address', header: 'Address', width: 240, render: (r) => <LongCell text={r.address} label="address" />, title: (r) => r.address },
   {
     id: 'flag',
     header: '',
-    width: '120px',
+    width: 100,
     render: (r) =>
       r.desk.unsent ? (
         <span className={`unsent-tag ${r.desk.unsent.state}`}>

@@ -1,6 +1,7 @@
 import type { ChannelRequest, Review } from '../../../../shared/ipc.ts';
 import type { CostEstimate } from '../../../../shared/api/orderRules.ts';
 import { SendForSigning } from '../approvals/index.ts';
+import { LongValue } from '../../components/LongValue.tsx';
 
 /** What will be sent, what it should cost, and the policy's verdict; signing happens in the confirmation window. */
 export function OrderReview({
@@ -49,7 +50,9 @@ export function OrderReview({
           {Object.entries(review.body).map(([k, v]) => (
             <tr key={k}>
               <th>{k}</th>
-              <td className="mono">{String(v)}</td>
+              <td>
+                <LongValue text={String(v)} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,12 +1,10 @@
-import { labelSentence } from '../../../../shared/api/labels.ts';
 import type { IntentView } from '../../../../shared/ipc.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
-import { capitalised, KIND_NAMES, STATE_NAMES, summary, TROUBLE_STATES } from '../activity/index.ts';
+import { KIND_NAMES, outcomeWords, STATE_NAMES, summary, TROUBLE_STATES } from '../activity/index.ts';
 
 /** The exchange's refusal as a sentence (POC_FILL_IMMEDIATELY, BALANCE_NOT_ENOUGH, ...), or the journal's reason. */
 export function outcomeText(i: IntentView): string {
-  if (i.label) return labelSentence(i.label);
-  return capitalised(i.reason ?? '');
+  return outcomeWords(i).words;
 }
 
 /** What this desk sent for the pair (orders and cancels) and how each ended, from the write journal. */

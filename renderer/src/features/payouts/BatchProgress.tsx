@@ -3,6 +3,8 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
+import { LongValue } from '../../components/LongValue.tsx';
+import { RawDetails } from '../../components/RawDetails.tsx';
 
 export const STATE_WORDS = {
   drafted: "Drafted: waiting for its drafter's signature in the confirmation window",
@@ -35,7 +37,7 @@ export function BatchProgress({ batchRef }: { batchRef: string }) {
     <section className="card" aria-label="Batch progress">
       <h2>{p.title}</h2>
       <p className="small muted">
-        {p.file} · SHA-256 <span className="mono">{p.sha256}</span>
+        {p.file} · SHA-256 <LongValue text={p.sha256} />
       </p>
       <p data-testid="batch-state">
         {STATE_WORDS[p.state]}
@@ -79,8 +81,8 @@ export function BatchProgress({ batchRef }: { batchRef: string }) {
               <td>{r.outcome}</td>
               <td>{r.status ?? r.state ?? ''}</td>
               <td className="wrap small">
-                {r.label ? <strong>{r.label}: </strong> : null}
                 {r.sentence ?? ''}
+                <RawDetails lines={[r.label ? `Label: ${r.label}` : null]} />
               </td>
             </tr>
           ))}

@@ -184,7 +184,8 @@ describe('Payouts page', () => {
     expect([bar.value, bar.max]).toEqual([2, 2]);
     expect(screen.getByTestId('payout-progress').textContent).toContain('2 of 2 finished: 1 sent, 1 refused, 0 skipped.');
     const refused = screen.getByRole('table', { name: 'Report' }).querySelector('tr[data-outcome="refused"]')!;
-    expect(refused.textContent).toContain('BALANCE_NOT_ENOUGH: The account does not hold enough available balance for this.');
+    expect(refused.textContent).toContain('The account does not hold enough available balance for this.');
+    expect(refused.querySelector('details')?.textContent).toBe('DetailsLabel: BALANCE_NOT_ENOUGH');
   });
 
   it('names a file the contract refuses on the file field and sends nothing', async () => {

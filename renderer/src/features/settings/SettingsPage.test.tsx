@@ -13,7 +13,7 @@ const NO_KEYCHAIN: VaultStatus = {
   backend: null,
   passphrase_set: false,
   unlock_wait_ms: 0,
-  keychain_note: 'The system keyring (Electron safeStorage) is not available in this host. Set a passphrase to protect the keys.',
+  keychain_note: 'The system keyring is not available here. Set a passphrase to protect the keys.',
 };
 const PASSPHRASE: VaultStatus = {
   locked: false,
@@ -173,7 +173,7 @@ describe('Settings page: preferences and focus', () => {
     await userEvent.type(settle, '2');
     await userEvent.click(screen.getByRole('button', { name: 'Save preferences' }));
     await waitFor(() => expect(described(idle)).toBe('A whole number of at most 6 digits.'));
-    expect(described(settle)).toMatch(/^Too small/);
+    expect(described(settle)).toBe('At least 5.');
     expect(fake.count('settingsSave')).toBe(0);
 
     await userEvent.clear(idle);

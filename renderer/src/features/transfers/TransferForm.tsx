@@ -169,7 +169,7 @@ export function TransferForm({
         <Choice field={side('to')} options={OWN_SIDES} />
       </Field>
       {needsPair(v) && (
-        <Field label="Currency pair" hint="§4.1: names the isolated margin account, such as BTC_USDT" error={problem('currency_pair')}>
+        <Field label="Currency pair" hint="Names the isolated margin account, such as BTC_USDT" error={problem('currency_pair')}>
           {text('currency_pair', { upper: true })}
         </Field>
       )}
