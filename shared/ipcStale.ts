@@ -122,7 +122,7 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],
   // Operators, requests, signatures, policy or freeze changed (a payout or rebalance batch approved or rejected among them).
-  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'payoutsProgress', 'payoutsBatches', 'rebalanceBatches'],
+  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'addressBookList', 'payoutsProgress', 'payoutsBatches', 'rebalanceBatches'],
   // A transfer of a rebalance batch finished: its progress, and the balances it moved.
   rebalance: ['rebalanceBatches', ...BALANCE_READS],
   profiles: PROFILE_SCOPED,
@@ -212,6 +212,8 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   payoutsArchive: ['payoutsBatches'],
   withdrawalsCancel: ['withdrawalsCancellable', 'withdrawalsList', 'withdrawalDetail', 'historyStatus'],
   addressBookAdd: ['addressBookList'],
+  // The removal is signed in the confirmation window; its approval is announced by an `approvals` event.
+  addressBookRemove: [],
   // A plan stores nothing the window reads; a draft, cancel or resume is announced by a `rebalance` event.
   rebalancePlan: [],
   rebalanceDraft: [],

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AddressBookAdded, AddressBookAddRequest, AddressBookEntryView } from '../addressBook.ts';
+import { AddressBookAdded, AddressBookAddRequest, AddressBookEntryView, RemovedEntry } from '../addressBook.ts';
 import { BatchStatus } from '../api/batch.ts';
 import { IntentView } from './writes.ts';
 import { Policy, Verdict } from '../api/policy.ts';
@@ -16,7 +16,7 @@ export type BatchProgress = z.infer<typeof BatchProgress>;
 /** A request or change waiting for approvals, as the Approvals page shows it. */
 export const ApprovalItem = z.object({
   ref: z.string(),
-  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'set_role', 'policy', 'unfreeze']),
+  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'set_role', 'remove_address', 'policy', 'unfreeze']),
   profile: z.string().optional(),
   kind: z.string().optional(),
   body: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
@@ -177,6 +177,11 @@ export const approvalsChannels = {
     response: z.array(AddressBookEntryView),
   },
   /** Opens a confirmation-window ticket: the entry exists once an operator signs it there. */
+  /** Asks the confirmation window to propose an entry's removal: the change quorum, effective once approved. */
+  addressBookRemove: {
+    request: RemovedEntry,
+    response: Ticket,
+  },
   addressBookAdd: {
     request: AddressBookAddRequest,
     response: AddressBookAdded,

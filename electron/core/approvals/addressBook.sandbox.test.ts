@@ -147,3 +147,38 @@ describe('a look-alike destination', () => {
     expect(await withdrawalsAtExchange()).toBe(before.sent);
   });
 });
+
+describe('removing an entry', () => {
+  const THIRD = 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE';
+  const add = async () => {
+    const asked = await data<{ ticket: string }>(core.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: THIRD }));
+    await data(core.invokeConfirm('confirmSign', { ticket: asked.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
+    return (await book()).find((e) => e.address === THIRD && !e.removed)!;
+  };
+
+  it('takes the change quorum, lists the entry as removed, and makes its destination unknown at once; adding it again is a new entry', async () => {
+    const entry = await add();
+    expect((await data<Review>(core.invoke('approvalsReview', { write: withdrawal(THIRD) }))).verdict.decision).toBe('require');
+    const asked = await data<{ ticket: string; title: string }>(
+      core.invoke('addressBookRemove', { currency: 'USDT', chain: 'TRX', address: THIRD, added_at: entry.added_at }),
+    );
+    expect(asked.title).toBe(`Remove ${THIRD} (USDT on TRX) from the address book`);
+    // Nothing changes until an operator signs it (the default policy's change quorum: one).
+    expect((await book()).find((e) => e.address === THIRD)?.removed).toBe(false);
+    await data(core.invokeConfirm('confirmSign', { ticket: asked.ticket, operator, passphrase: TEST_OPERATOR.passphrase }));
+    expect((await book()).find((e) => e.address === THIRD)).toMatchObject({ removed: true, refused: expect.stringMatching(/^Removed/) });
+    expect((await data<Review>(core.invoke('approvalsReview', { write: withdrawal(THIRD) }))).verdict.decision).toBe('block');
+    const again = await core.invoke('addressBookRemove', { currency: 'USDT', chain: 'TRX', address: THIRD, added_at: entry.added_at });
+    expect(again).toMatchObject({ ok: false, error: { message: expect.stringMatching(/removed already/) } });
+
+    await new Promise((r) => setTimeout(r, 5));
+    const readded = await add();
+    expect(readded.added_at).toBeGreaterThan(entry.added_at);
+    expect((await data<Review>(core.invoke('approvalsReview', { write: withdrawal(THIRD) }))).verdict.decision).toBe('require');
+  });
+
+  it('refuses to remove an entry the book does not hold', async () => {
+    const r = await core.invoke('addressBookRemove', { currency: 'USDT', chain: 'TRX', address: OTHER, added_at: 1 });
+    expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(/not in the address book/) } });
+  });
+});

@@ -5,7 +5,7 @@ import { InputError } from '../errors.ts';
 import { verifySignature } from '../operators/keys.ts';
 import type { BookEntry } from '../policy/destinations.ts';
 import { JsonFile } from '../store/jsonFile.ts';
-import { activeAt, type Operator } from './governance.ts';
+import { activeAt, entryKey, type Operator } from './governance.ts';
 
 // The desk's own address book. An entry is an operator's signed act: it is added only when an operator
 // signs it in the confirmation window, and it counts as a known destination only while its signature
@@ -49,6 +49,8 @@ export interface AddressBookOptions {
   now: () => number;
   /** The operators of the governance whose signatures count here (the active profile's). */
   operators: () => Promise<ReadonlyMap<string, Operator>>;
+  /** The entries a quorum removed (governance.ts entryKey): listed as removed, and never a known destination. */
+  removed: () => Promise<ReadonlySet<string>>;
 }
 
 export class AddressBook {
@@ -66,28 +68,33 @@ export class AddressBook {
   /** The entries that count as known destinations (cooling-off aside): those whose signature verifies. */
   async list(): Promise<BookEntry[]> {
     const operators = await this.opts.operators();
+    const removed = await this.opts.removed();
     return this.file
       .read()
-      .filter((e) => refusal(e, operators) === null)
+      .filter((e) => refusal(e, operators) === null && !removed.has(entryKey(e)))
       .map(({ signed: _signed, ...e }) => e);
   }
 
   /** Every entry, with when it counts and why it does not. */
   async withReadiness(): Promise<AddressBookEntryView[]> {
     const operators = await this.opts.operators();
+    const removed = await this.opts.removed();
     return this.file.read().map(({ signed, ...e }) => ({
       ...e,
       ready_at: e.added_at + this.opts.coolingOffMs,
       signed_by: signed?.name ?? null,
-      refused: refusal({ ...e, ...(signed ? { signed } : {}) }, operators),
+      removed: removed.has(entryKey(e)),
+      refused: removed.has(entryKey(e))
+        ? 'Removed from the address book by a quorum of operators: it is no known destination.'
+        : refusal({ ...e, ...(signed ? { signed } : {}) }, operators),
     }));
   }
 
   /** Refuses, before anything is signed, a destination that is malformed or in the book already. */
-  checkNew(e: NewEntry): void {
+  checkNew(e: NewEntry, removed: ReadonlySet<string> = new Set()): void {
     const problem = destinationProblems(e)[0];
     if (problem) throw new InputError([problem.field], problem.message);
-    if (this.file.read().some((b) => b.signed && sameDestination(b, e))) {
+    if (this.file.read().some((b) => b.signed && sameDestination(b, e) && !removed.has(entryKey(b)))) {
       throw new InputError(['address'], 'that address is in the address book already.');
     }
   }
@@ -97,7 +104,7 @@ export class AddressBook {
    * answers the operator's signature. An unsigned entry for the same destination is replaced.
    */
   async add(e: NewEntry, sign: (text: string) => Promise<EntrySignature>): Promise<{ added_at: number; ready_at: number }> {
-    this.checkNew(e);
+    this.checkNew(e, await this.opts.removed());
     const entry: BookEntry = {
       currency: e.currency,
       chain: e.chain,
@@ -107,7 +114,7 @@ export class AddressBook {
     };
     const signed = await sign(entryText(entry));
     // Another ticket for the same destination may have been signed while this one was.
-    this.checkNew(e);
+    this.checkNew(e, await this.opts.removed());
     const kept = this.file.read().filter((b) => !sameDestination(b, e));
     this.file.write([...kept, { ...entry, signed }]);
     return { added_at: entry.added_at, ready_at: entry.added_at + this.opts.coolingOffMs };

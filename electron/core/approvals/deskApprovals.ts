@@ -19,8 +19,11 @@ import { InputError } from '../errors.ts';
 import type { ActiveSession, Session } from '../session.ts';
 import type { VaultPort } from '../vaultPort.ts';
 import { AddressBook, type NewEntry } from './addressBook.ts';
+import type { RemovedEntry } from '../../../shared/addressBook.ts';
 import {
   activeAt,
+  entryKey,
+  removedEntries,
   roleAhead,
   roleAt,
   DEFAULT_COOLING_OFF_MS,
@@ -112,6 +115,7 @@ export class DeskApprovals {
         coolingOffMs: this.coolingOff(domain),
         now: this.now,
         operators: async () => (await this.forDomain(domain).load()).operators,
+        removed: async () => removedEntries(await this.forDomain(domain).load()),
       });
       this.books.set(domain, book);
     }
@@ -488,9 +492,25 @@ export class DeskApprovals {
     };
   }
 
+  /** Removing an entry is a governance change: the change quorum, effective once approved (it only takes trust away). */
+  async addressBookRemoveTicket(e: RemovedEntry): Promise<{ ticket: string; title: string }> {
+    const entry = (await this.book.withReadiness()).find((b) => entryKey(b) === entryKey(e));
+    if (!entry) throw new InputError(['address'], 'that entry is not in the address book.');
+    if (entry.removed) throw new InputError(['address'], 'that entry was removed already.');
+    const payload = JSON.stringify({
+      added_at: e.added_at,
+      address: e.address,
+      chain: e.chain,
+      currency: e.currency,
+      ...(e.memo ? { memo: e.memo } : {}),
+    });
+    const title = `Remove ${e.address} (${e.currency} on ${e.chain}) from the address book`;
+    return this.ticketFor((a) => a.removeAddressTicket(payload, title));
+  }
+
   /** An address-book entry waits for an operator's signature in the confirmation window; it exists from then on. */
   async addressBookTicket(e: NewEntry): Promise<{ ticket: string; title: string }> {
-    this.book.checkNew(e);
+    this.book.checkNew(e, removedEntries(await this.forActive().approvals.load()));
     const payload = JSON.stringify({ currency: e.currency, chain: e.chain, address: e.address, ...(e.memo ? { memo: e.memo } : {}) });
     const title = `Add ${e.address} (${e.currency} on ${e.chain}) to the address book`;
     return this.ticketFor((a) => a.detachedTicket('address_book', payload, title, (sign) => this.book.add(e, sign)));

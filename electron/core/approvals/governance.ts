@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { DEFAULT_POLICY, DEFAULT_REQUEST_EXPIRY_HOURS, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
 import { dec, Dec } from '../../../shared/money.ts';
 import { signedText, verifySignature } from '../operators/keys.ts';
@@ -37,7 +38,7 @@ export function roleAhead(op: Operator): Role {
   return op.roles.at(-1)!.role;
 }
 
-export type ProposalWhat = 'request' | 'batch' | 'add_operator' | 'remove_operator' | 'set_role' | 'policy' | 'unfreeze';
+export type ProposalWhat = 'request' | 'batch' | 'add_operator' | 'remove_operator' | 'set_role' | 'remove_address' | 'policy' | 'unfreeze';
 
 export interface RequestPayload {
   kind: string;
@@ -339,6 +340,31 @@ function addedRole(payload: string): Role {
   return role === undefined ? DEFAULT_ROLE : Role.parse(role);
 }
 
+/**
+ * The address-book entries a quorum removed, each as `entryKey` names it. A removal takes trust away, so
+ * it takes effect once approved, with no cooling-off; the same destination added again later is a new
+ * entry (another time added) and counts again after its own cooling-off.
+ */
+const RemovedEntry = z.strictObject({
+  currency: z.string().min(1).max(32),
+  chain: z.string().min(1).max(64),
+  address: z.string().min(1).max(256),
+  memo: z.string().max(256).optional(),
+  added_at: z.number(),
+});
+
+export function removedEntries(s: GovernanceState): Set<string> {
+  const out = new Set<string>();
+  for (const p of s.proposals.values())
+    if (p.what === 'remove_address' && p.approved_at !== null && !p.rejected) out.add(entryKey(JSON.parse(p.payload)));
+  return out;
+}
+
+/** One address-book entry's identity: its destination and the time it was added (what its signature covers). */
+export function entryKey(e: { currency: string; chain: string; address: string; memo?: string; added_at: number }): string {
+  return [e.currency, e.chain, e.address, e.memo ?? '', String(e.added_at)].join('\u0000');
+}
+
 function reachQuorum(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number): void {
   if (p.approved_at !== null || p.rejected) return;
   const q = quorumOf(s, p, rules, at);
@@ -402,6 +428,8 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
         if (!op || op.removed_from !== null) throw new GovernanceError(`there is no operator ${id} in force to give a role.`);
       }
       if (r.what === 'policy') Policy.parse(changeBody(r.payload).body);
+      if (r.what === 'remove_address' && !RemovedEntry.safeParse(JSON.parse(r.payload)).success)
+        throw new GovernanceError('an address-book removal names a currency, a chain, an address and the time the entry was added.');
       if (r.what === 'add_operator' || r.what === 'remove_operator' || r.what === 'set_role' || r.what === 'policy') {
         const signed = changeBody(r.payload).coolingOffMs;
         const least = rules.minCoolingOffMs ?? 0;

@@ -19,7 +19,8 @@ type ApprovalChannels =
   | 'approvalsFreeze'
   | 'approvalsUnfreeze'
   | 'addressBookList'
-  | 'addressBookAdd';
+  | 'addressBookAdd'
+  | 'addressBookRemove';
 
 export const approvalHandlers: Pick<Handlers, ApprovalChannels> = {
   approvalsState: async (_req, deps) => needApprovals(deps).state(),
@@ -54,6 +55,7 @@ export const approvalHandlers: Pick<Handlers, ApprovalChannels> = {
   approvalsUnfreeze: async (_req, deps) => needApprovals(deps).ticketFor((a) => a.unfreezeTicket()),
   addressBookList: async (_req, deps) => needApprovals(deps).book.withReadiness(),
   addressBookAdd: async (req, deps) => needApprovals(deps).addressBookTicket(req),
+  addressBookRemove: async (req, deps) => needApprovals(deps).addressBookRemoveTicket(req),
 };
 
 /** A policy replayed against the last 30 days (see DeskApprovals.replay). */

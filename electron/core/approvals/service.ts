@@ -291,6 +291,11 @@ export class Approvals {
     return this.ticket({ action: 'propose', ref: randomUUID(), what: 'remove_operator', payload, title: `Remove operator ${op.name}` });
   }
 
+  /** Removing an address-book entry (deskApprovals checked it exists): the change quorum, no cooling-off. */
+  removeAddressTicket(payload: string, title: string): Ticket {
+    return this.ticket({ action: 'propose', ref: randomUUID(), what: 'remove_address', payload, title });
+  }
+
   /** A role change: the change quorum, then the cooling-off, like adding or removing an operator. */
   async roleTicket(id: string, role: Role): Promise<Ticket> {
     const s = await this.load();

@@ -98,7 +98,7 @@ const operatorCreated = z.strictObject({
 const proposal = z.strictObject({
   type: z.literal('proposal'),
   ref: Ref,
-  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'set_role', 'policy', 'unfreeze']),
+  what: z.enum(['request', 'batch', 'add_operator', 'remove_operator', 'set_role', 'remove_address', 'policy', 'unfreeze']),
   /** The profile a request or a policy is for. */
   profile: z.string().max(64).optional(),
   /** Canonical JSON of what is proposed (a request's kind and wire body, a batch's rows, an operator, a policy). */

@@ -130,6 +130,47 @@ describe('Approvals page', () => {
     expect(fake.calls.policyReplay?.at(-1)).toEqual({ policy: { rules: APPROVALS.policy.rules, request_expiry_hours: 72 } });
   });
 
+  it('lists the address book with who signed each entry and when it counts, and proposes a removal', async () => {
+    const entry = {
+      currency: 'USDT',
+      chain: 'TRX',
+      address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+      added_at: 1_700_000_000_000,
+      ready_at: 4_000_000_000_000,
+      signed_by: 'Alice',
+      removed: false,
+      refused: null,
+    };
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      approvalsState: APPROVALS,
+      addressBookList: [
+        entry,
+        {
+          ...entry,
+          address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8',
+          removed: true,
+          refused: 'Removed from the address book by a quorum of operators: it is no known destination.',
+        },
+      ],
+      addressBookRemove: { ticket: 't-7', title: 'Remove TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE (USDT on TRX) from the address book' },
+    });
+    renderWithDesk(fake, <ApprovalsPage />, { at: '/approvals' });
+    const rows = within(await screen.findByTestId('address-book'))
+      .getAllByRole('row')
+      .slice(1);
+    expect(rows[0]!.textContent).toMatch(/USDT on TRX.*TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE.*Alice.*Cooling off until/);
+    expect(rows[1]!.textContent).toContain('Removed from the address book by a quorum');
+    expect(within(rows[1]!).queryByRole('button', { name: 'Propose removal' })).toBeNull();
+    await userEvent.click(within(rows[0]!).getByRole('button', { name: 'Propose removal' }));
+    await waitFor(() =>
+      expect(fake.calls.addressBookRemove).toEqual([
+        { currency: 'USDT', chain: 'TRX', address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE', added_at: 1_700_000_000_000 },
+      ]),
+    );
+    expect((await screen.findByTestId('asked')).textContent).toMatch(/Remove TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE/);
+  });
+
   it('shows an expired request with who had signed, and offers no approval', async () => {
     const expired: ApprovalItem = { ...WAITING, state: 'expired', approved_by: ['Alice'] };
     renderWithDesk(fakeDesk({ ...baseAnswers(), approvalsState: { ...APPROVALS, items: [expired] } }), <ApprovalsPage />, {

@@ -7,7 +7,9 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { OperatorList } from './OperatorList.tsx';
+import { AddressBookPanel } from './AddressBookPanel.tsx';
 import { PolicyEditor } from './PolicyEditor.tsx';
+import { ruleSentence } from './ruleSentence.ts';
 import { PolicyPreview } from './PolicyPreview.tsx';
 import { VerdictTable } from './Verdict.tsx';
 import { LongValue } from '../../components/LongValue.tsx';
@@ -232,10 +234,9 @@ export default function ApprovalsPage() {
           </p>
         )}
         <ol>
-          {s.policy.rules.map((r) => (
+          {s.policy.rules.map((r, i) => (
             <li key={r.id}>
-              <span className="mono">{r.id}</span>: {r.action}
-              {r.action === 'require' ? ` ${r.approvals}` : ''} when {JSON.stringify(r.match)}
+              <span className="mono">{r.id}</span>: {ruleSentence(r, { first: i === 0 })}
             </li>
           ))}
         </ol>
@@ -249,6 +250,7 @@ export default function ApprovalsPage() {
           preview={(policy) => <PolicyPreview policy={policy} />}
         />
       </section>
+      <AddressBookPanel onAsk={setAsked} />
     </>
   );
 }
