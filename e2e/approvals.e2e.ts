@@ -174,15 +174,22 @@ describe('Approvals: drafts, signatures, freeze', () => {
         'Withdrawals need 2 approvals, not by the drafter.',
         'Every other write needs 1 approval, which the drafter may give.',
       ]);
+    // What the proposal would have done with the last 30 days, before it is proposed: the Sandbox's seeded
+    // withdrawals, none sent by this desk.
+    await expect.poll(() => editor.getByTestId('policy-replay').textContent()).toMatch(/Replayed against \d+ requests/);
     await page.screenshot({ path: join(SHOTS, 'policy-editor.png'), fullPage: true });
     await editor.getByRole('button', { name: 'Propose this policy' }).click();
+    // The same replay beside the change in the confirmation window, before anyone signs it.
+    const change = await waitingTicket(confirm, /Change the policy/);
+    await expect.poll(() => change.getByTestId('policy-replay').textContent()).toMatch(/Replayed against \d+ requests/);
+    await confirm.screenshot({ path: join(SHOTS, 'policy-confirm.png'), fullPage: true });
     expect(await sign('Alice', /Change the policy/)).toMatch(/Signed/);
     // In force once signed: the policy in force lists it (the editor's own rows name it from the start).
     await expect
       .poll(() =>
         page
           .getByRole('listitem')
-          .filter({ hasText: /^two-other-operators: require 2/ })
+          .filter({ hasText: /^two-other-operators: Withdrawals need 2 approvals, not by the drafter\.$/ })
           .count(),
       )
       .toBe(1);
