@@ -1,6 +1,6 @@
 import { Fragment, useCallback, useEffect, useState, type FormEvent } from 'react';
 import type { ConfirmApi, ConfirmState, ConfirmTicket } from '../../shared/confirm.ts';
-import { DEFAULT_ROLE, ROLE_WORDS, ROLES, type Role } from '../../shared/api/roles.ts';
+import { aRole, DEFAULT_ROLE, ROLE_WORDS, ROLES, type Role } from '../../shared/api/roles.ts';
 import { ReplaySummary } from '../src/components/ReplaySummary.tsx';
 import { BatchWhat } from './BatchWhat.tsx';
 import { Recovery } from './Recovery.tsx';
@@ -274,11 +274,14 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
             <select value={role} onChange={(e) => setRole(e.target.value as Role)} aria-label="Role">
               {ROLES.map((r) => (
                 <option key={r} value={r}>
-                  {r}: {ROLE_WORDS[r]}
+                  {r}
                 </option>
               ))}
             </select>
           </label>
+          <p className="small muted">
+            {aRole(role).replace(/^./, (c) => c.toUpperCase())} {ROLE_WORDS[role]}.
+          </p>
           <label>
             Proposed by
             <select value={by} onChange={(e) => setBy(e.target.value)} aria-label="Proposed by">

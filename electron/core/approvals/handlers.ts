@@ -75,9 +75,10 @@ async function replayFor(deps: HandlerDeps, policy: Policy): Promise<PolicyRepla
 /** The replay beside a policy ticket; a replay that cannot be made (the exchange unreachable) leaves the ticket without it. */
 async function withReplay(deps: HandlerDeps, ticket: string, policy: Policy): Promise<void> {
   try {
-    needApprovals(deps)
-      .forActive()
-      .approvals.annotate(ticket, await replayFor(deps, policy));
+    const a = needApprovals(deps);
+    a.forActive().approvals.annotate(ticket, await replayFor(deps, policy));
+    // The confirmation window read the ticket when it was made: it reads it again with its replay.
+    a.notify();
   } catch (e) {
     deps.log?.(`[approvals] no replay for the policy ticket: ${(e as Error).message}`);
   }
