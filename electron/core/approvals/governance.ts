@@ -28,14 +28,15 @@ export interface Operator {
 
 /** An operator's role at `at`: the last change in effect by then. */
 export function roleAt(op: Operator, at: number): Role {
-  let role = op.roles[0]!.role;
-  for (const r of op.roles) if (r.from <= at) role = r.role;
-  return role;
+  let best = op.roles[0]!;
+  // By when each takes effect, not by when it was approved (a recovery may come into force before a change approved earlier).
+  for (const r of op.roles) if (r.from <= at && r.from >= best.from) best = r;
+  return best.role;
 }
 
 /** The role an operator will have once every approved change has taken effect. */
 export function roleAhead(op: Operator): Role {
-  return op.roles.at(-1)!.role;
+  return roleAt(op, Number.POSITIVE_INFINITY);
 }
 
 export type ProposalWhat = 'request' | 'batch' | 'add_operator' | 'remove_operator' | 'set_role' | 'remove_address' | 'policy' | 'unfreeze';
@@ -340,11 +341,7 @@ function addedRole(payload: string): Role {
   return role === undefined ? DEFAULT_ROLE : Role.parse(role);
 }
 
-/**
- * The address-book entries a quorum removed, each as `entryKey` names it. A removal takes trust away, so
- * it takes effect once approved, with no cooling-off; the same destination added again later is a new
- * entry (another time added) and counts again after its own cooling-off.
- */
+/** An address-book removal's payload: the entry as its signature covers it. */
 const RemovedEntry = z.strictObject({
   currency: z.string().min(1).max(32),
   chain: z.string().min(1).max(64),
@@ -353,6 +350,11 @@ const RemovedEntry = z.strictObject({
   added_at: z.number(),
 });
 
+/**
+ * The address-book entries a quorum removed, each as `entryKey` names it. A removal takes trust away, so
+ * it takes effect once approved, with no cooling-off; the same destination added again later is a new
+ * entry (another time added) and counts again after its own cooling-off.
+ */
 export function removedEntries(s: GovernanceState): Set<string> {
   const out = new Set<string>();
   for (const p of s.proposals.values())
