@@ -61,7 +61,14 @@ export const ApprovalsState = z.object({
    * How far the policy in force is from wedging the desk: the requirement needing the most distinct
    * operators, how many can sign (approved removals left out), and how many could be lost before it wedges.
    */
-  resilience: z.object({ strictest: z.string(), needs: z.number().int(), signers: z.number().int(), margin: z.number().int() }),
+  resilience: z.object({
+    strictest: z.string(),
+    needs: z.number().int(),
+    signers: z.number().int(),
+    margin: z.number().int(),
+    /** The operators able to meet it: losing any margin + 1 of them wedges the desk. */
+    able: z.array(z.string()),
+  }),
   cooling_off_hours: z.number(),
   /** The cooling-off comes from TREASURY_DESK_COOLING_OFF_HOURS, which only the Sandbox profile heeds. */
   cooling_off_variable: z.boolean().optional(),

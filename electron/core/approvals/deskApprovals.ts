@@ -668,7 +668,7 @@ export class DeskApprovals {
 
 function resilienceOf(s: Parameters<typeof wedgeMargin>[0], profile: string, at: number) {
   const w = wedgeMargin(s, profile, at);
-  return { strictest: w.need.what, needs: operatorsFor(w.need), signers: w.signers, margin: w.margin };
+  return { strictest: w.need.what, needs: operatorsFor(w.need), signers: w.signers, margin: w.margin, able: w.able };
 }
 
 function asInput(e: unknown): never {

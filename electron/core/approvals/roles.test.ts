@@ -8,6 +8,7 @@ import { testJournalKey } from '../journal/testkit/key.ts';
 import { evaluate } from '../policy/engine.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import { Approvals } from './service.ts';
+import { wedgeMargin } from './wedge.ts';
 
 // Issue 24 "Roles": what an operator may sign is part of their signed record and is checked where every
 // governance record is folded. The adversary is an operator signing beyond their role (or a script in the
@@ -101,6 +102,14 @@ describe('roles, checked where every record is folded', () => {
     desk = open();
     await sign(desk.decisionTicket('r1', 'approve'), 'Dan');
     expect((await desk.readyToSend('p1')).map((p) => p.ref)).toEqual(['r1']);
+  });
+
+  it('names the operators whose loss would wedge the desk: here the only admin, for the change quorum', async () => {
+    expect(wedgeMargin(await desk.load(), 'p1', clock)).toMatchObject({
+      need: { what: expect.stringMatching(/^the change quorum/) },
+      margin: 0,
+      able: ['Alice'],
+    });
   });
 
   it('a role change that would wedge the desk is refused: the last admin, or too few approvers', async () => {

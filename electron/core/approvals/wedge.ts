@@ -169,10 +169,22 @@ export function wedgedNow(s: GovernanceState, rules: GovernanceRules, at: number
 }
 
 /** For the policy in force: the need closest to wedging the desk, the operators able to meet it, and how many could be lost. */
-export function wedgeMargin(s: GovernanceState, profile: string, at: number): { need: Need; signers: number; margin: number } {
+export function wedgeMargin(
+  s: GovernanceState,
+  profile: string,
+  at: number,
+): { need: Need; signers: number; margin: number; able: string[] } {
   const signers = signersAhead(s, at);
   const ranked = needsOf(policyInForce(s, profile, at).policy)
-    .map((need) => ({ need, margin: marginOf(need, signers), signers: signers.filter((o) => may(o.role, need.act)).length }))
+    .map((need) => {
+      // The operators whose loss counts: those able to give its approvals, or, where the drafter stands
+      // apart and drafters are the scarcer, those able to draft.
+      const approvers = signers.filter((o) => may(o.role, need.act));
+      const drafters = signers.filter((o) => may(o.role, 'draft'));
+      const byDrafters = need.drafterApart && drafters.length - (need.approvals + 1) < approvers.length - need.approvals;
+      const able = byDrafters ? drafters : approvers;
+      return { need, margin: marginOf(need, signers), signers: able.length, able: able.map((o) => o.name) };
+    })
     .sort((a, b) => a.margin - b.margin);
   return ranked[0]!;
 }

@@ -222,10 +222,12 @@ describe('targeted refresh: each event and write refetches only what it makes st
     });
   });
 
-  it('refetches the approvals queue, the cancellable withdrawals and the journal entries, and only them, on an approvals event', async () => {
+  it('refetches the approvals queue, the cancellable withdrawals, the address book and the journal entries, and only them, on an approvals event', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('approvals', {}))).toEqual({
       ...APPROVALS_ONCE,
+      // An approved removal takes an entry out of the address book.
+      addressBookList: 1,
       journalEntries: 1,
       payoutsProgress: 1,
       payoutsBatches: 1,

@@ -157,7 +157,7 @@ export const APPROVALS: ChannelResponse<'approvalsState'> = {
   needs_first_operator: false,
   policy: { rules: DEFAULT_POLICY.rules, ref: null, refused: null },
   change_quorum: 1,
-  resilience: { strictest: 'rule confirm-every-write', needs: 1, signers: 1, margin: 0 },
+  resilience: { strictest: 'rule confirm-every-write', needs: 1, signers: 1, margin: 0, able: ['Alice'] },
   cooling_off_hours: 24,
   frozen: null,
   items: [],

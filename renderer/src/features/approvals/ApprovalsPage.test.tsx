@@ -183,12 +183,12 @@ describe('Approvals page', () => {
   });
 
   it('says how many operators the desk could lose before the policy in force wedges it', async () => {
-    const three = { strictest: 'rule two-others', needs: 3, signers: 4, margin: 1 };
+    const three = { strictest: 'rule two-others', needs: 3, signers: 4, margin: 1, able: ['Alice', 'Bob', 'Carol', 'Dan'] };
     renderWithDesk(fakeDesk({ ...baseAnswers(), approvalsState: { ...APPROVALS, resilience: three } }), <ApprovalsPage />, {
       at: '/approvals',
     });
     expect((await screen.findByTestId('resilience')).textContent).toBe(
-      'The strictest requirement, rule two-others, needs 3 distinct operators; 4 can sign. Losing any 2 operators would wedge it: nothing it governs could be sent and no change could repair it.',
+      'The strictest requirement, rule two-others, needs 3 distinct operators; 4 can meet it (Alice, Bob, Carol, Dan). Losing any 2 of them would wedge it: nothing it governs could be sent and no change could repair it.',
     );
   });
 

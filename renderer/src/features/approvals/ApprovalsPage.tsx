@@ -256,17 +256,18 @@ export default function ApprovalsPage() {
 }
 
 /**
- * How many operators the desk could lose before the policy in force wedges it: any set of margin + 1
- * operators is the smallest whose loss leaves its strictest requirement without enough signers.
+ * How many operators the desk could lose before the policy in force wedges it: any margin + 1 of the
+ * operators able to meet its strictest requirement is the smallest set whose loss leaves it without signers.
  */
 function Resilience({ r }: { r: ApprovalsState['resilience'] }) {
   const lose = r.margin + 1;
   return (
     <p className="small" data-testid="resilience">
-      The strictest requirement, {r.strictest}, needs {r.needs} distinct operator{r.needs === 1 ? '' : 's'}; {r.signers} can sign.{' '}
+      The strictest requirement, {r.strictest}, needs {r.needs} distinct operator{r.needs === 1 ? '' : 's'}; {r.signers} can meet it (
+      {r.able.join(', ')}).{' '}
       {lose >= r.signers
-        ? 'Only losing every operator would wedge the desk.'
-        : `Losing any ${lose === 1 ? 'one operator' : `${lose} operators`} would wedge it: nothing it governs could be sent and no change could repair it.`}
+        ? 'Only losing all of them would wedge the desk.'
+        : `Losing any ${lose === 1 ? 'one' : lose} of them would wedge it: nothing it governs could be sent and no change could repair it.`}
     </p>
   );
 }
