@@ -17,7 +17,14 @@ export default defineConfig({
         test: {
           name: 'unit',
           ...PARALLEL,
-          include: ['shared/**/*.test.ts', 'electron/**/*.test.ts', 'simulator/**/*.test.ts', 'renderer/**/*.test.ts', 'e2e/**/*.test.ts'],
+          include: [
+            'shared/**/*.test.ts',
+            'electron/**/*.test.ts',
+            'simulator/**/*.test.ts',
+            'renderer/**/*.test.ts',
+            'e2e/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           environment: 'node',
           expect,
           // electron-store imports `electron`: run it through Vitest so that the tests' fake electron applies.

@@ -1,0 +1,21 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildInputsHash } from './buildInputs.ts';
+
+// `npm start` builds only when an input of the build changed since the last build it made (or the
+// outputs are missing): a second start with nothing changed goes straight to the app.
+
+const root = join(import.meta.dirname, '..');
+const stamp = join(root, 'dist', '.build-inputs');
+const outputs = ['dist/renderer/index.html', 'dist/renderer/confirm.html', 'dist/electron/main.mjs'].map((p) => join(root, p));
+
+const hash = buildInputsHash(root);
+const built = existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && outputs.every((p) => existsSync(p));
+if (built) {
+  process.stderr.write('Build up to date (no input changed since the last build).\n');
+} else {
+  const r = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', shell: process.platform === 'win32' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+  writeFileSync(stamp, hash);
+}
