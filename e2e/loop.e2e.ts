@@ -74,5 +74,10 @@ describe('The loop closes where the write was drafted', () => {
 
     await outcome.getByRole('link', { name: /Its record/ }).click();
     await expect.poll(() => page.url()).toMatch(/#\/withdrawals\?search=/);
+    // The search box takes the record's id and keeps it (its debounce once wrote the old, empty text back).
+    const id = decodeURIComponent(/search=([^&]+)/.exec(page.url())![1]!);
+    await expect.poll(() => page.getByLabel('Search', { exact: true }).inputValue()).toBe(id);
+    await page.waitForTimeout(300);
+    expect(page.url()).toContain(`search=${encodeURIComponent(id)}`);
   }, 120_000);
 });

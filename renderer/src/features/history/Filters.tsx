@@ -24,6 +24,13 @@ export function Filters({
   searchLabel: string;
 }) {
   const [search, setSearch] = useState(value.search ?? '');
+  // The address can change the search from outside (a link to a record while this page is open): the
+  // box follows it, or the debounce below would write the old text back over it.
+  const [outside, setOutside] = useState(value.search ?? '');
+  if ((value.search ?? '') !== outside) {
+    setOutside(value.search ?? '');
+    setSearch(value.search ?? '');
+  }
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   useEffect(() => {
