@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
+import { adminCall } from '../electron/core/testkit/sandboxAdmin.ts';
 import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
 import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
 import { caughtNotifications, catchNotifications } from './notifications.ts';
@@ -54,13 +55,9 @@ describe('The loop closes where the write was drafted', () => {
     expect(accepted).toMatch(/^Accepted by the exchange \(exchange id (w?\d+); \w+: .+\)\. Waiting for its final status\.$/);
     const exchangeId = /exchange id (w?\d+)/.exec(accepted)![1]!;
 
-    const creds = readSandboxCredentials(desk.sandbox.credentialsPath);
-    const moved = await fetch(`${creds.admin_url}/withdrawals/${exchangeId.replace(/^w/, '')}/status`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ status: 'DONE' }),
+    await adminCall(readSandboxCredentials(desk.sandbox.credentialsPath), 'POST', `/withdrawals/${exchangeId.replace(/^w/, '')}/status`, {
+      status: 'DONE',
     });
-    expect(moved.ok).toBe(true);
 
     // Still on the Withdrawals page, nothing clicked: the outcome arrives in place.
     await expect.poll(() => outcome.getAttribute('data-state'), { timeout: 60_000 }).toBe('done');

@@ -3,40 +3,33 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Policy } from '../../../shared/api/policy.ts';
-import { testJournalKey } from '../journal/testkit/key.ts';
 import { evaluate } from '../policy/engine.ts';
-import { LocalGovernanceStore } from './localStore.ts';
-import { Approvals } from './service.ts';
+import type { LocalGovernanceStore } from './localStore.ts';
+import type { Approvals } from './service.ts';
+import { HOUR, openTestDesk } from './testkit/desk.ts';
 
 // Issue 24 "Expiry": a request not approved within the policy's time (72 h unless it says otherwise)
 // expires. It is never sent and nobody may approve it any more, across a restart as before one: the
 // expiry is folded from the records' own times, not kept in memory.
 
-const FAST = { N: 2 ** 10, r: 8, p: 1 };
-const HOUR = 3_600_000;
 const PASS = { alice: 'alice passphrase 1', bob: 'bob passphrase 22' };
 const TWO: Policy = { rules: [{ id: 'two', match: {}, action: 'require', approvals: 2, drafter_may_approve: true }] };
 const BODY = { withdraw_order_id: 'w1', currency: 'USDT', amount: '25', address: 'Tabc', chain: 'TRX' };
 
 let dir: string;
-let clock: number;
+const clock = { now: 0 };
 let store: LocalGovernanceStore;
 let desk: Approvals;
 
 function open(): Approvals {
-  store = new LocalGovernanceStore(dir, 'governance', { key: testJournalKey, now: () => clock });
-  return new Approvals({
-    store,
-    rules: { coolingOffMs: 24 * HOUR, profiles: () => ['p1'] },
-    credential: 'none',
-    now: () => clock,
-    scrypt: FAST,
-  });
+  const t = openTestDesk(dir, clock);
+  store = t.store;
+  return t.desk;
 }
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'expiry-'));
-  clock = Date.parse('2026-11-26T10:00:00Z');
+  clock.now = Date.parse('2026-11-26T10:00:00Z');
   desk = open();
 });
 afterEach(async () => {
@@ -48,9 +41,9 @@ afterEach(async () => {
 async function twoOperatorsUnder(policy: Policy): Promise<{ alice: string; bob: string }> {
   const alice = await desk.createFirstOperator('Alice', PASS.alice);
   const bob = await desk.proposeOperator('Bob', PASS.bob, alice, PASS.alice);
-  clock += 24 * HOUR;
+  clock.now += 24 * HOUR;
   await desk.sign((await desk.policyTicket('p1', policy)).id, alice, PASS.alice);
-  clock += 24 * HOUR;
+  clock.now += 24 * HOUR;
   return { alice, bob };
 }
 
@@ -71,10 +64,10 @@ describe('a request not approved in time expires', () => {
     const { alice, bob } = await twoOperatorsUnder(TWO);
     await draft('r1', TWO, alice);
     await draft('r2', TWO, alice);
-    clock += 72 * HOUR - 1;
+    clock.now += 72 * HOUR - 1;
     // Just in time: r2 gets its second approval and goes.
     await desk.sign((await desk.decisionTicket('r2', 'approve')).id, bob, PASS.bob);
-    clock += 1;
+    clock.now += 1;
     await store.close();
     desk = open();
     const r1 = (await desk.load()).proposals.get('r1')!;
@@ -88,7 +81,7 @@ describe('a request not approved in time expires', () => {
     const quick: Policy = { ...TWO, request_expiry_hours: 1 };
     const { alice, bob } = await twoOperatorsUnder(quick);
     await draft('r1', quick, alice);
-    clock += HOUR;
+    clock.now += HOUR;
     await expect(desk.sign((await desk.decisionTicket('r1', 'approve')).id, bob, PASS.bob)).rejects.toThrow(/expired unapproved/);
   });
 });

@@ -3,39 +3,32 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Policy } from '../../../shared/api/policy.ts';
-import { testJournalKey } from '../journal/testkit/key.ts';
 import { signAs } from '../operators/keys.ts';
 import { evaluate } from '../policy/engine.ts';
 import { textFor, withCoolingOff } from './governance.ts';
-import { LocalGovernanceStore } from './localStore.ts';
-import { Approvals } from './service.ts';
+import type { LocalGovernanceStore } from './localStore.ts';
+import type { Approvals } from './service.ts';
+import { HOUR, openTestDesk } from './testkit/desk.ts';
 
 // Issue 24: a documented recovery for a desk wedged anyway (an older desk's data, written before the
 // wedge check): what it needs (the credential, checked at the door; here a Sandbox-only desk's "none"),
 // what it records (a recovery record, frozen at once), that nothing is sent meanwhile, and that after the
 // cooling-off one operator can repair the desk.
 
-const FAST = { N: 2 ** 10, r: 8, p: 1 };
-const HOUR = 3_600_000;
 const PASS = 'alice passphrase 1';
 const TWO: Policy = { rules: [{ id: 'two', match: {}, action: 'require', approvals: 2, drafter_may_approve: true }] };
 const BODY = { withdraw_order_id: 'w1', currency: 'USDT', amount: '25', address: 'Tabc', chain: 'TRX' };
 
 let dir: string;
-let clock: number;
+const clock = { now: 0 };
 let store: LocalGovernanceStore;
 let desk: Approvals;
 let alice: string;
 
 function open(): Approvals {
-  store = new LocalGovernanceStore(dir, 'governance', { key: testJournalKey, now: () => clock });
-  return new Approvals({
-    store,
-    rules: { coolingOffMs: 24 * HOUR, profiles: () => ['p1'] },
-    credential: 'none',
-    now: () => clock,
-    scrypt: FAST,
-  });
+  const t = openTestDesk(dir, clock);
+  store = t.store;
+  return t.desk;
 }
 
 const verdict = (p: Policy) =>
@@ -43,7 +36,7 @@ const verdict = (p: Policy) =>
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'recovery-'));
-  clock = Date.parse('2026-11-26T10:00:00Z');
+  clock.now = Date.parse('2026-11-26T10:00:00Z');
   desk = open();
   alice = await desk.createFirstOperator('Alice', PASS);
   // An older desk let Alice alone put a two-approval policy in force: written as that desk wrote it.
@@ -62,7 +55,7 @@ beforeEach(async () => {
     },
     seq,
   );
-  clock += 24 * HOUR;
+  clock.now += 24 * HOUR;
   await store.close();
   desk = open();
 });
@@ -80,7 +73,7 @@ describe('recovering a wedged desk', () => {
 
   it('freezes at once, sends nothing meanwhile, and after the cooling-off one operator repairs it', async () => {
     const { effective_at } = await desk.recover('Bob left the company; two approvals cannot be reached');
-    expect(effective_at).toBe(clock + 24 * HOUR);
+    expect(effective_at).toBe(clock.now + 24 * HOUR);
     const s = await desk.load();
     expect(s.frozen?.reason).toBe('Bob left the company; two approvals cannot be reached');
     expect(s.recovery).toMatchObject({ effective_at });
@@ -88,7 +81,7 @@ describe('recovering a wedged desk', () => {
     // Frozen: nothing is drafted, so nothing is sent, while the recovery waits out its cooling-off.
     await expect(desk.draftTicket('p1', 'r1', 'withdrawal', BODY, verdict(TWO))).rejects.toThrow(/frozen/);
 
-    clock += 24 * HOUR;
+    clock.now += 24 * HOUR;
     await store.close();
     desk = open();
     expect((await desk.policyStatus('p1')).ref).toBeNull();
@@ -105,7 +98,7 @@ describe('recovering a wedged desk', () => {
 
   it('is refused on a desk that is not wedged', async () => {
     await desk.recover('first');
-    clock += 24 * HOUR;
+    clock.now += 24 * HOUR;
     await expect(desk.recover('not needed')).rejects.toThrow(/the desk is not wedged/);
   });
 });

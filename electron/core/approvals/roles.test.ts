@@ -4,18 +4,16 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Policy } from '../../../shared/api/policy.ts';
 import type { Role } from '../../../shared/api/roles.ts';
-import { testJournalKey } from '../journal/testkit/key.ts';
 import { evaluate } from '../policy/engine.ts';
-import { LocalGovernanceStore } from './localStore.ts';
-import { Approvals } from './service.ts';
+import type { LocalGovernanceStore } from './localStore.ts';
+import type { Approvals } from './service.ts';
+import { HOUR, openTestDesk } from './testkit/desk.ts';
 import { wedgeMargin } from './wedge.ts';
 
 // Issue 24 "Roles": what an operator may sign is part of their signed record and is checked where every
 // governance record is folded. The adversary is an operator signing beyond their role (or a script in the
 // window asking the confirmation window to): hiding a button is not the guarantee, the fold's refusal is.
 
-const FAST = { N: 2 ** 10, r: 8, p: 1 };
-const HOUR = 3_600_000;
 const PASS: Record<string, string> = {
   Alice: 'alice passphrase 1',
   Bob: 'bob passphrase 22',
@@ -26,20 +24,15 @@ const ONE: Policy = { rules: [{ id: 'one', match: {}, action: 'require', approva
 const BODY = { withdraw_order_id: 'w1', currency: 'USDT', amount: '25', address: 'Tabc', chain: 'TRX' };
 
 let dir: string;
-let clock: number;
+const clock = { now: 0 };
 let store: LocalGovernanceStore;
 let desk: Approvals;
 let ids: Record<string, string>;
 
 function open(): Approvals {
-  store = new LocalGovernanceStore(dir, 'governance', { key: testJournalKey, now: () => clock });
-  return new Approvals({
-    store,
-    rules: { coolingOffMs: 24 * HOUR, profiles: () => ['p1'] },
-    credential: 'none',
-    now: () => clock,
-    scrypt: FAST,
-  });
+  const t = openTestDesk(dir, clock);
+  store = t.store;
+  return t.desk;
 }
 
 const sign = async (t: Promise<{ id: string }> | { id: string }, who: string) => desk.sign((await t).id, ids[who]!, PASS[who]!);
@@ -48,7 +41,7 @@ const verdict = () =>
 
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'roles-'));
-  clock = Date.parse('2026-11-26T10:00:00Z');
+  clock.now = Date.parse('2026-11-26T10:00:00Z');
   desk = open();
   // Alice, the first operator, is an admin; Bob an approver, Dan a drafter, Vic a viewer.
   ids = { Alice: await desk.createFirstOperator('Alice', PASS.Alice!) };
@@ -58,10 +51,10 @@ beforeEach(async () => {
     ['Vic', 'viewer'],
   ];
   for (const [name, role] of roles) ids[name] = await desk.proposeOperator(name, PASS[name]!, ids.Alice!, PASS.Alice!, role);
-  clock += 24 * HOUR;
+  clock.now += 24 * HOUR;
   // One approval, not by the drafter: Alice and Bob may give it.
   await sign(desk.policyTicket('p1', ONE), 'Alice');
-  clock += 24 * HOUR;
+  clock.now += 24 * HOUR;
 });
 afterEach(async () => {
   await store.close();
@@ -97,7 +90,7 @@ describe('roles, checked where every record is folded', () => {
     await sign(desk.roleTicket(ids.Dan!, 'approver'), 'Alice');
     await sign(desk.draftTicket('p1', 'r1', 'withdrawal', BODY, verdict()), 'Alice');
     await expect(sign(desk.decisionTicket('r1', 'approve'), 'Dan')).rejects.toThrow(/Dan is a drafter/);
-    clock += 24 * HOUR;
+    clock.now += 24 * HOUR;
     await store.close();
     desk = open();
     await sign(desk.decisionTicket('r1', 'approve'), 'Dan');
@@ -105,7 +98,7 @@ describe('roles, checked where every record is folded', () => {
   });
 
   it('names the operators whose loss would wedge the desk: here the only admin, for the change quorum', async () => {
-    expect(wedgeMargin(await desk.load(), 'p1', clock)).toMatchObject({
+    expect(wedgeMargin(await desk.load(), 'p1', clock.now)).toMatchObject({
       need: { what: expect.stringMatching(/^the change quorum/) },
       margin: 0,
       able: ['Alice'],

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Policy } from '../../../shared/api/policy.ts';
-import { testJournalKey } from '../journal/testkit/key.ts';
 import { withCoolingOff } from './governance.ts';
-import { LocalGovernanceStore } from './localStore.ts';
-import { Approvals } from './service.ts';
+import type { LocalGovernanceStore } from './localStore.ts';
+import type { Approvals } from './service.ts';
+import { HOUR, openTestDesk } from './testkit/desk.ts';
 import { wedgeMargin } from './wedge.ts';
 
 // Issue 24 "No wedge": no policy, operator removal or signature on either may leave the desk needing more
@@ -14,8 +14,6 @@ import { wedgeMargin } from './wedge.ts';
 // the confirmation window for it), never a second person: the check is in the append every record
 // goes through, and the proposal pages are refused earlier with the same words.
 
-const FAST = { N: 2 ** 10, r: 8, p: 1 };
-const HOUR = 3_600_000;
 const PASS = { alice: 'alice passphrase 1', bob: 'bob passphrase 22', carol: 'carol passphrase 3' };
 
 const TWO: Policy = { rules: [{ id: 'two', match: {}, action: 'require', approvals: 2, drafter_may_approve: true }] };
@@ -29,21 +27,14 @@ const RARE_THREE: Policy = {
 };
 
 let dir: string;
-let clock: number;
+const clock = { now: 0 };
 let desk: Approvals;
 let store: LocalGovernanceStore;
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'wedge-'));
-  clock = Date.parse('2026-11-26T10:00:00Z');
-  store = new LocalGovernanceStore(dir, 'governance', { key: testJournalKey, now: () => clock });
-  desk = new Approvals({
-    store,
-    rules: { coolingOffMs: 24 * HOUR, profiles: () => ['p1'] },
-    credential: 'none',
-    now: () => clock,
-    scrypt: FAST,
-  });
+  clock.now = Date.parse('2026-11-26T10:00:00Z');
+  ({ store, desk } = openTestDesk(dir, clock));
 });
 afterEach(async () => {
   await store.close();
@@ -54,7 +45,7 @@ async function operators(...names: (keyof typeof PASS)[]): Promise<Record<string
   const ids: Record<string, string> = {};
   ids.alice = await desk.createFirstOperator('Alice', PASS.alice);
   for (const n of names.filter((x) => x !== 'alice')) ids[n] = await desk.proposeOperator(n, PASS[n], ids.alice, PASS.alice);
-  clock += 24 * HOUR;
+  clock.now += 24 * HOUR;
   return ids;
 }
 
@@ -105,23 +96,23 @@ describe('removing an operator that would wedge the desk is refused', () => {
     const ids = await operators('alice', 'bob');
     // Under the default policy one approval puts it in force after the cooling-off.
     await desk.sign((await desk.policyTicket('p1', TWO)).id, ids.alice!, PASS.alice);
-    clock += 24 * HOUR;
+    clock.now += 24 * HOUR;
     expect((await desk.policyStatus('p1')).policy).toEqual(TWO);
     await expect(desk.removeOperatorTicket(ids.bob!)).rejects.toThrow(
       /Removing bob would wedge the desk: rule two needs 2 approvers or admins/,
     );
-    expect(wedgeMargin(await desk.load(), 'p1', clock)).toMatchObject({ signers: 2, margin: 0 });
+    expect(wedgeMargin(await desk.load(), 'p1', clock.now)).toMatchObject({ signers: 2, margin: 0 });
   });
 
   it('a removal approved but still cooling off counts as gone: a second removal is refused', async () => {
     const ids = await operators('alice', 'bob', 'carol');
     await desk.sign((await desk.policyTicket('p1', TWO)).id, ids.alice!, PASS.alice);
-    clock += 24 * HOUR;
+    clock.now += 24 * HOUR;
     // Under TWO, removing Carol takes two approvals; it waits out its cooling-off.
     await desk.sign((await desk.removeOperatorTicket(ids.carol!)).id, ids.alice!, PASS.alice);
     const removal = [...(await desk.load()).proposals.values()].at(-1)!.ref;
     await desk.sign((await desk.decisionTicket(removal, 'approve')).id, ids.bob!, PASS.bob);
-    expect(wedgeMargin(await desk.load(), 'p1', clock)).toMatchObject({ signers: 2, margin: 0 });
+    expect(wedgeMargin(await desk.load(), 'p1', clock.now)).toMatchObject({ signers: 2, margin: 0 });
     await expect(desk.removeOperatorTicket(ids.bob!)).rejects.toThrow(/would wedge the desk/);
   });
 });
