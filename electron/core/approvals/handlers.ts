@@ -48,7 +48,6 @@ export const approvalHandlers: Pick<Handlers, ApprovalChannels> = {
     return t;
   },
   policyReplay: async (req, deps) => replayFor(deps, req.policy),
-
   approvalsSetRole: async (req, deps) => needApprovals(deps).ticketFor((a) => a.roleTicket(req.id, req.role)),
   approvalsRemoveOperator: async (req, deps) => needApprovals(deps).ticketFor((a) => a.removeOperatorTicket(req.id)),
   approvalsFreeze: async (req, deps) => needApprovals(deps).ticketFor((a) => a.freezeTicket(req.reason)),
