@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { bucketFor, type BucketRef } from '../shared/api/rateLimits.ts';
 import { authenticate, keyOf, KeyStore, requirePermission, type Caller, type RouteGroup } from './auth.ts';
 import { Clock } from './clock.ts';
-import type { DB } from './db.ts';
+import { afterCommit, type DB } from './db.ts';
 import { ApiError } from './errors.ts';
 import { Faults, type FaultPlan } from './faults.ts';
 import { RateLimiter } from './limits.ts';
@@ -366,6 +366,14 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     const json = result instanceof JsonText ? result.text : JSON.stringify(result ?? null);
     const bytes = result instanceof JsonText ? result.bytes : Buffer.byteLength(json);
     reply.hijack();
+    afterCommit(opts.db, () => answer(reply, r, st, json, bytes));
+    return undefined;
+  }
+
+  /** Writes a successful answer: one header block and one string. */
+  function answer(reply: FastifyReply, r: RouteDef, st: Pending, json: string, bytes: number): void {
+    // The client may have gone while the answer waited for a commit.
+    if (reply.raw.destroyed) return;
     // A flat list of names and values: Node takes it as it is, with no object to build and walk.
     reply.raw.writeHead(r.status ?? 200, [
       'x-in-time',
@@ -386,7 +394,6 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       String(bytes),
     ]);
     reply.raw.end(json);
-    return undefined;
   }
 
   app.setNotFoundHandler((req, reply) => {
