@@ -162,6 +162,8 @@ async function main(): Promise<void> {
       ratio_range: [Math.round(Math.min(...ratios) * 1000) / 1000, Math.round(Math.max(...ratios) * 1000) / 1000],
       p50_ms: median(rounds.map((r) => r.signed.latency.p50)),
       p99_ms: median(rounds.map((r) => r.signed.latency.p99)),
+      // The bare route's own p99 under the same load: on a busy machine it says how much of p99_ms is the machine.
+      bare_p99_ms: median(rounds.map((r) => r.bare.latency.p99)),
       rss_min_start_mb: rssStart,
       rss_min_end_mb: rssEnd,
       rss_growth_pct: Math.round(((rssEnd - rssStart) / rssStart) * 1000) / 10,
