@@ -13,6 +13,7 @@ const BENCHMARKS: Record<string, string> = {
   matching: 'the spot matching engine, a naive reference replay, and signed order placement over HTTP (issue 15)',
   ui: 'the history pages in Chromium through the web host, 100,000 cached withdrawals (issue 10)',
   'ui-subaccounts': 'the Sub-accounts page in Chromium over a bench-world Sandbox: load, render, requests (issue 11)',
+  start: '`npm start` to its URL, and the window to the first balance painted: new user, then from the cache (issue 25)',
   rebalance:
     'a USDT rebalance of 400 sub-accounts to equal shares: planner, then the batch on a bench-world Sandbox with limits on (issue 14)',
 };
