@@ -2,7 +2,9 @@ import type { ChannelName, ChannelRequest, ChannelResponse, DeskApi, EventName, 
 import { CHANNEL_NAMES } from '../../../shared/ipc.ts';
 
 type Answer<C extends ChannelName> =
-  ChannelResponse<C> | Error | ((request: ChannelRequest<C>) => ChannelResponse<C> | Reply<ChannelResponse<C>>);
+  | ChannelResponse<C>
+  | Error
+  | ((request: ChannelRequest<C>) => ChannelResponse<C> | Reply<ChannelResponse<C>> | Promise<ChannelResponse<C>>);
 export type FakeAnswers = { [C in ChannelName]?: Answer<C> };
 
 /** A desk for component tests: answers from a table, counts every call per channel, and emits events on demand. */

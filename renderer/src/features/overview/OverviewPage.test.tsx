@@ -95,11 +95,11 @@ describe('Overview page: the last known figures first', () => {
   const KNOWN = { ...TOTAL, total: { ...TOTAL.total, amount: '1000000' } };
 
   it('paints the figures of the last start at once, says how old they are, then shows the exchange answer', async () => {
-    let answer!: (v: unknown) => void;
+    let answer!: (v: typeof TOTAL) => void;
     const fake = fakeDesk({
       ...baseAnswers(),
       lastKnown: (r: { channel: string }) => (r.channel === 'totalBalance' ? { at: KNOWN_AT, data: KNOWN } : null),
-      totalBalance: () => new Promise((resolve) => (answer = resolve)),
+      totalBalance: () => new Promise<typeof TOTAL>((resolve) => (answer = resolve)),
     });
     renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
     expect(await screen.findByTestId('total-amount')).toHaveProperty('textContent', '1,000,000');
