@@ -24,6 +24,8 @@ const ACCOUNT_TYPE_NAMES: Record<string, string> = {
   payment: 'Payment',
 };
 
+const TOTAL_FRESH_MS = 5_000;
+
 // The chart library is most of the page's code: it comes after the figures, which never wait for it.
 const BreakdownChart = lazy(() => import('./BreakdownChart.tsx').then((m) => ({ default: m.BreakdownChart })));
 
@@ -43,7 +45,9 @@ function useCurrency(): [ValuationCurrency, (c: ValuationCurrency) => void] {
 
 export default function OverviewPage() {
   const [currency, setCurrency] = useCurrency();
-  const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: useAutoRefreshMs() });
+  // A start asked for the total while this page's code loaded (prefetch.ts): a read of the last seconds is
+  // not asked again on mount. The exchange itself serves this figure up to a minute old.
+  const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: useAutoRefreshMs(), staleTimeMs: TOTAL_FRESH_MS });
   // Until the exchange answers (or while it does not), the figures of the last start, marked with their age.
   const shown = useLastKnown('totalBalance', { currency }, total);
   const data = shown.data;

@@ -1,8 +1,11 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { createDesk } from '../../desk/DeskProvider.tsx';
+import { createDesk, DeskProvider } from '../../desk/DeskProvider.tsx';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
+import OverviewPage from './OverviewPage.tsx';
 import { prefetchOverview } from './prefetch.ts';
 
 describe('the first paint of a start', () => {
@@ -26,5 +29,23 @@ describe('the first paint of a start', () => {
     expect(start('#/overview?currency=XYZ').calls.totalBalance).toEqual([{ currency: 'USDT' }]);
     const other = start('#/withdrawals');
     expect(other.count('lastKnown') + other.count('totalBalance')).toBe(0);
+  });
+
+  it('does not ask the exchange a second time when the page mounts', async () => {
+    const fake = fakeDesk(baseAnswers());
+    const desk = createDesk(fake.api);
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    prefetchOverview(qc, desk, '#/overview');
+    const router = createMemoryRouter([{ path: '/*', element: <OverviewPage /> }], { initialEntries: ['/overview'] });
+    render(
+      <DeskProvider desk={desk}>
+        <QueryClientProvider client={qc}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </DeskProvider>,
+    );
+    expect(await screen.findByTestId('total-amount')).toHaveProperty('textContent', '1,234,567.5');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fake.count('totalBalance')).toBe(1);
   });
 });
