@@ -36,6 +36,9 @@ describe('the first paint of a start', () => {
     const desk = createDesk(fake.api);
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     prefetchOverview(qc, desk, '#/overview');
+    // The answer is in before the page's code is (the usual order: a local call against a chunk to load).
+    await new Promise((r) => setTimeout(r, 10));
+    expect(fake.count('totalBalance')).toBe(1);
     const router = createMemoryRouter([{ path: '/*', element: <OverviewPage /> }], { initialEntries: ['/overview'] });
     render(
       <DeskProvider desk={desk}>
