@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BalanceSettings, type AlertView } from '../../../shared/balances.ts';
+import { sqliteOptions } from '../../../shared/sqliteBinding.ts';
 
 // One SQLite file per profile (<data>/balances/<profile>.sqlite): total snapshots for the Overview
 // chart, alerts (they survive a restart until an operator acknowledges them), the alert settings, and
@@ -86,7 +87,7 @@ export class BalanceStore {
   /** `path` null keeps everything in memory (pinned-profile tests and benchmarks). */
   constructor(path: string | null) {
     if (path) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    this.db = new Database(path ?? ':memory:');
+    this.db = new Database(path ?? ':memory:', sqliteOptions());
     this.db.pragma('journal_mode = WAL');
     this.db.exec(SCHEMA);
     this.sql = statements(this.db);
