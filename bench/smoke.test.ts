@@ -33,7 +33,18 @@ const FIGURES: Record<string, string[]> = {
     'batch_429',
   ],
   matching: ['orders_per_s', 'p99_us', 'book_orders', 'price_levels', 'checked_orders', 'http_orders_per_s', 'signed_get_rps'],
-  ui: ['rows', 'first_render_ms', 'filter_ms', 'search_ms', 'sort_ms', 'longest_scroll_task_ms', 'cold_start_ms', 'rss_mb'],
+  ui: [
+    'rows',
+    'first_render_ms',
+    'filter_ms',
+    'search_ms',
+    'sort_ms',
+    'open_row_ms',
+    'longest_scroll_task_ms',
+    'longest_task_ms',
+    'cold_start_ms',
+    'rss_mb',
+  ],
   'ui-subaccounts': [
     'sub_accounts',
     'rows_shown',
@@ -42,6 +53,7 @@ const FIGURES: Record<string, string[]> = {
     'subaccounts_requests',
     'subaccounts_min_requests',
   ],
+  start: ['start_to_url_ms', 'new_user_first_balance_ms', 'first_paint_ms', 'fresh_figure_ms', 'usable_ms'],
   rebalance: ['accounts', 'transfers', 'planner_ms', 'makespan_s', 'bound_s', 'twice', 'http_429', 'reached'],
 };
 

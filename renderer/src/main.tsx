@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router';
 import { createDeskRouter } from './app/router.tsx';
 import { createDesk, DeskProvider } from './desk/DeskProvider.tsx';
 import { createWebDesk } from './desk/webDesk.ts';
+import { prefetchOverview } from './features/overview/prefetch.ts';
 import './styles.css';
 
 // Retries of exchange reads belong to the core's scheduler, which knows the rate limits; the
@@ -14,6 +15,7 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 // before the router reads the fragment.
 const desk = createDesk(window.desk ?? createWebDesk());
 const router = createDeskRouter();
+prefetchOverview(queryClient, desk, window.location.hash);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

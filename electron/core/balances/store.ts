@@ -2,9 +2,11 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BalanceSettings, type AlertView } from '../../../shared/balances.ts';
+import { sqliteOptions } from '../../../shared/sqliteBinding.ts';
 
 // One SQLite file per profile (<data>/balances/<profile>.sqlite): total snapshots for the Overview
-// chart, alerts (they survive a restart until an operator acknowledges them) and the alert settings.
+// chart, alerts (they survive a restart until an operator acknowledges them), the alert settings, and
+// the last answer of the Overview's reads (painted at the next start before the exchange answers).
 // Someone who can write the data folder can edit this file (for example raise a floor or drop an
 // alert): it holds no secret and drives no write, and every value read back is parsed again.
 
@@ -28,6 +30,7 @@ CREATE TABLE IF NOT EXISTS balance_alerts (
 CREATE INDEX IF NOT EXISTS balance_alerts_by_uid ON balance_alerts (uid);
 CREATE TABLE IF NOT EXISTS balance_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS balance_thresholds (uid TEXT PRIMARY KEY, risk_threshold TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS last_known (channel TEXT NOT NULL, request TEXT NOT NULL, at INTEGER NOT NULL, answer TEXT NOT NULL, PRIMARY KEY (channel, request));
 CREATE TABLE IF NOT EXISTS balance_floors (uid TEXT NOT NULL, currency TEXT NOT NULL, floor TEXT NOT NULL, PRIMARY KEY (uid, currency));
 `;
 
@@ -67,6 +70,12 @@ function statements(db: Database.Database) {
     activeAlertsOf: db.prepare<[string], AlertView>(
       'SELECT * FROM balance_alerts WHERE (cleared_at IS NULL OR acknowledged_at IS NULL) AND uid = ? ORDER BY raised_at DESC, id DESC',
     ),
+    remember: db.prepare<[string, string, number, string]>(
+      'INSERT OR REPLACE INTO last_known (channel, request, at, answer) VALUES (?, ?, ?, ?)',
+    ),
+    recall: db.prepare<[string, string], { at: number; answer: string }>(
+      'SELECT at, answer FROM last_known WHERE channel = ? AND request = ?',
+    ),
     acknowledge: db.prepare<[number, number]>('UPDATE balance_alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL'),
   };
 }
@@ -78,7 +87,7 @@ export class BalanceStore {
   /** `path` null keeps everything in memory (pinned-profile tests and benchmarks). */
   constructor(path: string | null) {
     if (path) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    this.db = new Database(path ?? ':memory:');
+    this.db = new Database(path ?? ':memory:', sqliteOptions());
     this.db.pragma('journal_mode = WAL');
     this.db.exec(SCHEMA);
     this.sql = statements(this.db);
@@ -95,6 +104,16 @@ export class BalanceStore {
 
   snapshots(currency: string, since: number, limit: number): Snapshot[] {
     return this.sql.snapshots.all(currency, since, limit).reverse();
+  }
+
+  /** Keeps a read's latest answer (JSON text) for the next start's first paint. */
+  remember(channel: string, request: string, at: number, answer: string): void {
+    this.sql.remember.run(channel, request, at, answer);
+  }
+
+  /** The kept answer as stored: the caller parses it again, since the folder's owner may have edited it. */
+  recall(channel: string, request: string): { at: number; answer: string } | null {
+    return this.sql.recall.get(channel, request) ?? null;
   }
 
   settings(): BalanceSettings {
