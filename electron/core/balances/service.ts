@@ -17,15 +17,21 @@ import {
 import type { ApiClient, Priority } from '../client/client.ts';
 import { cellsOf } from './amounts.ts';
 import { conditionsOf } from './alerts.ts';
-import { loadMain, loadSubAccounts } from './load.ts';
+import { readLastLoad, saveLastLoad } from './lastLoad.ts';
+import { loadMain, loadSubAccounts, type SubAccountsRaw } from './load.ts';
 import { entriesOf, kindsOf, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
 import type { BalanceStore } from './store.ts';
 import { Prices } from './valuation.ts';
 import { toErrorBody } from '../errorBody.ts';
 
-// One profile's balances: the last complete load of every sub-account (in memory; the exchange is the
-// source of truth and a load is 15 requests for 1,000 sub-accounts), its alerts and total snapshots
-// (in the profile's SQLite file), and the auto-refresh timer.
+// One profile's balances: the last complete load of every sub-account (the exchange is the source of
+// truth and a load is 15 requests for 1,000 sub-accounts), its alerts and total snapshots (in the
+// profile's SQLite file), and the auto-refresh timer.
+//
+// The last complete load is also kept in that file: a new start shows it at once, marked as cached
+// (status.source 'cache', fetched_at its time), and the first look at a balances page starts a load
+// from the exchange. Cached figures are for reading only: alerts are raised and cleared by exchange
+// loads alone, and a transfer form's "available" waits for the exchange's figures (SubAccountDetail.source).
 
 export interface BalancesEvents {
   progress(p: { scope: 'sub_accounts' | 'main'; loaded: number; total: number; done: boolean; error: string | null }): void;
@@ -54,7 +60,22 @@ function asText(s: string): string {
 export class BalancesService {
   private entries: SubAccountEntry[] = [];
   private prices: Prices | null = null;
-  private status: LoadStatus = { state: 'empty', loaded: 0, total: 0, fetched_at: null, error: null, requests: 0, unread: [] };
+  private status: LoadStatus = {
+    state: 'empty',
+    loaded: 0,
+    total: 0,
+    fetched_at: null,
+    source: null,
+    error: null,
+    requests: 0,
+    unread: [],
+  };
+  /**
+   * Someone looked at balances (a page, a transfer form, Refresh): from then on the exchange is read
+   * (the first load, auto-refresh, after money moved). Before that a desk open on another page does not
+   * spend the rate budget on figures nobody asked for, cached ones or not.
+   */
+  private asked = false;
   private loading: Promise<LoadStatus> | null = null;
   /** Money moved while a load ran: that load may have read before the move, so another follows it. */
   private loadAgain = false;
@@ -67,6 +88,28 @@ export class BalancesService {
   constructor(private readonly opts: BalancesServiceOptions) {
     this.now = opts.now ?? Date.now;
     this.schedule();
+    this.showCached();
+  }
+
+  /** The kept load of an earlier run, when there is one that reads back well. */
+  private showCached(): void {
+    const cached = readLastLoad(this.opts.store, this.now(), (line) => this.opts.log?.(line));
+    if (!cached) return;
+    this.entries = entriesOf(cached.raw);
+    this.prices = new Prices(cached.raw.tickers);
+    this.status = {
+      ...this.status,
+      state: 'ready',
+      fetched_at: cached.fetchedAt,
+      source: 'cache',
+      requests: cached.raw.requests,
+      unread: cached.raw.unread,
+    };
+  }
+
+  /** Values the matrix in the quote a page opens with, so that its first ask finds the rows made. */
+  warm(): void {
+    if (this.entries.length) this.rowsIn('USDT');
   }
 
   close(): void {
@@ -97,7 +140,7 @@ export class BalancesService {
 
   private async autoRefresh(): Promise<void> {
     // Nothing is loaded until someone opened a balances page: a desk left on the Sandbox does not poll for nobody.
-    if (this.status.state === 'empty') return;
+    if (!this.asked) return;
     // The window's own auto-refresh of the total leaves snapshots while it is shown; this one covers the
     // time it is hidden, without doubling the chart's points.
     const every = this.settings().auto_refresh_seconds * 1000;
@@ -130,6 +173,7 @@ export class BalancesService {
   /** Loads every sub-account's balances; a load already under way is shared, never doubled. */
   refresh(priority: Priority = 'visible'): Promise<LoadStatus> {
     if (this.loading) return this.loading;
+    this.asked = true;
     const run = async (): Promise<LoadStatus> => {
       this.status = { ...this.status, state: this.status.fetched_at ? this.status.state : 'loading', loaded: 0, error: null };
       const progress = (loaded: number, total: number) => {
@@ -146,6 +190,7 @@ export class BalancesService {
           loaded: raw.requests,
           total: raw.requests,
           fetched_at: this.now(),
+          source: 'exchange',
           error: null,
           requests: raw.requests,
           unread: raw.unread,
@@ -154,6 +199,7 @@ export class BalancesService {
         // Alerts right after the figures are out (a raised one comes as its own event and re-marks the rows).
         await new Promise((r) => setImmediate(r));
         this.reevaluate();
+        this.keep(this.status.fetched_at!, raw);
       } catch (e) {
         const { message, detail } = toErrorBody(e);
         this.status = { ...this.status, state: this.status.fetched_at ? 'ready' : 'error', error: message, error_detail: detail ?? null };
@@ -177,20 +223,30 @@ export class BalancesService {
     return this.loading;
   }
 
+  /** A full disk or a locked file costs the next start its quick figures, never this load. */
+  private keep(fetchedAt: number, raw: SubAccountsRaw): void {
+    try {
+      saveLastLoad(this.opts.store, fetchedAt, raw);
+    } catch (e) {
+      this.opts.log?.(`[balances] could not keep the sub-accounts' figures for the next start: ${(e as Error).message}`);
+    }
+  }
+
   /**
    * A sub-account's money moved (a transfer reached the exchange): the figures of the last load are
    * stale, and a transfer form or the matrix would show them as they were, so the sub-accounts are read
-   * again (the end of the load is the renderer's signal to refetch). Nothing loaded yet: nothing to renew.
+   * again (the end of the load is the renderer's signal to refetch). Nothing asked yet: nothing to renew
+   * (the first ask reads the exchange anyway).
    */
   moneyMoved(): void {
-    if (this.status.state === 'empty') return;
+    if (!this.asked) return;
     if (this.loading) this.loadAgain = true;
     else void this.refresh('visible');
   }
 
-  /** Alerts follow the latest load and the latest settings. */
+  /** Alerts follow the latest exchange load and the latest settings; figures from the cache neither raise nor clear one. */
   private reevaluate(): void {
-    if (this.status.fetched_at === null) return;
+    if (this.status.source !== 'exchange') return;
     const store = this.opts.store;
     const conditions = conditionsOf(this.entries, {
       defaultThreshold: this.settings().default_risk_threshold,
@@ -214,9 +270,13 @@ export class BalancesService {
     return rows;
   }
 
-  /** One page of the matrix; opening it with nothing loaded starts the load (progress comes as events). */
+  /**
+   * One page of the matrix; the first ask starts a load from the exchange (progress comes as events),
+   * and meanwhile the page shows the cached figures when there are some. A cached page whose load failed
+   * keeps its figures with the error until Refresh or auto-refresh; with none to show, each ask tries again.
+   */
   matrix(q: Query): MatrixPage {
-    if (this.status.state === 'empty' || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
+    if (!this.asked || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
     const { all: _all, ...page } = queryRows(this.rowsIn(q.quote), q);
     return { status: this.status, quote: q.quote, offset: q.offset, ...page };
   }
@@ -255,11 +315,13 @@ export class BalancesService {
   detail(uid: string, quote: string): SubAccountDetail {
     const e = this.entries.find((x) => x.uid === uid);
     const row = e ? (this.rowsIn(quote).find((r) => r.uid === uid) ?? null) : null;
-    if (this.status.state === 'empty') void this.refresh('visible');
+    if (!this.asked) void this.refresh('visible');
     return {
       uid,
       name: e?.name ?? '',
       fetched_at: this.status.fetched_at,
+      source: this.status.source,
+      error: this.status.error,
       row,
       spot: e?.spot ? { available: e.spot.available ?? {}, ...(e.spot.locking ? { locking: e.spot.locking } : {}) } : null,
       margin: e?.margin ?? [],

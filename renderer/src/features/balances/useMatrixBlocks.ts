@@ -24,7 +24,7 @@ export function useMatrixBlocks(query: Omit<MatrixQuery, 'offset' | 'limit'>, vi
       const queryFn = () =>
         desk.call('balancesMatrix', request).then((page) => {
           // The benchmark's start line: a complete matrix reached the window (bench/ui/subaccounts.ts).
-          if (b === 0 && page.status.state === 'ready') performance.mark('subaccounts:data');
+          if (b === 0 && page.status.state === 'ready') performance.mark('subaccounts:data', { detail: { source: page.status.source } });
           return page;
         });
       return {
@@ -33,10 +33,11 @@ export function useMatrixBlocks(query: Omit<MatrixQuery, 'offset' | 'limit'>, vi
         placeholderData: keepPreviousData,
         // A load ends with a balancesProgress event (desk/hooks.ts); a window whose event stream connected after
         // that event left would show "Loading" for ever (seen in a loaded CI run): while the core answers
-        // that it is loading, ask again each second.
+        // that it is loading, or shows cached figures while the exchange is read, ask again each second.
         refetchInterval: (q: { state: { data?: MatrixPage } }) => {
-          const state = q.state.data?.status.state;
-          return state === 'loading' || state === 'empty' ? LOADING_POLL_MS : false;
+          const status = q.state.data?.status;
+          const waiting = status?.state === 'loading' || status?.state === 'empty' || (status?.source === 'cache' && !status.error);
+          return waiting ? LOADING_POLL_MS : false;
         },
       };
     }),
