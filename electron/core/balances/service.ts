@@ -79,6 +79,7 @@ export class BalancesService {
   private loading: Promise<LoadStatus> | null = null;
   /** Money moved while a load ran: that load may have read before the move, so another follows it. */
   private loadAgain = false;
+  /** Rows valued per quote currency, without their alert counts (those change without a load: withAlerts). */
   private readonly rows = new Map<string, MatrixRow[]>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private snapshotCurrency = 'USDT';
@@ -196,6 +197,9 @@ export class BalancesService {
           unread: raw.unread,
         };
         this.opts.events.progress({ scope: 'sub_accounts', loaded: raw.requests, total: raw.requests, done: true, error: null });
+        // The page asks for the matrix as soon as it hears of the end: valued while that ask travels, it
+        // finds the rows made.
+        this.warm();
         // Alerts right after the figures are out (a raised one comes as its own event and re-marks the rows).
         await new Promise((r) => setImmediate(r));
         this.reevaluate();
@@ -255,19 +259,23 @@ export class BalancesService {
     });
     const known = new Set(this.entries.map((e) => e.uid));
     for (const a of store.reconcile(conditions, this.now(), (uid) => known.has(uid))) this.opts.events.alert(a);
-    this.rows.clear();
   }
 
   private rowsIn(quote: string): MatrixRow[] {
     let rows = this.rows.get(quote);
     if (!rows) {
-      const counts = new Map<string, number>();
-      for (const a of this.opts.store.activeAlerts()) counts.set(a.uid, (counts.get(a.uid) ?? 0) + 1);
       const prices = this.prices ?? new Prices([]);
-      rows = this.entries.map((e) => rowOf(e, prices, quote, counts.get(e.uid) ?? 0));
+      rows = this.entries.map((e) => rowOf(e, prices, quote, 0));
       this.rows.set(quote, rows);
     }
     return rows;
+  }
+
+  /** The rows a page shows, with the alerts standing or unacknowledged on each (a handful, read at each ask). */
+  private withAlerts(rows: MatrixRow[]): MatrixRow[] {
+    const counts = new Map<string, number>();
+    for (const a of this.opts.store.activeAlerts()) counts.set(a.uid, (counts.get(a.uid) ?? 0) + 1);
+    return counts.size ? rows.map((r) => (counts.has(r.uid) ? { ...r, alerts: counts.get(r.uid)! } : r)) : rows;
   }
 
   /**
@@ -277,8 +285,8 @@ export class BalancesService {
    */
   matrix(q: Query): MatrixPage {
     if (!this.asked || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
-    const { all: _all, ...page } = queryRows(this.rowsIn(q.quote), q);
-    return { status: this.status, quote: q.quote, offset: q.offset, ...page };
+    const { all: _all, rows, ...page } = queryRows(this.rowsIn(q.quote), q);
+    return { status: this.status, quote: q.quote, offset: q.offset, rows: this.withAlerts(rows), ...page };
   }
 
   /** The whole filtered matrix as CSV (every row, not one page). */
@@ -314,7 +322,8 @@ export class BalancesService {
 
   detail(uid: string, quote: string): SubAccountDetail {
     const e = this.entries.find((x) => x.uid === uid);
-    const row = e ? (this.rowsIn(quote).find((r) => r.uid === uid) ?? null) : null;
+    const valued = e ? this.rowsIn(quote).find((r) => r.uid === uid) : undefined;
+    const row = valued ? this.withAlerts([valued])[0]! : null;
     if (!this.asked) void this.refresh('visible');
     return {
       uid,
@@ -350,9 +359,7 @@ export class BalancesService {
   }
 
   acknowledge(id: number): AlertView | null {
-    const a = this.opts.store.acknowledge(id, this.now());
-    this.rows.clear();
-    return a;
+    return this.opts.store.acknowledge(id, this.now());
   }
 
   /** The main account's own accounts, read fresh (the Overview's refresh). */

@@ -15,6 +15,7 @@ import { FiguresAge } from './FiguresAge.tsx';
 import { useBalancesProgress } from './hooks.ts';
 import { subAccountHref, transferHref } from './route.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
+import { FIRST_VIEW } from './matrixQuery.ts';
 import './balances.css';
 import { OrdersLink } from '../orders/index.ts';
 import { DeskError } from '../../desk/desk.ts';
@@ -25,11 +26,12 @@ const column = createColumnHelper<number>();
 
 export function SubAccountsPage() {
   const desk = useDesk();
-  const [quote, setQuote] = useState<QuoteCurrency>('USDT');
-  const [search, setSearch] = useState('');
+  // The view the window asked for before the page mounted (main.tsx): the same, so that its answer is used.
+  const [quote, setQuote] = useState<QuoteCurrency>(FIRST_VIEW.quote);
+  const [search, setSearch] = useState<string>(FIRST_VIEW.search);
   const [hideSmall, setHideSmall] = useState(false);
   const [smallBelow, setSmallBelow] = useState('1');
-  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'uid', desc: false });
+  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: FIRST_VIEW.sort, desc: FIRST_VIEW.desc });
   const progress = useBalancesProgress();
   const scroller = useRef<HTMLDivElement>(null);
   const [visibleBlocks, setVisibleBlocks] = useState<number[]>([0]);
