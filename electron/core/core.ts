@@ -220,7 +220,13 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       // A core closed meanwhile must not open the session again to find out.
       if (closed) return;
       try {
-        if (session.active().id === id) balancesOf().warm();
+        if (session.active().id !== id) return;
+        // Two steps (reading the file back, then valuing the rows), so that the window's requests to this
+        // process (app:// files, IPC) are served between them.
+        const service = balancesOf();
+        setImmediate(() => {
+          if (!closed) service.warm();
+        });
       } catch (e) {
         // Locked again or switched away meanwhile: the next open does it.
         if (!(e instanceof NoProfileError) && !(e instanceof LockedError)) log(`[balances] ${(e as Error).message}`);
