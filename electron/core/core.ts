@@ -212,21 +212,15 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   };
   /**
    * A profile that opens reads its last known sub-account figures back and values them now, while the
-   * window loads, so that the Sub-accounts page paints them at its first ask (issue 25). Nothing goes
-   * to the exchange until a page asks.
+   * window loads (in steps, between the window's requests), so that the Sub-accounts page paints them at
+   * its first ask (issue 25). Nothing goes to the exchange until a page asks.
    */
   function openBalances(id: string): void {
     setImmediate(() => {
       // A core closed meanwhile must not open the session again to find out.
       if (closed) return;
       try {
-        if (session.active().id !== id) return;
-        // Two steps (reading the file back, then valuing the rows), so that the window's requests to this
-        // process (app:// files, IPC) are served between them.
-        const service = balancesOf();
-        setImmediate(() => {
-          if (!closed) service.warm();
-        });
+        if (session.active().id === id) balancesOf().warmUp();
       } catch (e) {
         // Locked again or switched away meanwhile: the next open does it.
         if (!(e instanceof NoProfileError) && !(e instanceof LockedError)) log(`[balances] ${(e as Error).message}`);

@@ -76,6 +76,8 @@ export class BalancesService {
    * spend the rate budget on figures nobody asked for, cached ones or not.
    */
   private asked = false;
+  /** The kept load's reading while it is under way (showCached). */
+  private cachedSteps: Generator<void> | null;
   private loading: Promise<LoadStatus> | null = null;
   /** Money moved while a load ran: that load may have read before the move, so another follows it. */
   private loadAgain = false;
@@ -89,13 +91,14 @@ export class BalancesService {
   constructor(private readonly opts: BalancesServiceOptions) {
     this.now = opts.now ?? Date.now;
     this.schedule();
-    this.showCached();
+    this.cachedSteps = this.showCached();
   }
 
-  /** The kept load of an earlier run, when there is one that reads back well. */
-  private showCached(): void {
-    const cached = readLastLoad(this.opts.store, this.now(), (line) => this.opts.log?.(line));
+  /** The kept load of an earlier run, when there is one that reads back well: in steps (warmUp), or at once (settle). */
+  private *showCached(): Generator<void> {
+    const cached = yield* readLastLoad(this.opts.store, this.now(), (line) => this.opts.log?.(line));
     if (!cached) return;
+    yield;
     this.entries = entriesOf(cached.raw);
     this.prices = new Prices(cached.raw.tickers);
     this.status = {
@@ -108,12 +111,34 @@ export class BalancesService {
     };
   }
 
-  /** Values the matrix in the quote a page opens with, so that its first ask finds the rows made. */
-  warm(): void {
+  /**
+   * Reads the kept load back and values the matrix in the quote a page opens with, one step per turn of
+   * the event loop (what else this process serves meanwhile, the window's files among it, waits for one
+   * step at most), so that the page's first ask finds the rows made.
+   */
+  warmUp(): void {
+    const step = () => {
+      if (!this.cachedSteps) return;
+      if (this.cachedSteps.next().done) {
+        this.cachedSteps = null;
+        this.warm();
+      } else setImmediate(step);
+    };
+    setImmediate(step);
+  }
+
+  /** What the kept load's reading has left, done now: a page asks. */
+  private settle(): void {
+    while (this.cachedSteps && !this.cachedSteps.next().done);
+    this.cachedSteps = null;
+  }
+
+  private warm(): void {
     if (this.entries.length) this.rowsIn('USDT');
   }
 
   close(): void {
+    this.cachedSteps = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.opts.store.close();
@@ -183,6 +208,8 @@ export class BalancesService {
       };
       try {
         const raw = await loadSubAccounts(this.opts.client(), priority, progress);
+        // The exchange's figures supersede the kept ones, read back or not.
+        this.cachedSteps = null;
         this.entries = entriesOf(raw);
         this.prices = new Prices(raw.tickers);
         this.rows.clear();
@@ -284,6 +311,7 @@ export class BalancesService {
    * keeps its figures with the error until Refresh or auto-refresh; with none to show, each ask tries again.
    */
   matrix(q: Query): MatrixPage {
+    this.settle();
     if (!this.asked || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
     const { all: _all, rows, ...page } = queryRows(this.rowsIn(q.quote), q);
     return { status: this.status, quote: q.quote, offset: q.offset, rows: this.withAlerts(rows), ...page };
@@ -291,6 +319,7 @@ export class BalancesService {
 
   /** The whole filtered matrix as CSV (every row, not one page). */
   exportCsv(q: Query): { filename: string; csv: string; rows: number } {
+    this.settle();
     const { all, column_totals, grand_total } = queryRows(this.rowsIn(q.quote), { ...q, offset: 0, limit: MATRIX_PAGE_MAX });
     const head = [
       'uid',
@@ -321,6 +350,7 @@ export class BalancesService {
   }
 
   detail(uid: string, quote: string): SubAccountDetail {
+    this.settle();
     const e = this.entries.find((x) => x.uid === uid);
     const valued = e ? this.rowsIn(quote).find((r) => r.uid === uid) : undefined;
     const row = valued ? this.withAlerts([valued])[0]! : null;
