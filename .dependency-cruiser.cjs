@@ -49,10 +49,10 @@ module.exports = {
     {
       name: 'sandbox-stays-apart',
       comment:
-        'simulator/ may use spec data from shared/api (and shared/money, the credentials.json schema in shared/sandbox, the seeded generator in shared/random) but never the desk',
+        'simulator/ may use spec data from shared/api (and shared/money, the credentials.json schema in shared/sandbox, the seeded generator in shared/random, the SQLite binding convention in shared/sqliteBinding) but never the desk',
       severity: 'error',
       from: { path: '^simulator/' },
-      to: { path: '^(electron|renderer|e2e|bench)/|^shared/(?!api/|money\\.ts$|sandbox\\.ts$|random\\.ts$)' },
+      to: { path: '^(electron|renderer|e2e|bench)/|^shared/(?!api/|money\\.ts$|sandbox\\.ts$|random\\.ts$|sqliteBinding\\.ts$)' },
     },
     {
       name: 'no-testkit-in-production',

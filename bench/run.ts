@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -13,9 +13,16 @@ const BENCHMARKS: Record<string, string> = {
   matching: 'the spot matching engine, a naive reference replay, and signed order placement over HTTP (issue 15)',
   ui: 'the history pages in Chromium through the web host, 100,000 cached withdrawals (issue 10)',
   'ui-subaccounts': 'the Sub-accounts page in Chromium over a bench-world Sandbox: load, render, requests (issue 11)',
+  start: '`npm start` to its URL, and the window to the first balance painted: new user, then from the cache (issue 25)',
   rebalance:
     'a USDT rebalance of 400 sub-accounts to equal shares: planner, then the batch on a bench-world Sandbox with limits on (issue 14)',
 };
+
+/**
+ * Benchmarks that serve the built renderer (dist/renderer): it is brought up to date first, as `npm start`
+ * does, so that they measure the code checked out and not whatever an older build left there.
+ */
+const SERVE_THE_BUILD = new Set(['ui', 'ui-subaccounts']);
 
 /** Benchmarks whose file is not bench/<name>.ts. */
 const FILES: Record<string, string> = { 'ui-subaccounts': 'ui/subaccounts.ts' };
@@ -30,6 +37,13 @@ function runOne(name: string): Promise<number> {
     return Promise.resolve(1);
   }
   process.stderr.write(`bench: ${name}: ${BENCHMARKS[name]}\n`);
+  if (SERVE_THE_BUILD.has(name)) {
+    const built = spawnSync(process.execPath, ['--import', TSX, join(ROOT, 'scripts', 'buildIfChanged.ts')], {
+      stdio: 'inherit',
+      cwd: ROOT,
+    });
+    if (built.status !== 0) return Promise.resolve(1);
+  }
   const child = spawn(process.execPath, ['--import', TSX, file], { stdio: 'inherit', cwd: ROOT });
   const forward = (sig: NodeJS.Signals) => child.kill(sig);
   process.once('SIGINT', forward);

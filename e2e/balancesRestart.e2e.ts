@@ -71,7 +71,7 @@ describe('the Sub-accounts page after the desk restarts', () => {
     const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
     await openMatrix(page, again.host.url);
     const line = page.getByTestId('matrix-fetched-at');
-    expect(await line.textContent()).toMatch(/^Last known figures from \d\d:\d\d \((under a minute|\d+ min) ago\) · refreshing…$/);
+    expect(await line.textContent()).toMatch(/^Last known figures from \d\d:\d\d \((less than a minute|\d+ minutes?) ago\) · refreshing…$/);
     expect(await page.getByRole('table', { name: 'Sub-account balances (last known figures, not live)' }).count()).toBe(1);
     expect(plain(await page.getByTestId(`row-total-${uid}`).textContent())).toBe(before);
     expect(plain(await page.getByTestId('grand-total').textContent())).toBe(grandBefore);

@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -103,10 +104,47 @@ function packagedBinary(): { path: string } | { skip: string } {
   const path = candidates[process.platform];
   if (!path || !existsSync(path))
     return {
-      skip: `no packaged app at ${path ?? `release/ for ${process.platform}`} (run \`npm run dist\` where the Electron binary exists)`,
+      skip: `no packaged app at ${path ?? `release/ for ${process.platform}`} (run \`npm run dist -- --dir\` where the Electron binary exists)`,
     };
   return { path };
 }
+
+/** A packaged app that can also open a window here. */
+function packagedWithDisplay(): { path: string } | { skip: string } {
+  const p = packagedBinary();
+  if ('skip' in p) return p;
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    return { skip: 'no display (run under xvfb-run)' };
+  return p;
+}
+const installed = packagedWithDisplay();
+
+describe.skipIf('skip' in installed)(`the installed app${'skip' in installed ? ` [skipped: ${installed.skip}]` : ''}`, () => {
+  it('starts its own Sandbox, shows a balance from it as play money, and stops it when it quits', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'td-installed-'));
+    try {
+      // No credentials from outside: the installed app must start the Sandbox itself.
+      const { TREASURY_DESK_SANDBOX_CREDENTIALS: _outside, ...inherited } = process.env;
+      const env = { ...inherited, TREASURY_DESK_HOME: home } as Record<string, string>;
+      const app = await _electron.launch({ executablePath: (installed as { path: string }).path, env });
+      const page = await app.firstWindow();
+      await page.getByTestId('total-amount').waitFor({ timeout: 60_000 });
+      expect(await page.getByTestId('play-money').textContent()).toContain('play money');
+      const credentials = join(home, 'sandbox', 'credentials.json');
+      const { base_url: base } = JSON.parse(readFileSync(credentials, 'utf8')) as { base_url: string };
+      const expected = await sandboxGet<{ total: { amount: string } }>(credentials, '/wallet/total_balance', 'currency=USDT');
+      expect((await page.getByTestId('total-amount').textContent())!.replaceAll(',', '')).toBe(expected.total.amount);
+      await app.close();
+      await expect(fetch(`${base}/spot/currency_pairs`)).rejects.toThrow();
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
+
+describe.runIf('skip' in installed)('the installed app', () => {
+  it.skip(`is not started here: ${'skip' in installed ? installed.skip : ''}`, () => {});
+});
 
 const packaged = packagedBinary();
 

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
-import { sandboxGet } from './sandboxApi.ts';
+import { sandboxAdmin, sandboxGet } from './sandboxApi.ts';
 
 type Total = { total: { amount: string; currency: string }; details: Record<string, { amount: string }> };
 
@@ -59,6 +59,38 @@ describe('Overview in a real browser over the web host and a real Sandbox', () =
     await expect.poll(() => page.getByTestId('total-currency').textContent()).toBe('BTC');
     const expected = await sandboxGet<Total>(desk.sandbox.credentialsPath, '/wallet/total_balance', 'currency=BTC');
     expect((await page.getByTestId('total-amount').textContent())!.replaceAll(',', '')).toBe(expected.total.amount);
+  });
+
+  it('paints the last known total at once on the next opening, marked with its age, and keeps it beside a failure', async () => {
+    const page = await browser.newPage();
+    await page.goto(desk.host.url);
+    const amount = page.getByTestId('total-amount');
+    await expect.poll(() => page.locator('[data-last-known] [data-testid="total-amount"]').count()).toBe(0);
+    const read = await amount.textContent();
+    // The exchange stops answering the total; the window is opened again.
+    await sandboxAdmin(desk.sandbox.credentialsPath, 'POST', '/faults', {
+      kind: 'error',
+      status: 503,
+      label: 'SERVER_ERROR',
+      path: '/wallet/total_balance',
+    });
+    try {
+      await page.reload();
+      await page.getByTestId('total-last-known').waitFor();
+      expect(await amount.textContent()).toBe(read);
+      expect(await page.getByTestId('total-last-known').textContent()).toMatch(
+        /^Last known figures, read .+ \((less than a minute|\d+ minutes?) ago\)/,
+      );
+      await expect
+        .poll(() => page.getByTestId('total-last-known').textContent(), { timeout: 30_000 })
+        .toContain('the exchange did not answer');
+      await page.getByRole('alert').waitFor();
+    } finally {
+      await sandboxAdmin(desk.sandbox.credentialsPath, 'DELETE', '/faults');
+    }
+    await page.getByRole('alert').getByRole('button', { name: 'Try again' }).click();
+    await page.getByTestId('total-last-known').waitFor({ state: 'detached' });
+    expect(await page.locator('[data-last-known] [data-testid="total-amount"]').count()).toBe(0);
   });
 
   it('refuses calls without the token and from another origin', async () => {

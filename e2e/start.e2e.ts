@@ -10,7 +10,7 @@ import { ROOT } from './harness.ts';
 // `npm start`'s own process (web host): a crashed Sandbox is restarted with a line that says so, and
 // a Ctrl-C (SIGINT to the whole process group, as a terminal sends it) stops everything with another.
 
-/** The Sandbox processes started by a process (tsx's esbuild service is a child too, and is left alone). */
+/** The Sandbox processes started by a process: its bundle run by Node (tsx's esbuild service is a child too, and is left alone). */
 function sandboxesOf(pid: number): number[] {
   let out: string;
   try {
@@ -20,7 +20,7 @@ function sandboxesOf(pid: number): number[] {
   }
   return out
     .split('\n')
-    .filter((l) => l.includes('simulator/main.ts'))
+    .filter((l) => l.includes(join('dist', 'sandbox', 'main.mjs')))
     .map((l) => Number(l.trim().split(/\s+/)[0]));
 }
 

@@ -1,8 +1,21 @@
-import { build } from 'esbuild';
+import { build, type Metafile } from 'esbuild';
+import { writeFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
+import { join } from 'node:path';
+import { buildInputsHash } from '../scripts/buildInputs.ts';
+import { buildSandboxBundle } from './sandboxBundle.ts';
 
 // Electron loads plain JavaScript: the main process as an ES module, the preload as CommonJS
 // (a sandboxed preload cannot be an ES module). Both bundle shared/ and the core; electron stays external.
-await Promise.all([
+// The Sandbox is bundled too (sandboxBundle.ts). What each bundle still imports from outside itself is
+// written to dist/externals.json: the package's file list is derived from it (packageFiles.ts).
+
+const root = join(import.meta.dirname, '..');
+// Taken before the bundles are built (vite's part ran just before): an input edited meanwhile leaves the
+// stamp stale, so the next start builds again.
+const inputs = buildInputsHash(root);
+
+const [main, ...preloads] = await Promise.all([
   build({
     entryPoints: ['electron/main.ts'],
     outfile: 'dist/electron/main.mjs',
@@ -12,6 +25,7 @@ await Promise.all([
     target: 'node22',
     external: ['electron', 'better-sqlite3'],
     sourcemap: false,
+    metafile: true,
     logLevel: 'warning',
   }),
   // Each window's preload: the main window's, and the confirmation window's (confirmation channels only).
@@ -24,7 +38,33 @@ await Promise.all([
       format: 'cjs',
       target: 'node22',
       external: ['electron'],
+      metafile: true,
       logLevel: 'warning',
     }),
   ),
 ]);
+const sandbox = await buildSandboxBundle(root);
+
+/** The packages a bundle imports at run time (Node's own modules aside). */
+function externals(meta: Metafile): string[] {
+  const found = new Set<string>();
+  for (const out of Object.values(meta.outputs)) for (const i of out.imports) if (i.external && !isBuiltin(i.path)) found.add(i.path);
+  return [...found].sort();
+}
+
+writeFileSync(
+  join(root, 'dist', 'externals.json'),
+  `${JSON.stringify(
+    {
+      'dist/electron/main.mjs': externals(main.metafile),
+      'dist/electron/preload.cjs': externals(preloads[0]!.metafile),
+      'dist/electron/confirm-preload.cjs': externals(preloads[1]!.metafile),
+      'dist/sandbox/main.mjs': externals(sandbox),
+    },
+    null,
+    2,
+  )}\n`,
+);
+// What this build was made from (vite's part ran just before, in the same `npm run build`): `npm start`
+// and the benchmarks skip the build while it matches (scripts/buildIfChanged.ts).
+writeFileSync(join(root, 'dist', '.build-inputs'), inputs);

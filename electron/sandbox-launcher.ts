@@ -1,153 +1,55 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { spawn } from 'node:child_process';
+import { ensureSandboxBundle } from './sandboxBundle.ts';
+import {
+  launchWith,
+  superviseWith,
+  type LaunchOptions,
+  type SandboxChild,
+  type SandboxProcess,
+  type SandboxSpawner,
+  type SupervisedSandbox,
+  type SuperviseOptions,
+} from './sandbox-process.ts';
 
-// The desk runs the Sandbox as a child process and reaches it over HTTP only, as it would a real
-// exchange. (A packaged app would use Electron's utilityProcess; see README.)
+// The Sandbox under Node: `npm start` (web host or Electron's window), the tests and the benchmarks run
+// its bundle with Node itself. The bundle is built again first when a source of the Sandbox changed.
 
-export interface SandboxProcess {
-  baseUrl: string;
-  credentialsPath: string;
-  child: ChildProcess;
-  stop(): Promise<void>;
-}
+export type { SandboxProcess, SupervisedSandbox };
 
-export interface LaunchOptions {
-  dataDir: string;
-  port?: number;
-  extraArgs?: string[];
-  /** Where the project lives (the folder holding simulator/). */
+interface RootOption {
+  /** Where the project lives (the folder holding simulator/ and dist/). */
   root: string;
-  timeoutMs?: number;
-  /** Lines the Sandbox prints besides the ready line (default: dropped). */
-  onOutput?: (line: string) => void;
 }
 
-const READY = /^Sandbox listening on (\S+)$/;
-
-export function launchSandbox(opts: LaunchOptions): Promise<SandboxProcess> {
-  const tsxLoader = createRequire(join(opts.root, 'package.json')).resolve('tsx');
-  const args = [
-    '--import',
-    tsxLoader,
-    join(opts.root, 'simulator', 'main.ts'),
-    '--port',
-    String(opts.port ?? 0),
-    '--data',
-    opts.dataDir,
-    ...(opts.extraArgs ?? []),
-  ];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], cwd: opts.root });
-  const stderr: string[] = [];
-  createInterface({ input: child.stderr! }).on('line', (l) => {
-    stderr.push(l);
-    opts.onOutput?.(l);
-  });
-
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the Sandbox did not start within ${opts.timeoutMs ?? 30000} ms:\n${stderr.join('\n')}`));
-    }, opts.timeoutMs ?? 30_000);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the Sandbox exited with code ${code} before it was ready:\n${stderr.join('\n')}`));
-    });
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = READY.exec(line);
-      if (!m) return opts.onOutput?.(line);
-      clearTimeout(timer);
-      resolve({
-        baseUrl: m[1]!,
-        credentialsPath: join(opts.dataDir, 'credentials.json'),
-        child,
-        stop: () =>
-          new Promise<void>((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            child.once('exit', () => done());
-            child.kill('SIGTERM');
-          }),
-      });
-    });
-  });
+async function nodeSpawner(root: string): Promise<SandboxSpawner> {
+  const bundle = await ensureSandboxBundle(root);
+  return (args) => {
+    // An IPC channel, so that the Sandbox stops when its parent goes away however that happens.
+    const child = spawn(process.execPath, [bundle, ...args], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'], cwd: root });
+    const adapted: SandboxChild = {
+      pid: child.pid,
+      stdout: child.stdout!,
+      stderr: child.stderr!,
+      exited: () => child.exitCode !== null || child.signalCode !== null,
+      onExit: (listener) => {
+        if (adapted.exited()) listener(child.exitCode, child.signalCode);
+        else child.once('exit', listener);
+      },
+      kill: (signal) => child.kill(signal),
+    };
+    return adapted;
+  };
 }
 
-export interface SupervisedSandbox {
-  baseUrl: string;
-  credentialsPath: string;
-  /** The Sandbox process running now (a new one after each restart). */
-  current(): ChildProcess;
-  /** How many times it was restarted. */
-  restarts(): number;
-  /** Stops it for good: no restart follows. */
-  stop(): Promise<void>;
-}
-
-export interface SuperviseOptions extends LaunchOptions {
-  /** The Sandbox stopped without being asked to; a restart follows. */
-  onDown?: (how: { code: number | null; signal: NodeJS.Signals | null }) => void;
-  /** It is back, on the same port with the same data folder. */
-  onRestarted?: (sandbox: SandboxProcess) => void;
-  /** It kept dying: the supervisor stopped restarting it. */
-  onGiveUp?: (error: Error) => void;
-  /** Restarts allowed within a minute before giving up (default 5). */
-  maxRestartsPerMinute?: number;
+export async function launchSandbox(opts: LaunchOptions & RootOption): Promise<SandboxProcess> {
+  return launchWith(await nodeSpawner(opts.root), opts);
 }
 
 /**
  * The Sandbox under supervision: when its process dies (a crash, a kill) it is started again on the
- * same port and data folder, so its world and every base address the desk holds stay valid. A Ctrl-C
- * reaches the Sandbox too (same process group): a child stopped by SIGINT is not restarted.
+ * same port and data folder (sandbox-process.ts). A Ctrl-C reaches the Sandbox too (same process group):
+ * a child stopped by SIGINT is not restarted.
  */
-export async function superviseSandbox(opts: SuperviseOptions): Promise<SupervisedSandbox> {
-  let sandbox = await launchSandbox(opts);
-  const port = Number(new URL(sandbox.baseUrl).port);
-  let stopping = false;
-  let restarts = 0;
-  const recent: number[] = [];
-  const limit = opts.maxRestartsPerMinute ?? 5;
-
-  const watch = (s: SandboxProcess) => {
-    s.child.once('exit', (code, signal) => {
-      if (stopping || signal === 'SIGINT') return;
-      opts.onDown?.({ code, signal });
-      void restart();
-    });
-  };
-  const restart = async (): Promise<void> => {
-    for (let attempt = 0; !stopping; attempt++) {
-      const now = Date.now();
-      while (recent.length && now - recent[0]! > 60_000) recent.shift();
-      if (recent.length >= limit) {
-        opts.onGiveUp?.(new Error(`the Sandbox stopped ${recent.length} times within a minute`));
-        return;
-      }
-      recent.push(now);
-      try {
-        sandbox = await launchSandbox({ ...opts, port });
-        if (stopping) return void sandbox.stop();
-        restarts++;
-        watch(sandbox);
-        opts.onRestarted?.(sandbox);
-        return;
-      } catch (e) {
-        // The old port may linger a moment after a kill: wait a little longer each time.
-        if (attempt + 1 >= limit) return opts.onGiveUp?.(e as Error);
-        await new Promise((r) => setTimeout(r, 250 * 2 ** attempt));
-      }
-    }
-  };
-  watch(sandbox);
-
-  return {
-    baseUrl: sandbox.baseUrl,
-    credentialsPath: sandbox.credentialsPath,
-    current: () => sandbox.child,
-    restarts: () => restarts,
-    stop: () => {
-      stopping = true;
-      return sandbox.stop();
-    },
-  };
+export async function superviseSandbox(opts: SuperviseOptions & RootOption): Promise<SupervisedSandbox> {
+  return superviseWith(await nodeSpawner(opts.root), opts);
 }

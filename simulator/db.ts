@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { sqliteOptions } from '../shared/sqliteBinding.ts';
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -247,7 +248,7 @@ function privateStore(dataDir: string): string {
 }
 
 export function openDb(dataDir: string): DB {
-  const db = new Database(privateStore(dataDir));
+  const db = new Database(privateStore(dataDir), sqliteOptions());
   db.pragma('journal_mode = WAL');
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');

@@ -6,6 +6,7 @@ import { createDeskRouter } from './app/router.tsx';
 import { createDesk, DeskProvider } from './desk/DeskProvider.tsx';
 import { createWebDesk } from './desk/webDesk.ts';
 import { askFirstBlock } from './features/balances/matrixQuery.ts';
+import { prefetchOverview } from './features/overview/prefetch.ts';
 import './styles.css';
 
 // Retries of exchange reads belong to the core's scheduler, which knows the rate limits; the
@@ -15,6 +16,7 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 // before the router reads the fragment.
 const desk = createDesk(window.desk ?? createWebDesk());
 const router = createDeskRouter();
+prefetchOverview(queryClient, desk, window.location.hash);
 // A window that opens on the matrix asks for it now, while React draws the shell: on a new start the core
 // answers at once from its cache, and nothing waits for the page's code to mount first (issue 25).
 if (/^#\/?sub-accounts$/.test(window.location.hash)) askFirstBlock(queryClient, desk);

@@ -17,15 +17,33 @@ import { TotalBalance, VALUATION_CURRENCIES } from '../api/records.ts';
 
 // Balances: the total, the main account, the sub-account matrix, snapshots, thresholds and alerts.
 
+const TotalBalanceRequest = z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT') }).strict();
+const MainBalancesRequest = z.object({ quote: QuoteCurrency.default('USDT') }).strict();
+
 export const balancesChannels = {
   totalBalance: {
-    request: z.object({ currency: z.enum(VALUATION_CURRENCIES).default('USDT') }).strict(),
+    request: TotalBalanceRequest,
     response: TotalBalance,
   },
   /** The main account's own spot, isolated margin, futures (per settle) and cross margin accounts, read fresh. */
   balancesMain: {
-    request: z.object({ quote: QuoteCurrency.default('USDT') }).strict(),
+    request: MainBalancesRequest,
     response: MainBalances,
+  },
+  /**
+   * The last answer a read of the exchange gave this profile, kept in the desk's cache with its time: the
+   * window paints it at once (marked with its age) while the read asks the exchange again. Null when the
+   * read never answered here. Figures to look at, never to act on: nothing that moves money reads them.
+   */
+  lastKnown: {
+    request: z.discriminatedUnion('channel', [
+      z.object({ channel: z.literal('totalBalance'), request: TotalBalanceRequest }).strict(),
+      z.object({ channel: z.literal('balancesMain'), request: MainBalancesRequest }).strict(),
+    ]),
+    response: z
+      .object({ at: z.number().int().nonnegative(), data: z.union([TotalBalance, MainBalances]) })
+      .strict()
+      .nullable(),
   },
   /** Snapshots of the §2.9 total the desk keeps at each fetch, oldest first. */
   balancesSnapshots: {

@@ -5,6 +5,7 @@ import type { Handlers } from '../handlerDeps.ts';
 type BalanceChannels =
   | 'totalBalance'
   | 'balancesMain'
+  | 'lastKnown'
   | 'balancesSnapshots'
   | 'balancesMatrix'
   | 'balancesRefresh'
@@ -21,10 +22,16 @@ export const balanceHandlers: Pick<Handlers, BalanceChannels> = {
   totalBalance: async (req, { call, balances }) => {
     const total = await call({ method: 'GET', path: '/wallet/total_balance', query: [['currency', req.currency]] }, TotalBalance);
     balances().recordTotal(req.currency, total.total.amount);
+    balances().remember('totalBalance', req, total);
     return total;
   },
 
-  balancesMain: async (req, { balances }) => balances().main(req.quote),
+  balancesMain: async (req, { balances }) => {
+    const main = await balances().main(req.quote);
+    balances().remember('balancesMain', req, main);
+    return main;
+  },
+  lastKnown: async (req, { balances }) => balances().lastKnown(req.channel, req.request),
   balancesSnapshots: async (req, { balances }) => balances().snapshots(req.currency, req.since),
   balancesMatrix: async (req, { balances }) => balances().matrix(req),
   balancesRefresh: async (_req, { balances }) => balances().refresh('action'),

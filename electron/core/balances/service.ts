@@ -20,6 +20,7 @@ import { conditionsOf } from './alerts.ts';
 import { readLastLoad, saveLastLoad } from './lastLoad.ts';
 import { loadMain, loadSubAccounts, type SubAccountsRaw } from './load.ts';
 import { entriesOf, kindsOf, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
+import { recall, remember, type LastKnown, type LastKnownChannel } from './lastKnown.ts';
 import type { BalanceStore } from './store.ts';
 import { Prices } from './valuation.ts';
 import { toErrorBody } from '../errorBody.ts';
@@ -190,6 +191,15 @@ export class BalancesService {
     this.snapshotCurrency = currency;
     this.lastSnapshotAt = this.now();
     this.opts.store.addSnapshot(this.lastSnapshotAt, currency, amount);
+  }
+
+  /** Keeps a read's answer for the next start's first paint (lastKnown.ts). */
+  remember<C extends LastKnownChannel>(channel: C, request: object, answer: unknown): void {
+    remember(this.opts.store, channel, request, answer, this.now());
+  }
+
+  lastKnown<C extends LastKnownChannel>(channel: C, request: object): LastKnown<C> | null {
+    return recall(this.opts.store, channel, request, this.opts.log);
   }
 
   snapshots(currency: string, since: number) {

@@ -2,13 +2,15 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BalanceSettings, type AlertView } from '../../../shared/balances.ts';
+import { sqliteOptions } from '../../../shared/sqliteBinding.ts';
 
 // One SQLite file per profile (<data>/balances/<profile>.sqlite): total snapshots for the Overview
 // chart, alerts (they survive a restart until an operator acknowledges them), the alert settings, and
+// the last answer of the Overview's reads (painted at the next start before the exchange answers), and
 // the last complete load of the sub-accounts (shown at once on the next start, marked as cached).
 // Someone who can write the data folder can edit this file (for example raise a floor, drop an alert or
 // change a cached figure): it holds no secret and drives no write, and every value read back is parsed
-// again (the cached load in lastLoad.ts).
+// again (lastKnown.ts, lastLoad.ts).
 
 export const DEFAULT_BALANCE_SETTINGS: BalanceSettings = { auto_refresh_seconds: 300, default_risk_threshold: '1.3' };
 
@@ -30,6 +32,7 @@ CREATE TABLE IF NOT EXISTS balance_alerts (
 CREATE INDEX IF NOT EXISTS balance_alerts_by_uid ON balance_alerts (uid);
 CREATE TABLE IF NOT EXISTS balance_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS balance_thresholds (uid TEXT PRIMARY KEY, risk_threshold TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS last_known (channel TEXT NOT NULL, request TEXT NOT NULL, at INTEGER NOT NULL, answer TEXT NOT NULL, PRIMARY KEY (channel, request));
 CREATE TABLE IF NOT EXISTS balance_floors (uid TEXT NOT NULL, currency TEXT NOT NULL, floor TEXT NOT NULL, PRIMARY KEY (uid, currency));
 CREATE TABLE IF NOT EXISTS balance_last_load (id INTEGER PRIMARY KEY CHECK (id = 1), fetched_at INTEGER NOT NULL, load TEXT NOT NULL);
 `;
@@ -70,6 +73,12 @@ function statements(db: Database.Database) {
     activeAlertsOf: db.prepare<[string], AlertView>(
       'SELECT * FROM balance_alerts WHERE (cleared_at IS NULL OR acknowledged_at IS NULL) AND uid = ? ORDER BY raised_at DESC, id DESC',
     ),
+    remember: db.prepare<[string, string, number, string]>(
+      'INSERT OR REPLACE INTO last_known (channel, request, at, answer) VALUES (?, ?, ?, ?)',
+    ),
+    recall: db.prepare<[string, string], { at: number; answer: string }>(
+      'SELECT at, answer FROM last_known WHERE channel = ? AND request = ?',
+    ),
     acknowledge: db.prepare<[number, number]>('UPDATE balance_alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL'),
     lastLoad: db.prepare<[], { fetched_at: unknown; load: unknown }>('SELECT fetched_at, load FROM balance_last_load WHERE id = 1'),
     saveLastLoad: db.prepare<[number, string]>('INSERT OR REPLACE INTO balance_last_load (id, fetched_at, load) VALUES (1, ?, ?)'),
@@ -83,7 +92,7 @@ export class BalanceStore {
   /** `path` null keeps everything in memory (pinned-profile tests and benchmarks). */
   constructor(path: string | null) {
     if (path) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-    this.db = new Database(path ?? ':memory:');
+    this.db = new Database(path ?? ':memory:', sqliteOptions());
     this.db.pragma('journal_mode = WAL');
     this.db.exec(SCHEMA);
     this.sql = statements(this.db);
@@ -100,6 +109,16 @@ export class BalanceStore {
 
   snapshots(currency: string, since: number, limit: number): Snapshot[] {
     return this.sql.snapshots.all(currency, since, limit).reverse();
+  }
+
+  /** Keeps a read's latest answer (JSON text) for the next start's first paint. */
+  remember(channel: string, request: string, at: number, answer: string): void {
+    this.sql.remember.run(channel, request, at, answer);
+  }
+
+  /** The kept answer as stored: the caller parses it again, since the folder's owner may have edited it. */
+  recall(channel: string, request: string): { at: number; answer: string } | null {
+    return this.sql.recall.get(channel, request) ?? null;
   }
 
   settings(): BalanceSettings {

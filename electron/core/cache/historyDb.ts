@@ -5,7 +5,7 @@ import { dirname } from 'node:path';
 import Decimal from 'decimal.js';
 import type { HistoryFilters, HistoryKind, HistorySort, UnsentFlag } from '../../../shared/history.ts';
 import { TABLES, type TableSpec } from './tables.ts';
-import { sqliteBinding } from './nativeBinding.ts';
+import { sqliteOptions } from '../../../shared/sqliteBinding.ts';
 
 // The desk's cache of the exchange's histories: one SQLite file per profile, in the desk's data folder,
 // mode 0600. It holds the records as the exchange sent them (wire names), a scaled integer beside each
@@ -119,8 +119,7 @@ export class HistoryDb {
       closeSync(openSync(opts.path, 'a', 0o600));
       if (process.platform !== 'win32') chmodSync(opts.path, 0o600);
     }
-    const nativeBinding = sqliteBinding();
-    this.db = new Database(opts.path, nativeBinding ? { nativeBinding } : {});
+    this.db = new Database(opts.path, sqliteOptions());
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = NORMAL');
     this.migrate();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createDesk, DeskProvider } from '../desk/DeskProvider.tsx';
 import { HOST_DOWN } from '../desk/webDesk.ts';
 import { fakeDesk, type FakeDesk } from '../testkit/fakeDesk.ts';
-import { APPROVALS, baseAnswers, OPEN_VAULT } from '../testkit/fixtures.ts';
+import { APPROVALS, baseAnswers, OPEN_VAULT, SANDBOX_PROFILE } from '../testkit/fixtures.ts';
 import { testQueryClient } from '../testkit/renderPage.tsx';
 import { pageRoutes } from './router.tsx';
 import type { EventPayload } from '../../../shared/ipc.ts';
@@ -128,6 +128,16 @@ describe('the shell', () => {
     // A request that got no answer at all, newer than the last answer, is said as such.
     act(() => fake.emit('link', { last_answer_at: Date.now() - 60_000, last_failure: { at: Date.now(), title: 'No answer in time' } }));
     expect(within(status).getByTestId('connection').textContent).toMatch(/^The Sandbox did not answer \(No answer in time, \d+ s ago\)$/);
+  });
+
+  it('says the Sandbox moves play money, and says nothing of the kind for a live profile', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderApp(fake, '/overview');
+    expect((await screen.findByTestId('play-money')).textContent).toContain('play money');
+    const live = fakeDesk({ ...baseAnswers(), profileCurrent: { ...SANDBOX_PROFILE, environment: 'live', name: 'Treasury' } });
+    renderApp(live, '/overview');
+    await waitFor(() => expect(screen.getAllByTestId('profile').at(-1)!.textContent).toContain('Treasury'));
+    expect(screen.getAllByTestId('play-money')).toHaveLength(1);
   });
 
   it('names the Sandbox when it does not answer, and says when it was restarted', async () => {

@@ -123,6 +123,12 @@ export function StatusBar() {
         {profile.data ? (
           <>
             <span className={`env env-${profile.data.environment}`}>{profile.data.environment}</span> {profile.data.name}
+            {profile.data.environment === 'sandbox' && (
+              <strong data-testid="play-money" title="The Sandbox is an exchange on this computer: nothing done here reaches a real one.">
+                {' '}
+                · play money
+              </strong>
+            )}
             <span className="muted"> · key {profile.data.key_masked}</span>
           </>
         ) : profile.data === null ? (

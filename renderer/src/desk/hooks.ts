@@ -30,13 +30,14 @@ import { deskKeys } from './queryKeys.ts';
 export function useDeskQuery<C extends QueryChannel>(
   name: C,
   request: ChannelRequest<C>,
-  opts: { refetchIntervalMs?: number; enabled?: boolean } = {},
+  opts: { refetchIntervalMs?: number; enabled?: boolean; staleTimeMs?: number } = {},
 ) {
   const desk = useDesk();
   return useQuery({
     ...deskQuery(desk, name, request),
     refetchInterval: opts.refetchIntervalMs,
     ...(opts.enabled === undefined ? {} : { enabled: opts.enabled }),
+    ...(opts.staleTimeMs === undefined ? {} : { staleTime: opts.staleTimeMs }),
   });
 }
 

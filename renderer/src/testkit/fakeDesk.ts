@@ -2,7 +2,9 @@ import type { ChannelName, ChannelRequest, ChannelResponse, DeskApi, EventName, 
 import { CHANNEL_NAMES } from '../../../shared/ipc.ts';
 
 type Answer<C extends ChannelName> =
-  ChannelResponse<C> | Error | ((request: ChannelRequest<C>) => ChannelResponse<C> | Reply<ChannelResponse<C>>);
+  | ChannelResponse<C>
+  | Error
+  | ((request: ChannelRequest<C>) => ChannelResponse<C> | Reply<ChannelResponse<C>> | Promise<ChannelResponse<C>>);
 export type FakeAnswers = { [C in ChannelName]?: Answer<C> };
 
 /** A desk for component tests: answers from a table, counts every call per channel, and emits events on demand. */
@@ -26,7 +28,8 @@ export function fakeDesk(answers: FakeAnswers): FakeDesk {
         const a = fake.answers[name] as unknown;
         if (a === undefined) return { ok: false, error: { kind: 'internal', message: `the fake desk has no answer for ${name}` } };
         if (a instanceof Error) return { ok: false, error: { kind: 'network', message: a.message } };
-        const v = typeof a === 'function' ? (a as (r: unknown) => unknown)(request) : a;
+        // An answer may be a promise: a test holds a read in flight to see what the page shows meanwhile.
+        const v = typeof a === 'function' ? await (a as (r: unknown) => unknown)(request) : a;
         if (v && typeof v === 'object' && 'ok' in v && ((v as Reply<unknown>).ok === false || 'data' in v)) return v as Reply<unknown>;
         return { ok: true, data: structuredClone(v) };
       },

@@ -47,6 +47,8 @@ export function baseAnswers(): FakeAnswers {
     intentsList: { items: [], next: null },
     journalStatus: { state: 'ok', damage: null, recovered: null },
     totalBalance: TOTAL,
+    // A desk that never read the exchange before: nothing known to paint first.
+    lastKnown: null,
     userActive: { locked: false },
     withdrawalsList: EMPTY_PAGE,
     depositsList: EMPTY_PAGE,

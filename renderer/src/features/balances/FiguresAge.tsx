@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import type { FiguresSource } from '../../../../shared/balances.ts';
-import { agoOf, clockOf, timeOf } from './format.ts';
+import { ageOf } from '../../components/LastKnownNote.tsx';
+import { clockOf, timeOf } from './format.ts';
 
-// Where the figures on a balances page come from, in words. Figures from the desk's cache (an earlier
+// Where the figures on a balances page come from, in words (the age as the Overview's LastKnownNote says it). Figures from the desk's cache (an earlier
 // run's last load, shown at once on start) say so with their age until the exchange's arrive: an
 // operator must never take them for live ones.
 
@@ -36,7 +37,7 @@ export function FiguresAge({
     );
   return (
     <span className="cached-note small" role="status" data-testid={testid} data-source="cache">
-      Last known figures from {clockOf(fetchedAt, now)} ({agoOf(fetchedAt, now)}) · {error ? `not refreshed: ${error}` : 'refreshing…'}
+      Last known figures from {clockOf(fetchedAt, now)} ({ageOf(fetchedAt, now)}) · {error ? `not refreshed: ${error}` : 'refreshing…'}
     </span>
   );
 }

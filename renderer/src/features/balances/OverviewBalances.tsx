@@ -1,15 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { lazy, Suspense, useEffect } from 'react';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.ts';
 import type { ValuationCurrency } from '../../../../shared/api/records.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { LastKnownNote } from '../../components/LastKnownNote.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { useLastKnown } from '../../desk/lastKnown.ts';
 import { deskKeys } from '../../desk/queryKeys.ts';
 import { AlertsPanel } from './AlertsPanel.tsx';
 import { figure, timeOf } from './format.ts';
 import { useAutoRefreshMs } from './hooks.ts';
 import './balances.css';
+
+const TotalHistoryChart = lazy(() => import('./TotalHistoryChart.tsx'));
 
 const AUTO_REFRESH_CHOICES = [0, 60, 300, 900, 3600];
 /** The latest fetches listed under the chart, newest first. */
@@ -26,6 +29,8 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
   const quote = currency === 'BTC' ? 'BTC' : 'USDT';
   const snapshots = useDeskQuery('balancesSnapshots', { currency }, { refetchIntervalMs: every });
   const main = useDeskQuery('balancesMain', { quote }, { refetchIntervalMs: every });
+  const shownMain = useLastKnown('balancesMain', { quote }, main);
+  const mainData = shownMain.data;
   const settings = useDeskQuery('balancesSettingsGet', {});
   const save = useDeskMutation('balancesSettingsSave');
   const last = snapshots.data?.at(-1);
@@ -72,22 +77,9 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
         <h2>Total over time ({currency})</h2>
         {snapshots.isError && <ErrorPanel error={snapshots.error} />}
         <div className="chart" data-testid="total-history-chart">
-          <ResponsiveContainer width="100%" height={200}>
-            {/* Numbers for drawing only; the figures shown as text stay exact strings. */}
-            <LineChart data={(snapshots.data ?? []).map((s) => ({ at: s.at, value: Number(s.amount) }))}>
-              <CartesianGrid strokeDasharray="3 3" stroke="#334155" />
-              <XAxis
-                dataKey="at"
-                type="number"
-                domain={['dataMin', 'dataMax']}
-                stroke="#94a3b8"
-                tickFormatter={(t: number) => new Date(t).toLocaleTimeString()}
-              />
-              <YAxis stroke="#94a3b8" width={90} domain={['auto', 'auto']} />
-              <Tooltip labelFormatter={(t) => new Date(Number(t)).toLocaleString()} />
-              <Line dataKey="value" stroke="#38bdf8" dot isAnimationActive={false} />
-            </LineChart>
-          </ResponsiveContainer>
+          <Suspense fallback={<div style={{ height: 200 }} aria-hidden="true" />}>
+            <TotalHistoryChart snapshots={snapshots.data ?? []} />
+          </Suspense>
         </div>
         <p className="muted small">{snapshots.data?.length ?? 0} snapshots, one at each fetch of the total.</p>
         {/* Two fetches a few seconds apart are one dot on a chart that spans days: the latest are listed, each on its own. */}
@@ -113,9 +105,13 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
       <div className="card">
         <h2>Main account's own accounts ({quote})</h2>
         {main.isError && <ErrorPanel error={main.error} onRetry={() => void main.refetch()} />}
-        {main.data && (
-          <>
-            <p className="muted small">Read {timeOf(main.data.fetched_at)} from the per-account endpoints (real time).</p>
+        {mainData && (
+          <div data-last-known={shownMain.lastKnownAt === null ? undefined : 'true'}>
+            {shownMain.lastKnownAt !== null ? (
+              <LastKnownNote at={shownMain.lastKnownAt} failed={main.isError} testId="main-last-known" />
+            ) : (
+              <p className="muted small">Read {timeOf(mainData.fetched_at)} from the per-account endpoints (real time).</p>
+            )}
             <table className="table" data-testid="main-balances">
               <thead>
                 <tr>
@@ -129,15 +125,15 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
                   <tr key={k} data-kind={k}>
                     <td>{ACCOUNT_KIND_NAMES[k]}</td>
                     <td className="small">
-                      {Object.entries(main.data.cells[k].amounts)
+                      {Object.entries(mainData.cells[k].amounts)
                         .map(([c, a]) => `${figure(a)} ${c}`)
                         .join(' · ') || '—'}
-                      {main.data.cells[k].unpriced.length > 0 && (
-                        <span className="muted"> (no price: {main.data.cells[k].unpriced.join(', ')})</span>
+                      {mainData.cells[k].unpriced.length > 0 && (
+                        <span className="muted"> (no price: {mainData.cells[k].unpriced.join(', ')})</span>
                       )}
                     </td>
                     <td className="num" data-testid={`main-${k}`}>
-                      {figure(main.data.cells[k].value)}
+                      {figure(mainData.cells[k].value)}
                     </td>
                   </tr>
                 ))}
@@ -147,12 +143,12 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
                   </td>
                   <td />
                   <td className="num">
-                    <strong data-testid="main-total">{figure(main.data.total)}</strong>
+                    <strong data-testid="main-total">{figure(mainData.total)}</strong>
                   </td>
                 </tr>
               </tbody>
             </table>
-          </>
+          </div>
         )}
       </div>
     </>

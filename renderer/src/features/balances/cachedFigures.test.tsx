@@ -42,7 +42,7 @@ describe('the Sub-accounts page with figures from the cache', () => {
     const fake = fakeDesk({ ...baseAnswers(), balancesMatrix: page('cache', cachedAt) as never });
     renderWithDesk(fake, <SubAccountsPage />);
     const line = await screen.findByTestId('matrix-fetched-at');
-    await waitFor(() => expect(line.textContent).toBe(`Last known figures from ${hhmm(cachedAt)} (7 min ago) · refreshing…`));
+    await waitFor(() => expect(line.textContent).toBe(`Last known figures from ${hhmm(cachedAt)} (7 minutes ago) · refreshing…`));
     expect(screen.getByRole('table', { name: 'Sub-account balances (last known figures, not live)' })).toBeTruthy();
 
     const freshAt = Date.now();
@@ -62,7 +62,7 @@ describe('the Sub-accounts page with figures from the cache', () => {
     });
     renderWithDesk(fake, <SubAccountsPage />);
     await waitFor(() =>
-      expect(screen.getByTestId('matrix-fetched-at').textContent).toMatch(/^Last known figures from .+ \(2 h 3 min ago\) · refreshing…$/),
+      expect(screen.getByTestId('matrix-fetched-at').textContent).toMatch(/^Last known figures from .+ \(2 hours ago\) · refreshing…$/),
     );
     await waitFor(() => expect(screen.getByTestId('matrix-fetched-at').textContent).toMatch(/^Fetched /), { timeout: 5_000 });
   });
@@ -93,7 +93,7 @@ describe("a sub-account's page with figures from the cache", () => {
     });
     renderWithDesk(fake, <SubAccountDetail uid="10000101" />);
     expect((await screen.findByTestId('detail-fetched-at')).textContent).toBe(
-      `Last known figures from ${hhmm(cachedAt)} (12 min ago) · refreshing…`,
+      `Last known figures from ${hhmm(cachedAt)} (12 minutes ago) · refreshing…`,
     );
   });
 });

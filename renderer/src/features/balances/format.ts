@@ -14,13 +14,3 @@ export function clockOf(ms: number, now: number): string {
   const hm = `${two(d.getHours())}:${two(d.getMinutes())}`;
   return d.toDateString() === n.toDateString() ? hm : `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${hm}`;
 }
-
-/** "under a minute ago", "7 min ago", "3 h 5 min ago", "4 days ago". */
-export function agoOf(ms: number, now: number): string {
-  const m = Math.max(0, Math.floor((now - ms) / 60_000));
-  if (m < 1) return 'under a minute ago';
-  if (m < 60) return `${m} min ago`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h} h ${m % 60} min ago`;
-  return `${Math.floor(h / 24)} days ago`;
-}

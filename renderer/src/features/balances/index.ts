@@ -1,6 +1,5 @@
-// The balances feature as the shell sees it: its pages, its Overview section and its addresses.
+// The balances feature as other features see it: the Overview's balances section. Its pages are loaded by
+// the shell's routes (app/routes.ts); re-exported here, they would ride along with the Overview's first
+// paint.
 export { OverviewBalances } from './OverviewBalances.tsx';
-export { SubAccountsPage } from './SubAccountsPage.tsx';
-export { SubAccountDetail } from './SubAccountDetail.tsx';
-export { isSubAccountsHash, SUB_ACCOUNTS_ROUTE, useSubAccountUid } from './route.ts';
 export { useAutoRefreshMs } from './hooks.ts';

@@ -1,4 +1,5 @@
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { ageOf } from '../../components/LastKnownNote.tsx';
 import { RawDetails } from '../../components/RawDetails.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { useHistoryStatus } from './queries.ts';
@@ -14,10 +15,11 @@ export function SyncLine() {
         <>
           <span data-testid="in-flight">{s.in_flight} in flight</span>
           <span>· {s.deposits_pending} deposits pending</span>
-          <span>
+          {/* The lists are the desk's cache, painted before any read of the exchange: how old they are, in words. */}
+          <span data-testid="history-age">
             ·{' '}
             {s.synced_to
-              ? `read up to ${new Date(s.synced_to * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC`
+              ? `read up to ${new Date(s.synced_to * 1000).toISOString().slice(0, 19).replace('T', ' ')} UTC (${ageOf(s.synced_to * 1000, Date.now())})${s.syncing ? ' · reading what is new…' : ''}`
               : 'first read in progress'}
           </span>
           {s.last_error && (

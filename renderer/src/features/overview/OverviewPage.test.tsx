@@ -89,3 +89,41 @@ describe('Overview page', () => {
     ]);
   });
 });
+
+describe('Overview page: the last known figures first', () => {
+  const KNOWN_AT = Date.parse('2026-11-20T09:30:00Z');
+  const KNOWN = { ...TOTAL, total: { ...TOTAL.total, amount: '1000000' } };
+
+  it('paints the figures of the last start at once, says how old they are, then shows the exchange answer', async () => {
+    let answer!: (v: typeof TOTAL) => void;
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      lastKnown: (r: { channel: string }) => (r.channel === 'totalBalance' ? { at: KNOWN_AT, data: KNOWN } : null),
+      totalBalance: () => new Promise<typeof TOTAL>((resolve) => (answer = resolve)),
+    });
+    renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
+    expect(await screen.findByTestId('total-amount')).toHaveProperty('textContent', '1,000,000');
+    const note = screen.getByTestId('total-last-known');
+    expect(note.textContent).toContain('Last known figures');
+    expect(note.textContent).toMatch(/days? ago/);
+    expect(note.textContent).toContain('asking the exchange');
+    expect(screen.getByTestId('total-amount').closest('[data-last-known]')).not.toBeNull();
+
+    answer(TOTAL);
+    await waitFor(() => expect(screen.getByTestId('total-amount').textContent).toBe('1,234,567.5'));
+    expect(screen.queryByTestId('total-last-known')).toBeNull();
+    expect(screen.getByTestId('total-amount').closest('[data-last-known]')).toBeNull();
+  });
+
+  it('keeps them, marked, beside the error when the exchange does not answer', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      lastKnown: (r: { channel: string }) => (r.channel === 'totalBalance' ? { at: KNOWN_AT, data: KNOWN } : null),
+      totalBalance: new Error('The exchange did not answer in 15 s.'),
+    });
+    renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
+    expect(await screen.findByRole('alert')).toHaveProperty('textContent', expect.stringContaining('did not answer'));
+    expect(screen.getByTestId('total-amount').textContent).toBe('1,000,000');
+    expect(screen.getByTestId('total-last-known').textContent).toContain('the exchange did not answer');
+  });
+});

@@ -1,10 +1,12 @@
 import Decimal from 'decimal.js';
+import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
 import { VALUATION_CURRENCIES, type TotalBalance, type ValuationCurrency } from '../../../../shared/api/records.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { LastKnownNote } from '../../components/LastKnownNote.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
-import { BreakdownChart } from './BreakdownChart.tsx';
+import { useLastKnown } from '../../desk/lastKnown.ts';
 import { OverviewBalances, useAutoRefreshMs } from '../balances/index.ts';
 
 const ACCOUNT_TYPE_NAMES: Record<string, string> = {
@@ -22,6 +24,11 @@ const ACCOUNT_TYPE_NAMES: Record<string, string> = {
   payment: 'Payment',
 };
 
+const TOTAL_FRESH_MS = 5_000;
+
+// The chart library is most of the page's code: it comes after the figures, which never wait for it.
+const BreakdownChart = lazy(() => import('./BreakdownChart.tsx').then((m) => ({ default: m.BreakdownChart })));
+
 function breakdown(data: TotalBalance) {
   return Object.entries(data.details)
     .map(([type, d]) => ({ type, name: ACCOUNT_TYPE_NAMES[type] ?? type, ...d }))
@@ -38,8 +45,13 @@ function useCurrency(): [ValuationCurrency, (c: ValuationCurrency) => void] {
 
 export default function OverviewPage() {
   const [currency, setCurrency] = useCurrency();
-  const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: useAutoRefreshMs() });
-  const rows = total.data ? breakdown(total.data) : [];
+  // A start asked for the total while this page's code loaded (prefetch.ts): a read of the last seconds is
+  // not asked again on mount. The exchange itself serves this figure up to a minute old.
+  const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: useAutoRefreshMs(), staleTimeMs: TOTAL_FRESH_MS });
+  // Until the exchange answers (or while it does not), the figures of the last start, marked with their age.
+  const shown = useLastKnown('totalBalance', { currency }, total);
+  const data = shown.data;
+  const rows = data ? breakdown(data) : [];
 
   return (
     <section className="page">
@@ -55,35 +67,38 @@ export default function OverviewPage() {
       </header>
 
       <OverviewBalances currency={currency} totalAt={total.dataUpdatedAt} />
-      {total.isPending && (
+      {total.isPending && !data && (
         <p className="muted" role="status">
           Loading balances…
         </p>
       )}
       {total.isError && <ErrorPanel error={total.error} onRetry={() => void total.refetch()} />}
-      {total.data && (
-        <>
+      {data && (
+        <div data-last-known={shown.lastKnownAt === null ? undefined : 'true'}>
           <div className="card total">
             <div className="label">Total balance (main account)</div>
             <div className="figure" data-testid="total-balance">
-              <span data-testid="total-amount">{groupDigits(total.data.total.amount)}</span>{' '}
-              <span data-testid="total-currency">{total.data.total.currency}</span>
+              <span data-testid="total-amount">{groupDigits(data.total.amount)}</span>{' '}
+              <span data-testid="total-currency">{data.total.currency}</span>
             </div>
+            {shown.lastKnownAt !== null && <LastKnownNote at={shown.lastKnownAt} failed={total.isError} testId="total-last-known" />}
             <div className="muted small">
-              {total.data.total.unrealised_pnl !== undefined && <>Unrealised PnL {groupDigits(total.data.total.unrealised_pnl)} · </>}
-              {total.data.total.borrowed !== undefined && <>Borrowed {groupDigits(total.data.total.borrowed)} · </>}
+              {data.total.unrealised_pnl !== undefined && <>Unrealised PnL {groupDigits(data.total.unrealised_pnl)} · </>}
+              {data.total.borrowed !== undefined && <>Borrowed {groupDigits(data.total.borrowed)} · </>}
               The exchange caches this figure for up to a minute.
             </div>
           </div>
 
           <div className="card">
             <h2>By account type</h2>
-            <BreakdownChart rows={rows} currency={total.data.total.currency} />
+            <Suspense fallback={<div style={{ height: 260 }} aria-hidden="true" />}>
+              <BreakdownChart rows={rows} currency={data.total.currency} />
+            </Suspense>
             <table className="table" data-testid="breakdown-table">
               <thead>
                 <tr>
                   <th>Account type</th>
-                  <th className="num">Amount ({total.data.total.currency})</th>
+                  <th className="num">Amount ({data.total.currency})</th>
                   <th className="num">Unrealised PnL</th>
                   <th className="num">Borrowed</th>
                 </tr>
@@ -100,7 +115,7 @@ export default function OverviewPage() {
               </tbody>
             </table>
           </div>
-        </>
+        </div>
       )}
     </section>
   );

@@ -151,6 +151,14 @@ export function ProfilesSection() {
           below first; then add the profile.
         </p>
       )}
+      {list.data.profiles.every((p) => p.environment === 'sandbox') && (
+        <p className="notice" data-testid="live-key-howto">
+          Only the Sandbox is set up: its balances are play money. To work with an exchange account, create an API key on the exchange (with
+          only the permissions this desk needs: reading the wallet, and withdrawals or spot trading if it is to move money), then{' '}
+          <strong>Add a profile</strong> with the environment <em>Live</em>, the key and its secret. The key is checked with one read before
+          it is stored, sealed on this computer.
+        </p>
+      )}
       <button type="button" ref={addButton} className="primary" disabled={needsPassphrase} onClick={() => setEditing('new')}>
         Add a profile
       </button>

@@ -51,6 +51,18 @@ describe('Settings page', () => {
     expect(screen.getByRole('button', { name: 'Add a profile' })).toHaveProperty('disabled', false);
   });
 
+  it('says how to add a live key while only the Sandbox is set up, and not once a live profile exists', async () => {
+    const fake = fakeDesk(baseAnswers());
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    const howto = await screen.findByTestId('live-key-howto');
+    expect(howto.textContent).toContain('play money');
+    expect(howto.textContent).toMatch(/Add a profile with the environment Live, the key and its secret/);
+    const live = { ...SANDBOX_PROFILE, id: 'live-1', name: 'Treasury', environment: 'live' as const };
+    fake.answers.profilesList = { active_id: 'sandbox', profiles: [SANDBOX_PROFILE, live] };
+    act(() => fake.emit('profiles', { active_id: 'sandbox' }));
+    await waitFor(() => expect(screen.queryByTestId('live-key-howto')).toBeNull());
+  });
+
   it('flags an empty API key and a bad address at their inputs, before asking the core', async () => {
     const fake = fakeDesk(baseAnswers());
     renderWithDesk(fake, <SettingsPage />, { at: '/settings' });

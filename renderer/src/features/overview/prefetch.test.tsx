@@ -1,0 +1,54 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { createDesk, DeskProvider } from '../../desk/DeskProvider.tsx';
+import { fakeDesk } from '../../testkit/fakeDesk.ts';
+import { baseAnswers } from '../../testkit/fixtures.ts';
+import OverviewPage from './OverviewPage.tsx';
+import { prefetchOverview } from './prefetch.ts';
+
+describe('the first paint of a start', () => {
+  const start = (hash: string) => {
+    const fake = fakeDesk(baseAnswers());
+    const qc = new QueryClient();
+    prefetchOverview(qc, createDesk(fake.api), hash);
+    return fake;
+  };
+
+  it("asks for the Overview's last known and current total before the page's code has loaded", () => {
+    for (const hash of ['', '#/', '#/overview']) {
+      const fake = start(hash);
+      expect(fake.calls.lastKnown).toEqual([{ channel: 'totalBalance', request: { currency: 'USDT' } }]);
+      expect(fake.calls.totalBalance).toEqual([{ currency: 'USDT' }]);
+    }
+  });
+
+  it('asks in the valuation currency the address names, and nothing for another page', () => {
+    expect(start('#/overview?currency=BTC').calls.totalBalance).toEqual([{ currency: 'BTC' }]);
+    expect(start('#/overview?currency=XYZ').calls.totalBalance).toEqual([{ currency: 'USDT' }]);
+    const other = start('#/withdrawals');
+    expect(other.count('lastKnown') + other.count('totalBalance')).toBe(0);
+  });
+
+  it('does not ask the exchange a second time when the page mounts', async () => {
+    const fake = fakeDesk(baseAnswers());
+    const desk = createDesk(fake.api);
+    const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    prefetchOverview(qc, desk, '#/overview');
+    // The answer is in before the page's code is (the usual order: a local call against a chunk to load).
+    await new Promise((r) => setTimeout(r, 10));
+    expect(fake.count('totalBalance')).toBe(1);
+    const router = createMemoryRouter([{ path: '/*', element: <OverviewPage /> }], { initialEntries: ['/overview'] });
+    render(
+      <DeskProvider desk={desk}>
+        <QueryClientProvider client={qc}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </DeskProvider>,
+    );
+    expect(await screen.findByTestId('total-amount')).toHaveProperty('textContent', '1,234,567.5');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(fake.count('totalBalance')).toBe(1);
+  });
+});

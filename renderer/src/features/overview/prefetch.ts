@@ -1,0 +1,18 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { VALUATION_CURRENCIES, type ValuationCurrency } from '../../../../shared/api/records.ts';
+import type { Desk } from '../../desk/DeskProvider.tsx';
+import { deskQuery } from '../../desk/queryOptions.ts';
+
+/**
+ * A start opens on the Overview: its last known total and the exchange's are asked for while the page's
+ * code still loads, so that the first render already has the figures to paint (issue 25). Another page
+ * in the address asks nothing here.
+ */
+export function prefetchOverview(qc: QueryClient, desk: Desk, hash: string): void {
+  const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?');
+  if (path !== '' && path !== 'overview') return;
+  const asked = new URLSearchParams(search).get('currency') ?? 'USDT';
+  const currency: ValuationCurrency = (VALUATION_CURRENCIES as readonly string[]).includes(asked) ? (asked as ValuationCurrency) : 'USDT';
+  void qc.prefetchQuery(deskQuery(desk, 'lastKnown', { channel: 'totalBalance', request: { currency } }));
+  void qc.prefetchQuery(deskQuery(desk, 'totalBalance', { currency }));
+}
