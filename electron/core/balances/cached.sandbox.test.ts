@@ -92,6 +92,8 @@ describe('the sub-accounts after a restart', () => {
     expect(cached.rows).toEqual(before.rows);
     expect(cached.grand_total).toBe(before.grand_total);
     expect(again.detail(uid, 'USDT')).toMatchObject({ source: 'cache', fetched_at: loaded.fetched_at });
+    const q = { quote: 'USDT', search: '', sort: 'uid', desc: false, hide_below: null, offset: 0, limit: 1000 } as const;
+    expect(again.exportCsv(q).filename).toMatch(/^sub-account-balances-last-known-USDT-/);
 
     // The ask started a load from the exchange; once it ends the figures are the exchange's.
     const fresh = await again.refresh();
@@ -106,6 +108,7 @@ describe('the sub-accounts after a restart', () => {
         .toFixed(),
     ).toBe('200');
     expect(again.detail(uid, 'USDT')).toMatchObject({ source: 'exchange' });
+    expect(again.exportCsv(q).filename).toMatch(/^sub-account-balances-USDT-/);
     const freshSpot = spot(again);
     stop(again);
 

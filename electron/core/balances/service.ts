@@ -356,7 +356,13 @@ export class BalancesService {
     ]);
     const totals = ['', 'Total', ...ACCOUNT_KINDS.map((k) => column_totals[k]), grand_total, '', '', ...ACCOUNT_KINDS.map(() => '')];
     const stamp = new Date(this.status.fetched_at ?? this.now()).toISOString().replace(/[:.]/g, '-');
-    return { filename: `sub-account-balances-${q.quote}-${stamp}.csv`, csv: stringify([head, ...body, totals]), rows: all.length };
+    // A file outlives the page that said the figures were not live: its name says it.
+    const kind = this.status.source === 'cache' ? 'last-known-' : '';
+    return {
+      filename: `sub-account-balances-${kind}${q.quote}-${stamp}.csv`,
+      csv: stringify([head, ...body, totals]),
+      rows: all.length,
+    };
   }
 
   detail(uid: string, quote: string): SubAccountDetail {
