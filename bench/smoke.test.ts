@@ -50,6 +50,7 @@ const FIGURES: Record<string, string[]> = {
     'rows_shown',
     'subaccounts_render_ms',
     'subaccounts_load_ms',
+    'subaccounts_cached_paint_ms',
     'subaccounts_requests',
     'subaccounts_min_requests',
   ],
