@@ -68,6 +68,11 @@ export interface ApprovalsOptions {
   scrypt?: ScryptParams;
   /** A ticket now waits in the confirmation window for an operator's signature. */
   onTicket?: (t: Ticket) => void;
+  /**
+   * Another desk changed the records of a shared store and they were read again (error: null), or the
+   * read failed (a tampered row, the store unreachable): then nothing governed is sent until a read succeeds.
+   */
+  onRecordsChanged?: (error: Error | null) => void;
 }
 
 const canonical = (v: unknown): string => JSON.stringify(v);
@@ -90,6 +95,21 @@ export class Approvals {
 
   constructor(private readonly opts: ApprovalsOptions) {
     this.now = opts.now ?? Date.now;
+    opts.store.subscribe?.(() => void this.reread());
+  }
+
+  /** Reads the records again after another desk's change; a read that fails leaves no state to send from. */
+  private reread(): Promise<void> {
+    return this.serial(async () => {
+      try {
+        this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+      } catch (e) {
+        this.state = null;
+        this.opts.onRecordsChanged?.(e as Error);
+        return;
+      }
+      this.opts.onRecordsChanged?.(null);
+    });
   }
 
   get credential(): 'vault' | 'none' {
@@ -135,6 +155,7 @@ export class Approvals {
       throw new GovernanceError('this desk has operators already; a new one is proposed by an operator and needs a quorum.');
     const key = await createOperatorKey(name, passphrase, this.now(), this.opts.scrypt);
     await this.opts.store.putOperatorKey(key);
+    await this.opts.store.enrol?.(key, passphrase);
     const text = textFor('create', key.id, 'operator', canonical({ name, public_key: key.public_key }));
     const signature = await signAs(key, passphrase, text);
     await this.append({
@@ -403,7 +424,10 @@ export class Approvals {
       throw new GovernanceError('that operator cannot sign now (unknown, removed, or not yet in force).');
     const key: OperatorKey | null = await this.opts.store.operatorKey(operator);
     if (!key) throw new GovernanceError(`${op.name}'s key is missing from the data folder.`);
-    return { operator, name: op.name, signature: await signAs(key, passphrase, text) };
+    const signature = await signAs(key, passphrase, text);
+    // The passphrase opened the key: on a shared store, it may vouch for this desk if none has yet.
+    await this.opts.store.enrol?.(key, passphrase);
+    return { operator, name: op.name, signature };
   }
 
   // ---- policy ----

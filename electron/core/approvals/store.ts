@@ -25,4 +25,12 @@ export interface GovernanceStore {
   readPolicyFile(profile: string): Promise<string | null>;
   writePolicyFile(profile: string, text: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A store shared by several desks signs each record as this desk, under a certificate an operator
+   * signs here once (team/pgStore.ts): it is asked each time an operator's passphrase has opened their
+   * key at this desk, and does nothing once the desk holds a certificate. The local store has none.
+   */
+  enrol?(key: OperatorKey, passphrase: string): Promise<void>;
+  /** Calls `listener` when another desk changed the records; returns the unsubscribe. The local store has none. */
+  subscribe?(listener: () => void): () => void;
 }

@@ -1,0 +1,140 @@
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { StoreConflictError } from '../approvals/store.ts';
+import type { OperatorKey } from '../operators/keys.ts';
+import { CHANNEL, TeamTamperError } from './pgStore.ts';
+import { deskPrivateKey, linkOf, newDeskKey, signEntry } from './envelope.ts';
+import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
+import { freezeBy, openTeamDesk, type TeamDesk } from './testkit/teamDesks.ts';
+
+// Two desks, each with its own folder, on one real PostgreSQL: positioned appends, NOTIFY between
+// desks, and rows written around the desks (by SQL, with no operator's or desk's key) refused on read.
+
+const missing = postgresMissing();
+const ALICE = 'alice passphrase 1';
+
+describe.skipIf(missing !== null)(`the team store on PostgreSQL${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  let server: TestPostgres;
+  const cleanup: (() => Promise<void>)[] = [];
+  let url: string;
+  let a: TeamDesk;
+  let b: TeamDesk;
+  let alice: OperatorKey;
+  let n = 0;
+
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.destroy();
+  });
+
+  // Desk A founds the team with Alice; Alice's sealed key is at desk B too, and vouches for it there.
+  beforeEach(async () => {
+    url = await server.newDatabase(`team_${++n}`);
+    a = await openTeamDesk(url, cleanup);
+    b = await openTeamDesk(url, cleanup);
+    const id = await a.approvals.createFirstOperator('alice', ALICE);
+    alice = (await a.store.operatorKey(id))!;
+    await b.store.putOperatorKey(alice);
+    await b.store.enrol(alice, ALICE);
+    expect(await b.store.read()).toHaveLength(1);
+  });
+  afterEach(async () => {
+    for (const c of cleanup.splice(0).reverse()) await c();
+  });
+
+  async function sql(text: string, values: unknown[] = []): Promise<pg.QueryResult> {
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      return await c.query(text, values);
+    } finally {
+      await c.end();
+    }
+  }
+
+  it('lets exactly one of two desks appending at one position win; the other gets a conflict', async () => {
+    for (let at = 1; at <= 8; at++) {
+      const [x, y] = [await freezeBy(alice, ALICE, `a${at}`), await freezeBy(alice, ALICE, `b${at}`)];
+      const results = await Promise.allSettled([a.store.append(x, at), b.store.append(y, at)]);
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      const lost = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+      expect(lost.reason).toBeInstanceOf(StoreConflictError);
+      const seenA = await a.store.read();
+      const seenB = await b.store.read();
+      expect(seenA).toHaveLength(at + 1);
+      expect(seenB.map((r) => r.seq + (r.type === 'freeze' ? r.reason : ''))).toEqual(
+        seenA.map((r) => r.seq + (r.type === 'freeze' ? r.reason : '')),
+      );
+    }
+  });
+
+  it('tells the other desk of an append: its approvals are read again and show the freeze', async () => {
+    await b.approvals.load();
+    expect(b.approvals.cached()!.frozen).toBeNull();
+    await a.store.append(await freezeBy(alice, ALICE, 'audit at 3pm'), 1);
+    await vi.waitFor(() => expect(b.approvals.cached()?.frozen).toMatchObject({ by: 'alice', reason: 'audit at 3pm' }));
+    expect(b.changes.at(-1)).toBeNull();
+  });
+
+  describe('rows written around the desks', () => {
+    beforeEach(async () => {
+      await a.store.append(await freezeBy(alice, ALICE, 'first'), 1);
+      await a.store.append(await freezeBy(alice, ALICE, 'second'), 2);
+      expect(await b.store.read()).toHaveLength(3);
+    });
+
+    async function refusedByBoth(pattern: RegExp): Promise<void> {
+      for (const desk of [a, b]) {
+        const read = desk.store.read();
+        await expect(read).rejects.toBeInstanceOf(TeamTamperError);
+        await expect(desk.store.read()).rejects.toThrow(pattern);
+      }
+      // Whoever can write the table can also NOTIFY: the desk then reads, refuses, and keeps no state to send from.
+      await sql('SELECT pg_notify($1, $2)', [CHANNEL, '99']);
+      await vi.waitFor(() => expect(b.changes.at(-1)).toBeInstanceOf(TeamTamperError));
+      expect(b.approvals.cached()).toBeNull();
+      await expect(b.approvals.load()).rejects.toThrow(pattern);
+    }
+
+    it('refuses a record inserted by SQL with a desk key no operator vouched for', async () => {
+      const { rows } = await sql('SELECT entry FROM governance_records WHERE seq = 3');
+      const last = JSON.parse(rows[0].entry as string) as Record<string, unknown>;
+      const forger = newDeskKey();
+      const forged = JSON.stringify({
+        ...last,
+        seq: 4,
+        prev: linkOf(rows[0].entry as string),
+        body: { ...(last.body as object), reason: 'forged' },
+        desk: { ...(last.desk as object), key: forger.publicKey },
+      });
+      await sql('INSERT INTO governance_records (seq, entry, sig) VALUES (4, $1, $2)', [
+        forged,
+        signEntry(deskPrivateKey(forger.privatePem), forged),
+      ]);
+      await refusedByBoth(/record 4 is refused as tampering: its desk was not vouched for by an operator in force/);
+    });
+
+    it('refuses a record edited by SQL', async () => {
+      await sql(`UPDATE governance_records SET entry = replace(entry, '"reason":"first"', '"reason":"fiRst"') WHERE seq = 2`);
+      await refusedByBoth(/record 2 is refused as tampering: its desk's signature does not verify/);
+    });
+
+    it('refuses a chain with a row deleted in the middle', async () => {
+      await sql('DELETE FROM governance_records WHERE seq = 2');
+      await refusedByBoth(/record 2 is refused as tampering: it is missing/);
+    });
+
+    it('refuses a chain whose last row was deleted, at the desks that had seen it', async () => {
+      await sql('DELETE FROM governance_records WHERE seq = 3');
+      await refusedByBoth(/record 3 is refused as tampering: it was removed/);
+    });
+
+    it('refuses a reordered sequence', async () => {
+      await sql('UPDATE governance_records SET seq = seq + 100 WHERE seq IN (2, 3)');
+      await sql('UPDATE governance_records SET seq = CASE seq WHEN 102 THEN 3 ELSE 2 END WHERE seq > 100');
+      await refusedByBoth(/record 2 is refused as tampering: it was written as record 3/);
+    });
+  });
+});
