@@ -491,6 +491,8 @@ export class Approvals {
     return (
       [...s.proposals.values()]
         .filter((p) => dispatchable(p) && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)
+        // On a shared store the desk that drafted a request sends it: the others only sign.
+        .filter((p) => this.opts.store.writtenHere?.(p.drafted_seq + 1) ?? true)
         // Judged again at hand-over: one the policy in force now asks more of waits for more approvals.
         .filter((p) => stillApproved(s, p, this.opts.rules, this.now()))
         .sort((a, b) => a.approved_at! - b.approved_at!)

@@ -31,6 +31,8 @@ export interface GovernanceStore {
    * key at this desk, and does nothing once the desk holds a certificate. The local store has none.
    */
   enrol?(key: OperatorKey, passphrase: string): Promise<void>;
+  /** Whether this desk wrote the `seq`-th record; a store only this desk writes has none (every record is its own). */
+  writtenHere?(seq: number): boolean;
   /** Calls `listener` when another desk changed the records; returns the unsubscribe. The local store has none. */
   subscribe?(listener: () => void): () => void;
 }

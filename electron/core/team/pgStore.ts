@@ -43,6 +43,8 @@ export interface PgStoreOptions {
 interface Verified {
   records: GovernanceRecord[];
   links: string[];
+  /** The seqs of the records this desk's key signed. */
+  own: Set<number>;
   state: GovernanceState;
 }
 
@@ -50,7 +52,7 @@ export class PgGovernanceStore implements GovernanceStore {
   private readonly shelf: OperatorShelf;
   private readonly identity: DeskIdentity;
   private readonly now: () => number;
-  private verified: Verified = { records: [], links: [], state: emptyState() };
+  private verified: Verified = { records: [], links: [], own: new Set(), state: emptyState() };
   /** The highest seq this desk knows of (read or written): notifications at or below it are its own or old news. */
   private knownSeq = 0;
   private readonly listeners = new Set<() => void>();
@@ -66,8 +68,10 @@ export class PgGovernanceStore implements GovernanceStore {
     this.identity = new DeskIdentity(join(opts.dir, 'team'));
     this.now = opts.now ?? Date.now;
     this.pool = new pg.Pool({ connectionString: opts.url, max: 4 });
-    // An idle client's connection dropping must not take the process down; the next query reports it.
+    // A connection dropping (the server stopped, the network gone) must not take the desk's process down:
+    // an idle client's error and a busy client's alike are reported by the query that meets them.
     this.pool.on('error', () => {});
+    this.pool.on('connect', (client) => client.on('error', () => {}));
   }
 
   static async open(opts: PgStoreOptions): Promise<PgGovernanceStore> {
@@ -102,6 +106,10 @@ export class PgGovernanceStore implements GovernanceStore {
     });
     await c.connect();
     await c.query(`LISTEN ${CHANNEL}`);
+    if (this.closed) {
+      await c.end();
+      return;
+    }
     this.listener = c;
   }
 
@@ -142,7 +150,7 @@ export class PgGovernanceStore implements GovernanceStore {
   /** Checks every row from the founding record on; throws TeamTamperError at the first that does not verify. */
   private verify(rows: { seq: number; entry: string; sig: string }[]): Verified {
     const pin = this.identity.pin();
-    const out: Verified = { records: [], links: [], state: emptyState() };
+    const out: Verified = { records: [], links: [], own: new Set(), state: emptyState() };
     if (rows.length === 0) {
       if (pin?.founding) throw new TeamTamperError(1, `the store is empty, but this desk joined team ${pin.team}`);
       return out;
@@ -194,6 +202,7 @@ export class PgGovernanceStore implements GovernanceStore {
       }
       out.records.push({ ...body, seq, at: entry.at, prev: entry.prev, mac: link });
       out.links.push(link);
+      if (entry.desk.key === this.identity.deskKey().public) out.own.add(seq);
       prev = link;
       lastAt = at;
     }
@@ -255,13 +264,18 @@ export class PgGovernanceStore implements GovernanceStore {
       applyGovernance(v.state, r, Date.parse(r.at), this.opts.rules);
     } catch {
       // The caller appended a record that does not check (Approvals never does): the next read says so.
-      this.verified = { records: [], links: [], state: emptyState() };
+      this.verified = { records: [], links: [], own: new Set(), state: emptyState() };
       return;
     }
     v.records.push(r);
     v.links.push(r.mac);
+    v.own.add(r.seq);
     const pin = this.identity.pin()!;
     this.identity.putPin({ team: pin.team, founding: pin.founding ?? v.links[0]!, seen: { seq: r.seq, link: r.mac } });
+  }
+
+  writtenHere(seq: number): boolean {
+    return this.verified.own.has(seq);
   }
 
   async enrol(key: OperatorKey, passphrase: string): Promise<void> {
