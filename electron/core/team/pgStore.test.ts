@@ -1,11 +1,14 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreConflictError } from '../approvals/store.ts';
-import type { OperatorKey } from '../operators/keys.ts';
+import { textFor } from '../approvals/governance.ts';
+import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
 import { CHANNEL, TeamTamperError } from './pgStore.ts';
 import { deskPrivateKey, linkOf, newDeskKey, signEntry } from './envelope.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
-import { freezeBy, openTeamDesk, type TeamDesk } from './testkit/teamDesks.ts';
+import { freezeBy, openTeamDesk, TEAM_SCRYPT, type TeamDesk } from './testkit/teamDesks.ts';
 
 // Two desks, each with its own folder, on one real PostgreSQL: positioned appends, NOTIFY between
 // desks, and rows written around the desks (by SQL, with no operator's or desk's key) refused on read.
@@ -78,6 +81,21 @@ describe.skipIf(missing !== null)(`the team store on PostgreSQL${missing ? ` (sk
     expect(b.changes.at(-1)).toBeNull();
   });
 
+  it('goes on after the server is stopped and started again: appends land and the other desk hears of them', async () => {
+    await b.approvals.load();
+    await server.stop();
+    await expect(a.store.read()).rejects.toThrow();
+    await server.start();
+    await vi.waitFor(
+      async () => expect(await a.store.append(await freezeBy(alice, ALICE, 'after the restart'), 1)).toMatchObject({ seq: 2 }),
+      {
+        timeout: 5_000,
+      },
+    );
+    await vi.waitFor(() => expect(b.approvals.cached()?.frozen).toMatchObject({ reason: 'after the restart' }), { timeout: 5_000 });
+    expect(await b.store.read()).toHaveLength(2);
+  });
+
   describe('rows written around the desks', () => {
     beforeEach(async () => {
       await a.store.append(await freezeBy(alice, ALICE, 'first'), 1);
@@ -114,6 +132,33 @@ describe.skipIf(missing !== null)(`the team store on PostgreSQL${missing ? ` (sk
         signEntry(deskPrivateKey(forger.privatePem), forged),
       ]);
       await refusedByBoth(/record 4 is refused as tampering: its desk was not vouched for by an operator in force/);
+    });
+
+    it('refuses an operator added by SQL with a stolen desk key but no quorum', async () => {
+      // Whoever copied desk A's key file can sign rows as desk A; an operator still needs the change quorum.
+      const stolen = JSON.parse(readFileSync(join(a.dir, 'team', 'desk-key.json'), 'utf8')) as { private: string };
+      const { rows } = await sql('SELECT entry FROM governance_records WHERE seq = 3');
+      const last = JSON.parse(rows[0].entry as string) as Record<string, unknown>;
+      const mallory = await createOperatorKey('mallory', 'mallory passphrase', Date.now(), TEAM_SCRYPT);
+      const signature = await signAs(
+        mallory,
+        'mallory passphrase',
+        textFor('create', mallory.id, 'operator', JSON.stringify({ name: 'mallory', public_key: mallory.public_key })),
+      );
+      const body = {
+        type: 'operator_created',
+        ref: mallory.id,
+        name: 'mallory',
+        public_key: mallory.public_key,
+        credential: 'none',
+        signed: { action: 'create', operator: mallory.id, name: 'mallory', signature },
+      };
+      const forged = JSON.stringify({ ...last, seq: 4, prev: linkOf(rows[0].entry as string), body });
+      await sql('INSERT INTO governance_records (seq, entry, sig) VALUES (4, $1, $2)', [
+        forged,
+        signEntry(deskPrivateKey(stolen.private), forged),
+      ]);
+      await refusedByBoth(/record 4 is refused as tampering: operator_created does not check: this desk has operators already/);
     });
 
     it('refuses a record edited by SQL', async () => {
