@@ -161,6 +161,20 @@ describe.skipIf(missing !== null)(`the team store on PostgreSQL${missing ? ` (sk
       await refusedByBoth(/record 4 is refused as tampering: operator_created does not check: this desk has operators already/);
     });
 
+    it('refuses a recovery, which no other desk could check, even under a desk key', async () => {
+      const body = { type: 'recovery', ref: 'r1', credential: 'vault', reason: 'we are wedged', cooling_off_ms: 0 } as const;
+      await expect(a.store.append(body, 3)).rejects.toThrow(/a recovery is not a team record/);
+      const stolen = JSON.parse(readFileSync(join(a.dir, 'team', 'desk-key.json'), 'utf8')) as { private: string };
+      const { rows } = await sql('SELECT entry FROM governance_records WHERE seq = 3');
+      const last = JSON.parse(rows[0].entry as string) as Record<string, unknown>;
+      const forged = JSON.stringify({ ...last, seq: 4, prev: linkOf(rows[0].entry as string), body });
+      await sql('INSERT INTO governance_records (seq, entry, sig) VALUES (4, $1, $2)', [
+        forged,
+        signEntry(deskPrivateKey(stolen.private), forged),
+      ]);
+      await refusedByBoth(/record 4 is refused as tampering: a recovery is not a team record/);
+    });
+
     it('refuses a record edited by SQL', async () => {
       await sql(`UPDATE governance_records SET entry = replace(entry, '"reason":"first"', '"reason":"fiRst"') WHERE seq = 2`);
       await refusedByBoth(/record 2 is refused as tampering: its desk's signature does not verify/);

@@ -2,7 +2,14 @@ import pg from 'pg';
 import { join } from 'node:path';
 import { RecordBody, isGovernance, type GovernanceBody, type GovernanceRecord } from '../journal/records.ts';
 import { signAs, verifySignature, type OperatorKey } from '../operators/keys.ts';
-import { activeAt, applyGovernance, emptyState, type GovernanceRules, type GovernanceState } from '../approvals/governance.ts';
+import {
+  activeAt,
+  applyGovernance,
+  emptyState,
+  GovernanceError,
+  type GovernanceRules,
+  type GovernanceState,
+} from '../approvals/governance.ts';
 import { OperatorShelf } from '../approvals/operatorShelf.ts';
 import { StoreConflictError, type GovernanceStore } from '../approvals/store.ts';
 import { DeskIdentity, type Pin } from './deskIdentity.ts';
@@ -17,6 +24,13 @@ import { migrate } from './migrate.ts';
 // the policy in force is what the verified records say, and each desk checks its own copy against them.
 
 export const CHANNEL = 'treasury_desk_governance';
+
+/**
+ * A recovery is let in by the vault's credential of the desk that writes it, which no other desk can
+ * check: on a team it would let whoever holds one desk's key reset every desk's policy after the
+ * cooling-off. A team has none.
+ */
+const NO_RECOVERY = 'a recovery is not a team record: no other desk can check the credential that let it in';
 
 export class TeamTamperError extends Error {
   constructor(
@@ -179,6 +193,7 @@ export class PgGovernanceStore implements GovernanceStore {
       const parsed = RecordBody.safeParse(entry.body);
       if (!parsed.success || !isGovernance(parsed.data)) throw new TeamTamperError(seq, 'its body is not a governance record');
       const body = parsed.data;
+      if (body.type === 'recovery') throw new TeamTamperError(seq, NO_RECOVERY);
       const link = linkOf(row.entry);
       if (seq === 1) {
         if (body.type !== 'operator_created') throw new TeamTamperError(seq, 'the founding record does not create the first operator');
@@ -218,6 +233,7 @@ export class PgGovernanceStore implements GovernanceStore {
   }
 
   async append(body: GovernanceBody, afterSeq: number): Promise<GovernanceRecord> {
+    if (body.type === 'recovery') throw new GovernanceError(`${NO_RECOVERY}; the team's operators unwedge it by quorum.`);
     await this.connect();
     if (this.verified.records.length !== afterSeq) await this.read();
     if (this.verified.records.length !== afterSeq) throw new StoreConflictError();
