@@ -1,14 +1,16 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { StoreConflictError } from '../approvals/store.ts';
 import { textFor } from '../approvals/governance.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
-import { CHANNEL, TeamTamperError } from './pgStore.ts';
+import { openTestDesk } from '../approvals/testkit/desk.ts';
+import { CHANNEL, PgGovernanceStore, TeamTamperError } from './pgStore.ts';
 import { deskPrivateKey, linkOf, newDeskKey, signEntry } from './envelope.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
-import { freezeBy, openTeamDesk, TEAM_SCRYPT, type TeamDesk } from './testkit/teamDesks.ts';
+import { freezeBy, openTeamDesk, TEAM_RULES, TEAM_SCRYPT, type TeamDesk } from './testkit/teamDesks.ts';
 
 // Two desks, each with its own folder, on one real PostgreSQL: positioned appends, NOTIFY between
 // desks, and rows written around the desks (by SQL, with no operator's or desk's key) refused on read.
@@ -94,6 +96,36 @@ describe.skipIf(missing !== null)(`the team store on PostgreSQL${missing ? ` (sk
     );
     await vi.waitFor(() => expect(b.approvals.cached()?.frozen).toMatchObject({ reason: 'after the restart' }), { timeout: 5_000 });
     expect(await b.store.read()).toHaveLength(2);
+  });
+
+  it("founds a team from a desk's own records; a joining desk folds the same operators, and no second founding is taken", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'desk-local-'));
+    const local = openTestDesk(dir, { now: Date.now() - 3_600_000 });
+    cleanup.push(async () => {
+      await local.store.close();
+      rmSync(dir, { recursive: true, force: true });
+    });
+    const first = await local.desk.createFirstOperator('alice', ALICE);
+    const bob = await local.desk.proposeOperator('bob', 'bob passphrase 22', first, ALICE);
+    local.clock.now += 60_000;
+    const records = await local.store.read();
+    const founder = (await local.store.operatorKey(first))!;
+
+    const url2 = await server.newDatabase(`found_${n}`);
+    const founding = await PgGovernanceStore.open({ url: url2, dir, rules: TEAM_RULES });
+    cleanup.push(() => founding.close());
+    await expect(founding.found(records.slice(1), founder, ALICE)).rejects.toThrow(/founded by the desk's first operator/);
+    await founding.found(records, founder, ALICE);
+
+    const joiner = await openTeamDesk(url2, cleanup);
+    const seen = await joiner.store.read();
+    expect(seen.map((r) => [r.seq, r.type, r.at])).toEqual(records.map((r) => [r.seq, r.type, r.at]));
+    const ops = (await joiner.approvals.load()).operators;
+    expect([...ops.keys()].sort()).toEqual([first, bob].sort());
+    // Bob waits out the same cooling-off at every desk: the times copied are the times signed.
+    expect(ops.get(bob)!.active_from).toBe((await local.desk.load()).operators.get(bob)!.active_from);
+    expect(ops.get(bob)!.active_from).toBeGreaterThan(Date.now());
+    await expect(founding.found(records, founder, ALICE)).rejects.toThrow(/has records already/);
   });
 
   describe('rows written around the desks', () => {

@@ -156,7 +156,8 @@ export class PgGovernanceStore implements GovernanceStore {
       'SELECT seq, entry, sig FROM governance_records ORDER BY seq',
     );
     const v = this.verify(rows);
-    this.verified = v;
+    // Reads may overlap (another desk's notice, this desk's append): an older answer never replaces a newer one.
+    if (v.records.length >= this.verified.records.length) this.verified = v;
     this.knownSeq = Math.max(this.knownSeq, v.records.length);
     return v.records;
   }
@@ -228,12 +229,47 @@ export class PgGovernanceStore implements GovernanceStore {
         throw new TeamTamperError(pin.seen.seq, 'it differs from the one this desk verified');
     }
     const next: Pin = { team: team!, founding: out.links[0]!, seen: { seq: out.records.length, link: out.links.at(-1)! } };
-    if (!pin || pin.founding !== next.founding || pin.seen.seq !== next.seen.seq) this.identity.putPin(next);
+    if (!pin || pin.founding !== next.founding || next.seen.seq > pin.seen.seq) this.identity.putPin(next);
     return out;
   }
 
   async append(body: GovernanceBody, afterSeq: number): Promise<GovernanceRecord> {
     if (body.type === 'recovery') throw new GovernanceError(`${NO_RECOVERY}; the team's operators unwedge it by quorum.`);
+    return (await this.insert([{ body }], afterSeq))[0]!;
+  }
+
+  /**
+   * Founds the team from this desk's own records (an empty store only): copied in order, with the times
+   * they were written, in one transaction, this desk vouched for by its first operator, who must be in
+   * force at every record (each row's desk is checked against the operators of its moment).
+   */
+  async found(records: readonly GovernanceRecord[], key: OperatorKey, passphrase: string): Promise<void> {
+    await this.read();
+    if (this.verified.records.length > 0)
+      throw new GovernanceError('the team store has records already: this desk joins that team; only an empty store is founded.');
+    const first = records[0];
+    if (!first || first.type !== 'operator_created' || first.ref !== key.id)
+      throw new GovernanceError(
+        `a team is founded by the desk's first operator${first?.type === 'operator_created' ? `, ${first.name}` : ''}: their passphrase vouches for this desk.`,
+      );
+    const s = emptyState();
+    const bodies: { body: GovernanceBody; at: string }[] = [];
+    for (const r of records) {
+      const { seq, at, prev: _prev, mac: _mac, ...body } = r;
+      if (body.type === 'recovery') throw new GovernanceError(`record ${seq} is a recovery, and ${NO_RECOVERY}.`);
+      if (seq > 1 && !activeAt(s.operators.get(key.id), Date.parse(at)))
+        throw new GovernanceError(
+          `${key.name} is not an operator in force at record ${seq}, so they cannot vouch for this desk's copy of it.`,
+        );
+      applyGovernance(s, body as GovernanceBody, Date.parse(at), this.opts.rules);
+      bodies.push({ body: body as GovernanceBody, at });
+    }
+    await this.enrol(key, passphrase);
+    await this.insert(bodies, 0);
+  }
+
+  /** Signs and inserts records after the `afterSeq`-th, in one transaction; a conflict when the store has moved on. */
+  private async insert(rows: { body: GovernanceBody; at?: string }[], afterSeq: number): Promise<GovernanceRecord[]> {
     await this.connect();
     if (this.verified.records.length !== afterSeq) await this.read();
     if (this.verified.records.length !== afterSeq) throw new StoreConflictError();
@@ -241,23 +277,31 @@ export class PgGovernanceStore implements GovernanceStore {
     const cert = pin && this.identity.cert(pin.team);
     if (!pin || !cert)
       throw new Error('This desk is not signed into the team yet: an operator signs here first (their passphrase vouches for the desk).');
-    const last = this.verified.records.at(-1);
-    const at = new Date(Math.max(this.now(), last ? Date.parse(last.at) : 0)).toISOString();
-    const prev = afterSeq === 0 ? genesisLink(pin.team) : this.verified.links[afterSeq - 1]!;
-    const seq = afterSeq + 1;
-    const entry: Entry = { v: 1, team: pin.team, seq, at, prev, body, desk: cert };
-    const text = JSON.stringify(entry);
-    const sig = signEntry(this.identity.deskKey().private, text);
+    const out: { record: GovernanceRecord; text: string; sig: string }[] = [];
+    let lastAt = this.verified.records.at(-1)?.at;
+    let prev = afterSeq === 0 ? genesisLink(pin.team) : this.verified.links[afterSeq - 1]!;
+    for (const [i, { body, at: given }] of rows.entries()) {
+      const seq = afterSeq + 1 + i;
+      const at = new Date(Math.max(given ? Date.parse(given) : this.now(), lastAt ? Date.parse(lastAt) : 0)).toISOString();
+      const entry: Entry = { v: 1, team: pin.team, seq, at, prev, body, desk: cert };
+      const text = JSON.stringify(entry);
+      const record = { ...body, seq, at, prev, mac: linkOf(text) } as GovernanceRecord;
+      out.push({ record, text, sig: signEntry(this.identity.deskKey().private, text) });
+      prev = record.mac;
+      lastAt = at;
+    }
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      // Positioned: the row goes in only where the desk saw the end; the primary key settles a race.
-      const r = await client.query(
-        'INSERT INTO governance_records (seq, entry, sig) SELECT $1, $2, $3 WHERE (SELECT coalesce(max(seq), 0) FROM governance_records) = $4',
-        [seq, text, sig, afterSeq],
-      );
-      if (r.rowCount !== 1) throw new StoreConflictError();
-      await client.query('SELECT pg_notify($1, $2)', [CHANNEL, String(seq)]);
+      for (const [i, { record, text, sig }] of out.entries()) {
+        // Positioned: the row goes in only where the desk saw the end; the primary key settles a race.
+        const r = await client.query(
+          'INSERT INTO governance_records (seq, entry, sig) SELECT $1, $2, $3 WHERE (SELECT coalesce(max(seq), 0) FROM governance_records) = $4',
+          [record.seq, text, sig, afterSeq + i],
+        );
+        if (r.rowCount !== 1) throw new StoreConflictError();
+      }
+      await client.query('SELECT pg_notify($1, $2)', [CHANNEL, String(afterSeq + out.length)]);
       await client.query('COMMIT');
     } catch (e) {
       await client.query('ROLLBACK').catch(() => {});
@@ -266,10 +310,9 @@ export class PgGovernanceStore implements GovernanceStore {
     } finally {
       client.release();
     }
-    this.knownSeq = Math.max(this.knownSeq, seq);
-    const record = { ...body, seq, at, prev, mac: linkOf(text) } as GovernanceRecord;
-    this.written(record);
-    return record;
+    this.knownSeq = Math.max(this.knownSeq, afterSeq + out.length);
+    for (const { record } of out) this.written(record);
+    return out.map((x) => x.record);
   }
 
   /** Its own record counts as verified and seen: cutting it from the store later is noticed here too. */
