@@ -15,6 +15,9 @@ import { StoreConflictError, type GovernanceStore } from '../approvals/store.ts'
 import { DeskIdentity, type Pin } from './deskIdentity.ts';
 import { certText, Entry, entrySignatureValid, genesisLink, linkOf, signEntry } from './envelope.ts';
 import { migrate } from './migrate.ts';
+import { TeamTamperError } from './tamper.ts';
+
+export { TeamTamperError };
 
 // The governance records of a team on PostgreSQL. The database is a notice board, not a trusted party:
 // every read verifies every row from the team's founding record on (envelope.ts: the chain of links,
@@ -31,16 +34,6 @@ export const CHANNEL = 'treasury_desk_governance';
  * cooling-off. A team has none.
  */
 const NO_RECOVERY = 'a recovery is not a team record: no other desk can check the credential that let it in';
-
-export class TeamTamperError extends Error {
-  constructor(
-    readonly seq: number,
-    why: string,
-  ) {
-    super(`Team store record ${seq} is refused as tampering: ${why}. Nothing it would authorise is sent.`);
-    this.name = 'TeamTamperError';
-  }
-}
 
 export interface PgStoreOptions {
   /** postgresql:// URL of the team's database. */

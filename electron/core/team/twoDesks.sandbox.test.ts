@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listOf, Withdrawal } from '../../../shared/api/records.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
@@ -9,6 +10,7 @@ import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { CHANNEL } from './pgStore.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
 
 // Two desks, two data folders, one team store on a real PostgreSQL and one real Sandbox: Alice drafts a
@@ -108,6 +110,28 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
         listOf(Withdrawal),
       );
       expect(all.filter((w) => w.withdraw_order_id === ref).map((w) => [w.amount, w.status])).toEqual([['125', 'DONE']]);
+
+      // Someone with the database's password doubles the amount Alice signed: both desks' Approvals pages say so, naming the row.
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      try {
+        const row = await db.query<{ seq: number }>(`SELECT seq FROM governance_records WHERE entry LIKE '%"what":"request"%'`);
+        await db.query(`UPDATE governance_records SET entry = replace(entry, '125', '250') WHERE seq = $1`, [row.rows[0]!.seq]);
+        await db.query('SELECT pg_notify($1, $2)', [CHANNEL, '999']);
+        for (const desk of [a, b]) {
+          await expect
+            .poll(async () => {
+              const r = await desk.invoke('approvalsState', {});
+              return r.ok ? null : r.error;
+            })
+            .toMatchObject({
+              label: 'TEAM_STORE_TAMPERED',
+              message: expect.stringMatching(`^Team store record ${row.rows[0]!.seq} is refused as tampering`),
+            });
+        }
+      } finally {
+        await db.end();
+      }
     } finally {
       await a.close();
       await b.close();
