@@ -2,6 +2,7 @@ import { build, type Metafile, type Plugin } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
+import { buildInputsHash } from '../scripts/buildInputs.ts';
 import { buildSandboxBundle } from './sandboxBundle.ts';
 
 // Electron loads plain JavaScript: the main process as an ES module, the preload as CommonJS
@@ -10,6 +11,9 @@ import { buildSandboxBundle } from './sandboxBundle.ts';
 // written to dist/externals.json: the package's file list is derived from it (packageFiles.ts).
 
 const root = join(import.meta.dirname, '..');
+// Taken before the bundles are built (vite's part ran just before): an input edited meanwhile leaves the
+// stamp stale, so the next start builds again.
+const inputs = buildInputsHash(root);
 
 /**
  * pg's optional libpq binding: pg loads it only when asked for `pg.native`, which the desk never is, and
@@ -77,3 +81,6 @@ writeFileSync(
     2,
   )}\n`,
 );
+// What this build was made from (vite's part ran just before, in the same `npm run build`): `npm start`
+// and the benchmarks skip the build while it matches (scripts/buildIfChanged.ts).
+writeFileSync(join(root, 'dist', '.build-inputs'), inputs);

@@ -52,12 +52,21 @@ export const MatrixRow = z.object({
 });
 export type MatrixRow = z.infer<typeof MatrixRow>;
 
+export const FiguresSource = z.enum(['cache', 'exchange']);
+export type FiguresSource = z.infer<typeof FiguresSource>;
+
 export const LoadStatus = z.object({
   state: z.enum(['empty', 'loading', 'ready', 'error']),
   loaded: z.number().int().nonnegative(),
   total: z.number().int().nonnegative(),
-  /** When the last complete load ended (ms since the epoch). */
+  /** When the last complete load ended (ms since the epoch); with source 'cache', that load of an earlier run. */
   fetched_at: z.number().nullable(),
+  /**
+   * Where the figures shown come from: 'cache' is the desk's copy of the last complete load of an earlier
+   * run (shown at once on start, until a load from the exchange ends), 'exchange' a load of this run;
+   * null before any. Nothing that moves money reads figures whose source is 'cache'.
+   */
+  source: FiguresSource.nullable(),
   /** The last load's failure in words; its raw text in error_detail, for "Details". */
   error: z.string().nullable(),
   error_detail: z.string().nullable().optional(),
@@ -118,6 +127,10 @@ export const SubAccountDetail = z.object({
   uid: z.string(),
   name: z.string(),
   fetched_at: z.number().nullable(),
+  /** As LoadStatus.source: a transfer form takes no "available" from figures of the cache. */
+  source: FiguresSource.nullable(),
+  /** The last load's failure in words (the figures shown are then the ones before it). */
+  error: z.string().nullable(),
   row: MatrixRow.nullable(),
   /** §2.8 records as the exchange sent them. */
   spot: z.object({ available: z.record(z.string(), z.string()), locking: z.record(z.string(), z.string()).optional() }).nullable(),

@@ -155,6 +155,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onActive: (session) => {
       unread.clear();
       history.attach(session);
+      if (session) openBalances(session.id);
     },
     onUnread: (req, records) => unread.note(req, records),
     hold: (id) => approvals?.frozenReason(id) ?? null,
@@ -203,6 +204,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
 
   // One balances service per profile, made on first use; its timer and file live until the core closes.
   const balanceServices = new Map<string, BalancesService>();
+  let closed = false;
   balancesMoved = () => {
     try {
       balanceServices.get(session.active().id)?.moneyMoved();
@@ -211,6 +213,24 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       if (!(e instanceof NoProfileError) && !(e instanceof LockedError)) throw e;
     }
   };
+  /**
+   * A profile that opens reads its last known sub-account figures back and values them now, while the
+   * window loads (in steps, between the window's requests), so that the Sub-accounts page paints them at
+   * its first ask (issue 25). Nothing goes to the exchange until a page asks.
+   */
+  function openBalances(id: string): void {
+    setImmediate(() => {
+      // A core closed meanwhile must not open the session again to find out.
+      if (closed) return;
+      try {
+        if (session.active().id === id) balancesOf().warmUp();
+      } catch (e) {
+        // Locked again or switched away meanwhile: the next open does it.
+        if (!(e instanceof NoProfileError) && !(e instanceof LockedError)) log(`[balances] ${(e as Error).message}`);
+      }
+    });
+  }
+
   function balancesOf(): BalancesService {
     const id = session.active().id;
     let service = balanceServices.get(id);
@@ -332,6 +352,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
 
   return {
     close: async () => {
+      closed = true;
       for (const b of balanceServices.values()) b.close();
       balanceServices.clear();
       await approvals?.close();

@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router';
 import { createDeskRouter } from './app/router.tsx';
 import { createDesk, DeskProvider } from './desk/DeskProvider.tsx';
 import { createWebDesk } from './desk/webDesk.ts';
+import { askFirstBlock } from './features/balances/matrixQuery.ts';
 import { prefetchOverview } from './features/overview/prefetch.ts';
 import './styles.css';
 
@@ -16,6 +17,9 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 const desk = createDesk(window.desk ?? createWebDesk());
 const router = createDeskRouter();
 prefetchOverview(queryClient, desk, window.location.hash);
+// A window that opens on the matrix asks for it now, while React draws the shell: on a new start the core
+// answers at once from its cache, and nothing waits for the page's code to mount first (issue 25).
+if (/^#\/?sub-accounts$/.test(window.location.hash)) askFirstBlock(queryClient, desk);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -17,16 +17,22 @@ import {
 import type { ApiClient, Priority } from '../client/client.ts';
 import { cellsOf } from './amounts.ts';
 import { conditionsOf } from './alerts.ts';
-import { loadMain, loadSubAccounts } from './load.ts';
+import { readLastLoad, saveLastLoad } from './lastLoad.ts';
+import { loadMain, loadSubAccounts, type SubAccountsRaw } from './load.ts';
 import { entriesOf, kindsOf, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
 import { recall, remember, type LastKnown, type LastKnownChannel } from './lastKnown.ts';
 import type { BalanceStore } from './store.ts';
 import { Prices } from './valuation.ts';
 import { toErrorBody } from '../errorBody.ts';
 
-// One profile's balances: the last complete load of every sub-account (in memory; the exchange is the
-// source of truth and a load is 15 requests for 1,000 sub-accounts), its alerts and total snapshots
-// (in the profile's SQLite file), and the auto-refresh timer.
+// One profile's balances: the last complete load of every sub-account (the exchange is the source of
+// truth and a load is 15 requests for 1,000 sub-accounts), its alerts and total snapshots (in the
+// profile's SQLite file), and the auto-refresh timer.
+//
+// The last complete load is also kept in that file: a new start shows it at once, marked as cached
+// (status.source 'cache', fetched_at its time), and the first look at a balances page starts a load
+// from the exchange. Cached figures are for reading only: alerts are raised and cleared by exchange
+// loads alone, and a transfer form's "available" waits for the exchange's figures (SubAccountDetail.source).
 
 export interface BalancesEvents {
   progress(p: { scope: 'sub_accounts' | 'main'; loaded: number; total: number; done: boolean; error: string | null }): void;
@@ -55,10 +61,28 @@ function asText(s: string): string {
 export class BalancesService {
   private entries: SubAccountEntry[] = [];
   private prices: Prices | null = null;
-  private status: LoadStatus = { state: 'empty', loaded: 0, total: 0, fetched_at: null, error: null, requests: 0, unread: [] };
+  private status: LoadStatus = {
+    state: 'empty',
+    loaded: 0,
+    total: 0,
+    fetched_at: null,
+    source: null,
+    error: null,
+    requests: 0,
+    unread: [],
+  };
+  /**
+   * Someone looked at balances (a page, a transfer form, Refresh): from then on the exchange is read
+   * (the first load, auto-refresh, after money moved). Before that a desk open on another page does not
+   * spend the rate budget on figures nobody asked for, cached ones or not.
+   */
+  private asked = false;
+  /** The kept load's reading while it is under way (showCached). */
+  private cachedSteps: Generator<void> | null;
   private loading: Promise<LoadStatus> | null = null;
   /** Money moved while a load ran: that load may have read before the move, so another follows it. */
   private loadAgain = false;
+  /** Rows valued per quote currency, without their alert counts (those change without a load: withAlerts). */
   private readonly rows = new Map<string, MatrixRow[]>();
   private timer: ReturnType<typeof setInterval> | null = null;
   private snapshotCurrency = 'USDT';
@@ -68,9 +92,54 @@ export class BalancesService {
   constructor(private readonly opts: BalancesServiceOptions) {
     this.now = opts.now ?? Date.now;
     this.schedule();
+    this.cachedSteps = this.showCached();
+  }
+
+  /** The kept load of an earlier run, when there is one that reads back well: in steps (warmUp), or at once (settle). */
+  private *showCached(): Generator<void> {
+    const cached = yield* readLastLoad(this.opts.store, this.now(), (line) => this.opts.log?.(line));
+    if (!cached) return;
+    yield;
+    this.entries = entriesOf(cached.raw);
+    this.prices = new Prices(cached.raw.tickers);
+    this.status = {
+      ...this.status,
+      state: 'ready',
+      fetched_at: cached.fetchedAt,
+      source: 'cache',
+      requests: cached.raw.requests,
+      unread: cached.raw.unread,
+    };
+  }
+
+  /**
+   * Reads the kept load back and values the matrix in the quote a page opens with, one step per turn of
+   * the event loop (what else this process serves meanwhile, the window's files among it, waits for one
+   * step at most), so that the page's first ask finds the rows made.
+   */
+  warmUp(): void {
+    const step = () => {
+      if (!this.cachedSteps) return;
+      if (this.cachedSteps.next().done) {
+        this.cachedSteps = null;
+        this.warm();
+      } else setImmediate(step);
+    };
+    setImmediate(step);
+  }
+
+  /** What the kept load's reading has left, done now: a page asks. */
+  private settle(): void {
+    while (this.cachedSteps && !this.cachedSteps.next().done);
+    this.cachedSteps = null;
+  }
+
+  private warm(): void {
+    if (this.entries.length) this.rowsIn('USDT');
   }
 
   close(): void {
+    this.cachedSteps = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.opts.store.close();
@@ -98,7 +167,7 @@ export class BalancesService {
 
   private async autoRefresh(): Promise<void> {
     // Nothing is loaded until someone opened a balances page: a desk left on the Sandbox does not poll for nobody.
-    if (this.status.state === 'empty') return;
+    if (!this.asked) return;
     // The window's own auto-refresh of the total leaves snapshots while it is shown; this one covers the
     // time it is hidden, without doubling the chart's points.
     const every = this.settings().auto_refresh_seconds * 1000;
@@ -140,6 +209,7 @@ export class BalancesService {
   /** Loads every sub-account's balances; a load already under way is shared, never doubled. */
   refresh(priority: Priority = 'visible'): Promise<LoadStatus> {
     if (this.loading) return this.loading;
+    this.asked = true;
     const run = async (): Promise<LoadStatus> => {
       this.status = { ...this.status, state: this.status.fetched_at ? this.status.state : 'loading', loaded: 0, error: null };
       const progress = (loaded: number, total: number) => {
@@ -148,6 +218,8 @@ export class BalancesService {
       };
       try {
         const raw = await loadSubAccounts(this.opts.client(), priority, progress);
+        // The exchange's figures supersede the kept ones, read back or not.
+        this.cachedSteps = null;
         this.entries = entriesOf(raw);
         this.prices = new Prices(raw.tickers);
         this.rows.clear();
@@ -156,14 +228,19 @@ export class BalancesService {
           loaded: raw.requests,
           total: raw.requests,
           fetched_at: this.now(),
+          source: 'exchange',
           error: null,
           requests: raw.requests,
           unread: raw.unread,
         };
         this.opts.events.progress({ scope: 'sub_accounts', loaded: raw.requests, total: raw.requests, done: true, error: null });
+        // The page asks for the matrix as soon as it hears of the end: valued while that ask travels, it
+        // finds the rows made.
+        this.warm();
         // Alerts right after the figures are out (a raised one comes as its own event and re-marks the rows).
         await new Promise((r) => setImmediate(r));
         this.reevaluate();
+        this.keep(this.status.fetched_at!, raw);
       } catch (e) {
         const { message, detail } = toErrorBody(e);
         this.status = { ...this.status, state: this.status.fetched_at ? 'ready' : 'error', error: message, error_detail: detail ?? null };
@@ -187,20 +264,30 @@ export class BalancesService {
     return this.loading;
   }
 
+  /** A full disk or a locked file costs the next start its quick figures, never this load. */
+  private keep(fetchedAt: number, raw: SubAccountsRaw): void {
+    try {
+      saveLastLoad(this.opts.store, fetchedAt, raw);
+    } catch (e) {
+      this.opts.log?.(`[balances] could not keep the sub-accounts' figures for the next start: ${(e as Error).message}`);
+    }
+  }
+
   /**
    * A sub-account's money moved (a transfer reached the exchange): the figures of the last load are
    * stale, and a transfer form or the matrix would show them as they were, so the sub-accounts are read
-   * again (the end of the load is the renderer's signal to refetch). Nothing loaded yet: nothing to renew.
+   * again (the end of the load is the renderer's signal to refetch). Nothing asked yet: nothing to renew
+   * (the first ask reads the exchange anyway).
    */
   moneyMoved(): void {
-    if (this.status.state === 'empty') return;
+    if (!this.asked) return;
     if (this.loading) this.loadAgain = true;
     else void this.refresh('visible');
   }
 
-  /** Alerts follow the latest load and the latest settings. */
+  /** Alerts follow the latest exchange load and the latest settings; figures from the cache neither raise nor clear one. */
   private reevaluate(): void {
-    if (this.status.fetched_at === null) return;
+    if (this.status.source !== 'exchange') return;
     const store = this.opts.store;
     const conditions = conditionsOf(this.entries, {
       defaultThreshold: this.settings().default_risk_threshold,
@@ -209,30 +296,40 @@ export class BalancesService {
     });
     const known = new Set(this.entries.map((e) => e.uid));
     for (const a of store.reconcile(conditions, this.now(), (uid) => known.has(uid))) this.opts.events.alert(a);
-    this.rows.clear();
   }
 
   private rowsIn(quote: string): MatrixRow[] {
     let rows = this.rows.get(quote);
     if (!rows) {
-      const counts = new Map<string, number>();
-      for (const a of this.opts.store.activeAlerts()) counts.set(a.uid, (counts.get(a.uid) ?? 0) + 1);
       const prices = this.prices ?? new Prices([]);
-      rows = this.entries.map((e) => rowOf(e, prices, quote, counts.get(e.uid) ?? 0));
+      rows = this.entries.map((e) => rowOf(e, prices, quote, 0));
       this.rows.set(quote, rows);
     }
     return rows;
   }
 
-  /** One page of the matrix; opening it with nothing loaded starts the load (progress comes as events). */
+  /** The rows a page shows, with the alerts standing or unacknowledged on each (a handful, read at each ask). */
+  private withAlerts(rows: MatrixRow[]): MatrixRow[] {
+    const counts = new Map<string, number>();
+    for (const a of this.opts.store.activeAlerts()) counts.set(a.uid, (counts.get(a.uid) ?? 0) + 1);
+    return counts.size ? rows.map((r) => (counts.has(r.uid) ? { ...r, alerts: counts.get(r.uid)! } : r)) : rows;
+  }
+
+  /**
+   * One page of the matrix; the first ask starts a load from the exchange (progress comes as events),
+   * and meanwhile the page shows the cached figures when there are some. A cached page whose load failed
+   * keeps its figures with the error until Refresh or auto-refresh; with none to show, each ask tries again.
+   */
   matrix(q: Query): MatrixPage {
-    if (this.status.state === 'empty' || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
-    const { all: _all, ...page } = queryRows(this.rowsIn(q.quote), q);
-    return { status: this.status, quote: q.quote, offset: q.offset, ...page };
+    this.settle();
+    if (!this.asked || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
+    const { all: _all, rows, ...page } = queryRows(this.rowsIn(q.quote), q);
+    return { status: this.status, quote: q.quote, offset: q.offset, rows: this.withAlerts(rows), ...page };
   }
 
   /** The whole filtered matrix as CSV (every row, not one page). */
   exportCsv(q: Query): { filename: string; csv: string; rows: number } {
+    this.settle();
     const { all, column_totals, grand_total } = queryRows(this.rowsIn(q.quote), { ...q, offset: 0, limit: MATRIX_PAGE_MAX });
     const head = [
       'uid',
@@ -259,17 +356,27 @@ export class BalancesService {
     ]);
     const totals = ['', 'Total', ...ACCOUNT_KINDS.map((k) => column_totals[k]), grand_total, '', '', ...ACCOUNT_KINDS.map(() => '')];
     const stamp = new Date(this.status.fetched_at ?? this.now()).toISOString().replace(/[:.]/g, '-');
-    return { filename: `sub-account-balances-${q.quote}-${stamp}.csv`, csv: stringify([head, ...body, totals]), rows: all.length };
+    // A file outlives the page that said the figures were not live: its name says it.
+    const kind = this.status.source === 'cache' ? 'last-known-' : '';
+    return {
+      filename: `sub-account-balances-${kind}${q.quote}-${stamp}.csv`,
+      csv: stringify([head, ...body, totals]),
+      rows: all.length,
+    };
   }
 
   detail(uid: string, quote: string): SubAccountDetail {
+    this.settle();
     const e = this.entries.find((x) => x.uid === uid);
-    const row = e ? (this.rowsIn(quote).find((r) => r.uid === uid) ?? null) : null;
-    if (this.status.state === 'empty') void this.refresh('visible');
+    const valued = e ? this.rowsIn(quote).find((r) => r.uid === uid) : undefined;
+    const row = valued ? this.withAlerts([valued])[0]! : null;
+    if (!this.asked) void this.refresh('visible');
     return {
       uid,
       name: e?.name ?? '',
       fetched_at: this.status.fetched_at,
+      source: this.status.source,
+      error: this.status.error,
       row,
       spot: e?.spot ? { available: e.spot.available ?? {}, ...(e.spot.locking ? { locking: e.spot.locking } : {}) } : null,
       margin: e?.margin ?? [],
@@ -298,9 +405,7 @@ export class BalancesService {
   }
 
   acknowledge(id: number): AlertView | null {
-    const a = this.opts.store.acknowledge(id, this.now());
-    this.rows.clear();
-    return a;
+    return this.opts.store.acknowledge(id, this.now());
   }
 
   /** The main account's own accounts, read fresh (the Overview's refresh). */

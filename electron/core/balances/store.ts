@@ -6,9 +6,11 @@ import { sqliteOptions } from '../../../shared/sqliteBinding.ts';
 
 // One SQLite file per profile (<data>/balances/<profile>.sqlite): total snapshots for the Overview
 // chart, alerts (they survive a restart until an operator acknowledges them), the alert settings, and
-// the last answer of the Overview's reads (painted at the next start before the exchange answers).
-// Someone who can write the data folder can edit this file (for example raise a floor or drop an
-// alert): it holds no secret and drives no write, and every value read back is parsed again.
+// the last answer of the Overview's reads (painted at the next start before the exchange answers), and
+// the last complete load of the sub-accounts (shown at once on the next start, marked as cached).
+// Someone who can write the data folder can edit this file (for example raise a floor, drop an alert or
+// change a cached figure): it holds no secret and drives no write, and every value read back is parsed
+// again (lastKnown.ts, lastLoad.ts).
 
 export const DEFAULT_BALANCE_SETTINGS: BalanceSettings = { auto_refresh_seconds: 300, default_risk_threshold: '1.3' };
 
@@ -32,6 +34,7 @@ CREATE TABLE IF NOT EXISTS balance_settings (key TEXT PRIMARY KEY, value TEXT NO
 CREATE TABLE IF NOT EXISTS balance_thresholds (uid TEXT PRIMARY KEY, risk_threshold TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS last_known (channel TEXT NOT NULL, request TEXT NOT NULL, at INTEGER NOT NULL, answer TEXT NOT NULL, PRIMARY KEY (channel, request));
 CREATE TABLE IF NOT EXISTS balance_floors (uid TEXT NOT NULL, currency TEXT NOT NULL, floor TEXT NOT NULL, PRIMARY KEY (uid, currency));
+CREATE TABLE IF NOT EXISTS balance_last_load (id INTEGER PRIMARY KEY CHECK (id = 1), fetched_at INTEGER NOT NULL, load TEXT NOT NULL);
 `;
 
 /** Snapshots older than this are dropped: the chart shows months, not years of minutes. */
@@ -77,6 +80,8 @@ function statements(db: Database.Database) {
       'SELECT at, answer FROM last_known WHERE channel = ? AND request = ?',
     ),
     acknowledge: db.prepare<[number, number]>('UPDATE balance_alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL'),
+    lastLoad: db.prepare<[], { fetched_at: unknown; load: unknown }>('SELECT fetched_at, load FROM balance_last_load WHERE id = 1'),
+    saveLastLoad: db.prepare<[number, string]>('INSERT OR REPLACE INTO balance_last_load (id, fetched_at, load) VALUES (1, ?, ?)'),
   };
 }
 
@@ -188,5 +193,14 @@ export class BalanceStore {
   acknowledge(id: number, now: number): AlertView | null {
     this.sql.acknowledge.run(now, id);
     return this.alert(id);
+  }
+
+  /** The last complete load as written (the JSON text unparsed: lastLoad.ts checks it), or null. */
+  lastLoad(): { fetched_at: unknown; load: unknown } | null {
+    return this.sql.lastLoad.get() ?? null;
+  }
+
+  saveLastLoad(fetchedAt: number, load: string): void {
+    this.sql.saveLastLoad.run(fetchedAt, load);
   }
 }

@@ -1,10 +1,12 @@
+import { useEffect, useState } from 'react';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { FloorForm, ThresholdForm } from './AlertSettingsForms.tsx';
 import { AlertsPanel } from './AlertsPanel.tsx';
 import { ratioAsPercent } from '../../../../shared/risk.ts';
-import { figure, timeOf } from './format.ts';
+import { figure } from './format.ts';
+import { FiguresAge } from './FiguresAge.tsx';
 import { useBalancesProgress } from './hooks.ts';
 import { transferHref } from './route.ts';
 import { SubAccountTransfers } from './SubAccountTransfers.tsx';
@@ -33,8 +35,13 @@ function Fields({ record, testid }: { record: Record<string, unknown>; testid: s
 
 export function SubAccountDetail({ uid }: { uid: string }) {
   useBalancesProgress();
-  const detail = useDeskQuery('balancesSubAccount', { uid });
+  const [waiting, setWaiting] = useState(false);
+  // Cached figures until the exchange's arrive: the end of the load refetches, and so does this poll
+  // (for a window whose event stream connected after that end).
+  const detail = useDeskQuery('balancesSubAccount', { uid }, waiting ? { refetchIntervalMs: 1000 } : {});
   const d = detail.data;
+  const cached = d?.source === 'cache' && d.error === null;
+  useEffect(() => setWaiting(cached), [cached]);
 
   return (
     <section className="page balances">
@@ -54,8 +61,11 @@ export function SubAccountDetail({ uid }: { uid: string }) {
         </p>
       )}
       {d?.row && (
-        <div className="card">
-          <h2>Value (USDT) · fetched {timeOf(d.fetched_at)}</h2>
+        <div className={`card${d.source === 'cache' ? ' cached' : ''}`}>
+          <h2>Value (USDT)</h2>
+          <p>
+            <FiguresAge fetchedAt={d.fetched_at} source={d.source} error={d.error} testid="detail-fetched-at" />
+          </p>
           <table className="table">
             <thead>
               <tr>

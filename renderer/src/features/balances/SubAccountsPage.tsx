@@ -10,10 +10,12 @@ import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { AlertsPanel } from './AlertsPanel.tsx';
 import { ratioAsPercent } from '../../../../shared/risk.ts';
-import { figure, timeOf } from './format.ts';
+import { figure } from './format.ts';
+import { FiguresAge } from './FiguresAge.tsx';
 import { useBalancesProgress } from './hooks.ts';
 import { subAccountHref, transferHref } from './route.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
+import { FIRST_VIEW } from './matrixQuery.ts';
 import './balances.css';
 import { OrdersLink } from '../orders/index.ts';
 import { DeskError } from '../../desk/desk.ts';
@@ -24,11 +26,12 @@ const column = createColumnHelper<number>();
 
 export function SubAccountsPage() {
   const desk = useDesk();
-  const [quote, setQuote] = useState<QuoteCurrency>('USDT');
-  const [search, setSearch] = useState('');
+  // The view the window asked for before the page mounted (main.tsx): the same, so that its answer is used.
+  const [quote, setQuote] = useState<QuoteCurrency>(FIRST_VIEW.quote);
+  const [search, setSearch] = useState<string>(FIRST_VIEW.search);
   const [hideSmall, setHideSmall] = useState(false);
   const [smallBelow, setSmallBelow] = useState('1');
-  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: 'uid', desc: false });
+  const [sort, setSort] = useState<{ key: SortKey; desc: boolean }>({ key: FIRST_VIEW.sort, desc: FIRST_VIEW.desc });
   const progress = useBalancesProgress();
   const scroller = useRef<HTMLDivElement>(null);
   const [visibleBlocks, setVisibleBlocks] = useState<number[]>([0]);
@@ -127,11 +130,12 @@ export function SubAccountsPage() {
   const table = useReactTable({ data: indexes, columns, getCoreRowModel: getCoreRowModel() });
   const tableRows = table.getRowModel().rows;
 
-  // The benchmark's finish line: real figures painted for the first complete page.
+  // The benchmark's finish line: real figures painted for the first complete page (cached or the exchange's).
   const painted = page?.status.state === 'ready' && count > 0 && matrix.rowAt(0) !== undefined;
+  const source = page?.status.source ?? null;
   useEffect(() => {
-    if (painted) requestAnimationFrame(() => performance.mark('subaccounts:painted'));
-  }, [painted, page]);
+    if (painted) requestAnimationFrame(() => performance.mark('subaccounts:painted', { detail: { source } }));
+  }, [painted, page, source]);
 
   const status = page?.status;
   const loading = status?.state === 'loading' || (progress !== null && !progress.done);
@@ -179,9 +183,12 @@ export function SubAccountsPage() {
         <button type="button" onClick={() => exportCsv.mutate()} disabled={!count}>
           Export CSV
         </button>
-        <span className="muted small" data-testid="matrix-fetched-at">
-          Fetched {timeOf(status?.fetched_at ?? null)}
-        </span>
+        <FiguresAge
+          fetchedAt={status?.fetched_at ?? null}
+          source={status?.source ?? null}
+          error={status?.error ?? null}
+          testid="matrix-fetched-at"
+        />
       </div>
       {loading && shownProgress && (
         <div className="progress" role="status" data-testid="matrix-progress">
@@ -201,7 +208,14 @@ export function SubAccountsPage() {
       {matrix.error !== null && <ErrorPanel error={matrix.error} />}
       {exportCsv.error && <ErrorPanel error={exportCsv.error} />}
       {/* Focusable: the matrix scrolls in both directions from the keyboard too. */}
-      <div className="matrix" role="table" aria-label="Sub-account balances" aria-rowcount={count} data-testid="matrix" tabIndex={0}>
+      <div
+        className={`matrix${source === 'cache' ? ' cached' : ''}`}
+        role="table"
+        aria-label={source === 'cache' ? 'Sub-account balances (last known figures, not live)' : 'Sub-account balances'}
+        aria-rowcount={count}
+        data-testid="matrix"
+        tabIndex={0}
+      >
         <div className="matrix-row matrix-head" role="row">
           {table.getHeaderGroups()[0]!.headers.map((h) => (
             <div

@@ -12,7 +12,16 @@ import { SubAccountsPage } from './SubAccountsPage.tsx';
 
 const cell = { amounts: { USDT: '10' }, value: '10', unpriced: [] };
 const page = (state: 'loading' | 'ready') => ({
-  status: { state, loaded: state === 'ready' ? 6 : 2, total: 6, fetched_at: 1_700_000_000_000, error: null, requests: 6, unread: [] },
+  status: {
+    state,
+    loaded: state === 'ready' ? 6 : 2,
+    total: 6,
+    fetched_at: 1_700_000_000_000,
+    source: 'exchange',
+    error: null,
+    requests: 6,
+    unread: [],
+  },
   quote: 'USDT',
   total_rows: state === 'ready' ? 1 : 0,
   offset: 0,

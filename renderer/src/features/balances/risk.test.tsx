@@ -32,6 +32,7 @@ function answers(risk: string) {
       ...(base.balancesSubAccount as object),
       uid: '7',
       fetched_at: 1_700_000_000_000,
+      source: 'exchange',
       row: {
         uid: '7',
         name: '',

@@ -35,7 +35,16 @@ describe('records that could not be read', () => {
     const fake = fakeDesk({
       ...baseAnswers(),
       balancesMatrix: {
-        status: { state: 'ready', loaded: 6, total: 6, fetched_at: 1_700_000_000_000, error: null, requests: 6, unread: [BAD] },
+        status: {
+          state: 'ready',
+          loaded: 6,
+          total: 6,
+          fetched_at: 1_700_000_000_000,
+          source: 'exchange',
+          error: null,
+          requests: 6,
+          unread: [BAD],
+        },
         quote: 'USDT',
         total_rows: 1,
         offset: 0,

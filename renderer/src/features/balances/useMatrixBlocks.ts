@@ -1,45 +1,31 @@
 import { keepPreviousData, useQueries } from '@tanstack/react-query';
-import type { MatrixPage, MatrixQuery, MatrixRow } from '../../../../shared/balances.ts';
+import type { MatrixPage, MatrixRow } from '../../../../shared/balances.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
-import { deskKeys } from '../../desk/queryKeys.ts';
+import { BLOCK, LOADING_POLL, matrixBlockQuery, stillLoading, type MatrixView } from './matrixQuery.ts';
 
 // The matrix comes one block of rows at a time, only for the blocks in view: the window never holds
 // more than it shows (plus a block either side).
 
-export const BLOCK = 200;
-const LOADING_POLL_MS = 1000;
+export { BLOCK };
 
-export interface MatrixView {
+export interface MatrixBlocks {
   first: MatrixPage | undefined;
   rowAt(i: number): MatrixRow | undefined;
   error: unknown;
 }
 
-export function useMatrixBlocks(query: Omit<MatrixQuery, 'offset' | 'limit'>, visible: number[]): MatrixView {
+export function useMatrixBlocks(query: MatrixView, visible: number[]): MatrixBlocks {
   const desk = useDesk();
   const blocks = [...new Set([0, ...visible])].sort((a, b) => a - b);
   const results = useQueries({
-    queries: blocks.map((b) => {
-      const request = { ...query, offset: b * BLOCK, limit: BLOCK };
-      const queryFn = () =>
-        desk.call('balancesMatrix', request).then((page) => {
-          // The benchmark's start line: a complete matrix reached the window (bench/ui/subaccounts.ts).
-          if (b === 0 && page.status.state === 'ready') performance.mark('subaccounts:data');
-          return page;
-        });
-      return {
-        queryKey: deskKeys.balancesMatrix.of(request),
-        queryFn,
-        placeholderData: keepPreviousData,
-        // A load ends with a balancesProgress event (desk/hooks.ts); a window whose event stream connected after
-        // that event left would show "Loading" for ever (seen in a loaded CI run): while the core answers
-        // that it is loading, ask again each second.
-        refetchInterval: (q: { state: { data?: MatrixPage } }) => {
-          const state = q.state.data?.status.state;
-          return state === 'loading' || state === 'empty' ? LOADING_POLL_MS : false;
-        },
-      };
-    }),
+    queries: blocks.map((b) => ({
+      ...matrixBlockQuery(desk, query, b),
+      placeholderData: keepPreviousData,
+      // A load ends with a balancesProgress event (desk/hooks.ts); a window whose event stream connected after that event left
+      // would show "Loading" (or the cached figures) for ever (seen in a loaded CI run): while the core answers that it is
+      // loading, ask again each second.
+      refetchInterval: (q: { state: { data?: MatrixPage } }) => (stillLoading(q.state.data) ? LOADING_POLL : false),
+    })),
   });
   const byBlock = new Map<number, MatrixPage>();
   results.forEach((r, i) => {

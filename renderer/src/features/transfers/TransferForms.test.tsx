@@ -34,6 +34,8 @@ const sub = (uid: string, usdt: string, ageMs: number) => ({
   uid,
   name: `sub_${uid}`,
   fetched_at: NOW - ageMs,
+  source: 'exchange' as const,
+  error: null,
   row: null,
   spot: { available: { USDT: usdt } },
   margin: [],
@@ -236,6 +238,22 @@ describe('Transfer forms', () => {
     fake.answers.balancesSubAccount = (r) => sub(r.uid, r.uid === '101' ? '475.5' : '20', 0);
     fake.emit('balancesProgress', { scope: 'sub_accounts', loaded: 15, total: 15, done: true, error: null });
     await waitFor(() => expect(screen.getByTestId('draw-available').textContent).toBe('475.5 USDT'));
+  });
+
+  it("offers no sub-account balance from the desk's cache as available: it waits for the exchange's figures", async () => {
+    const fake = desk();
+    // A new start: the core shows the last run's figures while it reads the exchange.
+    fake.answers.balancesSubAccount = (r) => ({ ...sub(r.uid, '5000', 30 * 60_000), source: 'cache' });
+    renderWithDesk(fake, <TransfersPage />);
+    await open('Main ↔ sub-account');
+    await fill('Sub-account uid', '101');
+    await userEvent.selectOptions(screen.getByLabelText('Direction'), 'from');
+    await waitFor(() => expect(fake.count('balancesSubAccount')).toBeGreaterThan(0));
+    expect(screen.getByTestId('draw-balance').textContent).toMatch(/reading its balance…/);
+    expect(screen.queryByTestId('draw-available')).toBeNull();
+    // The exchange's figures arrive (the form asks again while it waits): those are the ones offered.
+    fake.answers.balancesSubAccount = (r) => sub(r.uid, '75.5', 0);
+    await waitFor(() => expect(screen.getByTestId('draw-available').textContent).toBe('75.5 USDT'), { timeout: 5_000 });
   });
 
   it('sub to sub: draws from the source sub-account, each side typed', async () => {
