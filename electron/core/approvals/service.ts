@@ -29,7 +29,10 @@ import {
   type ProposalWhat,
   type RequestPayload,
 } from './governance.ts';
-import type { GovernanceStore } from './store.ts';
+import { StoreConflictError, type GovernanceStore } from './store.ts';
+
+/** How many times a signed record is placed again after other desks appended first, before the operator is asked to look again. */
+const CONFLICT_ATTEMPTS = 5;
 import { wedgedNow, wedgeOf, wedgeOfRecord } from './wedge.ts';
 
 // What the desk does with governance: tickets waiting for a signature in the confirmation window,
@@ -135,15 +138,26 @@ export class Approvals {
   /** Checks the record against the state first (on a copy), then stores it: a record that does not check is never stored. */
   private append(body: GovernanceBody): Promise<void> {
     return this.serial(async () => {
-      const s = await this.load();
-      const at = this.now();
-      const wedge = wedgeOfRecord(s, this.opts.rules, body, at);
-      if (wedge) throw new GovernanceError(wedge);
-      const scratch = cloneState(s);
-      applyGovernance(scratch, body, at, this.opts.rules);
-      await this.opts.store.append(body, s.seq);
-      // Swapped whole, never left empty: the executor reads it synchronously at any moment.
-      this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+      // Another desk appending first moves the end, not what was signed (a signature names no position):
+      // the record is checked again against the records as they now stand and appended there, or refused.
+      for (let attempt = 1; ; attempt++) {
+        const s = await this.load();
+        const at = this.now();
+        const wedge = wedgeOfRecord(s, this.opts.rules, body, at);
+        if (wedge) throw new GovernanceError(wedge);
+        const scratch = cloneState(s);
+        applyGovernance(scratch, body, at, this.opts.rules);
+        try {
+          await this.opts.store.append(body, s.seq);
+        } catch (e) {
+          if (!(e instanceof StoreConflictError) || attempt >= CONFLICT_ATTEMPTS) throw e;
+          this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+          continue;
+        }
+        // Swapped whole, never left empty: the executor reads it synchronously at any moment.
+        this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+        return;
+      }
     });
   }
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { StoreConflictError } from '../approvals/store.ts';
+import { Approvals } from '../approvals/service.ts';
+import { StoreConflictError, type GovernanceStore } from '../approvals/store.ts';
 import { textFor } from '../approvals/governance.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
 import { openTestDesk } from '../approvals/testkit/desk.ts';
@@ -73,6 +74,32 @@ describe.skipIf(missing !== null)(`the team store on PostgreSQL${missing ? ` (sk
         seenA.map((r) => r.seq + (r.type === 'freeze' ? r.reason : '')),
       );
     }
+  });
+
+  it('places a signed record again when another desk appended first, checked against the records as they now stand', async () => {
+    // Desk B's approvals as they stood before desk A's append: no notice reaches them in between.
+    const s = b.store;
+    const deaf: GovernanceStore = {
+      read: () => s.read(),
+      append: (body, after) => s.append(body, after),
+      operatorKey: (id) => s.operatorKey(id),
+      putOperatorKey: (k) => s.putOperatorKey(k),
+      readPolicyFile: (p) => s.readPolicyFile(p),
+      writePolicyFile: (p, t) => s.writePolicyFile(p, t),
+      enrol: (k, p) => s.enrol(k, p),
+      close: async () => {},
+    };
+    const stale = new Approvals({ store: deaf, rules: TEAM_RULES, credential: 'none', scrypt: TEAM_SCRYPT });
+    expect((await stale.load()).seq).toBe(1);
+    const bob = await a.approvals.proposeOperator('bob', 'bob passphrase 22', alice.id, ALICE);
+    const carol = await stale.proposeOperator('carol', 'carol passphrase 3', alice.id, ALICE);
+    const seen = await b.store.read();
+    expect(seen.map((r) => (r.type === 'proposal' ? (JSON.parse(r.payload) as { id: string }).id : r.type))).toEqual([
+      'operator_created',
+      bob,
+      carol,
+    ]);
+    expect((await stale.load()).operators.has(bob)).toBe(true);
   });
 
   it('tells the other desk of an append: its approvals are read again and show the freeze', async () => {
