@@ -15,6 +15,7 @@ import { StoreConflictError, type GovernanceStore } from '../approvals/store.ts'
 import { DeskIdentity, type Pin } from './deskIdentity.ts';
 import { certText, Entry, entrySignatureValid, genesisLink, linkOf, signEntry } from './envelope.ts';
 import { migrate } from './migrate.ts';
+import { teamUrlRefusal } from './url.ts';
 import { TeamTamperError } from './tamper.ts';
 
 export { TeamTamperError };
@@ -75,6 +76,8 @@ export class PgGovernanceStore implements GovernanceStore {
 
   /** Connects on first use: brings the schema up to date and starts listening for other desks' appends. */
   constructor(private readonly opts: PgStoreOptions) {
+    const refused = teamUrlRefusal(opts.url);
+    if (refused) throw new GovernanceError(`${refused}.`);
     this.shelf = new OperatorShelf(opts.dir);
     this.identity = new DeskIdentity(join(opts.dir, 'team'));
     this.now = opts.now ?? Date.now;
