@@ -102,6 +102,26 @@ describe.skipIf(missing !== null)(`the team store on PostgreSQL${missing ? ` (sk
     expect((await stale.load()).operators.has(bob)).toBe(true);
   });
 
+  it('has a desk vouched for again once the operator who vouched for it is removed', async () => {
+    // Bob joins and vouches for a third desk; then the team removes him, and Alice signs at that desk.
+    const bob = await a.approvals.proposeOperator('bob', 'bob passphrase 22', alice.id, ALICE);
+    const c = await openTeamDesk(url, cleanup);
+    await c.store.putOperatorKey((await a.store.operatorKey(bob))!);
+    await c.store.putOperatorKey(alice);
+    await c.store.enrol((await c.store.operatorKey(bob))!, 'bob passphrase 22');
+    await c.store.append(await freezeBy((await c.store.operatorKey(bob))!, 'bob passphrase 22', 'bob at desk C'), 2);
+    const removal = await a.approvals.removeOperatorTicket(bob);
+    await a.approvals.sign(removal.id, alice.id, ALICE);
+    expect((await a.approvals.load()).operators.get(bob)!.removed_from).not.toBeNull();
+
+    const carol = await c.approvals.proposeOperator('carol', 'carol passphrase 3', alice.id, ALICE);
+    // Desk C's rows before the removal and after it verify at every desk: the later ones under Alice's word.
+    for (const desk of [a, b, c]) {
+      const last = (await desk.store.read()).at(-1)!;
+      expect(last.type === 'proposal' && (JSON.parse(last.payload) as { id: string }).id).toBe(carol);
+    }
+  });
+
   it('tells the other desk of an append: its approvals are read again and show the freeze', async () => {
     await b.approvals.load();
     expect(b.approvals.cached()!.frozen).toBeNull();

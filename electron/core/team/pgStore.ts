@@ -364,11 +364,9 @@ export class PgGovernanceStore implements GovernanceStore {
   }
 
   async enrol(key: OperatorKey, passphrase: string): Promise<void> {
+    // Read first: whether the operator who vouched for this desk is still in force is what the records now say.
+    await this.read();
     let pin = this.identity.pin();
-    if (!pin) {
-      await this.read();
-      pin = this.identity.pin();
-    }
     if (!pin) {
       // The store is empty and this desk founds the team.
       pin = { team: DeskIdentity.newTeam(), founding: null, seen: { seq: 0, link: '' } };
