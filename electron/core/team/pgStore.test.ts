@@ -8,7 +8,7 @@ import { StoreConflictError, type GovernanceStore } from '../approvals/store.ts'
 import { textFor } from '../approvals/governance.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
 import { openTestDesk } from '../approvals/testkit/desk.ts';
-import { CHANNEL, PgGovernanceStore, TeamTamperError } from './pgStore.ts';
+import { CHANNEL, PgGovernanceStore, TeamStoreOfflineError, TeamTamperError } from './pgStore.ts';
 import { deskPrivateKey, linkOf, newDeskKey, signEntry } from './envelope.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
 import { freezeBy, openTeamDesk, TEAM_RULES, TEAM_SCRYPT, type TeamDesk } from './testkit/teamDesks.ts';
@@ -133,7 +133,11 @@ describe.skipIf(missing !== null)(`the team store on PostgreSQL${missing ? ` (sk
   it('goes on after the server is stopped and started again: appends land and the other desk hears of them', async () => {
     await b.approvals.load();
     await server.stop();
-    await expect(a.store.read()).rejects.toThrow();
+    // Desk B loses its notices: it reads at once, finds the store offline, and keeps no state to send from.
+    await vi.waitFor(() => expect(b.changes.at(-1)).toBeInstanceOf(TeamStoreOfflineError));
+    expect(b.approvals.cached()).toBeNull();
+    await expect(b.approvals.load()).rejects.toThrow(/^The team store is offline \(.+\)\. Nothing governed is sent until it is back\.$/);
+    await expect(a.store.append(await freezeBy(alice, ALICE, 'while offline'), 1)).rejects.toBeInstanceOf(TeamStoreOfflineError);
     await server.start();
     await vi.waitFor(
       async () => expect(await a.store.append(await freezeBy(alice, ALICE, 'after the restart'), 1)).toMatchObject({ seq: 2 }),

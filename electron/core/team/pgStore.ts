@@ -16,9 +16,9 @@ import { DeskIdentity, type Pin } from './deskIdentity.ts';
 import { certText, Entry, entrySignatureValid, genesisLink, linkOf, signEntry } from './envelope.ts';
 import { migrate } from './migrate.ts';
 import { teamUrlRefusal } from './url.ts';
-import { TeamTamperError } from './tamper.ts';
+import { TeamStoreOfflineError, TeamTamperError } from './errors.ts';
 
-export { TeamTamperError };
+export { TeamStoreOfflineError, TeamTamperError };
 
 // The governance records of a team on PostgreSQL. The database is a notice board, not a trusted party:
 // every read verifies every row from the team's founding record on (envelope.ts: the chain of links,
@@ -131,6 +131,8 @@ export class PgGovernanceStore implements GovernanceStore {
   private relisten(c: pg.Client): void {
     if (this.closed || this.listener !== c) return;
     this.listener = null;
+    // Without the notices this desk would not hear of a freeze: it reads now, finds the store offline, and holds.
+    this.changed();
     const retry = (): void => {
       if (this.closed) return;
       this.listen().then(
@@ -151,15 +153,24 @@ export class PgGovernanceStore implements GovernanceStore {
   }
 
   async read(): Promise<GovernanceRecord[]> {
-    await this.connect();
-    const { rows } = await this.pool.query<{ seq: number; entry: string; sig: string }>(
-      'SELECT seq, entry, sig FROM governance_records ORDER BY seq',
-    );
+    const { rows } = await this.reach(async () => {
+      await this.connect();
+      return this.pool.query<{ seq: number; entry: string; sig: string }>('SELECT seq, entry, sig FROM governance_records ORDER BY seq');
+    });
     const v = this.verify(rows);
     // Reads may overlap (another desk's notice, this desk's append): an older answer never replaces a newer one.
     if (v.records.length >= this.verified.records.length) this.verified = v;
     this.knownSeq = Math.max(this.knownSeq, v.records.length);
     return [...v.records];
+  }
+
+  /** Runs `fn` against the database; a failure to reach it or an error it answers is the store being offline. */
+  private async reach<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw new TeamStoreOfflineError((e as Error).message || String(e));
+    }
   }
 
   /** Checks every row from the founding record on; throws TeamTamperError at the first that does not verify. */
@@ -295,7 +306,7 @@ export class PgGovernanceStore implements GovernanceStore {
 
   /** Signs and inserts records after the `afterSeq`-th, in one transaction; a conflict when the store has moved on. */
   private async insert(rows: { body: GovernanceBody; at?: string }[], afterSeq: number): Promise<GovernanceRecord[]> {
-    await this.connect();
+    await this.reach(() => this.connect());
     if (this.verified.records.length !== afterSeq) await this.read();
     if (this.verified.records.length !== afterSeq) throw new StoreConflictError();
     const pin = this.identity.pin();
@@ -315,7 +326,7 @@ export class PgGovernanceStore implements GovernanceStore {
       prev = record.mac;
       lastAt = at;
     }
-    const client = await this.pool.connect();
+    const client = await this.reach(() => this.pool.connect());
     try {
       await client.query('BEGIN');
       for (const [i, { record, text, sig }] of out.entries()) {
