@@ -123,9 +123,18 @@ export async function startPostgres(database = 'team'): Promise<TestPostgres> {
     return `postgresql://desk@127.0.0.1:${port}/${name}`;
   };
 
-  await start();
+  let url: string;
+  try {
+    await start();
+    url = await newDatabase(database);
+  } catch (e) {
+    // A server that did not come up (or whose first database was refused) is stopped and its folder removed here: no hook will.
+    await stop();
+    rmSync(dir, { recursive: true, force: true });
+    throw e;
+  }
   return {
-    url: await newDatabase(database),
+    url,
     port,
     newDatabase,
     start,
