@@ -3,8 +3,9 @@ import type { OperatorKey } from '../operators/keys.ts';
 
 // Operators, requests, approvals, policy changes and freezes sit behind this interface. It assumes
 // nothing about living in one process: every call is async, every append names the position it follows
-// and fails with a conflict when another writer got there first (a team mode puts this in PostgreSQL
-// with a row per record and a unique sequence), and the sealed operator keys are kept beside the records.
+// and fails with a conflict when another writer got there first (team/pgStore.ts keeps the records in
+// PostgreSQL with a row per record and a unique sequence). The sealed operator keys and the policy copies
+// stay on the desk whichever store holds the records (operatorShelf.ts).
 
 export class StoreConflictError extends Error {
   constructor() {
