@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { meets } from './targets.ts';
 
 // Every benchmark, run as `npm run bench -- --smoke <name>` runs it (bench/size.ts), must still reach its
 // JSON line: a bench that throws, exits non-zero or stops printing its figures fails `npm test` here,
@@ -8,6 +9,12 @@ import { describe, expect, it } from 'vitest';
 // shared machine make them meaningless.
 
 const ROOT = join(import.meta.dirname, '..');
+
+/** Benches whose JSON line must carry `targets`: issue 25's figures, each beside its target. */
+const TARGETED: Record<string, string[]> = {
+  sandbox: ['signed_bare_ratio', 'p99_ms', 'rss_growth_pct'],
+  matching: ['orders_per_s', 'p99_us', 'checked_orders', 'http_orders_vs_get'],
+};
 
 /** The figures each bench reports on its last line; a bench registered in run.ts but missing here fails below. */
 const FIGURES: Record<string, string[]> = {
@@ -84,6 +91,15 @@ describe('every benchmark at its smoke size', () => {
       expect(() => (figures = JSON.parse(last)), `bench ${name}'s last line is not JSON: ${last}`).not.toThrow();
       expect(figures).toEqual(expect.any(Object));
       expect(Object.keys(figures as object)).toEqual(expect.arrayContaining(keys));
+      const want = TARGETED[name];
+      if (!want) return;
+      // Every target names a figure of the line and reads as an operator and a number.
+      const { targets = {}, ...values } = figures as { targets?: Record<string, string> } & Record<string, unknown>;
+      expect(Object.keys(targets)).toEqual(expect.arrayContaining(want));
+      for (const [key, target] of Object.entries(targets)) {
+        expect(values[key], `${name}: target for ${key}, which it does not report`).toEqual(expect.any(Number));
+        expect(() => meets(values[key] as number, target)).not.toThrow();
+      }
     });
   }
 });

@@ -132,6 +132,8 @@ export async function startSandbox(config: SandboxConfig): Promise<RunningSandbo
         if (closed) return;
         closed = true;
         stopLifecycle();
+        // Answers waiting for a commit leave before the connections close; what arrives meanwhile commits after.
+        commitBatch(db);
         await app.close();
         commitBatch(db);
         db.close();

@@ -8,17 +8,19 @@ import { openDb, type DB } from './db.ts';
 import { ApiError } from './errors.ts';
 import { ALL_WRITE, seedWorld } from './world.ts';
 
-// The Sandbox computes HMAC-SHA512 from two one-shot digests (auth.ts hmacSha512). These openssl
-// vectors cover what the vectors of auth.vectors.test.ts do not reach: a secret longer than SHA-512's
-// 128-byte block (RFC 2104 hashes it first), one of exactly 128 bytes, and a signature string longer
-// than the preallocated scratch buffer.
+// The Sandbox computes HMAC-SHA512 from two one-shot digests (auth.ts hmacSha512Hex), hashing the
+// inner pad and the signature string as one string when the pad is ASCII and through a buffer when it
+// is not. These openssl vectors cover what the vectors of auth.vectors.test.ts do not reach: a secret
+// longer than SHA-512's 128-byte block (RFC 2104 hashes it first), one of exactly 128 bytes, a short
+// one outside ASCII, a signature string longer than the preallocated scratch buffer, and one outside
+// ASCII.
 
 function opensslHmac(secret: string, input: string): string {
   const out = execFileSync('openssl', ['dgst', '-sha512', '-hmac', secret], { input }).toString('utf8').trim();
   return out.slice(out.lastIndexOf(' ') + 1);
 }
 
-const SECRETS = { short: 'b'.repeat(64), block: 'c'.repeat(128), long: `${'d'.repeat(150)}é` };
+const SECRETS = { short: 'b'.repeat(64), block: 'c'.repeat(128), long: `${'d'.repeat(150)}é`, accented: `é${'b'.repeat(40)}` };
 let dataDir: string;
 let db: DB;
 let keys: KeyStore;
@@ -69,13 +71,21 @@ describe('HMAC-SHA512 of the Sandbox against openssl', () => {
 
   it('accepts what openssl signs for short, block-sized and long secrets, in any order of keys', () => {
     for (const query of queries) {
-      for (const name of ['long', 'short', 'block', 'long'] as const) {
+      for (const name of ['long', 'short', 'block', 'accented', 'long'] as const) {
         const sign = opensslHmac(SECRETS[name], signatureString('GET', '/api/v4/wallet/withdrawals', query, '', ts));
         expect(check(name, query, sign, ts)).toBe('ok');
         // The same signature under another key, or over another query, is refused.
         expect(check(name === 'short' ? 'block' : 'short', query, sign, ts)).toBe('INVALID_SIGNATURE');
         expect(check(name, `${query}0`, sign, ts)).toBe('INVALID_SIGNATURE');
       }
+    }
+  });
+
+  it('signs the UTF-8 bytes of a decoded query outside ASCII, with either kind of secret', () => {
+    for (const name of ['short', 'accented', 'long'] as const) {
+      const sign = opensslHmac(SECRETS[name], signatureString('GET', '/api/v4/wallet/withdrawals', 'memo=été 東', '', ts));
+      expect(check(name, 'memo=%C3%A9t%C3%A9%20%E6%9D%B1', sign, ts)).toBe('ok');
+      expect(check(name, 'memo=%C3%A9t%C3%A9%20%E6%9D%B2', sign, ts)).toBe('INVALID_SIGNATURE');
     }
   });
 });

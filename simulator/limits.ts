@@ -71,8 +71,8 @@ export class RateLimiter {
     public enabled = true,
   ) {}
 
-  check(bucket: string, limit: number, windowSec: number): LimitDecision {
-    const now = this.nowMs();
+  /** @param now the time of the request when the caller has read the clock already */
+  check(bucket: string, limit: number, windowSec: number, now = this.nowMs()): LimitDecision {
     if (!this.enabled) return { allowed: true, limit, remain: limit, resetMs: Math.floor(now) };
     this.sweep(now);
     let ring = this.rings.get(bucket);

@@ -3,10 +3,11 @@ import { randomBytes } from 'node:crypto';
 import { bucketFor, type BucketRef } from '../shared/api/rateLimits.ts';
 import { authenticate, keyOf, KeyStore, requirePermission, type Caller, type RouteGroup } from './auth.ts';
 import { Clock } from './clock.ts';
-import type { DB } from './db.ts';
+import { afterCommit, type DB } from './db.ts';
 import { ApiError } from './errors.ts';
 import { Faults, type FaultPlan } from './faults.ts';
 import { RateLimiter } from './limits.ts';
+import { micros, unixText } from './wireTime.ts';
 
 export const API_PREFIX = '/api/v4';
 
@@ -14,7 +15,7 @@ export interface Ctx {
   db: DB;
   caller: Caller;
   /** Query parameters, decoded; a repeated name keeps its first value. */
-  query: Map<string, string>;
+  query: ReadonlyMap<string, string>;
   params: Record<string, string>;
   body: unknown;
   /** The server's time for this request (seconds, with decimals; includes an injected skew). */
@@ -28,7 +29,11 @@ export interface Ctx {
  * does not pay JSON.stringify again.
  */
 export class JsonText {
-  constructor(readonly text: string) {}
+  /** Its length in UTF-8 bytes (the Content-Length), counted once. */
+  readonly bytes: number;
+  constructor(readonly text: string) {
+    this.bytes = Buffer.byteLength(text);
+  }
 }
 
 export interface RouteDef {
@@ -101,9 +106,12 @@ declare module 'fastify' {
   }
 }
 
-function parseQuery(raw: string): Map<string, string> {
+/** The query of a request without one; handlers only read ctx.query. */
+const NO_QUERY: ReadonlyMap<string, string> = new Map();
+
+function parseQuery(raw: string): ReadonlyMap<string, string> {
+  if (raw === '') return NO_QUERY;
   const out = new Map<string, string>();
-  if (raw === '') return out;
   for (const [k, v] of new URLSearchParams(raw)) if (!out.has(k)) out.set(k, v);
   return out;
 }
@@ -132,10 +140,6 @@ function acceptsJson(accept: string | undefined): boolean {
     if (media === '' || media === '*/*' || media === 'application/*' || media === 'application/json') return true;
   }
   return false;
-}
-
-function micros(sec: number): string {
-  return String(Math.round(sec * 1e6));
 }
 
 const TRACE_PREFIX = randomBytes(6).toString('hex');
@@ -221,7 +225,9 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     const sub = path.slice(API_PREFIX.length);
     const method = req.method;
     const skew = faults.active ? faults.skewFor(method, sub) : 0;
-    const nowSec = clock.now() + skew;
+    // One reading of the clock serves the limiter and X-In-Time.
+    const t = clock.now();
+    const nowSec = t + skew;
     const bucket = def ? (fixed ?? bucketFor(method, sub)) : unrouted(method, sub);
     let scope = '';
     // With limits off nothing is counted, so the bucket's owner need not be found.
@@ -236,7 +242,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       }
     }
     const key = limiter.enabled && def?.bucketSuffix && raw ? `${bucket.key}:${def.bucketSuffix(raw)}` : bucket.key;
-    const d = limiter.check(scope === '' ? key : `${scope}|${key}`, bucket.rule.limit, bucket.rule.windowSec);
+    const d = limiter.check(scope === '' ? key : `${scope}|${key}`, bucket.rule.limit, bucket.rule.windowSec, t * 1000);
     req.sandbox = {
       path,
       sub,
@@ -247,7 +253,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       traceId: traceId(),
       remain: String(d.remain),
       limit: String(d.limit),
-      reset: String(d.resetMs),
+      reset: unixText(d.resetMs, 1e3),
     };
     if (d.allowed) return true;
     sendError(
@@ -358,19 +364,36 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     // The hot path writes the answer itself: one header block and one string, without the reply
     // pipeline's hooks and serializer lookups (the benchmark's signed GET spends its time here).
     const json = result instanceof JsonText ? result.text : JSON.stringify(result ?? null);
+    const bytes = result instanceof JsonText ? result.bytes : Buffer.byteLength(json);
     reply.hijack();
-    reply.raw.writeHead(r.status ?? 200, {
-      'x-in-time': st.inTime,
-      'x-svc-trace-id': st.traceId,
-      'x-svc-ratelimit-requests-remain': st.remain,
-      'x-svc-ratelimit-limit': st.limit,
-      'x-svc-ratelimit-reset-timestamp': st.reset,
-      'x-out-time': micros(clock.now() + st.skew),
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(json),
-    });
-    reply.raw.end(json);
+    afterCommit(opts.db, () => answer(reply, r, st, json, bytes));
     return undefined;
+  }
+
+  /** Writes a successful answer: one header block and one string. */
+  function answer(reply: FastifyReply, r: RouteDef, st: Pending, json: string, bytes: number): void {
+    // The client may have gone while the answer waited for a commit.
+    if (reply.raw.destroyed) return;
+    // A flat list of names and values: Node takes it as it is, with no object to build and walk.
+    reply.raw.writeHead(r.status ?? 200, [
+      'x-in-time',
+      st.inTime,
+      'x-svc-trace-id',
+      st.traceId,
+      'x-svc-ratelimit-requests-remain',
+      st.remain,
+      'x-svc-ratelimit-limit',
+      st.limit,
+      'x-svc-ratelimit-reset-timestamp',
+      st.reset,
+      'x-out-time',
+      micros(clock.now() + st.skew),
+      'content-type',
+      'application/json; charset=utf-8',
+      'content-length',
+      String(bytes),
+    ]);
+    reply.raw.end(json);
   }
 
   app.setNotFoundHandler((req, reply) => {

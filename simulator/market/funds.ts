@@ -14,6 +14,9 @@ interface Row {
   locked: string;
 }
 
+/** A pocket without a row yet holds nothing. */
+const NO_ROW: Row = Object.freeze({ available: '0', locked: '0' });
+
 function read(db: DB, p: Pocket, currency: string): Row {
   return (
     (stmt(db, 'SELECT available, locked FROM balances WHERE uid = ? AND account_type = ? AND sub_key = ? AND currency = ?').get(
@@ -21,11 +24,24 @@ function read(db: DB, p: Pocket, currency: string): Row {
       p.type,
       p.subKey,
       currency,
-    ) as Row | undefined) ?? { available: '0', locked: '0' }
+    ) as Row | undefined) ?? NO_ROW
   );
 }
 
-function write(db: DB, p: Pocket, currency: string, available: Decimal, locked: Decimal): void {
+function write(db: DB, p: Pocket, currency: string, available: Decimal, locked: Decimal, exists: boolean): void {
+  // A row read in this transaction is updated in place: an upsert first tries the insert, fails on the
+  // key and only then updates, which costs an order's busiest statements about twice as much.
+  if (exists) {
+    stmt(db, 'UPDATE balances SET available = ?, locked = ? WHERE uid = ? AND account_type = ? AND sub_key = ? AND currency = ?').run(
+      fmt(available),
+      fmt(locked),
+      p.uid,
+      p.type,
+      p.subKey,
+      currency,
+    );
+    return;
+  }
   stmt(
     db,
     `INSERT INTO balances (uid, account_type, sub_key, currency, available, locked) VALUES (?, ?, ?, ?, ?, ?)
@@ -91,7 +107,7 @@ export class Deltas {
       if (available.isNegative() || locked.isNegative()) {
         throw new Error(`market settlement would leave ${d.pocket.uid} ${d.pocket.type} ${d.currency} at ${fmt(available)}/${fmt(locked)}`);
       }
-      write(db, d.pocket, d.currency, available, locked);
+      write(db, d.pocket, d.currency, available, locked, row !== NO_ROW);
     }
     this.byKey.clear();
   }

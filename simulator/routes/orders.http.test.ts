@@ -1,7 +1,9 @@
+import Database from 'better-sqlite3';
 import Decimal from 'decimal.js';
+import { dirname, join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { SpotOrder, SpotTrade, OrderBook, OpenOrdersOfPair, CancelOrderResult } from '../../shared/api/orders.ts';
-import { signed, type Reply } from '../testkit/http.ts';
+import { sign, signed, type Reply } from '../testkit/http.ts';
 import { failure, useClient, type Key } from '../testkit/client.ts';
 
 // The spot market through the real Sandbox over HTTP, as a client sees it: the demo world's market maker
@@ -287,5 +289,45 @@ describe('custom ids (§2.10)', () => {
     expect(failure(await c.get('/spot/orders/t-thirty', { currency_pair: PAIR }))).toEqual({ status: 404, label: 'ORDER_NOT_FOUND' });
     expect((await c.get(`/spot/orders/${o.id}`, { currency_pair: PAIR })).json.text).toBe('t-thirty');
     await del(`/spot/orders/${o.id}`, { currency_pair: PAIR });
+  });
+});
+
+describe('group commit', () => {
+  test('an order is answered only once its batch has committed: another connection to the store finds it', async () => {
+    // app.inject resolves on the answer's last byte, before the event loop reaches the batch's commit,
+    // so an answer written ahead of the commit is seen here while the order is still uncommitted.
+    const b = await book();
+    const price = new Decimal(b.bids[b.bids.length - 1]![0]).minus(900).toFixed();
+    const body = JSON.stringify({ currency_pair: PAIR, side: 'buy', amount: '0.001', price });
+    const path = `${new URL(c.s.baseUrl).pathname}/spot/orders`;
+    const ts = String(Math.floor(c.s.clock.now()));
+    const reader = new Database(join(dirname(c.s.credentialsPath), 'sandbox.sqlite'), { readonly: true });
+    try {
+      const answers = await Promise.all(
+        [0, 1, 2].map(() =>
+          c.s.app
+            .inject({
+              method: 'POST',
+              url: path,
+              payload: body,
+              headers: {
+                KEY: c.main.key,
+                Timestamp: ts,
+                SIGN: sign(c.main.secret, 'POST', path, '', body, ts),
+                'Content-Type': 'application/json',
+              },
+            })
+            .then((r) => {
+              const stored = reader.prepare('SELECT status FROM spot_orders WHERE id = ?').get(Number(JSON.parse(r.body).id));
+              return { status: r.statusCode, stored, inTransaction: c.s.db.inTransaction };
+            }),
+        ),
+      );
+      for (const a of answers) expect(a).toEqual({ status: 201, stored: { status: 'open' }, inTransaction: false });
+    } finally {
+      reader.close();
+    }
+    for (const o of (await c.get('/spot/open_orders')).json as { orders: { id: string }[] }[])
+      for (const x of o.orders) await del(`/spot/orders/${x.id}`, { currency_pair: PAIR });
   });
 });

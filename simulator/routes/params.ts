@@ -5,7 +5,7 @@ import type { Caller } from '../auth.ts';
 // Parameter rules shared by the endpoints (§8.1, §8.5): a missing required parameter is
 // MISSING_REQUIRED_PARAM, a value that cannot be used is INVALID_PARAM_VALUE.
 
-export type Query = Map<string, string>;
+export type Query = ReadonlyMap<string, string>;
 
 const DAY = 86400;
 export const MAX_RANGE_SEC = 30 * DAY;
