@@ -1,4 +1,4 @@
-import { build, type Metafile } from 'esbuild';
+import { build, type Metafile, type Plugin } from 'esbuild';
 import { writeFileSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { join } from 'node:path';
@@ -15,6 +15,21 @@ const root = join(import.meta.dirname, '..');
 // stamp stale, so the next start builds again.
 const inputs = buildInputsHash(root);
 
+/**
+ * pg's optional libpq binding: pg loads it only when asked for `pg.native`, which the desk never is, and
+ * treats "module not found" as its absence. Bundled as exactly that, so the app imports no package it
+ * does not ship.
+ */
+const noPgNative: Plugin = {
+  name: 'no-pg-native',
+  setup(b) {
+    b.onResolve({ filter: /^pg-native$/ }, () => ({ path: 'pg-native', namespace: 'absent' }));
+    b.onLoad({ filter: /.*/, namespace: 'absent' }, () => ({
+      contents: `throw Object.assign(new Error("Cannot find module 'pg-native'"), { code: 'MODULE_NOT_FOUND' });`,
+    }));
+  },
+};
+
 const [main, ...preloads] = await Promise.all([
   build({
     entryPoints: ['electron/main.ts'],
@@ -24,6 +39,7 @@ const [main, ...preloads] = await Promise.all([
     format: 'esm',
     target: 'node22',
     external: ['electron', 'better-sqlite3'],
+    plugins: [noPgNative],
     sourcemap: false,
     metafile: true,
     logLevel: 'warning',

@@ -21,7 +21,7 @@ import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
 import { handlers } from './handlers.ts';
 import type { HandlerDeps } from './handlerDeps.ts';
-import { DeskApprovals } from './approvals/deskApprovals.ts';
+import { DeskApprovals, type Domain } from './approvals/deskApprovals.ts';
 import { DEFAULT_COOLING_OFF_MS } from './approvals/governance.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import { alertSentence } from '../../shared/risk.ts';
@@ -83,6 +83,8 @@ export interface CoreOptions {
   /** How long an approved operator or policy change waits before it takes effect (24 h by default). */
   coolingOffMs?: number;
   now?: () => number;
+  /** A team's shared governance store on PostgreSQL for one domain (approvals/deskApprovals.ts). */
+  team?: { url: string; domain: Domain };
 }
 
 /** At most one call per `ms`, always with the latest arguments: the picture, not every frame of it. */
@@ -171,6 +173,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       session,
       vault,
       coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS,
+      ...(opts.team ? { team: opts.team } : {}),
       log,
       ...(opts.now ? { now: opts.now } : {}),
       notify: (n) => emit('notify', n),

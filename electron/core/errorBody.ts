@@ -15,6 +15,7 @@ import {
 } from './errors.ts';
 import { JournalDamagedError } from './journal/verify.ts';
 import { VaultError } from './vault/errors.ts';
+import { TeamStoreOfflineError, TeamTamperError } from './team/errors.ts';
 
 // How the core answers a failure: one structured body (kind, sentence, label, field path, channel) that
 // both hosts carry unchanged. The sentence is for the operator; the channel and the path travel beside
@@ -73,6 +74,9 @@ export function toErrorBody(e: unknown, channel?: string): DeskErrorBody {
       },
       channel,
     );
+  if (e instanceof TeamTamperError)
+    return withWhere({ kind: 'invalid_request', label: 'TEAM_STORE_TAMPERED', message: e.message }, channel);
+  if (e instanceof TeamStoreOfflineError) return withWhere({ kind: 'network', label: 'TEAM_STORE_OFFLINE', message: e.message }, channel);
   if (e instanceof NoProfileError) return withWhere({ kind: 'invalid_request', message: e.message }, channel);
   if (e instanceof InputError) return withWhere({ kind: 'invalid_request', message: asSentence(e.message) }, channel, e.path);
   // Vault messages are written for the operator (what happened, what to do) and never carry a secret.

@@ -35,6 +35,8 @@ import {
 import { gateRefusal, type GatedWrite } from './sendGate.ts';
 import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
+import type { GovernanceStore } from './store.ts';
+import { PgGovernanceStore } from '../team/pgStore.ts';
 import { Approvals } from './service.ts';
 import { replayPolicy, type ReplayItem } from '../policy/replay.ts';
 import { REPLAY_DAYS, type PolicyReplay } from '../../../shared/api/replay.ts';
@@ -62,12 +64,17 @@ export interface DeskApprovalsOptions {
   coolingOffMs: number;
   now?: () => number;
   onChange: () => void;
+  /**
+   * A team's governance on PostgreSQL (team/pgStore.ts) in place of this desk's own journal, for one
+   * domain: a stored profile's ('vault') or, for rehearsals and tests, the Sandbox's ('sandbox').
+   */
+  team?: { url: string; domain: Domain };
   /** Tells the operator (desktop notification and in-app notice) that a signature is needed. */
   notify?: (n: { title: string; body: string; tag: string }) => void;
   log: (line: string) => void;
 }
 
-type Domain = 'vault' | 'sandbox';
+export type Domain = 'vault' | 'sandbox';
 
 /**
  * §8.2 pace of money leaving: approved requests are handed to the executor one at a time at this pace,
@@ -87,12 +94,13 @@ const PACE_MS: Record<string, number> = Object.fromEntries(
 
 export class DeskApprovals {
   private readonly domains = new Map<Domain, Approvals>();
-  private readonly stores: LocalGovernanceStore[] = [];
+  private readonly stores: GovernanceStore[] = [];
   private readonly audit = new Map<Domain, { source: JournalSource; rules: GovernanceRules }>();
   private readonly now: () => number;
   private readonly books = new Map<Domain, AddressBook>();
   private dispatching: Promise<void> = Promise.resolve();
   private readonly lastHanded = new Map<string, number>();
+  private closed = false;
 
   private readonly reviewer: Reviewer;
 
@@ -140,6 +148,8 @@ export class DeskApprovals {
   private forDomain(domain: Domain): Approvals {
     let approvals = this.domains.get(domain);
     if (!approvals) {
+      // A dispatch queued before close() must not open the stores again (a team store's connections would outlive the desk).
+      if (this.closed) throw new Error('the approvals are closed');
       const dir = join(this.opts.dataDir, 'approvals');
       const key: JournalKey =
         domain === 'sandbox'
@@ -151,8 +161,6 @@ export class DeskApprovals {
           ? fileRegistry(join(this.opts.dataDir, 'journals', 'desk-journal.registry.json'), key)
           : this.opts.vault!.journalRegistry();
       const anchors = this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {};
-      const store = new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
-      this.stores.push(store);
       const profiles = (): string[] =>
         this.opts.session
           .list()
@@ -163,6 +171,11 @@ export class DeskApprovals {
         minCoolingOffMs: domain === 'sandbox' ? 0 : DEFAULT_COOLING_OFF_MS,
         profiles,
       };
+      const team = this.opts.team?.domain === domain ? this.opts.team : null;
+      const store: GovernanceStore = team
+        ? new PgGovernanceStore({ url: team.url, dir, rules, now: this.now })
+        : new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
+      this.stores.push(store);
       this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key, registry, ...anchors }, rules });
       approvals = new Approvals({
         store,
@@ -171,6 +184,12 @@ export class DeskApprovals {
         now: this.now,
         onTicket: (t) =>
           this.opts.notify?.({ title: 'Signature needed', body: `${t.title}: waiting in the confirmation window.`, tag: `ticket:${t.id}` }),
+        // Another desk of the team signed or drafted: the pages refresh, and a request now approved goes out.
+        onRecordsChanged: (e) => {
+          if (e) this.opts.log(`[approvals] the team's records were not read: ${e.message}`);
+          this.opts.onChange();
+          void this.dispatch();
+        },
       });
       this.domains.set(domain, approvals);
     }
@@ -659,6 +678,7 @@ export class DeskApprovals {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     await this.dispatching;
     // Closing twice (a host and a test both closing the core) must not close a file twice.
     this.domains.clear();

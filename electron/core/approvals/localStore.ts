@@ -1,10 +1,8 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { Journal, type JournalOptions } from '../journal/journal.ts';
 import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
 import type { OperatorKey } from '../operators/keys.ts';
-import { writeFileAtomic } from '../vault/file.ts';
+import { OperatorShelf } from './operatorShelf.ts';
 import { StoreConflictError, type GovernanceStore } from './store.ts';
 
 // The single desk's governance store: the records in a journal of their own (the same Journal class, so
@@ -12,35 +10,13 @@ import { StoreConflictError, type GovernanceStore } from './store.ts';
 // per desk while each profile's journal records what that profile sent, so desk-level events (operators,
 // freezes, policy changes of every profile) get one journal rather than being copied into each profile's.
 
-const SafeId = /^[A-Za-z0-9_-]{1,64}$/;
-
-const StoredKey = z.strictObject({
-  id: z.string().regex(SafeId),
-  name: z.string().min(1).max(64),
-  public_key: z.string().min(1).max(200),
-  created_at: z.number(),
-  sealed_private: z.strictObject({
-    salt: z.string(),
-    N: z.number().int(),
-    r: z.number().int(),
-    p: z.number().int(),
-    iv: z.string(),
-    tag: z.string(),
-    data: z.string(),
-  }),
-});
-
 export class LocalGovernanceStore implements GovernanceStore {
   private readonly journal: Journal;
+  private readonly shelf: OperatorShelf;
 
   /** `name` separates trust domains: the vault's ("governance") and the Sandbox-only desk's ("governance-sandbox"). */
-  constructor(
-    private readonly dir: string,
-    name: string,
-    journal: JournalOptions,
-  ) {
-    mkdirSync(join(dir, 'operators'), { recursive: true, mode: 0o700 });
-    mkdirSync(join(dir, 'policies'), { recursive: true, mode: 0o700 });
+  constructor(dir: string, name: string, journal: JournalOptions) {
+    this.shelf = new OperatorShelf(dir);
     this.journal = Journal.open(join(dir, `${name}.jsonl`), journal);
   }
 
@@ -54,29 +30,19 @@ export class LocalGovernanceStore implements GovernanceStore {
   }
 
   async operatorKey(id: string): Promise<OperatorKey | null> {
-    if (!SafeId.test(id)) return null;
-    const path = join(this.dir, 'operators', `${id}.json`);
-    if (!existsSync(path)) return null;
-    // A key file swapped on disk does not help its author: signatures are checked against the public
-    // key the governance records hold, never against this file's.
-    return StoredKey.parse(JSON.parse(readFileSync(path, 'utf8'))) as OperatorKey;
+    return this.shelf.operatorKey(id);
   }
 
   async putOperatorKey(key: OperatorKey): Promise<void> {
-    writeFileAtomic(join(this.dir, 'operators', `${StoredKey.parse(key).id}.json`), `${JSON.stringify(key, null, 2)}\n`);
+    this.shelf.putOperatorKey(key);
   }
 
   async readPolicyFile(profile: string): Promise<string | null> {
-    const path = this.policyPath(profile);
-    return existsSync(path) ? readFileSync(path, 'utf8') : null;
+    return this.shelf.readPolicyFile(profile);
   }
 
   async writePolicyFile(profile: string, text: string): Promise<void> {
-    writeFileAtomic(this.policyPath(profile), text);
-  }
-
-  private policyPath(profile: string): string {
-    return join(this.dir, 'policies', `${profile.replace(/[^A-Za-z0-9_-]/g, '_')}.json`);
+    this.shelf.writePolicyFile(profile, text);
   }
 
   async close(): Promise<void> {

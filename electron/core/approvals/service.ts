@@ -29,7 +29,10 @@ import {
   type ProposalWhat,
   type RequestPayload,
 } from './governance.ts';
-import type { GovernanceStore } from './store.ts';
+import { StoreConflictError, type GovernanceStore } from './store.ts';
+
+/** How many times a signed record is placed again after other desks appended first, before the operator is asked to look again. */
+const CONFLICT_ATTEMPTS = 5;
 import { wedgedNow, wedgeOf, wedgeOfRecord } from './wedge.ts';
 
 // What the desk does with governance: tickets waiting for a signature in the confirmation window,
@@ -68,6 +71,11 @@ export interface ApprovalsOptions {
   scrypt?: ScryptParams;
   /** A ticket now waits in the confirmation window for an operator's signature. */
   onTicket?: (t: Ticket) => void;
+  /**
+   * Another desk changed the records of a shared store and they were read again (error: null), or the
+   * read failed (a tampered row, the store unreachable): then nothing governed is sent until a read succeeds.
+   */
+  onRecordsChanged?: (error: Error | null) => void;
 }
 
 const canonical = (v: unknown): string => JSON.stringify(v);
@@ -90,6 +98,21 @@ export class Approvals {
 
   constructor(private readonly opts: ApprovalsOptions) {
     this.now = opts.now ?? Date.now;
+    opts.store.subscribe?.(() => void this.reread());
+  }
+
+  /** Reads the records again after another desk's change; a read that fails leaves no state to send from. */
+  private reread(): Promise<void> {
+    return this.serial(async () => {
+      try {
+        this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+      } catch (e) {
+        this.state = null;
+        this.opts.onRecordsChanged?.(e as Error);
+        return;
+      }
+      this.opts.onRecordsChanged?.(null);
+    });
   }
 
   get credential(): 'vault' | 'none' {
@@ -115,15 +138,26 @@ export class Approvals {
   /** Checks the record against the state first (on a copy), then stores it: a record that does not check is never stored. */
   private append(body: GovernanceBody): Promise<void> {
     return this.serial(async () => {
-      const s = await this.load();
-      const at = this.now();
-      const wedge = wedgeOfRecord(s, this.opts.rules, body, at);
-      if (wedge) throw new GovernanceError(wedge);
-      const scratch = cloneState(s);
-      applyGovernance(scratch, body, at, this.opts.rules);
-      await this.opts.store.append(body, s.seq);
-      // Swapped whole, never left empty: the executor reads it synchronously at any moment.
-      this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+      // Another desk appending first moves the end, not what was signed (a signature names no position):
+      // the record is checked again against the records as they now stand and appended there, or refused.
+      for (let attempt = 1; ; attempt++) {
+        const s = await this.load();
+        const at = this.now();
+        const wedge = wedgeOfRecord(s, this.opts.rules, body, at);
+        if (wedge) throw new GovernanceError(wedge);
+        const scratch = cloneState(s);
+        applyGovernance(scratch, body, at, this.opts.rules);
+        try {
+          await this.opts.store.append(body, s.seq);
+        } catch (e) {
+          if (!(e instanceof StoreConflictError) || attempt >= CONFLICT_ATTEMPTS) throw e;
+          this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+          continue;
+        }
+        // Swapped whole, never left empty: the executor reads it synchronously at any moment.
+        this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+        return;
+      }
     });
   }
 
@@ -135,6 +169,7 @@ export class Approvals {
       throw new GovernanceError('this desk has operators already; a new one is proposed by an operator and needs a quorum.');
     const key = await createOperatorKey(name, passphrase, this.now(), this.opts.scrypt);
     await this.opts.store.putOperatorKey(key);
+    await this.opts.store.enrol?.(key, passphrase);
     const text = textFor('create', key.id, 'operator', canonical({ name, public_key: key.public_key }));
     const signature = await signAs(key, passphrase, text);
     await this.append({
@@ -403,7 +438,10 @@ export class Approvals {
       throw new GovernanceError('that operator cannot sign now (unknown, removed, or not yet in force).');
     const key: OperatorKey | null = await this.opts.store.operatorKey(operator);
     if (!key) throw new GovernanceError(`${op.name}'s key is missing from the data folder.`);
-    return { operator, name: op.name, signature: await signAs(key, passphrase, text) };
+    const signature = await signAs(key, passphrase, text);
+    // The passphrase opened the key: on a shared store, it may vouch for this desk if none has yet.
+    await this.opts.store.enrol?.(key, passphrase);
+    return { operator, name: op.name, signature };
   }
 
   // ---- policy ----
@@ -467,6 +505,8 @@ export class Approvals {
     return (
       [...s.proposals.values()]
         .filter((p) => dispatchable(p) && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)
+        // On a shared store the desk that drafted a request sends it: the others only sign.
+        .filter((p) => this.opts.store.writtenHere?.(p.drafted_seq + 1) ?? true)
         // Judged again at hand-over: one the policy in force now asks more of waits for more approvals.
         .filter((p) => stillApproved(s, p, this.opts.rules, this.now()))
         .sort((a, b) => a.approved_at! - b.approved_at!)

@@ -3,8 +3,9 @@ import type { OperatorKey } from '../operators/keys.ts';
 
 // Operators, requests, approvals, policy changes and freezes sit behind this interface. It assumes
 // nothing about living in one process: every call is async, every append names the position it follows
-// and fails with a conflict when another writer got there first (a team mode puts this in PostgreSQL
-// with a row per record and a unique sequence), and the sealed operator keys are kept beside the records.
+// and fails with a conflict when another writer got there first (team/pgStore.ts keeps the records in
+// PostgreSQL with a row per record and a unique sequence). The sealed operator keys and the policy copies
+// stay on the desk whichever store holds the records (operatorShelf.ts).
 
 export class StoreConflictError extends Error {
   constructor() {
@@ -25,4 +26,14 @@ export interface GovernanceStore {
   readPolicyFile(profile: string): Promise<string | null>;
   writePolicyFile(profile: string, text: string): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A store shared by several desks signs each record as this desk, under a certificate an operator
+   * signs here once (team/pgStore.ts): it is asked each time an operator's passphrase has opened their
+   * key at this desk, and does nothing once the desk holds a certificate. The local store has none.
+   */
+  enrol?(key: OperatorKey, passphrase: string): Promise<void>;
+  /** Whether this desk wrote the `seq`-th record; a store only this desk writes has none (every record is its own). */
+  writtenHere?(seq: number): boolean;
+  /** Calls `listener` when another desk changed the records; returns the unsubscribe. The local store has none. */
+  subscribe?(listener: () => void): () => void;
 }

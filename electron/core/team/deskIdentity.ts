@@ -1,0 +1,71 @@
+import { randomUUID } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../vault/file.ts';
+import { deskPrivateKey, newDeskKey, type DeskCert } from './envelope.ts';
+import type { KeyObject } from 'node:crypto';
+
+// What one desk keeps about its team, beside its operators' keys: its own desk key (0600, never sent),
+// the certificate an operator signed for it, and the pin: which team it belongs to (the founding
+// record's link, taken when it joined) and the furthest record it has verified, so that records cut
+// from the end of the store are noticed too.
+
+const Pin = z.strictObject({
+  team: z.string().uuid(),
+  /** The founding record's link; null while this desk is founding the team and has not written it yet. */
+  founding: z.string().nullable(),
+  seen: z.strictObject({ seq: z.number().int().min(0), link: z.string() }),
+});
+export type Pin = z.infer<typeof Pin>;
+
+const Cert = z.strictObject({ team: z.string().uuid(), key: z.string(), by: z.string(), cert: z.string() });
+
+export class DeskIdentity {
+  private key: { private: KeyObject; public: string } | null = null;
+
+  constructor(private readonly dir: string) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  }
+
+  /** This desk's signing key, made the first time it is needed. */
+  deskKey(): { private: KeyObject; public: string } {
+    if (this.key) return this.key;
+    const path = join(this.dir, 'desk-key.json');
+    if (!existsSync(path)) {
+      const k = newDeskKey();
+      writeFileAtomic(path, `${JSON.stringify({ private: k.privatePem, public: k.publicKey })}\n`);
+    }
+    if (process.platform !== 'win32') chmodSync(path, 0o600);
+    const { private: pem, public: pub } = z
+      .strictObject({ private: z.string(), public: z.string() })
+      .parse(JSON.parse(readFileSync(path, 'utf8')));
+    this.key = { private: deskPrivateKey(pem), public: pub };
+    return this.key;
+  }
+
+  cert(team: string): DeskCert | null {
+    const path = join(this.dir, 'desk-cert.json');
+    if (!existsSync(path)) return null;
+    const c = Cert.parse(JSON.parse(readFileSync(path, 'utf8')));
+    return c.team === team && c.key === this.deskKey().public ? { key: c.key, by: c.by, cert: c.cert } : null;
+  }
+
+  putCert(team: string, cert: DeskCert): void {
+    writeFileAtomic(join(this.dir, 'desk-cert.json'), `${JSON.stringify({ team, ...cert }, null, 2)}\n`);
+  }
+
+  pin(): Pin | null {
+    const path = join(this.dir, 'pin.json');
+    return existsSync(path) ? Pin.parse(JSON.parse(readFileSync(path, 'utf8'))) : null;
+  }
+
+  putPin(pin: Pin): void {
+    writeFileAtomic(join(this.dir, 'pin.json'), `${JSON.stringify(pin, null, 2)}\n`);
+  }
+
+  /** A new team's id, for the desk that founds it. */
+  static newTeam(): string {
+    return randomUUID();
+  }
+}

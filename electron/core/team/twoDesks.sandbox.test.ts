@@ -1,0 +1,140 @@
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listOf, Withdrawal } from '../../../shared/api/records.ts';
+import type { ConfirmState } from '../../../shared/confirm.ts';
+import type { ApprovalsState, IntentView } from '../../../shared/ipc.ts';
+import { ApiClient } from '../client/client.ts';
+import { createCore, type ConfirmCore, type Core } from '../core.ts';
+import { sandboxProfile } from '../profiles/sandbox.ts';
+import { useSandbox } from '../testkit/sandbox.ts';
+import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { CHANNEL } from './pgStore.ts';
+import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
+
+// Two desks, two data folders, one team store on a real PostgreSQL and one real Sandbox: Alice drafts a
+// withdrawal at desk A under a policy that needs a second operator, Bob approves it at desk B, and the
+// money leaves once, from the desk that drafted it.
+
+const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
+const PASS = { Alice: 'alice passphrase 1', Bob: 'bob passphrase 22' };
+const missing = postgresMissing();
+
+type Desk = Core & ConfirmCore;
+
+async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
+  const r = await p;
+  if (!r.ok) throw new Error(r.error!.message);
+  return r.data as T;
+}
+
+describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (skipped: ${missing})` : ''}`, () => {
+  const sb = useSandbox('team-two-desks', { limits: false });
+  let server: TestPostgres;
+  beforeAll(async () => {
+    server = await startPostgres();
+  }, 60_000);
+  afterAll(async () => {
+    await server?.destroy();
+  });
+
+  function openDesk(folder: string, url: string): Desk {
+    const dataDir = join(sb.dir, folder);
+    mkdirSync(join(dataDir, 'approvals', 'operators'), { recursive: true });
+    return createCore({
+      profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
+      dataDir,
+      log: () => {},
+      coolingOffMs: 0,
+      team: { url, domain: 'sandbox' },
+    });
+  }
+
+  it('sends a withdrawal drafted at one desk and approved at the other exactly once, from the drafting desk', async () => {
+    const url = await server.newDatabase('two_desks');
+    const a = openDesk('a', url);
+    const b = openDesk('b', url);
+    try {
+      const alice = (await ok<{ id: string }>(a.invokeConfirm('confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice }))).id;
+      const bob = (
+        await ok<{ id: string }>(
+          a.invokeConfirm('confirmProposeOperator', { name: 'Bob', new_passphrase: PASS.Bob, by: alice, passphrase: PASS.Alice }),
+        )
+      ).id;
+      // Bob takes his sealed key to his own desk (the joining screen will do this; here the file is copied).
+      copyFileSync(join(sb.dir, 'a', 'approvals', 'operators', `${bob}.json`), join(sb.dir, 'b', 'approvals', 'operators', `${bob}.json`));
+      const entry = await ok<{ ticket: string }>(a.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX }));
+      await ok(a.invokeConfirm('confirmSign', { ticket: entry.ticket, operator: alice, passphrase: PASS.Alice }));
+      const policy = { rules: [{ id: 'two', match: {}, action: 'require' as const, approvals: 2, drafter_may_approve: true }] };
+      const change = await ok<{ ticket: string }>(a.invoke('approvalsProposePolicy', { policy }));
+      await ok(a.invokeConfirm('confirmSign', { ticket: change.ticket, operator: alice, passphrase: PASS.Alice }));
+      await expect.poll(async () => (await ok<ApprovalsState>(a.invoke('approvalsState', {}))).policy.rules).toEqual(policy.rules);
+
+      const draft = await ok<{ ticket: string; ref: string }>(
+        a.invoke('approvalsDraft', {
+          write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '125', address: TRX, chain: 'TRX' } },
+        }),
+      );
+      const ref = (await ok<ConfirmState>(a.invokeConfirm('confirmState', {}))).tickets.find((x) => x.id === draft.ticket)!.ref;
+      await ok(a.invokeConfirm('confirmSign', { ticket: draft.ticket, operator: alice, passphrase: PASS.Alice }));
+
+      // Desk B sees Alice's request waiting for a second operator, and Bob approves it there.
+      await expect
+        .poll(async () => (await ok<ApprovalsState>(b.invoke('approvalsState', {}))).items.find((i) => i.ref === ref)?.state)
+        .toBe('waiting');
+      const approve = await ok<{ ticket: string }>(b.invoke('approvalsDecide', { ref, action: 'approve' }));
+      await ok(b.invokeConfirm('confirmSign', { ticket: approve.ticket, operator: bob, passphrase: PASS.Bob }));
+
+      // Desk A hears of it and sends; desk B sends nothing.
+      const intentAt = async (desk: Desk): Promise<IntentView | undefined> =>
+        (await ok<{ items: IntentView[] }>(desk.invoke('intentsList', {}))).items.find((v) => v.id === ref);
+      await expect.poll(async () => (await intentAt(a))?.state, { timeout: 20_000 }).toBe('accepted');
+      const sent = (await intentAt(a))!;
+      await adminCall(sb.creds, 'POST', `/withdrawals/${sent.exchange_id!}/status`, { status: 'DONE' });
+      expect(await intentAt(b)).toBeUndefined();
+
+      const { baseUrl, credentials } = sandboxProfile(sb.credentialsPath);
+      const exchange = new ApiClient({ baseUrl, credentials, limitsOff: true });
+      const now = Math.floor(Date.now() / 1000);
+      const all = await exchange.request(
+        {
+          method: 'GET',
+          path: '/wallet/withdrawals',
+          query: [
+            ['from', String(now - 86_400)],
+            ['to', String(now + 60)],
+            ['limit', '1000'],
+          ],
+        },
+        listOf(Withdrawal),
+      );
+      expect(all.filter((w) => w.withdraw_order_id === ref).map((w) => [w.amount, w.status])).toEqual([['125', 'DONE']]);
+
+      // Someone with the database's password doubles the amount Alice signed: both desks' Approvals pages say so, naming the row.
+      const db = new pg.Client({ connectionString: url });
+      await db.connect();
+      try {
+        const row = await db.query<{ seq: number }>(`SELECT seq FROM governance_records WHERE entry LIKE '%"what":"request"%'`);
+        await db.query(`UPDATE governance_records SET entry = replace(entry, '125', '250') WHERE seq = $1`, [row.rows[0]!.seq]);
+        await db.query('SELECT pg_notify($1, $2)', [CHANNEL, '999']);
+        for (const desk of [a, b]) {
+          await expect
+            .poll(async () => {
+              const r = await desk.invoke('approvalsState', {});
+              return r.ok ? null : r.error;
+            })
+            .toMatchObject({
+              label: 'TEAM_STORE_TAMPERED',
+              message: expect.stringMatching(`^Team store record ${row.rows[0]!.seq} is refused as tampering`),
+            });
+        }
+      } finally {
+        await db.end();
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
