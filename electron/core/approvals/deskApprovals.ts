@@ -36,7 +36,7 @@ import { gateRefusal, type GatedWrite } from './sendGate.ts';
 import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import type { GovernanceStore } from './store.ts';
-import { PgGovernanceStore } from '../team/pgStore.ts';
+import { LazyTeamStore } from '../team/lazyStore.ts';
 import { Approvals } from './service.ts';
 import { replayPolicy, type ReplayItem } from '../policy/replay.ts';
 import { REPLAY_DAYS, type PolicyReplay } from '../../../shared/api/replay.ts';
@@ -173,7 +173,7 @@ export class DeskApprovals {
       };
       const team = this.opts.team?.domain === domain ? this.opts.team : null;
       const store: GovernanceStore = team
-        ? new PgGovernanceStore({ url: team.url, dir, rules, now: this.now })
+        ? new LazyTeamStore({ url: team.url, dir, rules, now: this.now })
         : new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
       this.stores.push(store);
       this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key, registry, ...anchors }, rules });

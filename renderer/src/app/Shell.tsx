@@ -8,7 +8,6 @@ import { NoticeTray } from '../features/notices/index.ts';
 import { PAGES } from './routes.ts';
 import { StatusBar } from './StatusBar.tsx';
 import { useAppliedTheme } from './theme.ts';
-import { usePreloadPages } from './usePreloadPages.ts';
 import { useReportActivity } from './useReportActivity.ts';
 
 /** The frame around every page: the sidebar, the page in view, and the status bar; or the lock screen. */
@@ -17,7 +16,6 @@ export function Shell() {
   useReportActivity();
   useAppliedTheme();
   useBrowserNotifications();
-  usePreloadPages();
   const vault = useDeskQuery('vaultStatus', {});
   const navigation = useNavigation();
   const locked = vault.data?.locked ?? false;

@@ -1,0 +1,66 @@
+import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
+import type { OperatorKey } from '../operators/keys.ts';
+import { GovernanceError } from '../approvals/governance.ts';
+import type { GovernanceStore } from '../approvals/store.ts';
+import type { PgGovernanceStore, PgStoreOptions } from './pgStore.ts';
+import { teamUrlRefusal } from './url.ts';
+
+// The team store's code (node-postgres, Umzug and their dependencies) costs 100–200 ms to load, paid by
+// every desk at start though most never join a team (issue 25: the host reaches a usable page in 1 s).
+// It is loaded on the first call to a team domain's store instead; the address is still refused at once.
+
+export class LazyTeamStore implements GovernanceStore {
+  private store: PgGovernanceStore | null = null;
+  private readonly loading: Promise<PgGovernanceStore>;
+  private readonly listeners = new Set<() => void>();
+
+  constructor(opts: PgStoreOptions) {
+    const refused = teamUrlRefusal(opts.url);
+    if (refused) throw new GovernanceError(`${refused}.`);
+    this.loading = import('./pgStore.ts').then((m) => {
+      const store = new m.PgGovernanceStore(opts);
+      store.subscribe(() => {
+        for (const l of this.listeners) l();
+      });
+      this.store = store;
+      return store;
+    });
+    // A failure is met by the first call that awaits it, not left unhandled here.
+    this.loading.catch(() => {});
+  }
+
+  async read(): Promise<GovernanceRecord[]> {
+    return (await this.loading).read();
+  }
+  async append(body: GovernanceBody, afterSeq: number): Promise<GovernanceRecord> {
+    return (await this.loading).append(body, afterSeq);
+  }
+  async operatorKey(id: string): Promise<OperatorKey | null> {
+    return (await this.loading).operatorKey(id);
+  }
+  async putOperatorKey(key: OperatorKey): Promise<void> {
+    return (await this.loading).putOperatorKey(key);
+  }
+  async readPolicyFile(profile: string): Promise<string | null> {
+    return (await this.loading).readPolicyFile(profile);
+  }
+  async writePolicyFile(profile: string, text: string): Promise<void> {
+    return (await this.loading).writePolicyFile(profile, text);
+  }
+  async enrol(key: OperatorKey, passphrase: string): Promise<void> {
+    return (await this.loading).enrol(key, passphrase);
+  }
+  async close(): Promise<void> {
+    // A store whose code never loaded holds nothing to close.
+    const store = await this.loading.catch(() => null);
+    await store?.close();
+  }
+  /** Only records already read can be this desk's: before the store is loaded, none is. */
+  writtenHere(seq: number): boolean {
+    return this.store?.writtenHere(seq) ?? false;
+  }
+  subscribe(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
