@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { useNow } from '../components/useNow.ts';
 import { Link } from 'react-router';
 import { useStore } from 'zustand';
 import type { ProfileSummary, VaultStatus } from '../../../shared/ipc.ts';
@@ -7,15 +8,6 @@ import { noteLink, useDesk, type ConnectionState } from '../desk/DeskProvider.ts
 import { useDeskEvent, useDeskQuery } from '../desk/hooks.ts';
 import { useWithdrawalsInFlight } from './useWithdrawalsInFlight.ts';
 import { unreadText } from '../../../shared/unread.ts';
-
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(t);
-  }, [everyMs]);
-  return now;
-}
 
 function age(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

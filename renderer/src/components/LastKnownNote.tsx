@@ -1,3 +1,5 @@
+import { useNow } from './useNow.ts';
+
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [
   ['day', 86_400_000],
   ['hour', 3_600_000],
@@ -17,9 +19,10 @@ export function ageOf(at: number, now: number): string {
  * of now: when they were read, how long ago, and whether the exchange is being asked or did not answer.
  */
 export function LastKnownNote({ at, failed, testId }: { at: number; failed: boolean; testId?: string }) {
+  const now = useNow(30_000);
   return (
     <p className="last-known-note small" role="status" data-testid={testId}>
-      Last known figures, read {new Date(at).toLocaleString()} ({ageOf(at, Date.now())}) ·{' '}
+      Last known figures, read {new Date(at).toLocaleString()} ({ageOf(at, now)}) ·{' '}
       {failed ? 'the exchange did not answer; they may be out of date' : 'asking the exchange…'}
     </p>
   );

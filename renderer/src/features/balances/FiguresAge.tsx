@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useNow } from '../../components/useNow.ts';
 import type { FiguresSource } from '../../../../shared/balances.ts';
 import { ageOf } from '../../components/LastKnownNote.tsx';
 import { clockOf, timeOf } from './format.ts';
@@ -6,16 +6,6 @@ import { clockOf, timeOf } from './format.ts';
 // Where the figures on a balances page come from, in words (the age as the Overview's LastKnownNote says it). Figures from the desk's cache (an earlier
 // run's last load, shown at once on start) say so with their age until the exchange's arrive: an
 // operator must never take them for live ones.
-
-/** The current time, again every `everyMs` (an age in minutes goes stale otherwise). */
-function useNow(everyMs: number): number {
-  const [now, setNow] = useState(Date.now);
-  useEffect(() => {
-    const t = setInterval(() => setNow(Date.now()), everyMs);
-    return () => clearInterval(t);
-  }, [everyMs]);
-  return now;
-}
 
 export function FiguresAge({
   fetchedAt,

@@ -1,19 +1,12 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
+import type { ChannelResponse } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { SyncLine } from './SyncLine.tsx';
 
-const STATUS = {
-  synced_to: null,
-  watching_since: null,
-  syncing: false,
-  last_error: null,
-  in_flight: 0,
-  deposits_pending: 0,
-  unsent: 0,
-};
+const STATUS = baseAnswers().historyStatus as ChannelResponse<'historyStatus'>;
 
 describe('the history lists say how old they are', () => {
   it('names the time read up to and its age in words, and says when newer records are being read', async () => {
