@@ -37,6 +37,8 @@ import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import type { GovernanceStore } from './store.ts';
 import { LazyTeamStore } from '../team/lazyStore.ts';
+import { DEFAULT_LEASE_MS } from '../team/leases.ts';
+import { keepLeases } from './leaseKeeper.ts';
 import { Approvals } from './service.ts';
 import { replayPolicy, type ReplayItem } from '../policy/replay.ts';
 import { REPLAY_DAYS, type PolicyReplay } from '../../../shared/api/replay.ts';
@@ -68,7 +70,7 @@ export interface DeskApprovalsOptions {
    * A team's governance on PostgreSQL (team/pgStore.ts) in place of this desk's own journal, for one
    * domain: a stored profile's ('vault') or, for rehearsals and tests, the Sandbox's ('sandbox').
    */
-  team?: { url: string; domain: Domain };
+  team?: { url: string; domain: Domain; leaseMs?: number };
   /** Tells the operator (desktop notification and in-app notice) that a signature is needed. */
   notify?: (n: { title: string; body: string; tag: string }) => void;
   log: (line: string) => void;
@@ -101,12 +103,35 @@ export class DeskApprovals {
   private dispatching: Promise<void> = Promise.resolve();
   private readonly lastHanded = new Map<string, number>();
   private closed = false;
+  /** Writes handed over under this desk's send lease and not yet given to its executor. */
+  private readonly handing = new Set<string>();
+  private leaseTimer: NodeJS.Timeout | null = null;
 
   private readonly reviewer: Reviewer;
 
   constructor(private readonly opts: DeskApprovalsOptions) {
     this.now = opts.now ?? Date.now;
     this.reviewer = new Reviewer({ book: () => this.book, now: this.now, profiles: () => opts.session.list() });
+    if (opts.team) {
+      // A third of the lease: a renewal missed (a slow round, a dropped connection) still leaves two before it expires.
+      this.leaseTimer = setInterval(() => void this.keepLeases(), (opts.team.leaseMs ?? DEFAULT_LEASE_MS) / 3);
+      this.leaseTimer.unref();
+    }
+  }
+
+  private keeping: Promise<void> | null = null;
+
+  /** Renews this desk's send leases, finishes settled ones, and takes over expired ones (leaseKeeper.ts). */
+  keepLeases(): Promise<void> {
+    this.keeping ??= (async () => {
+      try {
+        const { approvals, session } = this.forActive();
+        await keepLeases({ approvals, session, handing: this.handing, hold: () => this.holdReason(), log: this.opts.log });
+      } catch (e) {
+        this.opts.log(`[approvals] send leases: ${(e as Error).message}`);
+      }
+    })().finally(() => (this.keeping = null));
+    return this.keeping;
   }
 
   /**
@@ -173,7 +198,7 @@ export class DeskApprovals {
       };
       const team = this.opts.team?.domain === domain ? this.opts.team : null;
       const store: GovernanceStore = team
-        ? new LazyTeamStore({ url: team.url, dir, rules, now: this.now })
+        ? new LazyTeamStore({ url: team.url, dir, rules, now: this.now, ...(team.leaseMs ? { leaseMs: team.leaseMs } : {}) })
         : new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
       this.stores.push(store);
       this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key, registry, ...anchors }, rules });
@@ -203,7 +228,10 @@ export class DeskApprovals {
   async gate(profileId: string, w: GatedWrite): Promise<string | null> {
     const domain = this.domainOf(profileId);
     const approvals = this.forDomain(domain);
-    return gateRefusal(await approvals.load(), this.audit.get(domain)!.rules, profileId, w, this.now());
+    const refused = gateRefusal(await approvals.load(), this.audit.get(domain)!.rules, profileId, w, this.now());
+    if (refused !== null || !approvals.leases) return refused;
+    // On a team, only the desk holding the write's send lease sends it (renewed here, before each attempt).
+    return (await approvals.leases.renew(w.id)) === 'other' ? 'another desk of the team took over sending it (its send lease)' : null;
   }
 
   /** The governance journal of the active profile's domain and the rules its signatures are checked under. */
@@ -653,32 +681,68 @@ export class DeskApprovals {
       const by = [...new Set(sigs.map((x) => x.name))].join(', ');
       const rows: { ref: string; kind: string; body: RequestPayload['body']; note?: string; signer?: string }[] =
         p.what === 'batch' ? (JSON.parse(p.payload) as BatchPayload).rows : [{ ref: p.ref, ...(JSON.parse(p.payload) as RequestPayload) }];
-      for (const row of rows) {
-        // A row an earlier run handed over is the executor's already (resume() drives it): never handed twice.
-        // One journaled without its approval (a crash between the two records) is handed over to finish it.
-        const held = p.what === 'batch' ? session.journal?.intent(row.ref) : undefined;
-        if (held && held.state !== 'pending_approval') continue;
-        const wait = (this.lastHanded.get(row.kind) ?? -Infinity) + (PACE_MS[row.kind] ?? 0) - this.now();
-        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-        // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
-        if ((await this.holdReason()) !== null || this.opts.session.active() !== session) return;
-        this.lastHanded.set(row.kind, this.now());
-        void session.writes
-          .dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, {
-            ...(p.what === 'batch' && row.note ? { note: row.note } : {}),
-            ...(row.signer ? { signer: row.signer } : {}),
-            approved_at: p.approved_at!,
-          })
-          .catch((e: unknown) => this.opts.log(`[approvals] ${row.ref}: ${(e as Error).message}`));
-        if (p.what === 'batch') this.opts.onChange();
+      // On a team the hand-over comes first: its record and the send leases in one transaction, so that no
+      // write leaves before exactly one desk holds it. Alone, the intents come first (a crash between the
+      // two finds the request not yet handed over and hands it over again, each intent once).
+      const leased = approvals.leases !== null;
+      if (leased) {
+        for (const r of rows) this.handing.add(r.ref);
+        try {
+          await approvals.markDispatched(
+            p.ref,
+            session.id,
+            rows.map((r) => r.ref),
+          );
+        } catch (e) {
+          for (const r of rows) this.handing.delete(r.ref);
+          throw e;
+        }
       }
-      await approvals.markDispatched(p.ref, session.id);
+      try {
+        if (!(await this.handRows(p, rows, sigs, by, session))) return;
+      } finally {
+        for (const r of rows) this.handing.delete(r.ref);
+      }
+      if (!leased) await approvals.markDispatched(p.ref, session.id);
       this.opts.onChange();
     }
   }
 
+  /** Gives each row to the executor at the §8.2 pace; false when a freeze (or a profile switch) stopped it. */
+  private async handRows(
+    p: Proposal,
+    rows: { ref: string; kind: string; body: RequestPayload['body']; note?: string; signer?: string }[],
+    sigs: OperatorSignature[],
+    by: string,
+    session: ActiveSession,
+  ): Promise<boolean> {
+    const writes = session.writes!;
+    for (const row of rows) {
+      // A row an earlier run handed over is the executor's already (resume() drives it): never handed twice.
+      // One journaled without its approval (a crash between the two records) is handed over to finish it.
+      const held = p.what === 'batch' ? session.journal?.intent(row.ref) : undefined;
+      if (held && held.state !== 'pending_approval') continue;
+      const wait = (this.lastHanded.get(row.kind) ?? -Infinity) + (PACE_MS[row.kind] ?? 0) - this.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
+      if ((await this.holdReason()) !== null || this.opts.session.active() !== session) return false;
+      this.lastHanded.set(row.kind, this.now());
+      void writes
+        .dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, {
+          ...(p.what === 'batch' && row.note ? { note: row.note } : {}),
+          ...(row.signer ? { signer: row.signer } : {}),
+          approved_at: p.approved_at!,
+        })
+        .catch((e: unknown) => this.opts.log(`[approvals] ${row.ref}: ${(e as Error).message}`));
+      if (p.what === 'batch') this.opts.onChange();
+    }
+    return true;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    if (this.leaseTimer) clearInterval(this.leaseTimer);
+    await this.keeping;
     await this.dispatching;
     // Closing twice (a host and a test both closing the core) must not close a file twice.
     this.domains.clear();

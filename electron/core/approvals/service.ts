@@ -29,7 +29,7 @@ import {
   type ProposalWhat,
   type RequestPayload,
 } from './governance.ts';
-import { StoreConflictError, type GovernanceStore } from './store.ts';
+import { StoreConflictError, type GovernanceStore, type SendLeases } from './store.ts';
 
 /** How many times a signed record is placed again after other desks appended first, before the operator is asked to look again. */
 const CONFLICT_ATTEMPTS = 5;
@@ -136,7 +136,7 @@ export class Approvals {
   }
 
   /** Checks the record against the state first (on a copy), then stores it: a record that does not check is never stored. */
-  private append(body: GovernanceBody): Promise<void> {
+  private append(body: GovernanceBody, leased?: readonly string[]): Promise<void> {
     return this.serial(async () => {
       // Another desk appending first moves the end, not what was signed (a signature names no position):
       // the record is checked again against the records as they now stand and appended there, or refused.
@@ -148,7 +148,8 @@ export class Approvals {
         const scratch = cloneState(s);
         applyGovernance(scratch, body, at, this.opts.rules);
         try {
-          await this.opts.store.append(body, s.seq);
+          const store = this.opts.store;
+          await (leased && store.handOver ? store.handOver(body, s.seq, leased) : store.append(body, s.seq));
         } catch (e) {
           if (!(e instanceof StoreConflictError) || attempt >= CONFLICT_ATTEMPTS) throw e;
           this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
@@ -513,8 +514,14 @@ export class Approvals {
     );
   }
 
-  async markDispatched(ref: string, profile: string): Promise<void> {
-    await this.append({ type: 'dispatched', ref, profile });
+  /** On a shared store, `leased` names the writes whose send lease this desk takes with the record. */
+  async markDispatched(ref: string, profile: string, leased?: readonly string[]): Promise<void> {
+    await this.append({ type: 'dispatched', ref, profile }, leased);
+  }
+
+  /** The shared store's send leases, or null for a store only this desk writes. */
+  get leases(): SendLeases | null {
+    return this.opts.store.handOver ? (this.opts.store.leases ?? null) : null;
   }
 
   /** The signatures of a request, drafter first, for its intent in the profile's journal. */

@@ -36,4 +36,34 @@ export interface GovernanceStore {
   writtenHere?(seq: number): boolean;
   /** Calls `listener` when another desk changed the records; returns the unsubscribe. The local store has none. */
   subscribe?(listener: () => void): () => void;
+  /**
+   * A store shared by several desks appends a "dispatched" record together with a send lease for each of
+   * its writes (`refs`), in one transaction: from then on exactly one desk sends them. The local store has none.
+   */
+  handOver?(body: GovernanceBody, afterSeq: number, refs: readonly string[]): Promise<GovernanceRecord>;
+  leases?: SendLeases;
+}
+
+/** One write's send lease on a shared store: which desk sends it, until when. */
+export interface SendLease {
+  /** The write's id (its client id at the exchange). */
+  ref: string;
+  /** The request or batch it belongs to. */
+  request: string;
+  /** The desk holding it, as the team knows it (a short fingerprint of its key). */
+  owner: string;
+  mine: boolean;
+  /** Past its expiry by the database's clock: another desk may take it over. */
+  expired: boolean;
+}
+
+export interface SendLeases {
+  /** A profile's unfinished leases: this desk's own and every expired one. */
+  open(profile: string): Promise<SendLease[]>;
+  /** Extends this desk's lease on `ref`: 'mine', 'other' when another desk holds it, 'none' when it has no lease. */
+  renew(ref: string): Promise<'mine' | 'other' | 'none'>;
+  /** Takes over `ref`'s expired lease from `owner`; false when it is not expired or someone took it first. */
+  claim(ref: string, owner: string): Promise<boolean>;
+  /** The write is settled: nobody sends it again. */
+  finish(ref: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -68,4 +68,9 @@ export class DeskIdentity {
   static newTeam(): string {
     return randomUUID();
   }
+}
+
+/** A desk as people and leases name it: the first 12 hex digits of its public key's SHA-256. */
+export function deskFingerprint(publicKey: string): string {
+  return `desk-${createHash('sha256').update(publicKey).digest('hex').slice(0, 12)}`;
 }

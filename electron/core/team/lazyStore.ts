@@ -1,7 +1,7 @@
 import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
 import type { OperatorKey } from '../operators/keys.ts';
 import { GovernanceError } from '../approvals/governance.ts';
-import type { GovernanceStore } from '../approvals/store.ts';
+import type { GovernanceStore, SendLeases } from '../approvals/store.ts';
 import type { PgGovernanceStore, PgStoreOptions } from './pgStore.ts';
 import { teamUrlRefusal } from './url.ts';
 
@@ -35,6 +35,15 @@ export class LazyTeamStore implements GovernanceStore {
   async append(body: GovernanceBody, afterSeq: number): Promise<GovernanceRecord> {
     return (await this.loading).append(body, afterSeq);
   }
+  async handOver(body: GovernanceBody, afterSeq: number, refs: readonly string[]): Promise<GovernanceRecord> {
+    return (await this.loading).handOver(body, afterSeq, refs);
+  }
+  readonly leases: SendLeases = {
+    open: async (profile) => (await this.loading).leases.open(profile),
+    renew: async (ref) => (await this.loading).leases.renew(ref),
+    claim: async (ref, owner) => (await this.loading).leases.claim(ref, owner),
+    finish: async (ref) => (await this.loading).leases.finish(ref),
+  };
   async operatorKey(id: string): Promise<OperatorKey | null> {
     return (await this.loading).operatorKey(id);
   }

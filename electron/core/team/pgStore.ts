@@ -12,11 +12,12 @@ import {
 } from '../approvals/governance.ts';
 import { OperatorShelf } from '../approvals/operatorShelf.ts';
 import { StoreConflictError, type GovernanceStore } from '../approvals/store.ts';
-import { DeskIdentity, type Pin } from './deskIdentity.ts';
+import { DeskIdentity, deskFingerprint, type Pin } from './deskIdentity.ts';
 import { certText, Entry, entrySignatureValid, genesisLink, linkOf, signEntry } from './envelope.ts';
 import { migrate } from './migrate.ts';
 import { teamUrlRefusal } from './url.ts';
 import { TeamStoreOfflineError, TeamTamperError } from './errors.ts';
+import { DEFAULT_LEASE_MS, PgSendLeases, takeLeases } from './leases.ts';
 
 export { TeamStoreOfflineError, TeamTamperError };
 
@@ -46,6 +47,8 @@ export interface PgStoreOptions {
   now?: () => number;
   /** The founding record's link as the founding desk showed it; absent, the first desk to read pins what it finds. */
   founding?: string;
+  /** How long a send lease lasts unless renewed (leases.ts). */
+  leaseMs?: number;
 }
 
 interface Verified {
@@ -73,6 +76,7 @@ export class PgGovernanceStore implements GovernanceStore {
 
   private readonly pool: pg.Pool;
   private ready: Promise<void> | null = null;
+  readonly leases: PgSendLeases;
 
   /** Connects on first use: brings the schema up to date and starts listening for other desks' appends. */
   constructor(private readonly opts: PgStoreOptions) {
@@ -86,6 +90,24 @@ export class PgGovernanceStore implements GovernanceStore {
     // an idle client's error and a busy client's alike are reported by the query that meets them.
     this.pool.on('error', () => {});
     this.pool.on('connect', (client) => client.on('error', () => {}));
+    this.leases = new PgSendLeases(
+      (text, values) =>
+        this.reach(async () => {
+          await this.connect();
+          return this.pool.query(text, values);
+        }),
+      this.deskName(),
+      this.leaseMs,
+    );
+  }
+
+  private get leaseMs(): number {
+    return this.opts.leaseMs ?? DEFAULT_LEASE_MS;
+  }
+
+  /** This desk as the team's leases and pages name it: a short fingerprint of its key. */
+  deskName(): string {
+    return deskFingerprint(this.identity.deskKey().public);
   }
 
   static async open(opts: PgStoreOptions): Promise<PgGovernanceStore> {
@@ -274,6 +296,12 @@ export class PgGovernanceStore implements GovernanceStore {
     return (await this.insert([{ body }], afterSeq))[0]!;
   }
 
+  /** A "dispatched" record and a send lease held by this desk for each of its writes, in one transaction. */
+  async handOver(body: GovernanceBody, afterSeq: number, refs: readonly string[]): Promise<GovernanceRecord> {
+    if (body.type !== 'dispatched') throw new GovernanceError('only a dispatched record hands a request over to sending.');
+    return (await this.insert([{ body }], afterSeq, { refs, request: body.ref, profile: body.profile }))[0]!;
+  }
+
   /**
    * Founds the team from this desk's own records (an empty store only): copied in order, with the times
    * they were written, in one transaction, this desk vouched for by its first operator, who must be in
@@ -305,7 +333,11 @@ export class PgGovernanceStore implements GovernanceStore {
   }
 
   /** Signs and inserts records after the `afterSeq`-th, in one transaction; a conflict when the store has moved on. */
-  private async insert(rows: { body: GovernanceBody; at?: string }[], afterSeq: number): Promise<GovernanceRecord[]> {
+  private async insert(
+    rows: { body: GovernanceBody; at?: string }[],
+    afterSeq: number,
+    lease?: { refs: readonly string[]; request: string; profile: string },
+  ): Promise<GovernanceRecord[]> {
     await this.reach(() => this.connect());
     if (this.verified.records.length !== afterSeq) await this.read();
     if (this.verified.records.length !== afterSeq) throw new StoreConflictError();
@@ -337,6 +369,7 @@ export class PgGovernanceStore implements GovernanceStore {
         );
         if (r.rowCount !== 1) throw new StoreConflictError();
       }
+      if (lease) await takeLeases(client, lease.refs, lease.request, lease.profile, this.deskName(), this.leaseMs);
       await client.query('SELECT pg_notify($1, $2)', [CHANNEL, String(afterSeq + out.length)]);
       await client.query('COMMIT');
     } catch (e) {

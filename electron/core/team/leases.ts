@@ -1,0 +1,63 @@
+import type pg from 'pg';
+import type { SendLease, SendLeases } from '../approvals/store.ts';
+
+// The send leases of a team store (migrations/0002_send_leases.ts). Every expiry is set and compared by
+// the database's now(), so desks whose clocks disagree still agree on which lease has run out.
+
+export const DEFAULT_LEASE_MS = 30_000;
+
+export class PgSendLeases implements SendLeases {
+  constructor(
+    private readonly q: <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>,
+    /** This desk, as its leases name it. */
+    private readonly me: string,
+    private readonly ms: number,
+  ) {}
+
+  async open(profile: string): Promise<SendLease[]> {
+    const { rows } = await this.q<{ ref: string; request: string; owner: string; expired: boolean }>(
+      `SELECT ref, request, owner, expires_at < now() AS expired FROM send_leases
+        WHERE profile = $1 AND NOT finished AND (owner = $2 OR expires_at < now()) ORDER BY ref`,
+      [profile, this.me],
+    );
+    return rows.map((r) => ({ ...r, mine: r.owner === this.me }));
+  }
+
+  async renew(ref: string): Promise<'mine' | 'other' | 'none'> {
+    const { rows } = await this.q<{ owner: string }>(
+      `UPDATE send_leases SET expires_at = CASE WHEN owner = $2 THEN now() + $3 * interval '1 millisecond' ELSE expires_at END
+        WHERE ref = $1 RETURNING owner`,
+      [ref, this.me, this.ms],
+    );
+    return rows.length === 0 ? 'none' : rows[0]!.owner === this.me ? 'mine' : 'other';
+  }
+
+  async claim(ref: string, owner: string): Promise<boolean> {
+    const r = await this.q(
+      `UPDATE send_leases SET owner = $2, expires_at = now() + $4 * interval '1 millisecond', taken_over = taken_over + 1
+        WHERE ref = $1 AND owner = $3 AND expires_at < now() AND NOT finished`,
+      [ref, this.me, owner, this.ms],
+    );
+    return r.rowCount === 1;
+  }
+
+  async finish(ref: string): Promise<void> {
+    await this.q('UPDATE send_leases SET finished = true WHERE ref = $1 AND owner = $2', [ref, this.me]);
+  }
+}
+
+/** The lease rows a hand-over inserts, in the transaction of its "dispatched" record. */
+export async function takeLeases(
+  client: pg.ClientBase,
+  refs: readonly string[],
+  request: string,
+  profile: string,
+  owner: string,
+  ms: number,
+): Promise<void> {
+  await client.query(
+    `INSERT INTO send_leases (ref, request, profile, owner, expires_at)
+     SELECT r, $2, $3, $4, now() + $5 * interval '1 millisecond' FROM unnest($1::text[]) AS r`,
+    [refs, request, profile, owner, ms],
+  );
+}
