@@ -586,7 +586,22 @@ export class DeskApprovals {
       return { tickets: [], operators: [], first_operator: null, wedged: null, recovery: null, unavailable: (e as Error).message };
     }
     const { approvals } = forActive;
-    const s = await approvals.load();
+    let s: Awaited<ReturnType<Approvals['load']>>;
+    try {
+      s = await approvals.load();
+    } catch (e) {
+      // The team store is offline: a freeze can still be signed here, against the operators last read.
+      const last = (e as Error).name === 'TeamStoreOfflineError' ? approvals.operatorsLastRead() : null;
+      if (!last) throw e;
+      return {
+        tickets: approvals.pendingTickets(),
+        operators: last,
+        first_operator: null,
+        wedged: null,
+        recovery: null,
+        unavailable: null,
+      };
+    }
     return {
       tickets: approvals.pendingTickets(),
       operators: approvals.activeOperators(),

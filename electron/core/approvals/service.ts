@@ -88,6 +88,8 @@ export interface DetachedSignature {
 
 export class Approvals {
   private state: GovernanceState | null = null;
+  /** The state last read whole, kept while the store cannot be reached: an offline freeze is signed against it. */
+  private lastRead: GovernanceState | null = null;
   private readonly tickets = new Map<string, Ticket>();
   /** Tickets whose signature is kept outside the governance records, with what keeps it. */
   private readonly detached = new Map<string, (sign: (text: string) => Promise<DetachedSignature>) => Promise<unknown>>();
@@ -105,7 +107,7 @@ export class Approvals {
   private reread(): Promise<void> {
     return this.serial(async () => {
       try {
-        this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+        this.state = this.lastRead = foldGovernance(await this.opts.store.read(), this.opts.rules);
       } catch (e) {
         this.state = null;
         this.opts.onRecordsChanged?.(e as Error);
@@ -120,7 +122,7 @@ export class Approvals {
   }
 
   async load(): Promise<GovernanceState> {
-    this.state ??= foldGovernance(await this.opts.store.read(), this.opts.rules);
+    this.state ??= this.lastRead = foldGovernance(await this.opts.store.read(), this.opts.rules);
     return this.state;
   }
 
@@ -156,7 +158,7 @@ export class Approvals {
           continue;
         }
         // Swapped whole, never left empty: the executor reads it synchronously at any moment.
-        this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+        this.state = this.lastRead = foldGovernance(await this.opts.store.read(), this.opts.rules);
         return;
       }
     });
@@ -384,6 +386,10 @@ export class Approvals {
       return t;
     }
     const extra = t.action === 'reject' ? t.reason! : t.action === 'freeze' ? (t.reason ?? '') : (t.profile ?? '');
+    if (t.action === 'freeze' && (await this.freezeOffline(t, operator, passphrase))) {
+      this.tickets.delete(ticketId);
+      return t;
+    }
     await this.signed(
       operator,
       passphrase,
@@ -431,9 +437,36 @@ export class Approvals {
     await this.append(await build(ref, { action, operator, name, signature }));
   }
 
+  /**
+   * A freeze signed while the shared store cannot be reached: the operator is checked against the records
+   * last read, and the store keeps it at this desk and posts it first when it is reached again, before any
+   * state is read from it (so nothing is sent from a state without it). False when the store is reachable.
+   */
+  private async freezeOffline(t: Ticket, operator: string, passphrase: string): Promise<boolean> {
+    const keep = this.opts.store.keepFreeze?.bind(this.opts.store);
+    if (!keep) return false;
+    try {
+      await this.load();
+      return false;
+    } catch (e) {
+      if ((e as Error).name !== 'TeamStoreOfflineError' || !this.lastRead) throw e;
+    }
+    const text = textFor('freeze', t.ref, 'freeze', t.payload, t.reason ?? '');
+    const { name, signature } = await this.signature(operator, passphrase, text, this.lastRead);
+    const body: GovernanceBody = {
+      type: 'freeze',
+      ref: t.ref,
+      reason: t.reason ?? '',
+      signed: { action: 'freeze', operator, name, signature },
+    };
+    applyGovernance(cloneState(this.lastRead), body, this.now(), this.opts.rules);
+    await keep(body);
+    return true;
+  }
+
   /** The operator's signature over `text`, if they are in force now and the passphrase opens their key. */
-  private async signature(operator: string, passphrase: string, text: string): Promise<DetachedSignature> {
-    const s = await this.load();
+  private async signature(operator: string, passphrase: string, text: string, offline?: GovernanceState): Promise<DetachedSignature> {
+    const s = offline ?? (await this.load());
     const op = s.operators.get(operator);
     if (!op || !activeAt(op, this.now()))
       throw new GovernanceError('that operator cannot sign now (unknown, removed, or not yet in force).');
@@ -441,7 +474,7 @@ export class Approvals {
     if (!key) throw new GovernanceError(`${op.name}'s key is missing from the data folder.`);
     const signature = await signAs(key, passphrase, text);
     // The passphrase opened the key: on a shared store, it may vouch for this desk if none has yet.
-    await this.opts.store.enrol?.(key, passphrase);
+    if (!offline) await this.opts.store.enrol?.(key, passphrase);
     return { operator, name: op.name, signature };
   }
 
@@ -551,6 +584,11 @@ export class Approvals {
 
   changeQuorum(): number {
     return deskQuorum(this.state!, this.opts.rules, this.now());
+  }
+
+  /** The operators in force by the records last read, while the store cannot be reached; null if none were read. */
+  operatorsLastRead(): { id: string; name: string }[] | null {
+    return this.lastRead ? activeOperators(this.lastRead, this.now()).map((o) => ({ id: o.id, name: o.name })) : null;
   }
 
   activeOperators(): { id: string; name: string }[] {

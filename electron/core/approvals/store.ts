@@ -42,6 +42,13 @@ export interface GovernanceStore {
    */
   handOver?(body: GovernanceBody, afterSeq: number, refs: readonly string[]): Promise<GovernanceRecord>;
   leases?: SendLeases;
+  /**
+   * A freeze signed while the shared store cannot be reached: kept at this desk and posted, before
+   * anything else is read, once the store is reached again. The local store has none.
+   */
+  keepFreeze?(body: GovernanceBody): Promise<void>;
+  /** How many freezes this desk keeps to post (keepFreeze). */
+  keptFreezes?(): number;
 }
 
 /** One write's send lease on a shared store: which desk sends it, until when. */

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { writeFileAtomic } from '../vault/file.ts';
 import { deskPrivateKey, newDeskKey, type DeskCert } from './envelope.ts';
 import type { KeyObject } from 'node:crypto';
+import type { GovernanceBody } from '../journal/records.ts';
 
 // What one desk keeps about its team, beside its operators' keys: its own desk key (0600, never sent),
 // the certificate an operator signed for it, and the pin: which team it belongs to (the founding
@@ -62,6 +63,20 @@ export class DeskIdentity {
 
   putPin(pin: Pin): void {
     writeFileAtomic(join(this.dir, 'pin.json'), `${JSON.stringify(pin, null, 2)}\n`);
+  }
+
+  /** Freezes signed while the store was offline, to post on reconnection (kept-freezes.json). */
+  kept(): GovernanceBody[] {
+    const path = join(this.dir, 'kept-freezes.json');
+    return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as GovernanceBody[]) : [];
+  }
+
+  putKept(bodies: GovernanceBody[]): void {
+    writeFileAtomic(join(this.dir, 'kept-freezes.json'), `${JSON.stringify(bodies, null, 2)}\n`);
+  }
+
+  dropKept(body: GovernanceBody): void {
+    this.putKept(this.kept().filter((b) => JSON.stringify(b) !== JSON.stringify(body)));
   }
 
   /** A new team's id, for the desk that founds it. */

@@ -44,6 +44,13 @@ export class LazyTeamStore implements GovernanceStore {
     claim: async (ref, owner) => (await this.loading).leases.claim(ref, owner),
     finish: async (ref) => (await this.loading).leases.finish(ref),
   };
+  async keepFreeze(body: GovernanceBody): Promise<void> {
+    return (await this.loading).keepFreeze(body);
+  }
+  /** Only a loaded store can have kept any: one is loaded before a freeze is signed at it. */
+  keptFreezes(): number {
+    return this.store?.keptFreezes() ?? 0;
+  }
   async operatorKey(id: string): Promise<OperatorKey | null> {
     return (await this.loading).operatorKey(id);
   }

@@ -175,6 +175,48 @@ export class PgGovernanceStore implements GovernanceStore {
   }
 
   async read(): Promise<GovernanceRecord[]> {
+    const records = await this.fetch();
+    if (this.identity.kept().length === 0) return records;
+    // A freeze signed here while the store was unreachable goes in before any state is read from the store.
+    this.posting ??= this.postKept().finally(() => (this.posting = null));
+    await this.posting;
+    return this.fetch();
+  }
+
+  private posting: Promise<void> | null = null;
+
+  /** Posts the freezes kept while offline, each where the records now end; one no longer needed is dropped. */
+  private async postKept(): Promise<void> {
+    for (const body of this.identity.kept()) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          // Frozen already, or its operator no longer in force: there is nothing left for it to do.
+          applyGovernance(structuredClone(this.verified.state), body, this.now(), this.opts.rules);
+        } catch {
+          break;
+        }
+        try {
+          await this.insert([{ body }], this.verified.records.length);
+          break;
+        } catch (e) {
+          if (!(e instanceof StoreConflictError) || attempt >= 5) throw e;
+          await this.fetch();
+        }
+      }
+      this.identity.dropKept(body);
+    }
+  }
+
+  async keepFreeze(body: GovernanceBody): Promise<void> {
+    if (body.type !== 'freeze') throw new GovernanceError('only a freeze is kept while the team store is offline.');
+    this.identity.putKept([...this.identity.kept(), body]);
+  }
+
+  keptFreezes(): number {
+    return this.identity.kept().length;
+  }
+
+  private async fetch(): Promise<GovernanceRecord[]> {
     const { rows } = await this.reach(async () => {
       await this.connect();
       return this.pool.query<{ seq: number; entry: string; sig: string }>('SELECT seq, entry, sig FROM governance_records ORDER BY seq');
@@ -339,7 +381,7 @@ export class PgGovernanceStore implements GovernanceStore {
     lease?: { refs: readonly string[]; request: string; profile: string },
   ): Promise<GovernanceRecord[]> {
     await this.reach(() => this.connect());
-    if (this.verified.records.length !== afterSeq) await this.read();
+    if (this.verified.records.length !== afterSeq) await this.fetch();
     if (this.verified.records.length !== afterSeq) throw new StoreConflictError();
     const pin = this.identity.pin();
     const cert = pin && this.identity.cert(pin.team);
