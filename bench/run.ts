@@ -16,6 +16,7 @@ const BENCHMARKS: Record<string, string> = {
   start: '`npm start` to its URL, and the window to the first balance painted: new user, then from the cache (issue 25)',
   rebalance:
     'a USDT rebalance of 400 sub-accounts to equal shares: planner, then the batch on a bench-world Sandbox with limits on (issue 14)',
+  team: 'three desks on one PostgreSQL team store: 200 requests, each approved at two other desks and sent once (issue 27)',
 };
 
 /**
