@@ -34,6 +34,14 @@ export const ApprovalItem = z.object({
   expires_at: z.number().nullable(),
   effective_at: z.number().nullable(),
   rejected: z.object({ by: z.string(), reason: z.string() }).nullable(),
+  /** On a team store: the desk it was drafted at, and each signature's desk (drafter first); `here` marks this desk. */
+  desks: z
+    .object({
+      drafted: z.string(),
+      signed: z.array(z.object({ name: z.string(), desk: z.string() })),
+      here: z.string().nullable(),
+    })
+    .optional(),
 });
 export type ApprovalItem = z.infer<typeof ApprovalItem>;
 

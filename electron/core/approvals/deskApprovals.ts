@@ -320,6 +320,7 @@ export class DeskApprovals {
       expires_at: p.approved_at === null ? expiry.at : null,
       effective_at: p.effective_at,
       rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
+      ...deskNames(approvals, p),
     };
   }
 
@@ -763,6 +764,20 @@ export class DeskApprovals {
     this.domains.clear();
     for (const s of this.stores.splice(0)) await s.close();
   }
+}
+
+/** On a team store, the desk each signature of `p` was made at (the drafter's, then each approver's). */
+function deskNames(approvals: Approvals, p: Proposal): Pick<ApprovalItem, 'desks'> {
+  const d = approvals.desks(p.ref);
+  if (!d?.drafted) return {};
+  const signed = [
+    { name: p.drafted_by.name, desk: d.drafted },
+    ...p.signoffs.flatMap((x) => {
+      const desk = d.signed.get(x.signed.operator);
+      return desk ? [{ name: x.signed.name, desk }] : [];
+    }),
+  ];
+  return { desks: { drafted: d.drafted, signed, here: d.here } };
 }
 
 function resilienceOf(s: Parameters<typeof wedgeMargin>[0], profile: string, at: number) {

@@ -552,6 +552,12 @@ export class Approvals {
     await this.append({ type: 'dispatched', ref, profile }, leased);
   }
 
+  /** On a shared store, where a request was drafted and signed, and this desk's name; null alone. */
+  desks(ref: string): { drafted: string | null; signed: Map<string, string>; here: string | null } | null {
+    const store = this.opts.store;
+    return store.desksOf ? { ...store.desksOf(ref), here: store.deskName?.() ?? null } : null;
+  }
+
   /** The shared store's send leases, or null for a store only this desk writes. */
   get leases(): SendLeases | null {
     return this.opts.store.handOver ? (this.opts.store.leases ?? null) : null;

@@ -47,6 +47,10 @@ export interface GovernanceStore {
    * anything else is read, once the store is reached again. The local store has none.
    */
   keepFreeze?(body: GovernanceBody): Promise<void>;
+  /** On a shared store: the desk at which request `ref` was drafted and each operator (by id) signed it. */
+  desksOf?(ref: string): { drafted: string | null; signed: Map<string, string> };
+  /** On a shared store: this desk's name there (null before the store is read). */
+  deskName?(): string | null;
   /** How many freezes this desk keeps to post (keepFreeze). */
   keptFreezes?(): number;
 }

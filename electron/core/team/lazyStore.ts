@@ -71,6 +71,12 @@ export class LazyTeamStore implements GovernanceStore {
     const store = await this.loading.catch(() => null);
     await store?.close();
   }
+  desksOf(ref: string): { drafted: string | null; signed: Map<string, string> } {
+    return this.store?.desksOf(ref) ?? { drafted: null, signed: new Map() };
+  }
+  deskName(): string | null {
+    return this.store?.deskName() ?? null;
+  }
   /** Only records already read can be this desk's: before the store is loaded, none is. */
   writtenHere(seq: number): boolean {
     return this.store?.writtenHere(seq) ?? false;

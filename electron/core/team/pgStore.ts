@@ -58,10 +58,12 @@ interface Verified {
   rows: { entry: string; sig: string }[];
   /** The seqs of the records this desk's key signed. */
   own: Set<number>;
+  /** Each record's desk, as deskFingerprint names it. */
+  desks: string[];
   state: GovernanceState;
 }
 
-const noneVerified = (): Verified => ({ records: [], links: [], rows: [], own: new Set(), state: emptyState() });
+const noneVerified = (): Verified => ({ records: [], links: [], rows: [], own: new Set(), desks: [], state: emptyState() });
 
 export class PgGovernanceStore implements GovernanceStore {
   private readonly shelf: OperatorShelf;
@@ -267,6 +269,7 @@ export class PgGovernanceStore implements GovernanceStore {
               links: [...known.links],
               rows: [...known.rows],
               own: new Set(known.own),
+              desks: [...known.desks],
               state: structuredClone(known.state),
             };
       prev = known.links[n - 1]!;
@@ -318,6 +321,7 @@ export class PgGovernanceStore implements GovernanceStore {
       out.records.push({ ...body, seq, at: entry.at, prev: entry.prev, mac: link });
       out.links.push(link);
       out.rows.push({ entry: row.entry, sig: row.sig });
+      out.desks.push(deskFingerprint(entry.desk.key));
       if (entry.desk.key === this.identity.deskKey().public) out.own.add(seq);
       prev = link;
       lastAt = at;
@@ -441,8 +445,21 @@ export class PgGovernanceStore implements GovernanceStore {
     v.links.push(r.mac);
     v.rows.push(row);
     v.own.add(r.seq);
+    v.desks.push(this.deskName());
     const pin = this.identity.pin()!;
     this.identity.putPin({ team: pin.team, founding: pin.founding ?? v.links[0]!, seen: { seq: r.seq, link: r.mac } });
+  }
+
+  /** The desk at which a request was drafted and each operator signed it, by the records verified. */
+  desksOf(ref: string): { drafted: string | null; signed: Map<string, string> } {
+    const v = this.verified;
+    let drafted: string | null = null;
+    const signed = new Map<string, string>();
+    v.records.forEach((r, i) => {
+      if (r.type === 'proposal' && r.ref === ref) drafted = v.desks[i]!;
+      if (r.type === 'signoff' && r.ref === ref) signed.set(r.signed.operator, v.desks[i]!);
+    });
+    return { drafted, signed };
   }
 
   writtenHere(seq: number): boolean {

@@ -94,6 +94,18 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
       await adminCall(sb.creds, 'POST', `/withdrawals/${sent.exchange_id!}/status`, { status: 'DONE' });
       expect(await intentAt(b)).toBeUndefined();
 
+      // Each desk's Approvals page says where the request was drafted and where each operator signed it.
+      const desksAt = async (desk: Desk) =>
+        (await ok<ApprovalsState>(desk.invoke('approvalsState', {}))).items.find((i) => i.ref === ref)!.desks!;
+      const [seenA, seenB] = [await desksAt(a), await desksAt(b)];
+      expect(seenA.drafted).toBe(seenA.here);
+      expect(seenB.drafted).toBe(seenA.here);
+      expect(seenB.here).not.toBe(seenA.here);
+      expect(seenB.signed).toEqual([
+        { name: 'Alice', desk: seenA.here },
+        { name: 'Bob', desk: seenB.here },
+      ]);
+
       const { baseUrl, credentials } = sandboxProfile(sb.credentialsPath);
       const exchange = new ApiClient({ baseUrl, credentials, limitsOff: true });
       const now = Math.floor(Date.now() / 1000);

@@ -51,6 +51,32 @@ describe('Approvals page', () => {
     expect(screen.queryByLabelText(/passphrase/i)).toBeNull();
   });
 
+  it('says on a team which desk drafted a request and at which desk each operator signed it', async () => {
+    const teamItem: ApprovalItem = {
+      ...WAITING,
+      approved_by: ['Bob'],
+      desks: {
+        drafted: 'desk-0a1b2c3d4e5f',
+        signed: [
+          { name: 'Alice', desk: 'desk-0a1b2c3d4e5f' },
+          { name: 'Bob', desk: 'desk-99aa88bb77cc' },
+        ],
+        here: 'desk-99aa88bb77cc',
+      },
+    };
+    const fake = fakeDesk({ ...baseAnswers(), approvalsState: { ...APPROVALS, items: [teamItem, { ...WAITING, ref: 'r-2' }] } });
+    renderWithDesk(fake, <ApprovalsPage />, { at: '/approvals' });
+    const [team, alone] = await screen.findAllByTestId('approval-item');
+    expect(team!.textContent).toContain('Drafted by Alice at desk-0a1b2c3d4e5f');
+    expect(within(team!).getByTestId('signed-at').textContent).toBe(
+      'Signed by Alice at desk-0a1b2c3d4e5f; by Bob at desk-99aa88bb77cc (this desk)',
+    );
+    // A desk on its own store names no desk.
+    expect(alone!.textContent).toContain('Drafted by Alice');
+    expect(alone!.textContent).not.toContain(' at desk-');
+    expect(within(alone!).queryByTestId('signed-at')).toBeNull();
+  });
+
   it("checks a rejection's reason by the contract's schema, and puts the core's refusal of it on the reason", async () => {
     const fake = fakeDesk({
       ...baseAnswers(),

@@ -62,8 +62,16 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
         )}
       </td>
       <td>
-        <div>Drafted by {it.drafted_by}</div>
+        <div>
+          Drafted by {it.drafted_by}
+          {it.desks && ` at ${deskLabel(it.desks.drafted, it.desks.here)}`}
+        </div>
         <div className="small">{it.approved_by.length ? `Approved by ${it.approved_by.join(', ')}` : 'No approval yet'}</div>
+        {it.desks && (
+          <div className="small muted" data-testid="signed-at">
+            Signed {it.desks.signed.map((x) => `by ${x.name} at ${deskLabel(x.desk, it.desks!.here)}`).join('; ')}
+          </div>
+        )}
         {open && <div className="small">{still} more needed</div>}
       </td>
       <td data-testid="item-state">
@@ -270,4 +278,9 @@ function Resilience({ r }: { r: ApprovalsState['resilience'] }) {
         : `Losing any ${lose === 1 ? 'one' : lose} of them would wedge it: nothing it governs could be sent and no change could repair it.`}
     </p>
   );
+}
+
+/** A team desk as the page names it: its fingerprint, and "this desk" for the one the page runs on. */
+function deskLabel(desk: string, here: string | null): string {
+  return desk === here ? `${desk} (this desk)` : desk;
 }
