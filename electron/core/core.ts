@@ -84,7 +84,7 @@ export interface CoreOptions {
   coolingOffMs?: number;
   now?: () => number;
   /** A team's shared governance store on PostgreSQL for one domain (approvals/deskApprovals.ts). */
-  team?: { url: string; domain: Domain; leaseMs?: number };
+  team?: { url: string; domain: Domain; leaseMs?: number; auditor?: boolean };
 }
 
 /** At most one call per `ms`, always with the latest arguments: the picture, not every frame of it. */

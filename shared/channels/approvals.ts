@@ -84,6 +84,8 @@ export const ApprovalsState = z.object({
   items: z.array(ApprovalItem),
   /** Why nothing can be drafted right now (locked desk, read-only key, refused policy), or null. */
   blocked: z.string().nullable(),
+  /** Why this desk signs and sends nothing (a team's auditor desk); absent on every other desk. */
+  read_only: z.string().optional(),
 });
 export type ApprovalsState = z.infer<typeof ApprovalsState>;
 

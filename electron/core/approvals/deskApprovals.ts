@@ -70,13 +70,16 @@ export interface DeskApprovalsOptions {
    * A team's governance on PostgreSQL (team/pgStore.ts) in place of this desk's own journal, for one
    * domain: a stored profile's ('vault') or, for rehearsals and tests, the Sandbox's ('sandbox').
    */
-  team?: { url: string; domain: Domain; leaseMs?: number };
+  team?: { url: string; domain: Domain; leaseMs?: number; auditor?: boolean };
   /** Tells the operator (desktop notification and in-app notice) that a signature is needed. */
   notify?: (n: { title: string; body: string; tag: string }) => void;
   log: (line: string) => void;
 }
 
 export type Domain = 'vault' | 'sandbox';
+
+/** An auditor desk of a team: it reads and verifies the team's queue and records, and signs and sends nothing. */
+const AUDITOR = "this is an auditor desk: it reads and verifies the team's queue and records, and signs and sends nothing";
 
 /**
  * §8.2 pace of money leaving: approved requests are handed to the executor one at a time at this pace,
@@ -126,6 +129,7 @@ export class DeskApprovals {
     this.keeping ??= (async () => {
       try {
         const { approvals, session } = this.forActive();
+        if (approvals.readOnly) return;
         await keepLeases({ approvals, session, handing: this.handing, hold: () => this.holdReason(), log: this.opts.log });
       } catch (e) {
         this.opts.log(`[approvals] send leases: ${(e as Error).message}`);
@@ -207,6 +211,7 @@ export class DeskApprovals {
         rules,
         credential: domain === 'sandbox' ? 'none' : 'vault',
         now: this.now,
+        ...(team?.auditor ? { readOnly: AUDITOR } : {}),
         onTicket: (t) =>
           this.opts.notify?.({ title: 'Signature needed', body: `${t.title}: waiting in the confirmation window.`, tag: `ticket:${t.id}` }),
         // Another desk of the team signed or drafted: the pages refresh, and a request now approved goes out.
@@ -228,6 +233,7 @@ export class DeskApprovals {
   async gate(profileId: string, w: GatedWrite): Promise<string | null> {
     const domain = this.domainOf(profileId);
     const approvals = this.forDomain(domain);
+    if (approvals.readOnly) return approvals.readOnly;
     const refused = gateRefusal(await approvals.load(), this.audit.get(domain)!.rules, profileId, w, this.now());
     if (refused !== null || !approvals.leases) return refused;
     // On a team, only the desk holding the write's send lease sends it (renewed here, before each attempt).
@@ -273,6 +279,7 @@ export class DeskApprovals {
       cooling_off_hours: this.coolingOff(this.domainOf(session.id)) / 3_600_000,
       cooling_off_variable: this.domainOf(session.id) === 'sandbox' && this.opts.coolingOffMs !== DEFAULT_COOLING_OFF_MS,
       frozen: s.frozen,
+      ...(approvals.readOnly ? { read_only: approvals.readOnly } : {}),
       items,
       blocked: this.reviewer.blockedReason(session) ?? policy.refused,
     };
@@ -568,7 +575,9 @@ export class DeskApprovals {
     make: (a: Approvals) => Promise<{ id: string; title: string }> | { id: string; title: string },
   ): Promise<{ ticket: string; title: string }> {
     const { approvals } = this.forActive();
-    const t = await Promise.resolve(make(approvals)).catch(asInput);
+    const t = await Promise.resolve()
+      .then(() => make(approvals))
+      .catch(asInput);
     this.opts.onChange();
     return { ticket: t.id, title: t.title };
   }
@@ -667,12 +676,14 @@ export class DeskApprovals {
       queueMicrotask(() => void this.dispatch());
       return 'the approvals are being read';
     }
+    if (this.domains.get(this.domainOf(profileId))?.readOnly) return AUDITOR;
     return s.frozen ? `the desk is frozen (by ${s.frozen.by})` : null;
   }
 
   /** Whether the active profile's governed writes must wait (frozen, or the policy copy refused). */
   async holdReason(): Promise<string | null> {
     const { approvals, session } = this.forActive();
+    if (approvals.readOnly) return approvals.readOnly;
     const reconciling = this.opts.session.reconcileHold(session.id);
     if (reconciling !== null) return reconciling;
     const s = await approvals.load();

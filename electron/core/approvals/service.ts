@@ -76,6 +76,8 @@ export interface ApprovalsOptions {
    * read failed (a tampered row, the store unreachable): then nothing governed is sent until a read succeeds.
    */
   onRecordsChanged?: (error: Error | null) => void;
+  /** Why this desk signs nothing (an auditor desk): every ticket, signature and record is refused with it. */
+  readOnly?: string;
 }
 
 const canonical = (v: unknown): string => JSON.stringify(v);
@@ -139,6 +141,7 @@ export class Approvals {
 
   /** Checks the record against the state first (on a copy), then stores it: a record that does not check is never stored. */
   private append(body: GovernanceBody, leased?: readonly string[]): Promise<void> {
+    this.writable();
     return this.serial(async () => {
       // Another desk appending first moves the end, not what was signed (a signature names no position):
       // the record is checked again against the records as they now stand and appended there, or refused.
@@ -167,6 +170,7 @@ export class Approvals {
   // ---- operators ----
 
   async createFirstOperator(name: string, passphrase: string): Promise<string> {
+    this.writable();
     const s = await this.load();
     if (s.operators.size > 0)
       throw new GovernanceError('this desk has operators already; a new one is proposed by an operator and needs a quorum.');
@@ -203,7 +207,18 @@ export class Approvals {
 
   // ---- tickets (made from the main window, signed only in the confirmation window) ----
 
+  /** Throws on an auditor desk, before anything is asked of an operator. */
+  private writable(): void {
+    if (this.opts.readOnly) throw new GovernanceError(this.opts.readOnly);
+  }
+
+  /** Why this desk signs nothing, or null. */
+  get readOnly(): string | null {
+    return this.opts.readOnly ?? null;
+  }
+
   private ticket(t: Omit<Ticket, 'id' | 'created_at'>): Ticket {
+    this.writable();
     const full = { ...t, id: randomUUID(), created_at: this.now() };
     this.tickets.set(full.id, full);
     this.opts.onTicket?.(full);
@@ -466,6 +481,7 @@ export class Approvals {
 
   /** The operator's signature over `text`, if they are in force now and the passphrase opens their key. */
   private async signature(operator: string, passphrase: string, text: string, offline?: GovernanceState): Promise<DetachedSignature> {
+    this.writable();
     const s = offline ?? (await this.load());
     const op = s.operators.get(operator);
     if (!op || !activeAt(op, this.now()))

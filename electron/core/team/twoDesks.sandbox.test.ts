@@ -39,7 +39,7 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
     await server?.destroy();
   });
 
-  function openDesk(folder: string, url: string): Desk {
+  function openDesk(folder: string, url: string, auditor = false): Desk {
     const dataDir = join(sb.dir, folder);
     mkdirSync(join(dataDir, 'approvals', 'operators'), { recursive: true });
     return createCore({
@@ -47,7 +47,7 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
       dataDir,
       log: () => {},
       coolingOffMs: 0,
-      team: { url, domain: 'sandbox' },
+      team: { url, domain: 'sandbox', ...(auditor ? { auditor } : {}) },
     });
   }
 
@@ -55,6 +55,8 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
     const url = await server.newDatabase('two_desks');
     const a = openDesk('a', url);
     const b = openDesk('b', url);
+    // Desk C is the team's auditor desk: it reads and verifies everything and signs and sends nothing.
+    const c = openDesk('c', url, true);
     try {
       const alice = (await ok<{ id: string }>(a.invokeConfirm('confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice }))).id;
       const bob = (
@@ -83,6 +85,18 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
       await expect
         .poll(async () => (await ok<ApprovalsState>(b.invoke('approvalsState', {}))).items.find((i) => i.ref === ref)?.state)
         .toBe('waiting');
+      const audited = await ok<ApprovalsState>(c.invoke('approvalsState', {}));
+      expect(audited.items.find((i) => i.ref === ref)).toMatchObject({ state: 'waiting', drafted_by: 'Alice' });
+      expect(audited.read_only).toMatch(/^this is an auditor desk/);
+      expect((await ok<ApprovalsState>(b.invoke('approvalsState', {}))).read_only).toBeUndefined();
+      for (const [channel, req] of [
+        ['approvalsDecide', { ref, action: 'approve' }],
+        ['approvalsFreeze', { reason: 'auditor says stop' }],
+        ['approvalsDraft', { write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '1', address: TRX, chain: 'TRX' } } }],
+      ] as const) {
+        const r = await c.invoke(channel, req);
+        expect(r.ok ? null : r.error.message, channel).toMatch(/auditor desk/);
+      }
       const approve = await ok<{ ticket: string }>(b.invoke('approvalsDecide', { ref, action: 'approve' }));
       await ok(b.invokeConfirm('confirmSign', { ticket: approve.ticket, operator: bob, passphrase: PASS.Bob }));
 
@@ -93,6 +107,7 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
       const sent = (await intentAt(a))!;
       await adminCall(sb.creds, 'POST', `/withdrawals/${sent.exchange_id!}/status`, { status: 'DONE' });
       expect(await intentAt(b)).toBeUndefined();
+      expect(await intentAt(c)).toBeUndefined();
 
       // Each desk's Approvals page says where the request was drafted and where each operator signed it.
       const desksAt = async (desk: Desk) =>
@@ -130,7 +145,7 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
         const row = await db.query<{ seq: number }>(`SELECT seq FROM governance_records WHERE entry LIKE '%"what":"request"%'`);
         await db.query(`UPDATE governance_records SET entry = replace(entry, '125', '250') WHERE seq = $1`, [row.rows[0]!.seq]);
         await db.query('SELECT pg_notify($1, $2)', [CHANNEL, '999']);
-        for (const desk of [a, b]) {
+        for (const desk of [a, b, c]) {
           await expect
             .poll(async () => {
               const r = await desk.invoke('approvalsState', {});
@@ -147,6 +162,7 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
     } finally {
       await a.close();
       await b.close();
+      await c.close();
     }
   });
 });

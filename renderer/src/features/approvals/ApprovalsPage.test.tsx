@@ -77,6 +77,26 @@ describe('Approvals page', () => {
     expect(within(alone!).queryByTestId('signed-at')).toBeNull();
   });
 
+  it('offers an auditor desk nothing to sign or send: the queue, operators and policy to read only', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      approvalsState: {
+        ...APPROVALS,
+        items: [WAITING],
+        frozen: { by: 'Alice', at: 1_700_000_000_000, reason: 'audit' },
+        read_only: "this is an auditor desk: it reads and verifies the team's queue and records, and signs and sends nothing",
+      },
+    });
+    renderWithDesk(fake, <ApprovalsPage />, { at: '/approvals' });
+    const row = await screen.findByTestId('approval-item');
+    expect(row.textContent).toContain('Drafted by Alice');
+    expect(screen.getByTestId('read-only').textContent).toBe(
+      "This is an auditor desk: it reads and verifies the team's queue and records, and signs and sends nothing.",
+    );
+    expect(screen.queryAllByRole('button')).toEqual([]);
+    expect(screen.queryByRole('textbox', { name: 'Reason' })).toBeNull();
+  });
+
   it("checks a rejection's reason by the contract's schema, and puts the core's refusal of it on the reason", async () => {
     const fake = fakeDesk({
       ...baseAnswers(),

@@ -25,7 +25,7 @@ function age(ms: number): string {
 /** A rejection's reason, under the contract's own rule for it (required here: only a rejection has one). */
 const ReasonSchema = channels.approvalsDecide.request.pick({ reason: true }).required();
 
-function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void }) {
+function Item({ it, onAsk, readOnly }: { it: ApprovalItem; onAsk: (title: string) => void; readOnly: boolean }) {
   const decide = useDeskMutation('approvalsDecide');
   const {
     register,
@@ -40,7 +40,7 @@ function Item({ it, onAsk }: { it: ApprovalItem; onAsk: (title: string) => void 
   const reject = handleSubmit((v) =>
     decide.mutate({ ref: it.ref, action: 'reject', reason: v.reason }, { onSuccess: (t) => onAsk(t.title), onError: putOnField }),
   );
-  const open = it.state === 'waiting';
+  const open = it.state === 'waiting' && !readOnly;
   const still = Math.max(0, it.needed - it.approved_by.length);
   return (
     <tr data-testid="approval-item">
@@ -168,11 +168,18 @@ export default function ApprovalsPage() {
   if (state.isError) return <ErrorPanel error={state.error} />;
   if (!state.data) return null;
   const s = state.data;
+  // An auditor desk reads and verifies the team's queue and records: it offers nothing to sign or send.
+  const ro = s.read_only !== undefined;
   return (
     <>
       <div className="page-header">
         <h1>Approvals</h1>
       </div>
+      {ro && (
+        <p className="card" data-testid="read-only">
+          {s.read_only!.charAt(0).toUpperCase() + s.read_only!.slice(1)}.
+        </p>
+      )}
       {asked && (
         <p role="status" data-testid="asked">
           Sign in the confirmation window: “{asked}”.
@@ -183,12 +190,14 @@ export default function ApprovalsPage() {
           <p>
             The desk is frozen. Unfreezing needs {s.change_quorum} operator{s.change_quorum > 1 ? 's' : ''}.
           </p>
-          <button type="button" onClick={() => unfreeze.mutate({}, { onSuccess: (t) => setAsked(t.title) })}>
-            Propose to unfreeze
-          </button>
+          {!ro && (
+            <button type="button" onClick={() => unfreeze.mutate({}, { onSuccess: (t) => setAsked(t.title) })}>
+              Propose to unfreeze
+            </button>
+          )}
         </div>
       )}
-      <Cancellable />
+      {!ro && <Cancellable />}
       <section className="card">
         <h2>Queue</h2>
         {s.items.length === 0 ? (
@@ -209,7 +218,7 @@ export default function ApprovalsPage() {
             </thead>
             <tbody>
               {s.items.map((it) => (
-                <Item key={it.ref} it={it} onAsk={setAsked} />
+                <Item key={it.ref} it={it} onAsk={setAsked} readOnly={ro} />
               ))}
             </tbody>
           </table>
@@ -220,7 +229,7 @@ export default function ApprovalsPage() {
         {s.needs_first_operator ? (
           <p>No operator yet: create the first in the confirmation window.</p>
         ) : (
-          <OperatorList operators={s.operators} onAsk={setAsked} />
+          <OperatorList operators={s.operators} onAsk={setAsked} readOnly={ro} />
         )}
         <p className="small muted">
           Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect {s.cooling_off_hours}{' '}
@@ -249,16 +258,18 @@ export default function ApprovalsPage() {
           ))}
         </ol>
         <p className="small muted">{s.policy.ref ? `Approved change ${s.policy.ref}.` : 'The default policy (no change approved yet).'}</p>
-        <PolicyEditor
-          current={{
-            rules: s.policy.rules,
-            ...(s.policy.request_expiry_hours !== undefined ? { request_expiry_hours: s.policy.request_expiry_hours } : {}),
-          }}
-          onAsk={setAsked}
-          preview={(policy) => <PolicyPreview policy={policy} />}
-        />
+        {!ro && (
+          <PolicyEditor
+            current={{
+              rules: s.policy.rules,
+              ...(s.policy.request_expiry_hours !== undefined ? { request_expiry_hours: s.policy.request_expiry_hours } : {}),
+            }}
+            onAsk={setAsked}
+            preview={(policy) => <PolicyPreview policy={policy} />}
+          />
+        )}
       </section>
-      <AddressBookPanel onAsk={setAsked} />
+      {!ro && <AddressBookPanel onAsk={setAsked} />}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { useDeskMutation } from '../../desk/hooks.ts';
 type Operator = ApprovalsState['operators'][number];
 
 /** One operator: state, role (and the role an approved change gives them later), and the changes an admin may propose. */
-function OperatorRow({ o, onAsk }: { o: Operator; onAsk: (title: string) => void }) {
+function OperatorRow({ o, onAsk, readOnly }: { o: Operator; onAsk: (title: string) => void; readOnly: boolean }) {
   const remove = useDeskMutation('approvalsRemoveOperator');
   const setRole = useDeskMutation('approvalsSetRole');
   const [role, setChosen] = useState<Role>(o.role_ahead);
@@ -18,7 +18,7 @@ function OperatorRow({ o, onAsk }: { o: Operator; onAsk: (title: string) => void
         {o.role}
         {o.role_ahead !== o.role && ` (becomes ${o.role_ahead} after the cooling-off)`}
       </span>
-      {o.state === 'in_force' && (
+      {o.state === 'in_force' && !readOnly && (
         <span className="operator-actions">
           <select aria-label={`New role for ${o.name}`} value={role} onChange={(e) => setChosen(e.target.value as Role)}>
             {ROLES.map((r) => (
@@ -47,12 +47,21 @@ function OperatorRow({ o, onAsk }: { o: Operator; onAsk: (title: string) => void
 }
 
 /** The operators, each with their role; role changes and removals are proposals the change quorum approves. */
-export function OperatorList({ operators, onAsk }: { operators: ApprovalsState['operators']; onAsk: (title: string) => void }) {
+export function OperatorList({
+  operators,
+  onAsk,
+  readOnly = false,
+}: {
+  operators: ApprovalsState['operators'];
+  onAsk: (title: string) => void;
+  /** An auditor desk: no proposals offered. */
+  readOnly?: boolean;
+}) {
   return (
     <>
       <ul className="operators">
         {operators.map((o) => (
-          <OperatorRow key={o.id} o={o} onAsk={onAsk} />
+          <OperatorRow key={o.id} o={o} onAsk={onAsk} readOnly={readOnly} />
         ))}
       </ul>
       <details className="small">
