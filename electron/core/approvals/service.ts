@@ -109,7 +109,7 @@ export class Approvals {
   private reread(): Promise<void> {
     return this.serial(async () => {
       try {
-        this.state = this.lastRead = foldGovernance(await this.opts.store.read(), this.opts.rules);
+        this.state = this.lastRead = await this.readState();
       } catch (e) {
         this.state = null;
         this.opts.onRecordsChanged?.(e as Error);
@@ -119,12 +119,18 @@ export class Approvals {
     });
   }
 
+  /** The records folded; a shared store has folded them already while verifying them, and hands a copy. */
+  private async readState(): Promise<GovernanceState> {
+    const store = this.opts.store;
+    return store.readState ? store.readState() : foldGovernance(await store.read(), this.opts.rules);
+  }
+
   get credential(): 'vault' | 'none' {
     return this.opts.credential;
   }
 
   async load(): Promise<GovernanceState> {
-    this.state ??= this.lastRead = foldGovernance(await this.opts.store.read(), this.opts.rules);
+    this.state ??= this.lastRead = await this.readState();
     return this.state;
   }
 
@@ -157,11 +163,11 @@ export class Approvals {
           await (leased && store.handOver ? store.handOver(body, s.seq, leased) : store.append(body, s.seq));
         } catch (e) {
           if (!(e instanceof StoreConflictError) || attempt >= CONFLICT_ATTEMPTS) throw e;
-          this.state = foldGovernance(await this.opts.store.read(), this.opts.rules);
+          this.state = await this.readState();
           continue;
         }
         // Swapped whole, never left empty: the executor reads it synchronously at any moment.
-        this.state = this.lastRead = foldGovernance(await this.opts.store.read(), this.opts.rules);
+        this.state = this.lastRead = await this.readState();
         return;
       }
     });

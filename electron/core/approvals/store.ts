@@ -1,5 +1,6 @@
 import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
 import type { OperatorKey } from '../operators/keys.ts';
+import type { GovernanceState } from './governance.ts';
 
 // Operators, requests, approvals, policy changes and freezes sit behind this interface. It assumes
 // nothing about living in one process: every call is async, every append names the position it follows
@@ -17,6 +18,11 @@ export class StoreConflictError extends Error {
 export interface GovernanceStore {
   /** Every record in order. */
   read(): Promise<GovernanceRecord[]>;
+  /**
+   * Every record read and folded under the desk's rules, for a store that folds them anyway while
+   * verifying them (team/pgStore.ts): a copy, so that a read is not folded twice.
+   */
+  readState?(): Promise<GovernanceState>;
   /** Appends after the `afterSeq`-th record, or throws StoreConflictError when the store has moved on. */
   append(body: GovernanceBody, afterSeq: number): Promise<GovernanceRecord>;
   /** An operator's key, its private half sealed by their passphrase. */

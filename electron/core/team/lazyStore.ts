@@ -1,6 +1,6 @@
 import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
 import type { OperatorKey } from '../operators/keys.ts';
-import { GovernanceError } from '../approvals/governance.ts';
+import { GovernanceError, type GovernanceState } from '../approvals/governance.ts';
 import type { GovernanceStore, SendLeases } from '../approvals/store.ts';
 import type { PgGovernanceStore, PgStoreOptions } from './pgStore.ts';
 import { teamUrlRefusal } from './url.ts';
@@ -31,6 +31,9 @@ export class LazyTeamStore implements GovernanceStore {
 
   async read(): Promise<GovernanceRecord[]> {
     return (await this.loading).read();
+  }
+  async readState(): Promise<GovernanceState> {
+    return (await this.loading).readState();
   }
   async append(body: GovernanceBody, afterSeq: number): Promise<GovernanceRecord> {
     return (await this.loading).append(body, afterSeq);

@@ -187,6 +187,12 @@ export class PgGovernanceStore implements GovernanceStore {
 
   private posting: Promise<void> | null = null;
 
+  async readState(): Promise<GovernanceState> {
+    await this.read();
+    // Folded while verifying; a read that overtook this one leaves a newer state, which is as good.
+    return structuredClone(this.verified.state);
+  }
+
   /** Posts the freezes kept while offline, each where the records now end; one no longer needed is dropped. */
   private async postKept(): Promise<void> {
     for (const body of this.identity.kept()) {
