@@ -16,6 +16,8 @@ import { spotChannels } from './channels/spot.ts';
 import { historyChannels } from './channels/history.ts';
 import { rebalanceChannels } from './channels/rebalance.ts';
 import { LinkState, RateLimits, statusChannels } from './channels/status.ts';
+import { teamChannels } from './channels/team.ts';
+export { TeamConnectionTest } from './channels/team.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
 export { IntentState, FINISHED_INTENT_STATES, IntentView, JournalState, IntentCursor, IntentPage } from './channels/writes.ts';
@@ -36,6 +38,7 @@ export const channels = {
   ...historyChannels,
   ...rebalanceChannels,
   ...statusChannels,
+  ...teamChannels,
 } as const;
 
 export type Channels = typeof channels;

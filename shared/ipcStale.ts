@@ -206,6 +206,8 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   approvalsSetRole: [],
   approvalsFreeze: [],
   approvalsUnfreeze: [],
+  // A connection test stores nothing.
+  teamTest: [],
   // An import stores nothing; a queued batch is announced by the `approvals` event; a report is a read.
   payoutsImport: [],
   payoutsQueue: [],

@@ -22,14 +22,14 @@ describe.skipIf(missing !== null)(`testing a team store's connection${missing ? 
 
   it('says an empty store is one to found a team in, and a team store shows the founding link its founder pinned', async () => {
     const url = await server.newDatabase('conn_test');
-    expect(await testTeamStore(url)).toEqual({ ok: true, server: expect.stringMatching(/^\d+/), team: { records: 0 } });
+    expect(await testTeamStore(url)).toEqual({ reached: true, server: expect.stringMatching(/^\d+/), team: { records: 0 } });
 
     const cleanup: (() => Promise<void>)[] = [];
     try {
       const a = await openTeamDesk(url, cleanup);
       await a.approvals.createFirstOperator('alice', 'alice passphrase 1');
       const pinned = new DeskIdentity(join(a.dir, 'team')).pin()!.founding;
-      expect(await testTeamStore(url)).toEqual({ ok: true, server: expect.any(String), team: { records: 1, founding: pinned } });
+      expect(await testTeamStore(url)).toEqual({ reached: true, server: expect.any(String), team: { records: 1, founding: pinned } });
     } finally {
       for (const c of cleanup.reverse()) await c();
     }
@@ -38,11 +38,11 @@ describe.skipIf(missing !== null)(`testing a team store's connection${missing ? 
   it('names why it could not connect, and does not try a store on another machine without TLS', async () => {
     const down = `postgresql://desk@127.0.0.1:${server.port}/no_such_database`;
     expect(await testTeamStore(down)).toEqual({
-      ok: false,
+      reached: false,
       reason: expect.stringMatching(/^Could not reach the team store: .*no_such_database.*\.$/),
     });
     expect(await testTeamStore('postgresql://desk@db.example.com/team', 'secret')).toEqual({
-      ok: false,
+      reached: false,
       reason: expect.stringMatching(/^Not tried: the team store at db\.example\.com is on another machine: add sslmode=verify-full/),
     });
   });

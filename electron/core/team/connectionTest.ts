@@ -7,12 +7,12 @@ import { teamUrlRefusal } from './url.ts';
 // so that a URL shown or logged never carries it. Nothing is written: no schema, no record.
 
 export type ConnectionTest =
-  { ok: true; server: string; team: { records: 0 } | { records: number; founding: string } } | { ok: false; reason: string };
+  { reached: true; server: string; team: { records: 0 } | { records: number; founding: string } } | { reached: false; reason: string };
 
 /** Connects once to `url` (as `password`'s user, if given) and says what it found; never throws. */
 export async function testTeamStore(url: string, password?: string, timeoutMs = 5000): Promise<ConnectionTest> {
   const refused = teamUrlRefusal(url);
-  if (refused) return { ok: false, reason: `Not tried: ${refused}.` };
+  if (refused) return { reached: false, reason: `Not tried: ${refused}.` };
   const client = new pg.Client({
     connectionString: url,
     ...(password !== undefined ? { password } : {}),
@@ -24,15 +24,15 @@ export async function testTeamStore(url: string, password?: string, timeoutMs = 
     await client.connect();
     const server = (await client.query<{ server_version: string }>('SHOW server_version')).rows[0]!.server_version;
     const table = (await client.query<{ t: string | null }>("SELECT to_regclass('governance_records')::text AS t")).rows[0]!.t;
-    if (!table) return { ok: true, server, team: { records: 0 } };
+    if (!table) return { reached: true, server, team: { records: 0 } };
     const count = Number((await client.query<{ n: string }>('SELECT count(*) AS n FROM governance_records')).rows[0]!.n);
-    if (count === 0) return { ok: true, server, team: { records: 0 } };
+    if (count === 0) return { reached: true, server, team: { records: 0 } };
     const first = (await client.query<{ entry: string }>('SELECT entry FROM governance_records WHERE seq = 1')).rows[0];
     if (!first)
-      return { ok: false, reason: `The store holds ${count} records but no founding record: it is not a team this desk can join.` };
-    return { ok: true, server, team: { records: count, founding: linkOf(first.entry) } };
+      return { reached: false, reason: `The store holds ${count} records but no founding record: it is not a team this desk can join.` };
+    return { reached: true, server, team: { records: count, founding: linkOf(first.entry) } };
   } catch (e) {
-    return { ok: false, reason: `Could not reach the team store: ${(e as Error).message || String(e)}.` };
+    return { reached: false, reason: `Could not reach the team store: ${(e as Error).message || String(e)}.` };
   } finally {
     await client.end().catch(() => {});
   }

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { VaultStatus } from '../../../../shared/ipc.ts';
+import type { TeamConnectionTest, VaultStatus } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
 import { refusal } from '../../testkit/refusal.ts';
@@ -28,6 +28,41 @@ const described = (input: HTMLElement) =>
   document.getElementById(input.getAttribute('aria-describedby')?.split(' ').at(-1) ?? '')?.textContent ?? null;
 
 describe('Settings page', () => {
+  it("tests a team store's connection and says what it found, in words, without showing the password again", async () => {
+    const answers: TeamConnectionTest[] = [
+      { reached: false, reason: 'Could not reach the team store: connect ECONNREFUSED 127.0.0.1:5432.' },
+      { reached: true, server: '16.4', team: { records: 0 } },
+      { reached: true, server: '16.4', team: { records: 12, founding: 'ab12cd34' } },
+    ];
+    const fake = fakeDesk({ ...baseAnswers(), teamTest: () => answers.shift()! });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    const card = await screen.findByTestId('team');
+    const button = within(card).getByRole('button', { name: 'Test connection' });
+    expect(button).toHaveProperty('disabled', true);
+    await userEvent.type(within(card).getByLabelText('URL'), 'postgresql://desk@127.0.0.1/team');
+    await userEvent.type(within(card).getByLabelText('Password'), 'hunter2');
+    await userEvent.click(button);
+    await waitFor(() =>
+      expect(within(card).getByTestId('team-test').textContent).toBe(
+        answers.length === 2 ? 'Could not reach the team store: connect ECONNREFUSED 127.0.0.1:5432.' : '',
+      ),
+    );
+    expect(fake.calls.teamTest).toEqual([{ url: 'postgresql://desk@127.0.0.1/team', password: 'hunter2' }]);
+    await userEvent.click(button);
+    await waitFor(() =>
+      expect(within(card).getByTestId('team-test').textContent).toBe(
+        'Reached PostgreSQL 16.4: the store is empty, a team can be founded in it.',
+      ),
+    );
+    await userEvent.click(button);
+    await waitFor(() =>
+      expect(within(card).getByTestId('team-test').textContent).toBe(
+        "Reached PostgreSQL 16.4: a team with 12 records. Its founding record is ab12cd34: compare it with the founding desk's before joining.",
+      ),
+    );
+    expect(card.textContent).not.toContain('hunter2');
+  });
+
   it('says a passphrase is needed before the profile form, when there is no keychain', async () => {
     const fake = fakeDesk({ ...baseAnswers(), vaultStatus: NO_KEYCHAIN });
     renderWithDesk(fake, <SettingsPage />, { at: '/settings' });

@@ -1,6 +1,7 @@
 import { ProfilesSection } from './ProfilesSection.tsx';
 import { PreferencesSection } from './PreferencesSection.tsx';
 import { VaultSection } from './VaultSection.tsx';
+import { TeamSection } from './TeamSection.tsx';
 
 export default function SettingsPage() {
   return (
@@ -11,6 +12,7 @@ export default function SettingsPage() {
       <ProfilesSection />
       <VaultSection />
       <PreferencesSection />
+      <TeamSection />
     </section>
   );
 }

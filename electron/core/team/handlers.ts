@@ -1,0 +1,7 @@
+import type { Handlers } from '../handlerDeps.ts';
+
+// The team store's channels. Its code (node-postgres) is loaded on first use, as lazyStore.ts does.
+
+export const teamHandlers: Pick<Handlers, 'teamTest'> = {
+  teamTest: async (req) => (await import('./connectionTest.ts')).testTeamStore(req.url, req.password),
+};
