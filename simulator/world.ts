@@ -496,6 +496,7 @@ export function resetWorld(db: DB, nowSec: number): void {
       'spot_fills',
       'pair_last',
       'stp_members',
+      'sub_account_profiles',
     ]) {
       db.prepare(`DELETE FROM ${t}`).run();
     }
