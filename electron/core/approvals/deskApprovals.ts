@@ -202,7 +202,22 @@ export class DeskApprovals {
       };
       const team = this.opts.team?.domain === domain ? this.opts.team : null;
       const store: GovernanceStore = team
-        ? new LazyTeamStore({ url: team.url, dir, rules, now: this.now, ...(team.leaseMs ? { leaseMs: team.leaseMs } : {}) })
+        ? new LazyTeamStore({
+            url: team.url,
+            dir,
+            rules,
+            now: this.now,
+            ...(team.leaseMs ? { leaseMs: team.leaseMs } : {}),
+            // A stored profiles' team: the desk key is sealed by the vault, as their keys are.
+            ...(domain === 'vault' && this.opts.vault
+              ? {
+                  sealer: {
+                    seal: (plain: string) => this.opts.vault!.box().seal(plain, 'team-desk-key'),
+                    open: (sealed: string) => this.opts.vault!.box().open(sealed, 'team-desk-key'),
+                  },
+                }
+              : {}),
+          })
         : new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
       this.stores.push(store);
       this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key, registry, ...anchors }, rules });

@@ -20,28 +20,54 @@ const Pin = z.strictObject({
 });
 export type Pin = z.infer<typeof Pin>;
 
+const StoredKey = z.union([
+  z.strictObject({ private: z.string(), public: z.string() }),
+  z.strictObject({ sealed: z.string(), public: z.string() }),
+]);
+
+/** Seals and opens the desk key's private half (the vault's box, bound to its purpose). */
+export interface Sealer {
+  seal(plain: string): string;
+  open(sealed: string): string;
+}
+
 const Cert = z.strictObject({ team: z.string().uuid(), key: z.string(), by: z.string(), cert: z.string() });
 
 export class DeskIdentity {
   private key: { private: KeyObject; public: string } | null = null;
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    /** The vault's seal, for a stored profiles' team: the desk key's private half is then never in clear on disk. */
+    private readonly sealer?: Sealer,
+  ) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
   }
 
-  /** This desk's signing key, made the first time it is needed. */
+  /** This desk's signing key, made the first time it is needed; a key kept in clear is sealed once a sealer is given. */
   deskKey(): { private: KeyObject; public: string } {
     if (this.key) return this.key;
     const path = join(this.dir, 'desk-key.json');
+    const write = (pem: string, pub: string): void =>
+      writeFileAtomic(
+        path,
+        `${JSON.stringify(this.sealer ? { sealed: this.sealer.seal(pem), public: pub } : { private: pem, public: pub })}\n`,
+      );
     if (!existsSync(path)) {
       const k = newDeskKey();
-      writeFileAtomic(path, `${JSON.stringify({ private: k.privatePem, public: k.publicKey })}\n`);
+      write(k.privatePem, k.publicKey);
     }
     if (process.platform !== 'win32') chmodSync(path, 0o600);
-    const { private: pem, public: pub } = z
-      .strictObject({ private: z.string(), public: z.string() })
-      .parse(JSON.parse(readFileSync(path, 'utf8')));
-    this.key = { private: deskPrivateKey(pem), public: pub };
+    const held = StoredKey.parse(JSON.parse(readFileSync(path, 'utf8')));
+    let pem: string;
+    if ('sealed' in held) {
+      if (!this.sealer) throw new Error("This desk's team key is sealed by the vault: unlock the vault to use the team store.");
+      pem = this.sealer.open(held.sealed);
+    } else {
+      pem = held.private;
+      if (this.sealer) write(pem, held.public);
+    }
+    this.key = { private: deskPrivateKey(pem), public: held.public };
     return this.key;
   }
 

@@ -12,7 +12,7 @@ import {
 } from '../approvals/governance.ts';
 import { OperatorShelf } from '../approvals/operatorShelf.ts';
 import { StoreConflictError, type GovernanceStore } from '../approvals/store.ts';
-import { DeskIdentity, deskFingerprint, type Pin } from './deskIdentity.ts';
+import { DeskIdentity, deskFingerprint, type Pin, type Sealer } from './deskIdentity.ts';
 import { certText, Entry, entrySignatureValid, genesisLink, linkOf, signEntry } from './envelope.ts';
 import { migrate } from './migrate.ts';
 import { teamUrlRefusal } from './url.ts';
@@ -49,6 +49,8 @@ export interface PgStoreOptions {
   founding?: string;
   /** How long a send lease lasts unless renewed (leases.ts). */
   leaseMs?: number;
+  /** Seals the desk key (deskIdentity.ts): the vault's, on a stored profiles' team. */
+  sealer?: Sealer;
 }
 
 interface Verified {
@@ -85,7 +87,7 @@ export class PgGovernanceStore implements GovernanceStore {
     const refused = teamUrlRefusal(opts.url);
     if (refused) throw new GovernanceError(`${refused}.`);
     this.shelf = new OperatorShelf(opts.dir);
-    this.identity = new DeskIdentity(join(opts.dir, 'team'));
+    this.identity = new DeskIdentity(join(opts.dir, 'team'), opts.sealer);
     this.now = opts.now ?? Date.now;
     this.pool = new pg.Pool({ connectionString: opts.url, max: 4 });
     // A connection dropping (the server stopped, the network gone) must not take the desk's process down:
