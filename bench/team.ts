@@ -155,7 +155,11 @@ async function main(): Promise<void> {
       for (const k of [1, 2]) {
         const j = (drafter + k) % 3;
         const approver = desks[j]!;
-        await until(`request ${n} at desk ${j}`, async () => ((await state(approver)).items.some((x) => x.ref === ref) ? true : undefined));
+        // Asked of the one request (not the whole page): the bench's own polling must not slow the desks it measures.
+        await until(`request ${n} at desk ${j}`, async () => {
+          const st = await ok<{ state: string }>(approver.invoke('requestStatus', { ref }));
+          return st.state === 'waiting' ? true : undefined;
+        });
         const t = await ok<{ ticket: string }>(approver.invoke('approvalsDecide', { ref, action: 'approve' }));
         const before = heard.map((h) => h.length);
         await ok(approver.invokeConfirm('confirmSign', { ticket: t.ticket, operator: ids[j], passphrase: PASS[j] }));

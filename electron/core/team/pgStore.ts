@@ -458,16 +458,23 @@ export class PgGovernanceStore implements GovernanceStore {
     this.identity.putPin({ team: pin.team, founding: pin.founding ?? v.links[0]!, seen: { seq: r.seq, link: r.mac } });
   }
 
+  private deskIndex: { of: Verified; length: number; refs: Map<string, { drafted: string | null; signed: Map<string, string> }> } | null =
+    null;
+
   /** The desk at which a request was drafted and each operator signed it, by the records verified. */
   desksOf(ref: string): { drafted: string | null; signed: Map<string, string> } {
     const v = this.verified;
-    let drafted: string | null = null;
-    const signed = new Map<string, string>();
-    v.records.forEach((r, i) => {
-      if (r.type === 'proposal' && r.ref === ref) drafted = v.desks[i]!;
-      if (r.type === 'signoff' && r.ref === ref) signed.set(r.signed.operator, v.desks[i]!);
-    });
-    return { drafted, signed };
+    // Indexed once per state of the records: a page of many requests asks for each.
+    if (this.deskIndex?.of !== v || this.deskIndex.length !== v.records.length) {
+      const refs = new Map<string, { drafted: string | null; signed: Map<string, string> }>();
+      const at = (r: string) => refs.get(r) ?? refs.set(r, { drafted: null, signed: new Map() }).get(r)!;
+      v.records.forEach((r, i) => {
+        if (r.type === 'proposal') at(r.ref).drafted = v.desks[i]!;
+        if (r.type === 'signoff') at(r.ref).signed.set(r.signed.operator, v.desks[i]!);
+      });
+      this.deskIndex = { of: v, length: v.records.length, refs };
+    }
+    return this.deskIndex.refs.get(ref) ?? { drafted: null, signed: new Map() };
   }
 
   writtenHere(seq: number): boolean {
