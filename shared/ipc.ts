@@ -16,6 +16,7 @@ import { spotChannels } from './channels/spot.ts';
 import { historyChannels } from './channels/history.ts';
 import { rebalanceChannels } from './channels/rebalance.ts';
 import { LinkState, RateLimits, statusChannels } from './channels/status.ts';
+import { smallBalanceChannels } from './channels/smallBalance.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
 export { IntentState, FINISHED_INTENT_STATES, IntentView, JournalState, IntentCursor, IntentPage } from './channels/writes.ts';
@@ -36,6 +37,7 @@ export const channels = {
   ...historyChannels,
   ...rebalanceChannels,
   ...statusChannels,
+  ...smallBalanceChannels,
 } as const;
 
 export type Channels = typeof channels;

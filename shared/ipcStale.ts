@@ -53,6 +53,10 @@ export const QUERY_CHANNELS = [
   'spotOrderBook',
   'spotOrders',
   'spotTrades',
+  'dustList',
+  'dustProgress',
+  'dustHistory',
+  'lowCapCurrencies',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
@@ -79,6 +83,9 @@ const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSav
 
 /** What an order or a cancel changes: the book, the caller's orders and trades (an `intent` event of a spot kind). */
 export const SPOT_READS = ['spotTicker', 'spotOrderBook', 'spotOrders', 'spotTrades'] as const;
+
+/** Small balances, their conversions' progress and history, and the low-cap list flagged beside them. */
+const DUST_READS = ['dustList', 'dustProgress', 'dustHistory', 'lowCapCurrencies'] as const;
 
 /**
  * The audit journal's pages: any entry in either journal changes them. Verify is not among them: it
@@ -111,6 +118,7 @@ const PROFILE_SCOPED = [
   'rebalanceScope',
   'rebalanceTemplates',
   'rebalanceBatches',
+  ...DUST_READS,
 ] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
@@ -119,12 +127,30 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable', 'batchStatus', 'requestStatus', 'payoutsProgress', 'payoutsBatches', ...AUDIT_READS],
+  intent: [
+    'withdrawalsCancellable',
+    'batchStatus',
+    'requestStatus',
+    'payoutsProgress',
+    'payoutsBatches',
+    ...AUDIT_READS,
+    'dustList',
+    'dustProgress',
+    'dustHistory',
+  ],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],
   // Operators, requests, signatures, policy or freeze changed (a payout or rebalance batch approved or rejected among them).
-  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'addressBookList', 'payoutsProgress', 'payoutsBatches', 'rebalanceBatches'],
+  approvals: [
+    ...APPROVAL_READS,
+    ...AUDIT_READS,
+    'addressBookList',
+    'payoutsProgress',
+    'payoutsBatches',
+    'rebalanceBatches',
+    'dustProgress',
+  ],
   // A transfer of a rebalance batch finished: its progress, and the balances it moved.
   rebalance: ['rebalanceBatches', ...BALANCE_READS],
   profiles: PROFILE_SCOPED,
@@ -225,6 +251,10 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   rebalanceArchive: ['rebalanceBatches'],
   rebalanceTemplateSave: ['rebalanceTemplates'],
   rebalanceTemplateDelete: ['rebalanceTemplates'],
+  // A review stores nothing; a drafted conversion is announced by the `approvals` event; a CSV is a read.
+  dustReview: [],
+  dustConvert: [],
+  dustHistoryCsv: [],
 };
 
 /** Writes whose answer is the new value of a query (request-free queries only). */

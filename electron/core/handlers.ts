@@ -10,6 +10,7 @@ import { rebalanceHandlers } from './rebalance/handlers.ts';
 import { vaultHandlers } from './vault/handlers.ts';
 import { walletHandlers } from './wallet/handlers.ts';
 import { writeHandlers } from './writes/handlers.ts';
+import { dustHandlers } from './smallBalance/handlers.ts';
 
 export type { HandlerDeps, Handlers } from './handlerDeps.ts';
 
@@ -31,4 +32,5 @@ export const handlers: Handlers = {
   ...approvalHandlers,
   ...walletHandlers,
   ...rebalanceHandlers,
+  ...dustHandlers,
 };

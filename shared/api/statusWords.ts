@@ -132,4 +132,6 @@ export const INTENT_STATUS_KIND: Record<WriteKind, StatusKind> = {
   spot_order: 'spot_order',
   spot_cancel: 'spot_order',
   spot_cancel_all: 'spot_order',
+  // A conversion has no status of its own (§4.1 answers no body); this table is never read for it.
+  small_balance_convert: 'transfer',
 };

@@ -77,6 +77,13 @@ export class Reviewer {
         (session.writes ? null : 'This profile has no usable journal, so it sends no writes (see the Activity page).')
       );
     }
+    if (kind === 'small_balance_convert') {
+      // A conversion stays in the account: it needs the wallet group (§5.5), not the withdrawal one.
+      const wallet = session.profile.permissions?.wallet;
+      if (wallet && wallet !== 'write')
+        return `This profile's key cannot write to the wallet (wallet permission: ${wallet}); no small balance can be converted with it.`;
+      return session.writes ? null : 'This profile has no usable journal, so it sends no writes (see the Activity page).';
+    }
     if (session.profile.permissions?.withdraw && session.profile.permissions.withdraw !== 'write') {
       return `This profile's key cannot withdraw (withdrawal permission: ${session.profile.permissions.withdraw}); nothing can be sent from it.`;
     }

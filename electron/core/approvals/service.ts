@@ -86,6 +86,9 @@ export interface DetachedSignature {
   signature: string;
 }
 
+/** Batches the dispatcher sends row by row (a rebalance's rows are sent by its own runner). */
+const DISPATCHED_BATCHES: ReadonlySet<string> = new Set(['payouts', 'small_balance']);
+
 export class Approvals {
   private state: GovernanceState | null = null;
   private readonly tickets = new Map<string, Ticket>();
@@ -501,7 +504,7 @@ export class Approvals {
     const s = await this.load();
     if (s.frozen) return [];
     const dispatchable = (p: Proposal): boolean =>
-      p.what === 'request' || (p.what === 'batch' && (JSON.parse(p.payload) as BatchPayload).batch === 'payouts');
+      p.what === 'request' || (p.what === 'batch' && DISPATCHED_BATCHES.has((JSON.parse(p.payload) as BatchPayload).batch));
     return (
       [...s.proposals.values()]
         .filter((p) => dispatchable(p) && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)

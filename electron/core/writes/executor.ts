@@ -8,6 +8,7 @@ import { buildBody, KINDS, resendable, signerOf, wireRequest, type WriteInput } 
 import { lookupCancel, lookupSpotOrder } from './orderLookups.ts';
 import { lookupTransfer, lookupWithdrawal, reconcileUidTransfer, type Found, type Lookup, type WriteClient } from './lookups.ts';
 import { classifyFailure, DUPLICATE_LABELS } from './outcome.ts';
+import { lookupSmallBalance } from './smallBalanceLookup.ts';
 
 // Exactly-once writes. The rules, in order of importance:
 // 1. Nothing leaves before the journal holds it: the intent, the approval, and a "sent" record per attempt.
@@ -404,7 +405,10 @@ export class WriteExecutor {
       }
       return this.onAmbiguous(this.view(v.id), f.reason);
     }
-    const exchangeId = answer?.id ?? answer?.tx_id;
+    // §4.1 answers a conversion with no body: its history record is looked up at once, so that the journal
+    // holds its id and no later lookup of another conversion can take that record for its own.
+    const converted = v.kind === 'small_balance_convert' ? await this.lookup(this.view(v.id)) : null;
+    const exchangeId = answer?.id ?? answer?.tx_id ?? (converted?.kind === 'found' ? converted.exchange_id : undefined);
     this.record({
       type: 'result',
       intent: v.id,
@@ -509,6 +513,12 @@ export class WriteExecutor {
       if (typeof client === 'string') return Promise.resolve({ kind: 'unknown', impossible: true, reason: client });
       return v.kind === 'spot_order' ? lookupSpotOrder(client, v, this.now()) : lookupCancel(client, v);
     }
+    if (v.kind === 'small_balance_convert') {
+      // The account's own history and balance, read with its own key.
+      const client = this.clientFor(v);
+      if (typeof client === 'string') return Promise.resolve({ kind: 'unknown', impossible: true, reason: client });
+      return lookupSmallBalance(client, v, this.claimedConversions(v));
+    }
     switch (v.kind) {
       case 'withdrawal':
         return lookupWithdrawal(this.client, v, this.now());
@@ -519,6 +529,16 @@ export class WriteExecutor {
       default:
         return Promise.resolve({ kind: 'unknown', reason: 'this kind of write cannot be looked up' });
     }
+  }
+
+  /** History records of the same account's conversions that other intents already account for. */
+  private claimedConversions(v: IntentView): Set<string> {
+    return new Set(
+      this.journal
+        .intents()
+        .filter((o) => o.kind === v.kind && o.id !== v.id && o.signer === v.signer && o.exchange_id !== undefined)
+        .map((o) => o.exchange_id!),
+    );
   }
 
   /** Exchange ids of UID transfers other intents already account for. */

@@ -4,6 +4,7 @@ import {
   OwnTransferInput,
   SpotCancelAllInput,
   SpotCancelInput,
+  SmallBalanceInput,
   SpotOrderInput,
   SubOwnTransferInput,
   SubToSubTransferInput,
@@ -29,6 +30,12 @@ export interface KindSpec {
    * the lookups prove it did not take effect, like a write with an id.
    */
   idempotent?: true;
+  /**
+   * No id, but the exchange's own records prove whether it landed (a small-balance conversion: the
+   * history and the balance, writes/smallBalanceLookup.ts): after an unclear answer it is looked up, and
+   * sent again only once those records prove it did not take effect, like a write with an id.
+   */
+  provable?: true;
   /** Whose key signs: the main key, a sub-account's own (the intent names it), or either (spot orders). */
   signer: 'main' | 'sub' | 'either';
   what: string;
@@ -36,7 +43,7 @@ export interface KindSpec {
 
 /** Whether an unclear answer may end in a resend (after lookups prove the write absent). */
 export function resendable(spec: KindSpec): boolean {
-  return spec.idField !== null || spec.idempotent === true;
+  return spec.idField !== null || spec.idempotent === true || spec.provable === true;
 }
 
 export const KINDS: Record<IntentKind, KindSpec> = {
@@ -65,6 +72,13 @@ export const KINDS: Record<IntentKind, KindSpec> = {
     signer: 'either',
     what: 'cancellation of every open order of a pair',
   },
+  small_balance_convert: {
+    path: '/wallet/small_balance',
+    idField: null,
+    provable: true,
+    signer: 'either',
+    what: 'small-balance conversion to GT',
+  },
 };
 
 /** The request a journaled body becomes on the wire. */
@@ -80,6 +94,9 @@ export function wireRequest(kind: IntentKind, body: Readonly<Record<string, stri
       };
     case 'spot_cancel_all':
       return { method: 'DELETE', path: '/spot/orders', query: q(['currency_pair', 'side', 'account']), priority: 'action' };
+    case 'small_balance_convert':
+      // §4.1: `currency` is a list; the journaled `amount` is the reviewed balance, never sent.
+      return { method: 'POST', path: KINDS[kind].path, body: { currency: [String(body.currency)] }, priority: 'action' };
     default:
       return { method: 'POST', path: KINDS[kind].path, body: { ...body }, priority: 'action' };
   }
@@ -134,6 +151,10 @@ export function buildBody(w: WriteInput, clientId: string | null): WireBody {
     }
     case 'spot_cancel_all': {
       const { sub_uid: _signer, ...o } = parseOrThrow(SpotCancelAllInput, w.kind, w.input);
+      return dropUndefined(o);
+    }
+    case 'small_balance_convert': {
+      const { sub_uid: _signer, ...o } = parseOrThrow(SmallBalanceInput, w.kind, w.input);
       return dropUndefined(o);
     }
   }

@@ -12,6 +12,7 @@ export const KIND_NAMES: Record<IntentView['kind'], string> = {
   spot_order: 'Spot order',
   spot_cancel: 'Order cancellation',
   spot_cancel_all: 'Cancel all orders of a pair',
+  small_balance_convert: 'Small balance to GT',
 };
 
 // What each state means for the operator: the journal's proof, in words.
@@ -40,6 +41,7 @@ export function summary(i: IntentView): string {
   if (i.kind === 'uid_transfer') return `${amount} to UID ${b.receive_uid}`;
   if (i.kind === 'sub_own_transfer') return `${amount} from ${b.from} to ${b.to} of sub-account ${i.signer ?? '?'} (signed by its key)`;
   const sub = i.signer ? ` for sub-account ${i.signer}` : '';
+  if (i.kind === 'small_balance_convert') return `convert ${amount} to GT${sub || ' for the main account'} (signed by its key)`;
   if (i.kind === 'spot_order')
     return `${b.side} ${groupDigits(String(b.amount))} ${b.currency_pair} ${b.type === 'limit' ? `at ${b.price}` : 'at market'} (${b.text})${sub}`;
   if (i.kind === 'spot_cancel') return `cancel order ${b.order_id} of ${b.currency_pair}${sub}`;

@@ -15,6 +15,7 @@ export const KIND_WORDS: Record<WriteKind, string> = {
   spot_order: 'spot orders',
   spot_cancel: 'order cancellations',
   spot_cancel_all: 'cancellations of all orders of a pair',
+  small_balance_convert: 'small-balance conversions to GT',
 };
 
 /** Where the money goes, after "to". */
