@@ -18,7 +18,7 @@ function lowCapOf(deps: Pick<HandlerDeps, 'session'>) {
   return c.get(s.id, s.client);
 }
 
-function serviceOf(deps: Pick<HandlerDeps, 'approvals' | 'session'>): DustService {
+export function dustServiceOf(deps: Pick<HandlerDeps, 'approvals' | 'session'>): DustService {
   const s = deps.session.active();
   return new DustService({
     clientOf: (account) => (account === 'main' ? s.client : s.subKeys.client(account)),
@@ -33,11 +33,11 @@ function serviceOf(deps: Pick<HandlerDeps, 'approvals' | 'session'>): DustServic
 }
 
 export const dustHandlers: Pick<Handlers, DustChannels> = {
-  dustList: async (_req, deps) => serviceOf(deps).list(),
-  dustReview: async (req, deps) => serviceOf(deps).review(req.rows),
-  dustConvert: async (req, deps) => serviceOf(deps).convert(req.rows),
-  dustProgress: async (req, deps) => serviceOf(deps).progress(req.ref),
-  dustHistory: async (req, deps) => serviceOf(deps).history(req),
-  dustHistoryCsv: async (req, deps) => serviceOf(deps).historyCsv(req),
+  dustList: async (_req, deps) => dustServiceOf(deps).list(),
+  dustReview: async (req, deps) => dustServiceOf(deps).review(req.rows),
+  dustConvert: async (req, deps) => dustServiceOf(deps).convert(req.rows),
+  dustProgress: async (req, deps) => dustServiceOf(deps).progress(req.ref),
+  dustHistory: async (req, deps) => dustServiceOf(deps).history(req),
+  dustHistoryCsv: async (req, deps) => dustServiceOf(deps).historyCsv(req),
   lowCapCurrencies: async (_req, deps) => lowCapOf(deps),
 };
