@@ -6,6 +6,8 @@ import { useDeskQuery } from '../desk/hooks.ts';
 
 const LOW_CAP_FRESH_MS = 10 * 60_000;
 export const LOW_CAP_WORDS = "Low liquidity: on the exchange's low-cap list, which the API does not withdraw";
+/** Beside a currency in a withdrawal's currency choice, which it cannot be. */
+export const LOW_CAP_CHOICE = 'low liquidity: the API does not withdraw it';
 
 /** The low-cap currencies as a set (empty until read, or when the list cannot be read). */
 export function useLowCap(): ReadonlySet<string> {

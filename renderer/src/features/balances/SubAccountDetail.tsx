@@ -1,3 +1,4 @@
+import { LowCapFlag, useLowCap } from '../../components/LowCap.tsx';
 import { useEffect, useState } from 'react';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
@@ -13,7 +14,7 @@ import { SubAccountTransfers } from './SubAccountTransfers.tsx';
 import './balances.css';
 
 /** Every field of a §2.8 record as the exchange sent it, nested objects flattened to a.b names. */
-function Fields({ record, testid }: { record: Record<string, unknown>; testid: string }) {
+function Fields({ record, testid, lowCap }: { record: Record<string, unknown>; testid: string; lowCap?: ReadonlySet<string> }) {
   const rows: Array<[string, string]> = [];
   const walk = (prefix: string, v: unknown) => {
     if (v !== null && typeof v === 'object' && !Array.isArray(v))
@@ -25,7 +26,10 @@ function Fields({ record, testid }: { record: Record<string, unknown>; testid: s
     <dl className="kv" data-testid={testid}>
       {rows.map(([k, v]) => (
         <div key={k} style={{ display: 'contents' }}>
-          <dt>{k}</dt>
+          <dt>
+            {k}
+            {lowCap && <LowCapFlag currency={k.slice(k.lastIndexOf('.') + 1)} lowCap={lowCap} />}
+          </dt>
           <dd data-field={k}>{v}</dd>
         </div>
       ))}
@@ -40,6 +44,7 @@ export function SubAccountDetail({ uid }: { uid: string }) {
   // (for a window whose event stream connected after that end).
   const detail = useDeskQuery('balancesSubAccount', { uid }, waiting ? { refetchIntervalMs: 1000 } : {});
   const d = detail.data;
+  const lowCap = useLowCap();
   const cached = d?.source === 'cache' && d.error === null;
   useEffect(() => setWaiting(cached), [cached]);
 
@@ -109,7 +114,7 @@ export function SubAccountDetail({ uid }: { uid: string }) {
       {d?.spot && (
         <div className="card">
           <h2>Spot</h2>
-          <Fields record={d.spot} testid="detail-spot" />
+          <Fields record={d.spot} testid="detail-spot" lowCap={lowCap} />
         </div>
       )}
       {d &&
