@@ -32,6 +32,7 @@ export function DustHistory({ accounts, lowCap }: { accounts: DustAccount[]; low
         <label>
           Account{' '}
           <select
+            aria-label="Account"
             value={account}
             onChange={(e) => {
               setAccount(e.target.value);
@@ -49,6 +50,7 @@ export function DustHistory({ accounts, lowCap }: { accounts: DustAccount[]; low
         <label>
           Per page{' '}
           <select
+            aria-label="Per page"
             value={limit}
             onChange={(e) => {
               setLimit(Number(e.target.value));
