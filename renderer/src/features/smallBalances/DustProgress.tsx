@@ -1,11 +1,19 @@
 import type { DustAccount, DustProgress } from '../../../../shared/smallBalance.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
-import { STATE_WORDS } from '../payouts/BatchProgress.tsx';
 
 export function accountName(account: DustAccount): string {
   return account === 'main' ? 'Main account' : `Sub-account ${account}`;
 }
+
+const STATE_WORDS: Record<DustProgress['state'], string> = {
+  drafted: "Drafted: waiting for its drafter's signature in the confirmation window",
+  waiting: 'Waiting for approvals in the confirmation window',
+  approved: "Approved: each conversion goes out signed by its account's own key",
+  sent: 'Every conversion was handed to the exchange',
+  rejected: 'Rejected: nothing is converted',
+  expired: 'Expired before its approvals were complete: nothing is converted; select the balances again if still wanted',
+};
 
 const OUTCOME_WORDS: Record<DustProgress['rows'][number]['outcome'], string> = {
   pending: 'to go',
@@ -26,7 +34,7 @@ export function DustProgressPanel({ batchRef }: { batchRef: string }) {
     <section className="card" aria-label="Conversion progress">
       <h2>{p.title}</h2>
       <p data-testid="batch-state">
-        {STATE_WORDS[p.state].replace("at the exchange's pace for withdrawals", "each signed by its account's own key")}
+        {STATE_WORDS[p.state]}
         {p.state === 'waiting'
           ? ` (${p.approved_by.length} of ${p.needed} signed)`
           : p.approved_by.length
