@@ -70,6 +70,13 @@ describe('converting dust on two sub-accounts', () => {
         expect.arrayContaining(uids.map((uid) => ['small_balance_convert', uid, 1, 'done'])),
       );
       expect(intents).toHaveLength(2);
+      // Each account's history, as the page pages it and exports it.
+      const page = await desk.service().history({ account: uids[0]!, currency: 'DOGE', page: 1, limit: 100 });
+      expect(page.rows.map((r) => [r.currency, r.id])).toEqual([['DOGE', p.rows[0]!.exchange_id]]);
+      expect(page.more).toBe(false);
+      const csv = await desk.service().historyCsv({ account: uids[0]! });
+      expect(csv.csv.split('\n')[0]).toBe('account,id,currency,amount,gt_amount,create_time');
+      expect(csv.rows).toBe(1);
     } finally {
       await desk.close();
     }
