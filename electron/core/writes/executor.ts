@@ -405,8 +405,10 @@ export class WriteExecutor {
       }
       return this.onAmbiguous(this.view(v.id), f.reason);
     }
-    // §4.1 answers a conversion with no body: its history record is looked up at once, so that the journal
-    // holds its id and no later lookup of another conversion can take that record for its own.
+    // §4.1 does not show a conversion's answer; the live documentation (Gate API v4 "Convert small balance":
+    // 200, schema None, and its SDKs return void) has no body, so whatever comes is ignored (WriteAnswer
+    // takes an empty one). Its history record is looked up at once, so that the journal holds its id and
+    // no later lookup of another conversion can take that record for its own.
     const converted = v.kind === 'small_balance_convert' ? await this.lookup(this.view(v.id)) : null;
     const exchangeId = answer?.id ?? answer?.tx_id ?? (converted?.kind === 'found' ? converted.exchange_id : undefined);
     this.record({
