@@ -43,6 +43,16 @@ describe('small balances', () => {
     expect(hist).toHaveLength(1);
     expect(hist[0]).toMatchObject({ currency: 'DOGE', amount: doge.available_balance, gt_amount: doge.convertible_to_gt });
     expect(typeof hist[0]!.id).toBe('string');
+    // The ledger holds the conversion under its history id: the dust to the house account, its GT back.
+    const entries = c.s.db
+      .prepare("SELECT uid, currency, delta FROM ledger_entries WHERE kind = 'small_balance' AND ref = ? ORDER BY id")
+      .all(`small${hist[0]!.id}`);
+    expect(entries).toEqual([
+      { uid: sub.uid, currency: 'DOGE', delta: `-${doge.available_balance}` },
+      { uid: '1', currency: 'DOGE', delta: doge.available_balance },
+      { uid: '1', currency: 'GT', delta: `-${doge.convertible_to_gt}` },
+      { uid: sub.uid, currency: 'GT', delta: doge.convertible_to_gt },
+    ]);
     // The main account's history is its own.
     expect(((await c.get('/wallet/small_balance_history', { currency: 'DOGE' })).json as Hist[]).some((h) => h.id === hist[0]!.id)).toBe(
       false,
