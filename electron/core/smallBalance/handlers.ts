@@ -28,6 +28,7 @@ export function dustServiceOf(deps: Pick<HandlerDeps, 'approvals' | 'session'>):
       return deps.approvals;
     },
     intent: (id) => s.journal?.intent(id),
+    unfinished: () => s.journal?.unfinished('small_balance_convert') ?? [],
     lowCap: async () => (await lowCapOf(deps)).currencies,
   });
 }

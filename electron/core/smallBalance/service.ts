@@ -35,6 +35,8 @@ export interface DustDeps {
   subAccounts(): string[];
   batch(): BatchPort;
   intent(id: string): IntentView | undefined;
+  /** The journal's conversions not yet ended (approved, in flight, unconfirmed, waiting for an operator). */
+  unfinished(): IntentView[];
   lowCap(): Promise<string[]>;
 }
 
@@ -116,6 +118,15 @@ export class DustService {
       const key = `${r.account} ${r.currency}`;
       if (seen.has(key)) throw new InputError(['rows', i], `${r.currency} of ${accountWords(r.account)} is selected twice.`);
       seen.add(key);
+      // Two conversions of one balance at once could take each other's history record as proof: one at a time.
+      const under = this.deps
+        .unfinished()
+        .find((v) => v.body.currency === r.currency && (v.signer ?? 'main') === r.account && v.state !== 'pending_approval');
+      if (under)
+        throw new InputError(
+          ['rows', i],
+          `A conversion of ${r.currency} of ${accountWords(r.account)} is still under way (${under.state.replace(/_/g, ' ')}): nothing was queued. Wait for it to end.`,
+        );
       let items = byAccount.get(r.account);
       if (!items) {
         const client = this.client(r.account, ['rows', i, 'account']);
