@@ -29,6 +29,8 @@ export default function SmallBalancesPage() {
     o.accounts.flatMap((a) =>
       a.items.filter((i) => picked.has(keyOf(a.account, i.currency))).map((i) => ({ account: a.account, currency: i.currency })),
     );
+  // Only what is still listed: a balance converted or grown since it was ticked drops out of the selection.
+  const selected = list.data ? rows(list.data) : [];
   const toggle = (k: string) => {
     review.reset();
     setPicked((s) => {
@@ -74,10 +76,10 @@ export default function SmallBalancesPage() {
               clear={() => setPicked(new Set())}
             />
           )}
-          {list.data && picked.size > 0 && (
+          {selected.length > 0 && (
             <div className="actions">
-              <button type="button" disabled={review.isPending} onClick={() => review.mutate({ rows: rows(list.data) })}>
-                Convert {picked.size} balance{picked.size === 1 ? '' : 's'} to GT…
+              <button type="button" disabled={review.isPending} onClick={() => review.mutate({ rows: selected })}>
+                Convert {selected.length} balance{selected.length === 1 ? '' : 's'} to GT…
               </button>
             </div>
           )}
@@ -88,7 +90,13 @@ export default function SmallBalancesPage() {
               lowCap={lowCap}
               sending={convert.isPending}
               error={convert.error}
-              send={() => list.data && convert.mutate({ rows: rows(list.data) }, { onSuccess: (q) => setSearch({ batch: q.ref }) })}
+              // Exactly the rows reviewed; the core reads their amounts again and refuses one no longer small.
+              send={() =>
+                convert.mutate(
+                  { rows: review.data!.rows.map((r) => ({ account: r.account, currency: r.currency })) },
+                  { onSuccess: (q) => setSearch({ batch: q.ref }) },
+                )
+              }
             />
           )}
           {list.data && <DustHistory accounts={list.data.accounts.map((a) => a.account)} lowCap={lowCap} />}
