@@ -78,6 +78,8 @@ function endpointOf(method: string, path: string): string {
   const p = path
     .replace(/^\/withdrawals\/(?!push$)[^/]+$/, '/withdrawals/{id}')
     .replace(/^\/spot\/orders\/[^/]+$/, '/spot/orders/{id}')
+    // Sub-account management: one bucket per endpoint, whichever sub-account or key it names.
+    .replace(/^\/sub_accounts\/[^/]+(\/keys\/[^/]+)?/, (_m, key: string | undefined) => `/sub_accounts/{user_id}${key ? '/keys/{key}' : ''}`)
     .replace(/^\/(futures|delivery)\/[^/]+\//, '/$1/{settle}/');
   return `${method} ${p}`;
 }

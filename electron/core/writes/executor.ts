@@ -8,6 +8,8 @@ import { buildBody, KINDS, resendable, signerOf, wireRequest, type WriteInput } 
 import { lookupCancel, lookupSpotOrder } from './orderLookups.ts';
 import { lookupTransfer, lookupWithdrawal, reconcileUidTransfer, type Found, type Lookup, type WriteClient } from './lookups.ts';
 import { classifyFailure, DUPLICATE_LABELS } from './outcome.ts';
+import { isManagementKind } from '../../../shared/api/subAccounts.ts';
+import { lookupManagement } from './subAccountLookups.ts';
 
 // Exactly-once writes. The rules, in order of importance:
 // 1. Nothing leaves before the journal holds it: the intent, the approval, and a "sent" record per attempt.
@@ -42,6 +44,20 @@ export interface ExecutorOptions {
    * before every attempt leaves; a refused write is closed unsent, and a throw leaves it waiting.
    */
   gate?: (v: IntentView) => Promise<string | null>;
+  /**
+   * Where a created sub-account key's secret goes, straight from the exchange's answer: the vault, for
+   * that sub-account's signing. The secret is never journaled, logged or answered to the window; without
+   * a sink (or when it fails) the key is reported as made without a usable secret.
+   */
+  keySink?: (uid: string, key: string, secret: Buffer) => void | Promise<void>;
+}
+
+/** Takes the secret out of a key creation's answer (the answer object keeps no copy). */
+function takeSecret(answer: Record<string, unknown> | undefined): Buffer | null {
+  if (!answer || typeof answer.secret !== 'string') return null;
+  const secret = Buffer.from(answer.secret, 'utf8');
+  delete answer.secret;
+  return secret;
 }
 
 export interface WriteEvent {
@@ -102,6 +118,7 @@ export class WriteExecutor {
   private readonly newId: () => string;
   private readonly blocked: () => string | null;
   private readonly gate: ((v: IntentView) => Promise<string | null>) | null;
+  private readonly keySink: ExecutorOptions['keySink'] | null;
   private readonly running = new Map<string, Promise<IntentView>>();
   private readonly listeners = new Set<(e: WriteEvent) => void>();
   private stopped = false;
@@ -118,6 +135,7 @@ export class WriteExecutor {
     this.newId = opts.newId ?? (() => newOrderId(this.now()));
     this.blocked = opts.blocked ?? (() => null);
     this.gate = opts.gate ?? null;
+    this.keySink = opts.keySink ?? null;
   }
 
   /** Every state change, as the journal records it (the core forwards these to the renderer). */
@@ -404,7 +422,9 @@ export class WriteExecutor {
       }
       return this.onAmbiguous(this.view(v.id), f.reason);
     }
-    const exchangeId = answer?.id ?? answer?.tx_id;
+    const secret = v.kind === 'sub_account_key_create' ? takeSecret(answer) : null;
+    const kept = secret ? await this.keepSecret(v, answer, secret) : null;
+    const exchangeId = answer?.id ?? answer?.tx_id ?? answer?.key ?? answer?.user_id;
     this.record({
       type: 'result',
       intent: v.id,
@@ -413,9 +433,36 @@ export class WriteExecutor {
       ...(exchangeId !== undefined && exchangeId !== null ? { exchange_id: String(exchangeId) } : {}),
       ...(typeof answer?.status === 'string' ? { status: answer.status } : {}),
     });
+    if (v.kind === 'sub_account_key_create' && kept !== null) this.secretLost(this.view(v.id), kept);
     // §4.1 answers a main/sub transfer with its tx_id only: its §3.3 status comes from /wallet/order_status,
     // asked at once (and by pollStatuses until it is final).
     if (v.kind === 'main_sub_transfer') await this.confirmStatus(this.view(v.id));
+  }
+
+  /**
+   * Puts a new key's secret into the vault for its sub-account, then wipes this copy. Answers why it could
+   * not be kept (the key then exists at the exchange without a secret the desk holds), or null.
+   */
+  private async keepSecret(v: IntentView, answer: Record<string, unknown> | undefined, secret: Buffer): Promise<string | null> {
+    try {
+      if (!this.keySink) return 'this desk keeps no sub-account keys';
+      if (typeof answer?.key !== 'string') return 'the answer named no key';
+      await this.keySink(String(v.body.user_id), answer.key, secret);
+      return null;
+    } catch (e) {
+      // The sink's own words, never the answer: its message holds no secret.
+      return (e as Error).message;
+    } finally {
+      secret.fill(0);
+    }
+  }
+
+  private secretLost(v: IntentView, why: string): void {
+    this.record({
+      type: 'needs_attention',
+      intent: v.id,
+      reason: `The exchange made key ${v.client_id} for sub-account ${String(v.body.user_id)}, but the desk holds no secret for it (${why}). Disable that key, then create another.`,
+    });
   }
 
   /** The client whose key signs `v`, or why none can. */
@@ -517,6 +564,7 @@ export class WriteExecutor {
       case 'uid_transfer':
         return reconcileUidTransfer(this.client, v, this.claimedUidTransfers(v.id), this.now());
       default:
+        if (isManagementKind(v.kind)) return lookupManagement(this.client, v);
         return Promise.resolve({ kind: 'unknown', reason: 'this kind of write cannot be looked up' });
     }
   }
@@ -551,6 +599,8 @@ export class WriteExecutor {
       ...(l.status !== undefined ? { status: l.status } : {}),
     });
     if (l.copies > 1) this.flagCopies(this.view(v.id), l);
+    // Found by its name after an unclear answer: the answer that carried the secret is gone for good.
+    else if (v.kind === 'sub_account_key_create') this.secretLost(this.view(v.id), 'its secret came only in the answer the desk did not get');
   }
 
   private flagCopies(v: IntentView, l: Found): void {

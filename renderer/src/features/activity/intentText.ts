@@ -12,6 +12,11 @@ export const KIND_NAMES: Record<IntentView['kind'], string> = {
   spot_order: 'Spot order',
   spot_cancel: 'Order cancellation',
   spot_cancel_all: 'Cancel all orders of a pair',
+  sub_account_lock: 'Sub-account lock',
+  sub_account_unlock: 'Sub-account unlock',
+  sub_account_key_create: 'Sub-account key creation',
+  sub_account_key_delete: 'Sub-account key disabled',
+  sub_account_create: 'Sub-account creation',
 };
 
 // What each state means for the operator: the journal's proof, in words.
