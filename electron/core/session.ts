@@ -203,10 +203,31 @@ export class Session {
       newId: () => newOrderId(Date.now(), this.journalOptions(id).key()),
       blocked: () => (this.locked() ? 'the desk is locked' : (this.reconciling.get(id) ?? this.opts.hold?.(id) ?? null)),
       ...(this.opts.gate ? { gate: (v: IntentView) => this.opts.gate!(id, v) } : {}),
+      keySink: (uid, key, secret) => this.keepSubKey(id, subKeys, uid, key, secret),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
     void this.reconcileThenResume(id, journal, client, subKeys, writes);
     return { writes, journal, damage: null };
+  }
+
+  /**
+   * A created key's secret, straight from the exchange's answer: sealed in the vault with the profile
+   * (the built-in Sandbox profile keeps it in memory, as its own keys are play money in the clear), and
+   * signing that sub-account's requests at once. `secret` is the caller's, wiped by it.
+   */
+  private keepSubKey(id: string, subKeys: SubKeyClients, uid: string, key: string, secret: Buffer): void {
+    const own = Buffer.from(secret);
+    if (id === this.builtInId) {
+      const p = this.opts.builtIn!;
+      p.subKeys = [...(p.subKeys ?? []).filter((k) => k.uid !== uid), { uid, key, secret: own }];
+    } else {
+      if (!this.opts.store || !this.opts.vault) throw new Error('this desk keeps no stored profiles');
+      this.opts.store.keepSubKey(id, uid, key, own, this.opts.vault.box());
+      const live = this.current?.id === id ? this.current.profile : null;
+      if (live) live.subKeys = [...(live.subKeys ?? []).filter((k) => k.uid !== uid), { uid, key, secret: own }];
+    }
+    subKeys.replace({ uid, key, secret: own });
+    this.opts.onProfilesChanged?.(this.activeId());
   }
 
   /**
