@@ -40,6 +40,8 @@ export interface KeyInfo {
   opad: Buffer;
   ipAllow: ReadonlySet<string>;
   locked: boolean;
+  /** SubAccountKey.state: 1 normal; 2 locked and 3 frozen are refused. */
+  state: number;
   /** Handed to handlers as ctx.caller; built once per key. */
   caller: AuthedCaller;
 }
@@ -53,6 +55,7 @@ interface KeyRow {
   main_uid: string | null;
   locked: number;
   areas: string | null;
+  state: number | null;
 }
 
 // The Sandbox's own table (the ledger's schema has no place for it): which business areas a
@@ -67,8 +70,9 @@ export class KeyStore {
 
   constructor(private readonly db: DB) {
     db.exec(AREAS_SCHEMA);
-    this.byKey = db.prepare(`SELECT k.key, k.secret, k.uid, k.perms, k.ip_allow, a.main_uid, a.locked, s.areas
-      FROM api_keys k JOIN accounts a ON a.uid = k.uid LEFT JOIN sub_account_areas s ON s.uid = k.uid WHERE k.key = ?`);
+    this.byKey = db.prepare(`SELECT k.key, k.secret, k.uid, k.perms, k.ip_allow, a.main_uid, a.locked, s.areas, st.state
+      FROM api_keys k JOIN accounts a ON a.uid = k.uid LEFT JOIN sub_account_areas s ON s.uid = k.uid
+      LEFT JOIN api_key_states st ON st.key = k.key WHERE k.key = ?`);
   }
 
   /** Unknown keys are not cached, so random keys cannot grow the cache. */
@@ -84,6 +88,7 @@ export class KeyStore {
       ...hmacPads(row.secret),
       ipAllow: new Set(JSON.parse(row.ip_allow) as string[]),
       locked: row.locked !== 0,
+      state: row.state ?? 1,
       caller: Object.freeze({
         key: row.key,
         uid: row.uid,
@@ -97,7 +102,7 @@ export class KeyStore {
     return info;
   }
 
-  /** Called after every admin change (new keys, locks, areas, world reset). */
+  /** Called after every admin change and every sub-account management write (keys, locks, areas, world reset). */
   invalidate(): void {
     this.cache.clear();
   }
@@ -260,6 +265,8 @@ export function authenticate(keys: KeyStore, req: SignedRequest): Caller {
   if (!ok) throw new ApiError('INVALID_SIGNATURE', 'signature mismatch');
 
   if (info.locked) throw new ApiError('ACCOUNT_LOCKED', 'account is locked');
+  // No label of §7 names a disabled key; the locked account's label is the nearest (simulator/README.md).
+  if (info.state !== 1) throw new ApiError('ACCOUNT_LOCKED', `API key is ${info.state === 2 ? 'locked' : 'frozen'} (state ${info.state})`);
   return info.caller;
 }
 

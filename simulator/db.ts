@@ -224,6 +224,17 @@ CREATE INDEX IF NOT EXISTS spot_fills_pair_ts ON spot_fills(pair, ts_ms);
 CREATE TABLE IF NOT EXISTS pair_last (pair TEXT PRIMARY KEY, price TEXT NOT NULL, ts_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS stp_members (uid TEXT PRIMARY KEY, stp_id INTEGER NOT NULL);
 
+-- Sub-account management (§4.4): what the live SubAccount and SubAccountKey models carry beyond the
+-- accounts and api_keys rows. A key without a row is a seeded one: mode 1, state 1, made with its account.
+CREATE TABLE IF NOT EXISTS sub_account_profiles (uid TEXT PRIMARY KEY, remark TEXT NOT NULL DEFAULT '');
+CREATE TABLE IF NOT EXISTS api_key_states (
+  key TEXT PRIMARY KEY,
+  mode INTEGER NOT NULL DEFAULT 1,         -- 1 classic, 2 portfolio (SubAccountKey.mode)
+  state INTEGER NOT NULL DEFAULT 1,        -- 1 normal, 2 locked, 3 frozen; only 1 signs
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+
 -- Every balance change after seeding, one row per account touched; ref names the record that caused it.
 -- Spot orders and trades are journalled in spot_orders and spot_fills instead.
 CREATE TABLE IF NOT EXISTS ledger_entries (

@@ -22,6 +22,8 @@ export interface Ctx {
   nowSec: number;
   /** Source address of the request. */
   ip: string;
+  /** The key cache, for handlers that change keys or locks (they must invalidate it). */
+  keys: KeyStore;
 }
 
 /**
@@ -321,6 +323,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
         body,
         nowSec: st.nowSec,
         ip: req.ip,
+        keys,
       });
     } catch (e) {
       return complete(req, reply, r, st, plan, undefined, e);
@@ -374,6 +377,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   function answer(reply: FastifyReply, r: RouteDef, st: Pending, json: string, bytes: number): void {
     // The client may have gone while the answer waited for a commit.
     if (reply.raw.destroyed) return;
+    if (r.status === 204) return noContent(reply, st);
     // A flat list of names and values: Node takes it as it is, with no object to build and walk.
     reply.raw.writeHead(r.status ?? 200, [
       'x-in-time',
@@ -394,6 +398,12 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       String(bytes),
     ]);
     reply.raw.end(json);
+  }
+
+  /** 204 has no body (RFC 9110), so neither a Content-Type nor a Content-Length. */
+  function noContent(reply: FastifyReply, st: Pending): void {
+    reply.raw.writeHead(204, svcHeaders(st, micros(clock.now() + st.skew)));
+    reply.raw.end();
   }
 
   app.setNotFoundHandler((req, reply) => {

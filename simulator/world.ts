@@ -496,6 +496,7 @@ export function resetWorld(db: DB, nowSec: number): void {
       'spot_fills',
       'pair_last',
       'stp_members',
+      'sub_account_profiles',
     ]) {
       db.prepare(`DELETE FROM ${t}`).run();
     }
@@ -505,6 +506,9 @@ export function resetWorld(db: DB, nowSec: number): void {
     const keep = `uid = '${HOUSE_UID}' OR uid = '${mainUid}' OR (main_uid = '${mainUid}' AND CAST(uid AS INTEGER) < ${Number(mainUid) + 100 + nSubs})`;
     db.prepare(`DELETE FROM api_keys WHERE uid IN (SELECT uid FROM accounts WHERE NOT (${keep}))`).run();
     db.prepare(`DELETE FROM accounts WHERE NOT (${keep})`).run();
+    // Keys made over /sub_accounts/{user_id}/keys have a state row; the seeded ones do not.
+    db.prepare('DELETE FROM api_keys WHERE key IN (SELECT key FROM api_key_states)').run();
+    db.prepare('DELETE FROM api_key_states').run();
     db.prepare('UPDATE accounts SET locked = 0').run();
     if (world === 'demo') db.prepare('UPDATE accounts SET locked = 1 WHERE uid = ?').run(String(Number(mainUid) + 100 + LOCKED_SUB));
     db.prepare("INSERT INTO balances (uid, account_type, sub_key, currency, available) VALUES (?, 'spot', '', 'GT', '100000000')").run(

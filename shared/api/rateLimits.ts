@@ -78,9 +78,9 @@ function endpointOf(method: string, path: string): string {
   const p = path
     .replace(/^\/withdrawals\/(?!push$)[^/]+$/, '/withdrawals/{id}')
     .replace(/^\/spot\/orders\/[^/]+$/, '/spot/orders/{id}')
-    // Sub-account management: one bucket per endpoint, whichever sub-account or key it names.
-    .replace(/^\/sub_accounts\/[^/]+(\/keys\/[^/]+)?/, (_m, key: string | undefined) => `/sub_accounts/{user_id}${key ? '/keys/{key}' : ''}`)
-    .replace(/^\/(futures|delivery)\/[^/]+\//, '/$1/{settle}/');
+    .replace(/^\/(futures|delivery)\/[^/]+\//, '/$1/{settle}/')
+    .replace(/^\/sub_accounts\/\d+(?=\/|$)/, '/sub_accounts/{user_id}')
+    .replace(/^\/sub_accounts\/\{user_id\}\/keys\/[^/]+$/, '/sub_accounts/{user_id}/keys/{key}');
   return `${method} ${p}`;
 }
 

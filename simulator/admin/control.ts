@@ -1,7 +1,8 @@
-import { AREA_NAMES, KeyStore, MAX_IP_ALLOW, MAX_KEYS_PER_ACCOUNT, type RouteGroup } from '../auth.ts';
+import { AREA_NAMES, KeyStore, MAX_KEYS_PER_ACCOUNT, type RouteGroup } from '../auth.ts';
 import { setMeta } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import { Faults, parseFaultSpec } from '../faults.ts';
+import { parseIpList } from '../ledger/subAccountKeys.ts';
 import type { RateLimiter } from '../limits.ts';
 import { createKey, PERMISSION_GROUPS, type PermissionLevel, type Permissions } from '../world.ts';
 import type { AdminCtx, AdminRouteDef } from './types.ts';
@@ -15,7 +16,6 @@ export interface ControlDeps {
   limiter: RateLimiter;
 }
 
-const IPV4 = /^(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
 const LEVELS: readonly PermissionLevel[] = ['none', 'read', 'write'];
 
 function bad(message: string): never {
@@ -52,14 +52,6 @@ export function parsePermissions(v: unknown): Permissions {
   return out;
 }
 
-export function parseIpAllow(v: unknown): string[] {
-  if (v === undefined) return [];
-  if (!Array.isArray(v) || v.some((ip) => typeof ip !== 'string' || !IPV4.test(ip)))
-    bad('ip_allow must be a list of IPv4 addresses (no ranges)');
-  if (v.length > MAX_IP_ALLOW) bad(`ip_allow holds at most ${MAX_IP_ALLOW} addresses`);
-  return [...new Set(v as string[])];
-}
-
 function clockView(ctx: AdminCtx) {
   return { now: ctx.clock.now(), offset_sec: ctx.clock.offset };
 }
@@ -73,7 +65,7 @@ export function controlAdminRoutes(d: ControlDeps): AdminRouteDef[] {
         const b = object(ctx.body);
         const uid = account(ctx, b.uid);
         const perms = parsePermissions(b.perms);
-        const ipAllow = parseIpAllow(b.ip_allow);
+        const ipAllow = parseIpList(b.ip_allow, 'ip_allow');
         if (b.label !== undefined && (typeof b.label !== 'string' || b.label.length > 64))
           bad('label must be a string of at most 64 characters');
         const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM api_keys WHERE uid = ?').get(uid) as { n: number };

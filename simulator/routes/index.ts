@@ -5,6 +5,7 @@ import { accountRoutes } from './accounts.ts';
 import { marketRoutes } from './market.ts';
 import { orderRoutes } from './orders.ts';
 import { recordRoutes } from './records.ts';
+import { subAccountAdminRoutes } from './subAccountAdmin.ts';
 import { subAccountRoutes } from './subAccounts.ts';
 import { transferRoutes } from './transfers.ts';
 import { walletRoutes } from './wallet.ts';
@@ -22,6 +23,7 @@ export function allRoutes(deps: RouteDeps): RouteDef[] {
     ...recordRoutes(),
     ...transferRoutes(),
     ...subAccountRoutes(),
+    ...subAccountAdminRoutes(),
     ...withdrawalRoutes(deps.options),
     ...accountRoutes(),
     ...marketRoutes(),

@@ -1,6 +1,7 @@
 import { ApiError } from '../errors.ts';
 import { subAccountsOf } from '../ledger/transfers.ts';
 import { FUTURES_SETTLES } from '../ledger/catalog.ts';
+import { listSubAccounts } from '../ledger/subAccountAdmin.ts';
 import type { Ctx, RouteDef } from '../server.ts';
 import { mainOnly, optional, page, pageLimit } from './params.ts';
 import { subUidList } from './records.ts';
@@ -79,14 +80,7 @@ export function subAccountRoutes(): RouteDef[] {
         mainOnly(ctx.caller, 'GET /sub_accounts');
         const type = optional(ctx.query, 'type') ?? '1';
         if (type !== '0' && type !== '1') throw new ApiError('INVALID_PARAM_VALUE', 'type must be 0 or 1');
-        return subAccountsOf(ctx.db, ctx.caller.mainUid).map((a) => ({
-          remark: '',
-          login_name: a.name,
-          user_id: Number(a.uid),
-          state: a.locked ? 2 : 1,
-          type: 1,
-          create_time: a.created_at,
-        }));
+        return listSubAccounts(ctx.db, ctx.caller.mainUid);
       },
     },
   ];

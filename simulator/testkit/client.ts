@@ -22,6 +22,7 @@ export interface Client {
   get(path: string, query?: Record<string, string | number>, key?: Key): Promise<Reply>;
   post(path: string, body: unknown, key?: Key): Promise<Reply>;
   del(path: string, key?: Key): Promise<Reply>;
+  put(path: string, body: unknown, key?: Key): Promise<Reply>;
   publicGet(path: string, query?: Record<string, string | number>): Promise<Reply>;
   admin(method: string, path: string, body?: unknown): Promise<Reply>;
   /** Moves every waiting withdrawal one step along its life cycle. */
@@ -69,6 +70,8 @@ function clientOf(s: RunningSandbox): Client {
     post: (path, body, key = s.credentials.main) =>
       signed(s.baseUrl, key, { method: 'POST', path, body: body === undefined ? '' : JSON.stringify(body), timestamp: ts() }),
     del: (path, key = s.credentials.main) => signed(s.baseUrl, key, { method: 'DELETE', path, timestamp: ts() }),
+    put: (path, body, key = s.credentials.main) =>
+      signed(s.baseUrl, key, { method: 'PUT', path, body: JSON.stringify(body), timestamp: ts() }),
     publicGet: (path, query) =>
       send(s.baseUrl, { method: 'GET', path: `${new URL(s.baseUrl).pathname}${path}${query ? `?${qs(query)}` : ''}` }),
     admin: (method, path, body) => admin(s, method, path, body),
