@@ -37,8 +37,8 @@ export const SubAccountKey = z.looseObject({
 });
 export type SubAccountKey = z.output<typeof SubAccountKey>;
 
-/** The §5.2 permission groups a key may be given, by the live service's names. */
-export const KEY_PERMISSIONS = ['wallet', 'spot', 'futures', 'delivery', 'withdraw'] as const;
+/** The §5.2 permission groups a sub-account key may be given, by the live service's names (§5.5: never withdrawal). */
+export const KEY_PERMISSIONS = ['spot', 'futures', 'delivery', 'wallet'] as const;
 
 /** §5.3: at most 20 IPv4 addresses, no ranges. */
 export const MAX_KEY_IPS = 20;
