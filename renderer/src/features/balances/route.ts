@@ -15,8 +15,18 @@ function uidFromHash(): string | null {
   return m ? m[1]! : null;
 }
 
+function incidentFromHash(): string | null {
+  const m = /^#\/?sub-accounts\/(\d{1,20})\/incident$/.exec(window.location.hash);
+  return m ? m[1]! : null;
+}
+
 export function useSubAccountUid(): string | null {
   return useSyncExternalStore(subscribe, uidFromHash);
+}
+
+/** #/sub-accounts/<uid>/incident: the incident page of one sub-account. */
+export function useIncidentUid(): string | null {
+  return useSyncExternalStore(subscribe, incidentFromHash);
 }
 
 export function isSubAccountsHash(name: string): boolean {
@@ -24,6 +34,8 @@ export function isSubAccountsHash(name: string): boolean {
 }
 
 export const subAccountHref = (uid: string) => `#/${SUB_ACCOUNTS_ROUTE}/${uid}`;
+
+export const incidentHref = (uid: string) => `#/${SUB_ACCOUNTS_ROUTE}/${uid}/incident`;
 
 /** The Transfers page with a main/sub transfer form pre-filled for this sub-account. */
 export const transferHref = (uid: string) => `#/transfers?new=main_sub&sub=${uid}`;

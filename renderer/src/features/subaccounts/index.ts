@@ -1,0 +1,3 @@
+export { IncidentPage } from './IncidentPage.tsx';
+export { LockControl } from './LockControl.tsx';
+export { ManagePanel } from './ManagePanel.tsx';
