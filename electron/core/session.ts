@@ -204,6 +204,7 @@ export class Session {
       blocked: () => (this.locked() ? 'the desk is locked' : (this.reconciling.get(id) ?? this.opts.hold?.(id) ?? null)),
       ...(this.opts.gate ? { gate: (v: IntentView) => this.opts.gate!(id, v) } : {}),
       keySink: (uid, key, secret) => this.keepSubKey(id, subKeys, uid, key, secret),
+      keyGone: (uid, key) => this.forgetSubKey(id, subKeys, uid, key),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
     void this.reconcileThenResume(id, journal, client, subKeys, writes);
@@ -227,6 +228,23 @@ export class Session {
       if (live) live.subKeys = [...(live.subKeys ?? []).filter((k) => k.uid !== uid), { uid, key, secret: own }];
     }
     subKeys.replace({ uid, key, secret: own });
+    this.opts.onProfilesChanged?.(this.activeId());
+  }
+
+  /** A sub-account key removed at the exchange: the profile and the signing clients drop it, if it is the one held. */
+  private forgetSubKey(id: string, subKeys: SubKeyClients, uid: string, key: string): void {
+    const drop = (p: Profile): void => {
+      const gone = p.subKeys?.find((k) => k.uid === uid && k.key === key);
+      if (!gone) return;
+      p.subKeys = p.subKeys!.filter((k) => k !== gone);
+      if (Buffer.isBuffer(gone.secret)) gone.secret.fill(0);
+    };
+    if (id === this.builtInId) drop(this.opts.builtIn!);
+    else {
+      if (this.opts.store && this.opts.vault && !this.locked()) this.opts.store.dropSubKey(id, uid, key, this.opts.vault.box());
+      if (this.current?.id === id) drop(this.current.profile);
+    }
+    subKeys.remove(uid, key);
     this.opts.onProfilesChanged?.(this.activeId());
   }
 

@@ -38,6 +38,7 @@ export class NoSubKeyError extends Error {
 
 export class SubKeyClients {
   private readonly clients = new Map<string, ApiClient>();
+  private readonly keys = new Map<string, string>();
 
   constructor(private readonly opts: SubKeyClientsOptions) {
     if (!opts.scheduler && !opts.limitsOff) throw new Error("sub-account clients share the desk's scheduler: pass it");
@@ -52,7 +53,16 @@ export class SubKeyClients {
     this.put(k);
   }
 
+  /** The key of `uid` was removed at the exchange: nothing signs with it any more. */
+  remove(uid: string, key: string): void {
+    if (this.keys.get(uid) === key) {
+      this.clients.delete(uid);
+      this.keys.delete(uid);
+    }
+  }
+
   private put(k: SubKey): void {
+    this.keys.set(k.uid, k.key);
     const opts = this.opts;
     this.clients.set(
       k.uid,

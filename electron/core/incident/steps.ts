@@ -20,6 +20,8 @@ export interface IncidentFacts {
   balances: ReadonlyArray<{ currency: string; available: string; locked: string }>;
   /** Whether the desk holds a key of the sub-account (its orders are cancelled with it). */
   deskKey: boolean;
+  /** Locked already: its keys and transfers are refused, so only the keys' removal is left to do. */
+  locked?: boolean;
 }
 
 /** §8.5: transfer amounts carry at most 8 decimals; a remainder below that stays. */
@@ -33,6 +35,10 @@ export function incidentWrites(f: IncidentFacts): { write: Write; note: string }
       what: `disable key ${key.slice(0, 4)}… (${why})`,
     });
   for (const k of f.keys) if (!k.desk) removeKey(k.key, "not the desk's");
+  if (f.locked) {
+    for (const k of f.keys) if (k.desk) removeKey(k.key, "the desk's own");
+    return steps.map((s, i) => ({ write: s.write, note: `incident ${f.uid} step ${i + 1}/${steps.length}: ${s.what}` }));
+  }
   if (f.deskKey)
     for (const pair of f.openPairs)
       steps.push({ write: { kind: 'spot_cancel_all', input: { currency_pair: pair, sub_uid: f.uid } }, what: `cancel all ${pair} orders` });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dec, Dec, fmt } from '../../../shared/money.ts';
 import { OpenOrdersOfPair } from '../../../shared/api/orders.ts';
 import { listOf, SpotAccount, SubAccountSpotBalance, SubAccountTransfer, Withdrawal } from '../../../shared/api/records.ts';
 import { isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
@@ -104,7 +105,7 @@ export class SubAccountsService {
     const s = this.active();
     const account = (await subAccountsOf(s.client)).find((a) => a.user_id === uid);
     if (!account) throw new InputError(['user_id'], `there is no sub-account ${uid} under this profile's main account`);
-    const f = await this.facts(s, uid);
+    const f = await this.facts(s, uid, account.state === SUB_ACCOUNT_LOCKED_STATE);
     const since = Math.floor(this.now() / 1000) - 86_400;
     const transfers = await s.client.request(
       {
@@ -125,7 +126,7 @@ export class SubAccountsService {
       login_name: account.login_name,
       locked: account.state === SUB_ACCOUNT_LOCKED_STATE,
       desk_key: key ? maskKey(key) : null,
-      balances: f.facts.balances.map((b) => ({ ...b })),
+      balances: f.shown.map((b) => ({ ...b })),
       open_orders: f.orders,
       withdrawals: f.withdrawals,
       transfers: transfers.map((t) => ({
@@ -144,8 +145,10 @@ export class SubAccountsService {
   private async facts(
     s: ActiveSession,
     uid: string,
+    locked: boolean,
   ): Promise<{
     facts: IncidentFacts;
+    shown: IncidentFacts['balances'];
     orders: IncidentView['open_orders'];
     withdrawals: IncidentView['withdrawals'];
     unread: string | null;
@@ -155,6 +158,8 @@ export class SubAccountsService {
     let unread: string | null = null;
     let sub: ApiClient | null = mine ? s.subKeys.client(uid) : null;
     let orders: IncidentView['open_orders'] = null;
+    /** What cancelling the open orders frees, per currency: a buy's rest at its price, a sell's rest. */
+    const released = new Map<string, Dec>();
     let withdrawals: IncidentView['withdrawals'] = null;
     let balances: IncidentFacts['balances'] | null = null;
     if (sub) {
@@ -163,6 +168,12 @@ export class SubAccountsService {
         orders = open.flatMap((p) =>
           p.orders.map((o) => ({ id: o.id, currency_pair: p.currency_pair, side: o.side, amount: o.amount, price: o.price })),
         );
+        for (const p of open)
+          for (const o of p.orders) {
+            const [base, quote] = p.currency_pair.split('_') as [string, string];
+            const [c, v] = o.side === 'buy' ? [quote, dec(o.left).mul(dec(o.price))] : [base, dec(o.left)];
+            released.set(c, (released.get(c) ?? new Dec(0)).plus(v));
+          }
         balances = (await sub.request({ method: 'GET', path: '/spot/accounts', priority: 'action' }, listOf(SpotAccount))).map((a) => ({
           currency: a.currency,
           available: a.available,
@@ -194,13 +205,29 @@ export class SubAccountsService {
       }));
     }
     const openPairs = [...new Set((orders ?? []).map((o) => o.currency_pair))];
-    return { facts: { uid, keys, openPairs, balances, deskKey: sub !== null }, orders, withdrawals, unread };
+    // Only what the cancellations free is swept beside what is available: a balance held for another
+    // reason stays, so that no sweep asks for more than the sub-account will hold.
+    const sweepable = balances.map((b) => ({
+      ...b,
+      locked: fmt(Dec.min(dec(b.locked), released.get(b.currency) ?? new Dec(0))),
+    }));
+    return {
+      facts: { uid, keys, openPairs, balances: sweepable, deskKey: sub !== null, locked },
+      shown: balances,
+      orders,
+      withdrawals,
+      unread,
+    };
   }
 
   async draftIncident(uid: string): Promise<{ ticket: string; title: string; ref: string }> {
     const s = this.active();
-    const { facts } = await this.facts(s, uid);
+    const account = (await subAccountsOf(s.client)).find((a) => a.user_id === uid);
+    if (!account) throw new InputError(['user_id'], `there is no sub-account ${uid} under this profile's main account`);
+    const { facts } = await this.facts(s, uid, account.state === SUB_ACCOUNT_LOCKED_STATE);
     const writes = incidentWrites(facts);
+    if (!writes.length)
+      throw new InputError(['user_id'], `sub-account ${uid} is locked and has no key left: there is nothing left to contain`);
     const t = await this.opts.approvals.draftBatch({
       batch: 'incident',
       title: `Contain sub-account ${uid}`,

@@ -50,6 +50,8 @@ export interface ExecutorOptions {
    * a sink (or when it fails) the key is reported as made without a usable secret.
    */
   keySink?: (uid: string, key: string, secret: Buffer) => void | Promise<void>;
+  /** A sub-account key the exchange no longer holds (its removal landed): the desk stops signing with it. */
+  keyGone?: (uid: string, key: string) => void;
 }
 
 /** Takes the secret out of a key creation's answer (the answer object keeps no copy). */
@@ -119,6 +121,7 @@ export class WriteExecutor {
   private readonly blocked: () => string | null;
   private readonly gate: ((v: IntentView) => Promise<string | null>) | null;
   private readonly keySink: ExecutorOptions['keySink'] | null;
+  private readonly keyGone: ExecutorOptions['keyGone'] | null;
   private readonly running = new Map<string, Promise<IntentView>>();
   private readonly listeners = new Set<(e: WriteEvent) => void>();
   private stopped = false;
@@ -136,6 +139,7 @@ export class WriteExecutor {
     this.blocked = opts.blocked ?? (() => null);
     this.gate = opts.gate ?? null;
     this.keySink = opts.keySink ?? null;
+    this.keyGone = opts.keyGone ?? null;
   }
 
   /** Every state change, as the journal records it (the core forwards these to the renderer). */
@@ -290,6 +294,13 @@ export class WriteExecutor {
   private record(body: IntentBody): void {
     this.journal.append(body);
     const event: WriteEvent = { record: body.type, intent: this.view(body.intent) };
+    if (body.type === 'result' && body.outcome === 'accepted' && event.intent.kind === 'sub_account_key_delete') {
+      try {
+        this.keyGone?.(String(event.intent.body.user_id), String(event.intent.body.key));
+      } catch {
+        // The key is gone at the exchange either way; a desk that still holds it is only refused.
+      }
+    }
     for (const fn of this.listeners) {
       try {
         fn(event);

@@ -162,7 +162,9 @@ export function IncidentPage({ uid }: { uid: string }) {
               ))}
             </ol>
             {draft.isError && <ErrorPanel error={draft.error} />}
-            {draft.data ? (
+            {v.steps.length === 0 ? (
+              <p data-testid="nothing-to-contain">Locked, and no key left: nothing is left to contain.</p>
+            ) : draft.data ? (
               <p role="status">{draft.data.title}: sign it in the confirmation window.</p>
             ) : (
               <button type="button" className="danger" disabled={draft.isPending} onClick={() => draft.mutate({ user_id: uid })}>
