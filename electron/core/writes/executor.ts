@@ -611,7 +611,8 @@ export class WriteExecutor {
     });
     if (l.copies > 1) this.flagCopies(this.view(v.id), l);
     // Found by its name after an unclear answer: the answer that carried the secret is gone for good.
-    else if (v.kind === 'sub_account_key_create') this.secretLost(this.view(v.id), 'its secret came only in the answer the desk did not get');
+    else if (v.kind === 'sub_account_key_create')
+      this.secretLost(this.view(v.id), 'its secret came only in the answer the desk did not get');
   }
 
   private flagCopies(v: IntentView, l: Found): void {
