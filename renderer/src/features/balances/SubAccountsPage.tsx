@@ -14,7 +14,7 @@ import { figure } from './format.ts';
 import { FiguresAge } from './FiguresAge.tsx';
 import { useBalancesProgress } from './hooks.ts';
 import { incidentHref, subAccountHref, transferHref } from './route.ts';
-import { LockControl } from '../subaccounts/index.ts';
+import { LockControl, NewSubAccount } from '../subaccounts/index.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
 import { FIRST_VIEW } from './matrixQuery.ts';
@@ -170,6 +170,7 @@ export function SubAccountsPage() {
             </button>
           ))}
         </div>
+        <NewSubAccount />
       </header>
       <AlertsPanel />
       <div className="row">

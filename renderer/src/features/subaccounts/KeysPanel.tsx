@@ -31,7 +31,7 @@ function DisableKey({ uid, k }: { uid: string; k: ManagedKey }) {
   );
 }
 
-function CreateKey({ uid }: { uid: string }) {
+export function CreateKey({ uid, title = 'Create key' }: { uid: string; title?: string }) {
   const draft = useDeskMutation('approvalsDraft');
   const [label, setLabel] = useState('');
   const [groups, setGroups] = useState<Record<string, boolean>>({ spot: true, wallet: true });
@@ -58,13 +58,13 @@ function CreateKey({ uid }: { uid: string }) {
   return (
     <form
       className="create-key"
-      aria-label="Create key"
+      aria-label={title}
       onSubmit={(e) => {
         e.preventDefault();
         submit();
       }}
     >
-      <h3>Create key</h3>
+      <h3>{title}</h3>
       <p className="small muted">
         Needs the change quorum. The secret goes from the exchange straight into the vault, for this sub-account's signing; it is never
         shown.

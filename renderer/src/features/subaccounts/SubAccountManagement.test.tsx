@@ -7,6 +7,7 @@ import { baseAnswers } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { SubAccountDetail } from '../balances/SubAccountDetail.tsx';
 import { TransferForm } from '../transfers/TransferForm.tsx';
+import { NewSubAccount } from './NewSubAccount.tsx';
 
 // A sub-account's page manages it: Lock (any operator, one confirmation) or Unlock (the change quorum),
 // its keys with "Disable key", and "Create key", each drafted for the confirmation window and nothing sent
@@ -142,5 +143,55 @@ describe('transfer forms and locked sub-accounts', () => {
     );
     await userEvent.type(screen.getByLabelText('Sub-account uid'), '101');
     expect(screen.getByText(/sub-account 101 is locked: the exchange refuses transfers/)).toBeTruthy();
+  });
+});
+
+describe('New sub-account', () => {
+  it('checks the login name by the contract, drafts the create, and offers its first key once the exchange made it', async () => {
+    let done = false;
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      approvalsDraft: (r) => drafted(r.write.kind),
+      requestStatus: () => ({
+        ref: 'R1',
+        state: done ? 'sent' : 'to_sign',
+        approved_by: done ? ['Alice'] : [],
+        needed: 1,
+        rejected: null,
+        expires_at: null,
+        intent: done
+          ? ({
+              id: 'R1',
+              kind: 'sub_account_create',
+              client_id: 'incident_ops',
+              body: { login_name: 'incident_ops' },
+              state: 'done',
+              created_at: 1,
+              updated_at: 2,
+              attempts: 1,
+              absent_lookups: 0,
+              exchange_id: '10000120',
+            } as never)
+          : null,
+      }),
+    });
+    renderWithDesk(fake, <NewSubAccount />);
+    await userEvent.click(screen.getByRole('button', { name: 'New sub-account' }));
+    const form = screen.getByRole('form', { name: 'New sub-account' });
+    await userEvent.type(within(form).getByLabelText('Login name'), 'Ops!');
+    await userEvent.click(within(form).getByRole('button', { name: 'Send for signing' }));
+    expect((await within(form).findByRole('alert')).textContent).toMatch(/^a login name is 4 to 32 lower-case letters/);
+    expect(fake.count('approvalsDraft')).toBe(0);
+
+    await userEvent.clear(within(form).getByLabelText('Login name'));
+    await userEvent.type(within(form).getByLabelText('Login name'), 'incident_ops');
+    await userEvent.click(within(form).getByRole('button', { name: 'Send for signing' }));
+    await waitFor(() =>
+      expect(fake.calls.approvalsDraft).toEqual([{ write: { kind: 'sub_account_create', input: { login_name: 'incident_ops' } } }]),
+    );
+    expect(screen.queryByRole('form', { name: /first key/ })).toBeNull();
+    done = true;
+    fake.emit('approvals', {});
+    expect(await screen.findByRole('form', { name: 'Its first key (optional): sub-account 10000120' })).toBeTruthy();
   });
 });
