@@ -2,7 +2,11 @@ import { BatchPayload } from '../../../shared/api/batch.ts';
 import { isManagementKind, MANAGEMENT_CLASS } from '../../../shared/api/subAccounts.ts';
 import type { Act } from '../../../shared/api/roles.ts';
 import type { Verdict, WriteFacts } from '../../../shared/api/policy.ts';
-import type { Proposal, RequestPayload } from './governance.ts';
+/** What of a governance proposal decides its management class (governance.ts Proposal has these). */
+interface Proposed {
+  what: string;
+  payload: string;
+}
 
 // Sub-account management under governance. Containing a sub-account (a lock, a key's removal) is like
 // freezing the desk: any operator who may freeze signs it, and that one signature is its quorum. Giving
@@ -11,15 +15,15 @@ import type { Proposal, RequestPayload } from './governance.ts';
 
 export type ManagementNeed = 'contain' | 'access';
 
-const needs = new WeakMap<Proposal, ManagementNeed | null>();
+const needs = new WeakMap<Proposed, ManagementNeed | null>();
 
 /** The strictest management class among a request's or batch's rows, or null when it has none. */
-export function managementNeed(p: Proposal): ManagementNeed | null {
+export function managementNeed(p: Proposed): ManagementNeed | null {
   if (p.what !== 'request' && p.what !== 'batch') return null;
   if (!needs.has(p)) {
     const kinds =
       p.what === 'request'
-        ? [(JSON.parse(p.payload) as RequestPayload).kind]
+        ? [(JSON.parse(p.payload) as { kind: string }).kind]
         : BatchPayload.parse(JSON.parse(p.payload)).rows.map((r) => r.kind);
     const classes = kinds.filter(isManagementKind).map((k) => MANAGEMENT_CLASS[k]);
     needs.set(p, classes.includes('access') ? 'access' : classes.length ? 'contain' : null);

@@ -2,7 +2,7 @@ import type { IncidentRun } from '../../../../shared/incident.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
-import { subAccountHref } from '../balances/route.ts';
+import { subAccountHref } from './route.ts';
 
 // One page to contain a compromised sub-account: what it holds and does now (balances, open orders,
 // pending withdrawals, the last 24 hours of transfers), and the containment sequence (disable its keys,

@@ -1,6 +1,6 @@
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
-import { incidentHref } from '../balances/route.ts';
+import { incidentHref } from './route.ts';
 import { KeysPanel } from './KeysPanel.tsx';
 import { LockControl } from './LockControl.tsx';
 

@@ -5,11 +5,10 @@ import type { ManagedKey } from '../../../../shared/incident.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
-import { SubAccountDetail } from '../balances/SubAccountDetail.tsx';
-import { TransferForm } from '../transfers/TransferForm.tsx';
+import { ManagePanel } from './ManagePanel.tsx';
 import { NewSubAccount } from './NewSubAccount.tsx';
 
-// A sub-account's page manages it: Lock (any operator, one confirmation) or Unlock (the change quorum),
+// A sub-account's page manages it (its Management panel): Lock (any operator, one confirmation) or Unlock (the change quorum),
 // its keys with "Disable key", and "Create key", each drafted for the confirmation window and nothing sent
 // from here. The page never holds a key's secret: it shows that the desk signs with a key, not the secret.
 
@@ -44,13 +43,13 @@ function desk(locked: boolean) {
 describe("a sub-account's management", () => {
   it('drafts a lock for the confirmation window, and says an unlock needs the change quorum', async () => {
     const fake = desk(false);
-    renderWithDesk(fake, <SubAccountDetail uid="101" />);
+    renderWithDesk(fake, <ManagePanel uid="101" />);
     expect(await screen.findByText(/Any operator may lock, like a freeze/)).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Lock sub-account 101' }));
     await waitFor(() => expect(fake.calls.approvalsDraft).toEqual([{ write: { kind: 'sub_account_lock', input: { user_id: '101' } } }]));
 
     const lockedDesk = desk(true);
-    renderWithDesk(lockedDesk, <SubAccountDetail uid="101" />);
+    renderWithDesk(lockedDesk, <ManagePanel uid="101" />);
     expect(await screen.findByText('Locked')).toBeTruthy();
     expect(screen.getByText(/it needs the change quorum/)).toBeTruthy();
     await userEvent.click(screen.getByRole('button', { name: 'Unlock 101' }));
@@ -61,7 +60,7 @@ describe("a sub-account's management", () => {
 
   it('lists the keys (name, permissions, IP list, created, seen) and drafts "Disable key" for the exact key', async () => {
     const fake = desk(false);
-    renderWithDesk(fake, <SubAccountDetail uid="101" />);
+    renderWithDesk(fake, <ManagePanel uid="101" />);
     const row = await screen.findByTestId('key-AKde…cdef');
     const cells = within(row)
       .getAllByRole('cell')
@@ -85,7 +84,7 @@ describe("a sub-account's management", () => {
 
   it('checks "Create key" by the contract before drafting: more than 20 IPs are refused, a good one is drafted', async () => {
     const fake = desk(false);
-    renderWithDesk(fake, <SubAccountDetail uid="101" />);
+    renderWithDesk(fake, <ManagePanel uid="101" />);
     const form = await screen.findByRole('form', { name: 'Create key' });
     await userEvent.type(within(form).getByLabelText('Key label'), 'ops');
     await userEvent.type(within(form).getByLabelText(/IP allow-list/), Array.from({ length: 21 }, (_, i) => `10.0.0.${i + 1}`).join(' '));
@@ -114,35 +113,6 @@ describe("a sub-account's management", () => {
         },
       ]),
     );
-  });
-});
-
-describe('transfer forms and locked sub-accounts', () => {
-  it('leave a locked sub-account out of the choices and say why', async () => {
-    const fake = fakeDesk({
-      ...baseAnswers(),
-      subAccountsManaged: [
-        { user_id: '101', login_name: 'ops', remark: '', locked: true, desk_key: null },
-        { user_id: '102', login_name: 'mm', remark: '', locked: false, desk_key: null },
-      ],
-      balancesMatrix: {
-        ...(baseAnswers().balancesMatrix as object),
-        total_rows: 2,
-        rows: [
-          { uid: '101', name: 'ops' },
-          { uid: '102', name: 'mm' },
-        ],
-      } as never,
-    });
-    renderWithDesk(fake, <TransferForm form="main_sub" subKeys={[]} />);
-    expect((await screen.findByTestId('locked-left-out')).textContent).toMatch(
-      /Left out, locked: ops \(101\)\. The exchange refuses transfers/,
-    );
-    await waitFor(() =>
-      expect([...screen.getByTestId('known-sub-accounts').querySelectorAll('option')].map((o) => o.getAttribute('value'))).toEqual(['102']),
-    );
-    await userEvent.type(screen.getByLabelText('Sub-account uid'), '101');
-    expect(screen.getByText(/sub-account 101 is locked: the exchange refuses transfers/)).toBeTruthy();
   });
 });
 
