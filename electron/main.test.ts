@@ -118,7 +118,7 @@ describe('electron/main.ts', () => {
   it('loads the window from app://, registered standard and secure before ready, serving only the build folder', async () => {
     const f = await loadMain();
     expect(f.protocol.privileged).toEqual([
-      { schemes: [{ scheme: 'app', privileges: { standard: true, secure: true } }], afterReady: false },
+      { schemes: [{ scheme: 'app', privileges: { standard: true, secure: true, codeCache: true } }], afterReady: false },
     ]);
     const serve = f.protocol.handlers.get('app')!;
     expect(serve).toBeDefined();

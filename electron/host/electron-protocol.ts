@@ -19,8 +19,10 @@ export interface ProtocolLike {
 
 /** Must run before the app is ready (Electron's rule for privileged schemes). */
 export function registerAppScheme(protocol: Pick<ProtocolLike, 'registerSchemesAsPrivileged'>): void {
-  // standard: origins and relative URLs work as on the web; secure: treated like https (no mixed content).
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true } }]);
+  // standard: origins and relative URLs work as on the web; secure: treated like https (no mixed content);
+  // codeCache: V8 keeps the compiled renderer between starts, so a later start parses no script again
+  // before the first paint (issue 25; Electron's CustomScheme, needs standard).
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, codeCache: true } }]);
 }
 
 function answer(status: number, text: string): Response {

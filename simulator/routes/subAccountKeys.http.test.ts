@@ -250,3 +250,23 @@ describe('§8.2 sub-account management: 80 / 10 s per endpoint and UID', () => {
     expect((await lim.get(`/sub_accounts/${ids[0]}`)).status).toBe(200);
   });
 });
+
+describe('admin reset', () => {
+  const fresh = useClient();
+
+  test('removes the keys and remarks made over /sub_accounts; the seeded keys stay', async () => {
+    const sub = fresh.subs[0]!;
+    const made = await fresh.post(`/sub_accounts/${sub.uid}/keys`, { name: 'temp', perms: [{ name: 'spot', read_only: true }] });
+    const k = { ...(made.json as { key: string; secret: string }), uid: sub.uid };
+    expect((await fresh.get('/spot/accounts', {}, k)).status).toBe(200);
+    const remarked = (await fresh.post('/sub_accounts', { login_name: 'gone_after_reset', remark: 'r' })).json as { user_id: number };
+
+    expect((await fresh.admin('POST', '/reset')).status).toBe(200);
+    expect(failure(await fresh.get('/spot/accounts', {}, k))).toEqual({ status: 401, label: 'INVALID_KEY' });
+    expect(((await fresh.get(`/sub_accounts/${sub.uid}/keys`)).json as { key: string }[]).map((x) => x.key)).toEqual([sub.key]);
+    expect((await fresh.get('/spot/accounts', {}, sub)).status).toBe(200);
+    expect(failure(await fresh.get(`/sub_accounts/${remarked.user_id}`))).toEqual({ status: 404, label: 'SUB_ACCOUNT_NOT_FOUND' });
+    const again = (await fresh.post('/sub_accounts', { login_name: 'gone_after_reset' })).json as { remark: string };
+    expect(again.remark).toBe('');
+  });
+});

@@ -1,14 +1,16 @@
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { NavLink, Outlet, useNavigation } from 'react-router';
 import { useDeskEventsIntoCache, useDeskQuery } from '../desk/hooks.ts';
 import { FreezeBanner } from '../features/approvals/FreezeBanner.tsx';
 import { useBrowserNotifications } from '../features/history/useNotifications.ts';
-import { LockScreen } from '../features/lock/LockScreen.tsx';
 import { NoticeTray } from '../features/notices/index.ts';
 import { PAGES } from './routes.ts';
 import { StatusBar } from './StatusBar.tsx';
 import { useAppliedTheme } from './theme.ts';
 import { useReportActivity } from './useReportActivity.ts';
+
+// A locked vault is the rare start: the lock screen's form code stays out of the first paint (issue 25).
+const LockScreen = lazy(() => import('../features/lock/LockScreen.tsx').then((m) => ({ default: m.LockScreen })));
 
 /** The frame around every page: the sidebar, the page in view, and the status bar; or the lock screen. */
 export function Shell() {
@@ -25,7 +27,12 @@ export function Shell() {
     if (wasLocked.current && !locked) document.querySelector<HTMLElement>('main h1')?.focus();
     wasLocked.current = locked;
   }, [locked]);
-  if (locked) return <LockScreen keychain={vault.data?.backend === 'safeStorage'} waitMs={vault.data?.unlock_wait_ms ?? 0} />;
+  if (locked)
+    return (
+      <Suspense fallback={<p role="status">Opening the lock screen…</p>}>
+        <LockScreen keychain={vault.data?.backend === 'safeStorage'} waitMs={vault.data?.unlock_wait_ms ?? 0} />
+      </Suspense>
+    );
   return (
     <div className="shell">
       <nav className="sidebar" aria-label="Pages">

@@ -6,7 +6,7 @@ import { deskQuery } from '../../desk/queryOptions.ts';
 /**
  * A start opens on the Overview: its last known total and the exchange's are asked for while the page's
  * code still loads, so that the first render already has the figures to paint (issue 25). Another page
- * in the address asks nothing here.
+ * in the address asks nothing here. The page's own chunk is fetched beside them, not after the shell renders.
  */
 export function prefetchOverview(qc: QueryClient, desk: Desk, hash: string): void {
   const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?');
@@ -15,4 +15,5 @@ export function prefetchOverview(qc: QueryClient, desk: Desk, hash: string): voi
   const currency: ValuationCurrency = (VALUATION_CURRENCIES as readonly string[]).includes(asked) ? (asked as ValuationCurrency) : 'USDT';
   void qc.prefetchQuery(deskQuery(desk, 'lastKnown', { channel: 'totalBalance', request: { currency } }));
   void qc.prefetchQuery(deskQuery(desk, 'totalBalance', { currency }));
+  void import('./OverviewPage.tsx');
 }
