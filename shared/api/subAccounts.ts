@@ -96,3 +96,19 @@ export function permsOfText(text: string): { name: string; read_only: boolean }[
 export function keyName(label: string, clientId: string): string {
   return `${label}.${clientId.slice(-12)}`;
 }
+
+/** A management write in words, from its journaled body (the Activity and Approvals pages' line). */
+export function managementSummary(kind: ManagementKind, b: Readonly<Record<string, string | number | boolean>>): string {
+  switch (kind) {
+    case 'sub_account_lock':
+      return `lock sub-account ${String(b.user_id)}`;
+    case 'sub_account_unlock':
+      return `unlock sub-account ${String(b.user_id)}`;
+    case 'sub_account_key_delete':
+      return `disable key ${String(b.key).slice(0, 4)}… of sub-account ${String(b.user_id)}`;
+    case 'sub_account_key_create':
+      return `create key ${String(b.name)} (${String(b.perms)}${b.ip_whitelist ? `; from ${String(b.ip_whitelist)}` : ''}) for sub-account ${String(b.user_id)}`;
+    case 'sub_account_create':
+      return `create sub-account ${String(b.login_name)}`;
+  }
+}

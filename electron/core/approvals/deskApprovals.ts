@@ -45,6 +45,7 @@ import type { Role } from '../../../shared/api/roles.ts';
 import { operatorsFor, wedgeMargin } from './wedge.ts';
 import { Reviewer, type JudgedReview } from './review.ts';
 import type { WriteFacts } from '../../../shared/api/policy.ts';
+import { isManagementKind, managementSummary } from '../../../shared/api/subAccounts.ts';
 
 // The approvals as the core runs them: one governance per trust domain (the vault's, for stored
 // profiles; a Sandbox-only one whose records a per-desk file key authenticates, for play money), the
@@ -710,6 +711,7 @@ function batchSummary(b: BatchPayload): string {
 }
 
 function summarize(p: Proposal, req: RequestPayload | null): string {
+  if (req && isManagementKind(req.kind)) return managementSummary(req.kind, req.body);
   if (req) {
     const b = req.body;
     return req.kind === 'withdrawal'

@@ -109,7 +109,7 @@ describe('Unlock', () => {
     await sign(t.ticket, alice);
     await new Promise((r) => setTimeout(r, 500));
     const waiting = (await ok<z.output<typeof ApprovalsState>>(core.invoke('approvalsState', {}))).items.find((i) => i.ref === t.ref)!;
-    expect(waiting).toMatchObject({ state: 'waiting', needed: 2, approved_by: ['Test operator'] });
+    expect(waiting).toMatchObject({ state: 'waiting', needed: 2, approved_by: ['Test operator'], summary: `unlock sub-account ${uid}` });
     expect((await managed(uid)).locked).toBe(true);
 
     const d = await ok<{ ticket: string }>(core.invoke('approvalsDecide', { ref: t.ref, action: 'approve' }));

@@ -1,6 +1,7 @@
 import { labelWords } from '../../../../shared/api/labels.ts';
 import type { IntentView } from '../../../../shared/ipc.ts';
 import { groupDigits } from '../../../../shared/money.ts';
+import { isManagementKind, managementSummary } from '../../../../shared/api/subAccounts.ts';
 
 export const KIND_NAMES: Record<IntentView['kind'], string> = {
   withdrawal: 'Withdrawal',
@@ -38,6 +39,7 @@ export const TROUBLE_STATES: ReadonlySet<IntentView['state']> = new Set(['refuse
 
 export function summary(i: IntentView): string {
   const b = i.body;
+  if (isManagementKind(i.kind)) return managementSummary(i.kind, b);
   const amount = typeof b.amount === 'string' ? `${groupDigits(b.amount)} ${b.currency ?? ''}` : '';
   if (i.kind === 'withdrawal') return `${amount} to ${b.address} (${b.chain})`;
   if (i.kind === 'main_sub_transfer') return `${amount} ${b.direction === 'to' ? 'to' : 'from'} sub-account ${b.sub_account}`;
