@@ -160,7 +160,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       if (session) openBalances(session.id);
     },
     onUnread: (req, records) => unread.note(req, records),
-    hold: (id) => approvals?.frozenReason(id) ?? null,
+    hold: (id, kind) => approvals?.frozenReason(id, kind) ?? null,
     // Every send on every profile passes the operators' approvals; a desk with no data folder keeps no journal, so sends nothing.
     gate: (id, v) => (approvals ? approvals.gate(id, v) : Promise.resolve('this desk keeps no approvals')),
     onWritesReady: () => {

@@ -49,8 +49,8 @@ export interface SessionOptions {
   onActive?: (session: ActiveSession | null) => void;
   /** A list answer of the active profile's keys was read, with the records it set aside (client.ts, requestList). */
   onUnread?: (req: ApiRequest, unread: UnreadRecord[]) => void;
-  /** Why no write of the profile may leave now (a freeze), or null. */
-  hold?: (profileId: string) => string | null;
+  /** Why no write (of `kind`) of the profile may leave now (a freeze), or null. */
+  hold?: (profileId: string, kind?: string) => string | null;
   /** Whether the operators' approvals carry a write of the profile now (the executor's gate), or why not. */
   gate?: (profileId: string, v: IntentView) => Promise<string | null>;
   /** A profile's executor is ready: approved requests waiting for it can be handed over. */
@@ -201,7 +201,7 @@ export class Session {
       subClient: (uid) => subKeys.client(uid),
       settleMs: this.opts.settleMs?.(),
       newId: () => newOrderId(Date.now(), this.journalOptions(id).key()),
-      blocked: () => (this.locked() ? 'the desk is locked' : (this.reconciling.get(id) ?? this.opts.hold?.(id) ?? null)),
+      blocked: (v) => (this.locked() ? 'the desk is locked' : (this.reconciling.get(id) ?? this.opts.hold?.(id, v.kind) ?? null)),
       ...(this.opts.gate ? { gate: (v: IntentView) => this.opts.gate!(id, v) } : {}),
       keySink: (uid, key, secret) => this.keepSubKey(id, subKeys, uid, key, secret),
       keyGone: (uid, key) => this.forgetSubKey(id, subKeys, uid, key),

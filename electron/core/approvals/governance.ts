@@ -8,7 +8,7 @@ import { judgeRows, type JudgedRow } from '../policy/recheck.ts';
 import { BatchPayload } from '../../../shared/api/batch.ts';
 import { aRole, DEFAULT_ROLE, may, Role, type Act } from '../../../shared/api/roles.ts';
 import { strictest } from './batchVerdict.ts';
-import { managementAct, managementNeed } from './management.ts';
+import { containOnly, managementAct, managementNeed } from './management.ts';
 
 // The governance state as a pure fold of signed records: who the operators are, which requests and
 // changes wait for whom, which policy is in force per profile, whether the desk is frozen. Every record
@@ -424,7 +424,7 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
     case 'proposal': {
       if (s.proposals.has(r.ref)) throw new GovernanceError(`proposal ${r.ref} exists already.`);
       // Operators and policy may still change while frozen (a quorum to unfreeze may need a new operator).
-      if (s.frozen && (r.what === 'request' || r.what === 'batch'))
+      if (s.frozen && (r.what === 'request' || r.what === 'batch') && !containOnly({ what: r.what, payload: r.payload }))
         throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
       check(
         s,

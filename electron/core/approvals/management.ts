@@ -60,3 +60,21 @@ export const NO_MONEY: WriteFacts = { currency: 'NONE', amount: '0', destination
 
 /** A management row under any policy: it leaves the decision to the money rows beside it. */
 export const NEUTRAL: Verdict = { decision: 'allow', rule: MANAGEMENT_RULE, approvals: 0, drafter_may_approve: true, rules: [] };
+
+/**
+ * Only containment (locks and key removals): like a freeze, it goes while the desk is frozen, since
+ * freezing the desk's own writes is where an incident starts and locking the sub-account where it ends.
+ */
+export function containOnly(p: Proposed): boolean {
+  if (p.what !== 'request' && p.what !== 'batch') return false;
+  const kinds =
+    p.what === 'request'
+      ? [(JSON.parse(p.payload) as { kind: string }).kind]
+      : BatchPayload.parse(JSON.parse(p.payload)).rows.map((r) => r.kind);
+  return kinds.every((k) => isManagementKind(k) && MANAGEMENT_CLASS[k] === 'contain');
+}
+
+/** A write that may leave while the desk is frozen: containment of a sub-account. */
+export function containKind(kind: string): boolean {
+  return isManagementKind(kind) && MANAGEMENT_CLASS[kind] === 'contain';
+}

@@ -18,8 +18,8 @@ export interface IncidentRunOptions {
   journal: Journal;
   sender: LegSender;
   approved: Approved;
-  /** Why nothing may be sent now (a freeze, a reconciliation), or null: asked before each step. */
-  held?: () => string | null;
+  /** Why a step of this kind may not be sent now (a freeze, a reconciliation), or null: asked before each step. */
+  held?: (kind: string) => string | null;
   onProgress?: () => void;
 }
 
@@ -36,7 +36,7 @@ export class IncidentRunner {
     for (const row of this.rows) {
       const known = journal.intent(row.ref);
       if (known && !UNSETTLED.has(known.state) && known.state !== 'pending_approval') continue;
-      const held = this.opts.held?.() ?? null;
+      const held = this.opts.held?.(row.kind) ?? null;
       if (held !== null) return held;
       const v = await sender.dispatchApproved(row.ref, row.kind, row.body, approved.signatures, approved.by, {
         ...(row.note ? { note: row.note } : {}),

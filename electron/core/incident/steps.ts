@@ -22,6 +22,8 @@ export interface IncidentFacts {
   deskKey: boolean;
   /** Locked already: its keys and transfers are refused, so only the keys' removal is left to do. */
   locked?: boolean;
+  /** The desk is frozen: only containment goes (a lock, then the keys' removal); cancels and sweeps wait for an unfreeze. */
+  frozen?: boolean;
 }
 
 /** §8.5: transfer amounts carry at most 8 decimals; a remainder below that stays. */
@@ -34,6 +36,14 @@ export function incidentWrites(f: IncidentFacts): { write: Write; note: string }
       write: { kind: 'sub_account_key_delete', input: { user_id: f.uid, key } },
       what: `disable key ${key.slice(0, 4)}… (${why})`,
     });
+  if (f.frozen && !f.locked) {
+    steps.push({
+      write: { kind: 'sub_account_lock', input: { user_id: f.uid } },
+      what: 'lock the sub-account (the desk is frozen: no cancel or sweep)',
+    });
+    for (const k of f.keys) removeKey(k.key, k.desk ? "the desk's own" : "not the desk's");
+    return steps.map((s, i) => ({ write: s.write, note: `incident ${f.uid} step ${i + 1}/${steps.length}: ${s.what}` }));
+  }
   for (const k of f.keys) if (!k.desk) removeKey(k.key, "not the desk's");
   if (f.locked) {
     for (const k of f.keys) if (k.desk) removeKey(k.key, "the desk's own");

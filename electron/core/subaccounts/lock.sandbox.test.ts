@@ -126,3 +126,23 @@ describe('Unlock', () => {
     expect((await managed(other)).locked).toBe(true);
   });
 });
+
+describe('Lock sub-account on a frozen desk', () => {
+  it('still goes with one confirmation, like the freeze itself, while a transfer is not even drafted', async () => {
+    const uid = sb.creds.sub_accounts[2]!.uid;
+    const alice = await ensureOperator(core);
+    const f = await ok<{ ticket: string }>(core.invoke('approvalsFreeze', { reason: 'a leaked sub-account key' }));
+    await sign(f.ticket, alice);
+    expect((await ok<z.output<typeof ApprovalsState>>(core.invoke('approvalsState', {}))).frozen).not.toBeNull();
+
+    const refused = await core.invoke('approvalsDraft', {
+      write: { kind: 'main_sub_transfer', input: { sub_account: uid, currency: 'USDT', amount: '1', direction: 'from' } },
+    });
+    expect(refused).toMatchObject({ ok: false, error: { message: expect.stringMatching(/frozen/) } });
+
+    const t = await draft('sub_account_lock', { user_id: uid });
+    await sign(t.ticket, alice);
+    expect((await settled(t.ref)).state).toBe('done');
+    expect((await managed(uid)).locked).toBe(true);
+  });
+});

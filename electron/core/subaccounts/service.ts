@@ -265,7 +265,7 @@ export class SubAccountsService {
       journal: s.journal!,
       sender: s.writes!,
       approved: approved ?? { rows, signatures: [], by: '', approved_at: 0 },
-      held: () => this.opts.approvals.frozenReason(s.id),
+      held: (kind) => this.opts.approvals.frozenReason(s.id, kind),
       onProgress: () => this.opts.changed(ref),
     });
   }

@@ -38,7 +38,7 @@ export interface ExecutorOptions {
    * Why the desk cannot sign right now (the vault is locked), or null. While there is a reason, intents
    * are not driven: they wait, as journaled, for resume() (which the core calls on unlock).
    */
-  blocked?: () => string | null;
+  blocked?: (v: IntentView) => string | null;
   /**
    * Why the operators' approvals do not carry this write now (approvals/sendGate.ts), or null. Asked
    * before every attempt leaves; a refused write is closed unsent, and a throw leaves it waiting.
@@ -118,7 +118,7 @@ export class WriteExecutor {
   private readonly intervalMs: number;
   private readonly now: () => number;
   private readonly newId: () => string;
-  private readonly blocked: () => string | null;
+  private readonly blocked: (v: IntentView) => string | null;
   private readonly gate: ((v: IntentView) => Promise<string | null>) | null;
   private readonly keySink: ExecutorOptions['keySink'] | null;
   private readonly keyGone: ExecutorOptions['keyGone'] | null;
@@ -333,7 +333,7 @@ export class WriteExecutor {
   private async loop(id: string): Promise<IntentView> {
     for (;;) {
       const v = this.view(id);
-      if (this.stopped || this.blocked() !== null) return v;
+      if (this.stopped || this.blocked(v) !== null) return v;
       switch (v.state) {
         case 'approved':
           await this.sendOnce(v);
