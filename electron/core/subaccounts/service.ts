@@ -240,6 +240,8 @@ export class SubAccountsService {
 
   async runsOf(uid: string): Promise<IncidentRun[]> {
     const s = this.active();
+    if (!s.journal || !s.writes)
+      throw new InputError([], 'This profile has no usable journal, so it runs no incident sequence (see the Activity page).');
     const out: IncidentRun[] = [];
     for (const b of await this.opts.approvals.batchesOf('incident')) {
       if (b.payload.source.user_id !== uid) continue;
