@@ -122,7 +122,12 @@ export function wireRequest(kind: IntentKind, body: Readonly<Record<string, stri
       return {
         method: 'POST',
         path: subPath(kind, body),
-        body: { mode: 1, name: String(body.name), perms: permsOfText(String(body.perms)), ...(ips ? { ip_whitelist: ips.split(',') } : {}) },
+        body: {
+          mode: 1,
+          name: String(body.name),
+          perms: permsOfText(String(body.perms)),
+          ...(ips ? { ip_whitelist: ips.split(',') } : {}),
+        },
         priority: 'action',
       };
     }
