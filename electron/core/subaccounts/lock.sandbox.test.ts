@@ -76,6 +76,16 @@ describe('Lock sub-account', () => {
     expect(refused).toBeInstanceOf(ExchangeError);
     expect((refused as ExchangeError).label).toBe('ACCOUNT_LOCKED');
     expect((await managed(uid)).locked).toBe(true);
+    // The rebalance leaves it out, saying why.
+    const scope = await ok<{ accounts: { account: { owner: string; kind: string }; reachable: boolean; why: string | null }[] }>(
+      core.invoke('rebalanceScope', { currency: 'USDT' }),
+    );
+    const its = scope.accounts.filter((a) => a.account.owner === uid && a.account.kind !== 'cross_margin');
+    expect(its.length).toBeGreaterThan(0);
+    for (const a of its) expect(a).toMatchObject({ reachable: false, why: expect.stringMatching(/locked.*SUB_ACCOUNT_LOCKED/) });
+    expect(scope.accounts.find((a) => a.account.owner === sb.creds.sub_accounts[1]!.uid && a.account.kind === 'spot')).toMatchObject({
+      reachable: true,
+    });
   });
 
   it('is journaled with the exact wire request and never sent twice when drafted again (idempotent at the exchange)', async () => {
