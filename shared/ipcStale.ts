@@ -57,6 +57,10 @@ export const QUERY_CHANNELS = [
   'dustProgress',
   'dustHistory',
   'lowCapCurrencies',
+  'subAccountsManaged',
+  'subAccountKeys',
+  'subAccountIncident',
+  'subAccountIncidentRuns',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
@@ -86,6 +90,8 @@ export const SPOT_READS = ['spotTicker', 'spotOrderBook', 'spotOrders', 'spotTra
 
 /** Small balances, their conversions' progress and history, and the low-cap list flagged beside them. */
 const DUST_READS = ['dustList', 'dustProgress', 'dustHistory', 'lowCapCurrencies'] as const;
+/** Sub-accounts' lock states and keys, and the incident page: a management write or an incident step changes them. */
+const SUB_ACCOUNT_READS = ['subAccountsManaged', 'subAccountKeys', 'subAccountIncident', 'subAccountIncidentRuns'] as const;
 
 /**
  * The audit journal's pages: any entry in either journal changes them. Verify is not among them: it
@@ -119,6 +125,7 @@ const PROFILE_SCOPED = [
   'rebalanceTemplates',
   'rebalanceBatches',
   ...DUST_READS,
+  ...SUB_ACCOUNT_READS,
 ] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
@@ -137,6 +144,7 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
     'dustList',
     'dustProgress',
     'dustHistory',
+    ...SUB_ACCOUNT_READS,
   ],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
@@ -150,7 +158,10 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
     'payoutsBatches',
     'rebalanceBatches',
     'dustProgress',
+    'subAccountIncidentRuns',
   ],
+  // A step of an incident sequence finished: its progress, the sub-account's picture and the balances it moved.
+  incident: [...SUB_ACCOUNT_READS, ...BALANCE_READS],
   // A transfer of a rebalance batch finished: its progress, and the balances it moved.
   rebalance: ['rebalanceBatches', ...BALANCE_READS],
   profiles: PROFILE_SCOPED,
@@ -255,6 +266,8 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   dustReview: [],
   dustConvert: [],
   dustHistoryCsv: [],
+  // The draft waits in the confirmation window; the page follows it with subAccountIncidentRuns.
+  subAccountIncidentDraft: ['subAccountIncidentRuns'],
 };
 
 /** Writes whose answer is the new value of a query (request-free queries only). */

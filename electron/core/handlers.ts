@@ -7,6 +7,7 @@ import { spotHandlers } from './orders/handlers.ts';
 import { payoutHandlers } from './payouts/handlers.ts';
 import { profileHandlers } from './profiles/handlers.ts';
 import { rebalanceHandlers } from './rebalance/handlers.ts';
+import { subAccountHandlers } from './subaccounts/handlers.ts';
 import { vaultHandlers } from './vault/handlers.ts';
 import { walletHandlers } from './wallet/handlers.ts';
 import { writeHandlers } from './writes/handlers.ts';
@@ -33,4 +34,5 @@ export const handlers: Handlers = {
   ...walletHandlers,
   ...rebalanceHandlers,
   ...dustHandlers,
+  ...subAccountHandlers,
 };

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { refineDestination } from '../destination.ts';
 import { amountProblem, AmountString } from '../money.ts';
 import { ORDER_ACCOUNTS, ORDER_SIDES, ORDER_TYPES } from './orders.ts';
+import {
+  SubAccountCreateInput,
+  SubAccountKeyCreateInput,
+  SubAccountKeyDeleteInput,
+  SubAccountLockInput,
+  SubAccountUnlockInput,
+} from './subAccounts.ts';
 
 // What an operator may ask the desk to send, per kind (§4.1, §4.2). The renderer's forms and the core
 // check the same schemas; the core then builds the exact wire body from them.
@@ -144,6 +151,11 @@ export const WriteRequest = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('spot_cancel'), input: SpotCancelInput }),
   z.strictObject({ kind: z.literal('spot_cancel_all'), input: SpotCancelAllInput }),
   z.strictObject({ kind: z.literal('small_balance_convert'), input: SmallBalanceInput }),
+  z.strictObject({ kind: z.literal('sub_account_lock'), input: SubAccountLockInput }),
+  z.strictObject({ kind: z.literal('sub_account_unlock'), input: SubAccountUnlockInput }),
+  z.strictObject({ kind: z.literal('sub_account_key_create'), input: SubAccountKeyCreateInput }),
+  z.strictObject({ kind: z.literal('sub_account_key_delete'), input: SubAccountKeyDeleteInput }),
+  z.strictObject({ kind: z.literal('sub_account_create'), input: SubAccountCreateInput }),
 ]);
 export type WriteInput = z.input<typeof WriteRequest>;
 export type WriteKind = WriteInput['kind'];

@@ -1,6 +1,7 @@
 import { labelWords } from '../../../../shared/api/labels.ts';
 import type { IntentView } from '../../../../shared/ipc.ts';
 import { groupDigits } from '../../../../shared/money.ts';
+import { isManagementKind, managementSummary } from '../../../../shared/api/subAccounts.ts';
 
 export const KIND_NAMES: Record<IntentView['kind'], string> = {
   withdrawal: 'Withdrawal',
@@ -13,6 +14,11 @@ export const KIND_NAMES: Record<IntentView['kind'], string> = {
   spot_cancel: 'Order cancellation',
   spot_cancel_all: 'Cancel all orders of a pair',
   small_balance_convert: 'Small balance to GT',
+  sub_account_lock: 'Sub-account lock',
+  sub_account_unlock: 'Sub-account unlock',
+  sub_account_key_create: 'Sub-account key creation',
+  sub_account_key_delete: 'Sub-account key disabled',
+  sub_account_create: 'Sub-account creation',
 };
 
 // What each state means for the operator: the journal's proof, in words.
@@ -34,6 +40,7 @@ export const TROUBLE_STATES: ReadonlySet<IntentView['state']> = new Set(['refuse
 
 export function summary(i: IntentView): string {
   const b = i.body;
+  if (isManagementKind(i.kind)) return managementSummary(i.kind, b);
   const amount = typeof b.amount === 'string' ? `${groupDigits(b.amount)} ${b.currency ?? ''}` : '';
   if (i.kind === 'withdrawal') return `${amount} to ${b.address} (${b.chain})`;
   if (i.kind === 'main_sub_transfer') return `${amount} ${b.direction === 'to' ? 'to' : 'from'} sub-account ${b.sub_account}`;

@@ -12,6 +12,7 @@ import { useBalancesProgress } from './hooks.ts';
 import { transferHref } from './route.ts';
 import { SubAccountTransfers } from './SubAccountTransfers.tsx';
 import './balances.css';
+import { ManagePanel } from '../subaccounts/index.ts';
 
 /** Every field of a §2.8 record as the exchange sent it, nested objects flattened to a.b names. */
 function Fields({ record, testid, lowCap }: { record: Record<string, unknown>; testid: string; lowCap?: ReadonlySet<string> }) {
@@ -60,6 +61,7 @@ export function SubAccountDetail({ uid }: { uid: string }) {
       </header>
       {detail.isError && <ErrorPanel error={detail.error} onRetry={() => void detail.refetch()} />}
       <AlertsPanel uid={uid} />
+      <ManagePanel uid={uid} />
       {d && !d.row && (
         <p className="muted" role="status">
           {d.fetched_at === null ? 'Loading balances…' : 'The last load did not include this sub-account.'}
