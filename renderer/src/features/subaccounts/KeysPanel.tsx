@@ -21,6 +21,7 @@ function DisableKey({ uid, k }: { uid: string; k: ManagedKey }) {
         type="button"
         className="danger"
         aria-label={`Disable key ${k.key_masked}`}
+        title="Removes the key at the exchange for good (DELETE): it cannot be turned back on; create a new key instead"
         disabled={draft.isPending}
         onClick={() => draft.mutate({ write: { kind: 'sub_account_key_delete', input: { user_id: uid, key: k.key } } })}
       >
