@@ -16,6 +16,8 @@ import { spotChannels } from './channels/spot.ts';
 import { historyChannels } from './channels/history.ts';
 import { rebalanceChannels } from './channels/rebalance.ts';
 import { LinkState, RateLimits, statusChannels } from './channels/status.ts';
+import { smallBalanceChannels } from './channels/smallBalance.ts';
+import { subAccountsChannels } from './channels/subAccounts.ts';
 import { teamChannels } from './channels/team.ts';
 export { TeamConnectionTest } from './channels/team.ts';
 
@@ -38,6 +40,8 @@ export const channels = {
   ...historyChannels,
   ...rebalanceChannels,
   ...statusChannels,
+  ...smallBalanceChannels,
+  ...subAccountsChannels,
   ...teamChannels,
 } as const;
 
@@ -90,6 +94,8 @@ export const events = {
   rebalance: z.object({ ref: z.string() }).strict(),
   /** A risk or low-balance alert was raised: a notification for the operator. */
   balanceAlert: AlertView,
+  /** An incident sequence moved on (drafted, a step finished, held). */
+  incident: z.object({ ref: z.string() }).strict(),
 } as const;
 
 export type Events = typeof events;
