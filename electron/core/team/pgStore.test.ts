@@ -134,7 +134,8 @@ describe.skipIf(missing !== null)(`the team store on PostgreSQL${missing ? ` (sk
     await b.approvals.load();
     await server.stop();
     // Desk B loses its notices: it reads at once, finds the store offline, and keeps no state to send from.
-    await vi.waitFor(() => expect(b.changes.at(-1)).toBeInstanceOf(TeamStoreOfflineError));
+    // A busy machine may take more than waitFor's default second to notice the lost connection.
+    await vi.waitFor(() => expect(b.changes.at(-1)).toBeInstanceOf(TeamStoreOfflineError), { timeout: 10_000 });
     expect(b.approvals.cached()).toBeNull();
     await expect(b.approvals.load()).rejects.toThrow(/^The team store is offline \(.+\)\. Nothing governed is sent until it is back\.$/);
     await expect(a.store.append(await freezeBy(alice, ALICE, 'while offline'), 1)).rejects.toBeInstanceOf(TeamStoreOfflineError);
