@@ -87,4 +87,28 @@ describe('Withdrawals: a list of 100,000', () => {
     expect(asked.length).toBeLessThanOrEqual(4);
     for (const req of asked) expect(req.offset === 0 || (req.offset ?? 0) >= 59_800).toBe(true);
   });
+
+  it('asks for the filtered list from the change of the filter itself, then shows only what matches', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      withdrawalsList: (req) =>
+        req.filters?.status === 'EXTPEND'
+          ? { total: 1, rows: [{ ...record(7), status: 'EXTPEND' }], next_cursor: null }
+          : (answer(req) as never),
+    });
+    renderWithDesk(fake, <WithdrawalsPage />);
+    await screen.findByText('100,000 records');
+    const before = fake.count('withdrawalsList');
+    // The browser's own event, outside act(): React renders the address change later, as it would in the window.
+    const status = screen.getByLabelText<HTMLSelectElement>('Status');
+    status.value = 'EXTPEND';
+    status.dispatchEvent(new Event('change', { bubbles: true }));
+    // Asked within the change event, not after the page has rendered the new filter.
+    const asked = (fake.calls.withdrawalsList ?? []).slice(before) as HistoryPageRequest[];
+    expect(asked).toEqual([{ filters: { status: 'EXTPEND' }, sort: { by: 'time', dir: 'desc' }, offset: 0, limit: 100 }]);
+    await screen.findByText('1 records');
+    expect([...document.querySelectorAll<HTMLElement>('.history-row[data-row]')].map((r) => r.dataset.row)).toEqual([`w${TOTAL - 7}`]);
+    // The page under the new filter was asked once: the page's own query found it in flight or held.
+    expect(fake.count('withdrawalsList') - before).toBe(1);
+  });
 });

@@ -1,6 +1,7 @@
-import { keepPreviousData, useQueries } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
-import { useDesk } from '../../desk/DeskProvider.tsx';
+import { useDesk, type Desk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { staleTimeOf } from '../../desk/queryOptions.ts';
 import { deskKeys } from '../../desk/queryKeys.ts';
@@ -43,6 +44,30 @@ export function pagesFor(first: number, last: number): number[] {
   return pages;
 }
 
+/** Page `n` of a list, as a query: its key and how to ask it. */
+function pageQuery(desk: Desk, kind: HistoryKind, filters: HistoryFilters, sort: HistorySort, n: number) {
+  const channel = LIST_CHANNEL[kind] as 'withdrawalsList';
+  const request = { filters, sort, offset: n * PAGE_SIZE, limit: PAGE_SIZE };
+  return {
+    queryKey: deskKeys[channel].of(request),
+    queryFn: (): Promise<AnyPage> => desk.call(channel, request),
+    // The `history` event says when the cache moved: a page shown again reads what is held.
+    staleTime: staleTimeOf(channel),
+    structuralSharing: false,
+  };
+}
+
+/**
+ * Asks for the first page of a list under new filters or sort from the operator's input event itself,
+ * before the page renders them (the address changes through the router, a transition): the answer is
+ * on its way a render and a frame sooner.
+ */
+export function usePrefetchFirstPage(kind: HistoryKind): (filters: HistoryFilters, sort: HistorySort) => void {
+  const desk = useDesk();
+  const qc = useQueryClient();
+  return useCallback((filters, sort) => void qc.prefetchQuery(pageQuery(desk, kind, filters, sort, 0)), [desk, qc, kind]);
+}
+
 /**
  * The pages of one list that hold the rows in view, each its own query asked by offset: the core's SQLite
  * picks them on its sort index, so neither a jump nor a scroll reads the pages in between, and a
@@ -56,22 +81,14 @@ export function useHistoryWindow(
   last: number,
 ): HistoryWindow {
   const desk = useDesk();
-  const channel = LIST_CHANNEL[kind] as 'withdrawalsList';
   const numbers = pagesFor(first, last);
   const results = useQueries({
-    queries: numbers.map((n) => {
-      const request = { filters, sort, offset: n * PAGE_SIZE, limit: PAGE_SIZE };
-      return {
-        queryKey: deskKeys[channel].of(request),
-        queryFn: (): Promise<AnyPage> => desk.call(channel, request),
-        // Only the first page stands in for itself across a filter or sort change; any other page of
-        // the previous list would put its rows at positions they do not hold.
-        ...(n === 0 ? { placeholderData: keepPreviousData } : {}),
-        // The `history` event says when the cache moved: a page shown again reads what is held.
-        staleTime: staleTimeOf(channel),
-        structuralSharing: false,
-      };
-    }),
+    queries: numbers.map((n) => ({
+      ...pageQuery(desk, kind, filters, sort, n),
+      // Only the first page stands in for itself across a filter or sort change; any other page of
+      // the previous list would put its rows at positions they do not hold.
+      ...(n === 0 ? { placeholderData: keepPreviousData } : {}),
+    })),
   });
   const pages = new Map<number, AnyPage>();
   results.forEach((r, i) => {
