@@ -20,6 +20,7 @@ const READY: Record<PagePath, (p: Page) => Promise<void>> = {
   transfers: (p) => p.locator('.history-row[data-row]').first().waitFor(),
   orders: (p) => p.getByTestId('order-book').waitFor(),
   payouts: (p) => p.getByRole('heading', { level: 1, name: 'Payouts' }).waitFor(),
+  'small-balances': (p) => p.getByTestId('dust-total').waitFor(),
   rebalance: async (p) => {
     await p.getByRole('button', { name: 'Read balances' }).click();
     await p.getByTestId('scope').waitFor();

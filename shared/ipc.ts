@@ -16,6 +16,8 @@ import { spotChannels } from './channels/spot.ts';
 import { historyChannels } from './channels/history.ts';
 import { rebalanceChannels } from './channels/rebalance.ts';
 import { LinkState, RateLimits, statusChannels } from './channels/status.ts';
+import { smallBalanceChannels } from './channels/smallBalance.ts';
+import { subAccountsChannels } from './channels/subAccounts.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
 export { IntentState, FINISHED_INTENT_STATES, IntentView, JournalState, IntentCursor, IntentPage } from './channels/writes.ts';
@@ -36,6 +38,8 @@ export const channels = {
   ...historyChannels,
   ...rebalanceChannels,
   ...statusChannels,
+  ...smallBalanceChannels,
+  ...subAccountsChannels,
 } as const;
 
 export type Channels = typeof channels;
@@ -87,6 +91,8 @@ export const events = {
   rebalance: z.object({ ref: z.string() }).strict(),
   /** A risk or low-balance alert was raised: a notification for the operator. */
   balanceAlert: AlertView,
+  /** An incident sequence moved on (drafted, a step finished, held). */
+  incident: z.object({ ref: z.string() }).strict(),
 } as const;
 
 export type Events = typeof events;

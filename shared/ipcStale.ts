@@ -53,6 +53,14 @@ export const QUERY_CHANNELS = [
   'spotOrderBook',
   'spotOrders',
   'spotTrades',
+  'dustList',
+  'dustProgress',
+  'dustHistory',
+  'lowCapCurrencies',
+  'subAccountsManaged',
+  'subAccountKeys',
+  'subAccountIncident',
+  'subAccountIncidentRuns',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
@@ -79,6 +87,11 @@ const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSav
 
 /** What an order or a cancel changes: the book, the caller's orders and trades (an `intent` event of a spot kind). */
 export const SPOT_READS = ['spotTicker', 'spotOrderBook', 'spotOrders', 'spotTrades'] as const;
+
+/** Small balances, their conversions' progress and history, and the low-cap list flagged beside them. */
+const DUST_READS = ['dustList', 'dustProgress', 'dustHistory', 'lowCapCurrencies'] as const;
+/** Sub-accounts' lock states and keys, and the incident page: a management write or an incident step changes them. */
+const SUB_ACCOUNT_READS = ['subAccountsManaged', 'subAccountKeys', 'subAccountIncident', 'subAccountIncidentRuns'] as const;
 
 /**
  * The audit journal's pages: any entry in either journal changes them. Verify is not among them: it
@@ -111,6 +124,8 @@ const PROFILE_SCOPED = [
   'rebalanceScope',
   'rebalanceTemplates',
   'rebalanceBatches',
+  ...DUST_READS,
+  ...SUB_ACCOUNT_READS,
 ] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
@@ -119,12 +134,34 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable', 'batchStatus', 'requestStatus', 'payoutsProgress', 'payoutsBatches', ...AUDIT_READS],
+  intent: [
+    'withdrawalsCancellable',
+    'batchStatus',
+    'requestStatus',
+    'payoutsProgress',
+    'payoutsBatches',
+    ...AUDIT_READS,
+    'dustList',
+    'dustProgress',
+    'dustHistory',
+    ...SUB_ACCOUNT_READS,
+  ],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],
   // Operators, requests, signatures, policy or freeze changed (a payout or rebalance batch approved or rejected among them).
-  approvals: [...APPROVAL_READS, ...AUDIT_READS, 'addressBookList', 'payoutsProgress', 'payoutsBatches', 'rebalanceBatches'],
+  approvals: [
+    ...APPROVAL_READS,
+    ...AUDIT_READS,
+    'addressBookList',
+    'payoutsProgress',
+    'payoutsBatches',
+    'rebalanceBatches',
+    'dustProgress',
+    'subAccountIncidentRuns',
+  ],
+  // A step of an incident sequence finished: its progress, the sub-account's picture and the balances it moved.
+  incident: [...SUB_ACCOUNT_READS, ...BALANCE_READS],
   // A transfer of a rebalance batch finished: its progress, and the balances it moved.
   rebalance: ['rebalanceBatches', ...BALANCE_READS],
   profiles: PROFILE_SCOPED,
@@ -225,6 +262,12 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   rebalanceArchive: ['rebalanceBatches'],
   rebalanceTemplateSave: ['rebalanceTemplates'],
   rebalanceTemplateDelete: ['rebalanceTemplates'],
+  // A review stores nothing; a drafted conversion is announced by the `approvals` event; a CSV is a read.
+  dustReview: [],
+  dustConvert: [],
+  dustHistoryCsv: [],
+  // The draft waits in the confirmation window; the page follows it with subAccountIncidentRuns.
+  subAccountIncidentDraft: ['subAccountIncidentRuns'],
 };
 
 /** Writes whose answer is the new value of a query (request-free queries only). */

@@ -34,6 +34,7 @@ import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { HistoryService } from './history/service.ts';
 import { RebalanceService } from './rebalance/service.ts';
+import { SubAccountsService } from './subaccounts/service.ts';
 import { NoticeBoard } from './notices.ts';
 import { BatchArchive } from './store/batchArchive.ts';
 import { payoutFinishWatcher } from './payouts/finished.ts';
@@ -132,6 +133,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const confirmListeners = new Set<() => void>();
   let approvals: DeskApprovals | null = null;
   let rebalance: RebalanceService | null = null;
+  let subAccounts: SubAccountsService | null = null;
   /** Told once when the last row of an approved payout batch ends (payouts/finished.ts); set once the handlers' deps exist. */
   let payoutRowEnded: (v: IntentView) => void = () => {};
   /** Reads the active profile's sub-account balances again after a move of theirs; set once the balance services exist. */
@@ -158,12 +160,13 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       if (session) openBalances(session.id);
     },
     onUnread: (req, records) => unread.note(req, records),
-    hold: (id) => approvals?.frozenReason(id) ?? null,
+    hold: (id, kind) => approvals?.frozenReason(id, kind) ?? null,
     // Every send on every profile passes the operators' approvals; a desk with no data folder keeps no journal, so sends nothing.
     gate: (id, v) => (approvals ? approvals.gate(id, v) : Promise.resolve('this desk keeps no approvals')),
     onWritesReady: () => {
       void approvals?.dispatch();
       void rebalance?.kick();
+      void subAccounts?.kick();
     },
   });
   if (opts.dataDir && archive) {
@@ -182,9 +185,17 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
         for (const l of confirmListeners) l();
         // A batch signed in the confirmation window starts here.
         void rebalance?.kick();
+        void subAccounts?.kick();
       },
     });
     const changed = throttle((ref: string) => emit('rebalance', { ref }), 250);
+    subAccounts = new SubAccountsService({
+      session,
+      approvals,
+      changed: throttle((ref: string) => emit('incident', { ref }), 250),
+      log,
+      notify: (n) => emit('notify', n),
+    });
     rebalance = new RebalanceService({
       dataDir: opts.dataDir,
       session,
@@ -265,6 +276,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     session,
     approvals,
     rebalance,
+    subAccounts,
     vault,
     settings,
     call,

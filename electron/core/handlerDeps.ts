@@ -7,6 +7,7 @@ import type { DeskApprovals } from './approvals/deskApprovals.ts';
 import type { BalancesService } from './balances/service.ts';
 import type { HistoryService } from './history/service.ts';
 import type { RebalanceService } from './rebalance/service.ts';
+import type { SubAccountsService } from './subaccounts/service.ts';
 import type { Session } from './session.ts';
 import type { SettingsStore } from './settings.ts';
 import type { VaultPort } from './vaultPort.ts';
@@ -30,6 +31,8 @@ export interface HandlerDeps {
   approvals: DeskApprovals | null;
   /** Plans, templates and batches of rebalances; null without a data folder. */
   rebalance: RebalanceService | null;
+  /** Sub-account management and the incident page; null without a data folder. */
+  subAccounts: SubAccountsService | null;
   /** Records the active profile's latest list answers set aside as malformed. */
   unread: UnreadRegistry;
   notices: NoticeBoard;

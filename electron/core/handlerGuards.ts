@@ -1,6 +1,7 @@
 import type { ActiveSession, Session } from './session.ts';
 import type { DeskApprovals } from './approvals/deskApprovals.ts';
 import type { RebalanceService } from './rebalance/service.ts';
+import type { SubAccountsService } from './subaccounts/service.ts';
 import type { HandlerDeps } from './handlerDeps.ts';
 import { InputError, JournalDamagedWritesError } from './errors.ts';
 
@@ -24,4 +25,10 @@ export function needApprovals(deps: HandlerDeps): DeskApprovals {
 export function needRebalance(deps: HandlerDeps): RebalanceService {
   if (!deps.rebalance) throw new InputError([], 'This desk keeps no data folder, so it has no operators to approve a rebalance.');
   return deps.rebalance;
+}
+
+export function needSubAccounts(deps: HandlerDeps): SubAccountsService {
+  if (!deps.subAccounts)
+    throw new InputError([], 'This desk keeps no data folder, so it has no operators to approve sub-account management.');
+  return deps.subAccounts;
 }

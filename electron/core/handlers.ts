@@ -7,9 +7,11 @@ import { spotHandlers } from './orders/handlers.ts';
 import { payoutHandlers } from './payouts/handlers.ts';
 import { profileHandlers } from './profiles/handlers.ts';
 import { rebalanceHandlers } from './rebalance/handlers.ts';
+import { subAccountHandlers } from './subaccounts/handlers.ts';
 import { vaultHandlers } from './vault/handlers.ts';
 import { walletHandlers } from './wallet/handlers.ts';
 import { writeHandlers } from './writes/handlers.ts';
+import { dustHandlers } from './smallBalance/handlers.ts';
 
 export type { HandlerDeps, Handlers } from './handlerDeps.ts';
 
@@ -31,4 +33,6 @@ export const handlers: Handlers = {
   ...approvalHandlers,
   ...walletHandlers,
   ...rebalanceHandlers,
+  ...dustHandlers,
+  ...subAccountHandlers,
 };

@@ -49,8 +49,8 @@ export interface SessionOptions {
   onActive?: (session: ActiveSession | null) => void;
   /** A list answer of the active profile's keys was read, with the records it set aside (client.ts, requestList). */
   onUnread?: (req: ApiRequest, unread: UnreadRecord[]) => void;
-  /** Why no write of the profile may leave now (a freeze), or null. */
-  hold?: (profileId: string) => string | null;
+  /** Why no write (of `kind`) of the profile may leave now (a freeze), or null. */
+  hold?: (profileId: string, kind?: string) => string | null;
   /** Whether the operators' approvals carry a write of the profile now (the executor's gate), or why not. */
   gate?: (profileId: string, v: IntentView) => Promise<string | null>;
   /** A profile's executor is ready: approved requests waiting for it can be handed over. */
@@ -201,12 +201,51 @@ export class Session {
       subClient: (uid) => subKeys.client(uid),
       settleMs: this.opts.settleMs?.(),
       newId: () => newOrderId(Date.now(), this.journalOptions(id).key()),
-      blocked: () => (this.locked() ? 'the desk is locked' : (this.reconciling.get(id) ?? this.opts.hold?.(id) ?? null)),
+      blocked: (v) => (this.locked() ? 'the desk is locked' : (this.reconciling.get(id) ?? this.opts.hold?.(id, v.kind) ?? null)),
       ...(this.opts.gate ? { gate: (v: IntentView) => this.opts.gate!(id, v) } : {}),
+      keySink: (uid, key, secret) => this.keepSubKey(id, subKeys, uid, key, secret),
+      keyGone: (uid, key) => this.forgetSubKey(id, subKeys, uid, key),
     });
     if (this.opts.onWrite) writes.on(this.opts.onWrite);
     void this.reconcileThenResume(id, journal, client, subKeys, writes);
     return { writes, journal, damage: null };
+  }
+
+  /**
+   * A created key's secret, straight from the exchange's answer: sealed in the vault with the profile
+   * (the built-in Sandbox profile keeps it in memory, as its own keys are play money in the clear), and
+   * signing that sub-account's requests at once. `secret` is the caller's, wiped by it.
+   */
+  private keepSubKey(id: string, subKeys: SubKeyClients, uid: string, key: string, secret: Buffer): void {
+    const own = Buffer.from(secret);
+    if (id === this.builtInId) {
+      const p = this.opts.builtIn!;
+      p.subKeys = [...(p.subKeys ?? []).filter((k) => k.uid !== uid), { uid, key, secret: own }];
+    } else {
+      if (!this.opts.store || !this.opts.vault) throw new Error('this desk keeps no stored profiles');
+      this.opts.store.keepSubKey(id, uid, key, own, this.opts.vault.box());
+      const live = this.current?.id === id ? this.current.profile : null;
+      if (live) live.subKeys = [...(live.subKeys ?? []).filter((k) => k.uid !== uid), { uid, key, secret: own }];
+    }
+    subKeys.replace({ uid, key, secret: own });
+    this.opts.onProfilesChanged?.(this.activeId());
+  }
+
+  /** A sub-account key removed at the exchange: the profile and the signing clients drop it, if it is the one held. */
+  private forgetSubKey(id: string, subKeys: SubKeyClients, uid: string, key: string): void {
+    const drop = (p: Profile): void => {
+      const gone = p.subKeys?.find((k) => k.uid === uid && k.key === key);
+      if (!gone) return;
+      p.subKeys = p.subKeys!.filter((k) => k !== gone);
+      if (Buffer.isBuffer(gone.secret)) gone.secret.fill(0);
+    };
+    if (id === this.builtInId) drop(this.opts.builtIn!);
+    else {
+      if (this.opts.store && this.opts.vault && !this.locked()) this.opts.store.dropSubKey(id, uid, key, this.opts.vault.box());
+      if (this.current?.id === id) drop(this.current.profile);
+    }
+    subKeys.remove(uid, key);
+    this.opts.onProfilesChanged?.(this.activeId());
   }
 
   /**

@@ -31,4 +31,33 @@ describe('a batch ticket in the confirmation window', () => {
     expect(screen.getByTestId('batch-totals').textContent).toBe('84 USDT (fees 12)');
     expect(screen.getByText(/none by the drafter/)).toBeTruthy();
   });
+
+  it('says what a small-balance conversion is sent as, and whose key signs it', () => {
+    const payload = {
+      batch: 'small_balance',
+      title: 'Convert 1 small balance of 1 account to GT',
+      source: { accounts: '1' },
+      rows: [
+        {
+          ref: 'c-1',
+          kind: 'small_balance_convert',
+          body: { currency: 'DOGE', amount: '3' },
+          signer: '101',
+          note: 'small balance 101 DOGE',
+        },
+      ],
+      verdict: { decision: 'require', rule: 'confirm-every-write', approvals: 1, drafter_may_approve: true, rules: [] },
+      totals: [{ currency: 'DOGE', amount: '3' }],
+    };
+    render(
+      <BatchWhat
+        t={{ id: 't2', action: 'draft', ref: 'b2', what: 'batch', payload: JSON.stringify(payload), title: 'Draft', created_at: 0 }}
+      />,
+    );
+    const row = screen.getByTestId('batch-row');
+    expect(row.textContent).toContain('3 DOGE');
+    expect(row.textContent).toContain(
+      `sent as {"currency": ["DOGE"]}: converts the whole DOGE balance to GT (the amount is as reviewed) — signed by sub-account 101's own key`,
+    );
+  });
 });

@@ -21,6 +21,13 @@ function details(body: Record<string, string | number>): string {
     .join(' ');
 }
 
+/**
+ * A small-balance conversion's wire body is the currency alone (§4.1 takes no amount): the amount shown
+ * is the balance as reviewed, and what the account holds of it when the row is sent is converted.
+ */
+const CONVERSION_WORDS = (currency: string) =>
+  `sent as {"currency": ["${currency}"]}: converts the whole ${currency} balance to GT (the amount is as reviewed)`;
+
 export function BatchWhat({ t }: { t: ConfirmTicket }) {
   let b: Payload;
   try {
@@ -81,6 +88,7 @@ export function BatchWhat({ t }: { t: ConfirmTicket }) {
                 </td>
                 <td className="mono">
                   {details(r.body)}
+                  {r.kind === 'small_balance_convert' ? CONVERSION_WORDS(String(r.body.currency)) : ''}
                   {r.signer ? ` — signed by sub-account ${r.signer}'s own key` : ''}
                   {r.note ? ` — ${r.note}` : ''}
                 </td>

@@ -6,7 +6,7 @@ import { WriteKind, WriteRequest } from './writes.ts';
 // payload (canonical JSON) is what every operator signs, so approving the batch approves each row's
 // exact wire body under the row's own id.
 
-export const BATCH_KINDS = ['payouts', 'rebalance'] as const;
+export const BATCH_KINDS = ['payouts', 'rebalance', 'small_balance', 'incident'] as const;
 export type BatchKind = (typeof BATCH_KINDS)[number];
 
 /** The most rows one batch may hold: a rebalance of the exchange's largest sub-account count with its hops. */

@@ -230,6 +230,28 @@ export type SpotAccount = z.infer<typeof SpotAccount>;
 export const OwnFuturesAccount = FuturesAccount.extend({ total: DecimalString, available: DecimalString, currency: z.string() });
 export type OwnFuturesAccount = z.infer<typeof OwnFuturesAccount>;
 
+/** §2.9 small balance item (GET /wallet/small_balance). */
+export const SmallBalance = z.looseObject({
+  currency: z.string(),
+  available_balance: DecimalString,
+  estimated_as_btc: DecimalString,
+  convertible_to_gt: DecimalString,
+});
+export type SmallBalance = z.infer<typeof SmallBalance>;
+
+/** §2.9 small balance history item (GET /wallet/small_balance_history). */
+export const SmallBalanceRecord = z.looseObject({
+  id: z.union([z.string(), z.number()]).transform(String),
+  currency: z.string(),
+  amount: DecimalString,
+  gt_amount: DecimalString,
+  create_time: WireTime,
+});
+export type SmallBalanceRecord = z.infer<typeof SmallBalanceRecord>;
+
+/** §4.1 GET /wallet/getLowCapExchangeList: currency names. */
+export const LowCapList = z.array(z.string());
+
 /** An answer that is a list of one record kind. */
 export const listOf = <S extends z.ZodType>(record: S) => z.array(record);
 

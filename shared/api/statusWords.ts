@@ -132,4 +132,12 @@ export const INTENT_STATUS_KIND: Record<WriteKind, StatusKind> = {
   spot_order: 'spot_order',
   spot_cancel: 'spot_order',
   spot_cancel_all: 'spot_order',
+  // A conversion has no status of its own (§4.1 answers no body); this table is never read for it.
+  small_balance_convert: 'transfer',
+  // Sub-account management answers carry no §3 status; a status never comes for these.
+  sub_account_lock: 'transfer',
+  sub_account_unlock: 'transfer',
+  sub_account_key_create: 'transfer',
+  sub_account_key_delete: 'transfer',
+  sub_account_create: 'transfer',
 };

@@ -2,6 +2,13 @@ import { z } from 'zod';
 import { refineDestination } from '../destination.ts';
 import { amountProblem, AmountString } from '../money.ts';
 import { ORDER_ACCOUNTS, ORDER_SIDES, ORDER_TYPES } from './orders.ts';
+import {
+  SubAccountCreateInput,
+  SubAccountKeyCreateInput,
+  SubAccountKeyDeleteInput,
+  SubAccountLockInput,
+  SubAccountUnlockInput,
+} from './subAccounts.ts';
 
 // What an operator may ask the desk to send, per kind (§4.1, §4.2). The renderer's forms and the core
 // check the same schemas; the core then builds the exact wire body from them.
@@ -118,6 +125,20 @@ export const SpotCancelAllInput = z.strictObject({
   sub_uid: SubSigner,
 });
 
+/**
+ * Converting one currency's small balance of one account to GT (§4.1 POST /wallet/small_balance), signed
+ * by that account's own key (`sub_uid`; absent: the main account). `amount` is the balance as reviewed:
+ * the policy values it in USDT and the journal keeps it, but the wire body is `{"currency": [currency]}`
+ * alone (writes/inputs.ts wireRequest). The desk never sends `is_all`: it would convert whatever is small
+ * when it lands, not what the operators reviewed.
+ */
+export const SmallBalanceInput = z.strictObject({
+  currency: Name,
+  /** Dust may carry more than §8.5's 8 decimals: it is never sent, only valued and kept. */
+  amount: OrderDecimal,
+  sub_uid: SubSigner,
+});
+
 /** A write as the renderer hands it to the core: declared once; the kinds and types below derive from it. */
 export const WriteRequest = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('withdrawal'), input: WithdrawalInput }),
@@ -129,6 +150,12 @@ export const WriteRequest = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('spot_order'), input: SpotOrderInput }),
   z.strictObject({ kind: z.literal('spot_cancel'), input: SpotCancelInput }),
   z.strictObject({ kind: z.literal('spot_cancel_all'), input: SpotCancelAllInput }),
+  z.strictObject({ kind: z.literal('small_balance_convert'), input: SmallBalanceInput }),
+  z.strictObject({ kind: z.literal('sub_account_lock'), input: SubAccountLockInput }),
+  z.strictObject({ kind: z.literal('sub_account_unlock'), input: SubAccountUnlockInput }),
+  z.strictObject({ kind: z.literal('sub_account_key_create'), input: SubAccountKeyCreateInput }),
+  z.strictObject({ kind: z.literal('sub_account_key_delete'), input: SubAccountKeyDeleteInput }),
+  z.strictObject({ kind: z.literal('sub_account_create'), input: SubAccountCreateInput }),
 ]);
 export type WriteInput = z.input<typeof WriteRequest>;
 export type WriteKind = WriteInput['kind'];

@@ -27,6 +27,8 @@ export const TOTAL_BALANCE_TTL_SEC = 60;
 const totalCaches = new WeakMap<DB, Map<string, { at: number; json: JsonText }>>();
 
 /** The admin API forgets cached totals after it changes balances behind the API's back. */
+const EMPTY_BODY = new JsonText('');
+
 export function forgetTotals(db: DB): void {
   totalCaches.delete(db);
 }
@@ -204,7 +206,9 @@ export function walletRoutes(): RouteDef[] {
       handler: (ctx) => listSmallBalances(ctx.db, ctx.caller.uid),
     },
     {
-      // §4.1: the response body is not shown; the Sandbox answers an empty object.
+      // §4.1: the response body is not shown. The live service's documentation (Gate API v4 "Convert small
+      // balance", #convertsmallbalance-responses) gives 200 with schema None, and its SDKs return void: the
+      // Sandbox answers 200 with an empty body, as the live service does.
       method: 'POST',
       path: '/wallet/small_balance',
       group: 'wallet',
@@ -220,7 +224,7 @@ export function walletRoutes(): RouteDef[] {
         else if (Array.isArray(list) && list.length > 0)
           convertSmallBalances(ctx.db, ctx.caller.uid, (list as string[]).map(currencyName), ctx.nowSec);
         else throw new ApiError('MISSING_REQUIRED_PARAM', 'currency (a list) or is_all: true is required');
-        return {};
+        return EMPTY_BODY;
       },
     },
     {

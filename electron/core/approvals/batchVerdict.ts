@@ -21,6 +21,8 @@ export function strictest(verdicts: readonly Verdict[]): Verdict {
 export function totalsOf(rows: BatchReview['rows'], fees?: ReadonlyMap<string, string>): BatchTotal[] {
   const sums = new Map<string, Dec>();
   for (const r of rows) {
+    // Rows that move no money (a cancellation, a sub-account lock) add nothing.
+    if (r.body.amount === undefined) continue;
     const c = String(r.body.currency);
     sums.set(c, (sums.get(c) ?? new Dec(0)).plus(dec(String(r.body.amount))));
   }

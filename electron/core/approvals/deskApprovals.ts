@@ -45,6 +45,8 @@ import type { Role } from '../../../shared/api/roles.ts';
 import { operatorsFor, wedgeMargin } from './wedge.ts';
 import { Reviewer, type JudgedReview } from './review.ts';
 import type { WriteFacts } from '../../../shared/api/policy.ts';
+import { isManagementKind, managementSummary } from '../../../shared/api/subAccounts.ts';
+import { containKind } from './management.ts';
 
 // The approvals as the core runs them: one governance per trust domain (the vault's, for stored
 // profiles; a Sandbox-only one whose records a per-desk file key authenticates, for play money), the
@@ -611,8 +613,11 @@ export class DeskApprovals {
 
   // ---- sending ----
 
-  /** Synchronous, from the loaded state: why no write of a profile may leave now (a freeze), or null. */
-  frozenReason(profileId: string): string | null {
+  /**
+   * Synchronous, from the loaded state: why no write of a profile may leave now (a freeze), or null. With
+   * `kind`, for that kind of write: containment of a sub-account goes while frozen (approvals/management.ts).
+   */
+  frozenReason(profileId: string, kind?: string): string | null {
     // Nothing is handed over before the journal is reconciled: a row journaled then would count as known.
     const reconciling = this.opts.session.reconcileHold(profileId);
     if (reconciling !== null) return reconciling;
@@ -623,16 +628,16 @@ export class DeskApprovals {
       queueMicrotask(() => void this.dispatch());
       return 'the approvals are being read';
     }
-    return s.frozen ? `the desk is frozen (by ${s.frozen.by})` : null;
+    return s.frozen && !(kind !== undefined && containKind(kind)) ? `the desk is frozen (by ${s.frozen.by})` : null;
   }
 
-  /** Whether the active profile's governed writes must wait (frozen, or the policy copy refused). */
-  async holdReason(): Promise<string | null> {
+  /** Whether the active profile's governed writes (of `kind`, if given) must wait (frozen, or the policy copy refused). */
+  async holdReason(kind?: string): Promise<string | null> {
     const { approvals, session } = this.forActive();
     const reconciling = this.opts.session.reconcileHold(session.id);
     if (reconciling !== null) return reconciling;
     const s = await approvals.load();
-    if (s.frozen) return `the desk is frozen (by ${s.frozen.by})`;
+    if (s.frozen && !(kind !== undefined && containKind(kind))) return `the desk is frozen (by ${s.frozen.by})`;
     return (await approvals.policyStatus(session.id)).refused;
   }
 
@@ -645,9 +650,10 @@ export class DeskApprovals {
 
   private async dispatchNow(): Promise<void> {
     const { approvals, session } = this.forActive();
-    if (!session.writes || (await this.holdReason()) !== null) return;
+    // Frozen, containment still goes (readyToSend offers only that then): held for every kind, nothing does.
+    if (!session.writes || (await this.holdReason('sub_account_lock')) !== null) return;
     // Intents a freeze held in the journal go on (the executor ignores those already moving).
-    void session.writes.resume().catch(() => {});
+    if ((await this.holdReason()) === null) void session.writes.resume().catch(() => {});
     for (const p of await approvals.readyToSend(session.id)) {
       const sigs = approvals.signaturesOf(p);
       const by = [...new Set(sigs.map((x) => x.name))].join(', ');
@@ -661,7 +667,7 @@ export class DeskApprovals {
         const wait = (this.lastHanded.get(row.kind) ?? -Infinity) + (PACE_MS[row.kind] ?? 0) - this.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         // A freeze (or a refused policy copy) while waiting stops the rest of the batch here.
-        if ((await this.holdReason()) !== null || this.opts.session.active() !== session) return;
+        if ((await this.holdReason(row.kind)) !== null || this.opts.session.active() !== session) return;
         this.lastHanded.set(row.kind, this.now());
         void session.writes
           .dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, {
@@ -710,6 +716,7 @@ function batchSummary(b: BatchPayload): string {
 }
 
 function summarize(p: Proposal, req: RequestPayload | null): string {
+  if (req && isManagementKind(req.kind)) return managementSummary(req.kind, req.body);
   if (req) {
     const b = req.body;
     return req.kind === 'withdrawal'

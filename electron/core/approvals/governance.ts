@@ -8,6 +8,7 @@ import { judgeRows, type JudgedRow } from '../policy/recheck.ts';
 import { BatchPayload } from '../../../shared/api/batch.ts';
 import { aRole, DEFAULT_ROLE, may, Role, type Act } from '../../../shared/api/roles.ts';
 import { strictest } from './batchVerdict.ts';
+import { containOnly, managementAct, managementNeed } from './management.ts';
 
 // The governance state as a pure fold of signed records: who the operators are, which requests and
 // changes wait for whom, which policy is in force per profile, whether the desk is frozen. Every record
@@ -254,6 +255,20 @@ export interface Quorum {
 
 /** How many distinct approvals a proposal needs at `at`, and whether its drafter counts among them. */
 export function quorumOf(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number): Quorum {
+  const need = managementNeed(p);
+  if (need !== null) {
+    // A management row asks its own quorum; money rows beside it (an incident's sweep) keep the policy's.
+    const own = need === 'access' ? deskQuorum(s, rules, at) : 1;
+    const v = verdictAt(s, p, at);
+    if (v.decision === 'block')
+      return {
+        needed: Number.POSITIVE_INFINITY,
+        drafterCounts: false,
+        blocked: `the policy in force blocks it (rule ${v.rule ?? 'none'})`,
+      };
+    const money = v.decision === 'require' ? v.approvals : 0;
+    return { needed: Math.max(own, money), drafterCounts: money > own ? v.drafter_may_approve : true, blocked: null };
+  }
   if (p.what === 'request' || p.what === 'batch') {
     const v = verdictAt(s, p, at);
     if (v.decision === 'block')
@@ -283,7 +298,9 @@ export function countedApprovers(p: Proposal, drafterCounts: boolean): string[] 
 }
 
 /** What signing on a proposal of `what` does: a request's draft or approval, or a governance change. */
-function actOn(what: ProposalWhat, drafting: boolean): Act {
+function actOn(what: ProposalWhat, drafting: boolean, p?: Proposal): Act {
+  const need = p ? managementNeed(p) : null;
+  if (need !== null) return managementAct(need, drafting);
   return what === 'request' || what === 'batch' ? (drafting ? 'draft' : 'approve') : 'change';
 }
 
@@ -407,9 +424,15 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
     case 'proposal': {
       if (s.proposals.has(r.ref)) throw new GovernanceError(`proposal ${r.ref} exists already.`);
       // Operators and policy may still change while frozen (a quorum to unfreeze may need a new operator).
-      if (s.frozen && (r.what === 'request' || r.what === 'batch'))
+      if (s.frozen && (r.what === 'request' || r.what === 'batch') && !containOnly({ what: r.what, payload: r.payload }))
         throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
-      check(s, r.signed, at, textFor('propose', r.ref, r.what, r.payload, r.profile ?? ''), actOn(r.what, true));
+      check(
+        s,
+        r.signed,
+        at,
+        textFor('propose', r.ref, r.what, r.payload, r.profile ?? ''),
+        actOn(r.what, true, { what: r.what, payload: r.payload } as Proposal),
+      );
       if (r.what === 'add_operator') {
         const o = JSON.parse(r.payload) as { id: string; name: string; public_key: string };
         if (s.operators.has(o.id)) throw new GovernanceError(`operator ${o.id} exists already.`);
@@ -478,7 +501,7 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       // An approved request not yet handed over takes more signatures when the policy now asks for more.
       const held = (p.what === 'request' || p.what === 'batch') && !p.dispatched && !stillApproved(s, p, rules, at);
       if (p.approved_at !== null && !held) throw new GovernanceError('it has all the approvals it needs already.');
-      check(s, r.signed, at, textFor('approve', r.ref, p.what, p.payload, p.profile ?? ''), actOn(p.what, false));
+      check(s, r.signed, at, textFor('approve', r.ref, p.what, p.payload, p.profile ?? ''), actOn(p.what, false, p));
       const q = quorumOf(s, p, rules, at);
       if (q.blocked) throw new GovernanceError(`${q.blocked}: it can only be rejected.`);
       if (!q.drafterCounts && r.signed.operator === p.drafted_by.operator) {
@@ -502,7 +525,7 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
         throw new GovernanceError('it was approved and is being sent; cancel it at the exchange instead.');
       // A drafter may withdraw their own draft whatever their role; anyone else rejects as an approver would.
       const own = r.signed.operator === p.drafted_by.operator;
-      check(s, r.signed, at, textFor('reject', r.ref, p.what, p.payload, r.reason), actOn(p.what, own));
+      check(s, r.signed, at, textFor('reject', r.ref, p.what, p.payload, r.reason), actOn(p.what, own, p));
       p.rejected = { reason: r.reason, signed: r.signed, at };
       if (p.what === 'add_operator') {
         const o = JSON.parse(p.payload) as { id: string };

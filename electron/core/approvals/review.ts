@@ -14,6 +14,8 @@ import type { AddressBook } from './addressBook.ts';
 import { strictest, totalsOf } from './batchVerdict.ts';
 import type { Proposal, RequestPayload } from './governance.ts';
 import type { Approvals } from './service.ts';
+import { isManagementKind } from '../../../shared/api/subAccounts.ts';
+import { managementVerdict, NO_MONEY } from './management.ts';
 
 // The policy's verdict on a write (or on every row of a batch) with what the desk knows around it: the
 // destination's lists, a USDT valuation, the 24-hour outflow (journaled, approved, and waiting for
@@ -71,11 +73,20 @@ export class Reviewer {
    * is judged by the key that signs it: the main key, or `signer`'s own.
    */
   blockedReason(session: ActiveSession, kind: WriteKind = 'withdrawal', signer: string | null = null): string | null {
+    if (isManagementKind(kind))
+      return session.writes ? null : 'This profile has no usable journal, so it sends no writes (see the Activity page).';
     if (SPOT_KINDS.has(kind)) {
       return (
         this.spotRefusal(session, signer) ??
         (session.writes ? null : 'This profile has no usable journal, so it sends no writes (see the Activity page).')
       );
+    }
+    if (kind === 'small_balance_convert') {
+      // A conversion stays in the account: it needs the wallet group (§5.5), not the withdrawal one.
+      const wallet = session.profile.permissions?.wallet;
+      if (wallet && wallet !== 'write')
+        return `This profile's key cannot write to the wallet (wallet permission: ${wallet}); no small balance can be converted with it.`;
+      return session.writes ? null : 'This profile has no usable journal, so it sends no writes (see the Activity page).';
     }
     if (session.profile.permissions?.withdraw && session.profile.permissions.withdraw !== 'write') {
       return `This profile's key cannot withdraw (withdrawal permission: ${session.profile.permissions.withdraw}); nothing can be sent from it.`;
@@ -138,6 +149,11 @@ export class Reviewer {
         ['write', 'input', KINDS[write.kind].signer === 'sub' ? 'sub_account' : 'sub_uid'],
         `This profile holds no key for sub-account ${signer}, which signs this ${KINDS[write.kind].what}. Add the key to the profile in Settings.`,
       );
+    }
+    if (isManagementKind(write.kind)) {
+      await approvals.load();
+      const verdict = managementVerdict(write.kind, approvals.changeQuorum());
+      return { kind: write.kind, body, verdict, destination_note: null, facts: NO_MONEY };
     }
     const { policy } = await approvals.policyStatus(session.id);
     if (SPOT_KINDS.has(write.kind))
@@ -338,7 +354,7 @@ export class Reviewer {
     const rows: BatchReview['rows'] = [];
     const facts: WriteFacts[] = [];
     for (const [i, w] of spec.writes.entries()) {
-      const currency = String((w.write.input as { currency: string }).currency);
+      const currency = String((w.write.input as { currency?: string }).currency);
       const before = leaving.get(currency) ?? new Dec(0);
       const r = await this.one(ctx, w.write, ids?.[i] ?? null, before.toFixed(), ['writes', i, 'write']);
       if (OUTFLOW_KINDS.has(w.write.kind)) leaving.set(currency, before.plus(dec(String(r.body.amount))));

@@ -30,6 +30,7 @@ import {
   type RequestPayload,
 } from './governance.ts';
 import { StoreConflictError, type GovernanceStore } from './store.ts';
+import { containKind, containOnly } from './management.ts';
 
 /** How many times a signed record is placed again after other desks appended first, before the operator is asked to look again. */
 const CONFLICT_ATTEMPTS = 5;
@@ -85,6 +86,9 @@ export interface DetachedSignature {
   name: string;
   signature: string;
 }
+
+/** Batches the dispatcher sends row by row (a rebalance's rows are sent by its own runner). */
+const DISPATCHED_BATCHES: ReadonlySet<string> = new Set(['payouts', 'small_balance']);
 
 export class Approvals {
   private state: GovernanceState | null = null;
@@ -251,7 +255,8 @@ export class Approvals {
     if (st.refused) throw new GovernanceError(st.refused);
     if (verdict.decision === 'block')
       throw new GovernanceError(`the policy blocks this ${kind} (rule ${verdict.rule ?? 'none matched'}): it cannot be drafted.`);
-    if ((await this.load()).frozen) throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
+    if ((await this.load()).frozen && !containKind(kind))
+      throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
     const payload: RequestPayload = {
       kind,
       body,
@@ -275,7 +280,8 @@ export class Approvals {
     if (st.refused) throw new GovernanceError(st.refused);
     if (payload.verdict.decision === 'block')
       throw new GovernanceError(`the policy blocks this batch (rule ${payload.verdict.rule ?? 'none matched'}): it cannot be drafted.`);
-    if ((await this.load()).frozen) throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
+    if ((await this.load()).frozen && !payload.rows.every((r) => containKind(r.kind)))
+      throw new GovernanceError('the desk is frozen: nothing is drafted until a quorum unfreezes it.');
     return this.ticket({
       action: 'draft',
       ref,
@@ -499,12 +505,13 @@ export class Approvals {
    */
   async readyToSend(profile: string): Promise<Proposal[]> {
     const s = await this.load();
-    if (s.frozen) return [];
     const dispatchable = (p: Proposal): boolean =>
-      p.what === 'request' || (p.what === 'batch' && (JSON.parse(p.payload) as BatchPayload).batch === 'payouts');
+      p.what === 'request' || (p.what === 'batch' && DISPATCHED_BATCHES.has((JSON.parse(p.payload) as BatchPayload).batch));
     return (
       [...s.proposals.values()]
         .filter((p) => dispatchable(p) && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)
+        // A frozen desk hands over containment only (approvals/management.ts).
+        .filter((p) => !s.frozen || containOnly(p))
         // On a shared store the desk that drafted a request sends it: the others only sign.
         .filter((p) => this.opts.store.writtenHere?.(p.drafted_seq + 1) ?? true)
         // Judged again at hand-over: one the policy in force now asks more of waits for more approvals.

@@ -38,25 +38,45 @@ export class NoSubKeyError extends Error {
 
 export class SubKeyClients {
   private readonly clients = new Map<string, ApiClient>();
+  private readonly keys = new Map<string, string>();
 
-  constructor(opts: SubKeyClientsOptions) {
+  constructor(private readonly opts: SubKeyClientsOptions) {
     if (!opts.scheduler && !opts.limitsOff) throw new Error("sub-account clients share the desk's scheduler: pass it");
     for (const k of opts.keys) {
       if (this.clients.has(k.uid)) throw new Error(`sub-account ${k.uid} has two keys in this profile`);
-      this.clients.set(
-        k.uid,
-        new ApiClient({
-          baseUrl: opts.baseUrl,
-          credentials: { key: k.key, secret: k.secret },
-          svc: opts.svc,
-          account: uidAccount(k.uid),
-          ...(opts.limitsOff ? { limitsOff: true } : { scheduler: opts.scheduler }),
-          ...(opts.fetch ? { fetch: opts.fetch } : {}),
-          onRefusal: (label, method, path) => opts.onRefusal?.(k.uid, label, method, path),
-          ...(opts.onLink ? { onLink: opts.onLink } : {}),
-        }),
-      );
+      this.put(k);
     }
+  }
+
+  /** A key the desk had the exchange make for `k.uid`: it signs that sub-account's requests from now on. */
+  replace(k: SubKey): void {
+    this.put(k);
+  }
+
+  /** The key of `uid` was removed at the exchange: nothing signs with it any more. */
+  remove(uid: string, key: string): void {
+    if (this.keys.get(uid) === key) {
+      this.clients.delete(uid);
+      this.keys.delete(uid);
+    }
+  }
+
+  private put(k: SubKey): void {
+    this.keys.set(k.uid, k.key);
+    const opts = this.opts;
+    this.clients.set(
+      k.uid,
+      new ApiClient({
+        baseUrl: opts.baseUrl,
+        credentials: { key: k.key, secret: k.secret },
+        svc: opts.svc,
+        account: uidAccount(k.uid),
+        ...(opts.limitsOff ? { limitsOff: true } : { scheduler: opts.scheduler }),
+        ...(opts.fetch ? { fetch: opts.fetch } : {}),
+        onRefusal: (label, method, path) => opts.onRefusal?.(k.uid, label, method, path),
+        ...(opts.onLink ? { onLink: opts.onLink } : {}),
+      }),
+    );
   }
 
   uids(): string[] {

@@ -16,6 +16,8 @@ export interface CheckContext {
   statuses: readonly WithdrawalLimits[];
   /** §2.2 chains per currency; a string says why they could not be read. */
   chains: ReadonlyMap<string, readonly WithdrawalChain[] | string>;
+  /** §4.1 getLowCapExchangeList: currencies the API does not withdraw (absent when it could not be read). */
+  lowCap?: ReadonlySet<string>;
 }
 
 export type CheckedRow = Omit<PayoutRowView, 'verdict' | 'destination_note'>;
@@ -50,6 +52,11 @@ function rowProblems(
 
   const status = c.currency ? ctx.statuses.find((s) => s.currency === c.currency) : undefined;
   if (!c.currency) add('currency', 'The currency is missing.');
+  else if (ctx.lowCap?.has(c.currency))
+    add(
+      'currency',
+      `${c.currency} is on the exchange's low-liquidity list (GET /wallet/getLowCapExchangeList): the API does not withdraw it (§4.1). Pay this row in another currency, or withdraw it on the exchange's site.`,
+    );
   else if (!status)
     add(
       'currency',

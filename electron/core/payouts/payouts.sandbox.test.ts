@@ -47,6 +47,22 @@ afterAll(async () => {
 });
 
 describe('payouts from a file, through the core', () => {
+  it('refuses a row in a low-liquidity currency with the reason, before the batch is reviewed', async () => {
+    const csv = `${csvOf(['11'])}PEPEX,ETH,0x8f3Cf7ad23Cd3CaDbD9735AFf958023239c6A063,2000000,INV-9\n`;
+    const r = await review(csv);
+    expect(r.rows[0]!.problems).toEqual([]);
+    expect(r.rows[1]!.problems).toEqual([
+      {
+        field: 'currency',
+        message: expect.stringMatching(/^PEPEX is on the exchange's low-liquidity list \(GET \/wallet\/getLowCapExchangeList\)/),
+      },
+    ]);
+    // Only the valid row is reviewed under the policy and counted.
+    expect(r.rows[1]!.verdict).toBeNull();
+    expect(r.totals).toEqual([{ currency: 'USDT', amount: '11', fee: '1', count: 1 }]);
+    await expect(call(core.invoke('payoutsQueue', { ...file(csv), rows: [1, 2] }))).rejects.toThrow(/Nothing was queued/);
+  });
+
   it("queues only the rows reviewed, sends them once signed, and reports each row: sent, or refused with the label's sentence", async () => {
     const csv = `${csvOf(['11', '12', '13'])}USDT,TRX,${ADDRS[0]},9,INV-4\n`;
     const r = await review(csv);

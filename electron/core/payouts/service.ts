@@ -2,7 +2,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { z } from 'zod';
 import { labelSentence } from '../../../shared/api/labels.ts';
 import type { Verdict } from '../../../shared/api/policy.ts';
-import { listOf, WithdrawalChain, WithdrawalLimits } from '../../../shared/api/records.ts';
+import { listOf, LowCapList, WithdrawalChain, WithdrawalLimits } from '../../../shared/api/records.ts';
 import type { WriteRequest } from '../../../shared/api/writes.ts';
 import type { IntentView } from '../../../shared/ipc.ts';
 import type {
@@ -78,7 +78,12 @@ export class PayoutService {
         chains.set(c, (e as Error).message);
       }
     }
-    return { statuses, chains };
+    // Unreadable, the low-cap list names nothing: such a currency is still refused, as one the exchange lists no withdrawals of.
+    const lowCap = await this.deps
+      .call({ method: 'GET', path: '/wallet/getLowCapExchangeList', priority: 'action' }, LowCapList)
+      .then((l) => new Set(l))
+      .catch(() => undefined);
+    return { statuses, chains, ...(lowCap ? { lowCap } : {}) };
   }
 
   private async checked(req: { file: string; content_base64: string }) {

@@ -1,5 +1,6 @@
 import type { Destination, Policy, Rule, RuleVerdict, Verdict, WriteKind } from '../../../shared/api/policy.ts';
 import { dec, Dec, fmt, groupDigits } from '../../../shared/money.ts';
+import { isManagementKind } from '../../../shared/api/subAccounts.ts';
 
 // The policy engine: a pure function from the policy, one request and what the desk knows around it
 // (valuation, destination lists, recent outflow) to a verdict, rule by rule. Anything it cannot know
@@ -124,6 +125,8 @@ export function outflow24h(intents: readonly OutflowIntent[], currency: string, 
  * can apply to it allows it outright. Governed kinds are sent only through signed approvals.
  */
 export function governs(policy: Policy, kind: WriteKind): boolean {
+  // Sub-account management is always signed for (approvals/management.ts), whatever the rules say.
+  if (isManagementKind(kind)) return true;
   for (const rule of policy.rules) {
     if (rule.match.kinds && !rule.match.kinds.includes(kind)) continue;
     const onlyKinds = Object.keys(rule.match).every((k) => k === 'kinds');

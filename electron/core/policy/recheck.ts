@@ -3,6 +3,8 @@ import { dec, Dec } from '../../../shared/money.ts';
 import { strictest } from '../approvals/batchVerdict.ts';
 import { evaluate, OUTFLOW_KINDS } from './engine.ts';
 import type { WriteKind } from '../../../shared/api/writes.ts';
+import { isManagementKind } from '../../../shared/api/subAccounts.ts';
+import { NEUTRAL } from '../approvals/management.ts';
 
 // A request judged again under a policy other than the one its drafter saw, from what was signed with it
 // (its rows' bodies and facts) and the outflow around it as the caller counts it. Pure, so that the
@@ -30,6 +32,8 @@ export function weighed(row: JudgedRow): { currency: string; amount: string } {
 export function judgeRows(policy: Policy, rows: readonly JudgedRow[], outflow: (currency: string) => Dec): Verdict {
   const leaving = new Map<string, Dec>();
   const verdicts = rows.map((row) => {
+    // Sub-account management moves no money: its quorum is its own (approvals/management.ts).
+    if (isManagementKind(row.kind)) return NEUTRAL;
     const { currency, amount } = weighed(row);
     const before = leaving.get(currency) ?? new Dec(0);
     const v = evaluate(policy, {

@@ -256,6 +256,42 @@ export class ProfileStore {
     }
   }
 
+  /**
+   * Seals a sub-account key the desk had the exchange make: it replaces that sub-account's key in the
+   * profile (the secret goes from the answer into the sealed blob, never onto the file in clear).
+   */
+  keepSubKey(id: string, uid: string, key: string, secret: Buffer, box: SecretBox): void {
+    const doc = this.file.read();
+    const stored = doc.profiles.find((x) => x.id === id);
+    if (!stored) throw new Error(`no profile ${id} to keep the key in`);
+    const opened = this.open(id, box);
+    try {
+      const subKeys = [...(opened.subKeys ?? []).filter((k) => k.uid !== uid), { uid, key, secret: Buffer.from(secret) }];
+      const sealed = this.sealProfile(stored, { credentials: opened.credentials, subKeys }, box);
+      const sub_keys = [...stored.sub_keys.filter((k) => k.uid !== uid), { uid, key_masked: maskKey(key) }];
+      this.file.write({ ...doc, profiles: doc.profiles.map((p) => (p.id === id ? { ...p, sub_keys, sealed } : p)) });
+    } finally {
+      wipeProfile(opened);
+    }
+  }
+
+  /** Drops sub-account `uid`'s key from the profile when it is `key` (removed at the exchange). */
+  dropSubKey(id: string, uid: string, key: string, box: SecretBox): void {
+    const doc = this.file.read();
+    const stored = doc.profiles.find((x) => x.id === id);
+    if (!stored) return;
+    const opened = this.open(id, box);
+    try {
+      if (!opened.subKeys?.some((k) => k.uid === uid && k.key === key)) return;
+      const subKeys = opened.subKeys.filter((k) => k.uid !== uid);
+      const sealed = this.sealProfile(stored, { credentials: opened.credentials, subKeys }, box);
+      const sub_keys = stored.sub_keys.filter((k) => k.uid !== uid);
+      this.file.write({ ...doc, profiles: doc.profiles.map((p) => (p.id === id ? { ...p, sub_keys, sealed } : p)) });
+    } finally {
+      wipeProfile(opened);
+    }
+  }
+
   needsBinding(): boolean {
     const doc = this.file.read();
     return doc.version === 1 && doc.profiles.length > 0;

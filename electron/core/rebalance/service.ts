@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { BatchView, PlanRequest, RebalancePlan, RebalanceScope, ScopeAccount, Template } from '../../../shared/rebalance.ts';
 import { FUTURES_SETTLES } from '../../../shared/balances.ts';
+import { SUB_ACCOUNT_LOCKED_STATE } from '../../../shared/api/subAccounts.ts';
 import type { BatchArchive } from '../store/batchArchive.ts';
 import { InputError } from '../errors.ts';
 import type { DeskApprovals } from '../approvals/deskApprovals.ts';
@@ -93,8 +94,11 @@ export class RebalanceService {
     const s = this.active();
     const subs = await s.client.request(
       { method: 'GET', path: '/sub_accounts', priority: 'action' },
-      z.array(z.looseObject({ user_id: z.union([z.number(), z.string()]), login_name: z.string().optional() })),
+      z.array(
+        z.looseObject({ user_id: z.union([z.number(), z.string()]), login_name: z.string().optional(), state: z.number().optional() }),
+      ),
     );
+    const locked = new Set(subs.filter((x) => x.state === SUB_ACCOUNT_LOCKED_STATE).map((x) => String(x.user_id)));
     const futures = (FUTURES_SETTLES as readonly string[]).includes(currency.toLowerCase());
     const accounts: { account: AccountRef; name: string }[] = [{ account: { owner: 'main', kind: 'spot' }, name: '' }];
     if (futures) accounts.push({ account: { owner: 'main', kind: 'futures' }, name: '' });
@@ -125,8 +129,11 @@ export class RebalanceService {
     const rows: ScopeAccount[] = accounts.map((a) => ({
       ...a,
       balance: held.get(accountKey(a.account)) ?? '0',
-      reachable: true,
-      why: null,
+      // The exchange refuses every transfer into or out of a locked sub-account: offered, but left out.
+      reachable: !locked.has(a.account.owner),
+      why: locked.has(a.account.owner)
+        ? 'the sub-account is locked: the exchange refuses transfers into or out of it (SUB_ACCOUNT_LOCKED); unlock it first'
+        : null,
     }));
     for (const uid of keyed) {
       rows.push({

@@ -8,6 +8,9 @@ import { buildBody, KINDS, resendable, signerOf, wireRequest, type WriteInput } 
 import { lookupCancel, lookupSpotOrder } from './orderLookups.ts';
 import { lookupTransfer, lookupWithdrawal, reconcileUidTransfer, type Found, type Lookup, type WriteClient } from './lookups.ts';
 import { classifyFailure, DUPLICATE_LABELS } from './outcome.ts';
+import { lookupSmallBalance } from './smallBalanceLookup.ts';
+import { isManagementKind } from '../../../shared/api/subAccounts.ts';
+import { lookupManagement } from './subAccountLookups.ts';
 
 // Exactly-once writes. The rules, in order of importance:
 // 1. Nothing leaves before the journal holds it: the intent, the approval, and a "sent" record per attempt.
@@ -36,12 +39,28 @@ export interface ExecutorOptions {
    * Why the desk cannot sign right now (the vault is locked), or null. While there is a reason, intents
    * are not driven: they wait, as journaled, for resume() (which the core calls on unlock).
    */
-  blocked?: () => string | null;
+  blocked?: (v: IntentView) => string | null;
   /**
    * Why the operators' approvals do not carry this write now (approvals/sendGate.ts), or null. Asked
    * before every attempt leaves; a refused write is closed unsent, and a throw leaves it waiting.
    */
   gate?: (v: IntentView) => Promise<string | null>;
+  /**
+   * Where a created sub-account key's secret goes, straight from the exchange's answer: the vault, for
+   * that sub-account's signing. The secret is never journaled, logged or answered to the window; without
+   * a sink (or when it fails) the key is reported as made without a usable secret.
+   */
+  keySink?: (uid: string, key: string, secret: Buffer) => void | Promise<void>;
+  /** A sub-account key the exchange no longer holds (its removal landed): the desk stops signing with it. */
+  keyGone?: (uid: string, key: string) => void;
+}
+
+/** Takes the secret out of a key creation's answer (the answer object keeps no copy). */
+function takeSecret(answer: Record<string, unknown> | undefined): Buffer | null {
+  if (!answer || typeof answer.secret !== 'string') return null;
+  const secret = Buffer.from(answer.secret, 'utf8');
+  delete answer.secret;
+  return secret;
 }
 
 export interface WriteEvent {
@@ -100,8 +119,10 @@ export class WriteExecutor {
   private readonly intervalMs: number;
   private readonly now: () => number;
   private readonly newId: () => string;
-  private readonly blocked: () => string | null;
+  private readonly blocked: (v: IntentView) => string | null;
   private readonly gate: ((v: IntentView) => Promise<string | null>) | null;
+  private readonly keySink: ExecutorOptions['keySink'] | null;
+  private readonly keyGone: ExecutorOptions['keyGone'] | null;
   private readonly running = new Map<string, Promise<IntentView>>();
   private readonly listeners = new Set<(e: WriteEvent) => void>();
   private stopped = false;
@@ -118,6 +139,8 @@ export class WriteExecutor {
     this.newId = opts.newId ?? (() => newOrderId(this.now()));
     this.blocked = opts.blocked ?? (() => null);
     this.gate = opts.gate ?? null;
+    this.keySink = opts.keySink ?? null;
+    this.keyGone = opts.keyGone ?? null;
   }
 
   /** Every state change, as the journal records it (the core forwards these to the renderer). */
@@ -272,6 +295,13 @@ export class WriteExecutor {
   private record(body: IntentBody): void {
     this.journal.append(body);
     const event: WriteEvent = { record: body.type, intent: this.view(body.intent) };
+    if (body.type === 'result' && body.outcome === 'accepted' && event.intent.kind === 'sub_account_key_delete') {
+      try {
+        this.keyGone?.(String(event.intent.body.user_id), String(event.intent.body.key));
+      } catch {
+        // The key is gone at the exchange either way; a desk that still holds it is only refused.
+      }
+    }
     for (const fn of this.listeners) {
       try {
         fn(event);
@@ -304,7 +334,7 @@ export class WriteExecutor {
   private async loop(id: string): Promise<IntentView> {
     for (;;) {
       const v = this.view(id);
-      if (this.stopped || this.blocked() !== null) return v;
+      if (this.stopped || this.blocked(v) !== null) return v;
       switch (v.state) {
         case 'approved':
           await this.sendOnce(v);
@@ -404,7 +434,15 @@ export class WriteExecutor {
       }
       return this.onAmbiguous(this.view(v.id), f.reason);
     }
-    const exchangeId = answer?.id ?? answer?.tx_id;
+    // §4.1 does not show a conversion's answer; the live documentation (Gate API v4 "Convert small balance":
+    // 200, schema None, and its SDKs return void) has no body, so whatever comes is ignored (WriteAnswer
+    // takes an empty one). Its history record is looked up at once, so that the journal holds its id and
+    // no later lookup of another conversion can take that record for its own.
+    const converted = v.kind === 'small_balance_convert' ? await this.lookup(this.view(v.id)) : null;
+    const secret = v.kind === 'sub_account_key_create' ? takeSecret(answer) : null;
+    const kept = secret ? await this.keepSecret(v, answer, secret) : null;
+    const exchangeId =
+      answer?.id ?? answer?.tx_id ?? answer?.key ?? answer?.user_id ?? (converted?.kind === 'found' ? converted.exchange_id : undefined);
     this.record({
       type: 'result',
       intent: v.id,
@@ -413,9 +451,36 @@ export class WriteExecutor {
       ...(exchangeId !== undefined && exchangeId !== null ? { exchange_id: String(exchangeId) } : {}),
       ...(typeof answer?.status === 'string' ? { status: answer.status } : {}),
     });
+    if (v.kind === 'sub_account_key_create' && kept !== null) this.secretLost(this.view(v.id), kept);
     // §4.1 answers a main/sub transfer with its tx_id only: its §3.3 status comes from /wallet/order_status,
     // asked at once (and by pollStatuses until it is final).
     if (v.kind === 'main_sub_transfer') await this.confirmStatus(this.view(v.id));
+  }
+
+  /**
+   * Puts a new key's secret into the vault for its sub-account, then wipes this copy. Answers why it could
+   * not be kept (the key then exists at the exchange without a secret the desk holds), or null.
+   */
+  private async keepSecret(v: IntentView, answer: Record<string, unknown> | undefined, secret: Buffer): Promise<string | null> {
+    try {
+      if (!this.keySink) return 'this desk keeps no sub-account keys';
+      if (typeof answer?.key !== 'string') return 'the answer named no key';
+      await this.keySink(String(v.body.user_id), answer.key, secret);
+      return null;
+    } catch (e) {
+      // The sink's own words, never the answer: its message holds no secret.
+      return (e as Error).message;
+    } finally {
+      secret.fill(0);
+    }
+  }
+
+  private secretLost(v: IntentView, why: string): void {
+    this.record({
+      type: 'needs_attention',
+      intent: v.id,
+      reason: `The exchange made key ${v.client_id} for sub-account ${String(v.body.user_id)}, but the desk holds no secret for it (${why}). Disable that key, then create another.`,
+    });
   }
 
   /** The client whose key signs `v`, or why none can. */
@@ -509,6 +574,12 @@ export class WriteExecutor {
       if (typeof client === 'string') return Promise.resolve({ kind: 'unknown', impossible: true, reason: client });
       return v.kind === 'spot_order' ? lookupSpotOrder(client, v, this.now()) : lookupCancel(client, v);
     }
+    if (v.kind === 'small_balance_convert') {
+      // The account's own history and balance, read with its own key.
+      const client = this.clientFor(v);
+      if (typeof client === 'string') return Promise.resolve({ kind: 'unknown', impossible: true, reason: client });
+      return lookupSmallBalance(client, v, this.claimedConversions(v));
+    }
     switch (v.kind) {
       case 'withdrawal':
         return lookupWithdrawal(this.client, v, this.now());
@@ -517,8 +588,19 @@ export class WriteExecutor {
       case 'uid_transfer':
         return reconcileUidTransfer(this.client, v, this.claimedUidTransfers(v.id), this.now());
       default:
+        if (isManagementKind(v.kind)) return lookupManagement(this.client, v);
         return Promise.resolve({ kind: 'unknown', reason: 'this kind of write cannot be looked up' });
     }
+  }
+
+  /** History records of the same account's conversions that other intents already account for. */
+  private claimedConversions(v: IntentView): Set<string> {
+    return new Set(
+      this.journal
+        .intents()
+        .filter((o) => o.kind === v.kind && o.id !== v.id && o.signer === v.signer && o.exchange_id !== undefined)
+        .map((o) => o.exchange_id!),
+    );
   }
 
   /** Exchange ids of UID transfers other intents already account for. */
@@ -551,6 +633,9 @@ export class WriteExecutor {
       ...(l.status !== undefined ? { status: l.status } : {}),
     });
     if (l.copies > 1) this.flagCopies(this.view(v.id), l);
+    // Found by its name after an unclear answer: the answer that carried the secret is gone for good.
+    else if (v.kind === 'sub_account_key_create')
+      this.secretLost(this.view(v.id), 'its secret came only in the answer the desk did not get');
   }
 
   private flagCopies(v: IntentView, l: Found): void {

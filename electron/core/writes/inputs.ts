@@ -4,6 +4,7 @@ import {
   OwnTransferInput,
   SpotCancelAllInput,
   SpotCancelInput,
+  SmallBalanceInput,
   SpotOrderInput,
   SubOwnTransferInput,
   SubToSubTransferInput,
@@ -11,6 +12,16 @@ import {
   WithdrawalInput,
   type WriteInput,
 } from '../../../shared/api/writes.ts';
+import {
+  keyName,
+  permsOfText,
+  permsText,
+  SubAccountCreateInput,
+  SubAccountKeyCreateInput,
+  SubAccountKeyDeleteInput,
+  SubAccountLockInput,
+  SubAccountUnlockInput,
+} from '../../../shared/api/subAccounts.ts';
 import type { IntentKind } from '../journal/records.ts';
 import type { HttpRequest } from './lookups.ts';
 
@@ -23,12 +34,18 @@ export type { WriteInput };
 export interface KindSpec {
   path: string;
   /** The body field carrying the client id, or null when the API gives the kind none. */
-  idField: 'withdraw_order_id' | 'client_order_id' | 'text' | null;
+  idField: 'withdraw_order_id' | 'client_order_id' | 'text' | 'name' | 'login_name' | null;
   /**
    * Sending it twice does no harm (a cancel): after an unclear answer it is looked up and sent again once
    * the lookups prove it did not take effect, like a write with an id.
    */
   idempotent?: true;
+  /**
+   * No id, but the exchange's own records prove whether it landed (a small-balance conversion: the
+   * history and the balance, writes/smallBalanceLookup.ts): after an unclear answer it is looked up, and
+   * sent again only once those records prove it did not take effect, like a write with an id.
+   */
+  provable?: true;
   /** Whose key signs: the main key, a sub-account's own (the intent names it), or either (spot orders). */
   signer: 'main' | 'sub' | 'either';
   what: string;
@@ -36,7 +53,7 @@ export interface KindSpec {
 
 /** Whether an unclear answer may end in a resend (after lookups prove the write absent). */
 export function resendable(spec: KindSpec): boolean {
-  return spec.idField !== null || spec.idempotent === true;
+  return spec.idField !== null || spec.idempotent === true || spec.provable === true;
 }
 
 export const KINDS: Record<IntentKind, KindSpec> = {
@@ -65,6 +82,34 @@ export const KINDS: Record<IntentKind, KindSpec> = {
     signer: 'either',
     what: 'cancellation of every open order of a pair',
   },
+  small_balance_convert: {
+    path: '/wallet/small_balance',
+    idField: null,
+    provable: true,
+    signer: 'either',
+    what: 'small-balance conversion to GT',
+  },
+  // Locking twice, or deleting a deleted key, does no harm: after an unclear answer each is looked up
+  // (GET /sub_accounts/{user_id}, its keys) and sent again only when the lookups prove it did not land.
+  sub_account_lock: { path: '/sub_accounts/{user_id}/lock', idField: null, idempotent: true, signer: 'main', what: 'sub-account lock' },
+  sub_account_unlock: {
+    path: '/sub_accounts/{user_id}/unlock',
+    idField: null,
+    idempotent: true,
+    signer: 'main',
+    what: 'sub-account unlock',
+  },
+  /** The key's name (label and the write's id) finds it in the sub-account's keys before any resend. */
+  sub_account_key_create: { path: '/sub_accounts/{user_id}/keys', idField: 'name', signer: 'main', what: 'sub-account key creation' },
+  sub_account_key_delete: {
+    path: '/sub_accounts/{user_id}/keys/{key}',
+    idField: null,
+    idempotent: true,
+    signer: 'main',
+    what: 'sub-account key removal',
+  },
+  /** The operator's login name is the create's client-side id: GET /sub_accounts finds it before any resend. */
+  sub_account_create: { path: '/sub_accounts', idField: 'login_name', signer: 'main', what: 'sub-account creation' },
 };
 
 /** The request a journaled body becomes on the wire. */
@@ -80,9 +125,39 @@ export function wireRequest(kind: IntentKind, body: Readonly<Record<string, stri
       };
     case 'spot_cancel_all':
       return { method: 'DELETE', path: '/spot/orders', query: q(['currency_pair', 'side', 'account']), priority: 'action' };
+    case 'small_balance_convert':
+      // §4.1: `currency` is a list; the journaled `amount` is the reviewed balance, never sent.
+      return { method: 'POST', path: KINDS[kind].path, body: { currency: [String(body.currency)] }, priority: 'action' };
+    case 'sub_account_lock':
+    case 'sub_account_unlock':
+      return { method: 'POST', path: subPath(kind, body), priority: 'action' };
+    case 'sub_account_key_delete':
+      return { method: 'DELETE', path: subPath(kind, body), priority: 'action' };
+    case 'sub_account_key_create': {
+      // The journal's body is flat; the wire carries the official SubAccountKey's lists.
+      const ips = String(body.ip_whitelist ?? '');
+      return {
+        method: 'POST',
+        path: subPath(kind, body),
+        body: {
+          mode: 1,
+          name: String(body.name),
+          perms: permsOfText(String(body.perms)),
+          ...(ips ? { ip_whitelist: ips.split(',') } : {}),
+        },
+        priority: 'action',
+      };
+    }
     default:
       return { method: 'POST', path: KINDS[kind].path, body: { ...body }, priority: 'action' };
   }
+}
+
+/** A management path with the body's user id and key in it. */
+function subPath(kind: IntentKind, body: Readonly<Record<string, string | number | boolean>>): string {
+  return KINDS[kind].path
+    .replace('{user_id}', encodeURIComponent(String(body.user_id)))
+    .replace('{key}', encodeURIComponent(String(body.key)));
 }
 
 /** §2.10: the order's text, made from the write's id (unique) and the operator's label, if any. */
@@ -136,6 +211,27 @@ export function buildBody(w: WriteInput, clientId: string | null): WireBody {
       const { sub_uid: _signer, ...o } = parseOrThrow(SpotCancelAllInput, w.kind, w.input);
       return dropUndefined(o);
     }
+    case 'small_balance_convert': {
+      const { sub_uid: _signer, ...o } = parseOrThrow(SmallBalanceInput, w.kind, w.input);
+      return dropUndefined(o);
+    }
+    case 'sub_account_lock':
+      return { ...parseOrThrow(SubAccountLockInput, w.kind, w.input) };
+    case 'sub_account_unlock':
+      return { ...parseOrThrow(SubAccountUnlockInput, w.kind, w.input) };
+    case 'sub_account_key_delete':
+      return { ...parseOrThrow(SubAccountKeyDeleteInput, w.kind, w.input) };
+    case 'sub_account_key_create': {
+      const k = parseOrThrow(SubAccountKeyCreateInput, w.kind, w.input);
+      return dropUndefined({
+        user_id: k.user_id,
+        name: keyName(k.label, clientId!),
+        perms: permsText(k.perms),
+        ip_whitelist: k.ip_whitelist?.length ? k.ip_whitelist.join(',') : undefined,
+      });
+    }
+    case 'sub_account_create':
+      return dropUndefined(parseOrThrow(SubAccountCreateInput, w.kind, w.input));
   }
 }
 

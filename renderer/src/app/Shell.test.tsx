@@ -51,6 +51,7 @@ describe('the shell', () => {
       'Transfers',
       'Orders',
       'Payouts',
+      'Small balances',
       'Rebalance',
       'Approvals',
       'Journal',

@@ -11,6 +11,8 @@ export interface PageSearch {
   transfers: { new?: 'own' | 'main_sub' | 'sub_to_sub' | 'sub_own'; sub?: string };
   orders: { pair?: string; sub?: string };
   payouts: { batch?: string };
+  /** `batch` shows one conversion batch's progress. */
+  'small-balances': { batch?: string };
   rebalance: Record<string, never>;
   approvals: Record<string, never>;
   journal: Record<string, never>;

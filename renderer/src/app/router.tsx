@@ -16,6 +16,11 @@ export function pageRoutes(): RouteObject[] {
           path: 'sub-accounts/:uid',
           lazy: async () => ({ Component: (await import('../features/balances/SubAccountsRoute.tsx')).default }),
         },
+        // The incident page of one sub-account (issue 28).
+        {
+          path: 'sub-accounts/:uid/incident',
+          lazy: async () => ({ Component: (await import('../features/balances/SubAccountsRoute.tsx')).default }),
+        },
         { path: '*', element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
       ],
     },

@@ -24,6 +24,7 @@ export const PAGES = [
   { path: 'transfers', title: 'Transfers', load: () => import('../features/history/index.ts').then((m) => ({ default: m.TransfersPage })) },
   { path: 'orders', title: 'Orders', load: () => import('../features/orders/OrdersPage.tsx') },
   { path: 'payouts', title: 'Payouts', load: () => import('../features/payouts/PayoutsPage.tsx') },
+  { path: 'small-balances', title: 'Small balances', load: () => import('../features/smallBalances/SmallBalancesPage.tsx') },
   { path: 'rebalance', title: 'Rebalance', load: () => import('../features/rebalance/RebalancePage.tsx') },
   { path: 'approvals', title: 'Approvals', load: () => import('../features/approvals/ApprovalsPage.tsx') },
   { path: 'journal', title: 'Journal', load: () => import('../features/journal/JournalPage.tsx') },

@@ -80,6 +80,8 @@ export function baseAnswers(): FakeAnswers {
       cross_margin: null,
     } as never,
     balancesSnapshots: [],
+    subAccountsManaged: [],
+    subAccountKeys: [],
     balancesMatrix: {
       status: {
         state: 'ready',

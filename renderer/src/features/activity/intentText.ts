@@ -1,6 +1,7 @@
 import { labelWords } from '../../../../shared/api/labels.ts';
 import type { IntentView } from '../../../../shared/ipc.ts';
 import { groupDigits } from '../../../../shared/money.ts';
+import { isManagementKind, managementSummary } from '../../../../shared/api/subAccounts.ts';
 
 export const KIND_NAMES: Record<IntentView['kind'], string> = {
   withdrawal: 'Withdrawal',
@@ -12,6 +13,12 @@ export const KIND_NAMES: Record<IntentView['kind'], string> = {
   spot_order: 'Spot order',
   spot_cancel: 'Order cancellation',
   spot_cancel_all: 'Cancel all orders of a pair',
+  small_balance_convert: 'Small balance to GT',
+  sub_account_lock: 'Sub-account lock',
+  sub_account_unlock: 'Sub-account unlock',
+  sub_account_key_create: 'Sub-account key creation',
+  sub_account_key_delete: 'Sub-account key disabled',
+  sub_account_create: 'Sub-account creation',
 };
 
 // What each state means for the operator: the journal's proof, in words.
@@ -33,6 +40,7 @@ export const TROUBLE_STATES: ReadonlySet<IntentView['state']> = new Set(['refuse
 
 export function summary(i: IntentView): string {
   const b = i.body;
+  if (isManagementKind(i.kind)) return managementSummary(i.kind, b);
   const amount = typeof b.amount === 'string' ? `${groupDigits(b.amount)} ${b.currency ?? ''}` : '';
   if (i.kind === 'withdrawal') return `${amount} to ${b.address} (${b.chain})`;
   if (i.kind === 'main_sub_transfer') return `${amount} ${b.direction === 'to' ? 'to' : 'from'} sub-account ${b.sub_account}`;
@@ -40,6 +48,7 @@ export function summary(i: IntentView): string {
   if (i.kind === 'uid_transfer') return `${amount} to UID ${b.receive_uid}`;
   if (i.kind === 'sub_own_transfer') return `${amount} from ${b.from} to ${b.to} of sub-account ${i.signer ?? '?'} (signed by its key)`;
   const sub = i.signer ? ` for sub-account ${i.signer}` : '';
+  if (i.kind === 'small_balance_convert') return `convert ${amount} to GT${sub || ' for the main account'} (signed by its key)`;
   if (i.kind === 'spot_order')
     return `${b.side} ${groupDigits(String(b.amount))} ${b.currency_pair} ${b.type === 'limit' ? `at ${b.price}` : 'at market'} (${b.text})${sub}`;
   if (i.kind === 'spot_cancel') return `cancel order ${b.order_id} of ${b.currency_pair}${sub}`;

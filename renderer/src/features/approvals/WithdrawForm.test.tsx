@@ -50,6 +50,15 @@ async function fill(amount: string) {
 }
 
 describe('New withdrawal', () => {
+  it("names the exchange's low-liquidity currencies in the currency choice, and lets none be chosen", async () => {
+    renderWithDesk(desk({ lowCapCurrencies: { currencies: ['PEPEX'], fetched_at: 0 } }), <WithdrawForm />);
+    const form = await screen.findByRole('form', { name: 'New withdrawal' });
+    const pepex = (await within(form).findByRole('option', { name: /^PEPEX/ })) as HTMLOptionElement;
+    expect(pepex.textContent).toBe('PEPEX (low liquidity: the API does not withdraw it)');
+    expect(pepex.disabled).toBe(true);
+    expect((within(form).getByRole('option', { name: 'USDT' }) as HTMLOptionElement).disabled).toBe(false);
+  });
+
   it('says what the chain refuses as the operator types, and asks the core nothing', async () => {
     const fake = desk();
     renderWithDesk(fake, <WithdrawForm />);

@@ -1,3 +1,4 @@
+import { LOW_CAP_CHOICE, useLowCap } from '../../components/LowCap.tsx';
 import { useMemo, useRef, useState } from 'react';
 import type { ChannelRequest, Review } from '../../../../shared/ipc.ts';
 import { chainProblem, checkAmount, limitsOf, needsMemo, type Limits } from '../../../../shared/withdrawCheck.ts';
@@ -32,6 +33,7 @@ export function WithdrawForm() {
   const chains = useDeskQuery('walletCurrencyChains', { currency: v.currency || 'USDT' });
   const saved = useDeskQuery('walletSavedAddresses', { currency: v.currency || 'USDT' });
   const book = useDeskQuery('addressBookList', {});
+  const lowCap = useLowCap();
 
   const status = statuses.data?.find((s) => s.currency === v.currency);
   const ch = chains.data?.find((c) => c.chain === v.chain);
@@ -64,10 +66,19 @@ export function WithdrawForm() {
         >
           <option value="">Choose…</option>
           {statuses.data?.map((s) => (
-            <option key={s.currency} value={s.currency}>
+            <option key={s.currency} value={s.currency} disabled={lowCap.has(s.currency)}>
               {s.currency}
+              {lowCap.has(s.currency) ? ` (${LOW_CAP_CHOICE})` : ''}
             </option>
           ))}
+          {/* Named, not hidden: an operator looking for one of these learns why it cannot be chosen. */}
+          {[...lowCap]
+            .filter((c) => !statuses.data?.some((s) => s.currency === c))
+            .map((c) => (
+              <option key={c} value={c} disabled>
+                {c} ({LOW_CAP_CHOICE})
+              </option>
+            ))}
         </select>
       </label>
       {v.currency && (

@@ -15,6 +15,12 @@ export const KIND_WORDS: Record<WriteKind, string> = {
   spot_order: 'spot orders',
   spot_cancel: 'order cancellations',
   spot_cancel_all: 'cancellations of all orders of a pair',
+  small_balance_convert: 'small-balance conversions to GT',
+  sub_account_lock: 'sub-account locks',
+  sub_account_unlock: 'sub-account unlocks',
+  sub_account_key_create: 'sub-account key creations',
+  sub_account_key_delete: 'sub-account key removals',
+  sub_account_create: 'sub-account creations',
 };
 
 /** Where the money goes, after "to". */

@@ -1,3 +1,4 @@
+import { LowCapFlag, useLowCap } from '../../components/LowCap.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.ts';
@@ -31,6 +32,7 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
   const quote = currency === 'BTC' ? 'BTC' : 'USDT';
   const snapshots = useDeskQuery('balancesSnapshots', { currency }, { refetchIntervalMs: every });
   const main = useDeskQuery('balancesMain', { quote }, { refetchIntervalMs: every });
+  const lowCap = useLowCap();
   const shownMain = useLastKnown('balancesMain', { quote }, main);
   const mainData = shownMain.data;
   const settings = useDeskQuery('balancesSettingsGet', {});
@@ -133,9 +135,14 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
                   <tr key={k} data-kind={k}>
                     <td>{ACCOUNT_KIND_NAMES[k]}</td>
                     <td className="small">
-                      {Object.entries(mainData.cells[k].amounts)
-                        .map(([c, a]) => `${figure(a)} ${c}`)
-                        .join(' · ') || '—'}
+                      {Object.entries(mainData.cells[k].amounts).map(([c, a], i) => (
+                        <span key={c}>
+                          {i > 0 ? ' · ' : ''}
+                          {figure(a)} {c}
+                          <LowCapFlag currency={c} lowCap={lowCap} />
+                        </span>
+                      ))}
+                      {Object.keys(mainData.cells[k].amounts).length === 0 && '—'}
                       {mainData.cells[k].unpriced.length > 0 && (
                         <span className="muted"> (no price: {mainData.cells[k].unpriced.join(', ')})</span>
                       )}

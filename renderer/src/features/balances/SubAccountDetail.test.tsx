@@ -50,3 +50,23 @@ describe("Sub-account's alert settings", () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 });
+
+describe("Sub-account's spot balances", () => {
+  it("flags a currency on the exchange's low-liquidity list, and only that one", async () => {
+    const base = baseAnswers();
+    const fake = fakeDesk({
+      ...base,
+      lowCapCurrencies: { currencies: ['PEPEX'], fetched_at: 0 },
+      balancesSubAccount: {
+        ...(base.balancesSubAccount as object),
+        uid: '101',
+        spot: { uid: '101', available: { PEPEX: '1000', USDT: '25' } },
+      } as never,
+    });
+    renderWithDesk(fake, <SubAccountDetail uid="101" />);
+    const spot = await screen.findByTestId('detail-spot');
+    await waitFor(() => expect(spot.querySelectorAll('[data-testid="low-cap"]')).toHaveLength(1));
+    const flagged = spot.querySelector('[data-testid="low-cap"]')!.closest('dt')!;
+    expect(flagged.textContent).toBe('available.PEPEXlow cap');
+  });
+});

@@ -1,3 +1,4 @@
+import { LowCapFlag, useLowCap } from '../../components/LowCap.tsx';
 import { useEffect, useState } from 'react';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
@@ -11,9 +12,10 @@ import { useBalancesProgress } from './hooks.ts';
 import { transferHref } from './route.ts';
 import { SubAccountTransfers } from './SubAccountTransfers.tsx';
 import './balances.css';
+import { ManagePanel } from '../subaccounts/index.ts';
 
 /** Every field of a §2.8 record as the exchange sent it, nested objects flattened to a.b names. */
-function Fields({ record, testid }: { record: Record<string, unknown>; testid: string }) {
+function Fields({ record, testid, lowCap }: { record: Record<string, unknown>; testid: string; lowCap?: ReadonlySet<string> }) {
   const rows: Array<[string, string]> = [];
   const walk = (prefix: string, v: unknown) => {
     if (v !== null && typeof v === 'object' && !Array.isArray(v))
@@ -25,7 +27,10 @@ function Fields({ record, testid }: { record: Record<string, unknown>; testid: s
     <dl className="kv" data-testid={testid}>
       {rows.map(([k, v]) => (
         <div key={k} style={{ display: 'contents' }}>
-          <dt>{k}</dt>
+          <dt>
+            {k}
+            {lowCap && <LowCapFlag currency={k.slice(k.lastIndexOf('.') + 1)} lowCap={lowCap} />}
+          </dt>
           <dd data-field={k}>{v}</dd>
         </div>
       ))}
@@ -40,6 +45,7 @@ export function SubAccountDetail({ uid }: { uid: string }) {
   // (for a window whose event stream connected after that end).
   const detail = useDeskQuery('balancesSubAccount', { uid }, waiting ? { refetchIntervalMs: 1000 } : {});
   const d = detail.data;
+  const lowCap = useLowCap();
   const cached = d?.source === 'cache' && d.error === null;
   useEffect(() => setWaiting(cached), [cached]);
 
@@ -55,6 +61,7 @@ export function SubAccountDetail({ uid }: { uid: string }) {
       </header>
       {detail.isError && <ErrorPanel error={detail.error} onRetry={() => void detail.refetch()} />}
       <AlertsPanel uid={uid} />
+      <ManagePanel uid={uid} />
       {d && !d.row && (
         <p className="muted" role="status">
           {d.fetched_at === null ? 'Loading balances…' : 'The last load did not include this sub-account.'}
@@ -109,7 +116,7 @@ export function SubAccountDetail({ uid }: { uid: string }) {
       {d?.spot && (
         <div className="card">
           <h2>Spot</h2>
-          <Fields record={d.spot} testid="detail-spot" />
+          <Fields record={d.spot} testid="detail-spot" lowCap={lowCap} />
         </div>
       )}
       {d &&

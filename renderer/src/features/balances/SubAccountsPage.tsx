@@ -14,6 +14,8 @@ import { figure } from './format.ts';
 import { FiguresAge } from './FiguresAge.tsx';
 import { useBalancesProgress } from './hooks.ts';
 import { subAccountHref, transferHref } from './route.ts';
+import { incidentHref, LockControl, NewSubAccount } from '../subaccounts/index.ts';
+import { useDeskQuery } from '../../desk/hooks.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
 import { FIRST_VIEW } from './matrixQuery.ts';
 import './balances.css';
@@ -44,6 +46,9 @@ export function SubAccountsPage() {
     hide_below: hideSmall && /^\d+(\.\d{1,8})?$/.test(smallBelow) ? smallBelow : null,
   };
   const matrix = useMatrixBlocks(query, visibleBlocks);
+  // Lock states come from the exchange's sub-account list, apart from the balances load.
+  const managed = useDeskQuery('subAccountsManaged', {});
+  const locked = new Set((managed.data ?? []).filter((a) => a.locked).map((a) => a.user_id));
   const page = matrix.first;
   const count = page?.total_rows ?? 0;
 
@@ -73,7 +78,16 @@ export function SubAccountsPage() {
             <a href={transferHref(r.uid)} className="row-action" aria-label={`Transfer… (sub-account ${r.uid})`}>
               Transfer…
             </a>{' '}
-            <a href={subAccountHref(r.uid)}>{r.uid}</a> <span className="muted">{r.name}</span> <OrdersLink uid={r.uid} />
+            <a href={subAccountHref(r.uid)}>{r.uid}</a> <span className="muted">{r.name}</span> <OrdersLink uid={r.uid} />{' '}
+            {locked.has(r.uid) && (
+              <strong className="badge bad" data-testid={`locked-${r.uid}`}>
+                Locked
+              </strong>
+            )}{' '}
+            {managed.data && <LockControl uid={r.uid} locked={locked.has(r.uid)} compact />}{' '}
+            <a href={incidentHref(r.uid)} className="row-action">
+              Incident…
+            </a>
           </>
         ) : (
           '…'
@@ -156,6 +170,7 @@ export function SubAccountsPage() {
             </button>
           ))}
         </div>
+        <NewSubAccount />
       </header>
       <AlertsPanel />
       <div className="row">

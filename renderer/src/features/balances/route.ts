@@ -15,8 +15,18 @@ function uidFromHash(): string | null {
   return m ? m[1]! : null;
 }
 
+function incidentFromHash(): string | null {
+  const m = /^#\/?sub-accounts\/(\d{1,20})\/incident$/.exec(window.location.hash);
+  return m ? m[1]! : null;
+}
+
 export function useSubAccountUid(): string | null {
   return useSyncExternalStore(subscribe, uidFromHash);
+}
+
+/** #/sub-accounts/<uid>/incident: the incident page of one sub-account. */
+export function useIncidentUid(): string | null {
+  return useSyncExternalStore(subscribe, incidentFromHash);
 }
 
 export function isSubAccountsHash(name: string): boolean {

@@ -1,3 +1,4 @@
+import { LowCapFlag, useLowCap } from '../../components/LowCap.tsx';
 import type { PayoutReview } from '../../../../shared/payouts.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { VerdictTable } from '../approvals/index.ts';
@@ -24,6 +25,7 @@ export function ImportReview({
   queuing: boolean;
   queueError: unknown;
 }) {
+  const lowCap = useLowCap();
   const bad = review.rows.filter((r) => r.problems.length > 0);
   const valid = review.rows.length - bad.length;
   const blocked = review.verdict?.decision === 'block';
@@ -95,6 +97,7 @@ export function ImportReview({
                 <td className="num">{r.row}</td>
                 <td>
                   {r.currency} {r.chain}
+                  <LowCapFlag currency={r.currency} lowCap={lowCap} />
                 </td>
                 <td className="addr mono">{r.address}</td>
                 {memos && <td className="memo">{r.memo}</td>}

@@ -22,7 +22,7 @@ import {
   type Values,
 } from './transferWrite.ts';
 import { useDrawBalance } from './useDrawBalance.ts';
-import { subAccountHint, useKnownSubAccounts, type KnownSubAccount } from './useKnownSubAccounts.ts';
+import { LOCKED_WHY, subAccountHint, useKnownSubAccounts, useLockedSubAccounts, type KnownSubAccount } from './useKnownSubAccounts.ts';
 
 // One form per kind of move between the operator's own accounts. Fields are checked by the contract's
 // own schema (WriteRequest), the amount against the balance it draws from, both before anything is
@@ -131,6 +131,7 @@ export function TransferForm({
   });
   const v = watch() as Values;
   const known = useKnownSubAccounts(form === 'main_sub' || form === 'sub_to_sub');
+  const locked = useLockedSubAccounts(form !== 'own');
   const listId = `${useId()}-sub-accounts`;
   const source = sourceOf(form, v);
   const drawn = useDrawBalance(source, v.currency);
@@ -186,7 +187,7 @@ export function TransferForm({
       <h2>{FORM_NAMES[form]}</h2>
       {form === 'sub_own' && (
         <Field label="Sub-account (signs with its own key)" error={problem('sub_account')}>
-          <Choice field={register('sub_account')} options={subKeys} />
+          <Choice field={register('sub_account')} options={subKeys.filter((u) => !locked.some((k) => k.uid === u))} />
         </Field>
       )}
       {form === 'main_sub' && (
@@ -198,7 +199,7 @@ export function TransferForm({
               names={{ to: 'Main → sub-account', from: 'Sub-account → main' }}
             />
           </Field>
-          <Field label="Sub-account uid" hint={subAccountHint(v.sub_account, known)} error={problem('sub_account')}>
+          <Field label="Sub-account uid" hint={subAccountHint(v.sub_account, known, locked)} error={problem('sub_account')}>
             {text('sub_account', { inputMode: 'numeric', list: listId })}
           </Field>
           <Field label="Sub-account's account" error={problem('sub_account_type')}>
@@ -208,13 +209,13 @@ export function TransferForm({
       )}
       {form === 'sub_to_sub' && (
         <>
-          <Field label="From sub-account uid" hint={subAccountHint(v.sub_account_from, known)} error={problem('sub_account_from')}>
+          <Field label="From sub-account uid" hint={subAccountHint(v.sub_account_from, known, locked)} error={problem('sub_account_from')}>
             {text('sub_account_from', { inputMode: 'numeric', list: listId })}
           </Field>
           <Field label="Its account (from)" error={problem('sub_account_from_type')}>
             <Choice field={register('sub_account_from_type')} options={SUB_SIDES} />
           </Field>
-          <Field label="To sub-account uid" hint={subAccountHint(v.sub_account_to, known)} error={problem('sub_account_to')}>
+          <Field label="To sub-account uid" hint={subAccountHint(v.sub_account_to, known, locked)} error={problem('sub_account_to')}>
             {text('sub_account_to', { inputMode: 'numeric', list: listId })}
           </Field>
           <Field label="Its account (to)" error={problem('sub_account_to_type')}>
@@ -223,6 +224,12 @@ export function TransferForm({
         </>
       )}
       {(form === 'main_sub' || form === 'sub_to_sub') && <SubAccountChoices id={listId} known={known} />}
+      {form !== 'own' && locked.length > 0 && (
+        <p className="small muted" data-testid="locked-left-out">
+          Left out, locked: {locked.map((k) => (k.name ? `${k.name} (${k.uid})` : k.uid)).join(', ')}.{' '}
+          {LOCKED_WHY[0]!.toUpperCase() + LOCKED_WHY.slice(1)}.
+        </p>
+      )}
       {(form === 'own' || form === 'sub_own') && sides}
       <Field label="Currency" error={problem('currency')}>
         {text('currency', { upper: true })}

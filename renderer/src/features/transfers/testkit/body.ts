@@ -15,6 +15,8 @@ export function buildBodyForTest(w: WriteInput, clientId = 'ID'): Record<string,
     }
     case 'withdrawal':
       return { withdraw_order_id: clientId, ...p.input };
+    case 'sub_account_key_create':
+      throw new Error('a key creation is not a transfer form');
     default:
       return { ...p.input };
   }
