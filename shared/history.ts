@@ -38,6 +38,8 @@ export const HistoryPageRequest = z.strictObject({
   sort: HistorySort.default({ by: 'time', dir: 'desc' }),
   /** The `next_cursor` of the page before; absent for the first page. */
   cursor: z.string().max(400).optional(),
+  /** Instead of a cursor: the rows from this position on (a virtual list jumping into the middle). */
+  offset: z.number().int().nonnegative().max(100_000_000).optional(),
   limit: z.number().int().min(1).max(1000).default(100),
 });
 export type HistoryPageRequest = z.input<typeof HistoryPageRequest>;

@@ -90,6 +90,9 @@ export const SPOT_READS = ['spotTicker', 'spotOrderBook', 'spotOrders', 'spotTra
 
 /** Small balances, their conversions' progress and history, and the low-cap list flagged beside them. */
 const DUST_READS = ['dustList', 'dustProgress', 'dustHistory', 'lowCapCurrencies'] as const;
+/** What a conversion's intent moving on changes: the dust it took, the batch's progress, the history it adds. */
+const DUST_WRITE_READS = ['dustList', 'dustProgress', 'dustHistory'] as const;
+
 /** Sub-accounts' lock states and keys, and the incident page: a management write or an incident step changes them. */
 const SUB_ACCOUNT_READS = ['subAccountsManaged', 'subAccountKeys', 'subAccountIncident', 'subAccountIncidentRuns'] as const;
 
@@ -134,18 +137,7 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: [
-    'withdrawalsCancellable',
-    'batchStatus',
-    'requestStatus',
-    'payoutsProgress',
-    'payoutsBatches',
-    ...AUDIT_READS,
-    'dustList',
-    'dustProgress',
-    'dustHistory',
-    ...SUB_ACCOUNT_READS,
-  ],
+  intent: ['withdrawalsCancellable', 'batchStatus', 'requestStatus', 'payoutsProgress', 'payoutsBatches', ...AUDIT_READS],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],
@@ -186,6 +178,18 @@ export const WRITTEN_BY_EVENT = { vault: 'vaultStatus', intent: 'intentsList', u
 >;
 
 /** An intent in one of these states moved money (or settled that it did): the balance is stale. */
+/**
+ * What an `intent` event of one family of kinds makes stale beyond STALE_ON_EVENT.intent: the pages that follow
+ * those writes. A withdrawal's progress asks no exchange read of the small-balance or sub-account pages (each
+ * costs a request per account).
+ */
+export function readsOfIntentKind(kind: IntentView['kind']): readonly QueryChannel[] {
+  if (kind.startsWith('spot_')) return SPOT_READS;
+  if (kind === 'small_balance_convert') return DUST_WRITE_READS;
+  if (kind.startsWith('sub_account_')) return SUB_ACCOUNT_READS;
+  return [];
+}
+
 export const MONEY_MOVED_STATES: ReadonlySet<IntentView['state']> = new Set(['accepted', 'done', 'settled']);
 
 /**

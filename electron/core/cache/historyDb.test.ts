@@ -81,6 +81,30 @@ describe('history cache pages', () => {
     );
   });
 
+  it('answers the page at an offset with the rows the keyset pages hold at that position, filtered and sorted', () => {
+    db.upsert(
+      'withdrawals',
+      Array.from({ length: 500 }, (_, i) => withdrawal(i)),
+      isFinalWithdrawalStatus,
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom<'time' | 'amount'>('time', 'amount'),
+        fc.constantFrom<'asc' | 'desc'>('asc', 'desc'),
+        fc.constantFrom({}, { currency: 'BTC' }, { status: 'EXTPEND', chain: 'TRX' }, { search: 'addr1' }),
+        fc.integer({ min: 0, max: 520 }),
+        fc.integer({ min: 1, max: 97 }),
+        (by, dir, filters, offset, limit) => {
+          const all = [...db.iterate('withdrawals', filters, { by, dir })].map((r) => r.key);
+          const page = db.page('withdrawals', filters, { by, dir }, limit, undefined, offset);
+          expect(page.total).toBe(all.length);
+          expect(page.rows.map((r) => r.key)).toEqual(all.slice(offset, offset + limit));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
   it('sorts amounts as decimals, not as text or floats', () => {
     db.upsert(
       'withdrawals',

@@ -31,8 +31,9 @@ function historyOf(deps: HandlerDeps) {
 function list<K extends HistoryKind>(kind: K) {
   return async (req: z.output<typeof HistoryPageRequest>, deps: HandlerDeps) => {
     const h = historyOf(deps);
+    if (req.cursor !== undefined && req.offset !== undefined) throw new InputError(['offset'], 'give a cursor or an offset, not both');
     try {
-      const page = h.db.page(kind, req.filters, req.sort, req.limit, req.cursor);
+      const page = h.db.page(kind, req.filters, req.sort, req.limit, req.cursor, req.offset);
       return { total: page.total, next_cursor: page.next_cursor, rows: page.rows.map((r) => toRow(kind, r)) };
     } catch (e) {
       if (e instanceof RecordError) throw new InputError(['cursor'], e.message);

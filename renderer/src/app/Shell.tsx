@@ -4,10 +4,13 @@ import { useDeskEventsIntoCache, useDeskQuery } from '../desk/hooks.ts';
 import { FreezeBanner } from '../features/approvals/FreezeBanner.tsx';
 import { useBrowserNotifications } from '../features/history/useNotifications.ts';
 import { NoticeTray } from '../features/notices/index.ts';
+import { whenIdle } from '../components/whenIdle.ts';
 import { PAGES } from './routes.ts';
 import { StatusBar } from './StatusBar.tsx';
 import { useAppliedTheme } from './theme.ts';
 import { useReportActivity } from './useReportActivity.ts';
+
+const HISTORY_PAGE = PAGES.find((p) => p.path === 'withdrawals')!;
 
 // A locked vault is the rare start: the lock screen's form code stays out of the first paint (issue 25).
 const LockScreen = lazy(() => import('../features/lock/LockScreen.tsx').then((m) => ({ default: m.LockScreen })));
@@ -21,6 +24,9 @@ export function Shell() {
   const vault = useDeskQuery('vaultStatus', {});
   const navigation = useNavigation();
   const locked = vault.data?.locked ?? false;
+  // The histories are where an operator goes from the Overview: their code is fetched at the first idle
+  // moment, ahead of the charts, so that the click on the sidebar does not wait for it (issue 25).
+  useEffect(() => whenIdle(() => void HISTORY_PAGE.load(), { first: true }), []);
   const wasLocked = useRef(locked);
   useEffect(() => {
     // Back from the lock screen: focus goes to the page's heading, not to the body.

@@ -56,6 +56,14 @@ function AllReads() {
     spotTicker: useDeskQuery('spotTicker', { currency_pair: 'BTC_USDT' }),
     spotOrderBook: useDeskQuery('spotOrderBook', { currency_pair: 'BTC_USDT' }),
     spotOrders: useDeskQuery('spotOrders', { currency_pair: 'BTC_USDT', status: 'open' }),
+    dustList: useDeskQuery('dustList', {}),
+    dustProgress: useDeskQuery('dustProgress', { ref: 'b-1' }),
+    dustHistory: useDeskQuery('dustHistory', { account: 'main' }),
+    lowCapCurrencies: useDeskQuery('lowCapCurrencies', {}),
+    subAccountsManaged: useDeskQuery('subAccountsManaged', {}),
+    subAccountKeys: useDeskQuery('subAccountKeys', { user_id: '101' }),
+    subAccountIncident: useDeskQuery('subAccountIncident', { user_id: '101' }),
+    subAccountIncidentRuns: useDeskQuery('subAccountIncidentRuns', { user_id: '101' }),
     spotTrades: useDeskQuery('spotTrades', { currency_pair: 'BTC_USDT' }),
     unreadRecords: useDeskQuery('unreadRecords', {}),
     noticesList: useDeskQuery('noticesList', {}),
@@ -221,6 +229,14 @@ describe('targeted refresh: each event and write refetches only what it makes st
       spotTicker: 1,
       spotTrades: 1,
       unreadRecords: 1,
+      dustList: 1,
+      dustProgress: 1,
+      dustHistory: 1,
+      lowCapCurrencies: 1,
+      subAccountsManaged: 1,
+      subAccountKeys: 1,
+      subAccountIncident: 1,
+      subAccountIncidentRuns: 1,
     });
   });
 
@@ -234,6 +250,35 @@ describe('targeted refresh: each event and write refetches only what it makes st
       payoutsProgress: 1,
       payoutsBatches: 1,
       rebalanceBatches: 1,
+      dustProgress: 1,
+      subAccountIncidentRuns: 1,
+    });
+  });
+
+  it('refetches the small-balance reads for a conversion and the sub-account reads for a management write, not for others', async () => {
+    const { fake, counts, after } = await setUp();
+    const onIntent = {
+      withdrawalsCancellable: 1,
+      batchStatus: 1,
+      requestStatus: 1,
+      payoutsProgress: 1,
+      payoutsBatches: 1,
+      journalEntries: 1,
+    };
+    expect(
+      await after(counts(), () => fake.emit('intent', intent({ id: 'c-1', kind: 'small_balance_convert', state: 'in_flight' }))),
+    ).toEqual({
+      ...onIntent,
+      dustList: 1,
+      dustProgress: 1,
+      dustHistory: 1,
+    });
+    expect(await after(counts(), () => fake.emit('intent', intent({ id: 'l-1', kind: 'sub_account_lock', state: 'in_flight' })))).toEqual({
+      ...onIntent,
+      subAccountsManaged: 1,
+      subAccountKeys: 1,
+      subAccountIncident: 1,
+      subAccountIncidentRuns: 1,
     });
   });
 

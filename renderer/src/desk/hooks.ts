@@ -14,7 +14,7 @@ import {
   LOAD_DONE_READS,
   MONEY_MOVED_READS,
   MONEY_MOVED_STATES,
-  SPOT_READS,
+  readsOfIntentKind,
   STALE_AFTER_WRITE,
   STALE_ON_EVENT,
   WRITTEN_BY_ANSWER,
@@ -110,7 +110,7 @@ export function useDeskEventsIntoCache(): void {
         if (event === 'intent' && MONEY_MOVED_STATES.has((payload as IntentView).state)) invalidate(qc, MONEY_MOVED_READS);
         // Only a finished load changes what the balance reads show (the stale map cannot say "only when done").
         if (event === 'balancesProgress' && (payload as EventPayload<'balancesProgress'>).done) invalidate(qc, LOAD_DONE_READS);
-        if (event === 'intent' && (payload as IntentView).kind.startsWith('spot_')) invalidate(qc, SPOT_READS);
+        if (event === 'intent') invalidate(qc, readsOfIntentKind((payload as IntentView).kind));
         if (event === 'sandbox' && (payload as EventPayload<'sandbox'>).state === 'down') return;
         invalidate(qc, STALE_ON_EVENT[event]);
       }),

@@ -82,6 +82,23 @@ export function baseAnswers(): FakeAnswers {
     balancesSnapshots: [],
     subAccountsManaged: [],
     subAccountKeys: [],
+    subAccountIncident: {
+      user_id: '101',
+      login_name: 'ops',
+      locked: false,
+      desk_key: null,
+      balances: [],
+      open_orders: [],
+      withdrawals: [],
+      transfers: [],
+      unread: null,
+      steps: [],
+    },
+    subAccountIncidentRuns: [],
+    dustList: { accounts: [], total_btc: '0', total_gt: '0' },
+    dustProgress: { ref: 'b-1', title: '', state: 'sent', approved_by: [], needed: 1, rows: [] },
+    dustHistory: { rows: [], page: 1, limit: 100, more: false },
+    lowCapCurrencies: { currencies: [], fetched_at: 0 },
     balancesMatrix: {
       status: {
         state: 'ready',

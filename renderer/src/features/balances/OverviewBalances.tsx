@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.ts';
 import type { ValuationCurrency } from '../../../../shared/api/records.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { useAfterIdle } from '../../components/whenIdle.ts';
 import { LastKnownNote } from '../../components/LastKnownNote.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { useLastKnown } from '../../desk/lastKnown.ts';
@@ -13,7 +14,8 @@ import { figure, timeOf } from './format.ts';
 import { useAutoRefreshMs } from './hooks.ts';
 import './balances.css';
 
-const TotalHistoryChart = lazy(() => import('./TotalHistoryChart.tsx'));
+const loadChart = () => import('./TotalHistoryChart.tsx');
+const TotalHistoryChart = lazy(loadChart);
 
 const AUTO_REFRESH_CHOICES = [0, 60, 300, 900, 3600];
 /** The latest fetches listed under the chart, newest first. */
@@ -37,6 +39,8 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
   const save = useDeskMutation('balancesSettingsSave');
   const last = snapshots.data?.at(-1);
   const recent = (snapshots.data ?? []).slice(-RECENT_SHOWN).reverse();
+  // The chart's code and drawing wait for an idle window: a click away from the Overview never waits for them.
+  const chartReady = useAfterIdle(loadChart);
 
   const refresh = async () => {
     // The keys come from the factory: a hand-written ['totalBalance'] matched no cached read, and Refresh did nothing.
@@ -79,9 +83,13 @@ export function OverviewBalances({ currency, totalAt }: { currency: ValuationCur
         <h2>Total over time ({currency})</h2>
         {snapshots.isError && <ErrorPanel error={snapshots.error} />}
         <div className="chart" data-testid="total-history-chart">
-          <Suspense fallback={<div style={{ height: 200 }} aria-hidden="true" />}>
-            <TotalHistoryChart snapshots={snapshots.data ?? []} />
-          </Suspense>
+          {chartReady ? (
+            <Suspense fallback={<div style={{ height: 200 }} aria-hidden="true" />}>
+              <TotalHistoryChart snapshots={snapshots.data ?? []} />
+            </Suspense>
+          ) : (
+            <div style={{ height: 200 }} aria-hidden="true" />
+          )}
         </div>
         <p className="muted small">{snapshots.data?.length ?? 0} snapshots, one at each fetch of the total.</p>
         {/* Two fetches a few seconds apart are one dot on a chart that spans days: the latest are listed, each on its own. */}

@@ -1,9 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
 import { Copy } from '../../components/Copy.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { useHistoryPages } from './queries.ts';
+import { PAGE_SIZE, useHistoryWindow } from './queries.ts';
 
 export interface Column<R> {
   id: string;
@@ -38,8 +38,48 @@ const MIN_COLUMN = 48;
 function track<R>(c: Column<R>): string {
   return c.fixed ? `${c.width}px` : `minmax(${Math.min(c.width, MIN_COLUMN)}px, ${c.width}fr)`;
 }
-/** Load the next page when the rows in view come within this many of the end of what is loaded. */
-const PREFETCH_ROWS = 150;
+/** Rows drawn beyond the view on each side: enough for a wheel step, few enough that a step renders little. */
+const OVERSCAN = 5;
+/** Pages are asked this many rows ahead of the view, so that a steady scroll finds them loaded. */
+const AHEAD_ROWS = 40;
+
+interface RowProps<R> {
+  row: R | undefined;
+  rowId: string | null;
+  index: number;
+  start: number;
+  grid: string;
+  columns: Column<R>[];
+  selected: boolean;
+  onSelect?: ((r: R) => void) | undefined;
+}
+
+/** One row: drawn again only when its record, place or selection changes, not on every scroll step of the list. */
+const HistoryRow = memo(function HistoryRow<R>({ row, rowId, index, start, grid, columns, selected, onSelect }: RowProps<R>) {
+  return (
+    <div
+      className={`history-row${selected ? ' selected' : ''}${row ? '' : ' placeholder'}`}
+      role="row"
+      aria-rowindex={index + 2}
+      data-row={rowId ?? undefined}
+      data-placeholder={row ? undefined : 'true'}
+      style={{ gridTemplateColumns: grid, transform: `translateY(${start}px)`, height: ROW_HEIGHT }}
+      onClick={row && onSelect ? () => onSelect(row) : undefined}
+    >
+      {row ? (
+        columns.map((c) => (
+          <div key={c.id} role="cell" className={c.num ? 'num' : ''} title={c.title?.(row) || undefined}>
+            {c.render(row)}
+          </div>
+        ))
+      ) : (
+        <div role="cell" className="muted">
+          Loading…
+        </div>
+      )}
+    </div>
+  );
+}) as <R>(props: RowProps<R>) => ReactNode;
 
 /**
  * A long list, virtualized: only the rows in view (and a few around them) exist in the page, and rows
@@ -67,23 +107,32 @@ export function HistoryTable<K extends HistoryKind, R>({
   selected?: string | null;
   label: string;
 }) {
-  const q = useHistoryPages(kind, filters, sort);
-  const rows = useMemo(() => (q.data?.pages.flatMap((p) => p.rows) ?? []) as R[], [q.data]);
-  const total = q.data?.pages[0]?.total ?? 0;
   const scroller = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const [span, setSpan] = useSpan();
+  const w = useHistoryWindow(kind, filters, sort, Math.max(0, span.first - AHEAD_ROWS), span.last + AHEAD_ROWS);
+  const total = w.total;
+  const v = useVirtualizer({
+    count: total,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: OVERSCAN,
+  });
   const items = v.getVirtualItems();
-  const lastIndex = items.at(-1)?.index ?? 0;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
-  useEffect(() => {
-    if (hasNextPage && !isFetchingNextPage && lastIndex + PREFETCH_ROWS >= rows.length) void fetchNextPage();
-  }, [lastIndex, rows.length, hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+  // Before paint: the pages of a jump are asked in the same frame that shows their placeholders.
+  useLayoutEffect(() => setSpan(first, last), [first, last, setSpan]);
+  const rowAt = (i: number) => w.pages.get(Math.floor(i / PAGE_SIZE))?.rows[i % PAGE_SIZE] as R | undefined;
+  // A stable handler, so that a row's memo holds across the parent's renders.
+  const select = useRef(onSelect);
+  select.current = onSelect;
+  const onRow = useCallback((r: R) => select.current?.(r), []);
   const grid = columns.map(track).join(' ');
   const sortBy = (by: HistorySort['by']) => onSort({ by, dir: sort.by === by && sort.dir === 'desc' ? 'asc' : 'desc' });
 
   return (
-    <div className="history-table" data-kind={kind} data-total={total} data-stale={q.isPlaceholderData ? 'true' : 'false'}>
-      {q.isError && <ErrorPanel error={q.error} />}
+    <div className="history-table" data-kind={kind} data-total={total} data-stale={w.stale ? 'true' : 'false'}>
+      {w.error && <ErrorPanel error={w.error} />}
       <div role="table" aria-label={label} aria-rowcount={total + 1}>
         <div className="history-head" style={{ gridTemplateColumns: grid }} role="row" aria-rowindex={1}>
           {columns.map((c) => (
@@ -103,39 +152,38 @@ export function HistoryTable<K extends HistoryKind, R>({
         <div ref={scroller} className="history-scroll" data-testid={`${kind}-scroll`} role="rowgroup" tabIndex={0}>
           <div role="presentation" style={{ height: v.getTotalSize(), position: 'relative' }}>
             {items.map((item) => {
-              const row = rows[item.index];
+              const row = rowAt(item.index);
               const key = row ? rowKey(row) : null;
               return (
-                <div
+                <HistoryRow<R>
                   key={item.key}
-                  className={`history-row${key && key === selected ? ' selected' : ''}${row ? '' : ' placeholder'}`}
-                  role="row"
-                  aria-rowindex={item.index + 2}
-                  data-row={key ?? undefined}
-                  data-placeholder={row ? undefined : 'true'}
-                  style={{ gridTemplateColumns: grid, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
-                  onClick={row && onSelect ? () => onSelect(row) : undefined}
-                >
-                  {row ? (
-                    columns.map((c) => (
-                      <div key={c.id} role="cell" className={c.num ? 'num' : ''} title={c.title?.(row) || undefined}>
-                        {c.render(row)}
-                      </div>
-                    ))
-                  ) : (
-                    <div role="cell" className="muted">
-                      Loading…
-                    </div>
-                  )}
-                </div>
+                  row={row}
+                  rowId={key}
+                  index={item.index}
+                  start={item.start}
+                  grid={grid}
+                  columns={columns}
+                  selected={key !== null && key === selected}
+                  onSelect={onSelect ? onRow : undefined}
+                />
               );
             })}
           </div>
         </div>
       </div>
       <div className="muted small" data-testid={`${kind}-total`}>
-        {total.toLocaleString('en-US')} records{q.isFetching ? ' · loading' : ''}
+        {total.toLocaleString('en-US')} records{w.fetching ? ' · loading' : ''}
       </div>
     </div>
   );
+}
+
+/** The first and last row in view, kept as state only when they change (a scroll inside one row does not render). */
+function useSpan(): [{ first: number; last: number }, (first: number, last: number) => void] {
+  const [span, set] = useState({ first: 0, last: 0 });
+  const setSpan = useCallback(
+    (first: number, last: number) => set((s) => (s.first === first && s.last === last ? s : { first, last })),
+    [],
+  );
+  return [span, setSpan];
 }

@@ -8,6 +8,7 @@ import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
+import { usePrefetchFirstPage } from './queries.ts';
 import { SyncLine } from './SyncLine.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { UnsentPanel } from './UnsentPanel.tsx';
@@ -67,13 +68,21 @@ export function WithdrawalsPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [exported, setExported] = useState<string | null>(null);
   const [exportError, setExportError] = useState<Error | null>(null);
+  const prefetch = usePrefetchFirstPage('withdrawals');
   const onFilters = useCallback(
     (f: HistoryFilters) => {
-      setDates({ ...(f.from !== undefined ? { from: f.from } : {}), ...(f.to !== undefined ? { to: f.to } : {}) });
-      setParams(Object.fromEntries(URL_FILTERS.flatMap((k) => (f[k] ? [[k, f[k]]] : []))), { replace: true });
+      const next = { ...(f.from !== undefined ? { from: f.from } : {}), ...(f.to !== undefined ? { to: f.to } : {}) };
+      const inUrl = Object.fromEntries(URL_FILTERS.flatMap((k) => (f[k] ? [[k, f[k]]] : [])));
+      prefetch({ ...next, ...inUrl }, sort);
+      setDates(next);
+      setParams(inUrl, { replace: true });
     },
-    [setParams],
+    [setParams, prefetch, sort],
   );
+  const onSort = (s: HistorySort) => {
+    prefetch(filters, s);
+    setSort(s);
+  };
   return (
     <section aria-label="Withdrawals">
       <div className="page-header">
@@ -113,7 +122,7 @@ export function WithdrawalsPage() {
           label="Withdrawal list"
           filters={filters}
           sort={sort}
-          onSort={setSort}
+          onSort={onSort}
           columns={COLUMNS}
           rowKey={(r) => r.id}
           selected={selected}

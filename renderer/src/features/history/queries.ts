@@ -1,6 +1,7 @@
-import { useInfiniteQuery, keepPreviousData } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
-import { useDesk } from '../../desk/DeskProvider.tsx';
+import { useDesk, type Desk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { staleTimeOf } from '../../desk/queryOptions.ts';
 import { deskKeys } from '../../desk/queryKeys.ts';
@@ -15,33 +16,91 @@ export const LIST_CHANNEL = {
   uid_transfers: 'uidTransfersList',
 } as const;
 
-/** The first page is small so that the list paints at once; the rest come in larger pages as the view nears them. */
-export const FIRST_PAGE = 100;
-export const PAGE_SIZE = 300;
+/** Rows are asked a page at a time, each page by its position: a view that jumps to row 60,000 asks for that page alone. */
+export const PAGE_SIZE = 100;
 
 /** Every list channel takes the same request and answers {total, rows, next_cursor}; rows differ by kind. */
-interface AnyPage {
+export interface AnyPage {
   total: number;
   rows: unknown[];
   next_cursor: string | null;
 }
 
-/** One list, a page at a time by keyset cursor; pages load as the operator scrolls towards them. */
-export function useHistoryPages(kind: HistoryKind, filters: HistoryFilters, sort: HistorySort) {
-  const desk = useDesk();
+export interface HistoryWindow {
+  /** The pages held for the rows asked, by page number (position / PAGE_SIZE). */
+  pages: ReadonlyMap<number, AnyPage>;
+  /** The list's length, from its first page; 0 until that page is in. */
+  total: number;
+  /** The first page shown is the previous filter's or sort's while the new one loads. */
+  stale: boolean;
+  fetching: boolean;
+  error: Error | null;
+}
+
+/** The page numbers holding rows `first` to `last`, the first page always among them (it carries the total). */
+export function pagesFor(first: number, last: number): number[] {
+  const pages = [0];
+  for (let p = Math.max(1, Math.floor(first / PAGE_SIZE)); p <= Math.floor(last / PAGE_SIZE); p++) pages.push(p);
+  return pages;
+}
+
+/** Page `n` of a list, as a query: its key and how to ask it. */
+function pageQuery(desk: Desk, kind: HistoryKind, filters: HistoryFilters, sort: HistorySort, n: number) {
   const channel = LIST_CHANNEL[kind] as 'withdrawalsList';
-  return useInfiniteQuery({
-    queryKey: deskKeys[channel].of({ filters, sort }),
-    queryFn: ({ pageParam }): Promise<AnyPage> =>
-      desk.call(channel, { filters, sort, ...(pageParam ? { cursor: pageParam, limit: PAGE_SIZE } : { limit: FIRST_PAGE }) }),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (last: AnyPage) => last.next_cursor ?? undefined,
-    placeholderData: keepPreviousData,
+  const request = { filters, sort, offset: n * PAGE_SIZE, limit: PAGE_SIZE };
+  return {
+    queryKey: deskKeys[channel].of(request),
+    queryFn: (): Promise<AnyPage> => desk.call(channel, request),
     // The `history` event says when the cache moved: a page shown again reads what is held.
     staleTime: staleTimeOf(channel),
-    // Pages are never edited in place: comparing 100,000 rows deeply on every new page would stall scrolling.
     structuralSharing: false,
+  };
+}
+
+/**
+ * Asks for the first page of a list under new filters or sort from the operator's input event itself,
+ * before the page renders them (the address changes through the router, a transition): the answer is
+ * on its way a render and a frame sooner.
+ */
+export function usePrefetchFirstPage(kind: HistoryKind): (filters: HistoryFilters, sort: HistorySort) => void {
+  const desk = useDesk();
+  const qc = useQueryClient();
+  return useCallback((filters, sort) => void qc.prefetchQuery(pageQuery(desk, kind, filters, sort, 0)), [desk, qc, kind]);
+}
+
+/**
+ * The pages of one list that hold the rows in view, each its own query asked by offset: the core's SQLite
+ * picks them on its sort index, so neither a jump nor a scroll reads the pages in between, and a
+ * `history` event refetches only the pages on screen.
+ */
+export function useHistoryWindow(
+  kind: HistoryKind,
+  filters: HistoryFilters,
+  sort: HistorySort,
+  first: number,
+  last: number,
+): HistoryWindow {
+  const desk = useDesk();
+  const numbers = pagesFor(first, last);
+  const results = useQueries({
+    queries: numbers.map((n) => ({
+      ...pageQuery(desk, kind, filters, sort, n),
+      // Only the first page stands in for itself across a filter or sort change; any other page of
+      // the previous list would put its rows at positions they do not hold.
+      ...(n === 0 ? { placeholderData: keepPreviousData } : {}),
+    })),
   });
+  const pages = new Map<number, AnyPage>();
+  results.forEach((r, i) => {
+    if (r.data && (i === 0 || !r.isPlaceholderData)) pages.set(numbers[i]!, r.data);
+  });
+  return {
+    pages,
+    total: results[0]?.data?.total ?? 0,
+    stale: results[0]?.isPlaceholderData ?? false,
+    fetching: results.some((r) => r.isFetching),
+    error: results.find((r) => r.error)?.error ?? null,
+  };
 }
 
 export function useHistoryStatus() {

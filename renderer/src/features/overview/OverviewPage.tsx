@@ -4,6 +4,7 @@ import { useSearchParams } from 'react-router';
 import { VALUATION_CURRENCIES, type TotalBalance, type ValuationCurrency } from '../../../../shared/api/records.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { useAfterIdle } from '../../components/whenIdle.ts';
 import { LastKnownNote } from '../../components/LastKnownNote.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { useLastKnown } from '../../desk/lastKnown.ts';
@@ -26,8 +27,10 @@ const ACCOUNT_TYPE_NAMES: Record<string, string> = {
 
 const TOTAL_FRESH_MS = 5_000;
 
-// The chart library is most of the page's code: it comes after the figures, which never wait for it.
-const BreakdownChart = lazy(() => import('./BreakdownChart.tsx').then((m) => ({ default: m.BreakdownChart })));
+// The chart library is most of the page's code: it comes after the figures, which never wait for it, and
+// only once the window is idle, so that leaving the page at once never waits for the chart either.
+const loadChart = () => import('./BreakdownChart.tsx');
+const BreakdownChart = lazy(() => loadChart().then((m) => ({ default: m.BreakdownChart })));
 
 function breakdown(data: TotalBalance) {
   return Object.entries(data.details)
@@ -52,6 +55,7 @@ export default function OverviewPage() {
   const shown = useLastKnown('totalBalance', { currency }, total);
   const data = shown.data;
   const rows = data ? breakdown(data) : [];
+  const chartReady = useAfterIdle(loadChart);
 
   return (
     <section className="page">
@@ -91,9 +95,13 @@ export default function OverviewPage() {
 
           <div className="card">
             <h2>By account type</h2>
-            <Suspense fallback={<div style={{ height: 260 }} aria-hidden="true" />}>
-              <BreakdownChart rows={rows} currency={data.total.currency} />
-            </Suspense>
+            {chartReady ? (
+              <Suspense fallback={<div style={{ height: 260 }} aria-hidden="true" />}>
+                <BreakdownChart rows={rows} currency={data.total.currency} />
+              </Suspense>
+            ) : (
+              <div style={{ height: 260 }} aria-hidden="true" />
+            )}
             <table className="table" data-testid="breakdown-table">
               <thead>
                 <tr>
