@@ -159,11 +159,20 @@ export class PgGovernanceStore implements GovernanceStore {
     this.listener = null;
     // Without the notices this desk would not hear of a freeze: it reads now, finds the store offline, and holds.
     this.changed();
+    // That read may still have reached a server on its way down (its pooled connection not yet ended): the
+    // first failed attempt to listen again says so, and the desk reads once more and finds it offline.
+    let toldDown = false;
     const retry = (): void => {
       if (this.closed) return;
       this.listen().then(
         () => this.changed(),
-        () => setTimeout(retry, 1000),
+        () => {
+          if (!toldDown) {
+            toldDown = true;
+            this.changed();
+          }
+          setTimeout(retry, 1000);
+        },
       );
     };
     setTimeout(retry, 1000);
