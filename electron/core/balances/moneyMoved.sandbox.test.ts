@@ -14,11 +14,16 @@ let client: ApiClient;
 let service: BalancesService;
 /** How many loads have ended. */
 let loadsDone = 0;
+/** While set, a load waits before its first read (the sub-account list): it is under way, and stays so. */
+let hold: Promise<void> | undefined;
 
 const sb = useSandbox('td-money-moved', { limits: false });
 beforeAll(async () => {
   client = new ApiClient({ baseUrl: sb.creds.base_url, credentials: sb.creds.main, limitsOff: true });
   await client.syncClock();
+  const requestList = client.requestList.bind(client);
+  client.requestList = ((req, schema) =>
+    hold && req.path === '/sub_accounts' ? hold.then(() => requestList(req, schema)) : requestList(req, schema)) as typeof requestList;
   service = new BalancesService({
     client: () => client,
     store: new BalanceStore(null),
@@ -61,10 +66,16 @@ describe('balances after money moved', () => {
     const uid = sb.creds.sub_accounts[0]!.uid;
     const before = spotUsdt(uid);
     const ended = loadsEnd(2);
+    // Without the hold, a fast load could end before the move is told, and the test would not be about a
+    // load under way (a busy machine made it one load more than counted).
+    let release!: () => void;
+    hold = new Promise((r) => (release = r));
     const running = service.refresh();
     await toSub(uid, '5');
     service.moneyMoved();
     service.moneyMoved();
+    hold = undefined;
+    release();
     await running;
     await ended;
     expect(spotUsdt(uid)).toBe(dec(before).plus(5).toFixed());
