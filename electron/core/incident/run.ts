@@ -1,8 +1,8 @@
-import { labelSentence } from '../../../shared/api/labels.ts';
 import type { IncidentRun as IncidentRunView } from '../../../shared/incident.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { Approved, ApprovedRow, LegSender } from '../rebalance/batch.ts';
 import { stepOf } from './steps.ts';
+import { intentOutcome } from '../journal/intentOutcome.ts';
 
 // An approved incident sequence runs one step at a time through the write executor (dispatchApproved:
 // journaled first, exactly once, looked up before any resend). The journal decides what is left: a step it
@@ -58,22 +58,7 @@ export class IncidentRunner {
     return this.rows.map((row) => {
       const v = this.opts.journal.intent(row.ref);
       const what = stepOf(row.note)?.what ?? row.kind.replace(/_/g, ' ');
-      const state: StepView['state'] = !v
-        ? 'pending'
-        : v.state === 'done' || v.state === 'accepted'
-          ? 'done'
-          : v.state === 'refused'
-            ? 'failed'
-            : v.state === 'cancelled'
-              ? 'skipped'
-              : v.state === 'needs_attention'
-                ? 'needs_attention'
-                : v.state === 'settled'
-                  ? v.reason?.startsWith('settled as done')
-                    ? 'done'
-                    : 'failed'
-                  : 'running';
-      const reason = !v ? '' : v.state === 'refused' ? (v.label ? labelSentence(v.label) : (v.reason ?? '')) : (v.reason ?? '');
+      const { state, reason } = intentOutcome(v);
       return { ref: row.ref, kind: row.kind, summary: what, state, reason };
     });
   }

@@ -1,5 +1,6 @@
 import { isFinalTransferStatus, isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import { FINISHED_INTENT_STATES, type IntentState, type IntentView } from '../../../shared/ipc.ts';
+import { SETTLED_DONE } from './intentOutcome.ts';
 import { isGovernance, type AnyRecord } from './records.ts';
 
 /**
@@ -113,7 +114,7 @@ export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void 
       break;
     case 'settled':
       v.state = 'settled';
-      v.reason = `${r.outcome === 'done' ? 'settled as done' : 'settled as not done'} by ${r.by}: ${r.note}`;
+      v.reason = `${r.outcome === 'done' ? SETTLED_DONE : 'settled as not done'} by ${r.by}: ${r.note}`;
       break;
   }
 }

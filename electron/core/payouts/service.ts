@@ -21,6 +21,7 @@ import { InputError } from '../errors.ts';
 import { spreadsheetSafe } from '../history/csv.ts';
 import { checkRows, type CheckContext, type CheckedRow } from './check.ts';
 import { decodeBase64, parsePayoutFile } from './parse.ts';
+import { settledAsDone } from '../journal/intentOutcome.ts';
 
 // Payouts from a file, in the core: read the exchange's chains and limits, check every row, review the
 // valid rows as one batch under the policy (velocity counts the whole batch), draft that batch for the
@@ -307,7 +308,7 @@ function outcomeOf(v: IntentView | undefined, batch: PayoutProgress['state']): {
     case 'cancelled':
       return { outcome: 'skipped', sentence: v.reason ?? null };
     case 'settled':
-      return { outcome: v.reason?.startsWith('settled as done') ? 'sent' : 'skipped', sentence: v.reason ?? null };
+      return { outcome: settledAsDone(v) ? 'sent' : 'skipped', sentence: v.reason ?? null };
     default:
       return { outcome: 'pending', sentence: v.reason ?? null };
   }

@@ -1,4 +1,3 @@
-import { labelSentence } from '../../../shared/api/labels.ts';
 import type { z } from 'zod';
 import type { WriteRequest } from '../../../shared/api/writes.ts';
 import type { IntentView } from '../journal/intents.ts';
@@ -10,6 +9,7 @@ import type { Plan } from './planner.ts';
 import { accountKey, type AccountRef } from './route.ts';
 import type { ReportRow } from './report.ts';
 import { fromUnits, toUnits } from './units.ts';
+import { intentOutcome } from '../journal/intentOutcome.ts';
 
 // A rebalance plan runs as one batch approved once in the confirmation window (shared/api/batch.ts): its
 // rows are the plan's requests, each with the exact body the operators signed. The runner sends each row
@@ -261,23 +261,9 @@ export class BatchRun {
       // A leg the journal does not hold was never sent: `find` cannot tell it from "none", so look by index.
       const at = views.findIndex((v) => !v || !OK_STATES.has(v.state));
       const bad = at < 0 ? null : views[at];
-      const state: ReportRow['state'] =
-        at < 0
-          ? 'done'
-          : !bad
-            ? 'pending'
-            : bad.state === 'refused'
-              ? 'failed'
-              : bad.state === 'cancelled'
-                ? 'skipped'
-                : bad.state === 'needs_attention'
-                  ? 'needs_attention'
-                  : bad.state === 'settled'
-                    ? bad.reason?.startsWith('settled as done')
-                      ? 'done'
-                      : 'failed'
-                    : 'pending';
-      const reason = !bad ? '' : bad.state === 'refused' ? (bad.label ? labelSentence(bad.label) : (bad.reason ?? '')) : (bad.reason ?? '');
+      const outcome = intentOutcome(bad ?? undefined);
+      const state: ReportRow['state'] = at < 0 ? 'done' : outcome.state === 'running' ? 'pending' : outcome.state;
+      const reason = at < 0 ? '' : outcome.reason;
       rows.push({
         transfer: t,
         from: accountKey(first.from),

@@ -1,6 +1,5 @@
 import { stringify } from 'csv-stringify/sync';
 import type { BatchPayload, BatchSpec } from '../../../shared/api/batch.ts';
-import { labelSentence } from '../../../shared/api/labels.ts';
 import { listOf, LowCapList, SmallBalance, SmallBalanceRecord } from '../../../shared/api/records.ts';
 import type { IntentView } from '../../../shared/ipc.ts';
 import { Dec, fmt } from '../../../shared/money.ts';
@@ -17,6 +16,7 @@ import type { BatchPort } from '../payouts/service.ts';
 import type { WriteClient } from '../writes/lookups.ts';
 import { InputError } from '../errors.ts';
 import { spreadsheetSafe } from '../history/csv.ts';
+import { intentOutcome } from '../journal/intentOutcome.ts';
 
 // Small balances in the core: each account's dust read with its own key (§4.1 GET /wallet/small_balance
 // answers for the caller only), converted through the batch approvals and the write executor (one
@@ -273,20 +273,16 @@ function outcomeOf(v: IntentView | undefined, batch: DustProgress['state']): { o
     return batch === 'rejected' || batch === 'expired'
       ? { outcome: 'skipped', sentence: `The batch was ${batch}: this balance was never converted.` }
       : { outcome: 'pending', sentence: null };
-  switch (v.state) {
-    case 'accepted':
+  const { state, reason } = intentOutcome(v);
+  const sentence = reason || null;
+  switch (state) {
     case 'done':
-      return { outcome: 'converted', sentence: null };
-    case 'refused':
-      return { outcome: 'refused', sentence: v.label ? labelSentence(v.label) : (v.reason ?? null) };
-    case 'cancelled':
-      return { outcome: 'skipped', sentence: v.reason ?? null };
+      return { outcome: 'converted', sentence: v.state === 'settled' ? sentence : null };
+    case 'failed':
+      return { outcome: 'refused', sentence };
+    case 'skipped':
     case 'needs_attention':
-      return { outcome: 'needs_attention', sentence: v.reason ?? null };
-    case 'settled':
-      return v.reason?.startsWith('settled as done')
-        ? { outcome: 'converted', sentence: v.reason }
-        : { outcome: 'refused', sentence: v.reason ?? null };
+      return { outcome: state, sentence };
     default:
       return { outcome: 'pending', sentence: null };
   }
