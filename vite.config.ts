@@ -1,6 +1,50 @@
 import react from '@vitejs/plugin-react';
-import { resolve } from 'node:path';
-import { defineConfig } from 'vite';
+import { basename, resolve } from 'node:path';
+import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite';
+
+/**
+ * A start opens on the Overview: its chunk (and what it imports) is fetched with the boot's own files,
+ * named in index.html, instead of after the boot's code has run and asked for it (issue 25). Only the
+ * window's page (index.html), not the confirmation page; after the page's own tags, so
+ * that its Content-Security-Policy comes first.
+ */
+function preloadFirstPage(page: string): Plugin {
+  return {
+    name: 'desk-preload-first-page',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle || !ctx.chunk || basename(ctx.filename) !== 'index.html') return;
+        const chunks = new Map(Object.values(ctx.bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])));
+        const boot = new Set<string>();
+        const walk = (file: string, into: Set<string>) => {
+          if (into.has(file) || boot.has(file)) return;
+          into.add(file);
+          for (const i of chunks.get(file)?.imports ?? []) walk(i, into);
+        };
+        walk(ctx.chunk.fileName, boot);
+        const first = [...chunks.values()].find((c) => c.facadeModuleId === page);
+        if (!first) throw new Error(`preloadFirstPage: no chunk for ${page}`);
+        const files = new Set<string>();
+        walk(first.fileName, files);
+        const css = [...files].flatMap((f) => [...(chunks.get(f)?.viteMetadata?.importedCss ?? [])]);
+        return [
+          ...[...files].map((f): HtmlTagDescriptor => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` },
+            injectTo: 'head',
+          })),
+          ...css.map((f): HtmlTagDescriptor => ({
+            tag: 'link',
+            attrs: { rel: 'preload', as: 'style', crossorigin: true, href: `./${f}` },
+            injectTo: 'head',
+          })),
+        ];
+      },
+    },
+  };
+}
 
 // The renderer is loaded from app:// in Electron and from the web host over loopback: relative base.
 // Pages are lazy chunks (app/routes.ts); the libraries every page needs are split by family so that no
@@ -8,7 +52,7 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: 'renderer',
   base: './',
-  plugins: [react()],
+  plugins: [react(), preloadFirstPage(resolve(import.meta.dirname, 'renderer/src/features/overview/OverviewPage.tsx'))],
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,

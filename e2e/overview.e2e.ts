@@ -51,6 +51,36 @@ describe('Overview in a real browser over the web host and a real Sandbox', () =
     expect(problems).toEqual([]);
   });
 
+  it("paints the total from the boot's own files: the page's code fetched beside them, no schema library", async () => {
+    const context = await browser.newContext();
+    // At the frame that first shows the total: which files the window had asked for, and when.
+    await context.addInitScript(`(() => {
+      const tick = () => {
+        if (!document.querySelector('[data-testid="total-amount"]')) return requestAnimationFrame(tick);
+        window.__atPaint = performance.getEntriesByType('resource').map((r) => ({ name: new URL(r.name).pathname, start: r.startTime }));
+      };
+      requestAnimationFrame(tick);
+    })()`);
+    const page = await context.newPage();
+    try {
+      await page.goto(desk.host.url);
+      await page.getByTestId('total-amount').waitFor();
+      await expect.poll(() => page.evaluate('window.__atPaint !== undefined')).toBe(true);
+      const asked = (await page.evaluate('window.__atPaint')) as Array<{ name: string; start: number }>;
+      const names = asked.map((r) => r.name);
+      // zod and the contract's schemas are for the pages with forms: building them held up the first paint.
+      expect(names.filter((n) => /\/assets\/(zod|money|zodWords)-/.test(n))).toEqual([]);
+      // The Overview's chunk is named in index.html: asked for before the boot's code ran and asked the core anything.
+      const chunk = asked.find((r) => /\/assets\/OverviewPage-[^/]+\.js$/.test(r.name));
+      const firstCall = asked.find((r) => r.name.startsWith('/rpc/'));
+      expect(chunk).toBeDefined();
+      expect(firstCall).toBeDefined();
+      expect(chunk!.start).toBeLessThan(firstCall!.start);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('revalues the total when the operator picks another currency', async () => {
     const page = await browser.newPage();
     await page.goto(desk.host.url);

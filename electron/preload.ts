@@ -1,5 +1,6 @@
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
-import { deskApiOver, isEventName, wireChannel, wireEvent, type DeskTransport } from '../shared/ipc.ts';
+import { wireChannel, wireEvent, type DeskTransport } from '../shared/ipc.ts';
+import { deskApiOver, isEventName } from '../shared/ipcNames.ts';
 
 // One method per contract channel and one `on` for contract events; the renderer never gets
 // ipcRenderer itself, nor a way to name an arbitrary channel.

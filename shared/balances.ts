@@ -1,22 +1,12 @@
 import { z } from 'zod';
 import { UnreadRecord } from './unread.ts';
 import { DecimalString } from './money.ts';
+import { ACCOUNT_KINDS } from './accountKinds.ts';
 
 // The balances feature's part of the contract (§2.8 sub-account balances, the main account's own
 // accounts, §2.9 total snapshots, risk alerts). shared/ipc.ts lists the channels; their shapes live here.
 
-/** §2.8 perpetual futures settlement currencies the desk shows as columns. */
-export const FUTURES_SETTLES = ['usdt', 'btc', 'usd'] as const;
-export const ACCOUNT_KINDS = ['spot', 'margin', 'futures_usdt', 'futures_btc', 'futures_usd', 'cross_margin'] as const;
-export type AccountKind = (typeof ACCOUNT_KINDS)[number];
-export const ACCOUNT_KIND_NAMES: Record<AccountKind, string> = {
-  spot: 'Spot',
-  margin: 'Isolated margin',
-  futures_usdt: 'Futures USDT',
-  futures_btc: 'Futures BTC',
-  futures_usd: 'Futures USD',
-  cross_margin: 'Cross margin',
-};
+export { FUTURES_SETTLES, ACCOUNT_KINDS, ACCOUNT_KIND_NAMES, type AccountKind } from './accountKinds.ts';
 
 /** Currencies a matrix can be valued in: each is priced from spot tickers. */
 export const QUOTE_CURRENCIES = ['USDT', 'BTC', 'ETH', 'USDC'] as const;

@@ -22,7 +22,8 @@ import { teamChannels } from './channels/team.ts';
 export { TeamConnectionTest } from './channels/team.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
-export { IntentState, FINISHED_INTENT_STATES, IntentView, JournalState, IntentCursor, IntentPage } from './channels/writes.ts';
+export { FINISHED_INTENT_STATES } from './intentStates.ts';
+export { IntentState, IntentView, JournalState, IntentCursor, IntentPage } from './channels/writes.ts';
 export { BatchProgress, ApprovalItem, ApprovalsState, RequestStatus, Review } from './channels/approvals.ts';
 
 // The IPC contract: every channel the renderer may call, with the schema its request must parse by
@@ -102,12 +103,6 @@ export type Events = typeof events;
 
 export type EventName = keyof Events;
 export type EventPayload<E extends EventName> = z.output<Events[E]>;
-export const EVENT_NAMES = Object.keys(events) as EventName[];
-
-export function isEventName(name: unknown): name is EventName {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(events, name);
-}
-
 export function wireEvent(name: EventName): string {
   return `desk-event:${name}`;
 }
@@ -148,15 +143,4 @@ export type DeskApi = {
 export interface DeskTransport {
   invoke(name: ChannelName, request: unknown): Promise<Reply<unknown>>;
   on(event: EventName, listener: (payload: unknown) => void): () => void;
-}
-
-/**
- * The renderer's DeskApi over a host's transport, one method per contract channel. The transport
- * carries untyped JSON; each reply's type is the contract's promise, kept by the core (a reply is
- * checked against its channel's response schema, an event against its schema, before either leaves),
- * so this is the one place where the wire's `unknown` becomes the channel's type.
- */
-export function deskApiOver(transport: DeskTransport): DeskApi {
-  const methods = Object.fromEntries(CHANNEL_NAMES.map((name) => [name, (request: unknown) => transport.invoke(name, request)]));
-  return { ...methods, on: transport.on } as DeskApi;
 }

@@ -1,5 +1,6 @@
 import type { AlertView } from './balances.ts';
-import { Dec, fmt, groupDigits } from './money.ts';
+import { Dec, fmt } from './decimal.ts';
+import { groupDigits } from './digits.ts';
 
 // §2.8: cross margin `risk` = total / (borrowed + interest), a ratio; "below 110% triggers liquidation"
 // puts the line at the ratio 1.1. The desk keeps ratios on the wire, in the store and in every

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+export { unreadText } from './unreadText.ts';
+
 // Records of a list answer that did not have the shape of their kind: the desk keeps the others and
 // sets these aside, with what was wrong, so that the operator sees what a page or a total leaves out.
 
@@ -17,8 +19,3 @@ export type UnreadRecord = z.infer<typeof UnreadRecord>;
 /** Every record the latest answers set aside, across the desk's reads (the status bar counts them). */
 export const UnreadRecords = z.object({ count: z.number().int().nonnegative(), records: z.array(UnreadRecord) });
 export type UnreadRecords = z.infer<typeof UnreadRecords>;
-
-/** "1 record could not be read", "3 records could not be read". */
-export function unreadText(n: number): string {
-  return `${n} ${n === 1 ? 'record' : 'records'} could not be read`;
-}

@@ -30,9 +30,7 @@ export const ACCOUNT_TYPES = [
   'payment',
 ] as const;
 
-/** §4.1 GET /wallet/total_balance: target currencies. */
-export const VALUATION_CURRENCIES = ['BTC', 'CNY', 'USD', 'USDT'] as const;
-export type ValuationCurrency = (typeof VALUATION_CURRENCIES)[number];
+export { VALUATION_CURRENCIES, type ValuationCurrency } from './valuation.ts';
 
 const Amount = z.looseObject({
   amount: DecimalString,

@@ -18,8 +18,6 @@ export const IntentState = z.enum([
   'cancelled',
 ]);
 export type IntentState = z.infer<typeof IntentState>;
-/** States after which nothing more happens to a write. */
-export const FINISHED_INTENT_STATES: ReadonlySet<IntentState> = new Set(['done', 'refused', 'settled', 'cancelled']);
 
 /** A write as the journal proves it stands: the one declaration of the shape, used by the core's journal too. */
 export const IntentView = z.object({

@@ -13,7 +13,11 @@ import { useReportActivity } from './useReportActivity.ts';
 const HISTORY_PAGE = PAGES.find((p) => p.path === 'withdrawals')!;
 
 // A locked vault is the rare start: the lock screen's form code stays out of the first paint (issue 25).
-const LockScreen = lazy(() => import('../features/lock/LockScreen.tsx').then((m) => ({ default: m.LockScreen })));
+// Its form checks the passphrase with zod: the words come with it, as with every page (loadPage.ts).
+const LockScreen = lazy(async () => {
+  const [m] = await Promise.all([import('../features/lock/LockScreen.tsx'), import('../../../shared/zodWords.ts')]);
+  return { default: m.LockScreen };
+});
 
 /** The frame around every page: the sidebar, the page in view, and the status bar; or the lock screen. */
 export function Shell() {

@@ -7,7 +7,7 @@ import type { RateLimits } from '../../../shared/channels/status.ts';
 import { noteLink, useDesk, type ConnectionState } from '../desk/DeskProvider.tsx';
 import { useDeskEvent, useDeskQuery } from '../desk/hooks.ts';
 import { useWithdrawalsInFlight } from './useWithdrawalsInFlight.ts';
-import { unreadText } from '../../../shared/unread.ts';
+import { unreadText } from '../../../shared/unreadText.ts';
 
 function age(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

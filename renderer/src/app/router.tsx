@@ -1,6 +1,9 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router';
 import { DEFAULT_PAGE, PAGES } from './routes.ts';
 import { Shell } from './Shell.tsx';
+import { loadPage } from './loadPage.ts';
+
+const subAccountsRoute = () => import('../features/balances/SubAccountsRoute.tsx');
 
 /** Hash history: both hosts serve only the build folder's files (app://desk/index.html in Electron), so the route lives in the fragment and a reload still asks for index.html. */
 export function pageRoutes(): RouteObject[] {
@@ -10,16 +13,16 @@ export function pageRoutes(): RouteObject[] {
       element: <Shell />,
       children: [
         { index: true, element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
-        ...PAGES.map((p): RouteObject => ({ path: p.path, lazy: async () => ({ Component: (await p.load()).default }) })),
+        ...PAGES.map((p): RouteObject => ({ path: p.path, lazy: () => loadPage(p.load, p.path !== 'overview') })),
         // One sub-account, under its page in the sidebar (the link stays current).
         {
           path: 'sub-accounts/:uid',
-          lazy: async () => ({ Component: (await import('../features/balances/SubAccountsRoute.tsx')).default }),
+          lazy: () => loadPage(subAccountsRoute),
         },
         // The incident page of one sub-account (issue 28).
         {
           path: 'sub-accounts/:uid/incident',
-          lazy: async () => ({ Component: (await import('../features/balances/SubAccountsRoute.tsx')).default }),
+          lazy: () => loadPage(subAccountsRoute),
         },
         { path: '*', element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
       ],

@@ -1,15 +1,8 @@
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import {
-  EVENT_NAMES,
-  type ChannelRequest,
-  type ChannelResponse,
-  type EventName,
-  type EventPayload,
-  type IntentPage,
-  type IntentView,
-  FINISHED_INTENT_STATES,
-} from '../../../shared/ipc.ts';
+import type { ChannelRequest, ChannelResponse, EventName, EventPayload, IntentPage, IntentView } from '../../../shared/ipc.ts';
+import { EVENT_NAMES } from '../../../shared/ipcNames.ts';
+import { FINISHED_INTENT_STATES } from '../../../shared/intentStates.ts';
 import {
   LOAD_DONE_READS,
   MONEY_MOVED_READS,

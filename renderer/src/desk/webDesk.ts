@@ -1,12 +1,5 @@
-import {
-  deskApiOver,
-  isEventName,
-  type ChannelName,
-  type DeskApi,
-  type DeskTransport,
-  type EventName,
-  type Reply,
-} from '../../../shared/ipc.ts';
+import type { ChannelName, DeskApi, DeskTransport, EventName, Reply } from '../../../shared/ipc.ts';
+import { deskApiOver, isEventName } from '../../../shared/ipcNames.ts';
 
 // In a browser (web host) there is no preload: the same DeskApi is built over loopback HTTP.
 // The token comes in the URL fragment; it is kept for this tab only and removed from the address bar.

@@ -1,7 +1,7 @@
 import { LowCapFlag, useLowCap } from '../../components/LowCap.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect } from 'react';
-import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/balances.ts';
+import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES } from '../../../../shared/accountKinds.ts';
 import type { ValuationCurrency } from '../../../../shared/api/records.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useAfterIdle } from '../../components/whenIdle.ts';

@@ -1,4 +1,4 @@
-import { groupDigits } from '../../../../shared/money.ts';
+import { groupDigits } from '../../../../shared/digits.ts';
 
 /** Figures are shown exactly as the core computed them (decimal strings), digits grouped. */
 export const figure = (s: string) => groupDigits(s);

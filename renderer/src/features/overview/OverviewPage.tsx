@@ -1,8 +1,9 @@
 import Decimal from 'decimal.js';
 import { lazy, Suspense } from 'react';
 import { useSearchParams } from 'react-router';
-import { VALUATION_CURRENCIES, type TotalBalance, type ValuationCurrency } from '../../../../shared/api/records.ts';
-import { groupDigits } from '../../../../shared/money.ts';
+import type { TotalBalance } from '../../../../shared/api/records.ts';
+import { VALUATION_CURRENCIES, type ValuationCurrency } from '../../../../shared/api/valuation.ts';
+import { groupDigits } from '../../../../shared/digits.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useAfterIdle } from '../../components/whenIdle.ts';
 import { LastKnownNote } from '../../components/LastKnownNote.tsx';

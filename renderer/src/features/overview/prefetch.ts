@@ -1,5 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { VALUATION_CURRENCIES, type ValuationCurrency } from '../../../../shared/api/records.ts';
+import { VALUATION_CURRENCIES, type ValuationCurrency } from '../../../../shared/api/valuation.ts';
 import type { Desk } from '../../desk/DeskProvider.tsx';
 import { deskQuery } from '../../desk/queryOptions.ts';
 
