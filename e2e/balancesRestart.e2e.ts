@@ -81,4 +81,30 @@ describe('the Sub-accounts page after the desk restarts', () => {
     expect(await page.getByRole('table', { name: 'Sub-account balances' }).count()).toBe(1);
     expect(plain(await page.getByTestId(`row-total-${uid}`).textContent())).toBe(new Decimal(before).plus(200).toFixed());
   });
+  it('paints the matrix from code that loads no schema library and no form', async () => {
+    const host = again?.host ?? desk.host;
+    const context = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
+    // A window that opens on the matrix (as the benchmark's restarts do); at the frame that first shows
+    // its grand total, the files the window had asked for.
+    await context.addInitScript(`(() => {
+      sessionStorage.setItem('desk-token', ${JSON.stringify(host.token)});
+      const tick = () => {
+        if (!document.querySelector('[data-testid="grand-total"]')) return requestAnimationFrame(tick);
+        window.__atPaint = performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname);
+      };
+      requestAnimationFrame(tick);
+    })()`);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${host.origin}/#/sub-accounts`);
+      await page.getByTestId('grand-total').waitFor();
+      await expect.poll(() => page.evaluate('window.__atPaint !== undefined')).toBe(true);
+      const asked = (await page.evaluate('window.__atPaint')) as string[];
+      // zod (the contract's schemas, the forms' checks) and the forms' library come after the figures.
+      expect(asked.filter((n) => /\/assets\/(zod|zodWords|deskForm|SubAccountDetail)-/.test(n))).toEqual([]);
+      expect(asked.some((n) => /\/assets\/SubAccountsRoute-/.test(n))).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-// Apart from shared/balances.ts (its schemas): the Overview and the matrix name these in their first paint.
+// Apart from shared/balances.ts (its schemas): the Overview and the matrix use these in their first paint.
 
 /** §2.8 perpetual futures settlement currencies the desk shows as columns. */
 export const FUTURES_SETTLES = ['usdt', 'btc', 'usd'] as const;
@@ -12,3 +12,7 @@ export const ACCOUNT_KIND_NAMES: Record<AccountKind, string> = {
   futures_usd: 'Futures USD',
   cross_margin: 'Cross margin',
 };
+
+/** Currencies a matrix can be valued in: each is priced from spot tickers. */
+export const QUOTE_CURRENCIES = ['USDT', 'BTC', 'ETH', 'USDC'] as const;
+export const MATRIX_SORT_KEYS = ['uid', 'name', ...ACCOUNT_KINDS, 'total', 'cross_risk'] as const;

@@ -1,15 +1,21 @@
 import { z } from 'zod';
 import { UnreadRecord } from './unread.ts';
 import { DecimalString } from './money.ts';
-import { ACCOUNT_KINDS } from './accountKinds.ts';
+import { ACCOUNT_KINDS, MATRIX_SORT_KEYS, QUOTE_CURRENCIES } from './accountKinds.ts';
 
 // The balances feature's part of the contract (§2.8 sub-account balances, the main account's own
 // accounts, §2.9 total snapshots, risk alerts). shared/ipc.ts lists the channels; their shapes live here.
 
-export { FUTURES_SETTLES, ACCOUNT_KINDS, ACCOUNT_KIND_NAMES, type AccountKind } from './accountKinds.ts';
+export {
+  FUTURES_SETTLES,
+  ACCOUNT_KINDS,
+  ACCOUNT_KIND_NAMES,
+  type AccountKind,
+  QUOTE_CURRENCIES,
+  MATRIX_SORT_KEYS,
+} from './accountKinds.ts';
 
-/** Currencies a matrix can be valued in: each is priced from spot tickers. */
-export const QUOTE_CURRENCIES = ['USDT', 'BTC', 'ETH', 'USDC'] as const;
+/** A currency a matrix can be valued in (QUOTE_CURRENCIES). */
 export const QuoteCurrency = z.enum(QUOTE_CURRENCIES);
 export type QuoteCurrency = z.infer<typeof QuoteCurrency>;
 
@@ -67,7 +73,6 @@ export const LoadStatus = z.object({
 });
 export type LoadStatus = z.infer<typeof LoadStatus>;
 
-export const MATRIX_SORT_KEYS = ['uid', 'name', ...ACCOUNT_KINDS, 'total', 'cross_risk'] as const;
 export const MATRIX_PAGE_MAX = 1000;
 
 export const MatrixQuery = z

@@ -1,3 +1,4 @@
+import { useIsFetching } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { NavLink, Outlet, useNavigation } from 'react-router';
 import { useDeskEventsIntoCache, useDeskQuery } from '../desk/hooks.ts';
@@ -5,6 +6,7 @@ import { FreezeBanner } from '../features/approvals/FreezeBanner.tsx';
 import { useBrowserNotifications } from '../features/history/useNotifications.ts';
 import { NoticeTray } from '../features/notices/index.ts';
 import { whenIdle } from '../components/whenIdle.ts';
+import { withWords } from '../components/withWords.ts';
 import { PAGES } from './routes.ts';
 import { StatusBar } from './StatusBar.tsx';
 import { useAppliedTheme } from './theme.ts';
@@ -13,11 +15,7 @@ import { useReportActivity } from './useReportActivity.ts';
 const HISTORY_PAGE = PAGES.find((p) => p.path === 'withdrawals')!;
 
 // A locked vault is the rare start: the lock screen's form code stays out of the first paint (issue 25).
-// Its form checks the passphrase with zod: the words come with it, as with every page (loadPage.ts).
-const LockScreen = lazy(async () => {
-  const [m] = await Promise.all([import('../features/lock/LockScreen.tsx'), import('../../../shared/zodWords.ts')]);
-  return { default: m.LockScreen };
-});
+const LockScreen = lazy(() => withWords(import('../features/lock/LockScreen.tsx')).then((m) => ({ default: m.LockScreen })));
 
 /** The frame around every page: the sidebar, the page in view, and the status bar; or the lock screen. */
 export function Shell() {
@@ -29,8 +27,16 @@ export function Shell() {
   const navigation = useNavigation();
   const locked = vault.data?.locked ?? false;
   // The histories are where an operator goes from the Overview: their code is fetched at the first idle
-  // moment, ahead of the charts, so that the click on the sidebar does not wait for it (issue 25).
-  useEffect(() => whenIdle(() => void HISTORY_PAGE.load(), { first: true }), []);
+  // moment, ahead of the charts, so that the click on the sidebar does not wait for it (issue 25). Not
+  // before the page's first reads are in: the window is idle while it waits for them, and the histories'
+  // code (zod, the forms) would then be fetched and run ahead of the figures it waits for.
+  const readsIn = useIsFetching() === 0;
+  const historyAsked = useRef(false);
+  useEffect(() => {
+    if (!readsIn || historyAsked.current) return;
+    historyAsked.current = true;
+    whenIdle(() => void HISTORY_PAGE.load(), { first: true });
+  }, [readsIn]);
   const wasLocked = useRef(locked);
   useEffect(() => {
     // Back from the lock screen: focus goes to the page's heading, not to the body.

@@ -1,4 +1,5 @@
-import { unreadText, type UnreadRecord } from '../../../shared/unread.ts';
+import type { UnreadRecord } from '../../../shared/unread.ts';
+import { unreadText } from '../../../shared/unreadText.ts';
 
 /** Where a list is shown: how many of its records the desk set aside as malformed, and which, with what was wrong. */
 export function UnreadNotice({ records, what }: { records: readonly UnreadRecord[]; what: string }) {

@@ -1,10 +1,12 @@
 import { useMutation } from '@tanstack/react-query';
 import { UnreadNotice } from '../../components/UnreadNotice.tsx';
-import { unreadText } from '../../../../shared/unread.ts';
+import { unreadText } from '../../../../shared/unreadText.ts';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES, MATRIX_SORT_KEYS, QUOTE_CURRENCIES, type QuoteCurrency } from '../../../../shared/balances.ts';
+import { withWords } from '../../components/withWords.ts';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import type { QuoteCurrency } from '../../../../shared/balances.ts';
+import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES, MATRIX_SORT_KEYS, QUOTE_CURRENCIES } from '../../../../shared/accountKinds.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
@@ -13,14 +15,17 @@ import { ratioAsPercent } from '../../../../shared/risk.ts';
 import { figure } from './format.ts';
 import { FiguresAge } from './FiguresAge.tsx';
 import { useBalancesProgress } from './hooks.ts';
-import { subAccountHref, transferHref } from './route.ts';
-import { incidentHref, LockControl, NewSubAccount } from '../subaccounts/index.ts';
+import { incidentHref, subAccountHref, transferHref } from './route.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
 import { FIRST_VIEW } from './matrixQuery.ts';
 import './balances.css';
 import { OrdersLink } from '../orders/index.ts';
 import { DeskError } from '../../desk/desk.ts';
+
+// Forms (a new sub-account, locking one) load after the matrix's first paint, not before it (issue 25).
+const NewSubAccount = lazy(() => withWords(import('../subaccounts/index.ts')).then((m) => ({ default: m.NewSubAccount })));
+const LockControl = lazy(() => withWords(import('../subaccounts/index.ts')).then((m) => ({ default: m.LockControl })));
 
 type SortKey = (typeof MATRIX_SORT_KEYS)[number];
 const ROW_PX = 34;
@@ -84,7 +89,11 @@ export function SubAccountsPage() {
                 Locked
               </strong>
             )}{' '}
-            {managed.data && <LockControl uid={r.uid} locked={locked.has(r.uid)} compact />}{' '}
+            {managed.data && (
+              <Suspense fallback={null}>
+                <LockControl uid={r.uid} locked={locked.has(r.uid)} compact />
+              </Suspense>
+            )}{' '}
             <a href={incidentHref(r.uid)} className="row-action">
               Incident…
             </a>
@@ -170,7 +179,9 @@ export function SubAccountsPage() {
             </button>
           ))}
         </div>
-        <NewSubAccount />
+        <Suspense fallback={null}>
+          <NewSubAccount />
+        </Suspense>
       </header>
       <AlertsPanel />
       <div className="row">

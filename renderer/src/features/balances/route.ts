@@ -34,6 +34,7 @@ export function isSubAccountsHash(name: string): boolean {
 }
 
 export const subAccountHref = (uid: string) => `#/${SUB_ACCOUNTS_ROUTE}/${uid}`;
+export const incidentHref = (uid: string) => `#/${SUB_ACCOUNTS_ROUTE}/${uid}/incident`;
 
 /** The Transfers page with a main/sub transfer form pre-filled for this sub-account. */
 export const transferHref = (uid: string) => `#/transfers?new=main_sub&sub=${uid}`;
