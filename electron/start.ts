@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     coolingOffMs: coolingOffFromEnv(),
   });
   core = opened;
-  const host = await startWebHost({ core: opened, staticDir: join(root, 'dist', 'renderer') });
+  const host = await startWebHost({ core: opened, staticDir: join(root, 'dist', 'renderer'), portFile: join(home, 'web-port') });
   const confirm = await startConfirmHost({ core: opened, staticDir: join(root, 'dist', 'renderer') });
   shutdown.unshift(
     () => host.close(),

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -163,6 +163,34 @@ describe('web host', () => {
       const r = await raw(host, { method: 'GET', path });
       expect(r.status, path).toBe(400);
       expect(JSON.parse(r.body).error.message).toMatch(/malformed % escape/);
+    }
+  });
+
+  it('lets the browser keep the content-named app files, never the page or an answer', async () => {
+    expect((await raw(host, { method: 'GET', path: '/assets/main.js' })).headers['cache-control']).toBe(
+      'public, max-age=31536000, immutable',
+    );
+    expect((await raw(host, { method: 'GET', path: '/' })).headers['cache-control']).toBe('no-store');
+    expect((await call('deskStatus', '{}')).headers['cache-control']).toBe('no-store');
+  });
+
+  it('listens on the port of the last start when it is free, on another when it is taken', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'desk-port-'));
+    const portFile = join(dir, 'web-port');
+    const first = await startWebHost({ core, staticDir: dir, portFile });
+    const port = new URL(first.origin).port;
+    expect(readFileSync(portFile, 'utf8').trim()).toBe(port);
+    await first.close();
+    const again = await startWebHost({ core, staticDir: dir, portFile });
+    // The port is still taken by `again` when a third host starts: it takes another, and keeps that one.
+    const third = await startWebHost({ core, staticDir: dir, portFile });
+    try {
+      expect(new URL(again.origin).port).toBe(port);
+      expect(new URL(third.origin).port).not.toBe(port);
+      expect(readFileSync(portFile, 'utf8').trim()).toBe(new URL(third.origin).port);
+    } finally {
+      await again.close();
+      await third.close();
     }
   });
 });

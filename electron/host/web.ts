@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Core } from '../core/core.ts';
@@ -8,8 +8,9 @@ import { CONTENT_SECURITY_POLICY } from './csp.ts';
 import { realRoot, resolveStatic } from './staticFiles.ts';
 
 // The web host: the same app and contract as the Electron host, for machines without an Electron
-// binary and for browser tests. Loopback only, a random port, and a random token required on every
-// call; the token travels in the URL fragment, which browsers never send to a server or a referrer.
+// binary and for browser tests. Loopback only, a random port (or the one of the last start, see
+// portFile), and a random token required on every call; the token travels in the URL fragment, which
+// browsers never send to a server or a referrer.
 
 export interface WebHost {
   url: string;
@@ -23,6 +24,35 @@ export interface WebHostOptions {
   /** The built renderer (vite's output). */
   staticDir: string;
   port?: number;
+  /**
+   * Where the port is kept between starts (`npm start`: in the data folder). The host listens on the
+   * same port again when it is free, so that the browser's cache of the app's files, which is kept per
+   * origin, serves the next start too (issue 25); on another port when it is taken.
+   */
+  portFile?: string;
+}
+
+/** Vite's output names every file under assets/ by its content: a file there never changes. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+async function keptPort(file: string | undefined): Promise<number> {
+  if (!file) return 0;
+  try {
+    const port = Number((await readFile(file, 'utf8')).trim());
+    return Number.isInteger(port) && port >= 1024 && port <= 65535 ? port : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 const MAX_BODY = 1 << 20;
@@ -66,6 +96,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     try {
       const data = await readFile(found.path);
       securityHeaders(res);
+      if (pathname.startsWith('/assets/')) res.setHeader('Cache-Control', IMMUTABLE);
       res.writeHead(200, { 'Content-Type': found.type });
       res.end(req.method === 'HEAD' ? undefined : data);
     } catch {
@@ -130,12 +161,17 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, '127.0.0.1', () => resolve());
-  });
+  const kept = opts.port ?? (await keptPort(opts.portFile));
+  try {
+    await listen(server, kept);
+  } catch (e) {
+    if (kept === 0 || opts.port !== undefined || (e as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw e;
+    await listen(server, 0);
+  }
   const { port } = server.address() as AddressInfo;
   origin = `http://127.0.0.1:${port}`;
+  // Not being able to keep it only costs the next start its cache.
+  if (opts.portFile && port !== kept) await writeFile(opts.portFile, `${port}\n`).catch(() => {});
 
   return {
     url: `${origin}/#token=${token}`,
