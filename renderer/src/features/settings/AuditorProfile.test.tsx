@@ -105,6 +105,7 @@ describe('an auditor profile', () => {
     expect(notice.textContent).toMatch(/^This is an auditor profile: it has no exchange key\./);
     expect(screen.getByRole('heading', { level: 1, name: 'Overview' })).toBeTruthy();
     expect(within(notice).getByRole('link', { name: 'Approvals' }).getAttribute('href')).toBe('/approvals');
+    expect(screen.getByTestId('profile').textContent).toBe('live Audit · auditor, no key');
     expect(fake.count('totalBalance')).toBe(0);
     expect(fake.count('balancesMain')).toBe(0);
     expect(screen.queryByRole('alert')).toBeNull();
