@@ -495,7 +495,7 @@ export class Session {
     return this.list().find((p) => p.id === profile.id)!;
   }
 
-  /** An auditor profile: stored with no key, so nothing is asked of the exchange (or of the vault) to save it. */
+  /** An auditor profile: stored with no key, so nothing is asked of the exchange to save it (and nothing is sealed). */
   saveAuditor(input: AuditorProfileInput): ProfileSummary {
     if (!this.opts.store) throw new InputError([], 'this desk keeps no stored profiles');
     if (this.locked()) throw new LockedError();
