@@ -130,6 +130,9 @@ describe.skipIf(missing !== null)(`an auditor profile on a team${missing ? ` (sk
       // Nothing waits for a signature at the auditor's desk, and it keeps no journal of writes.
       expect((await ok<ConfirmState>(c.invokeConfirm('confirmState', {}))).tickets).toEqual([]);
       expect(await ok(c.invoke('journalStatus', {}))).toMatchObject({ state: 'none' });
+      // Its Journal page reads: the desk's own records (none of its own) and their Verify answer.
+      expect((await c.invoke('journalEntries', {})).ok).toBe(true);
+      expect((await c.invoke('journalVerify', {})).ok).toBe(true);
 
       // Verify at both desks: every row from the pinned founding record on.
       const verified = await ok<TeamVerifyAnswer>(c.invoke('teamVerify', {}));
