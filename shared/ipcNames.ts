@@ -12,6 +12,7 @@ const CHANNELS = [
   'profileCurrent',
   'profilesList',
   'profileSave',
+  'profileSaveAuditor',
   'profileRemove',
   'profileSelect',
   'vaultStatus',
@@ -118,6 +119,7 @@ const CHANNELS = [
   'subAccountIncidentDraft',
   'subAccountIncidentRuns',
   'teamTest',
+  'teamVerify',
 ] as const satisfies readonly ChannelName[];
 export const CHANNEL_NAMES: ChannelName[] = [...CHANNELS];
 

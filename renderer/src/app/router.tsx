@@ -1,4 +1,5 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router';
+import { keyedPage, KEYED_PAGES } from './KeyedPage.tsx';
 import { DEFAULT_PAGE, PAGES } from './routes.ts';
 import { Shell } from './Shell.tsx';
 import { loadPage } from './loadPage.ts';
@@ -16,16 +17,22 @@ export function pageRoutes(): RouteObject[] {
       element: <Shell />,
       children: [
         { index: true, element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
-        ...PAGES.map((p): RouteObject => ({ path: p.path, lazy: () => loadPage(p.load, !ZOD_FREE.has(p.path)) })),
+        ...PAGES.map((p): RouteObject => ({
+          path: p.path,
+          lazy: async () => {
+            const { Component } = await loadPage(p.load, !ZOD_FREE.has(p.path));
+            return { Component: KEYED_PAGES.has(p.path) ? keyedPage(Component, p.title) : Component };
+          },
+        })),
         // One sub-account, under its page in the sidebar (the link stays current).
         {
           path: 'sub-accounts/:uid',
-          lazy: () => loadPage(subAccountsRoute, false),
+          lazy: async () => ({ Component: keyedPage((await loadPage(subAccountsRoute, false)).Component, 'Sub-accounts') }),
         },
         // The incident page of one sub-account (issue 28).
         {
           path: 'sub-accounts/:uid/incident',
-          lazy: () => loadPage(subAccountsRoute, false),
+          lazy: async () => ({ Component: keyedPage((await loadPage(subAccountsRoute, false)).Component, 'Sub-accounts') }),
         },
         { path: '*', element: <Navigate to={`/${DEFAULT_PAGE}`} replace /> },
       ],
