@@ -18,8 +18,9 @@ import { rebalanceChannels } from './channels/rebalance.ts';
 import { LinkState, RateLimits, statusChannels } from './channels/status.ts';
 import { smallBalanceChannels } from './channels/smallBalance.ts';
 import { subAccountsChannels } from './channels/subAccounts.ts';
-import { teamChannels } from './channels/team.ts';
+import { teamChannels, teamMembershipChannels } from './channels/team.ts';
 export { TeamConnectionTest } from './channels/team.ts';
+export { TeamStatus } from './channels/team.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
 export { IntentState, FINISHED_INTENT_STATES, IntentView, JournalState, IntentCursor, IntentPage } from './channels/writes.ts';
@@ -43,6 +44,7 @@ export const channels = {
   ...smallBalanceChannels,
   ...subAccountsChannels,
   ...teamChannels,
+  ...teamMembershipChannels,
 } as const;
 
 export type Channels = typeof channels;

@@ -61,6 +61,7 @@ export const QUERY_CHANNELS = [
   'subAccountKeys',
   'subAccountIncident',
   'subAccountIncidentRuns',
+  'teamStatus',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
@@ -80,7 +81,7 @@ const HISTORY_READS = [
 const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;
 
 /** Operators, policy, the queue and freeze, and the withdrawals a freeze offers to cancel. */
-const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus', 'requestStatus', 'policyReplay'] as const;
+const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus', 'requestStatus', 'policyReplay', 'teamStatus'] as const;
 
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
@@ -249,6 +250,9 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   approvalsUnfreeze: [],
   // A connection test stores nothing.
   teamTest: [],
+  // Founding waits for the first operator in the confirmation window; the swap is announced by an `approvals` event.
+  teamFound: [],
+  teamJoin: ['teamStatus'],
   // An import stores nothing; a queued batch is announced by the `approvals` event; a report is a read.
   payoutsImport: [],
   payoutsQueue: [],
