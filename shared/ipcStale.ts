@@ -253,6 +253,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   // Founding waits for the first operator in the confirmation window; the swap is announced by an `approvals` event.
   teamFound: [],
   teamJoin: ['teamStatus'],
+  teamLeave: [],
   // An import stores nothing; a queued batch is announced by the `approvals` event; a report is a read.
   payoutsImport: [],
   payoutsQueue: [],

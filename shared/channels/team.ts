@@ -77,4 +77,9 @@ export const teamMembershipChannels = {
       .strict(),
     response: z.union([z.object({ joined: z.literal(true) }), z.object({ ticket: z.string(), title: z.string() })]),
   },
+  /**
+   * Leaves the team joined or founded from Settings: a ticket an operator of the team signs at this desk;
+   * the domain's approvals then go back to the desk's own journal, and the team's queue is not seen here.
+   */
+  teamLeave: { request: z.object({}).strict(), response: z.object({ ticket: z.string(), title: z.string() }) },
 } as const;

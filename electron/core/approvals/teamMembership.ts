@@ -140,6 +140,26 @@ export async function joinTeam(
   );
 }
 
+/**
+ * Leaves the team joined or founded from Settings: an operator of the team in force at this desk signs
+ * (whoever may approve the team's requests here may say this desk no longer takes part); the domain's
+ * approvals then go back to the desk's own journal, as they were when it joined.
+ */
+export async function leaveTeam(desk: DeskApprovals): Promise<{ ticket: string; title: string }> {
+  const domain = desk.activeDomain();
+  const t = desk.teamOf(domain);
+  if (!t) throw new InputError([], "this desk's approvals are in its own journal: there is no team to leave.");
+  if (!t.kept) throw new InputError([], 'this desk was started with its team store: it leaves by being started without it.');
+  const w = whereOf(t.url);
+  const title = `Leave the team on ${w.host}/${w.database}: this desk's approvals go back to its own journal, and the team's queue is no longer seen here`;
+  return desk.ticketFor((a) =>
+    a.vouchTicket(JSON.stringify({ team: 'leave', store: `${w.host}/${w.database}` }), title, async () => {
+      desk.teamKept.drop(domain);
+      await desk.reopen(domain);
+    }),
+  );
+}
+
 /** Which team store the active profile's governance uses, and whether it reads and verifies now. */
 export async function teamStatus(desk: DeskApprovals): Promise<ChannelResponse<'teamStatus'>> {
   let domain: Domain;

@@ -11,9 +11,10 @@ function approvalsOf(a: DeskApprovals | null): DeskApprovals {
 
 const membership = () => import('../approvals/teamMembership.ts');
 
-export const teamHandlers: Pick<Handlers, 'teamTest' | 'teamStatus' | 'teamFound' | 'teamJoin'> = {
+export const teamHandlers: Pick<Handlers, 'teamTest' | 'teamStatus' | 'teamFound' | 'teamJoin' | 'teamLeave'> = {
   teamTest: async (req) => (await import('./connectionTest.ts')).testTeamStore(req.url, req.password),
   teamStatus: async (_req, deps) => (deps.approvals ? (await membership()).teamStatus(deps.approvals) : { domain: null, team: null }),
   teamFound: async (req, deps) => (await membership()).foundTeam(approvalsOf(deps.approvals), req),
   teamJoin: async (req, deps) => (await membership()).joinTeam(approvalsOf(deps.approvals), req),
+  teamLeave: async (_req, deps) => (await membership()).leaveTeam(approvalsOf(deps.approvals)),
 };

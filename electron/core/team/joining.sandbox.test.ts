@@ -163,6 +163,17 @@ describe.skipIf(missing !== null)(`joining a team from Settings${missing ? ` (sk
         .poll(async () => (await call<ApprovalsState>(a, 'approvalsState', {})).items.find((i) => i.ref === ref)?.approved_by)
         .toEqual(['Alice', 'Bob']);
 
+      // Desk A leaves: Alice, an operator of the team, confirms; its approvals are its own journal's again, as they were.
+      const leave = await call<{ ticket: string; title: string }>(a, 'teamLeave', {});
+      expect(leave.title).toMatch(/^Leave the team on 127\.0\.0\.1:\d+\/joining: .*the team's queue is no longer seen here$/);
+      await call(a, 'confirmSign', { ticket: leave.ticket, operator: alice, passphrase: PASS.Alice }, true);
+      expect(await call<TeamStatus>(a, 'teamStatus', {})).toEqual({ domain: 'sandbox', team: null });
+      const own = await call<ApprovalsState>(a, 'approvalsState', {});
+      expect(own.items.find((i) => i.ref === ref)).toBeUndefined();
+      expect(own.policy.rules).toEqual(policy.rules);
+      expect(readFileSync(localJournal, 'utf8')).toBe(journalBefore);
+      expect(await refusal(a, 'teamLeave', {})).toMatch(/there is no team to leave/);
+
       // Another team (Carol's, founded elsewhere) put in this store's place: refused as tampering by the desk that pinned A's.
       const otherUrl = await server.newDatabase('other');
       const c = openDesk('c');
@@ -173,6 +184,7 @@ describe.skipIf(missing !== null)(`joining a team from Settings${missing ? ` (sk
       expect(other).not.toBe(founding);
       // A desk started with A's pin on Carol's store (the core's team option) refuses it.
       const d = openDesk('d', { url: otherUrl, founding });
+      expect(await refusal(d, 'teamLeave', {})).toMatch(/started with its team store/);
       expect(await refusal(d, 'approvalsState', {})).toMatch(
         /^Team store record 1 is refused as tampering: it is not the founding record this desk joined/,
       );

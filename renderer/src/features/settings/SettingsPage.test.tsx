@@ -137,6 +137,25 @@ describe('Settings page', () => {
     expect(within(card).queryByTestId('team-waiting')).toBeNull();
   });
 
+  it('leaves a team only after saying its queue will no longer be seen here, through the confirmation window', async () => {
+    const title = "Leave the team on db.example.com:5432/team: this desk's approvals go back to its own journal";
+    const fake = fakeDesk({ ...baseAnswers(), teamStatus: JOINED, teamLeave: { ticket: 't-2', title } });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    const card = await screen.findByTestId('team');
+    await userEvent.click(await within(card).findByRole('button', { name: 'Leave the team…' }));
+    expect(within(card).getByTestId('team-leave').textContent).toMatch(/^The team's queue will no longer be seen here/);
+    await userEvent.click(within(card).getByRole('button', { name: 'Stay in the team' }));
+    expect(within(card).queryByTestId('team-leave')).toBeNull();
+    expect(fake.count('teamLeave')).toBe(0);
+    await userEvent.click(within(card).getByRole('button', { name: 'Leave the team…' }));
+    await userEvent.click(within(card).getByRole('button', { name: 'Leave' }));
+    expect((await within(card).findByTestId('team-waiting')).textContent).toBe(`Waiting in the confirmation window: ${title}.`);
+    fake.answers.teamStatus = { domain: 'sandbox', team: null };
+    act(() => fake.emit('approvals', {}));
+    await waitFor(() => expect(within(card).getByTestId('team-status').textContent).toContain('no team store'));
+    expect(within(card).getByLabelText('URL')).toBeTruthy();
+  });
+
   it('says when the team store is offline or refused as tampering, with the reason', async () => {
     const fake = fakeDesk({
       ...baseAnswers(),

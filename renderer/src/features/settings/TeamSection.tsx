@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TeamConnectionTest, TeamStatus } from '../../../../shared/ipc.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
@@ -41,6 +41,8 @@ export function TeamSection() {
   const test = useDeskMutation('teamTest');
   const found = useDeskMutation('teamFound');
   const join = useDeskMutation('teamJoin');
+  const leave = useDeskMutation('teamLeave');
+  const [leaving, setLeaving] = useState(false);
   const [url, setUrl] = useState('');
   const [password, setPassword] = useState('');
   const [compared, setCompared] = useState(false);
@@ -54,6 +56,14 @@ export function TeamSection() {
   };
   const tested = test.data?.reached ? test.data.team : null;
   const inTeam = Boolean(status.data?.team);
+  const resetLeave = leave.reset;
+  // A leave asked for is over once the desk is out of the team: a team joined later can be left again.
+  useEffect(() => {
+    if (!inTeam) {
+      resetLeave();
+      setLeaving(false);
+    }
+  }, [inTeam, resetLeave]);
   const waiting = found.data ?? (join.data && 'ticket' in join.data ? join.data : null);
   return (
     <div className="card" data-testid="team">
@@ -63,6 +73,34 @@ export function TeamSection() {
         require).
       </p>
       {status.data && <StatusLine status={status.data} />}
+      {status.data?.team && status.data.team.how !== 'started' && !leave.data && (
+        <div className="row">
+          {!leaving ? (
+            <button type="button" onClick={() => setLeaving(true)}>
+              Leave the team…
+            </button>
+          ) : (
+            <>
+              <p role="alert" data-testid="team-leave">
+                The team's queue will no longer be seen here: this desk's approvals go back to its own journal, as they were before it
+                joined. An operator of the team confirms in the confirmation window.
+              </p>
+              <button type="button" disabled={leave.isPending} onClick={() => leave.mutate({})}>
+                Leave
+              </button>
+              <button type="button" onClick={() => setLeaving(false)}>
+                Stay in the team
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      {inTeam && leave.data && (
+        <p role="status" data-testid="team-waiting">
+          Waiting in the confirmation window: {leave.data.title}.
+        </p>
+      )}
+      {leave.isError && <ErrorPanel error={leave.error} />}
       {!inTeam && (
         <form
           className="row"
