@@ -65,7 +65,7 @@ export async function foundTeam(
   const records = await desk.recordsOf(domain);
   if (records[0]?.type !== 'operator_created')
     throw new InputError([], "this desk has no operator yet: a team is founded by the desk's first operator, with their passphrase.");
-  const title = `Found a team on ${found.where} with this desk's ${records.length} governance records (signed by ${records[0].name}, the desk's first operator)`;
+  const title = `Found a team on ${found.where} with this desk's ${records.length} governance records (${records[0].name} vouches for this desk)`;
   return desk.ticketFor((a) =>
     a.vouchTicket(JSON.stringify({ team: 'found', store: found.where, records: records.length }), title, async (key, passphrase) => {
       const { PgGovernanceStore } = await import('../team/pgStore.ts');
