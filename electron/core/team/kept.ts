@@ -39,7 +39,14 @@ export class TeamKeeping {
   constructor(private readonly path: string) {}
 
   private read(): z.infer<typeof KeptFile> {
-    return existsSync(this.path) ? KeptFile.parse(JSON.parse(readFileSync(this.path, 'utf8'))) : {};
+    if (!existsSync(this.path)) return {};
+    try {
+      return KeptFile.parse(JSON.parse(readFileSync(this.path, 'utf8')));
+    } catch {
+      throw new Error(
+        `${this.path} is not the desk's record of its team stores: it was damaged or edited. Restore it from a backup, or remove it and join the team again from Settings.`,
+      );
+    }
   }
 
   /** What is shown of a domain's team store, without opening anything. */
