@@ -123,7 +123,7 @@ export async function joinTeam(
   };
   const { approvals } = desk.forActive();
   const s = await approvals.load();
-  const now = Date.now();
+  const now = desk.storeOptions(domain).now();
   const inForce = [...s.operators.values()].filter((o) => activeAt(o, now));
   if (inForce.length === 0) {
     if (domain === 'vault')
