@@ -18,8 +18,8 @@ import { rebalanceChannels } from './channels/rebalance.ts';
 import { LinkState, RateLimits, statusChannels } from './channels/status.ts';
 import { smallBalanceChannels } from './channels/smallBalance.ts';
 import { subAccountsChannels } from './channels/subAccounts.ts';
-import { teamChannels } from './channels/team.ts';
-export { TeamConnectionTest, TeamVerifyAnswer } from './channels/team.ts';
+import { teamChannels, teamMembershipChannels } from './channels/team.ts';
+export { TeamConnectionTest, TeamVerifyAnswer, TeamStatus } from './channels/team.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
 export { AUDITOR_NO_KEY, AuditorProfileInput } from './channels/profiles.ts';
@@ -45,6 +45,7 @@ export const channels = {
   ...smallBalanceChannels,
   ...subAccountsChannels,
   ...teamChannels,
+  ...teamMembershipChannels,
 } as const;
 
 export type Channels = typeof channels;

@@ -120,6 +120,10 @@ const CHANNELS = [
   'subAccountIncidentRuns',
   'teamTest',
   'teamVerify',
+  'teamStatus',
+  'teamFound',
+  'teamJoin',
+  'teamLeave',
 ] as const satisfies readonly ChannelName[];
 export const CHANNEL_NAMES: ChannelName[] = [...CHANNELS];
 

@@ -62,6 +62,7 @@ export const QUERY_CHANNELS = [
   'subAccountIncident',
   'subAccountIncidentRuns',
   'teamVerify',
+  'teamStatus',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
@@ -81,7 +82,7 @@ const HISTORY_READS = [
 const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;
 
 /** Operators, policy, the queue and freeze, and the withdrawals a freeze offers to cancel. */
-const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus', 'requestStatus', 'policyReplay'] as const;
+const APPROVAL_READS = ['approvalsState', 'withdrawalsCancellable', 'batchStatus', 'requestStatus', 'policyReplay', 'teamStatus'] as const;
 
 /** The exchange's chains, limits and saved addresses the withdraw form reads. */
 const WALLET_READS = ['walletCurrencyChains', 'walletWithdrawStatus', 'walletSavedAddresses'] as const;
@@ -254,6 +255,10 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   teamTest: [],
   // Announced by the `profiles` event, as profileSave is.
   profileSaveAuditor: [],
+  // Founding waits for the first operator in the confirmation window; the swap is announced by an `approvals` event.
+  teamFound: [],
+  teamJoin: ['teamStatus'],
+  teamLeave: ['teamStatus'],
   // An import stores nothing; a queued batch is announced by the `approvals` event; a report is a read.
   payoutsImport: [],
   payoutsQueue: [],

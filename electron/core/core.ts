@@ -85,8 +85,11 @@ export interface CoreOptions {
   /** How long an approved operator or policy change waits before it takes effect (24 h by default). */
   coolingOffMs?: number;
   now?: () => number;
-  /** A team's shared governance store on PostgreSQL for one domain (approvals/deskApprovals.ts). */
-  team?: { url: string; domain: Domain; leaseMs?: number; auditor?: boolean };
+  /**
+   * A team's shared governance store on PostgreSQL for one domain (approvals/deskApprovals.ts), with its
+   * password and the founding record's link to pin; the desk otherwise uses the one joined from Settings.
+   */
+  team?: { url: string; domain: Domain; leaseMs?: number; auditor?: boolean; password?: string; founding?: string };
 }
 
 /** At most one call per `ms`, always with the latest arguments: the picture, not every frame of it. */

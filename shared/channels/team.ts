@@ -54,3 +54,65 @@ export const teamChannels = {
     response: TeamVerifyAnswer,
   },
 } as const;
+
+const TeamConnectionInput = {
+  url: z.string().min(1, 'a postgresql:// URL').max(2000),
+  password: z.string().max(1000).optional(),
+};
+
+/** The team store the active profile's governance uses, as Settings shows it: never its user or password. */
+export const TeamStatus = z.object({
+  /** The active profile's governance domain: the stored profiles' ('vault') or the Sandbox's; null while locked or without a profile. */
+  domain: z.enum(['vault', 'sandbox']).nullable(),
+  team: z
+    .object({
+      host: z.string(),
+      database: z.string(),
+      /** Founded or joined from Settings (as an auditor: read only), or given by whoever started the desk (a rehearsal's option). */
+      how: z.enum(['founded', 'joined', 'audited', 'started']),
+      /** The founding record's link this desk pinned (null until it read one). */
+      founding: z.string().nullable(),
+      /** Read and verified now; 'offline' or 'tampered' with the reason. */
+      state: z.enum(['online', 'offline', 'tampered']),
+      reason: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type TeamStatus = z.output<typeof TeamStatus>;
+
+export const teamMembershipChannels = {
+  /** Which team store the active profile's governance uses, and whether it can be read now. */
+  teamStatus: { request: z.object({}).strict(), response: TeamStatus },
+  /**
+   * Founds a team in an empty store with this desk's governance records: a ticket that waits for the
+   * desk's first operator in the confirmation window; the records are copied once they sign.
+   */
+  teamFound: {
+    request: z.object(TeamConnectionInput).strict(),
+    response: z.object({ ticket: z.string(), title: z.string() }),
+  },
+  /**
+   * Joins the team in a store whose founding record is `founding` (the link the connection test showed and
+   * the operator compared with the founding desk's). With operators in force here, one of them confirms in
+   * the confirmation window (a ticket); on a Sandbox desk without operators it is joined at once.
+   */
+  teamJoin: {
+    request: z
+      .object({
+        ...TeamConnectionInput,
+        founding: z.string().regex(/^[0-9a-f]{64}$/, "the founding record's link, as the connection test shows it"),
+      })
+      .strict(),
+    response: z.union([z.object({ joined: z.literal(true) }), z.object({ ticket: z.string(), title: z.string() })]),
+  },
+  /**
+   * Leaves the team joined or founded from Settings: a ticket an operator of the team signs at this desk;
+   * the domain's approvals then go back to the desk's own journal, and the team's queue is not seen here.
+   * A membership joined as an auditor is left at once.
+   */
+  teamLeave: {
+    request: z.object({}).strict(),
+    // An auditor's membership, which hands the team nothing, is left at once.
+    response: z.union([z.object({ left: z.literal(true) }), z.object({ ticket: z.string(), title: z.string() })]),
+  },
+} as const;

@@ -1,95 +1,111 @@
-import type Decimal from 'decimal.js';
 import { Dec, fmt } from '../../shared/money.ts';
 import { stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import type { Pocket } from '../ledger.ts';
+import { addDecimalText } from './decimalAdd.ts';
+import { bigText, pow10 } from './scaled.ts';
 
 // Money of orders in the Sandbox's ledger (decimal strings). An order locks what it may spend (moves it
 // from available to locked); a fill moves locked money of one side to the available money of the other,
 // less the fee, which goes to the house account; leaving the book unlocks the rest. Each currency's sum
 // over all accounts (available + locked) is unchanged by all of it. Runs inside the order's transaction.
+//
+// Each change is one UPDATE that adds to the stored strings in place (the SQL function ledger_add), so
+// an order never reads a balance back: reading and rewriting each row cost an order more than its fills.
 
-interface Row {
-  available: string;
-  locked: string;
-}
+/** Thrown by ledger_add when a balance would go below zero; the statement and its change are undone. */
+class BelowZero extends Error {}
 
-/** A pocket without a row yet holds nothing. */
-const NO_ROW: Row = Object.freeze({ available: '0', locked: '0' });
+const ready = new WeakSet<DB>();
 
-function read(db: DB, p: Pocket, currency: string): Row {
-  return (
-    (stmt(db, 'SELECT available, locked FROM balances WHERE uid = ? AND account_type = ? AND sub_key = ? AND currency = ?').get(
-      p.uid,
-      p.type,
-      p.subKey,
-      currency,
-    ) as Row | undefined) ?? NO_ROW
-  );
-}
-
-function write(db: DB, p: Pocket, currency: string, available: Decimal, locked: Decimal, exists: boolean): void {
-  // A row read in this transaction is updated in place: an upsert first tries the insert, fails on the
-  // key and only then updates, which costs an order's busiest statements about twice as much.
-  if (exists) {
-    stmt(db, 'UPDATE balances SET available = ?, locked = ? WHERE uid = ? AND account_type = ? AND sub_key = ? AND currency = ?').run(
-      fmt(available),
-      fmt(locked),
-      p.uid,
-      p.type,
-      p.subKey,
-      currency,
-    );
-    return;
+function withAdd(db: DB): DB {
+  if (!ready.has(db)) {
+    db.function('ledger_add', { deterministic: true }, (a: unknown, b: unknown) => {
+      const sum = addDecimalText(String(a), String(b));
+      if (sum.charCodeAt(0) === 45) throw new BelowZero();
+      return sum;
+    });
+    ready.add(db);
   }
-  stmt(
-    db,
-    `INSERT INTO balances (uid, account_type, sub_key, currency, available, locked) VALUES (?, ?, ?, ?, ?, ?)
-    ON CONFLICT(uid, account_type, sub_key, currency) DO UPDATE SET available = excluded.available, locked = excluded.locked`,
-  ).run(p.uid, p.type, p.subKey, currency, fmt(available), fmt(locked));
+  return db;
+}
+
+const WHERE = 'WHERE uid = ? AND account_type = ? AND sub_key = ? AND currency = ?';
+const BOTH = `UPDATE balances SET available = ledger_add(available, ?), locked = ledger_add(locked, ?) ${WHERE}`;
+const AVAILABLE = `UPDATE balances SET available = ledger_add(available, ?) ${WHERE}`;
+const LOCKED = `UPDATE balances SET locked = ledger_add(locked, ?) ${WHERE}`;
+
+/** Adds to a balance row; false when the pocket has no row for the currency. BelowZero when it would go negative. */
+function addTo(db: DB, p: Pocket, currency: string, available: string | null, locked: string | null): boolean {
+  withAdd(db);
+  const r =
+    available !== null && locked !== null
+      ? stmt(db, BOTH).run(available, locked, p.uid, p.type, p.subKey, currency)
+      : available !== null
+        ? stmt(db, AVAILABLE).run(available, p.uid, p.type, p.subKey, currency)
+        : stmt(db, LOCKED).run(locked, p.uid, p.type, p.subKey, currency);
+  return r.changes > 0;
+}
+
+function availableOf(db: DB, p: Pocket, currency: string): string {
+  const row = stmt(db, `SELECT available FROM balances ${WHERE}`).get(p.uid, p.type, p.subKey, currency) as
+    { available: string } | undefined;
+  return fmt(new Dec(row?.available ?? '0'));
 }
 
 interface Delta {
   pocket: Pocket;
   currency: string;
-  available: Decimal;
-  locked: Decimal;
-  row?: Row;
+  /** Integers at `places` decimal places. */
+  available: bigint;
+  locked: bigint;
+  places: number;
 }
 
 /** Balance changes of one order's fills, summed per pocket and currency, then written once each. */
 export class Deltas {
   private readonly byKey = new Map<string, Delta>();
 
-  private entry(pocket: Pocket, currency: string): Delta {
+  /** Adds amounts given at `places` decimal places. */
+  add(pocket: Pocket, currency: string, available: bigint, locked: bigint, places: number): void {
     const key = `${pocket.uid}\u0000${pocket.type}\u0000${pocket.subKey}\u0000${currency}`;
-    let d = this.byKey.get(key);
-    if (!d) this.byKey.set(key, (d = { pocket, currency, available: new Dec(0), locked: new Dec(0) }));
-    return d;
-  }
-
-  add(pocket: Pocket, currency: string, available: Decimal | null, locked: Decimal | null): void {
-    const d = this.entry(pocket, currency);
-    if (available) d.available = d.available.plus(available);
-    if (locked) d.locked = d.locked.plus(locked);
+    const d = this.byKey.get(key);
+    if (!d) {
+      this.byKey.set(key, { pocket, currency, available, locked, places });
+      return;
+    }
+    if (places > d.places) {
+      const up = pow10(places - d.places);
+      d.available *= up;
+      d.locked *= up;
+      d.places = places;
+    } else if (places < d.places) {
+      const up = pow10(d.places - places);
+      available *= up;
+      locked *= up;
+    }
+    d.available += available;
+    d.locked += locked;
   }
 
   /**
-   * Locks `amount` of the pocket's available money (first change of this batch for that pocket);
-   * BALANCE_NOT_ENOUGH when short, before anything is written.
+   * Locks `amount` (at `places`) of the pocket's available money at once; BALANCE_NOT_ENOUGH when short,
+   * with nothing written.
    */
-  lock(db: DB, pocket: Pocket, currency: string, amount: Decimal): void {
-    const d = this.entry(pocket, currency);
-    d.row = read(db, pocket, currency);
-    const avail = new Dec(d.row.available).plus(d.available);
-    if (avail.lt(amount)) {
+  lock(db: DB, pocket: Pocket, currency: string, amount: bigint, places: number): void {
+    const text = bigText(amount, places);
+    let done = false;
+    try {
+      done = addTo(db, pocket, currency, `-${text}`, text);
+    } catch (e) {
+      if (!(e instanceof BelowZero)) throw e;
+    }
+    if (!done) {
       throw new ApiError(
         'BALANCE_NOT_ENOUGH',
-        `the ${pocket.type} account holds ${fmt(avail)} ${currency} available; the order needs ${fmt(amount)}`,
+        `the ${pocket.type} account holds ${availableOf(db, pocket, currency)} ${currency} available; the order needs ${text}`,
       );
     }
-    d.available = d.available.minus(amount);
-    d.locked = d.locked.plus(amount);
   }
 
   /**
@@ -100,14 +116,30 @@ export class Deltas {
    */
   apply(db: DB): void {
     for (const d of this.byKey.values()) {
-      if (d.available.isZero() && d.locked.isZero()) continue;
-      const row = d.row ?? read(db, d.pocket, d.currency);
-      const available = new Dec(row.available).plus(d.available);
-      const locked = new Dec(row.locked).plus(d.locked);
-      if (available.isNegative() || locked.isNegative()) {
-        throw new Error(`market settlement would leave ${d.pocket.uid} ${d.pocket.type} ${d.currency} at ${fmt(available)}/${fmt(locked)}`);
+      if (d.available === 0n && d.locked === 0n) continue;
+      const available = d.available === 0n ? null : bigText(d.available, d.places);
+      const locked = d.locked === 0n ? null : bigText(d.locked, d.places);
+      const { uid, type, subKey } = d.pocket;
+      let written: boolean;
+      try {
+        written = addTo(db, d.pocket, d.currency, available, locked);
+        if (!written && (d.available < 0n || d.locked < 0n)) throw new BelowZero();
+      } catch (e) {
+        if (!(e instanceof BelowZero)) throw e;
+        throw new Error(`market settlement would take ${uid} ${type} ${d.currency} below zero (${available ?? '0'}/${locked ?? '0'})`, {
+          cause: e,
+        });
       }
-      write(db, d.pocket, d.currency, available, locked, row !== NO_ROW);
+      if (!written) {
+        stmt(db, 'INSERT INTO balances (uid, account_type, sub_key, currency, available, locked) VALUES (?, ?, ?, ?, ?, ?)').run(
+          uid,
+          type,
+          subKey,
+          d.currency,
+          available ?? '0',
+          locked ?? '0',
+        );
+      }
     }
     this.byKey.clear();
   }

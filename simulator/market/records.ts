@@ -1,11 +1,28 @@
-import Decimal from 'decimal.js';
 import type { SpotOrder, SpotTrade } from '../../shared/api/orders.ts';
-import { Dec, fmt } from '../../shared/money.ts';
 import { stmt, type DB } from '../db.ts';
 import type { Side, TimeInForce } from './engine.ts';
+import { bigOf, bigText, pow10 } from './scaled.ts';
 
 // Order and trade records of the market: the stored row, the in-memory record of an order, and the
-// wire shapes of the live service's documentation (shared/api/orders.ts).
+// wire shapes of the live service's documentation (shared/api/orders.ts). An order's money is held as
+// integers at its pair's places (scaled.ts) and written as decimal strings.
+
+/** The places of a pair: amount_precision and precision. */
+export interface Scales {
+  ap: number;
+  pp: number;
+}
+
+/** Fee rates are whole tenths of a percent (0.2%), so a fee has 3 places more than what it is taken from. */
+export const FEE_PLACES = 3;
+
+/** Places of an order's money: base amounts, quote totals, what it locks and its fee. */
+export function placesOf(p: Scales, side: Side): { base: number; quote: number; locked: number; fee: number } {
+  const quote = p.pp + p.ap;
+  return side === 'buy'
+    ? { base: p.ap, quote, locked: quote, fee: p.ap + FEE_PLACES }
+    : { base: p.ap, quote, locked: p.ap, fee: quote + FEE_PLACES };
+}
 
 export interface OrderRec {
   id: number;
@@ -19,11 +36,15 @@ export interface OrderRec {
   price: string;
   tif: TimeInForce;
   left: string;
-  filledAmount: Decimal;
-  filledTotal: Decimal;
-  fee: Decimal;
+  /** Base filled, at the pair's amount places. */
+  filledAmount: bigint;
+  /** Quote filled, at price + amount places. */
+  filledTotal: bigint;
+  /** At placesOf(…).fee. */
+  fee: bigint;
   feeCurrency: string;
-  locked: Decimal;
+  /** At placesOf(…).locked. */
+  locked: bigint;
   stpId: number;
   stpAct: string;
   status: 'open' | 'closed' | 'cancelled';
@@ -57,7 +78,16 @@ interface Row {
   update_ms: number;
 }
 
-export function fromRow(r: Row): OrderRec {
+function stored(r: Row, column: keyof Row, places: number): bigint {
+  const n = bigOf(String(r[column]), places);
+  if (n === null) throw new Error(`spot order ${r.id}: stored ${column} ${String(r[column])} has more than ${places} decimal places`);
+  return n;
+}
+
+export function fromRow(r: Row, pairs: ReadonlyMap<string, Scales>): OrderRec {
+  const pair = pairs.get(r.pair);
+  if (!pair) throw new Error(`spot order ${r.id} is in ${r.pair}, which the Sandbox does not list`);
+  const at = placesOf(pair, r.side as Side);
   return {
     id: r.id,
     uid: r.uid,
@@ -70,11 +100,11 @@ export function fromRow(r: Row): OrderRec {
     price: r.price,
     tif: r.tif as TimeInForce,
     left: r.left_amount,
-    filledAmount: new Dec(r.filled_amount),
-    filledTotal: new Dec(r.filled_total),
-    fee: new Dec(r.fee),
+    filledAmount: stored(r, 'filled_amount', at.base),
+    filledTotal: stored(r, 'filled_total', at.quote),
+    fee: stored(r, 'fee', at.fee),
     feeCurrency: r.fee_currency,
-    locked: new Dec(r.locked),
+    locked: stored(r, 'locked', at.locked),
     stpId: r.stp_id,
     stpAct: r.stp_act,
     status: r.status as OrderRec['status'],
@@ -84,7 +114,8 @@ export function fromRow(r: Row): OrderRec {
   };
 }
 
-export function insertOrder(db: DB, o: OrderRec): void {
+export function insertOrder(db: DB, o: OrderRec, pair: Scales): void {
+  const at = placesOf(pair, o.side);
   stmt(
     db,
     `INSERT INTO spot_orders (id, uid, text, pair, type, account, side, amount, price, tif, left_amount, filled_amount, filled_total,
@@ -101,11 +132,11 @@ export function insertOrder(db: DB, o: OrderRec): void {
     o.price,
     o.tif,
     o.left,
-    fmt(o.filledAmount),
-    fmt(o.filledTotal),
-    fmt(o.fee),
+    bigText(o.filledAmount, at.base),
+    bigText(o.filledTotal, at.quote),
+    bigText(o.fee, at.fee),
     o.feeCurrency,
-    fmt(o.locked),
+    bigText(o.locked, at.locked),
     o.stpId,
     o.stpAct,
     o.status,
@@ -115,25 +146,37 @@ export function insertOrder(db: DB, o: OrderRec): void {
   );
 }
 
-export function updateOrder(db: DB, o: OrderRec): void {
+export function updateOrder(db: DB, o: OrderRec, pair: Scales): void {
+  const at = placesOf(pair, o.side);
   stmt(
     db,
     `UPDATE spot_orders SET left_amount = ?, filled_amount = ?, filled_total = ?, fee = ?, locked = ?, status = ?, finish_as = ?,
     update_ms = ? WHERE id = ?`,
-  ).run(o.left, fmt(o.filledAmount), fmt(o.filledTotal), fmt(o.fee), fmt(o.locked), o.status, o.finishAs, o.updateMs, o.id);
+  ).run(
+    o.left,
+    bigText(o.filledAmount, at.base),
+    bigText(o.filledTotal, at.quote),
+    bigText(o.fee, at.fee),
+    bigText(o.locked, at.locked),
+    o.status,
+    o.finishAs,
+    o.updateMs,
+    o.id,
+  );
 }
 
-export function loadOrder(db: DB, id: number): OrderRec | undefined {
+export function loadOrder(db: DB, id: number, pairs: ReadonlyMap<string, Scales>): OrderRec | undefined {
   const r = stmt(db, 'SELECT * FROM spot_orders WHERE id = ?').get(id) as Row | undefined;
-  return r && fromRow(r);
+  return r && fromRow(r, pairs);
 }
 
-export function openRows(db: DB): OrderRec[] {
-  return (stmt(db, "SELECT * FROM spot_orders WHERE status = 'open' ORDER BY id").all() as Row[]).map(fromRow);
+export function openRows(db: DB, pairs: ReadonlyMap<string, Scales>): OrderRec[] {
+  return (stmt(db, "SELECT * FROM spot_orders WHERE status = 'open' ORDER BY id").all() as Row[]).map((r) => fromRow(r, pairs));
 }
 
 export function listOrders(
   db: DB,
+  pairs: ReadonlyMap<string, Scales>,
   uid: string,
   pair: string,
   open: boolean,
@@ -155,18 +198,28 @@ export function listOrders(
     f.limit,
     f.offset,
   ) as Row[];
-  return rows.map(fromRow);
+  return rows.map((r) => fromRow(r, pairs));
 }
 
 function seconds(ms: number): string {
   return String(Math.floor(ms / 1000));
 }
 
+/** Places of avg_deal_price beyond the pair's price places. */
+const AVG_EXTRA = 4;
+
+/** Quote filled ÷ base filled at the price's places + 4, half up (the live service's avg_deal_price). */
+function averagePrice(o: OrderRec, p: Scales): string {
+  if (o.filledAmount === 0n) return '0';
+  // filledTotal has pp + ap places and filledAmount ap, so their quotient has pp places.
+  const num = o.filledTotal * pow10(AVG_EXTRA) * 2n + o.filledAmount;
+  return bigText(num / (o.filledAmount * 2n), p.pp + AVG_EXTRA);
+}
+
 /** The live service's Order shape. */
-export function orderWire(o: OrderRec, pricePlaces: number, quote: string): SpotOrder {
-  const filled = o.filledAmount;
-  const avg = filled.isZero() ? new Dec(0) : o.filledTotal.div(filled).toDecimalPlaces(pricePlaces + 4, Decimal.ROUND_HALF_UP);
-  const total = fmt(o.filledTotal);
+export function orderWire(o: OrderRec, p: Scales, quote: string): SpotOrder {
+  const at = placesOf(p, o.side);
+  const total = bigText(o.filledTotal, at.quote);
   return {
     id: String(o.id),
     text: o.text,
@@ -185,11 +238,11 @@ export function orderWire(o: OrderRec, pricePlaces: number, quote: string): Spot
     time_in_force: o.tif,
     iceberg: '0',
     left: o.left,
-    filled_amount: fmt(filled),
+    filled_amount: bigText(o.filledAmount, at.base),
     fill_price: total,
     filled_total: total,
-    avg_deal_price: fmt(avg),
-    fee: fmt(o.fee),
+    avg_deal_price: averagePrice(o, p),
+    fee: bigText(o.fee, at.fee),
     fee_currency: o.feeCurrency,
     point_fee: '0',
     gt_fee: '0',
@@ -219,12 +272,38 @@ export interface FillRow {
   ts_ms: number;
 }
 
-export function insertFill(db: DB, f: FillRow): void {
+/** Both sides of a trade, taker first, in one statement. */
+export function insertTrade(db: DB, t: FillRow, m: FillRow): void {
   stmt(
     db,
     `INSERT INTO spot_fills (trade_id, uid, order_id, pair, side, role, amount, price, fee, fee_currency, text, ts_ms)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(f.trade_id, f.uid, f.order_id, f.pair, f.side, f.role, f.amount, f.price, f.fee, f.fee_currency, f.text, f.ts_ms);
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ).run(
+    t.trade_id,
+    t.uid,
+    t.order_id,
+    t.pair,
+    t.side,
+    t.role,
+    t.amount,
+    t.price,
+    t.fee,
+    t.fee_currency,
+    t.text,
+    t.ts_ms,
+    m.trade_id,
+    m.uid,
+    m.order_id,
+    m.pair,
+    m.side,
+    m.role,
+    m.amount,
+    m.price,
+    m.fee,
+    m.fee_currency,
+    m.text,
+    m.ts_ms,
+  );
 }
 
 export function tradeWire(f: FillRow): SpotTrade {

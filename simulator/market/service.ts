@@ -1,12 +1,12 @@
 import type Decimal from 'decimal.js';
-import { Dec, fmt } from '../../shared/money.ts';
+import { Dec } from '../../shared/money.ts';
 import { inBatch, stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import { HOUSE_UID, spot, type Pocket } from '../ledger.ts';
 import { Book, EngineRefusal, type EngineFinish, type Side, type StpAct, type TimeInForce } from './engine.ts';
 import { Deltas } from './funds.ts';
-import { insertFill, insertOrder, openRows, updateOrder, type OrderRec } from './records.ts';
-import { fromScaled, toScaled } from './scaled.ts';
+import { FEE_PLACES, insertOrder, insertTrade, openRows, placesOf, updateOrder, type FillRow, type OrderRec } from './records.ts';
+import { bigText, fromScaled, toScaled } from './scaled.ts';
 
 // The Sandbox's spot market: one engine book per pair, kept in memory and rebuilt from the stored open
 // orders, with every order's money in the ledger. An order is one savepoint (inBatch in db.ts: orders
@@ -14,9 +14,13 @@ import { fromScaled, toScaled } from './scaled.ts';
 // after the book moved, the in-memory market is dropped and rebuilt from the store (which rolled the
 // savepoint back), so the two never disagree.
 
-/** One fee schedule for every user, as GET /wallet/fee answers (VIP 0): maker and taker 0.2%. */
-export const MAKER_FEE = new Dec('0.002');
-export const TAKER_FEE = new Dec('0.002');
+/**
+ * One fee schedule for every user, as GET /wallet/fee answers (VIP 0): maker and taker 0.2%, in units
+ * of 10^-FEE_PLACES (records.ts), so that a fee is an integer product.
+ */
+const MAKER_FEE = 2n;
+const TAKER_FEE = 2n;
+const FEE_SCALE = 10n ** BigInt(FEE_PLACES);
 
 export interface PairInfo {
   id: string;
@@ -28,6 +32,10 @@ export interface PairInfo {
   minBase: Decimal;
   minQuote: Decimal;
   maxQuote: Decimal;
+  /** The same limits as integers: lots (rounded up), and notional units (rounded up, and down for the maximum). */
+  minLots: number;
+  minUnits: number;
+  maxUnits: number;
 }
 
 export const MAX_QUOTE_AMOUNT = '5000000';
@@ -121,10 +129,19 @@ export class Market {
         minBase: new Dec(p.min_base),
         minQuote: new Dec(p.min_quote),
         maxQuote: new Dec(MAX_QUOTE_AMOUNT),
+        minLots: new Dec(p.min_base).times(new Dec(10).pow(p.amount_precision)).ceil().toNumber(),
+        minUnits: new Dec(p.min_quote)
+          .times(new Dec(10).pow(p.amount_precision + p.precision))
+          .ceil()
+          .toNumber(),
+        maxUnits: new Dec(MAX_QUOTE_AMOUNT)
+          .times(new Dec(10).pow(p.amount_precision + p.precision))
+          .floor()
+          .toNumber(),
       });
       this.books.set(p.id, new Book());
     }
-    for (const o of openRows(db)) {
+    for (const o of openRows(db, this.pairs)) {
       const pair = this.pairs.get(o.pair)!;
       this.book(o.pair).restore({
         id: o.id,
@@ -177,9 +194,11 @@ export class Market {
     const pocket = pocketOf({ uid, account: req.account, pair: pair.id });
     const buy = req.side === 'buy';
     const lockCurrency = buy ? pair.quote : pair.base;
-    const lock = new Dec(buy && req.type === 'limit' ? fromScaled(req.ticks * req.units, pair.pp + pair.ap) : req.amount);
+    const at = placesOf(pair, req.side);
+    // A limit buy locks price × amount; a market buy its funds; a sell its amount (each at its places).
+    const lock = BigInt(buy && req.type === 'limit' ? req.ticks * req.units : req.units);
     const deltas = new Deltas();
-    deltas.lock(this.db, pocket, lockCurrency, lock);
+    deltas.lock(this.db, pocket, lockCurrency, lock, at.locked);
 
     const taker: OrderRec = {
       id: this.nextOrder,
@@ -193,9 +212,9 @@ export class Market {
       price: req.price,
       tif: req.tif,
       left: req.amount,
-      filledAmount: new Dec(0),
-      filledTotal: new Dec(0),
-      fee: new Dec(0),
+      filledAmount: 0n,
+      filledTotal: 0n,
+      fee: 0n,
       feeCurrency: buy ? pair.base : pair.quote,
       locked: lock,
       stpId,
@@ -225,47 +244,49 @@ export class Market {
     this.nextOrder++;
     onMove();
     const house = spot(HOUSE_UID);
+    const quotePlaces = pair.pp + pair.ap;
     for (const f of result.fills) {
       const maker = this.open.get(f.maker.id)!;
-      const base = new Dec(fromScaled(f.lots, pair.ap));
-      const quote = new Dec(fromScaled(f.lots * f.price, pair.pp + pair.ap));
+      const base = BigInt(f.lots);
+      const quote = BigInt(f.lots * f.price);
+      const amount = fromScaled(f.lots, pair.ap);
       const price = fromScaled(f.price, pair.pp);
       const tradeId = this.nextTrade++;
-      for (const [o, role] of [
-        [taker, 'taker'],
-        [maker, 'maker'],
-      ] as const) {
+      const side = (o: OrderRec, role: 'taker' | 'maker'): FillRow => {
         const p = pocketOf(o);
-        const rate = role === 'taker' ? TAKER_FEE : MAKER_FEE;
         // The buyer pays quote from its lock and gets base less the fee; the seller the other way round.
-        const [paid, got, gotCurrency] = o.side === 'buy' ? [quote, base, pair.base] : [base, quote, pair.quote];
-        const fee = got.times(rate);
-        deltas.add(p, o.side === 'buy' ? pair.quote : pair.base, null, paid.neg());
-        deltas.add(p, gotCurrency, got.minus(fee), null);
-        deltas.add(house, gotCurrency, fee, null);
-        o.locked = o.locked.minus(paid);
-        o.filledAmount = o.filledAmount.plus(base);
-        o.filledTotal = o.filledTotal.plus(quote);
-        o.fee = o.fee.plus(fee);
+        const isBuy = o.side === 'buy';
+        const [paid, paidPlaces, got, gotPlaces, gotCurrency] = isBuy
+          ? [quote, quotePlaces, base, pair.ap, pair.base]
+          : [base, pair.ap, quote, quotePlaces, pair.quote];
+        const fee = got * (role === 'taker' ? TAKER_FEE : MAKER_FEE);
+        deltas.add(p, isBuy ? pair.quote : pair.base, 0n, -paid, paidPlaces);
+        deltas.add(p, gotCurrency, got * FEE_SCALE - fee, 0n, gotPlaces + FEE_PLACES);
+        deltas.add(house, gotCurrency, fee, 0n, gotPlaces + FEE_PLACES);
+        o.locked -= paid;
+        o.filledAmount += base;
+        o.filledTotal += quote;
+        o.fee += fee;
         o.updateMs = ms;
-        insertFill(this.db, {
+        return {
           trade_id: tradeId,
           uid: o.uid,
           order_id: o.id,
           pair: pair.id,
           side: o.side,
           role,
-          amount: fmt(base),
+          amount,
           price,
-          fee: fmt(fee),
+          fee: bigText(fee, gotPlaces + FEE_PLACES),
           fee_currency: gotCurrency,
           text: o.text,
           ts_ms: ms,
-        });
-      }
+        };
+      };
+      insertTrade(this.db, side(taker, 'taker'), side(maker, 'maker'));
       maker.left = fromScaled(f.maker.left, pair.ap);
       if (f.maker.left === 0) this.finish(maker, 'closed', 'filled', deltas);
-      else updateOrder(this.db, maker);
+      else updateOrder(this.db, maker, pair);
     }
     for (const m of result.stpCancelled) {
       const maker = this.open.get(m.id)!;
@@ -273,17 +294,17 @@ export class Market {
       this.finish(maker, 'cancelled', 'stp', deltas);
     }
 
-    taker.left = req.type === 'market' && buy ? fromScaled(result.left, pair.pp + pair.ap) : fromScaled(result.left, pair.ap);
+    taker.left = req.type === 'market' && buy ? fromScaled(result.left, quotePlaces) : fromScaled(result.left, pair.ap);
     taker.status = STATUS_OF[result.finishAs];
     taker.finishAs = result.finishAs;
     // What a resting order keeps locked: a buy its limit price × lots left, a sell its lots left. The rest
     // (price improvement, or everything once finished) goes back to available.
-    const keep = !result.rested ? new Dec(0) : buy ? new Dec(fromScaled(req.ticks * result.left, pair.pp + pair.ap)) : new Dec(taker.left);
-    const release = taker.locked.minus(keep);
-    if (!release.isZero()) deltas.add(pocket, lockCurrency, release, release.neg());
+    const keep = !result.rested ? 0n : BigInt(buy ? req.ticks * result.left : result.left);
+    const release = taker.locked - keep;
+    if (release !== 0n) deltas.add(pocket, lockCurrency, release, -release, at.locked);
     taker.locked = keep;
     deltas.apply(this.db);
-    insertOrder(this.db, taker);
+    insertOrder(this.db, taker, pair);
     if (result.rested) this.open.set(taker.id, taker);
     if (result.fills.length > 0) this.recordLast(pair, result.fills[result.fills.length - 1]!.price, ms);
     if (result.fills.length > 0 || result.rested || result.stpCancelled.length > 0) this.touch(pair.id, ms);
@@ -294,11 +315,12 @@ export class Market {
   private finish(o: OrderRec, status: OrderRec['status'], finishAs: string, deltas: Deltas): void {
     o.status = status;
     o.finishAs = finishAs;
-    if (!o.locked.isZero())
-      deltas.add(pocketOf(o), o.side === 'buy' ? this.pairs.get(o.pair)!.quote : this.pairs.get(o.pair)!.base, o.locked, o.locked.neg());
-    o.locked = new Dec(0);
+    const pair = this.pairs.get(o.pair)!;
+    if (o.locked !== 0n)
+      deltas.add(pocketOf(o), o.side === 'buy' ? pair.quote : pair.base, o.locked, -o.locked, placesOf(pair, o.side).locked);
+    o.locked = 0n;
     this.open.delete(o.id);
-    updateOrder(this.db, o);
+    updateOrder(this.db, o, pair);
   }
 
   /** Cancels resting orders of their owner; answers their records. */

@@ -1,5 +1,5 @@
 import { ORDER_TEXT_RE } from '../../shared/api/orders.ts';
-import { Dec, fmt } from '../../shared/money.ts';
+import { fmt } from '../../shared/money.ts';
 import { ApiError } from '../errors.ts';
 import type { StpAct, TimeInForce } from '../market/engine.ts';
 import { toScaled } from '../market/scaled.ts';
@@ -23,12 +23,17 @@ export function oneOf<T extends string>(v: string | undefined, name: string, all
 }
 
 const PLAIN = /^(0|[1-9]\d*)(\.\d+)?$/;
+const ZERO = /^0(\.0+)?$/;
 
+/** The field as a plain decimal above 0, without trailing zeros ("12.50" → "12.5"). */
 function decimalField(b: Record<string, unknown>, name: string): string {
   const v = bodyString(b, name, true);
   if (!PLAIN.test(v) || v.length > 40) throw new ApiError('INVALID_PARAM_VALUE', `${name} must be a plain decimal string such as "12.5"`);
-  if (new Dec(v).lte(0)) throw new ApiError('INVALID_PARAM_VALUE', `${name} must be above 0`);
-  return fmt(new Dec(v));
+  if (ZERO.test(v)) throw new ApiError('INVALID_PARAM_VALUE', `${name} must be above 0`);
+  if (v.indexOf('.') < 0) return v;
+  let end = v.length;
+  while (v.charCodeAt(end - 1) === 48) end--;
+  return v.slice(0, v.charCodeAt(end - 1) === 46 ? end - 1 : end);
 }
 
 function scaled(v: string, places: number, name: string): number {
@@ -76,26 +81,24 @@ export function parsePlace(m: Market, body: unknown): PlaceRequest {
   if (type === 'market') {
     const funds = side === 'buy';
     const units = scaled(amount, funds ? pair.pp + pair.ap : pair.ap, 'amount');
-    const a = new Dec(amount);
-    if (funds ? a.lt(pair.minQuote) : a.lt(pair.minBase)) {
+    if (funds ? units < pair.minUnits : units < pair.minLots) {
       throw new ApiError(
         'AMOUNT_TOO_LITTLE',
         `a market ${side} needs at least ${fmt(funds ? pair.minQuote : pair.minBase)} ${funds ? pair.quote : pair.base}`,
       );
     }
-    if (funds && a.gt(pair.maxQuote))
+    if (funds && units > pair.maxUnits)
       throw new ApiError('AMOUNT_TOO_MUCH', `a market buy spends at most ${fmt(pair.maxQuote)} ${pair.quote}`);
     return { ...common, price: '0', units, ticks: 0 };
   }
   const price = decimalField(b, 'price');
   const ticks = scaled(price, pair.pp, 'price');
   const units = scaled(amount, pair.ap, 'amount');
-  const total = new Dec(amount).times(price);
-  if (new Dec(amount).lt(pair.minBase))
-    throw new ApiError('AMOUNT_TOO_LITTLE', `amount must be at least ${fmt(pair.minBase)} ${pair.base}`);
-  if (total.lt(pair.minQuote))
-    throw new ApiError('AMOUNT_TOO_LITTLE', `price × amount must be at least ${fmt(pair.minQuote)} ${pair.quote}`);
-  if (total.gt(pair.maxQuote) || !Number.isSafeInteger(ticks * units)) {
+  // Notional units (price + amount places); past 2^53 it is inexact but far above every limit.
+  const total = ticks * units;
+  if (units < pair.minLots) throw new ApiError('AMOUNT_TOO_LITTLE', `amount must be at least ${fmt(pair.minBase)} ${pair.base}`);
+  if (total < pair.minUnits) throw new ApiError('AMOUNT_TOO_LITTLE', `price × amount must be at least ${fmt(pair.minQuote)} ${pair.quote}`);
+  if (!Number.isSafeInteger(total) || total > pair.maxUnits) {
     throw new ApiError('AMOUNT_TOO_MUCH', `price × amount must be at most ${fmt(pair.maxQuote)} ${pair.quote}`);
   }
   return { ...common, price, units, ticks };

@@ -14,7 +14,7 @@ import { intParam, optional, pageLimit, required, type Query } from './params.ts
 
 function wire(m: Market, o: OrderRec) {
   const p = m.pairs.get(o.pair)!;
-  return orderWire(o, p.pp, p.quote);
+  return orderWire(o, p, p.quote);
 }
 
 function accountFilter(q: Query): 'spot' | 'margin' | undefined {
@@ -35,7 +35,7 @@ function findOrder(db: DB, m: Market, uid: string, pair: string, ref: string, no
         { id: number } | undefined
     )?.id;
   } else throw new ApiError('INVALID_PARAM_VALUE', 'order_id must be an order id or a custom id starting with "t-"');
-  const o = id === undefined ? undefined : (m.open.get(id) ?? loadOrder(db, id));
+  const o = id === undefined ? undefined : (m.open.get(id) ?? loadOrder(db, id, m.pairs));
   if (!o || o.uid !== uid || o.pair !== pair) throw new ApiError('ORDER_NOT_FOUND', `no order ${ref.slice(0, 40)} of yours in ${pair}`);
   return o;
 }
@@ -123,7 +123,7 @@ export function orderRoutes(): RouteDef[] {
           if (!/^\d{1,12}(\.\d+)?$/.test(v)) throw new ApiError('INVALID_PARAM_VALUE', `${name} must be a Unix time in seconds`);
           return Math.floor(Number(v) * 1000);
         };
-        return listOrders(db, caller.uid, pair.id, status === 'open', {
+        return listOrders(db, m.pairs, caller.uid, pair.id, status === 'open', {
           ...p,
           account: accountFilter(query),
           side,
@@ -213,7 +213,7 @@ export function orderRoutes(): RouteDef[] {
             typeof fromRow
           >[0][]
         )
-          .map(fromRow)
+          .map((r) => fromRow(r, m.pairs))
           .filter((o) => !account || o.account === account);
         const byPair = new Map<string, OrderRec[]>();
         for (const o of rows) byPair.set(o.pair, [...(byPair.get(o.pair) ?? []), m.open.get(o.id) ?? o]);

@@ -65,8 +65,9 @@ describe("the main window's channels", () => {
   it("take no operator passphrase: only the vault's own channels name a passphrase at all", () => {
     const withPassphrase = CHANNEL_NAMES.filter((c) => keysOf(channels[c].request).some((k) => /pass|signature|operator/i.test(k)));
     // vaultSetPassphrase names its fields current and next; both are the vault's, never an operator's.
-    // teamTest's password is the team store's database login (Settings' connection test), no operator's.
-    expect(withPassphrase).toEqual(['vaultUnlock', 'teamTest']);
+    // teamTest's, teamFound's and teamJoin's password is the team store's database login (Settings), no
+    // operator's: founding and joining are vouched for by an operator in the confirmation window.
+    expect(withPassphrase).toEqual(['vaultUnlock', 'teamTest', 'teamFound', 'teamJoin']);
   });
 
   it('send no governed write, whatever is called in whatever order', async () => {

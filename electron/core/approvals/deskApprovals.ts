@@ -14,7 +14,7 @@ import {
   type BatchSpec,
   type BatchStatus,
 } from '../../../shared/api/batch.ts';
-import type { OperatorSignature } from '../journal/records.ts';
+import type { GovernanceRecord, OperatorSignature } from '../journal/records.ts';
 import { InputError } from '../errors.ts';
 import type { ActiveSession, Session } from '../session.ts';
 import type { VaultPort } from '../vaultPort.ts';
@@ -37,6 +37,8 @@ import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import type { GovernanceStore } from './store.ts';
 import { LazyTeamStore } from '../team/lazyStore.ts';
+import { fileKeySealer, TeamKeeping } from '../team/kept.ts';
+import type { Sealer } from '../team/deskIdentity.ts';
 import { DEFAULT_LEASE_MS } from '../team/leases.ts';
 import { keepLeases } from './leaseKeeper.ts';
 import { Approvals } from './service.ts';
@@ -72,7 +74,7 @@ export interface DeskApprovalsOptions {
    * A team's governance on PostgreSQL (team/pgStore.ts) in place of this desk's own journal, for one
    * domain: a stored profile's ('vault') or, for rehearsals and tests, the Sandbox's ('sandbox').
    */
-  team?: { url: string; domain: Domain; leaseMs?: number; auditor?: boolean };
+  team?: { url: string; domain: Domain; leaseMs?: number; auditor?: boolean; password?: string; founding?: string };
   /** Tells the operator (desktop notification and in-app notice) that a signature is needed. */
   notify?: (n: { title: string; body: string; tag: string }) => void;
   log: (line: string) => void;
@@ -114,17 +116,106 @@ export class DeskApprovals {
   /** Writes handed over under this desk's send lease and not yet given to its executor. */
   private readonly handing = new Set<string>();
   private leaseTimer: NodeJS.Timeout | null = null;
+  /** Each open domain's store, to close when the domain moves to (or from) a team store. */
+  private readonly storeOf = new Map<Domain, GovernanceStore>();
+  /** The team stores joined or founded from Settings, sealed, per domain (team/kept.ts). */
+  readonly teamKept: TeamKeeping;
 
   private readonly reviewer: Reviewer;
 
   constructor(private readonly opts: DeskApprovalsOptions) {
     this.now = opts.now ?? Date.now;
     this.reviewer = new Reviewer({ book: () => this.book, now: this.now, profiles: () => opts.session.list() });
-    if (opts.team) {
-      // A third of the lease: a renewal missed (a slow round, a dropped connection) still leaves two before it expires.
-      this.leaseTimer = setInterval(() => void this.keepLeases(), (opts.team.leaseMs ?? DEFAULT_LEASE_MS) / 3);
-      this.leaseTimer.unref();
+    this.teamKept = new TeamKeeping(join(opts.dataDir, 'team.json'));
+    if (opts.team) this.keepLeasesEvery(opts.team.leaseMs ?? DEFAULT_LEASE_MS);
+  }
+
+  private keepLeasesEvery(leaseMs: number): void {
+    if (this.leaseTimer) return;
+    // A third of the lease: a renewal missed (a slow round, a dropped connection) still leaves two before it expires.
+    this.leaseTimer = setInterval(() => void this.keepLeases(), leaseMs / 3);
+    this.leaseTimer.unref();
+  }
+
+  /** Seals a domain's team connection: the vault's box for stored profiles, the per-desk file key for the Sandbox's play money. */
+  teamSealer(domain: Domain): Sealer {
+    if (domain === 'sandbox') return fileKeySealer(fileJournalKey(join(this.opts.dataDir, 'journals', 'desk-journal.key')), 'sandbox');
+    return {
+      seal: (plain) => this.opts.vault!.box().seal(plain, 'team-connection'),
+      open: (sealed) => this.opts.vault!.box().open(sealed, 'team-connection'),
+    };
+  }
+
+  /** Whether the active profile is an auditor profile (no exchange key): it joins a team only to read it. */
+  auditorActive(): boolean {
+    return this.opts.session.isAuditor();
+  }
+
+  /** A domain's team store: the core's option (rehearsals, tests), else the one joined or founded from Settings, else null. */
+  teamOf(domain: Domain): (NonNullable<DeskApprovalsOptions['team']> & { kept: boolean }) | null {
+    if (this.opts.team?.domain === domain) return { ...this.opts.team, kept: false };
+    const kept = this.teamKept.open(domain, this.teamSealer(domain));
+    return kept ? { ...kept, domain, kept: true } : null;
+  }
+
+  /** What a domain's store would be opened with: its folder, rules and (for stored profiles) the vault's seal of the desk key. */
+  storeOptions(domain: Domain): { dir: string; rules: GovernanceRules; now: () => number; sealer?: Sealer } {
+    return {
+      dir: join(this.opts.dataDir, 'approvals'),
+      rules: this.rulesOf(domain),
+      now: this.now,
+      // A stored profiles' team: the desk key is sealed by the vault, as their keys are.
+      ...(domain === 'vault' && this.opts.vault
+        ? {
+            sealer: {
+              seal: (plain: string) => this.opts.vault!.box().seal(plain, 'team-desk-key'),
+              open: (sealed: string) => this.opts.vault!.box().open(sealed, 'team-desk-key'),
+            },
+          }
+        : {}),
+    };
+  }
+
+  private rulesOf(domain: Domain): GovernanceRules {
+    const profiles = (): string[] =>
+      this.opts.session
+        .list()
+        .filter((p) => (domain === 'sandbox') === p.built_in)
+        .map((p) => p.id);
+    return {
+      coolingOffMs: this.coolingOff(domain),
+      minCoolingOffMs: domain === 'sandbox' ? 0 : DEFAULT_COOLING_OFF_MS,
+      profiles,
+    };
+  }
+
+  /** The records of a domain's own store as they stand (founding a team copies them). */
+  async recordsOf(domain: Domain): Promise<GovernanceRecord[]> {
+    this.forDomain(domain);
+    return this.storeOf.get(domain)!.read();
+  }
+
+  /**
+   * Closes a domain's governance so that its next use opens the store now chosen (a team joined or
+   * founded): the Approvals page shows the team's queue without a restart. The local journal is left as it is.
+   */
+  async reopen(domain: Domain): Promise<void> {
+    await this.dispatching;
+    const store = this.storeOf.get(domain);
+    this.domains.delete(domain);
+    this.books.delete(domain);
+    this.audit.delete(domain);
+    this.storeOf.delete(domain);
+    if (store) {
+      this.stores.splice(this.stores.indexOf(store), 1);
+      await store.close();
     }
+    this.opts.onChange();
+  }
+
+  /** The active profile's domain (throws while locked or without a profile). */
+  activeDomain(): Domain {
+    return this.domainOf(this.opts.session.active().id);
   }
 
   private keeping: Promise<void> | null = null;
@@ -197,36 +288,21 @@ export class DeskApprovals {
           ? fileRegistry(join(this.opts.dataDir, 'journals', 'desk-journal.registry.json'), key)
           : this.opts.vault!.journalRegistry();
       const anchors = this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {};
-      const profiles = (): string[] =>
-        this.opts.session
-          .list()
-          .filter((p) => (domain === 'sandbox') === p.built_in)
-          .map((p) => p.id);
-      const rules: GovernanceRules = {
-        coolingOffMs: this.coolingOff(domain),
-        minCoolingOffMs: domain === 'sandbox' ? 0 : DEFAULT_COOLING_OFF_MS,
-        profiles,
-      };
-      const team = this.opts.team?.domain === domain ? this.opts.team : null;
+      const rules = this.rulesOf(domain);
+      const team = this.teamOf(domain);
       const store: GovernanceStore = team
         ? new LazyTeamStore({
-            url: team.url,
-            dir,
+            ...this.storeOptions(domain),
             rules,
-            now: this.now,
+            url: team.url,
+            ...(team.password !== undefined ? { password: team.password } : {}),
+            ...(team.founding ? { founding: team.founding } : {}),
             ...(team.leaseMs ? { leaseMs: team.leaseMs } : {}),
-            // A stored profiles' team: the desk key is sealed by the vault, as their keys are.
-            ...(domain === 'vault' && this.opts.vault
-              ? {
-                  sealer: {
-                    seal: (plain: string) => this.opts.vault!.box().seal(plain, 'team-desk-key'),
-                    open: (sealed: string) => this.opts.vault!.box().open(sealed, 'team-desk-key'),
-                  },
-                }
-              : {}),
           })
         : new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
       this.stores.push(store);
+      this.storeOf.set(domain, store);
+      if (team) this.keepLeasesEvery(team.leaseMs ?? DEFAULT_LEASE_MS);
       this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key, registry, ...anchors }, rules });
       approvals = new Approvals({
         store,

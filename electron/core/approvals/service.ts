@@ -45,7 +45,7 @@ export interface Ticket {
   id: string;
   action: 'draft' | 'approve' | 'reject' | 'propose' | 'freeze';
   ref: string;
-  what: ProposalWhat | 'freeze' | 'address_book';
+  what: ProposalWhat | 'freeze' | 'address_book' | 'team';
   profile?: string;
   /** Canonical JSON of what will be signed. */
   payload: string;
@@ -102,6 +102,8 @@ export class Approvals {
   private readonly tickets = new Map<string, Ticket>();
   /** Tickets whose signature is kept outside the governance records, with what keeps it. */
   private readonly detached = new Map<string, (sign: (text: string) => Promise<DetachedSignature>) => Promise<unknown>>();
+  /** Tickets an operator vouches for with their passphrase (founding or joining a team), with what follows. */
+  private readonly vouched = new Map<string, (key: OperatorKey, passphrase: string) => Promise<unknown>>();
   private readonly refusedPolicy = new Map<string, string>();
   private readonly now: () => number;
   /** One change at a time in this process; the store's conflict check guards against other processes. */
@@ -253,6 +255,17 @@ export class Approvals {
   decline(id: string): void {
     this.tickets.delete(id);
     this.detached.delete(id);
+    this.vouched.delete(id);
+  }
+
+  /**
+   * A ticket for an act that needs an operator in force at this desk to vouch with their passphrase
+   * (founding or joining a team): once it opens their key, `complete` gets the key and the passphrase.
+   */
+  vouchTicket(payload: string, title: string, complete: (key: OperatorKey, passphrase: string) => Promise<unknown>): Ticket {
+    const t = this.ticket({ action: 'propose', ref: randomUUID(), what: 'team', payload, title });
+    this.vouched.set(t.id, complete);
+    return t;
   }
 
   /**
@@ -410,6 +423,15 @@ export class Approvals {
   async sign(ticketId: string, operator: string, passphrase: string): Promise<Ticket> {
     const t = this.tickets.get(ticketId);
     if (!t) throw new GovernanceError('that confirmation is no longer waiting (it was signed, declined, or the desk restarted).');
+    const vouch = this.vouched.get(ticketId);
+    if (vouch) {
+      // The signature proves the operator is in force and the passphrase opens their key; what follows uses both.
+      await this.signature(operator, passphrase, textFor('propose', t.ref, t.what, t.payload, ''));
+      await vouch((await this.opts.store.operatorKey(operator))!, passphrase);
+      this.vouched.delete(ticketId);
+      this.tickets.delete(ticketId);
+      return t;
+    }
     const complete = this.detached.get(ticketId);
     if (complete) {
       await complete((text) => this.signature(operator, passphrase, text));

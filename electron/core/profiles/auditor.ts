@@ -36,6 +36,10 @@ export const AUDITOR_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'deskStatus',
   'teamTest',
   'teamVerify',
+  // Joining from an auditor profile keeps the membership read only (approvals/teamMembership.ts).
+  'teamStatus',
+  'teamJoin',
+  'teamLeave',
 ]);
 
 /** The confirmation window shows what waits (nothing can) and may dismiss it; it signs nothing for an auditor. */

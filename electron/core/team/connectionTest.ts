@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { linkOf } from './envelope.ts';
-import { teamUrlRefusal } from './url.ts';
+import { pgConnection, teamUrlRefusal } from './url.ts';
 
 // Settings' "Test connection" for a team store: whether the desk can reach it, and what it holds, in
 // words an operator can act on. The password is given apart from the URL (it comes from the vault),
@@ -14,8 +14,7 @@ export async function testTeamStore(url: string, password?: string, timeoutMs = 
   const refused = teamUrlRefusal(url);
   if (refused) return { reached: false, reason: `Not tried: ${refused}.` };
   const client = new pg.Client({
-    connectionString: url,
-    ...(password !== undefined ? { password } : {}),
+    ...pgConnection(url, password),
     connectionTimeoutMillis: timeoutMs,
     query_timeout: timeoutMs,
   });
@@ -32,8 +31,18 @@ export async function testTeamStore(url: string, password?: string, timeoutMs = 
       return { reached: false, reason: `The store holds ${count} records but no founding record: it is not a team this desk can join.` };
     return { reached: true, server, team: { records: count, founding: linkOf(first.entry) } };
   } catch (e) {
-    return { reached: false, reason: `Could not reach the team store: ${(e as Error).message || String(e)}.` };
+    return { reached: false, reason: unreached(e as Error & { code?: string }) };
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/** Why the store was not reached, in words that name what to change; the password itself never appears. */
+function unreached(e: Error & { code?: string }): string {
+  const message = e.message || String(e);
+  // 28P01: the server refused the password; node-postgres says "client password must be a string" when none was given.
+  if (e.code === '28P01') return `The team store refused the password: ${message}. Check the password (nothing was changed).`;
+  if (/client password must be a string|password must be a string|no password/i.test(message))
+    return 'The team store asks for a password: enter it (nothing was changed).';
+  return `Could not reach the team store: ${message}.`;
 }

@@ -15,7 +15,7 @@ import { StoreConflictError, type GovernanceStore, type StoreAudit } from '../ap
 import { DeskIdentity, deskFingerprint, type Pin, type Sealer } from './deskIdentity.ts';
 import { certText, Entry, entrySignatureValid, genesisLink, linkOf, signEntry } from './envelope.ts';
 import { migrate } from './migrate.ts';
-import { teamUrlRefusal } from './url.ts';
+import { pgConnection, teamUrlRefusal } from './url.ts';
 import { TeamStoreOfflineError, TeamTamperError } from './errors.ts';
 import { DEFAULT_LEASE_MS, PgSendLeases, takeLeases } from './leases.ts';
 
@@ -40,6 +40,8 @@ const NO_RECOVERY = 'a recovery is not a team record: no other desk can check th
 export interface PgStoreOptions {
   /** postgresql:// URL of the team's database. */
   url: string;
+  /** The database's password, kept apart from the URL (sealed in the desk's keeping: team/kept.ts). */
+  password?: string;
   /** This desk's own folder: operator keys, policy copies, desk key, certificate and pin. */
   dir: string;
   /** The rules the desk folds governance under (the quorums a desk certificate's operator is judged by). */
@@ -89,7 +91,7 @@ export class PgGovernanceStore implements GovernanceStore {
     this.shelf = new OperatorShelf(opts.dir);
     this.identity = new DeskIdentity(join(opts.dir, 'team'), opts.sealer);
     this.now = opts.now ?? Date.now;
-    this.pool = new pg.Pool({ connectionString: opts.url, max: 4 });
+    this.pool = new pg.Pool({ ...pgConnection(opts.url, opts.password), max: 4 });
     // A connection dropping (the server stopped, the network gone) must not take the desk's process down:
     // an idle client's error and a busy client's alike are reported by the query that meets them.
     this.pool.on('error', () => {});
@@ -138,7 +140,7 @@ export class PgGovernanceStore implements GovernanceStore {
   }
 
   private async listen(): Promise<void> {
-    const c = new pg.Client({ connectionString: this.opts.url });
+    const c = new pg.Client(pgConnection(this.opts.url, this.opts.password));
     c.on('error', () => this.relisten(c));
     c.on('end', () => this.relisten(c));
     c.on('notification', (n) => {
@@ -519,6 +521,11 @@ export class PgGovernanceStore implements GovernanceStore {
       this.deskIndex = { of: v, length: v.records.length, refs };
     }
     return this.deskIndex.refs.get(ref) ?? { drafted: null, signed: new Map() };
+  }
+
+  /** The founding record's link this desk pinned, or null before it read or wrote one. */
+  founding(): string | null {
+    return this.identity.pin()?.founding ?? null;
   }
 
   writtenHere(seq: number): boolean {

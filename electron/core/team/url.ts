@@ -27,3 +27,14 @@ export function teamUrlRefusal(url: string): string | null {
     return `the team store at ${u.hostname} is on another machine: add sslmode=verify-full (or require) to its URL, so that the connection is encrypted`;
   return null;
 }
+
+/**
+ * node-postgres' settings for `url` with `password`: the password goes into the connection string, since
+ * node-postgres lets a connection string's (absent) password override one given beside it.
+ */
+export function pgConnection(url: string, password?: string): { connectionString: string } {
+  if (password === undefined) return { connectionString: url };
+  const u = new URL(url);
+  u.password = password;
+  return { connectionString: u.toString() };
+}

@@ -68,6 +68,7 @@ function AllReads() {
     unreadRecords: useDeskQuery('unreadRecords', {}),
     noticesList: useDeskQuery('noticesList', {}),
     deskStatus: useDeskQuery('deskStatus', {}),
+    teamStatus: useDeskQuery('teamStatus', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -111,7 +112,7 @@ const BALANCES_ONCE = {
   balanceAlerts: 1,
   balancesSettingsGet: 1,
 };
-const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1, requestStatus: 1, policyReplay: 1 };
+const APPROVALS_ONCE = { approvalsState: 1, withdrawalsCancellable: 1, batchStatus: 1, requestStatus: 1, policyReplay: 1, teamStatus: 1 };
 const WALLET_ONCE = { addressBookList: 1, walletCurrencyChains: 1, walletWithdrawStatus: 1, walletSavedAddresses: 1 };
 const REBALANCE_ONCE = { rebalanceScope: 1, rebalanceTemplates: 1, rebalanceBatches: 1 };
 const HISTORY_ONCE = {

@@ -167,6 +167,7 @@ export function baseAnswers(): FakeAnswers {
     spotOrderBook: { current: 1_700_000_000_000, update: 1_700_000_000_000, asks: [['60010', '0.5']], bids: [['59990', '0.4']] },
     spotOrders: [],
     spotTrades: [],
+    teamStatus: { domain: 'sandbox', team: null },
   };
 }
 

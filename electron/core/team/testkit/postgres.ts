@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -62,7 +62,8 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startPostgres(database = 'team'): Promise<TestPostgres> {
+/** With `password`, the server asks the `desk` user for it (scram-sha-256), as a team's server would. */
+export async function startPostgres(database = 'team', opts: { password?: string } = {}): Promise<TestPostgres> {
   const bin = postgresBinDir();
   if (!bin) throw new Error(postgresMissing()!);
   const as = unprivileged();
@@ -70,7 +71,14 @@ export async function startPostgres(database = 'team'): Promise<TestPostgres> {
   if (as) chownSync(dir, as.uid, as.gid);
   const data = join(dir, 'data');
   const ids = as ? { uid: as.uid, gid: as.gid } : {};
-  const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', 'desk', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions'], {
+  const auth = ['--auth=trust'];
+  if (opts.password !== undefined) {
+    const pwfile = join(dir, 'pwfile');
+    writeFileSync(pwfile, `${opts.password}\n`, { mode: 0o644 });
+    auth.splice(0, 1, '--auth=scram-sha-256', `--pwfile=${pwfile}`);
+  }
+  const password = opts.password !== undefined ? { password: opts.password } : {};
+  const init = spawnSync(join(bin, 'initdb'), ['-D', data, '-U', 'desk', ...auth, '-E', 'UTF8', '--no-sync', '--no-instructions'], {
     encoding: 'utf8',
     cwd: dir,
     ...ids,
@@ -90,7 +98,7 @@ export async function startPostgres(database = 'team'): Promise<TestPostgres> {
     child = c;
     for (let i = 0; ; i++) {
       if (c.exitCode !== null) throw new Error(`postgres exited at start: ${log}`);
-      const client = new pg.Client({ host: '127.0.0.1', port, user: 'desk', database: 'postgres' });
+      const client = new pg.Client({ host: '127.0.0.1', port, user: 'desk', database: 'postgres', ...password });
       try {
         await client.connect();
         await client.end();
@@ -113,7 +121,7 @@ export async function startPostgres(database = 'team'): Promise<TestPostgres> {
   };
 
   const newDatabase = async (name: string): Promise<string> => {
-    const admin = new pg.Client({ host: '127.0.0.1', port, user: 'desk', database: 'postgres' });
+    const admin = new pg.Client({ host: '127.0.0.1', port, user: 'desk', database: 'postgres', ...password });
     await admin.connect();
     try {
       await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { TeamConnectionTest, VaultStatus } from '../../../../shared/ipc.ts';
+import type { TeamConnectionTest, TeamStatus, VaultStatus } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
 import { refusal } from '../../testkit/refusal.ts';
@@ -61,6 +61,117 @@ describe('Settings page', () => {
       ),
     );
     expect(card.textContent).not.toContain('hunter2');
+  });
+
+  const LINK = 'ab'.repeat(32);
+  const JOINED: TeamStatus = {
+    domain: 'sandbox',
+    team: { host: 'db.example.com:5432', database: 'team', how: 'joined', founding: LINK, state: 'online', reason: null },
+  };
+
+  async function typeConnection(card: HTMLElement) {
+    await userEvent.type(within(card).getByLabelText('URL'), 'postgresql://desk@db.example.com/team?sslmode=verify-full');
+    await userEvent.type(within(card).getByLabelText('Password'), 'hunter2');
+    await userEvent.click(within(card).getByRole('button', { name: 'Test connection' }));
+  }
+
+  it('joins a team only once the operator says its founding record matches, pinning exactly that record', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      teamTest: { reached: true, server: '16.4', team: { records: 12, founding: LINK } },
+      teamJoin: () => {
+        fake.answers.teamStatus = JOINED;
+        return { joined: true };
+      },
+    });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    const card = await screen.findByTestId('team');
+    expect((await within(card).findByTestId('team-status')).textContent).toBe(
+      "The approvals of the Sandbox's play money are kept in this desk's own journal: no team store.",
+    );
+    await typeConnection(card);
+    const join = await within(card).findByRole('button', { name: 'Join this team' });
+    expect(within(card).queryByRole('button', { name: 'Found the team here' })).toBeNull();
+    expect(join).toHaveProperty('disabled', true);
+    await userEvent.click(within(card).getByLabelText(/The founding record above is the one the founding desk shows/));
+    await userEvent.click(join);
+    expect(fake.calls.teamJoin).toEqual([
+      { url: 'postgresql://desk@db.example.com/team?sslmode=verify-full', password: 'hunter2', founding: LINK },
+    ]);
+    await waitFor(() =>
+      expect(within(card).getByTestId('team-status').textContent).toBe(
+        `The approvals of the Sandbox's play money are on the team store db.example.com:5432/team (joined).Pinned founding record: ${LINK}Online: read and verified now.`,
+      ),
+    );
+    expect(within(card).queryByLabelText('URL')).toBeNull();
+    expect(card.textContent).not.toContain('hunter2');
+  });
+
+  it('founds a team in an empty store through the confirmation window, and shows a refusal without changing the status', async () => {
+    let refuse = true;
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      teamTest: { reached: true, server: '16.4', team: { records: 0 } },
+      teamFound: () =>
+        refuse
+          ? refusal('teamFound', ['url'], 'the team store at db.example.com:5432/team holds a team already: join it instead.')
+          : { ticket: 't-1', title: "Found a team on db.example.com:5432/team with this desk's 4 governance records" },
+    });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    const card = await screen.findByTestId('team');
+    await typeConnection(card);
+    expect(within(card).queryByRole('button', { name: 'Join this team' })).toBeNull();
+    await userEvent.click(await within(card).findByRole('button', { name: 'Found the team here' }));
+    expect((await within(card).findByRole('alert')).textContent).toContain('holds a team already: join it instead.');
+    expect(within(card).getByTestId('team-status').textContent).toContain('no team store');
+    refuse = false;
+    await userEvent.click(within(card).getByRole('button', { name: 'Found the team here' }));
+    expect((await within(card).findByTestId('team-waiting')).textContent).toBe(
+      "Waiting in the confirmation window: Found a team on db.example.com:5432/team with this desk's 4 governance records.",
+    );
+    expect(fake.calls.teamFound?.at(-1)).toEqual({ url: 'postgresql://desk@db.example.com/team?sslmode=verify-full', password: 'hunter2' });
+    // The first operator signs: the core's approvals event brings the team's status.
+    fake.answers.teamStatus = { ...JOINED, team: { ...JOINED.team!, how: 'founded' } };
+    act(() => fake.emit('approvals', {}));
+    await waitFor(() => expect(within(card).getByTestId('team-status').textContent).toContain('(founded here)'));
+    expect(within(card).queryByTestId('team-waiting')).toBeNull();
+  });
+
+  it('leaves a team only after saying its queue will no longer be seen here, through the confirmation window', async () => {
+    const title = "Leave the team on db.example.com:5432/team: this desk's approvals go back to its own journal";
+    const fake = fakeDesk({ ...baseAnswers(), teamStatus: JOINED, teamLeave: { ticket: 't-2', title } });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    const card = await screen.findByTestId('team');
+    await userEvent.click(await within(card).findByRole('button', { name: 'Leave the team…' }));
+    expect(within(card).getByTestId('team-leave').textContent).toMatch(/^The team's queue will no longer be seen here/);
+    await userEvent.click(within(card).getByRole('button', { name: 'Stay in the team' }));
+    expect(within(card).queryByTestId('team-leave')).toBeNull();
+    expect(fake.count('teamLeave')).toBe(0);
+    await userEvent.click(within(card).getByRole('button', { name: 'Leave the team…' }));
+    await userEvent.click(within(card).getByRole('button', { name: 'Leave' }));
+    expect((await within(card).findByTestId('team-waiting')).textContent).toBe(`Waiting in the confirmation window: ${title}.`);
+    fake.answers.teamStatus = { domain: 'sandbox', team: null };
+    act(() => fake.emit('approvals', {}));
+    await waitFor(() => expect(within(card).getByTestId('team-status').textContent).toContain('no team store'));
+    expect(within(card).getByLabelText('URL')).toBeTruthy();
+  });
+
+  it('says when the team store is offline or refused as tampering, with the reason', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      teamStatus: {
+        ...JOINED,
+        team: {
+          ...JOINED.team!,
+          state: 'offline',
+          reason: 'The team store is offline (connect ECONNREFUSED). Nothing governed is sent until it is back.',
+        },
+      },
+    });
+    renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
+    expect((await screen.findByTestId('team-state')).textContent).toBe(
+      'The team store is offline (connect ECONNREFUSED). Nothing governed is sent until it is back.',
+    );
   });
 
   it('says a passphrase is needed before the profile form, when there is no keychain', async () => {

@@ -1,11 +1,13 @@
-import { useState } from 'react';
-import type { TeamConnectionTest } from '../../../../shared/ipc.ts';
+import { useEffect, useState } from 'react';
+import type { TeamConnectionTest, TeamStatus } from '../../../../shared/ipc.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
-import { useDeskMutation } from '../../desk/hooks.ts';
+import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 
-// Team mode (issue 27): the team store this desk would share its approvals through, and a connection
-// test that says what is there. The password is sent to the core for the test and never shown back.
+// Team mode (issue 27): the team store this desk shares its approvals through. A connection test says
+// what is there; an empty store is founded with this desk's records (its first operator vouches in the
+// confirmation window), a team's store is joined once the operator has compared its founding record with
+// the founding desk's. The password is sent to the core and never shown back.
 
 function said(r: TeamConnectionTest): string {
   if (!r.reached) return r.reason;
@@ -13,10 +15,61 @@ function said(r: TeamConnectionTest): string {
   return `Reached PostgreSQL ${r.server}: a team with ${r.team.records} record${r.team.records === 1 ? '' : 's'}. Its founding record is ${r.team.founding}: compare it with the founding desk's before joining.`;
 }
 
+const DOMAIN = { vault: 'the stored profiles', sandbox: "the Sandbox's play money" } as const;
+const HOW = {
+  founded: 'founded here',
+  joined: 'joined',
+  audited: 'joined as an auditor: read only',
+  started: 'given when the desk was started',
+} as const;
+
+function StatusLine({ status }: { status: TeamStatus }) {
+  if (!status.domain) return <p className="small muted">Unlock the desk and choose a profile to see which approvals it keeps.</p>;
+  const t = status.team;
+  if (!t)
+    return <p data-testid="team-status">The approvals of {DOMAIN[status.domain]} are kept in this desk's own journal: no team store.</p>;
+  return (
+    <div data-testid="team-status">
+      <p>
+        The approvals of {DOMAIN[status.domain]} are on the team store {t.host}/{t.database} ({HOW[t.how]}).
+      </p>
+      <p className="small">Pinned founding record: {t.founding ?? 'not read yet'}</p>
+      <p className={t.state === 'online' ? 'small' : 'error-panel'} data-testid="team-state">
+        {t.state === 'online' ? 'Online: read and verified now.' : t.reason}
+      </p>
+    </div>
+  );
+}
+
 export function TeamSection() {
+  const status = useDeskQuery('teamStatus', {});
   const test = useDeskMutation('teamTest');
+  const found = useDeskMutation('teamFound');
+  const join = useDeskMutation('teamJoin');
+  const leave = useDeskMutation('teamLeave');
+  const [leaving, setLeaving] = useState(false);
   const [url, setUrl] = useState('');
   const [password, setPassword] = useState('');
+  const [compared, setCompared] = useState(false);
+  const conn = { url: url.trim(), ...(password ? { password } : {}) };
+  // What the test found holds for the URL and password it was made with only.
+  const edited = () => {
+    test.reset();
+    found.reset();
+    join.reset();
+    setCompared(false);
+  };
+  const tested = test.data?.reached ? test.data.team : null;
+  const inTeam = Boolean(status.data?.team);
+  const resetLeave = leave.reset;
+  // A leave asked for is over once the desk is out of the team: a team joined later can be left again.
+  useEffect(() => {
+    if (!inTeam) {
+      resetLeave();
+      setLeaving(false);
+    }
+  }, [inTeam, resetLeave]);
+  const waiting = found.data ?? (join.data && 'ticket' in join.data ? join.data : null);
   return (
     <div className="card" data-testid="team">
       <h2>Team store</h2>
@@ -24,31 +77,108 @@ export function TeamSection() {
         A PostgreSQL database several desks share their approvals through. On another machine its URL needs sslmode=verify-full (or
         require).
       </p>
-      <form
-        className="row"
-        aria-label="Team store"
-        noValidate
-        onSubmit={(e) => {
-          e.preventDefault();
-          test.mutate({ url: url.trim(), ...(password ? { password } : {}) });
-        }}
-      >
-        <Field label="URL" hint="postgresql://user@host/database?sslmode=verify-full">
-          <input value={url} onChange={(e) => setUrl(e.target.value)} autoComplete="off" spellCheck={false} />
-        </Field>
-        <Field label="Password">
-          <input type="password" value={password} onChange={(e) => setPassword(e.target.value)} autoComplete="off" />
-        </Field>
-        <button type="submit" disabled={!url.trim() || test.isPending}>
-          Test connection
-        </button>
-      </form>
-      {test.data && (
+      {status.data && <StatusLine status={status.data} />}
+      {status.data?.team && status.data.team.how !== 'started' && !leave.data && (
+        <div className="row">
+          {!leaving ? (
+            <button type="button" onClick={() => setLeaving(true)}>
+              Leave the team…
+            </button>
+          ) : (
+            <>
+              <p role="alert" data-testid="team-leave">
+                The team's queue will no longer be seen here: this desk's approvals go back to its own journal, as they were before it
+                joined.{status.data.team.how === 'audited' ? '' : ' An operator of the team confirms in the confirmation window.'}
+              </p>
+              <button type="button" disabled={leave.isPending} onClick={() => leave.mutate({})}>
+                Leave
+              </button>
+              <button type="button" onClick={() => setLeaving(false)}>
+                Stay in the team
+              </button>
+            </>
+          )}
+        </div>
+      )}
+      {inTeam && leave.data && 'ticket' in leave.data && (
+        <p role="status" data-testid="team-waiting">
+          Waiting in the confirmation window: {leave.data.title}.
+        </p>
+      )}
+      {leave.isError && <ErrorPanel error={leave.error} />}
+      {!inTeam && (
+        <form
+          className="row"
+          aria-label="Team store"
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            edited();
+            test.mutate(conn);
+          }}
+        >
+          <Field label="URL" hint="postgresql://user@host/database?sslmode=verify-full">
+            <input
+              value={url}
+              onChange={(e) => {
+                setUrl(e.target.value);
+                edited();
+              }}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          </Field>
+          <Field label="Password">
+            <input
+              type="password"
+              value={password}
+              onChange={(e) => {
+                setPassword(e.target.value);
+                edited();
+              }}
+              autoComplete="off"
+            />
+          </Field>
+          <button type="submit" disabled={!url.trim() || test.isPending}>
+            Test connection
+          </button>
+        </form>
+      )}
+      {!inTeam && test.data && (
         <p role="status" data-testid="team-test" className={test.data.reached ? '' : 'error-panel'}>
           {said(test.data)}
         </p>
       )}
       {test.isError && <ErrorPanel error={test.error} />}
+      {!inTeam && tested && !('founding' in tested) && !waiting && (
+        <div className="row">
+          <p className="small">
+            Founding copies this desk's operators, policy and requests into the store once; its first operator signs in the confirmation
+            window.
+          </p>
+          <button type="button" disabled={found.isPending} onClick={() => found.mutate(conn)}>
+            Found the team here
+          </button>
+        </div>
+      )}
+      {!inTeam && tested && 'founding' in tested && !waiting && (
+        <div className="row">
+          <label>
+            <input type="checkbox" checked={compared} onChange={(e) => setCompared(e.target.checked)} /> The founding record above is the
+            one the founding desk shows
+          </label>
+          <button type="button" disabled={!compared || join.isPending} onClick={() => join.mutate({ ...conn, founding: tested.founding })}>
+            Join this team
+          </button>
+        </div>
+      )}
+      {!inTeam && waiting && (
+        <p role="status" data-testid="team-waiting">
+          Waiting in the confirmation window: {waiting.title}.
+        </p>
+      )}
+      {found.isError && <ErrorPanel error={found.error} />}
+      {join.isError && <ErrorPanel error={join.error} />}
     </div>
   );
 }
