@@ -1,5 +1,5 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
-import { groupDigits } from '../../../../shared/money.ts';
+import { groupDigits } from '../../../../shared/digits.ts';
 import { useThemeColours } from '../../app/theme.ts';
 
 export interface BreakdownRow {
