@@ -19,9 +19,10 @@ import { LinkState, RateLimits, statusChannels } from './channels/status.ts';
 import { smallBalanceChannels } from './channels/smallBalance.ts';
 import { subAccountsChannels } from './channels/subAccounts.ts';
 import { teamChannels } from './channels/team.ts';
-export { TeamConnectionTest } from './channels/team.ts';
+export { TeamConnectionTest, TeamVerifyAnswer } from './channels/team.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
+export { AUDITOR_NO_KEY, AuditorProfileInput } from './channels/profiles.ts';
 export { IntentState, FINISHED_INTENT_STATES, IntentView, JournalState, IntentCursor, IntentPage } from './channels/writes.ts';
 export { BatchProgress, ApprovalItem, ApprovalsState, RequestStatus, Review } from './channels/approvals.ts';
 

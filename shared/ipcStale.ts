@@ -61,6 +61,7 @@ export const QUERY_CHANNELS = [
   'subAccountKeys',
   'subAccountIncident',
   'subAccountIncidentRuns',
+  'teamVerify',
 ] as const satisfies readonly ChannelName[];
 export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
@@ -129,6 +130,8 @@ const PROFILE_SCOPED = [
   'rebalanceBatches',
   ...DUST_READS,
   ...SUB_ACCOUNT_READS,
+  // Verify of the team's records, like the journals' Verify, runs when asked: again for another profile.
+  'teamVerify',
 ] as const;
 
 /** What each event makes stale (refetched if on screen, else on next view). */
@@ -249,6 +252,8 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   approvalsUnfreeze: [],
   // A connection test stores nothing.
   teamTest: [],
+  // Announced by the `profiles` event, as profileSave is.
+  profileSaveAuditor: [],
   // An import stores nothing; a queued batch is announced by the `approvals` event; a report is a read.
   payoutsImport: [],
   payoutsQueue: [],
@@ -322,6 +327,7 @@ export const KEPT_FRESH_BY_EVENTS: ReadonlySet<QueryChannel> = new Set<QueryChan
   'rebalanceBatches',
   'unreadRecords',
   'noticesList',
+  'teamVerify',
 ]);
 
 /** Channels whose answer comes from the exchange: their outcomes are the connection state the window shows. */

@@ -16,7 +16,8 @@ import { LinkMonitor } from './client/link.ts';
 import { rateLimitEvent } from './client/rateLimitEvent.ts';
 import type { BucketState } from './client/scheduler.ts';
 import { logLine, refusedRequest, toErrorBody } from './errorBody.ts';
-import { InputError, LockedError, NoProfileError } from './errors.ts';
+import { AuditorProfileError, InputError, LockedError, NoProfileError } from './errors.ts';
+import { AUDITOR_CHANNELS, AUDITOR_CONFIRM_CHANNELS } from './profiles/auditor.ts';
 import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
 import { handlers } from './handlers.ts';
@@ -156,8 +157,10 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onProfilesChanged: (active_id) => emit('profiles', { active_id }),
     onActive: (session) => {
       unread.clear();
-      history.attach(session);
-      if (session) openBalances(session.id);
+      // An auditor profile has no key: no history to sync, no balances to read.
+      const keyed = session && !session.profile.auditor ? session : null;
+      history.attach(keyed);
+      if (keyed) openBalances(keyed.id);
     },
     onUnread: (req, records) => unread.note(req, records),
     hold: (id, kind) => approvals?.frozenReason(id, kind) ?? null,
@@ -298,6 +301,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   session.start();
 
   async function run<C extends ChannelName>(name: C, payload: unknown): Promise<Reply<unknown>> {
+    // An auditor profile's refusal comes first: whatever the payload, the answer says why nothing is done.
+    if (!AUDITOR_CHANNELS.has(name) && session.isAuditor()) return { ok: false, error: toErrorBody(new AuditorProfileError(), name) };
     const parsed = channels[name].request.safeParse(payload ?? {});
     if (!parsed.success) return { ok: false, error: refusedRequest(name, parsed.error.issues[0]!) };
     try {
@@ -325,6 +330,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   }
 
   async function runConfirm(name: ConfirmChannelName, payload: unknown): Promise<Reply<unknown>> {
+    if (!AUDITOR_CONFIRM_CHANNELS.has(name) && session.isAuditor())
+      return { ok: false, error: toErrorBody(new AuditorProfileError('nothing is signed from it'), name) };
     const parsed = confirmChannels[name].request.safeParse(payload ?? {});
     if (!parsed.success) return { ok: false, error: refusedRequest(name, parsed.error.issues[0]!) };
     try {

@@ -5,6 +5,7 @@ import { asSentence } from '../../shared/sentence.ts';
 import { WipedSecretError } from './client/sign.ts';
 import {
   AnswerShapeError,
+  AuditorProfileError,
   causeCode,
   ExchangeError,
   InputError,
@@ -77,6 +78,8 @@ export function toErrorBody(e: unknown, channel?: string): DeskErrorBody {
   if (e instanceof TeamTamperError)
     return withWhere({ kind: 'invalid_request', label: 'TEAM_STORE_TAMPERED', message: e.message }, channel);
   if (e instanceof TeamStoreOfflineError) return withWhere({ kind: 'network', label: 'TEAM_STORE_OFFLINE', message: e.message }, channel);
+  if (e instanceof AuditorProfileError)
+    return withWhere({ kind: 'invalid_request', label: 'AUDITOR_PROFILE', message: e.message }, channel);
   if (e instanceof NoProfileError) return withWhere({ kind: 'invalid_request', message: e.message }, channel);
   if (e instanceof InputError) return withWhere({ kind: 'invalid_request', message: asSentence(e.message) }, channel, e.path);
   // Vault messages are written for the operator (what happened, what to do) and never carry a secret.

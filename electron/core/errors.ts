@@ -1,6 +1,7 @@
 import type { JournalDamage } from './journal/verify.ts';
 import type { z } from 'zod';
 import { labelSentence } from '../../shared/api/labels.ts';
+import { AUDITOR_NO_KEY } from '../../shared/ipc.ts';
 
 // The core's error classes, one module: what the exchange answered, what the network did, what the
 // operator's input or the desk's state refuses. core.ts turns each into the renderer's error kind.
@@ -107,6 +108,17 @@ export class InputError extends Error {
   ) {
     super(message);
     this.name = 'InputError';
+  }
+}
+
+/**
+ * The active profile is an auditor profile: it holds no exchange key, so nothing is asked of the exchange
+ * and nothing is written, drafted, signed or sent from it (refused here in the core, whatever the window asks).
+ */
+export class AuditorProfileError extends Error {
+  constructor(what = 'the desk asks nothing of the exchange for it, and it writes, drafts, signs and sends nothing') {
+    super(`${AUDITOR_NO_KEY}: ${what}. Choose a profile with a key on the Settings page for that.`);
+    this.name = 'AuditorProfileError';
   }
 }
 

@@ -1,11 +1,11 @@
 import type { PermissionGroup } from '../../shared/api/environments.ts';
 import { permissionGroupFor } from '../../shared/api/environments.ts';
 import { TotalBalance } from '../../shared/api/records.ts';
-import type { ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
+import type { AuditorProfileInput, ProfileInput, ProfileSummary } from '../../shared/ipc.ts';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient, type ApiRequest, type LinkOutcome, type UnreadRecord } from './client/client.ts';
-import { InputError, LockedError, NoProfileError } from './errors.ts';
+import { AuditorProfileError, InputError, LockedError, NoProfileError } from './errors.ts';
 import { SubKeyClients } from './client/subKeys.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
 import { Scheduler as RateScheduler } from './client/scheduler.ts';
@@ -191,7 +191,8 @@ export class Session {
   }
 
   private openWrites(id: string, client: ApiClient, subKeys: SubKeyClients): Pick<ActiveSession, 'writes' | 'journal' | 'damage'> {
-    if (!this.opts.journalDir) return { writes: null, journal: null, damage: null };
+    // An auditor profile writes nothing: no executor, no journal, nothing to reconcile with an exchange it cannot ask.
+    if (!this.opts.journalDir || this.isAuditor(id)) return { writes: null, journal: null, damage: null };
     const journal = this.damaged.has(id) ? null : this.openJournal(id);
     if (!journal) return { writes: null, journal: null, damage: this.damaged.get(id)! };
     this.reconciling.set(id, 'the desk is reconciling its journal with the exchange');
@@ -420,9 +421,11 @@ export class Session {
   private makeClient(profile: Profile, learnFor?: string): ApiClient {
     const limitsOff = profile.environment === 'sandbox' && profile.limitsOff === true;
     const client = new ApiClient({
-      baseUrl: profile.baseUrl,
+      // An auditor profile has no address either (a Sandbox auditor's is empty); its client never sends.
+      baseUrl: profile.auditor ? 'http://127.0.0.1/api/v4' : profile.baseUrl,
       credentials: profile.credentials,
       svc: profile.svc,
+      ...(profile.auditor ? { keyless: () => new AuditorProfileError() } : {}),
       ...(limitsOff ? { limitsOff: true } : { scheduler: this.scheduler }),
       ...(this.opts.onLink ? { onLink: this.opts.onLink } : {}),
       ...(learnFor !== undefined
@@ -434,7 +437,7 @@ export class Session {
     });
     // Learn the exchange's clock up front; should it fail, answers' X-In-Time and the one resync after a
     // REQUEST_EXPIRED still correct it.
-    void client.syncClock('background').catch(() => {});
+    if (!profile.auditor) void client.syncClock('background').catch(() => {});
     return client;
   }
 
@@ -490,6 +493,21 @@ export class Session {
     if (this.current?.id === profile.id) this.drop();
     this.opts.onProfilesChanged?.(this.activeId());
     return this.list().find((p) => p.id === profile.id)!;
+  }
+
+  /** An auditor profile: stored with no key, so nothing is asked of the exchange to save it (and nothing is sealed). */
+  saveAuditor(input: AuditorProfileInput): ProfileSummary {
+    if (!this.opts.store) throw new InputError([], 'this desk keeps no stored profiles');
+    if (this.locked()) throw new LockedError();
+    const saved = this.opts.store.saveAuditor(input);
+    if (this.current?.id === saved.id) this.drop();
+    this.opts.onProfilesChanged?.(this.activeId());
+    return saved;
+  }
+
+  /** Whether profile `id` (the active one by default) is an auditor profile: it has no exchange key. */
+  isAuditor(id: string | null = this.activeId()): boolean {
+    return id !== null && this.list().some((p) => p.id === id && p.auditor === true);
   }
 
   remove(id: string): void {

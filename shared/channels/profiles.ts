@@ -46,6 +46,8 @@ export const ProfileSummary = z.object({
   sub_keys: z.array(z.object({ uid: z.string(), key_masked: z.string(), permissions: Permissions.optional() })),
   /** The Sandbox profile is built in: its keys come from the Sandbox, it cannot be edited or removed. */
   built_in: z.boolean(),
+  /** An auditor profile: no exchange key; it reads and verifies the team's approvals and signs and sends nothing. */
+  auditor: z.literal(true).optional(),
 });
 export type ProfileSummary = z.infer<typeof ProfileSummary>;
 
@@ -80,6 +82,22 @@ export const ProfileInput = z
     if (problem) ctx.addIssue({ code: 'custom', path: ['base_url'], message: problem });
   });
 export type ProfileInput = z.infer<typeof ProfileInput>;
+
+/** What the operator reads on every page that would need the exchange, while an auditor profile is active. */
+export const AUDITOR_NO_KEY = 'This is an auditor profile: it has no exchange key';
+
+/**
+ * An auditor profile: a name and the environment whose team it audits, and nothing to sign with. The
+ * Sandbox may be chosen too: such a profile audits the Sandbox's (play money) approvals.
+ */
+export const AuditorProfileInput = z
+  .object({
+    id: z.string().max(64).optional(),
+    name: Name,
+    environment: z.enum(ENVIRONMENT_NAMES),
+  })
+  .strict();
+export type AuditorProfileInput = z.infer<typeof AuditorProfileInput>;
 
 /**
  * A key for real money goes out over TLS only: live and simulated-trading profiles take https://. The
@@ -183,5 +201,10 @@ export const profilesChannels = {
   settingsSave: {
     request: Settings,
     response: Settings,
+  },
+  /** Saves an auditor profile (no key, nothing asked of the exchange). */
+  profileSaveAuditor: {
+    request: AuditorProfileInput,
+    response: ProfileSummary,
   },
 } as const;

@@ -14,6 +14,29 @@ export const TeamConnectionTest = z.discriminatedUnion('reached', [
 ]);
 export type TeamConnectionTest = z.output<typeof TeamConnectionTest>;
 
+/**
+ * Verify of a team's records: every row read again and verified from the pinned founding record on (the
+ * chain of links, desk signatures and certificates, operator signatures and quorums). `team: false` when
+ * the active profile's approvals are not on a team store.
+ */
+export const TeamVerifyAnswer = z.discriminatedUnion('team', [
+  z.object({ team: z.literal(false) }),
+  z.object({
+    team: z.literal(true),
+    /** Rows that verified, from the first on. */
+    verified: z.number().int().nonnegative(),
+    /** Rows the store holds. */
+    rows: z.number().int().nonnegative(),
+    /** The link (SHA-256) of the last row that verified, null when none did. */
+    last_link: z.string().nullable(),
+    /** The founding record's link this desk pinned when it first read the team (null before). */
+    founding: z.string().nullable(),
+    /** The first row refused, with why: nothing it would authorise is sent. */
+    refused: z.object({ seq: z.number().int().positive(), reason: z.string() }).nullable(),
+  }),
+]);
+export type TeamVerifyAnswer = z.output<typeof TeamVerifyAnswer>;
+
 export const teamChannels = {
   /** Connects once to a team store and says what it found, or why it could not; writes nothing. */
   teamTest: {
@@ -24,5 +47,10 @@ export const teamChannels = {
       })
       .strict(),
     response: TeamConnectionTest,
+  },
+  /** Reads the team store again and verifies every row of it; writes nothing. */
+  teamVerify: {
+    request: z.object({}).strict(),
+    response: TeamVerifyAnswer,
   },
 } as const;

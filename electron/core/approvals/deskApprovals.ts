@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { RATE_RULES } from '../../../shared/api/rateLimits.ts';
 import type { WriteRequest } from '../../../shared/api/writes.ts';
-import type { ApprovalItem, ApprovalsState, RequestStatus } from '../../../shared/ipc.ts';
+import type { ApprovalItem, ApprovalsState, RequestStatus, TeamVerifyAnswer } from '../../../shared/ipc.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { z } from 'zod';
 import { fileJournalKey, type JournalKey } from '../journal/mac.ts';
@@ -82,6 +82,9 @@ export type Domain = 'vault' | 'sandbox';
 
 /** An auditor desk of a team: it reads and verifies the team's queue and records, and signs and sends nothing. */
 const AUDITOR = "this is an auditor desk: it reads and verifies the team's queue and records, and signs and sends nothing";
+/** The same, while the active profile is an auditor profile (a desk with no exchange key), whatever the desk was started with. */
+const AUDITOR_PROFILE =
+  "this is an auditor profile: it has no exchange key; it reads and verifies the approvals' queue and records, and signs and sends nothing";
 
 /**
  * §8.2 pace of money leaving: approved requests are handed to the executor one at a time at this pace,
@@ -162,7 +165,9 @@ export class DeskApprovals {
   }
 
   private domainOf(profileId: string): Domain {
-    return this.opts.session.list().find((p) => p.id === profileId)?.built_in ? 'sandbox' : 'vault';
+    const p = this.opts.session.list().find((x) => x.id === profileId);
+    // An auditor profile of the Sandbox audits the Sandbox's approvals (play money; it signs nothing there either).
+    return p?.built_in || (p?.auditor && p.environment === 'sandbox') ? 'sandbox' : 'vault';
   }
 
   /** The governance of the active profile's domain (throws while locked or without a profile). */
@@ -228,7 +233,8 @@ export class DeskApprovals {
         rules,
         credential: domain === 'sandbox' ? 'none' : 'vault',
         now: this.now,
-        ...(team?.auditor ? { readOnly: AUDITOR } : {}),
+        // Read-only for an auditor desk, and for as long as an auditor profile is the active one.
+        readOnly: () => (team?.auditor ? AUDITOR : this.opts.session.isAuditor() ? AUDITOR_PROFILE : null),
         onTicket: (t) =>
           this.opts.notify?.({ title: 'Signature needed', body: `${t.title}: waiting in the confirmation window.`, tag: `ticket:${t.id}` }),
         // Another desk of the team signed or drafted: the pages refresh, and a request now approved goes out.
@@ -257,6 +263,13 @@ export class DeskApprovals {
     return (await approvals.leases.renew(w.id)) === 'other' ? 'another desk of the team took over sending it (its send lease)' : null;
   }
 
+  /** Verify of the active profile's team records: every row read again and verified; `team: false` off a team. */
+  async verifyTeam(): Promise<TeamVerifyAnswer> {
+    const { approvals } = this.forActive();
+    const audit = approvals.audit();
+    return audit ? { team: true, ...(await audit) } : { team: false };
+  }
+
   /** The governance journal of the active profile's domain and the rules its signatures are checked under. */
   auditSource(): { source: JournalSource; rules: GovernanceRules } {
     this.forActive();
@@ -269,7 +282,8 @@ export class DeskApprovals {
     const policy = await approvals.policyStatus(session.id);
     const now = this.now();
     const items: ApprovalItem[] = [...s.proposals.values()]
-      .filter((p) => p.what !== 'request' || p.profile === session.id)
+      // An auditor profile audits the team's whole queue: every profile's requests, not its own (it has none).
+      .filter((p) => p.what !== 'request' || p.profile === session.id || session.profile.auditor === true)
       .map((p) => this.item(approvals, p, now))
       .sort((a, b) => b.drafted_at - a.drafted_at);
     return {
@@ -696,7 +710,8 @@ export class DeskApprovals {
       queueMicrotask(() => void this.dispatch());
       return 'the approvals are being read';
     }
-    if (this.domains.get(this.domainOf(profileId))?.readOnly) return AUDITOR;
+    const readOnly = this.domains.get(this.domainOf(profileId))?.readOnly;
+    if (readOnly) return readOnly;
     return s.frozen && !(kind !== undefined && containKind(kind)) ? `the desk is frozen (by ${s.frozen.by})` : null;
   }
 

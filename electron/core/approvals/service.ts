@@ -29,7 +29,7 @@ import {
   type ProposalWhat,
   type RequestPayload,
 } from './governance.ts';
-import { StoreConflictError, type GovernanceStore, type SendLeases } from './store.ts';
+import { StoreConflictError, type GovernanceStore, type SendLeases, type StoreAudit } from './store.ts';
 import { containKind, containOnly } from './management.ts';
 
 /** How many times a signed record is placed again after other desks appended first, before the operator is asked to look again. */
@@ -77,8 +77,11 @@ export interface ApprovalsOptions {
    * read failed (a tampered row, the store unreachable): then nothing governed is sent until a read succeeds.
    */
   onRecordsChanged?: (error: Error | null) => void;
-  /** Why this desk signs nothing (an auditor desk): every ticket, signature and record is refused with it. */
-  readOnly?: string;
+  /**
+   * Why this desk signs nothing (an auditor desk): every ticket, signature and record is refused with it.
+   * A function is asked each time: the active profile may be an auditor's (deskApprovals.ts).
+   */
+  readOnly?: string | (() => string | null);
 }
 
 const canonical = (v: unknown): string => JSON.stringify(v);
@@ -219,12 +222,14 @@ export class Approvals {
 
   /** Throws on an auditor desk, before anything is asked of an operator. */
   private writable(): void {
-    if (this.opts.readOnly) throw new GovernanceError(this.opts.readOnly);
+    const why = this.readOnly;
+    if (why) throw new GovernanceError(why);
   }
 
   /** Why this desk signs nothing, or null. */
   get readOnly(): string | null {
-    return this.opts.readOnly ?? null;
+    const r = this.opts.readOnly;
+    return (typeof r === 'function' ? r() : r) ?? null;
   }
 
   private ticket(t: Omit<Ticket, 'id' | 'created_at'>): Ticket {
@@ -588,6 +593,11 @@ export class Approvals {
   }
 
   /** The shared store's send leases, or null for a store only this desk writes. */
+  /** On a shared store, Verify of its records afresh (team/pgStore.ts audit()); null on this desk's own store. */
+  audit(): Promise<StoreAudit> | null {
+    return this.opts.store.audit ? this.opts.store.audit() : null;
+  }
+
   get leases(): SendLeases | null {
     return this.opts.store.handOver ? (this.opts.store.leases ?? null) : null;
   }

@@ -1,6 +1,10 @@
 import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
 import type { OperatorKey } from '../operators/keys.ts';
 import type { GovernanceState } from './governance.ts';
+import type { TeamVerifyAnswer } from '../../../shared/ipc.ts';
+
+/** What Verify of a shared store found, row by row from the founding record on (the answer's `team: true` side). */
+export type StoreAudit = Omit<Extract<TeamVerifyAnswer, { team: true }>, 'team'>;
 
 // Operators, requests, approvals, policy changes and freezes sit behind this interface. It assumes
 // nothing about living in one process: every call is async, every append names the position it follows
@@ -59,6 +63,8 @@ export interface GovernanceStore {
   deskName?(): string | null;
   /** How many freezes this desk keeps to post (keepFreeze). */
   keptFreezes?(): number;
+  /** On a shared store: every row read again and verified afresh, and where verification stopped. The local store has none. */
+  audit?(): Promise<StoreAudit>;
 }
 
 /** One write's send lease on a shared store: which desk sends it, until when. */

@@ -59,6 +59,8 @@ export interface ApiClientOptions {
   onUnread?: (req: ApiRequest, unread: UnreadRecord[]) => void;
   /** Told of every request's outcome at the wire: answered (any status), or no answer at all. */
   onLink?: (outcome: LinkOutcome) => void;
+  /** A profile without a key (an auditor's): every request is refused with this error before it is signed or queued. */
+  keyless?: () => Error;
 }
 
 /** What one request learnt of the link: the exchange answered (whatever it said), or nothing came back. */
@@ -217,6 +219,7 @@ export class ApiClient {
   }
 
   private async once(req: ApiRequest): Promise<ApiResponse<unknown>> {
+    if (this.opts.keyless) throw this.opts.keyless();
     const ticket = await this.scheduler.acquire(bucketFor(req.method, req.path), this.account, req.priority ?? 'visible');
     let feedback: Feedback = {};
     try {

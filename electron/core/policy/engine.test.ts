@@ -76,6 +76,17 @@ describe('policy engine', () => {
     expect(evaluate(tiered, { ...btc, amount: '0.1' })).toMatchObject({ rule: 'velocity', approvals: 2 });
   });
 
+  it("matches a rule's currencies whatever their case, so a lower-case rule still holds its quorum", () => {
+    const typed = Policy.parse({
+      rules: [
+        { id: 'two-for-usdt', match: { currencies: ['usdt'] }, action: 'require', approvals: 2 },
+        { id: 'rest', match: {}, action: 'require', approvals: 1 },
+      ],
+    });
+    expect(evaluate(typed, base)).toMatchObject({ rule: 'two-for-usdt', approvals: 2 });
+    expect(evaluate(typed, { ...base, currency: 'BTC' })).toMatchObject({ rule: 'rest', approvals: 1 });
+  });
+
   it('blocks when no rule matches: no rule, no money', () => {
     const narrow = Policy.parse({ rules: [{ id: 'only-usdt', match: { currencies: ['USDT'] }, action: 'allow' }] });
     expect(evaluate(narrow, { ...base, currency: 'BTC' })).toMatchObject({ decision: 'block', rule: null });

@@ -30,7 +30,10 @@ function checks(rule: Rule, r: PolicyRequest): Check[] {
       why: `kind ${r.kind} ${m.kinds.includes(r.kind) ? 'is' : 'is not'} one of ${m.kinds.join(', ')}`,
     });
   if (m.currencies) {
-    const ok = m.currencies.includes(r.currency);
+    // Currency names are the exchange's upper case; a rule typed as "usdt" must still hold a USDT withdrawal
+    // to its quorum rather than silently matching nothing.
+    const wanted = r.currency.toUpperCase();
+    const ok = m.currencies.some((c) => c.toUpperCase() === wanted);
     out.push({ ok, why: `currency ${r.currency} ${ok ? 'is' : 'is not'} one of ${m.currencies.join(', ')}` });
   }
   if (m.amount_at_least) {

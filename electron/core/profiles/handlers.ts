@@ -1,6 +1,6 @@
 import type { Handlers } from '../handlerDeps.ts';
 
-type ProfileChannels = 'profileCurrent' | 'profilesList' | 'profileSave' | 'profileRemove' | 'profileSelect';
+type ProfileChannels = 'profileCurrent' | 'profilesList' | 'profileSave' | 'profileRemove' | 'profileSelect' | 'profileSaveAuditor';
 
 export const profileHandlers: Pick<Handlers, ProfileChannels> = {
   profileCurrent: async (_req, { session }) => session.activeSummary(),
@@ -11,4 +11,5 @@ export const profileHandlers: Pick<Handlers, ProfileChannels> = {
     return { removed: true as const };
   },
   profileSelect: async (req, { session }) => session.select(req.id),
+  profileSaveAuditor: async (req, { session }) => session.saveAuditor(req),
 };

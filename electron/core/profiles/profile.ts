@@ -15,6 +15,8 @@ export interface Profile {
   builtIn?: boolean;
   /** Sandbox profiles only, for tests: the Sandbox was started with --no-limits, so the desk need not pace. */
   limitsOff?: boolean;
+  /** An auditor profile: `credentials` are empty and never used; its client refuses every request (session.ts). */
+  auditor?: boolean;
 }
 
 export const ALL_WRITE: Permissions = {
@@ -43,5 +45,6 @@ export function summarize(p: Profile): ProfileSummary {
     permissions: p.permissions ?? ALL_WRITE,
     sub_keys: (p.subKeys ?? []).map((k) => ({ uid: k.uid, key_masked: maskKey(k.key) })),
     built_in: p.builtIn ?? false,
+    ...(p.auditor ? { auditor: true as const } : {}),
   };
 }

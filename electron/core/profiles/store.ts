@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { OPERATOR_ENVIRONMENTS, type PermissionGroup } from '../../../shared/api/environments.ts';
-import { Permissions, type ProfileInput, type ProfileSummary } from '../../../shared/ipc.ts';
+import { ENVIRONMENT_NAMES, ENVIRONMENTS, OPERATOR_ENVIRONMENTS, type PermissionGroup } from '../../../shared/api/environments.ts';
+import { Permissions, type AuditorProfileInput, type ProfileInput, type ProfileSummary } from '../../../shared/ipc.ts';
 import { InputError } from '../errors.ts';
 import { JsonFile } from '../store/jsonFile.ts';
 import { secretBuffer } from '../vault/crypto.ts';
@@ -53,18 +53,25 @@ export function wipeProfile(p: Profile): void {
 
 // What is kept on disk: the non-secret parts in clear (so that the Settings page can list profiles
 // while the desk is locked), keys and secrets only inside `sealed`.
-const StoredProfile = z.object({
-  id: z.string(),
-  name: z.string(),
-  environment: z.enum(OPERATOR_ENVIRONMENTS),
-  base_url: z.string(),
-  svc: z.string(),
-  key_masked: z.string(),
-  permissions: Permissions,
-  /** A sub-account key's permissions are learned from the exchange's refusals (absent until one). */
-  sub_keys: z.array(z.object({ uid: z.string(), key_masked: z.string(), permissions: Permissions.optional() })),
-  sealed: z.string(),
-});
+const StoredProfile = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    environment: z.enum(ENVIRONMENT_NAMES),
+    base_url: z.string(),
+    svc: z.string(),
+    key_masked: z.string(),
+    permissions: Permissions,
+    /** A sub-account key's permissions are learned from the exchange's refusals (absent until one). */
+    sub_keys: z.array(z.object({ uid: z.string(), key_masked: z.string(), permissions: Permissions.optional() })),
+    sealed: z.string(),
+    /** An auditor profile: nothing sealed, no key; it may name the Sandbox, whose approvals it then audits. */
+    auditor: z.literal(true).optional(),
+  })
+  .refine((p) => p.auditor || (OPERATOR_ENVIRONMENTS as readonly string[]).includes(p.environment), {
+    message: 'only an auditor profile may name the Sandbox environment',
+    path: ['environment'],
+  });
 type StoredProfile = z.infer<typeof StoredProfile>;
 
 /** Version 2: every profile's secrets are bound; an unbound blob is then refused, not opened. */
@@ -72,6 +79,16 @@ const ProfilesDoc = z.object({
   version: z.union([z.literal(1), z.literal(2)]),
   active_id: z.string().nullable(),
   profiles: z.array(StoredProfile),
+});
+
+const NO_PERMISSIONS: Permissions = { spot: 'none', futures: 'none', delivery: 'none', wallet: 'none', withdraw: 'none', unified: false };
+
+/** An auditor profile's stand-in credentials: empty, and its client refuses before anything could sign with them. */
+const NO_KEY = (): Pick<Profile, 'credentials' | 'permissions' | 'subKeys' | 'auditor'> => ({
+  credentials: { key: '', secret: Buffer.alloc(0) },
+  permissions: NO_PERMISSIONS,
+  subKeys: [],
+  auditor: true,
 });
 
 export class ProfileStore {
@@ -92,6 +109,7 @@ export class ProfileStore {
       permissions: p.permissions,
       sub_keys: p.sub_keys,
       built_in: false,
+      ...(p.auditor ? { auditor: true as const } : {}),
     }));
   }
 
@@ -113,6 +131,7 @@ export class ProfileStore {
     const doc = this.file.read();
     const p = doc.profiles.find((x) => x.id === id);
     if (!p) throw new Error(`no profile ${id}`);
+    if (p.auditor) return { id: p.id, name: p.name, environment: p.environment, baseUrl: p.base_url, svc: p.svc, ...NO_KEY() };
     const secrets = box.isBound(p.sealed) ? this.openBound(p, box) : this.openLegacy(p, box, doc.version);
     if (secrets.base_url !== p.base_url) {
       wipeProfile({ ...secrets, name: '', environment: p.environment, baseUrl: '' });
@@ -174,6 +193,8 @@ export class ProfileStore {
    * an edit (or a script in the window) cannot send the stored key to another host.
    */
   resolve(input: ProfileInput, box: SecretBox): Profile {
+    if (input.id && this.file.read().profiles.some((p) => p.id === input.id && p.auditor))
+      throw new InputError(['id'], 'that is an auditor profile: it holds no key; add a new profile for a key');
     if (input.id && !this.has(input.id)) throw new InputError(['id'], `there is no profile ${input.id}`);
     const baseUrl = input.base_url.replace(/\/+$/, '');
     const stored = input.id ? this.file.read().profiles.find((p) => p.id === input.id)! : null;
@@ -233,6 +254,28 @@ export class ProfileStore {
     const sealed = this.sealProfile(stored, profile, box);
     const others = doc.profiles.filter((p) => p.id !== stored.id);
     this.file.write({ ...doc, profiles: [...others, { ...stored, sealed }] });
+  }
+
+  /** An auditor profile: nothing to seal, so nothing asked of the vault or the exchange. An exchange profile is not turned into one. */
+  saveAuditor(input: AuditorProfileInput): ProfileSummary {
+    const doc = this.file.read();
+    const old = input.id ? doc.profiles.find((p) => p.id === input.id) : undefined;
+    if (input.id && !old) throw new InputError(['id'], `there is no profile ${input.id}`);
+    if (old && !old.auditor) throw new InputError(['id'], 'that profile holds an exchange key; an auditor profile is added as a new one');
+    const stored: StoredProfile = {
+      id: old?.id ?? randomUUID(),
+      name: input.name,
+      environment: input.environment,
+      base_url: ENVIRONMENTS[input.environment].base_url,
+      svc: ENVIRONMENTS[input.environment].svc,
+      key_masked: '',
+      permissions: NO_PERMISSIONS,
+      sub_keys: [],
+      sealed: '',
+      auditor: true,
+    };
+    this.file.write({ ...doc, profiles: [...doc.profiles.filter((p) => p.id !== stored.id), stored] });
+    return this.summaries().find((p) => p.id === stored.id)!;
   }
 
   private sealProfile(
@@ -306,7 +349,7 @@ export class ProfileStore {
     if (doc.version === 2) return 0;
     let count = 0;
     const profiles = doc.profiles.map((p) => {
-      if (box.isBound(p.sealed)) return p;
+      if (p.auditor || box.isBound(p.sealed)) return p;
       const opened = this.open(p.id, box);
       try {
         count++;

@@ -5,7 +5,8 @@
 export class TeamTamperError extends Error {
   constructor(
     readonly seq: number,
-    why: string,
+    /** The reason alone, for Verify's report. */
+    readonly why: string,
   ) {
     super(`Team store record ${seq} is refused as tampering: ${why}. Nothing it would authorise is sent.`);
     this.name = 'TeamTamperError';

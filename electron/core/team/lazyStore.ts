@@ -1,7 +1,7 @@
 import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
 import type { OperatorKey } from '../operators/keys.ts';
 import { GovernanceError, type GovernanceState } from '../approvals/governance.ts';
-import type { GovernanceStore, SendLeases } from '../approvals/store.ts';
+import type { GovernanceStore, SendLeases, StoreAudit } from '../approvals/store.ts';
 import type { PgGovernanceStore, PgStoreOptions } from './pgStore.ts';
 import { teamUrlRefusal } from './url.ts';
 
@@ -47,6 +47,9 @@ export class LazyTeamStore implements GovernanceStore {
     claim: async (ref, owner) => (await this.loading).leases.claim(ref, owner),
     finish: async (ref) => (await this.loading).leases.finish(ref),
   };
+  async audit(): Promise<StoreAudit> {
+    return (await this.loading).audit();
+  }
   async keepFreeze(body: GovernanceBody): Promise<void> {
     return (await this.loading).keepFreeze(body);
   }

@@ -11,7 +11,7 @@ import {
   type GovernanceState,
 } from '../approvals/governance.ts';
 import { OperatorShelf } from '../approvals/operatorShelf.ts';
-import { StoreConflictError, type GovernanceStore } from '../approvals/store.ts';
+import { StoreConflictError, type GovernanceStore, type StoreAudit } from '../approvals/store.ts';
 import { DeskIdentity, deskFingerprint, type Pin, type Sealer } from './deskIdentity.ts';
 import { certText, Entry, entrySignatureValid, genesisLink, linkOf, signEntry } from './envelope.ts';
 import { migrate } from './migrate.ts';
@@ -235,11 +235,39 @@ export class PgGovernanceStore implements GovernanceStore {
     return this.identity.kept().length;
   }
 
-  private async fetch(): Promise<GovernanceRecord[]> {
+  private async rows(): Promise<{ seq: number; entry: string; sig: string }[]> {
     const { rows } = await this.reach(async () => {
       await this.connect();
       return this.pool.query<{ seq: number; entry: string; sig: string }>('SELECT seq, entry, sig FROM governance_records ORDER BY seq');
     });
+    return rows;
+  }
+
+  /**
+   * Verify, as an operator asks it: every row read again and checked afresh from the pinned founding
+   * record on (nothing taken as verified before), and where that stopped. Changes nothing, not even the pin.
+   */
+  async audit(): Promise<StoreAudit> {
+    const rows = await this.rows();
+    const seen = { out: noneVerified() };
+    let refused: StoreAudit['refused'] = null;
+    try {
+      this.verify(rows, { fresh: true, seen });
+    } catch (e) {
+      if (!(e instanceof TeamTamperError)) throw e;
+      refused = { seq: e.seq, reason: e.why };
+    }
+    return {
+      verified: seen.out.records.length,
+      rows: rows.length,
+      last_link: seen.out.links.at(-1) ?? null,
+      founding: this.identity.pin()?.founding ?? this.opts.founding ?? null,
+      refused,
+    };
+  }
+
+  private async fetch(): Promise<GovernanceRecord[]> {
+    const rows = await this.rows();
     const v = this.verify(rows);
     // Reads may overlap (another desk's notice, this desk's append): an older answer never replaces a newer one.
     if (v.records.length >= this.verified.records.length) this.verified = v;
@@ -256,10 +284,15 @@ export class PgGovernanceStore implements GovernanceStore {
     }
   }
 
-  /** Checks every row from the founding record on; throws TeamTamperError at the first that does not verify. */
-  private verify(rows: { seq: number; entry: string; sig: string }[]): Verified {
+  /**
+   * Checks every row from the founding record on; throws TeamTamperError at the first that does not verify.
+   * `fresh`: checks every row again (none taken from the last read) and keeps no pin; `seen.out` holds what
+   * verified so far when it throws.
+   */
+  private verify(rows: { seq: number; entry: string; sig: string }[], how: { fresh?: boolean; seen?: { out: Verified } } = {}): Verified {
     const pin = this.identity.pin();
     let out = noneVerified();
+    if (how.seen) how.seen.out = out;
     if (rows.length === 0) {
       if (pin?.founding) throw new TeamTamperError(1, `the store is empty, but this desk joined team ${pin.team}`);
       return out;
@@ -272,6 +305,7 @@ export class PgGovernanceStore implements GovernanceStore {
     const known = this.verified;
     const n = known.rows.length;
     if (
+      !how.fresh &&
       team &&
       n > 0 &&
       rows.length >= n &&
@@ -291,6 +325,7 @@ export class PgGovernanceStore implements GovernanceStore {
             };
       prev = known.links[n - 1]!;
       lastAt = Date.parse(known.records[n - 1]!.at);
+      if (how.seen) how.seen.out = out;
     }
     for (const [i, row] of rows.entries()) {
       if (i < out.rows.length) continue;
@@ -350,7 +385,7 @@ export class PgGovernanceStore implements GovernanceStore {
         throw new TeamTamperError(pin.seen.seq, 'it differs from the one this desk verified');
     }
     const next: Pin = { team: team!, founding: out.links[0]!, seen: { seq: out.records.length, link: out.links.at(-1)! } };
-    if (!pin || pin.founding !== next.founding || next.seen.seq > pin.seen.seq) this.identity.putPin(next);
+    if (!how.fresh && (!pin || pin.founding !== next.founding || next.seen.seq > pin.seen.seq)) this.identity.putPin(next);
     return out;
   }
 

@@ -121,7 +121,7 @@ export function StatusBar() {
                 · play money
               </strong>
             )}
-            <span className="muted"> · key {profile.data.key_masked}</span>
+            <span className="muted">{profile.data.auditor ? ' · auditor, no key' : ` · key ${profile.data.key_masked}`}</span>
           </>
         ) : profile.data === null ? (
           <Link to="/settings">No profile: add one in Settings</Link>

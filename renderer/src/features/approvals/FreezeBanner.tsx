@@ -12,7 +12,10 @@ export function FreezeBanner() {
   const state = useDeskQuery('approvalsState', {});
   const freeze = useDeskMutation('approvalsFreeze');
   const [asked, setAsked] = useState(false);
+  // An auditor (a desk or profile that signs nothing) is offered no freeze: the core would refuse it.
+  const readOnly = state.data?.read_only !== undefined;
   useEffect(() => {
+    if (readOnly) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.ctrlKey && e.shiftKey && e.key.toLowerCase() === 'f') {
         e.preventDefault();
@@ -21,7 +24,7 @@ export function FreezeBanner() {
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [freeze]);
+  }, [freeze, readOnly]);
   const frozen = state.data?.frozen;
   return (
     <div className={frozen ? 'error-panel' : 'row'} data-testid="freeze-banner">
@@ -30,7 +33,7 @@ export function FreezeBanner() {
           <strong>Frozen</strong> by {frozen.by} at {new Date(frozen.at).toLocaleString()}
           {frozen.reason ? ` (${frozen.reason})` : ''}: no write leaves until a quorum unfreezes (Approvals page).
         </span>
-      ) : (
+      ) : readOnly ? null : (
         <>
           <button
             type="button"

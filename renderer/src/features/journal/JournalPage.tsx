@@ -11,6 +11,7 @@ import { AuditKeys } from './AuditKeys.tsx';
 import { downloadJournal } from './download.ts';
 import { EntryRows, type Filters } from './EntryRows.tsx';
 import { IntentTrail } from './IntentTrail.tsx';
+import { TeamVerify } from './TeamVerifyPanel.tsx';
 import { VerifyPanel } from './VerifyPanel.tsx';
 
 const EMPTY = { type: '', by: '', from: '', to: '', intent: '' };
@@ -90,6 +91,7 @@ export default function JournalPage() {
       <AuditKeys />
       {verify.data && !verify.isFetching && <VerifyPanel answer={verify.data} />}
       {verify.isError && <ErrorPanel error={verify.error} />}
+      <TeamVerify />
       {exportError !== null && <ErrorPanel error={exportError} />}
       {note && (
         <p className="muted" role="status">

@@ -1,4 +1,4 @@
-import type { FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { useFieldArray, type FieldErrors } from 'react-hook-form';
 import { ENVIRONMENTS, PERMISSION_GROUP_NAMES, PERMISSION_GROUPS } from '../../../../shared/api/environments.ts';
 import type { ProfileInput, ProfileSummary } from '../../../../shared/ipc.ts';
@@ -6,6 +6,7 @@ import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
+import { AuditorProfileForm } from './AuditorProfileForm.tsx';
 import { initialValues, ProfileFormSchema, type ProfileFormValues } from './profileFormSchema.ts';
 
 type Env = ProfileFormValues['environment'];
@@ -14,8 +15,37 @@ function subError(errors: FieldErrors<ProfileFormValues>, i: number, f: 'uid' | 
   return fieldMessage(errors.sub_keys?.[i]?.[f]);
 }
 
-/** Add or edit a profile. The form checks with the contract's own schema; the core then makes one read call with the key before storing it. */
+/**
+ * Add or edit a profile: one with an exchange key, or an auditor profile (no key). An existing profile
+ * stays the kind it is.
+ */
 export function ProfileForm({ existing, onDone }: { existing?: ProfileSummary; onDone: () => void }) {
+  const [kind, setKind] = useState<'key' | 'auditor'>(existing?.auditor ? 'auditor' : 'key');
+  return (
+    <>
+      {!existing && (
+        <fieldset className="row">
+          <legend>Kind of profile</legend>
+          <label className="inline">
+            <input type="radio" name="profile-kind" checked={kind === 'key'} onChange={() => setKind('key')} /> With an exchange key
+          </label>
+          <label className="inline">
+            <input type="radio" name="profile-kind" checked={kind === 'auditor'} onChange={() => setKind('auditor')} /> Auditor: no exchange
+            key (reads and verifies the team&apos;s approvals)
+          </label>
+        </fieldset>
+      )}
+      {kind === 'auditor' ? (
+        <AuditorProfileForm {...(existing ? { existing } : {})} onDone={onDone} />
+      ) : (
+        <KeyProfileForm {...(existing ? { existing } : {})} onDone={onDone} />
+      )}
+    </>
+  );
+}
+
+/** A profile with a key. The form checks with the contract's own schema; the core then makes one read call with the key before storing it. */
+function KeyProfileForm({ existing, onDone }: { existing?: ProfileSummary; onDone: () => void }) {
   const save = useDeskMutation('profileSave');
   const {
     register,

@@ -59,7 +59,7 @@ export function ProfilesSection() {
                 <span className={`env env-${p.environment}`}>{p.environment}</span> <span className="muted small">{p.base_url}</span>
               </td>
               <td className="mono">
-                {p.key_masked}
+                {p.auditor ? <span className="muted">no key (auditor)</span> : p.key_masked}
                 {p.sub_keys.length > 0 && <span className="muted small"> +{p.sub_keys.length} sub-account keys</span>}
               </td>
               <td className="small">
