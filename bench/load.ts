@@ -1,7 +1,6 @@
 import autocannon, { type Client, type Request as AcRequest, type Result } from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -43,11 +42,6 @@ export function start(args: string[], ready: RegExp, env: Record<string, string>
 
 export function stopAll(): void {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
-}
-
-export function rssMb(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Math.round((Number(m[1]) / 1024) * 10) / 10 : NaN;
 }
 
 const EMPTY_HASH = createHash('sha512').update('').digest('hex');

@@ -258,6 +258,14 @@ function privateStore(dataDir: string): string {
   return file;
 }
 
+/**
+ * The store's page cache, in KiB (SQLite's own default). better-sqlite3 builds SQLite with 16 MB, which
+ * a Sandbox under load fills as its records grow and keeps for its life: issue 25's mixed load grew by
+ * 16 MB that way over 5 minutes, with the V8 heap flat. The store is a local file the OS caches anyway; what
+ * the Sandbox reads again and again (accounts, balances, keys, the newest records) fits in 2 MB.
+ */
+export const PAGE_CACHE_KIB = 2000;
+
 export function openDb(dataDir: string): DB {
   const db = new Database(privateStore(dataDir), sqliteOptions());
   db.pragma('journal_mode = WAL');
@@ -268,6 +276,7 @@ export function openDb(dataDir: string): DB {
   // two pwrite calls per page, for the rest of the connection's life: a dozen system calls per order.
   // In memory, a sub-journal is a few pages, dropped when its savepoint is released.
   db.pragma('temp_store = MEMORY');
+  db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
   db.exec(SCHEMA);
   return db;
 }

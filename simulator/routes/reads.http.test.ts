@@ -1,6 +1,7 @@
 import Decimal from 'decimal.js';
 import { describe, expect, test } from 'vitest';
 import { failure, spotAvailable, useClient } from '../testkit/client.ts';
+import { cachedTotalCount } from './wallet.ts';
 
 // Contract tests of the §4.1 reads, the §4.4 account and market reads, and the ledger's admin routes.
 
@@ -87,6 +88,18 @@ describe('wallet reads', () => {
     c.s.clock.advance(61);
     expect((await c.get('/wallet/total_balance')).json.total.amount).toBe(new Decimal(first).minus(1000).toFixed());
     expect(failure(await c.get('/wallet/total_balance', { currency: 'EUR' }))).toEqual({ status: 400, label: 'INVALID_PARAM_VALUE' });
+  });
+
+  test("total_balance's cache keeps only the figures of the last minute, not every uid and currency asked", async () => {
+    const currencies = ['USDT', 'BTC', 'USD', 'CNY'];
+    for (const key of [c.main, ...c.subs])
+      for (const currency of currencies) expect((await c.get('/wallet/total_balance', { currency }, key)).status).toBe(200);
+    const asked = (1 + c.subs.length) * currencies.length;
+    expect(cachedTotalCount(c.s.db)).toBeGreaterThanOrEqual(asked);
+    c.s.clock.advance(61);
+    const again = await c.get('/wallet/total_balance', { currency: 'BTC' });
+    expect(again.json.total.currency).toBe('BTC');
+    expect(cachedTotalCount(c.s.db)).toBe(1);
   });
 
   test('small balances: listed, converted to GT, and kept in the history', async () => {

@@ -24,7 +24,26 @@ function walletCurrency(ctx: Ctx, name: string): CurrencyRow {
 export const TOTAL_BALANCE_TTL_SEC = 60;
 
 // The figures are kept serialized: a hit within the minute answers the same bytes without re-encoding.
-const totalCaches = new WeakMap<DB, Map<string, { at: number; json: JsonText }>>();
+// Expired figures are dropped once a minute (Sandbox clock), so that the cache holds what was asked in
+// the last minute, not every uid and currency ever asked.
+interface TotalCache {
+  entries: Map<string, { at: number; json: JsonText }>;
+  sweptAt: number;
+}
+const totalCaches = new WeakMap<DB, TotalCache>();
+
+const fresh = (at: number, nowSec: number) => nowSec - at < TOTAL_BALANCE_TTL_SEC && nowSec >= at;
+
+function sweepTotals(cache: TotalCache, nowSec: number): void {
+  if (nowSec - cache.sweptAt < TOTAL_BALANCE_TTL_SEC && nowSec >= cache.sweptAt) return;
+  cache.sweptAt = nowSec;
+  for (const [k, e] of cache.entries) if (!fresh(e.at, nowSec)) cache.entries.delete(k);
+}
+
+/** How many total_balance figures are cached (tests of the cache's bound). */
+export function cachedTotalCount(db: DB): number {
+  return totalCaches.get(db)?.entries.size ?? 0;
+}
 
 /** The admin API forgets cached totals after it changes balances behind the API's back. */
 const EMPTY_BODY = new JsonText('');
@@ -189,12 +208,13 @@ export function walletRoutes(): RouteDef[] {
           throw new ApiError('INVALID_PARAM_VALUE', `currency must be one of ${VALUATION_CURRENCIES.join(', ')}`);
         }
         let totalCache = totalCaches.get(ctx.db);
-        if (!totalCache) totalCaches.set(ctx.db, (totalCache = new Map()));
+        if (!totalCache) totalCaches.set(ctx.db, (totalCache = { entries: new Map(), sweptAt: ctx.nowSec }));
         const key = `${ctx.caller.uid}|${currency}`;
-        const hit = totalCache.get(key);
-        if (hit && ctx.nowSec - hit.at < TOTAL_BALANCE_TTL_SEC && ctx.nowSec >= hit.at) return hit.json;
+        const hit = totalCache.entries.get(key);
+        if (hit && fresh(hit.at, ctx.nowSec)) return hit.json;
+        sweepTotals(totalCache, ctx.nowSec);
         const json = new JsonText(JSON.stringify(totalBalance(ctx.db, ctx.caller.uid, currency)));
-        totalCache.set(key, { at: ctx.nowSec, json });
+        totalCache.entries.set(key, { at: ctx.nowSec, json });
         return json;
       },
     },
