@@ -7,6 +7,7 @@ import { createDesk, DeskProvider } from './desk/DeskProvider.tsx';
 import { createWebDesk } from './desk/webDesk.ts';
 import { askFirstBlock } from './features/balances/matrixQuery.ts';
 import { prefetchOverview } from './features/overview/prefetch.ts';
+import { expectOpeningFigures } from './app/openingReads.ts';
 import './styles.css';
 
 // Retries of exchange reads belong to the core's scheduler, which knows the rate limits; the
@@ -16,10 +17,12 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 // before the router reads the fragment.
 const desk = createDesk(window.desk ?? createWebDesk());
 const router = createDeskRouter();
-prefetchOverview(queryClient, desk, window.location.hash);
 // A window that opens on the matrix asks for it now, while React draws the shell: on a new start the core
 // answers at once from its cache, and nothing waits for the page's code to mount first (issue 25).
-if (/^#\/?sub-accounts$/.test(window.location.hash)) askFirstBlock(queryClient, desk);
+const opening =
+  prefetchOverview(queryClient, desk, window.location.hash) ??
+  (/^#\/?sub-accounts$/.test(window.location.hash) ? askFirstBlock(queryClient, desk) : null);
+if (opening) expectOpeningFigures();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,4 +1,3 @@
-import { useIsFetching } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { NavLink, Outlet, useNavigation } from 'react-router';
 import { useDeskEventsIntoCache, useDeskQuery } from '../desk/hooks.ts';
@@ -7,6 +6,7 @@ import { useBrowserNotifications } from '../features/history/useNotifications.ts
 import { NoticeTray } from '../features/notices/index.ts';
 import { whenIdle } from '../components/whenIdle.ts';
 import { withWords } from '../components/withWords.ts';
+import { openingFigures } from './openingReads.ts';
 import { PAGES } from './routes.ts';
 import { StatusBar } from './StatusBar.tsx';
 import { useAppliedTheme } from './theme.ts';
@@ -28,15 +28,18 @@ export function Shell() {
   const locked = vault.data?.locked ?? false;
   // The histories are where an operator goes from the Overview: their code is fetched at the first idle
   // moment, ahead of the charts, so that the click on the sidebar does not wait for it (issue 25). Not
-  // before the page's first reads are in: the window is idle while it waits for them, and the histories'
-  // code (zod, the forms) would then be fetched and run ahead of the figures it waits for.
-  const readsIn = useIsFetching() === 0;
-  const historyAsked = useRef(false);
+  // before the opening page has shown its figures (openingReads.ts).
   useEffect(() => {
-    if (!readsIn || historyAsked.current) return;
-    historyAsked.current = true;
-    whenIdle(() => void HISTORY_PAGE.load(), { first: true });
-  }, [readsIn]);
+    let live = true;
+    let cancel = () => {};
+    void openingFigures().then(() => {
+      if (live) cancel = whenIdle(() => void HISTORY_PAGE.load(), { first: true });
+    });
+    return () => {
+      live = false;
+      cancel();
+    };
+  }, []);
   const wasLocked = useRef(locked);
   useEffect(() => {
     // Back from the lock screen: focus goes to the page's heading, not to the body.

@@ -19,6 +19,7 @@ import { incidentHref, subAccountHref, transferHref } from './route.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
 import { FIRST_VIEW } from './matrixQuery.ts';
+import { openingShown } from '../../app/openingReads.ts';
 import './balances.css';
 import { OrdersLink } from '../orders/index.ts';
 import { DeskError } from '../../desk/desk.ts';
@@ -157,7 +158,11 @@ export function SubAccountsPage() {
   const painted = page?.status.state === 'ready' && count > 0 && matrix.rowAt(0) !== undefined;
   const source = page?.status.source ?? null;
   useEffect(() => {
-    if (painted) requestAnimationFrame(() => performance.mark('subaccounts:painted', { detail: { source } }));
+    if (painted)
+      requestAnimationFrame(() => {
+        performance.mark('subaccounts:painted', { detail: { source } });
+        openingShown();
+      });
   }, [painted, page, source]);
 
   const status = page?.status;

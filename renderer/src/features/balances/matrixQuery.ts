@@ -42,6 +42,6 @@ export function stillLoading(page: MatrixPage | undefined): boolean {
 export const LOADING_POLL = LOADING_POLL_MS;
 
 /** The window's first ask, when it opens on the matrix. */
-export function askFirstBlock(qc: QueryClient, desk: Desk): void {
-  void qc.prefetchQuery(matrixBlockQuery(desk, FIRST_VIEW, 0));
+export function askFirstBlock(qc: QueryClient, desk: Desk): Promise<void> {
+  return qc.prefetchQuery(matrixBlockQuery(desk, FIRST_VIEW, 0));
 }

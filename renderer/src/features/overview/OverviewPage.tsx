@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useSearchParams } from 'react-router';
 import type { TotalBalance } from '../../../../shared/api/records.ts';
 import { VALUATION_CURRENCIES, type ValuationCurrency } from '../../../../shared/api/valuation.ts';
@@ -9,6 +9,7 @@ import { useAfterIdle } from '../../components/whenIdle.ts';
 import { LastKnownNote } from '../../components/LastKnownNote.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { useLastKnown } from '../../desk/lastKnown.ts';
+import { openingShown } from '../../app/openingReads.ts';
 import { OverviewBalances, useAutoRefreshMs } from '../balances/index.ts';
 
 const ACCOUNT_TYPE_NAMES: Record<string, string> = {
@@ -57,6 +58,10 @@ export default function OverviewPage() {
   const data = shown.data;
   const rows = data ? breakdown(data) : [];
   const chartReady = useAfterIdle(loadChart);
+  const done = data !== undefined || total.isError;
+  useEffect(() => {
+    if (done) requestAnimationFrame(openingShown);
+  }, [done]);
 
   return (
     <section className="page">

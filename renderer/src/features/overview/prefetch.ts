@@ -7,13 +7,17 @@ import { deskQuery } from '../../desk/queryOptions.ts';
  * A start opens on the Overview: its last known total and the exchange's are asked for while the page's
  * code still loads, so that the first render already has the figures to paint (issue 25). Another page
  * in the address asks nothing here. The page's own chunk is fetched beside them, not after the shell renders.
+ * Answers when both reads are in (null when nothing was asked).
  */
-export function prefetchOverview(qc: QueryClient, desk: Desk, hash: string): void {
+export function prefetchOverview(qc: QueryClient, desk: Desk, hash: string): Promise<unknown> | null {
   const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?');
-  if (path !== '' && path !== 'overview') return;
+  if (path !== '' && path !== 'overview') return null;
   const asked = new URLSearchParams(search).get('currency') ?? 'USDT';
   const currency: ValuationCurrency = (VALUATION_CURRENCIES as readonly string[]).includes(asked) ? (asked as ValuationCurrency) : 'USDT';
-  void qc.prefetchQuery(deskQuery(desk, 'lastKnown', { channel: 'totalBalance', request: { currency } }));
-  void qc.prefetchQuery(deskQuery(desk, 'totalBalance', { currency }));
+  const reads = Promise.all([
+    qc.prefetchQuery(deskQuery(desk, 'lastKnown', { channel: 'totalBalance', request: { currency } })),
+    qc.prefetchQuery(deskQuery(desk, 'totalBalance', { currency })),
+  ]);
   void import('./OverviewPage.tsx');
+  return reads;
 }

@@ -1,0 +1,22 @@
+// A start asks for the figures of the page it opens on before React draws anything (main.tsx). The Shell
+// fetches the code of the page likely next only once that page has shown them (or said why not): the
+// window is idle while it waits for them, and that code (zod, the forms) would otherwise be fetched and
+// run ahead of the figures (issue 25). A start on another page asked nothing and waits for nothing.
+
+let shown: () => void = () => {};
+let opening: Promise<void> = Promise.resolve();
+
+/** The start asked for the opening page's figures: the page calls openingShown() once it shows them. */
+export function expectOpeningFigures(): void {
+  opening = new Promise<void>((resolve) => (shown = resolve));
+}
+
+/** The opening page shows its first figures (or its error): what waited for them may start. */
+export function openingShown(): void {
+  shown();
+}
+
+/** Settles once the opening page has shown its first figures (at once when the start asked none). */
+export function openingFigures(): Promise<void> {
+  return opening;
+}
