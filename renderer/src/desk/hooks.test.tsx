@@ -69,6 +69,7 @@ function AllReads() {
     noticesList: useDeskQuery('noticesList', {}),
     deskStatus: useDeskQuery('deskStatus', {}),
     teamStatus: useDeskQuery('teamStatus', {}),
+    teamVerify: useDeskQuery('teamVerify', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (
@@ -238,6 +239,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
       subAccountKeys: 1,
       subAccountIncident: 1,
       subAccountIncidentRuns: 1,
+      teamVerify: 1,
     });
   });
 

@@ -168,6 +168,7 @@ export function baseAnswers(): FakeAnswers {
     spotOrders: [],
     spotTrades: [],
     teamStatus: { domain: 'sandbox', team: null },
+    teamVerify: { team: false },
   };
 }
 
