@@ -31,9 +31,12 @@ const page = (source: 'cache' | 'exchange', fetchedAt: number, error: string | n
   column_totals: Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, '10'])),
   grand_total: '60',
 });
+const two = (n: number) => String(n).padStart(2, '0');
+/** Today's figures by the clock alone; figures from before midnight (a run just after it) with their date. */
 const hhmm = (ms: number) => {
   const d = new Date(ms);
-  return `${String(d.getHours()).padStart(2, '0')}:${String(d.getMinutes()).padStart(2, '0')}`;
+  const hm = `${two(d.getHours())}:${two(d.getMinutes())}`;
+  return d.toDateString() === new Date().toDateString() ? hm : `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${hm}`;
 };
 
 describe('the Sub-accounts page with figures from the cache', () => {
