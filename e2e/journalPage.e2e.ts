@@ -48,7 +48,7 @@ describe('Journal page', () => {
     expect(steps.some((s) => s.includes('Draft (intent)'))).toBe(true);
     expect(steps.some((s) => s.includes('Sent'))).toBe(true);
 
-    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
     await expect.poll(() => page.getByTestId('verify-result').textContent()).toContain('Every entry verifies.');
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'journal-page.png'), fullPage: true });
@@ -80,7 +80,7 @@ describe('Journal page', () => {
     const changed = lines.split('\n').findIndex((l) => l.includes('"type":"sent"')) + 1;
     expect(changed).toBeGreaterThan(1);
     writeFileSync(path, lines.replace('"attempt":1', '"attempt":2'));
-    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
     const result = page.getByTestId('verify-result');
     await expect.poll(() => result.textContent()).toContain('The journal does not verify.');
     expect(await result.locator('[data-journal="profile"]').textContent()).toContain(
