@@ -49,7 +49,7 @@ export interface RouteDef {
    * Narrows the rate-limit bucket by a value of the request (§8.2 counts spot placement "per UID and
    * market"): the market named in the body. Only consulted while limits are on.
    */
-  bucketSuffix?: (body: Buffer) => string;
+  bucketSuffix?: (body: RequestBody) => string;
   handler: (ctx: Ctx) => unknown;
 }
 
@@ -118,8 +118,43 @@ function parseQuery(raw: string): ReadonlyMap<string, string> {
   return out;
 }
 
-function parseBody(req: FastifyRequest, raw: Buffer): unknown {
-  if (raw.length === 0) return undefined;
+/**
+ * A request's body bytes, read as JSON at most once: the rate limiter may look into it (RouteDef.bucketSuffix)
+ * before the handler does, and a second JSON.parse of an order's body cost as much as its HMAC.
+ */
+export class RequestBody {
+  private state: 'unread' | 'json' | 'not-json' = 'unread';
+  private value: unknown;
+
+  constructor(readonly raw: Buffer) {}
+
+  /** The body's JSON value; undefined for an empty body or one that is not JSON. */
+  json(): unknown {
+    if (this.state === 'unread') {
+      this.state = 'not-json';
+      if (this.raw.length > 0) {
+        try {
+          this.value = JSON.parse(this.raw.toString('utf8'));
+          this.state = 'json';
+        } catch {
+          // Answered as INVALID_REQUEST_BODY by parseBody, after authentication.
+        }
+      }
+    }
+    return this.value;
+  }
+
+  get isJson(): boolean {
+    this.json();
+    return this.state === 'json';
+  }
+}
+
+/** Every request without a body (GET and DELETE among them) shares one: it has nothing to parse. */
+const NO_BODY = new RequestBody(Buffer.alloc(0));
+
+function parseBody(req: FastifyRequest, body: RequestBody): unknown {
+  if (body.raw.length === 0) return undefined;
   const type = String(req.headers['content-type'] ?? '')
     .split(';')[0]!
     .trim()
@@ -127,11 +162,8 @@ function parseBody(req: FastifyRequest, raw: Buffer): unknown {
   if (type !== 'application/json') {
     throw new ApiError('INVALID_CONTENT_TYPE', `Content-Type must be application/json, got ${type.slice(0, 80) || 'none'}`);
   }
-  try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new ApiError('INVALID_REQUEST_BODY', 'request body is not valid JSON');
-  }
+  if (!body.isJson) throw new ApiError('INVALID_REQUEST_BODY', 'request body is not valid JSON');
+  return body.json();
 }
 
 // §1: responses are JSON. An Accept header that rules JSON out gets NOT_ACCEPTABLE; none at all is fine.
@@ -218,7 +250,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     reply: FastifyReply,
     def: RouteDef | undefined,
     fixed: BucketRef | undefined,
-    raw?: Buffer,
+    body?: RequestBody,
   ): boolean => {
     const url = req.raw.url ?? '';
     const q = url.indexOf('?');
@@ -243,7 +275,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
         scope = info ? info.uid : `ip:${req.ip}`;
       }
     }
-    const key = limiter.enabled && def?.bucketSuffix && raw ? `${bucket.key}:${def.bucketSuffix(raw)}` : bucket.key;
+    const key = limiter.enabled && def?.bucketSuffix && body ? `${bucket.key}:${def.bucketSuffix(body)}` : bucket.key;
     const d = limiter.check(scope === '' ? key : `${scope}|${key}`, bucket.rule.limit, bucket.rule.windowSec, t * 1000);
     req.sandbox = {
       path,
@@ -278,7 +310,8 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
       url,
       handler: (req, reply) => {
         const raw = Buffer.isBuffer(req.body) ? req.body : EMPTY;
-        if (!admit(req, reply, r, fixed, raw)) return undefined;
+        const body = raw.length === 0 ? NO_BODY : new RequestBody(raw);
+        if (!admit(req, reply, r, fixed, body)) return undefined;
         const st = req.sandbox!;
         let caller = PUBLIC_CALLER;
         if (r.group !== 'public') {
@@ -295,8 +328,8 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
         }
         const plan: FaultPlan = faults.planFor(req.method, st.sub);
         // Synchronous unless a latency fault or the handler itself makes it wait.
-        if (plan.latencyMs > 0) return sleep(plan.latencyMs).then(() => run(req, reply, r, st, plan, caller, raw));
-        return run(req, reply, r, st, plan, caller, raw);
+        if (plan.latencyMs > 0) return sleep(plan.latencyMs).then(() => run(req, reply, r, st, plan, caller, body));
+        return run(req, reply, r, st, plan, caller, body);
       },
     });
   }
@@ -308,11 +341,11 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     st: Pending,
     plan: FaultPlan,
     caller: Caller,
-    raw: Buffer,
+    body: RequestBody,
   ): undefined | Promise<undefined> {
     if (plan.error) throw plan.error;
     if (!acceptsJson(req.headers.accept)) throw new ApiError('NOT_ACCEPTABLE', 'the Sandbox answers application/json only');
-    const body = parseBody(req, raw);
+    const json = parseBody(req, body);
     let result: unknown;
     try {
       result = r.handler({
@@ -320,7 +353,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
         caller,
         query: parseQuery(st.rawQuery),
         params: req.params as Record<string, string>,
-        body,
+        body: json,
         nowSec: st.nowSec,
         ip: req.ip,
         keys,

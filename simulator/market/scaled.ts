@@ -68,7 +68,10 @@ export function bigOf(s: string, places: number): bigint | null {
   return int.startsWith('-') ? -n : n;
 }
 
+/** 10^0 … 10^80: every balance an order changes needs a few, and each `**` is a new bigint. */
+const POW10 = Array.from({ length: 81 }, (_, k) => TEN ** BigInt(k));
+
 /** 10^k as a bigint, for moving an amount to more places. */
 export function pow10(k: number): bigint {
-  return TEN ** BigInt(k);
+  return POW10[k] ?? TEN ** BigInt(k);
 }

@@ -1,4 +1,4 @@
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { admin, signed, type Reply } from '../testkit/http.ts';
 import { useTestSandbox } from '../testkit/sandbox.ts';
 
@@ -41,4 +41,17 @@ test('cancellation: one 200 per second bucket for single, pair-wide and batch ca
   expect(remain[0]! - remain[1]!).toBe(1);
   const reads = await signed(s.baseUrl, k, { method: 'GET', path: '/spot/my_trades' });
   expect([reads.status, num(reads, 'x-svc-ratelimit-limit')]).toEqual([200, 200]);
+});
+
+test('a placement body is read as JSON once, though its market also picks the rate-limit bucket', async () => {
+  const body = JSON.stringify({ currency_pair: 'ETH_USDT', side: 'buy', amount: '0.0001', price: '1', text: 't-parsed-once' });
+  const parse = vi.spyOn(JSON, 'parse');
+  try {
+    const r = await signed(s.baseUrl, s.credentials.main, { method: 'POST', path: '/spot/orders', body });
+    expect([r.status, r.json.label]).toEqual([400, 'AMOUNT_TOO_LITTLE']);
+    expect(num(r, 'x-svc-ratelimit-limit')).toBe(10);
+    expect(parse.mock.calls.filter(([text]) => text === body)).toHaveLength(1);
+  } finally {
+    parse.mockRestore();
+  }
 });

@@ -5,7 +5,7 @@ import { fromRow, loadOrder, listOrders, orderWire, tradeWire, type FillRow, typ
 import { PAIRS } from '../ledger/catalog.ts';
 import { fromScaled } from '../market/scaled.ts';
 import { marketOf, type Market } from '../market/service.ts';
-import type { RouteDef } from '../server.ts';
+import type { RequestBody, RouteDef } from '../server.ts';
 import { oneOf, pairOf, parsePlace } from './orderParams.ts';
 import { intParam, optional, pageLimit, required, type Query } from './params.ts';
 
@@ -58,14 +58,10 @@ const LISTED = new Set(PAIRS.map((p) => p.id));
  * The market a placement names, for its §8.2 bucket. A body that names no listed pair shares one
  * bucket, so that made-up names cannot grow the limiter.
  */
-function marketInBody(raw: Buffer): string {
-  if (raw.length === 0 || raw.length > 4096) return '';
-  try {
-    const v = (JSON.parse(raw.toString('utf8')) as { currency_pair?: unknown } | null)?.currency_pair;
-    return typeof v === 'string' && LISTED.has(v) ? v : '';
-  } catch {
-    return '';
-  }
+function marketInBody(body: RequestBody): string {
+  if (body.raw.length === 0 || body.raw.length > 4096) return '';
+  const v = (body.json() as { currency_pair?: unknown } | null | undefined)?.currency_pair;
+  return typeof v === 'string' && LISTED.has(v) ? v : '';
 }
 
 export function orderRoutes(): RouteDef[] {
