@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -93,13 +93,16 @@ async function main(): Promise<void> {
       await ok(desks[1]!.invokeConfirm('confirmSign', { ticket: t.ticket, operator: ids[1], passphrase: PASS[1] }));
     };
     for (const i of [1, 2]) {
+      // Each makes their key at their own desk; desk A proposes them by its enrolment code.
+      const made = await ok<{ enrolment: string }>(
+        desks[i]!.invokeConfirm('confirmMakeOperatorKey', { name: NAMES[i], passphrase: PASS[i] }),
+      );
       const id = (
         await ok<{ id: string }>(
-          a.invokeConfirm('confirmProposeOperator', { name: NAMES[i], new_passphrase: PASS[i], by: ids[0], passphrase: PASS[0] }),
+          a.invokeConfirm('confirmProposeOperator', { name: NAMES[i], enrolment: made.enrolment, by: ids[0], passphrase: PASS[0] }),
         )
       ).id;
       ids.push(id);
-      copyFileSync(join(dir, 'a', 'approvals', 'operators', `${id}.json`), join(dir, 'bc'[i - 1]!, 'approvals', 'operators', `${id}.json`));
       await bobApproves('add_operator');
     }
     const policy = { rules: [{ id: 'two', match: {}, action: 'require' as const, approvals: 2, drafter_may_approve: false }] };

@@ -57,19 +57,33 @@ export const confirmChannels = {
     request: z.object({ reason: z.string().trim().min(1, 'say why').max(500), vault_passphrase: z.string().max(1024).optional() }).strict(),
     response: z.object({ effective_at: z.number() }),
   },
-  /** Proposes a new operator: their passphrase seals their new key; the proposer signs. It takes effect after the quorum and the cooling-off. */
+  /**
+   * Proposes a new operator, the proposer signing. Their key: sealed here by `new_passphrase`, or made at
+   * their own desk (confirmMakeOperatorKey) and named by its `enrolment` code. It takes effect after the
+   * quorum and the cooling-off.
+   */
   confirmProposeOperator: {
     request: z
       .object({
         name: OperatorName,
-        new_passphrase: Passphrase,
+        new_passphrase: Passphrase.optional(),
+        enrolment: z.string().trim().min(1, 'an enrolment code is required').max(400).optional(),
         by: z.string().min(1).max(64),
         passphrase: z.string().min(1).max(1024),
         /** What they may sign; signed into the proposal. Absent: admin, as every operator before roles. */
         role: Role.optional(),
       })
-      .strict(),
+      .strict()
+      .refine((r) => (r.new_passphrase === undefined) !== (r.enrolment === undefined), {
+        message: "give either the new operator's passphrase or the enrolment code from their desk, not both",
+        path: ['enrolment'],
+      }),
     response: z.object({ id: z.string() }),
+  },
+  /** Makes a not-yet-proposed operator's key at their own desk; only its enrolment code (id and public key) leaves it. */
+  confirmMakeOperatorKey: {
+    request: z.object({ name: OperatorName, passphrase: Passphrase }).strict(),
+    response: z.object({ id: z.string(), enrolment: z.string() }),
   },
 } as const;
 

@@ -361,7 +361,18 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
           answer = { id: await a.createFirstOperator(req.name!, req.passphrase!, req.vault_passphrase) };
           break;
         case 'confirmProposeOperator':
-          answer = { id: await a.proposeOperator(req.name!, req.new_passphrase!, req.by!, req.passphrase!, req.role as Role | undefined) };
+          answer = {
+            id: await a.proposeOperator(
+              req.name!,
+              req.enrolment !== undefined ? { enrolment: req.enrolment } : { passphrase: req.new_passphrase! },
+              req.by!,
+              req.passphrase!,
+              req.role as Role | undefined,
+            ),
+          };
+          break;
+        case 'confirmMakeOperatorKey':
+          answer = await a.makeOwnKey(req.name!, req.passphrase!);
           break;
       }
       return { ok: true, data: confirmChannels[name].response.parse(answer) };

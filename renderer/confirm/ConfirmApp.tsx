@@ -3,6 +3,7 @@ import type { ConfirmApi, ConfirmState, ConfirmTicket } from '../../shared/confi
 import { aRole, DEFAULT_ROLE, ROLE_WORDS, ROLES, type Role } from '../../shared/api/roles.ts';
 import { ReplaySummary } from '../src/components/ReplaySummary.tsx';
 import { BatchWhat } from './BatchWhat.tsx';
+import { MakeOwnKey } from './MakeOwnKey.tsx';
 import { Recovery } from './Recovery.tsx';
 
 // The only page where operators type their passphrases and sign. Each ticket shows what will be
@@ -233,6 +234,7 @@ function FirstOperator({ credential, desk, onDone }: { credential: 'vault' | 'no
 function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: ConfirmApi; onDone: (msg: string) => void }) {
   const [name, setName] = useState('');
   const [newPass, setNewPass] = useState('');
+  const [code, setCode] = useState('');
   const [by, setBy] = useState(state.operators[0]?.id ?? '');
   const [role, setRole] = useState<Role>(DEFAULT_ROLE);
   const [pass, setPass] = useState('');
@@ -243,10 +245,13 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
     setBusy(true);
     setError(null);
     try {
-      const r = await desk.confirmProposeOperator({ name, new_passphrase: newPass, by, passphrase: pass, role });
+      // A code means their key was made at their own desk: no passphrase of theirs is typed here.
+      const key = code.trim() ? { enrolment: code.trim() } : { new_passphrase: newPass };
+      const r = await desk.confirmProposeOperator({ name, ...key, by, passphrase: pass, role });
       if (r.ok) {
         setName('');
         setNewPass('');
+        setCode('');
         setPass('');
         onDone(
           `Operator ${name} proposed; they can sign once the quorum approves and the cooling-off has passed (see the Approvals page).`,
@@ -266,9 +271,15 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
             <input value={name} onChange={(e) => setName(e.target.value)} aria-label="New operator name" />
           </label>
           <label>
-            New operator's passphrase (they type it)
-            <input type="password" value={newPass} onChange={(e) => setNewPass(e.target.value)} aria-label="New operator's passphrase" />
+            Enrolment code from their desk (their key stays there)
+            <input value={code} onChange={(e) => setCode(e.target.value)} aria-label="Enrolment code" />
           </label>
+          {!code.trim() && (
+            <label>
+              Or their passphrase, to make their key at this desk (they type it)
+              <input type="password" value={newPass} onChange={(e) => setNewPass(e.target.value)} aria-label="New operator's passphrase" />
+            </label>
+          )}
           <label>
             Role (signed into the proposal)
             <select value={role} onChange={(e) => setRole(e.target.value as Role)} aria-label="Role">
@@ -354,6 +365,7 @@ export function ConfirmApp({ desk }: { desk: ConfirmApi }) {
         <TicketCard key={t.id} t={t} state={state} desk={desk} onDone={done} />
       ))}
       {state && state.operators.length > 0 && <ProposeOperator state={state} desk={desk} onDone={done} />}
+      {state && !state.first_operator && !state.unavailable && <MakeOwnKey desk={desk} />}
     </div>
   );
 }

@@ -41,7 +41,7 @@ import { fileKeySealer, TeamKeeping } from '../team/kept.ts';
 import type { Sealer } from '../team/deskIdentity.ts';
 import { DEFAULT_LEASE_MS } from '../team/leases.ts';
 import { keepLeases } from './leaseKeeper.ts';
-import { Approvals } from './service.ts';
+import { Approvals, type NewOperatorKey } from './service.ts';
 import { replayPolicy, type ReplayItem } from '../policy/replay.ts';
 import { REPLAY_DAYS, type PolicyReplay } from '../../../shared/api/replay.ts';
 import type { Policy } from '../../../shared/api/policy.ts';
@@ -762,11 +762,15 @@ export class DeskApprovals {
     return id;
   }
 
-  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string, role?: Role): Promise<string> {
+  async proposeOperator(name: string, newKey: NewOperatorKey | string, by: string, passphrase: string, role?: Role): Promise<string> {
     const { approvals } = this.forActive();
-    const id = await approvals.proposeOperator(name, newPassphrase, by, passphrase, role).catch(asInput);
+    const id = await approvals.proposeOperator(name, newKey, by, passphrase, role).catch(asInput);
     this.opts.onChange();
     return id;
+  }
+
+  async makeOwnKey(name: string, passphrase: string): Promise<{ id: string; enrolment: string }> {
+    return this.forActive().approvals.makeOwnKey(name, passphrase).catch(asInput);
   }
 
   // ---- sending ----
@@ -912,7 +916,8 @@ function asInput(e: unknown): never {
   if (
     e instanceof GovernanceError ||
     (e instanceof Error && e.name === 'OperatorPassphraseError') ||
-    (e instanceof Error && e.name === 'StoreConflictError')
+    (e instanceof Error && e.name === 'StoreConflictError') ||
+    (e instanceof Error && e.name === 'EnrolmentCodeError')
   ) {
     throw new InputError([], e.message);
   }

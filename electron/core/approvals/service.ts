@@ -4,6 +4,7 @@ import { aRole, DEFAULT_ROLE, type Role } from '../../../shared/api/roles.ts';
 import { DEFAULT_POLICY, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
 import type { PolicyReplay } from '../../../shared/api/replay.ts';
 import type { GovernanceBody, OperatorSignature } from '../journal/records.ts';
+import { enrolmentCode, parseEnrolmentCode } from '../operators/enrolment.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
 import type { ScryptParams } from '../vault/crypto.ts';
 import {
@@ -55,6 +56,9 @@ export interface Ticket {
   /** A policy change's replay against the last 30 days, shown beside what is signed (not part of it). */
   replay?: PolicyReplay;
 }
+
+/** How a proposed operator's key comes to be: their passphrase here (a bare string too), or their enrolment code from their own desk. */
+export type NewOperatorKey = { passphrase: string } | { enrolment: string };
 
 export interface PolicyStatus {
   policy: Policy;
@@ -205,19 +209,44 @@ export class Approvals {
     return key.id;
   }
 
-  /** The new operator's key is made from their passphrase; the proposer signs the proposal. It takes effect after a quorum and the cooling-off. */
-  async proposeOperator(name: string, newPassphrase: string, by: string, passphrase: string, role: Role = DEFAULT_ROLE): Promise<string> {
+  /**
+   * The new operator's key: made here from their passphrase, or made at their own desk (makeOwnKey) and
+   * named by its enrolment code, so that its private half never leaves that desk. The proposer signs the
+   * proposal; it takes effect after a quorum and the cooling-off.
+   */
+  async proposeOperator(
+    name: string,
+    newKey: NewOperatorKey | string,
+    by: string,
+    passphrase: string,
+    role: Role = DEFAULT_ROLE,
+  ): Promise<string> {
     const s = await this.load();
     if ([...s.operators.values()].some((o) => o.name === name && o.removed_from === null))
       throw new GovernanceError(`there is an operator named ${name} already.`);
-    const key = await createOperatorKey(name, newPassphrase, this.now(), this.opts.scrypt);
+    const made = typeof newKey === 'string' ? { passphrase: newKey } : newKey;
+    const sealed = 'passphrase' in made ? await createOperatorKey(name, made.passphrase, this.now(), this.opts.scrypt) : null;
+    const key = sealed ?? parseEnrolmentCode((made as { enrolment: string }).enrolment);
+    for (const o of s.operators.values()) {
+      if (o.public_key === key.public_key)
+        throw new GovernanceError(`that public key is ${o.name}'s already; each operator makes their own.`);
+      if (o.id === key.id) throw new GovernanceError(`operator id ${key.id} is ${o.name}'s already; each operator makes their own key.`);
+    }
     // The role is part of what the proposer signs: nobody changes it on the way to the record.
     const payload = withCoolingOff({ id: key.id, name, public_key: key.public_key, role }, this.opts.rules.coolingOffMs);
     await this.signed(by, passphrase, 'propose', randomUUID(), 'add_operator', payload, '', async (ref, signed) => {
-      await this.opts.store.putOperatorKey(key);
+      if (sealed) await this.opts.store.putOperatorKey(sealed);
       return { type: 'proposal', ref, what: 'add_operator', payload, signed };
     });
     return key.id;
+  }
+
+  /** A key for an operator still to be proposed, kept at this desk; its enrolment code goes to the proposing desk. */
+  async makeOwnKey(name: string, passphrase: string): Promise<{ id: string; enrolment: string }> {
+    this.writable();
+    const key = await createOperatorKey(name, passphrase, this.now(), this.opts.scrypt);
+    await this.opts.store.putOperatorKey(key);
+    return { id: key.id, enrolment: enrolmentCode(key) };
   }
 
   // ---- tickets (made from the main window, signed only in the confirmation window) ----

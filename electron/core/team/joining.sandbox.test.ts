@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,15 +77,17 @@ describe.skipIf(missing !== null)(`joining a team from Settings${missing ? ` (sk
     let b = openDesk('b');
     try {
       const alice = (await call<{ id: string }>(a, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice }, true)).id;
+      // Bob makes his key at desk B before it joins; only its enrolment code goes to desk A.
+      const made = await call<{ enrolment: string }>(b, 'confirmMakeOperatorKey', { name: 'Bob', passphrase: PASS.Bob }, true);
       const bob = (
         await call<{ id: string }>(
           a,
           'confirmProposeOperator',
-          { name: 'Bob', new_passphrase: PASS.Bob, by: alice, passphrase: PASS.Alice },
+          { name: 'Bob', enrolment: made.enrolment, by: alice, passphrase: PASS.Alice },
           true,
         )
       ).id;
-      copyFileSync(join(sb.dir, 'a', 'approvals', 'operators', `${bob}.json`), join(sb.dir, 'b', 'approvals', 'operators', `${bob}.json`));
+      expect(readdirSync(join(sb.dir, 'a', 'approvals', 'operators'))).toEqual([`${alice}.json`]);
       const entry = await call<{ ticket: string }>(a, 'addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX });
       await call(a, 'confirmSign', { ticket: entry.ticket, operator: alice, passphrase: PASS.Alice }, true);
       const policy = { rules: [{ id: 'two', match: {}, action: 'require' as const, approvals: 2, drafter_may_approve: true }] };
@@ -156,7 +158,7 @@ describe.skipIf(missing !== null)(`joining a team from Settings${missing ? ` (sk
       b = openDesk('b');
       expect((await call<ApprovalsState>(b, 'approvalsState', {})).items.find((i) => i.ref === ref)).toMatchObject({ state: 'waiting' });
       expect(await call<TeamStatus>(b, 'teamStatus', {})).toMatchObject({ team: { how: 'joined', founding, state: 'online' } });
-      // Bob, whose key was brought to desk B, approves there: his passphrase vouches for desk B in the team.
+      // Bob, whose key was made at desk B, approves there: his passphrase vouches for desk B in the team.
       const approve = await call<{ ticket: string }>(b, 'approvalsDecide', { ref, action: 'approve' });
       await call(b, 'confirmSign', { ticket: approve.ticket, operator: bob, passphrase: PASS.Bob }, true);
       await expect

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -76,12 +76,13 @@ describe.skipIf(missing !== null)(`a sending desk killed mid-send${missing ? ` (
     let bob: string;
     try {
       const alice = (await ok<{ id: string }>(a.invokeConfirm('confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice }))).id;
+      // Bob's key is made at his own desk; desk A proposes him by its enrolment code.
+      const made = await ok<{ enrolment: string }>(b.invokeConfirm('confirmMakeOperatorKey', { name: 'Bob', passphrase: PASS.Bob }));
       bob = (
         await ok<{ id: string }>(
-          a.invokeConfirm('confirmProposeOperator', { name: 'Bob', new_passphrase: PASS.Bob, by: alice, passphrase: PASS.Alice }),
+          a.invokeConfirm('confirmProposeOperator', { name: 'Bob', enrolment: made.enrolment, by: alice, passphrase: PASS.Alice }),
         )
       ).id;
-      copyFileSync(join(sb.dir, 'a', 'approvals', 'operators', `${bob}.json`), join(sb.dir, 'b', 'approvals', 'operators', `${bob}.json`));
       const entry = await ok<{ ticket: string }>(a.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX }));
       await ok(a.invokeConfirm('confirmSign', { ticket: entry.ticket, operator: alice, passphrase: PASS.Alice }));
       const policy = { rules: [{ id: 'two', match: {}, action: 'require' as const, approvals: 2, drafter_may_approve: true }] };

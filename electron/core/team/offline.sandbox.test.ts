@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,12 +62,13 @@ describe.skipIf(missing !== null)(`a team store stopped mid-queue${missing ? ` (
     let b = openDesk('b', url);
     try {
       const alice = (await ok<{ id: string }>(a.invokeConfirm('confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice }))).id;
+      // Bob's key is made at his own desk; desk A proposes him by its enrolment code.
+      const made = await ok<{ enrolment: string }>(b.invokeConfirm('confirmMakeOperatorKey', { name: 'Bob', passphrase: PASS.Bob }));
       const bob = (
         await ok<{ id: string }>(
-          a.invokeConfirm('confirmProposeOperator', { name: 'Bob', new_passphrase: PASS.Bob, by: alice, passphrase: PASS.Alice }),
+          a.invokeConfirm('confirmProposeOperator', { name: 'Bob', enrolment: made.enrolment, by: alice, passphrase: PASS.Alice }),
         )
       ).id;
-      copyFileSync(join(sb.dir, 'a', 'approvals', 'operators', `${bob}.json`), join(sb.dir, 'b', 'approvals', 'operators', `${bob}.json`));
       const entry = await ok<{ ticket: string }>(a.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX }));
       await ok(a.invokeConfirm('confirmSign', { ticket: entry.ticket, operator: alice, passphrase: PASS.Alice }));
       const policy = { rules: [{ id: 'two', match: {}, action: 'require' as const, approvals: 2, drafter_may_approve: true }] };

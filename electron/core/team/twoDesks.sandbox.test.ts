@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,9 +13,10 @@ import { adminCall } from '../testkit/sandboxAdmin.ts';
 import { CHANNEL } from './pgStore.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
 
-// Two desks, two data folders, one team store on a real PostgreSQL and one real Sandbox: Alice drafts a
-// withdrawal at desk A under a policy that needs a second operator, Bob approves it at desk B, and the
-// money leaves once, from the desk that drafted it.
+// Two desks, two data folders, one team store on a real PostgreSQL and one real Sandbox: Bob makes his
+// key at desk B and Alice proposes him at desk A by its enrolment code, so his private key never leaves
+// B; Alice drafts a withdrawal at A under a policy that needs a second operator, Bob approves it at B,
+// and the money leaves once, from the desk that drafted it.
 
 const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const PASS = { Alice: 'alice passphrase 1', Bob: 'bob passphrase 22' };
@@ -59,13 +60,29 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
     const c = openDesk('c', url, true);
     try {
       const alice = (await ok<{ id: string }>(a.invokeConfirm('confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice }))).id;
-      const bob = (
-        await ok<{ id: string }>(
-          a.invokeConfirm('confirmProposeOperator', { name: 'Bob', new_passphrase: PASS.Bob, by: alice, passphrase: PASS.Alice }),
-        )
-      ).id;
-      // Bob takes his sealed key to his own desk (the joining screen will do this; here the file is copied).
-      copyFileSync(join(sb.dir, 'a', 'approvals', 'operators', `${bob}.json`), join(sb.dir, 'b', 'approvals', 'operators', `${bob}.json`));
+      // Bob makes his key at his own desk; only its enrolment code (id and public key) goes to desk A.
+      const made = await ok<{ id: string; enrolment: string }>(
+        b.invokeConfirm('confirmMakeOperatorKey', { name: 'Bob', passphrase: PASS.Bob }),
+      );
+      const propose = (name: string, enrolment: string) =>
+        a.invokeConfirm('confirmProposeOperator', { name, enrolment, by: alice, passphrase: PASS.Alice });
+      const refused = async (p: ReturnType<typeof propose>) => {
+        const r = await p;
+        return r.ok ? 'accepted' : r.error.message;
+      };
+      expect(await refused(propose('Bob', 'tdop1.bob.not-a-key'))).toMatch(/enrolment code has a public key that is not base64/);
+      expect(await refused(propose('Bob', made.enrolment.replace(/\.[^.]+$/, '.AAAA')))).toMatch(
+        /enrolment code has a malformed public key/,
+      );
+      const alicePublic = (
+        JSON.parse(readFileSync(join(sb.dir, 'a', 'approvals', 'operators', `${alice}.json`), 'utf8')) as { public_key: string }
+      ).public_key;
+      expect(await refused(propose('Bob', `tdop1.${made.id}.${alicePublic}`))).toMatch(/^That public key is Alice's already/);
+      const bob = (await ok<{ id: string }>(propose('Bob', made.enrolment))).id;
+      expect(bob).toBe(made.id);
+      expect(await refused(propose('Robert', made.enrolment))).toMatch(/^That public key is Bob's already/);
+      // No key of Bob's was ever at desk A.
+      expect(readdirSync(join(sb.dir, 'a', 'approvals', 'operators'))).toEqual([`${alice}.json`]);
       const entry = await ok<{ ticket: string }>(a.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX }));
       await ok(a.invokeConfirm('confirmSign', { ticket: entry.ticket, operator: alice, passphrase: PASS.Alice }));
       const policy = { rules: [{ id: 'two', match: {}, action: 'require' as const, approvals: 2, drafter_may_approve: true }] };
