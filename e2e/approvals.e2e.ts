@@ -145,7 +145,7 @@ describe('Approvals: drafts, signatures, freeze', () => {
 
   it("a withdrawal needing two approvals goes from draft to DONE with three operators; the drafter's own approval is refused", async () => {
     for (const who of ['Bob', 'Carol']) {
-      await confirm.locator('details').evaluate((d) => {
+      await confirm.getByRole('group', { name: 'Propose an operator' }).evaluate((d) => {
         (d as unknown as { open: boolean }).open = true;
       });
       await confirm.getByLabel('New operator name').fill(who);
