@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { WITHDRAWAL_STATUSES } from '../../../../shared/api/statuses.ts';
 import type { HistoryFilters, HistorySort, WithdrawalRow } from '../../../../shared/history.ts';
@@ -50,20 +50,36 @@ const COLUMNS: Column<WithdrawalRow>[] = [
 
 const URL_FILTERS = ['currency', 'status', 'chain', 'search'] as const;
 
+function fromUrl(params: URLSearchParams): HistoryFilters {
+  const f: HistoryFilters = {};
+  for (const k of URL_FILTERS) {
+    const v = params.get(k);
+    if (v) f[k] = v;
+  }
+  return f;
+}
+
 export function WithdrawalsPage() {
   const desk = useDesk();
   // Currency, status, chain and search live in the address (#/withdrawals?status=EXTPEND): back, forward
   // and reload keep the view; the date range stays on the page.
   const [params, setParams] = useSearchParams();
-  const [dates, setDates] = useState<Pick<HistoryFilters, 'from' | 'to'>>({});
-  const filters = useMemo<HistoryFilters>(() => {
-    const f: HistoryFilters = { ...dates };
-    for (const k of URL_FILTERS) {
-      const v = params.get(k);
-      if (v) f[k] = v;
-    }
-    return f;
-  }, [params, dates]);
+  // The filters the page shows are its own state, set at once by each change; the address follows. The
+  // router's address update is a low-priority render: a second change made before it landed (status, then
+  // currency) was merged into the old address and lost the first.
+  const [filters, setFilters] = useState<HistoryFilters>(() => ({ ...fromUrl(params) }));
+  const urlPart = params.toString();
+  const shownUrl = useRef(urlPart);
+  useEffect(() => {
+    // Back, forward or a link changed the address: the page follows it, keeping its dates.
+    if (urlPart === shownUrl.current) return;
+    shownUrl.current = urlPart;
+    setFilters((f) => ({
+      ...(f.from !== undefined ? { from: f.from } : {}),
+      ...(f.to !== undefined ? { to: f.to } : {}),
+      ...fromUrl(params),
+    }));
+  }, [urlPart, params]);
   const [sort, setSort] = useState<HistorySort>({ by: 'time', dir: 'desc' });
   const [selected, setSelected] = useState<string | null>(null);
   const [exported, setExported] = useState<string | null>(null);
@@ -74,7 +90,8 @@ export function WithdrawalsPage() {
       const next = { ...(f.from !== undefined ? { from: f.from } : {}), ...(f.to !== undefined ? { to: f.to } : {}) };
       const inUrl = Object.fromEntries(URL_FILTERS.flatMap((k) => (f[k] ? [[k, f[k]]] : [])));
       prefetch({ ...next, ...inUrl }, sort);
-      setDates(next);
+      setFilters({ ...next, ...inUrl });
+      shownUrl.current = new URLSearchParams(inUrl).toString();
       setParams(inUrl, { replace: true });
     },
     [setParams, prefetch, sort],
