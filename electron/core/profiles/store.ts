@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
-import { ENVIRONMENT_NAMES, ENVIRONMENTS, OPERATOR_ENVIRONMENTS, type PermissionGroup } from '../../../shared/api/environments.ts';
-import { Permissions, type AuditorProfileInput, type ProfileInput, type ProfileSummary } from '../../../shared/ipc.ts';
+import { ENVIRONMENTS, OPERATOR_ENVIRONMENTS, type PermissionGroup } from '../../../shared/api/environments.ts';
+import { Permissions, type AuditorProfileInput, type ProfileInput, ProfileSummary } from '../../../shared/ipc.ts';
 import { InputError } from '../errors.ts';
 import { JsonFile } from '../store/jsonFile.ts';
 import { secretBuffer } from '../vault/crypto.ts';
@@ -53,21 +53,8 @@ export function wipeProfile(p: Profile): void {
 
 // What is kept on disk: the non-secret parts in clear (so that the Settings page can list profiles
 // while the desk is locked), keys and secrets only inside `sealed`.
-const StoredProfile = z
-  .object({
-    id: z.string(),
-    name: z.string(),
-    environment: z.enum(ENVIRONMENT_NAMES),
-    base_url: z.string(),
-    svc: z.string(),
-    key_masked: z.string(),
-    permissions: Permissions,
-    /** A sub-account key's permissions are learned from the exchange's refusals (absent until one). */
-    sub_keys: z.array(z.object({ uid: z.string(), key_masked: z.string(), permissions: Permissions.optional() })),
-    sealed: z.string(),
-    /** An auditor profile: nothing sealed, no key; it may name the Sandbox, whose approvals it then audits. */
-    auditor: z.literal(true).optional(),
-  })
+const StoredProfile = ProfileSummary.omit({ built_in: true })
+  .extend({ sealed: z.string() })
   .refine((p) => p.auditor || (OPERATOR_ENVIRONMENTS as readonly string[]).includes(p.environment), {
     message: 'only an auditor profile may name the Sandbox environment',
     path: ['environment'],
