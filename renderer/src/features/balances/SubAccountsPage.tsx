@@ -150,8 +150,11 @@ export function SubAccountsPage() {
       },
     }),
   ];
-  const indexes = useMemo(() => Array.from({ length: count }, (_, i) => i), [count]);
-  const table = useReactTable({ data: indexes, columns, getCoreRowModel: getCoreRowModel() });
+  // The table's rows are those in view only (each holds its position in the matrix): a row model of every
+  // sub-account was built again at each render, 1,000 rows for the 40 drawn (issue 25).
+  const first = items[0]?.index ?? 0;
+  const inView = useMemo(() => Array.from({ length: items.length }, (_, i) => first + i), [first, items.length]);
+  const table = useReactTable({ data: inView, columns, getCoreRowModel: getCoreRowModel() });
   const tableRows = table.getRowModel().rows;
 
   // The benchmark's finish line: real figures painted for the first complete page (cached or the exchange's).
@@ -263,8 +266,8 @@ export function SubAccountsPage() {
         </div>
         <div className="matrix-body" ref={scroller}>
           <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
-            {items.map((v) => {
-              const row = tableRows[v.index];
+            {items.map((v, i) => {
+              const row = tableRows[i];
               const r = matrix.rowAt(v.index);
               return row ? (
                 <div
