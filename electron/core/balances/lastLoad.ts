@@ -1,38 +1,17 @@
-import { z } from 'zod';
-import {
-  SubAccountCrossMarginBalance,
-  SubAccountFuturesBalance,
-  SubAccountMarginBalance,
-  SubAccountSpotBalance,
-} from '../../../shared/api/records.ts';
-import { DecimalString, isDecimalString } from '../../../shared/money.ts';
-import { UnreadRecord } from '../../../shared/unread.ts';
+import { isDecimalString } from '../../../shared/decimal.ts';
+import { LOAD_FIELDS, loadFieldProblem } from './lastLoadShape.ts';
 import type { SubAccountsRaw } from './load.ts';
 import type { BalanceStore } from './store.ts';
 
 // The last complete load of the sub-accounts, kept in the profile's balances file so that the next start
 // shows it at once (marked as cached) instead of waiting for 15 requests. Whoever can write the data
-// folder can edit that file: what is read back goes through the same record schemas as the exchange's
-// answers, and anything that does not fit refuses the whole copy (a copy missing one sub-account would
-// show wrong totals), with a log line; the page then waits for the exchange as on a first start.
+// folder can edit that file: what is read back is held to the rules of the record schemas the exchange's
+// answers went through (lastLoadShape.ts), and anything that does not fit refuses the whole copy (a copy
+// missing one sub-account would show wrong totals), with a log line; the page then waits for the
+// exchange as on a first start.
 
 /** A clock set back a little between two runs is no tampering; a load from the future is. */
 const FUTURE_SLACK_MS = 60_000;
-
-const CachedTicker = z.object({ currency_pair: z.string(), last: DecimalString }).strict();
-
-const CachedLoad = z
-  .object({
-    accounts: z.array(z.object({ uid: z.string(), name: z.string() }).strict()),
-    spot: z.array(SubAccountSpotBalance),
-    margin: z.array(SubAccountMarginBalance),
-    futures: z.array(SubAccountFuturesBalance),
-    cross: z.array(SubAccountCrossMarginBalance),
-    tickers: z.array(CachedTicker),
-    requests: z.number().int().nonnegative(),
-    unread: z.array(UnreadRecord),
-  })
-  .strict();
 
 export interface CachedSubAccounts {
   fetchedAt: number;
@@ -70,17 +49,16 @@ export function* readLastLoad(store: BalanceStore, now: number, log: (line: stri
     return refuse('it is not JSON');
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return refuse('it is not a load');
-  const extra = Object.keys(json).find((k) => !(k in CachedLoad.shape));
+  const load = json as Record<string, unknown>;
+  const extra = Object.keys(load).find((k) => !(k in LOAD_FIELDS));
   if (extra !== undefined) return refuse(`${extra}: Unrecognized key`);
-  const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(CachedLoad.shape)) {
+  for (const key of Object.keys(LOAD_FIELDS) as Array<keyof typeof LOAD_FIELDS>) {
     yield;
-    const parsed = schema.safeParse((json as Record<string, unknown>)[key]);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      return refuse(`${[key, ...issue.path].join('.')}: ${issue.message}`);
-    }
-    out[key] = parsed.data;
+    const problem = loadFieldProblem(key, load[key]);
+    if (problem) return refuse(problem);
   }
-  return { fetchedAt: at, raw: out as z.output<typeof CachedLoad> };
+  const raw = load as unknown as SubAccountsRaw;
+  // Of an unread record only its four fields, as the page shows them.
+  raw.unread = raw.unread.map(({ endpoint, record, field, problem }) => ({ endpoint, record, field, problem }));
+  return { fetchedAt: at, raw };
 }
