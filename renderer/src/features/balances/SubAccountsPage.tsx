@@ -58,7 +58,15 @@ export function SubAccountsPage() {
   const page = matrix.first;
   const count = page?.total_rows ?? 0;
 
-  const virtualizer = useVirtualizer({ count, getScrollElement: () => scroller.current, estimateSize: () => ROW_PX, overscan: 12 });
+  const virtualizer = useVirtualizer({
+    count,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_PX,
+    overscan: 12,
+    // The rows of the first commit: the window's height stands in for the list's box until it is measured,
+    // so that figures already asked for (a start on this page) are drawn by the first render, not a second.
+    initialRect: { width: 0, height: window.innerHeight },
+  });
   const items = virtualizer.getVirtualItems();
   const firstBlock = items.length ? Math.floor(items[0]!.index / BLOCK) : 0;
   const lastBlock = items.length ? Math.floor(items[items.length - 1]!.index / BLOCK) : 0;
