@@ -311,6 +311,26 @@ export function inBatch<A extends unknown[], T>(db: DB, tx: (...args: A) => T, .
   return tx(...args);
 }
 
+/** What the open batch of each store holds back (the spot market's balance changes, market/funds.ts). */
+const held = new WeakMap<DB, () => void>();
+
+/** Registers the writes the open batch holds back; writeHeld makes them. */
+export function holdWrites(db: DB, write: () => void): void {
+  held.set(db, write);
+}
+
+/**
+ * Makes the writes the open batch holds back. The batch's commit does, and so does everything but the
+ * market's order writes before it uses the store (server.ts before a handler, the admin API, the
+ * withdrawal life cycle), so that no reader ever sees a balance without its batch's orders.
+ */
+export function writeHeld(db: DB): void {
+  const write = held.get(db);
+  if (!write) return;
+  held.delete(db);
+  write();
+}
+
 /**
  * Runs `send` once the open batch has committed, at once when none is open: no answer tells of a
  * write (or of a read that saw one) that a crash could still undo. The answers of a batch then leave
@@ -328,7 +348,10 @@ export function afterCommit(db: DB, send: () => void): void {
  * the store rolled back, and those answers must not be trusted.
  */
 export function commitBatch(db: DB): void {
-  if (db.open && db.inTransaction) db.exec('COMMIT');
+  if (db.open && db.inTransaction) {
+    writeHeld(db);
+    db.exec('COMMIT');
+  }
   const queue = waiting.get(db);
   if (!queue) return;
   waiting.delete(db);

@@ -303,10 +303,11 @@ export class Market {
     const release = taker.locked - keep;
     if (release !== 0n) deltas.add(pocket, lockCurrency, release, -release, at.locked);
     taker.locked = keep;
-    deltas.apply(this.db);
     insertOrder(this.db, taker, pair);
-    if (result.rested) this.open.set(taker.id, taker);
     if (result.fills.length > 0) this.recordLast(pair, result.fills[result.fills.length - 1]!.price, ms);
+    // Last: what it adds to the batch's balances must not outlive a failed savepoint.
+    deltas.apply(this.db);
+    if (result.rested) this.open.set(taker.id, taker);
     if (result.fills.length > 0 || result.rested || result.stpCancelled.length > 0) this.touch(pair.id, ms);
     return taker;
   }

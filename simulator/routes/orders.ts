@@ -97,6 +97,7 @@ export function orderRoutes(): RouteDef[] {
       group: 'spot',
       status: 201,
       bucketSuffix: marketInBody,
+      holdsWrites: true,
       handler: ({ db, caller, body, nowSec }) => {
         const m = marketOf(db);
         return wire(m, m.place(caller.uid, parsePlace(m, body), nowSec));
