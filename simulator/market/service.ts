@@ -243,7 +243,6 @@ export class Market {
     }
     this.nextOrder++;
     onMove();
-    const house = spot(HOUSE_UID);
     const quotePlaces = pair.pp + pair.ap;
     for (const f of result.fills) {
       const maker = this.open.get(f.maker.id)!;
@@ -252,38 +251,8 @@ export class Market {
       const amount = fromScaled(f.lots, pair.ap);
       const price = fromScaled(f.price, pair.pp);
       const tradeId = this.nextTrade++;
-      const side = (o: OrderRec, role: 'taker' | 'maker'): FillRow => {
-        const p = pocketOf(o);
-        // The buyer pays quote from its lock and gets base less the fee; the seller the other way round.
-        const isBuy = o.side === 'buy';
-        const [paid, paidPlaces, got, gotPlaces, gotCurrency] = isBuy
-          ? [quote, quotePlaces, base, pair.ap, pair.base]
-          : [base, pair.ap, quote, quotePlaces, pair.quote];
-        const fee = got * (role === 'taker' ? TAKER_FEE : MAKER_FEE);
-        deltas.add(p, isBuy ? pair.quote : pair.base, 0n, -paid, paidPlaces);
-        deltas.add(p, gotCurrency, got * FEE_SCALE - fee, 0n, gotPlaces + FEE_PLACES);
-        deltas.add(house, gotCurrency, fee, 0n, gotPlaces + FEE_PLACES);
-        o.locked -= paid;
-        o.filledAmount += base;
-        o.filledTotal += quote;
-        o.fee += fee;
-        o.updateMs = ms;
-        return {
-          trade_id: tradeId,
-          uid: o.uid,
-          order_id: o.id,
-          pair: pair.id,
-          side: o.side,
-          role,
-          amount,
-          price,
-          fee: bigText(fee, gotPlaces + FEE_PLACES),
-          fee_currency: gotCurrency,
-          text: o.text,
-          ts_ms: ms,
-        };
-      };
-      insertTrade(this.db, side(taker, 'taker'), side(maker, 'maker'));
+      const fill: Fill = { pair, tradeId, base, quote, amount, price, ms };
+      insertTrade(this.db, settle(fill, taker, 'taker', deltas), settle(fill, maker, 'maker', deltas));
       maker.left = fromScaled(f.maker.left, pair.ap);
       if (f.maker.left === 0) this.finish(maker, 'closed', 'filled', deltas);
       else updateOrder(this.db, maker, pair);
@@ -363,6 +332,60 @@ export class Market {
     ).run(pair.id, price, ms);
     if (pair.quote === 'USDT') stmt(this.db, 'UPDATE prices SET usdt = ? WHERE currency = ?').run(price, pair.base);
   }
+}
+
+/** One trade of an order, as both of its sides settle it. */
+interface Fill {
+  pair: PairInfo;
+  tradeId: number;
+  /** Lots, and notional units (ticks × lots). */
+  base: bigint;
+  quote: bigint;
+  /** The same as decimal strings, and the price. */
+  amount: string;
+  price: string;
+  ms: number;
+}
+
+const HOUSE = spot(HOUSE_UID);
+
+/**
+ * One side of a trade: its money moves (the buyer pays quote from its lock and gets base less the fee;
+ * the seller the other way round; the fee goes to the house), its order's figures, and its fill row.
+ * A function of the module, not a closure made per fill: tsx names every closure it makes (keepNames).
+ */
+function settle(f: Fill, o: OrderRec, role: 'taker' | 'maker', deltas: Deltas): FillRow {
+  const { pair } = f;
+  const p = pocketOf(o);
+  const quotePlaces = pair.pp + pair.ap;
+  const isBuy = o.side === 'buy';
+  const paid = isBuy ? f.quote : f.base;
+  const got = isBuy ? f.base : f.quote;
+  const gotPlaces = (isBuy ? pair.ap : quotePlaces) + FEE_PLACES;
+  const gotCurrency = isBuy ? pair.base : pair.quote;
+  const fee = got * (role === 'taker' ? TAKER_FEE : MAKER_FEE);
+  deltas.add(p, isBuy ? pair.quote : pair.base, 0n, -paid, isBuy ? quotePlaces : pair.ap);
+  deltas.add(p, gotCurrency, got * FEE_SCALE - fee, 0n, gotPlaces);
+  deltas.add(HOUSE, gotCurrency, fee, 0n, gotPlaces);
+  o.locked -= paid;
+  o.filledAmount += f.base;
+  o.filledTotal += f.quote;
+  o.fee += fee;
+  o.updateMs = f.ms;
+  return {
+    trade_id: f.tradeId,
+    uid: o.uid,
+    order_id: o.id,
+    pair: pair.id,
+    side: o.side,
+    role,
+    amount: f.amount,
+    price: f.price,
+    fee: bigText(fee, gotPlaces),
+    fee_currency: gotCurrency,
+    text: o.text,
+    ts_ms: f.ms,
+  };
 }
 
 function scaledOf(s: string, places: number): number {
