@@ -239,8 +239,12 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   });
   app.decorateRequest('sandbox', null);
   app.removeAllContentTypeParsers();
-  // Every body is read as bytes: the signature covers the exact bytes sent (§5.8).
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // Every body is read as bytes: the signature covers the exact bytes sent (§5.8). JSON is named as well
+  // as '*': fastify caches the parser it finds for a Content-Type only when it finds it by name, and
+  // parsed the header of every request that fell through to '*'.
+  const asBytes = (_req: FastifyRequest, body: Buffer, done: (err: null, body: Buffer) => void) => done(null, body);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, asBytes);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, asBytes);
 
   const unrouted = (method: string, sub: string): BucketRef => {
     // Unknown paths still count (every request does), per IP, in one bucket per rule, so that
