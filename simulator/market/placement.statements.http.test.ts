@@ -4,12 +4,15 @@ import { OrderBook, SpotOrder } from '../../shared/api/orders.ts';
 import { commitBatch } from '../db.ts';
 import { parsePlace } from '../routes/orderParams.ts';
 import { useClient } from '../testkit/client.ts';
+import type { OrderRec } from './records.ts';
+import { fromScaled } from './scaled.ts';
 import { marketOf } from './service.ts';
 
 // What placements cost the store (issue 25: "a placement is one SQLite transaction of prepared
 // statements"): the orders of one batch (db.ts inBatch) read each balance they change once and write it
-// once, adding in place, when the batch commits; both sides of a trade are one INSERT; the taker one
-// INSERT and each maker one UPDATE. Recorded at the statements themselves, through HTTP and in-process.
+// once, adding in place, when the batch commits; both sides of a trade are one INSERT; each order is
+// written once per batch (an INSERT when it is new, else an UPDATE). Recorded at the statements
+// themselves, through HTTP and in-process.
 
 const c = useClient();
 
@@ -76,6 +79,23 @@ test('the orders of one batch read and write each balance once between them', ()
   });
   expect(touching(sql, 'balances')).toEqual(['SELECT', 'UPDATE']);
   expect(touching(sql, 'spot_orders')).toEqual(Array(4).fill('INSERT'));
+});
+
+test('an order that a later order of its batch fills is written once, with its last figures', () => {
+  const m = marketOf(c.s.db);
+  const pair = m.pairs.get('ETH_USDT')!;
+  const inside = fromScaled(m.book('ETH_USDT').bestPrice('sell')! - 1, pair.pp);
+  const now = c.s.clock.now();
+  let maker: OrderRec | undefined;
+  const { sql } = recordedNow(() => {
+    maker = m.place(c.subs[0]!.uid, parsePlace(m, { currency_pair: 'ETH_USDT', side: 'sell', amount: '0.01', price: inside }), now);
+    m.place(c.main.uid, parsePlace(m, { currency_pair: 'ETH_USDT', side: 'buy', amount: '0.01', price: inside }), now);
+    commitBatch(c.s.db);
+  });
+  expect(touching(sql, 'spot_orders')).toEqual(['INSERT', 'INSERT']);
+  expect(touching(sql, 'spot_fills')).toEqual(['INSERT']);
+  const stored = c.s.db.prepare('SELECT status, left_amount, filled_amount FROM spot_orders WHERE id = ?').get(maker!.id);
+  expect(stored).toEqual({ status: 'closed', left_amount: '0', filled_amount: '0.01' });
 });
 
 function recordedNow(work: () => void): { sql: string[] } {

@@ -114,57 +114,6 @@ export function fromRow(r: Row, pairs: ReadonlyMap<string, Scales>): OrderRec {
   };
 }
 
-export function insertOrder(db: DB, o: OrderRec, pair: Scales): void {
-  const at = placesOf(pair, o.side);
-  stmt(
-    db,
-    `INSERT INTO spot_orders (id, uid, text, pair, type, account, side, amount, price, tif, left_amount, filled_amount, filled_total,
-    fee, fee_currency, locked, stp_id, stp_act, status, finish_as, create_ms, update_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    o.id,
-    o.uid,
-    o.text,
-    o.pair,
-    o.type,
-    o.account,
-    o.side,
-    o.amount,
-    o.price,
-    o.tif,
-    o.left,
-    bigText(o.filledAmount, at.base),
-    bigText(o.filledTotal, at.quote),
-    bigText(o.fee, at.fee),
-    o.feeCurrency,
-    bigText(o.locked, at.locked),
-    o.stpId,
-    o.stpAct,
-    o.status,
-    o.finishAs,
-    o.createMs,
-    o.updateMs,
-  );
-}
-
-export function updateOrder(db: DB, o: OrderRec, pair: Scales): void {
-  const at = placesOf(pair, o.side);
-  stmt(
-    db,
-    `UPDATE spot_orders SET left_amount = ?, filled_amount = ?, filled_total = ?, fee = ?, locked = ?, status = ?, finish_as = ?,
-    update_ms = ? WHERE id = ?`,
-  ).run(
-    o.left,
-    bigText(o.filledAmount, at.base),
-    bigText(o.filledTotal, at.quote),
-    bigText(o.fee, at.fee),
-    bigText(o.locked, at.locked),
-    o.status,
-    o.finishAs,
-    o.updateMs,
-    o.id,
-  );
-}
-
 export function loadOrder(db: DB, id: number, pairs: ReadonlyMap<string, Scales>): OrderRec | undefined {
   const r = stmt(db, 'SELECT * FROM spot_orders WHERE id = ?').get(id) as Row | undefined;
   return r && fromRow(r, pairs);
@@ -270,40 +219,6 @@ export interface FillRow {
   fee_currency: string;
   text: string;
   ts_ms: number;
-}
-
-/** Both sides of a trade, taker first, in one statement. */
-export function insertTrade(db: DB, t: FillRow, m: FillRow): void {
-  stmt(
-    db,
-    `INSERT INTO spot_fills (trade_id, uid, order_id, pair, side, role, amount, price, fee, fee_currency, text, ts_ms)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-  ).run(
-    t.trade_id,
-    t.uid,
-    t.order_id,
-    t.pair,
-    t.side,
-    t.role,
-    t.amount,
-    t.price,
-    t.fee,
-    t.fee_currency,
-    t.text,
-    t.ts_ms,
-    m.trade_id,
-    m.uid,
-    m.order_id,
-    m.pair,
-    m.side,
-    m.role,
-    m.amount,
-    m.price,
-    m.fee,
-    m.fee_currency,
-    m.text,
-    m.ts_ms,
-  );
 }
 
 export function tradeWire(f: FillRow): SpotTrade {
