@@ -1,5 +1,5 @@
 import { isDecimalString } from '../../../shared/decimal.ts';
-import { LOAD_FIELDS, loadFieldProblem } from './lastLoadShape.ts';
+import { LOAD_FIELDS, loadFieldProblem, loadRecordProblem } from './lastLoadShape.ts';
 import type { SubAccountsRaw } from './load.ts';
 import type { BalanceStore } from './store.ts';
 
@@ -9,6 +9,9 @@ import type { BalanceStore } from './store.ts';
 // answers went through (lastLoadShape.ts), and anything that does not fit refuses the whole copy (a copy
 // missing one sub-account would show wrong totals), with a log line; the page then waits for the
 // exchange as on a first start.
+
+/** Records checked between two yields: what else the process serves waits for one such step at most. */
+export const RECORDS_PER_STEP = 100;
 
 /** A clock set back a little between two runs is no tampering; a load from the future is. */
 const FUTURE_SLACK_MS = 60_000;
@@ -54,7 +57,16 @@ export function* readLastLoad(store: BalanceStore, now: number, log: (line: stri
   if (extra !== undefined) return refuse(`${extra}: Unrecognized key`);
   for (const key of Object.keys(LOAD_FIELDS) as Array<keyof typeof LOAD_FIELDS>) {
     yield;
-    const problem = loadFieldProblem(key, load[key]);
+    const value = load[key];
+    if (key !== 'requests' && Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        if (i > 0 && i % RECORDS_PER_STEP === 0) yield;
+        const problem = loadRecordProblem(key, i, value[i]);
+        if (problem) return refuse(problem);
+      }
+      continue;
+    }
+    const problem = loadFieldProblem(key, value);
     if (problem) return refuse(problem);
   }
   const raw = load as unknown as SubAccountsRaw;

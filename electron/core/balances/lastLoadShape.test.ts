@@ -8,7 +8,7 @@ import {
 } from '../../../shared/api/records.ts';
 import { DecimalString } from '../../../shared/money.ts';
 import { UnreadRecord } from '../../../shared/unread.ts';
-import { LOAD_FIELDS, loadFieldProblem } from './lastLoadShape.ts';
+import { LOAD_FIELDS, LOAD_RECORDS, loadFieldProblem, loadRecordProblem } from './lastLoadShape.ts';
 
 // The kept load is checked by hand (lastLoadShape.ts) instead of through the record schemas, for the
 // speed of a start. This holds it to the schemas' verdict: a valid copy, then every field of it replaced
@@ -86,6 +86,11 @@ function verdicts(key: keyof typeof LOAD_FIELDS, edited: unknown) {
   const parsed = SCHEMAS[key].safeParse(edited);
   const expected = parsed.success ? null : [key, ...parsed.error.issues[0]!.path].join('.');
   const problem = loadFieldProblem(key, edited);
+  // A list read back in steps (lastLoad.ts) is checked record by record: the same first problem.
+  if (key !== 'requests' && Array.isArray(edited)) {
+    const byRecord = edited.map((r, i) => loadRecordProblem(key as keyof typeof LOAD_RECORDS, i, r)).find((p) => p !== null) ?? null;
+    expect(byRecord).toBe(problem);
+  }
   return { expected, got: problem === null ? null : problem.slice(0, problem.indexOf(': ')) };
 }
 

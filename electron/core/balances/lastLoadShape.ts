@@ -92,27 +92,41 @@ const crossAccount = object({
   risk: decimal,
 });
 
-/** The load's lists, each checked as its records were when they arrived (records.ts), and its own fields. */
+/** One record of each of the load's lists, checked as it was when it arrived (records.ts). */
+export const LOAD_RECORDS = {
+  accounts: object({ uid: string, name: string }, { strict: true }),
+  spot: object({ uid: string, available: decimals, locking: decimals }, { optional: ['locking'] }),
+  margin: object({ uid: string, available: arrayOf(object({ currency_pair: string, base: marginSide, quote: marginSide })) }),
+  futures: object({ uid: string, available: recordOf(futuresAccount) }),
+  cross: object({ uid: string, available: crossAccount }),
+  tickers: object({ currency_pair: string, last: decimal }, { strict: true }),
+  unread: object({ endpoint: string, record: string, field: string, problem: string }),
+} satisfies Record<string, Check>;
+
+/** The load's fields: its lists, and the count of requests it took. */
 export const LOAD_FIELDS = {
-  accounts: arrayOf(object({ uid: string, name: string }, { strict: true })),
-  spot: arrayOf(object({ uid: string, available: decimals, locking: decimals }, { optional: ['locking'] })),
-  margin: arrayOf(object({ uid: string, available: arrayOf(object({ currency_pair: string, base: marginSide, quote: marginSide })) })),
-  futures: arrayOf(object({ uid: string, available: recordOf(futuresAccount) })),
-  cross: arrayOf(object({ uid: string, available: crossAccount })),
-  tickers: arrayOf(object({ currency_pair: string, last: decimal }, { strict: true })),
+  ...(Object.fromEntries(Object.entries(LOAD_RECORDS).map(([k, c]) => [k, arrayOf(c)])) as Record<keyof typeof LOAD_RECORDS, Check>),
   requests: (v: unknown) => {
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new ShapeProblem('must be a whole number, 0 or more');
   },
-  unread: arrayOf(object({ endpoint: string, record: string, field: string, problem: string })),
 } satisfies Record<string, Check>;
 
-/** Checks the load's field `key`; answers "key.path: problem" when it does not fit, else null. */
-export function loadFieldProblem(key: keyof typeof LOAD_FIELDS, value: unknown): string | null {
+function problemOf(path: Array<string | number>, run: () => void): string | null {
   try {
-    at(key, () => LOAD_FIELDS[key](value));
+    path.reduceRight<() => void>((inner, key) => () => at(key, inner), run)();
     return null;
   } catch (e) {
     if (!(e instanceof ShapeProblem)) throw e;
     return `${e.path.join('.')}: ${e.message}`;
   }
+}
+
+/** Checks the load's field `key`; answers "key.path: problem" when it does not fit, else null. */
+export function loadFieldProblem(key: keyof typeof LOAD_FIELDS, value: unknown): string | null {
+  return problemOf([key], () => LOAD_FIELDS[key](value));
+}
+
+/** Checks record `i` of the list `key` alone (a list checked in steps): the same answer as loadFieldProblem's. */
+export function loadRecordProblem(key: keyof typeof LOAD_RECORDS, i: number, record: unknown): string | null {
+  return problemOf([key, i], () => LOAD_RECORDS[key](record));
 }
