@@ -1,11 +1,11 @@
-import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { WITHDRAWAL_STATUSES } from '../../../../shared/api/statuses.ts';
 import type { HistoryFilters, HistorySort, WithdrawalRow } from '../../../../shared/history.ts';
 import { groupDigits } from '../../../../shared/digits.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { withWords } from '../../components/withWords.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
+import { SendPanel } from '../approvals/panels.ts';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
@@ -13,13 +13,13 @@ import { FIRST_SORT, usePrefetchFirstPage } from './queries.ts';
 import { SyncLine } from './SyncLine.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { time } from './time.ts';
+import { UnsentPanel } from './UnsentPanel.tsx';
 import { WithdrawalDetail } from './WithdrawalDetail.tsx';
 import './history.css';
 
 // The list paints from code that loads no schema library: the forms above it (a new withdrawal, the
-// acknowledgement of an outflow) check with zod and load beside the first rows, not before them (issue 25).
-const SendPanel = lazy(() => withWords(import('../approvals/index.ts')).then((m) => ({ default: m.SendPanel })));
-const UnsentPanel = lazy(() => withWords(import('./UnsentPanel.tsx')).then((m) => ({ default: m.UnsentPanel })));
+// acknowledgement of an outflow) check with zod and load when they are opened or have something to
+// acknowledge, not before the rows nor during the first interactions with them (issue 25).
 
 const COLUMNS: Column<WithdrawalRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.timestamp) },
@@ -121,9 +121,7 @@ export function WithdrawalsPage() {
           Export CSV
         </button>
       </div>
-      <Suspense fallback={null}>
-        <SendPanel />
-      </Suspense>
+      <SendPanel />
       <SyncLine />
       {exported && (
         <p className="muted small" role="status">
@@ -131,9 +129,7 @@ export function WithdrawalsPage() {
         </p>
       )}
       {exportError && <ErrorPanel error={exportError} />}
-      <Suspense fallback={null}>
-        <UnsentPanel />
-      </Suspense>
+      <UnsentPanel />
       <Filters
         value={filters}
         onChange={onFilters}
