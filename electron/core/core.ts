@@ -325,10 +325,11 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     if (!AUDITOR_CHANNELS.has(name) && session.isAuditor()) return { ok: false, error: toErrorBody(new AuditorProfileError(), name) };
     const parsed = channels[name].request.safeParse(payload ?? {});
     if (!parsed.success) return { ok: false, error: refusedRequest(name, parsed.error.issues[0]!) };
-    if (!BEFORE_START_UP.has(name)) await startUp.begin();
+    const first = BEFORE_START_UP.has(name);
+    if (!first) await startUp.begin();
     try {
       const handler = handlers[name] as (req: unknown, deps: HandlerDeps) => Promise<unknown>;
-      const answer = await handler(parsed.data, deps);
+      const answer = await (first ? startUp.answerFirst(() => handler(parsed.data, deps)) : handler(parsed.data, deps));
       // Exchange answers were checked where they arrived (the client); a reply that fails its channel's
       // schema here is the desk's own bug (a journal or settings file it wrote, a handler's mistake).
       const checked = channels[name].response.safeParse(answer);

@@ -27,6 +27,8 @@ export class StartUp {
   private readonly done: Promise<void>;
   private resolve: () => void = () => {};
   private readonly timer: ReturnType<typeof setTimeout>;
+  /** BEFORE_START_UP reads being answered. */
+  private early = 0;
 
   /** `run`: the start-up work, synchronous; what it starts in the background goes on after it returns. */
   constructor(
@@ -51,8 +53,18 @@ export class StartUp {
     if (this.state !== 'waiting') return this.done;
     this.state = 'scheduled';
     clearTimeout(this.timer);
-    setImmediate(() => this.runNow());
+    if (this.early === 0) setImmediate(() => this.runNow());
     return this.done;
+  }
+
+  /** One of the BEFORE_START_UP reads: a start-up asked meanwhile runs once none is being answered. */
+  async answerFirst<T>(read: () => Promise<T>): Promise<T> {
+    this.early++;
+    try {
+      return await read();
+    } finally {
+      if (--this.early === 0 && this.state === 'scheduled') setImmediate(() => this.runNow());
+    }
   }
 
   /** Runs the work now, unless it ran (a core made without a host to wait for). */
