@@ -261,11 +261,15 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     if (!service) {
       const file = opts.dataDir ? join(opts.dataDir, 'balances', `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`) : null;
       service = new BalancesService({
-        // A timer of a profile that is no longer active must not read with another profile's key.
+        // A timer of a profile that is no longer active must not read with another profile's key. The
+        // matrix is answered from the kept load before the start-up; its load from the exchange waits for it.
         client: () => {
-          const s = session.active();
-          if (s.id !== id) throw new NoProfileError();
-          return s.client;
+          const active = () => {
+            const s = session.active();
+            if (s.id !== id) throw new NoProfileError();
+            return s.client;
+          };
+          return startUp.started ? active() : startUp.begin().then(active);
         },
         store: new BalanceStore(file),
         events: {

@@ -59,6 +59,11 @@ describe("the desk's start-up", () => {
     const home = join(sb.dir, 'home');
     const first = open(home);
     const total = await call<ChannelResponse<'totalBalance'>>(first, 'totalBalance', { currency: 'USDT' });
+    await call(first, 'balancesMatrix');
+    await expect
+      .poll(async () => (await call<ChannelResponse<'balancesMatrix'>>(first, 'balancesMatrix')).status.source, { timeout: 20_000 })
+      .toBe('exchange');
+    const loaded = await call<ChannelResponse<'balancesMatrix'>>(first, 'balancesMatrix');
     await first.close();
     opened.pop();
     wire.length = 0;
@@ -70,12 +75,20 @@ describe("the desk's start-up", () => {
     expect(known?.data).toEqual(total);
     expect((await next.invoke('vaultStatus', {})).ok).toBe(true);
     expect((await next.invoke('deskStatus', {})).ok).toBe(true);
+    // The Sub-accounts matrix from its last load, while the load it starts waits for the start-up.
+    const matrix = await call<ChannelResponse<'balancesMatrix'>>(next, 'balancesMatrix');
+    expect(matrix.status).toMatchObject({ source: 'cache', fetched_at: loaded.status.fetched_at });
+    expect(matrix.rows).toEqual(loaded.rows);
     // The session, its clock, the journal's reconciliation and the history's sync have not started yet.
     expect(wire).toEqual([]);
 
-    // Any other channel starts it, and is answered once it ran.
+    // Then the start-up runs, the matrix's load with it; any other channel waits for it and is answered once it ran.
     expect((await next.invoke('journalStatus', {})).ok).toBe(true);
     await expect.poll(() => wire.some((l) => l === 'GET /wallet/withdrawals')).toBe(true);
+    await expect.poll(() => wire.some((l) => l === 'GET /sub_accounts')).toBe(true);
+    await expect
+      .poll(async () => (await call<ChannelResponse<'balancesMatrix'>>(next, 'balancesMatrix')).status.source, { timeout: 20_000 })
+      .toBe('exchange');
   }, 60_000);
 
   it('lets a withdrawal asked during it go out only after the journal is reconciled with the exchange', async () => {

@@ -17,6 +17,8 @@ export const BEFORE_START_UP: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'deskStatus',
   'noticesList',
   'unreadRecords',
+  // The Sub-accounts matrix from its last load (valued in steps meanwhile); the load it starts waits.
+  'balancesMatrix',
 ]);
 
 /** A desk no window asks anything of still resumes its unfinished writes, this long after it opened. */

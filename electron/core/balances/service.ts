@@ -40,7 +40,8 @@ export interface BalancesEvents {
 }
 
 export interface BalancesServiceOptions {
-  client: () => ApiClient;
+  /** The active profile's client; a promise while the core's start-up has not run (startUp.ts). */
+  client: () => ApiClient | Promise<ApiClient>;
   store: BalanceStore;
   events: BalancesEvents;
   now?: () => number;
@@ -180,9 +181,9 @@ export class BalancesService {
   }
 
   private async takeSnapshot(currency: string, priority: Priority): Promise<void> {
-    const t = await this.opts
-      .client()
-      .request({ method: 'GET', path: '/wallet/total_balance', query: [['currency', currency]], priority }, TotalBalance);
+    const t = await (
+      await this.opts.client()
+    ).request({ method: 'GET', path: '/wallet/total_balance', query: [['currency', currency]], priority }, TotalBalance);
     this.recordTotal(currency, t.total.amount);
   }
 
@@ -217,7 +218,7 @@ export class BalancesService {
         this.opts.events.progress({ scope: 'sub_accounts', loaded, total, done: false, error: null });
       };
       try {
-        const raw = await loadSubAccounts(this.opts.client(), priority, progress);
+        const raw = await loadSubAccounts(await this.opts.client(), priority, progress);
         // The exchange's figures supersede the kept ones, read back or not.
         this.cachedSteps = null;
         this.entries = entriesOf(raw);
@@ -410,7 +411,7 @@ export class BalancesService {
 
   /** The main account's own accounts, read fresh (the Overview's refresh). */
   async main(quote: string, priority: Priority = 'visible'): Promise<MainBalances> {
-    const raw = await loadMain(this.opts.client(), priority);
+    const raw = await loadMain(await this.opts.client(), priority);
     const prices = new Prices(raw.tickers);
     const available: Record<string, string> = {},
       locked: Record<string, string> = {};
