@@ -39,7 +39,8 @@ export class StartUp {
     latestMs = START_UP_AT_THE_LATEST_MS,
   ) {
     this.done = new Promise<void>((r) => (this.resolve = r));
-    this.timer = setTimeout(() => void this.begin(), latestMs);
+    // Also the bound of a start-up asked while a first read is being answered.
+    this.timer = setTimeout(() => this.runNow(), latestMs);
     this.timer.unref?.();
   }
 
@@ -54,7 +55,6 @@ export class StartUp {
   begin(): Promise<void> {
     if (this.state !== 'waiting') return this.done;
     this.state = 'scheduled';
-    clearTimeout(this.timer);
     if (this.early === 0) setImmediate(() => this.runNow());
     return this.done;
   }
