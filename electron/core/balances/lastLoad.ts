@@ -16,6 +16,9 @@ import type { BalanceStore } from './store.ts';
 // answers, and anything that does not fit refuses the whole copy (a copy missing one sub-account would
 // show wrong totals), with a log line; the page then waits for the exchange as on a first start.
 
+/** Records parsed between two yields: what else the process serves waits for one such step at most. */
+export const RECORDS_PER_STEP = 100;
+
 /** A clock set back a little between two runs is no tampering; a load from the future is. */
 const FUTURE_SLACK_MS = 60_000;
 
@@ -49,8 +52,9 @@ export function saveLastLoad(store: BalanceStore, fetchedAt: number, raw: SubAcc
 
 /**
  * The kept load, parsed again; null when there is none or it is refused (said in the log). A generator
- * that yields between its parts (the JSON, then each list): 1,000 sub-accounts take a few hundred ms in a
- * process that just started, and the caller lets other work (the window's requests) run in between.
+ * that yields between its parts (the JSON, then every RECORDS_PER_STEP records of each list): 1,000
+ * sub-accounts take a few hundred ms in a process that just started, and the caller lets other work (the
+ * window's first files and reads, issue 25) run in between.
  */
 export function* readLastLoad(store: BalanceStore, now: number, log: (line: string) => void): Generator<void, CachedSubAccounts | null> {
   const row = store.lastLoad();
@@ -75,7 +79,22 @@ export function* readLastLoad(store: BalanceStore, now: number, log: (line: stri
   const out: Record<string, unknown> = {};
   for (const [key, schema] of Object.entries(CachedLoad.shape)) {
     yield;
-    const parsed = schema.safeParse((json as Record<string, unknown>)[key]);
+    const value = (json as Record<string, unknown>)[key];
+    if (schema instanceof z.ZodArray && Array.isArray(value)) {
+      const items: unknown[] = [];
+      for (const [i, item] of value.entries()) {
+        if (i > 0 && i % RECORDS_PER_STEP === 0) yield;
+        const parsed = (schema.element as z.ZodType).safeParse(item);
+        if (!parsed.success) {
+          const issue = parsed.error.issues[0]!;
+          return refuse(`${[key, i, ...issue.path].join('.')}: ${issue.message}`);
+        }
+        items.push(parsed.data);
+      }
+      out[key] = items;
+      continue;
+    }
+    const parsed = schema.safeParse(value);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;
       return refuse(`${[key, ...issue.path].join('.')}: ${issue.message}`);

@@ -17,7 +17,7 @@ import {
 import type { ApiClient, Priority } from '../client/client.ts';
 import { cellsOf } from './amounts.ts';
 import { conditionsOf } from './alerts.ts';
-import { readLastLoad, saveLastLoad } from './lastLoad.ts';
+import { readLastLoad, RECORDS_PER_STEP, saveLastLoad } from './lastLoad.ts';
 import { loadMain, loadSubAccounts, type SubAccountsRaw } from './load.ts';
 import { entriesOf, kindsOf, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
 import { recall, remember, type LastKnown, type LastKnownChannel } from './lastKnown.ts';
@@ -111,6 +111,19 @@ export class BalancesService {
       requests: cached.raw.requests,
       unread: cached.raw.unread,
     };
+    yield* this.valuing('USDT');
+  }
+
+  /** The rows in `quote`, valued RECORDS_PER_STEP sub-accounts a step (warmUp). */
+  private *valuing(quote: string): Generator<void> {
+    if (this.rows.has(quote)) return;
+    const prices = this.prices ?? new Prices([]);
+    const rows: MatrixRow[] = [];
+    for (const [i, e] of this.entries.entries()) {
+      if (i > 0 && i % RECORDS_PER_STEP === 0) yield;
+      rows.push(rowOf(e, prices, quote, 0));
+    }
+    this.rows.set(quote, rows);
   }
 
   /**
