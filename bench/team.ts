@@ -94,12 +94,18 @@ async function main(): Promise<void> {
     };
     for (const i of [1, 2]) {
       // Each makes their key at their own desk; desk A proposes them by its enrolment code.
-      const made = await ok<{ enrolment: string }>(
+      const made = await ok<{ enrolment: string; fingerprint: string }>(
         desks[i]!.invokeConfirm('confirmMakeOperatorKey', { name: NAMES[i], passphrase: PASS[i] }),
       );
       const id = (
         await ok<{ id: string }>(
-          a.invokeConfirm('confirmProposeOperator', { name: NAMES[i], enrolment: made.enrolment, by: ids[0], passphrase: PASS[0] }),
+          a.invokeConfirm('confirmProposeOperator', {
+            name: NAMES[i],
+            enrolment: made.enrolment,
+            enrolment_fingerprint: made.fingerprint,
+            by: ids[0],
+            passphrase: PASS[0],
+          }),
         )
       ).id;
       ids.push(id);

@@ -59,8 +59,9 @@ export const confirmChannels = {
   },
   /**
    * Proposes a new operator, the proposer signing. Their key: sealed here by `new_passphrase`, or made at
-   * their own desk (confirmMakeOperatorKey) and named by its `enrolment` code. It takes effect after the
-   * quorum and the cooling-off.
+   * their own desk (confirmMakeOperatorKey) and named by its `enrolment` code, with the
+   * `enrolment_fingerprint` the new operator read to the proposer apart from the code (a relay that swapped
+   * the key in the code cannot match it). It takes effect after the quorum and the cooling-off.
    */
   confirmProposeOperator: {
     request: z
@@ -68,6 +69,7 @@ export const confirmChannels = {
         name: OperatorName,
         new_passphrase: Passphrase.optional(),
         enrolment: z.string().trim().min(1, 'an enrolment code is required').max(400).optional(),
+        enrolment_fingerprint: z.string().trim().min(1, 'type the fingerprint the new operator read to you').max(64).optional(),
         by: z.string().min(1).max(64),
         passphrase: z.string().min(1).max(1024),
         /** What they may sign; signed into the proposal. Absent: admin, as every operator before roles. */
@@ -77,13 +79,17 @@ export const confirmChannels = {
       .refine((r) => (r.new_passphrase === undefined) !== (r.enrolment === undefined), {
         message: "give either the new operator's passphrase or the enrolment code from their desk, not both",
         path: ['enrolment'],
+      })
+      .refine((r) => (r.enrolment === undefined) === (r.enrolment_fingerprint === undefined), {
+        message: 'an enrolment code goes with the fingerprint the new operator read to you from their desk',
+        path: ['enrolment_fingerprint'],
       }),
     response: z.object({ id: z.string() }),
   },
   /** Makes a not-yet-proposed operator's key at their own desk; only its enrolment code (id and public key) leaves it. */
   confirmMakeOperatorKey: {
     request: z.object({ name: OperatorName, passphrase: Passphrase }).strict(),
-    response: z.object({ id: z.string(), enrolment: z.string() }),
+    response: z.object({ id: z.string(), enrolment: z.string(), fingerprint: z.string() }),
   },
 } as const;
 

@@ -388,7 +388,9 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
           answer = {
             id: await a.proposeOperator(
               req.name!,
-              req.enrolment !== undefined ? { enrolment: req.enrolment } : { passphrase: req.new_passphrase! },
+              req.enrolment !== undefined
+                ? { enrolment: req.enrolment, fingerprint: req.enrolment_fingerprint! }
+                : { passphrase: req.new_passphrase! },
               req.by!,
               req.passphrase!,
               req.role as Role | undefined,

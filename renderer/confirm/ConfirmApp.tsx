@@ -235,6 +235,7 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
   const [name, setName] = useState('');
   const [newPass, setNewPass] = useState('');
   const [code, setCode] = useState('');
+  const [heard, setHeard] = useState('');
   const [by, setBy] = useState(state.operators[0]?.id ?? '');
   const [role, setRole] = useState<Role>(DEFAULT_ROLE);
   const [pass, setPass] = useState('');
@@ -246,12 +247,13 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
     setError(null);
     try {
       // A code means their key was made at their own desk: no passphrase of theirs is typed here.
-      const key = code.trim() ? { enrolment: code.trim() } : { new_passphrase: newPass };
+      const key = code.trim() ? { enrolment: code.trim(), enrolment_fingerprint: heard } : { new_passphrase: newPass };
       const r = await desk.confirmProposeOperator({ name, ...key, by, passphrase: pass, role });
       if (r.ok) {
         setName('');
         setNewPass('');
         setCode('');
+        setHeard('');
         setPass('');
         onDone(
           `Operator ${name} proposed; they can sign once the quorum approves and the cooling-off has passed (see the Approvals page).`,
@@ -274,6 +276,17 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
             Enrolment code from their desk (their key stays there)
             <input value={code} onChange={(e) => setCode(e.target.value)} aria-label="Enrolment code" />
           </label>
+          {code.trim() && (
+            <label>
+              Their key&apos;s fingerprint, as they read it to you from their desk (not from the code&apos;s message)
+              <input
+                value={heard}
+                onChange={(e) => setHeard(e.target.value)}
+                aria-label="Key fingerprint"
+                placeholder="XXXX-XXXX-XXXX-XXXX-XXXX"
+              />
+            </label>
+          )}
           {!code.trim() && (
             <label>
               Or their passphrase, to make their key at this desk (they type it)

@@ -16,6 +16,7 @@ const STATE: ConfirmState = {
   unavailable: null,
 };
 const CODE = 'tdop1.9b1d.MCowBQYDK2VwAyEAq83vEixV7vXkE8hCj1cYb0ZfN8Gr3xo9U1oI7T4W0yY=';
+const FINGERPRINT = '3F2A-9BC1-0D4E-77A0-C5B2';
 
 function desk() {
   const calls: [string, unknown][] = [];
@@ -23,7 +24,7 @@ function desk() {
     confirmState: async () => ({ ok: true, data: STATE }),
     confirmMakeOperatorKey: async (r: unknown) => {
       calls.push(['make', r]);
-      return { ok: true, data: { id: '9b1d', enrolment: CODE } };
+      return { ok: true, data: { id: '9b1d', enrolment: CODE, fingerprint: FINGERPRINT } };
     },
     confirmProposeOperator: async (r: unknown) => {
       calls.push(['propose', r]);
@@ -38,7 +39,7 @@ function desk() {
 }
 
 describe('an operator key made at its operator’s own desk', () => {
-  it('is made from a name and passphrase typed here, and shows the enrolment code to hand on', async () => {
+  it('is made from a name and passphrase typed here, and shows the enrolment code and the fingerprint to read out', async () => {
     const d = desk();
     render(<ConfirmApp desk={d.api} />);
     const card = await screen.findByRole('group', { name: 'Make my operator key' });
@@ -47,10 +48,11 @@ describe('an operator key made at its operator’s own desk', () => {
     await userEvent.type(within(card).getByLabelText('Your passphrase'), 'bob passphrase 22');
     await userEvent.click(within(card).getByRole('button', { name: 'Make my key' }));
     expect(((await within(card).findByLabelText('Enrolment code')) as HTMLTextAreaElement).value).toBe(CODE);
+    expect(within(card).getByTestId('enrolment-fingerprint').textContent).toBe(FINGERPRINT);
     expect(d.calls).toEqual([['make', { name: 'Bob', passphrase: 'bob passphrase 22' }]]);
   });
 
-  it('is proposed at another desk by its code alone, and a refusal is shown as the core words it', async () => {
+  it('is proposed at another desk by its code and the fingerprint heard, and a refusal is shown as the core words it', async () => {
     const d = desk();
     render(<ConfirmApp desk={d.api} />);
     const card = await screen.findByRole('group', { name: 'Propose an operator' });
@@ -60,9 +62,15 @@ describe('an operator key made at its operator’s own desk', () => {
     await userEvent.type(within(card).getByLabelText('Enrolment code'), CODE);
     // With a code, no passphrase of the new operator's is asked at this desk.
     expect(within(card).queryByLabelText("New operator's passphrase")).toBeNull();
+    await userEvent.type(within(card).getByLabelText('Key fingerprint'), FINGERPRINT);
     await userEvent.type(within(card).getByLabelText("Proposer's passphrase"), 'alice passphrase 1');
     await userEvent.click(within(card).getByRole('button', { name: 'Propose operator' }));
     expect((await within(card).findByRole('alert')).textContent).toBe("That public key is Alice's already; each operator makes their own.");
-    expect(d.calls).toEqual([['propose', { name: 'Bob', enrolment: CODE, by: 'op-1', passphrase: 'alice passphrase 1', role: 'admin' }]]);
+    expect(d.calls).toEqual([
+      [
+        'propose',
+        { name: 'Bob', enrolment: CODE, enrolment_fingerprint: FINGERPRINT, by: 'op-1', passphrase: 'alice passphrase 1', role: 'admin' },
+      ],
+    ]);
   });
 });

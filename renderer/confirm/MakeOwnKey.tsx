@@ -3,12 +3,13 @@ import type { ConfirmApi } from '../../shared/confirm.ts';
 
 // A new operator makes their key here, at their own desk, so that its private half never leaves it; the
 // enrolment code shown (their key's id and public half, nothing secret) is what an operator at another
-// desk types into "Propose a new operator".
+// desk types into "Propose a new operator". The fingerprint goes by another way (read aloud): whoever
+// carried the code could have put their own key in it, and the proposing desk refuses a mismatch.
 
 export function MakeOwnKey({ desk }: { desk: ConfirmApi }) {
   const [name, setName] = useState('');
   const [pass, setPass] = useState('');
-  const [code, setCode] = useState<string | null>(null);
+  const [made, setMade] = useState<{ enrolment: string; fingerprint: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
@@ -19,7 +20,7 @@ export function MakeOwnKey({ desk }: { desk: ConfirmApi }) {
       const r = await desk.confirmMakeOperatorKey({ name, passphrase: pass });
       if (r.ok) {
         setPass('');
-        setCode(r.data.enrolment);
+        setMade(r.data);
       } else setError(r.error.message);
     } finally {
       setBusy(false);
@@ -49,11 +50,20 @@ export function MakeOwnKey({ desk }: { desk: ConfirmApi }) {
           <button type="submit">{busy ? 'Making…' : 'Make my key'}</button>
         </fieldset>
       </form>
-      {code && (
-        <label>
-          Your enrolment code: give it to the operator who proposes you (it holds no secret)
-          <textarea readOnly value={code} rows={3} aria-label="Enrolment code" />
-        </label>
+      {made && (
+        <>
+          <label>
+            Your enrolment code: give it to the operator who proposes you (it holds no secret)
+            <textarea readOnly value={made.enrolment} rows={3} aria-label="Enrolment code" />
+          </label>
+          <p>
+            Your key&apos;s fingerprint: <strong data-testid="enrolment-fingerprint">{made.fingerprint}</strong>
+          </p>
+          <p className="small muted">
+            Read it to the proposing operator yourself, in person or by phone, not in the message that carries the code: their desk refuses
+            a code whose key does not have this fingerprint.
+          </p>
+        </>
       )}
     </details>
   );

@@ -769,7 +769,7 @@ export class DeskApprovals {
     return id;
   }
 
-  async makeOwnKey(name: string, passphrase: string): Promise<{ id: string; enrolment: string }> {
+  async makeOwnKey(name: string, passphrase: string): Promise<{ id: string; enrolment: string; fingerprint: string }> {
     return this.forActive().approvals.makeOwnKey(name, passphrase).catch(asInput);
   }
 

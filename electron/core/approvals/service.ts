@@ -4,7 +4,7 @@ import { aRole, DEFAULT_ROLE, type Role } from '../../../shared/api/roles.ts';
 import { DEFAULT_POLICY, Policy, type Verdict, type WriteFacts } from '../../../shared/api/policy.ts';
 import type { PolicyReplay } from '../../../shared/api/replay.ts';
 import type { GovernanceBody, OperatorSignature } from '../journal/records.ts';
-import { enrolmentCode, parseEnrolmentCode } from '../operators/enrolment.ts';
+import { checkEnrolmentFingerprint, enrolmentCode, enrolmentFingerprint, parseEnrolmentCode } from '../operators/enrolment.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
 import type { ScryptParams } from '../vault/crypto.ts';
 import {
@@ -57,8 +57,11 @@ export interface Ticket {
   replay?: PolicyReplay;
 }
 
-/** How a proposed operator's key comes to be: their passphrase here (a bare string too), or their enrolment code from their own desk. */
-export type NewOperatorKey = { passphrase: string } | { enrolment: string };
+/**
+ * How a proposed operator's key comes to be: their passphrase here (a bare string too), or their enrolment
+ * code from their own desk with the fingerprint they read to the proposer apart from it.
+ */
+export type NewOperatorKey = { passphrase: string } | { enrolment: string; fingerprint: string };
 
 export interface PolicyStatus {
   policy: Policy;
@@ -226,7 +229,13 @@ export class Approvals {
       throw new GovernanceError(`there is an operator named ${name} already.`);
     const made = typeof newKey === 'string' ? { passphrase: newKey } : newKey;
     const sealed = 'passphrase' in made ? await createOperatorKey(name, made.passphrase, this.now(), this.opts.scrypt) : null;
-    const key = sealed ?? parseEnrolmentCode((made as { enrolment: string }).enrolment);
+    let key: { id: string; public_key: string };
+    if (sealed) key = sealed;
+    else {
+      const { enrolment, fingerprint } = made as { enrolment: string; fingerprint: string };
+      key = parseEnrolmentCode(enrolment);
+      checkEnrolmentFingerprint(key.public_key, fingerprint);
+    }
     for (const o of s.operators.values()) {
       if (o.public_key === key.public_key)
         throw new GovernanceError(`that public key is ${o.name}'s already; each operator makes their own.`);
@@ -241,12 +250,15 @@ export class Approvals {
     return key.id;
   }
 
-  /** A key for an operator still to be proposed, kept at this desk; its enrolment code goes to the proposing desk. */
-  async makeOwnKey(name: string, passphrase: string): Promise<{ id: string; enrolment: string }> {
+  /**
+   * A key for an operator still to be proposed, kept at this desk; its enrolment code goes to the proposing
+   * desk, its fingerprint is read to the proposer apart from the code.
+   */
+  async makeOwnKey(name: string, passphrase: string): Promise<{ id: string; enrolment: string; fingerprint: string }> {
     this.writable();
     const key = await createOperatorKey(name, passphrase, this.now(), this.opts.scrypt);
     await this.opts.store.putOperatorKey(key);
-    return { id: key.id, enrolment: enrolmentCode(key) };
+    return { id: key.id, enrolment: enrolmentCode(key), fingerprint: enrolmentFingerprint(key.public_key) };
   }
 
   // ---- tickets (made from the main window, signed only in the confirmation window) ----

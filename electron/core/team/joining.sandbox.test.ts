@@ -78,12 +78,17 @@ describe.skipIf(missing !== null)(`joining a team from Settings${missing ? ` (sk
     try {
       const alice = (await call<{ id: string }>(a, 'confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice }, true)).id;
       // Bob makes his key at desk B before it joins; only its enrolment code goes to desk A.
-      const made = await call<{ enrolment: string }>(b, 'confirmMakeOperatorKey', { name: 'Bob', passphrase: PASS.Bob }, true);
+      const made = await call<{ enrolment: string; fingerprint: string }>(
+        b,
+        'confirmMakeOperatorKey',
+        { name: 'Bob', passphrase: PASS.Bob },
+        true,
+      );
       const bob = (
         await call<{ id: string }>(
           a,
           'confirmProposeOperator',
-          { name: 'Bob', enrolment: made.enrolment, by: alice, passphrase: PASS.Alice },
+          { name: 'Bob', enrolment: made.enrolment, enrolment_fingerprint: made.fingerprint, by: alice, passphrase: PASS.Alice },
           true,
         )
       ).id;

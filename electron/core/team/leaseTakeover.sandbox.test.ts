@@ -77,10 +77,18 @@ describe.skipIf(missing !== null)(`a sending desk killed mid-send${missing ? ` (
     try {
       const alice = (await ok<{ id: string }>(a.invokeConfirm('confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice }))).id;
       // Bob's key is made at his own desk; desk A proposes him by its enrolment code.
-      const made = await ok<{ enrolment: string }>(b.invokeConfirm('confirmMakeOperatorKey', { name: 'Bob', passphrase: PASS.Bob }));
+      const made = await ok<{ enrolment: string; fingerprint: string }>(
+        b.invokeConfirm('confirmMakeOperatorKey', { name: 'Bob', passphrase: PASS.Bob }),
+      );
       bob = (
         await ok<{ id: string }>(
-          a.invokeConfirm('confirmProposeOperator', { name: 'Bob', enrolment: made.enrolment, by: alice, passphrase: PASS.Alice }),
+          a.invokeConfirm('confirmProposeOperator', {
+            name: 'Bob',
+            enrolment: made.enrolment,
+            enrolment_fingerprint: made.fingerprint,
+            by: alice,
+            passphrase: PASS.Alice,
+          }),
         )
       ).id;
       const entry = await ok<{ ticket: string }>(a.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX }));

@@ -10,6 +10,7 @@ import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { enrolmentFingerprint } from '../operators/enrolment.ts';
 import { CHANNEL } from './pgStore.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
 
@@ -61,11 +62,12 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
     try {
       const alice = (await ok<{ id: string }>(a.invokeConfirm('confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice }))).id;
       // Bob makes his key at his own desk; only its enrolment code (id and public key) goes to desk A.
-      const made = await ok<{ id: string; enrolment: string }>(
+      // His key's fingerprint he reads to Alice apart from the code.
+      const made = await ok<{ id: string; enrolment: string; fingerprint: string }>(
         b.invokeConfirm('confirmMakeOperatorKey', { name: 'Bob', passphrase: PASS.Bob }),
       );
-      const propose = (name: string, enrolment: string) =>
-        a.invokeConfirm('confirmProposeOperator', { name, enrolment, by: alice, passphrase: PASS.Alice });
+      const propose = (name: string, enrolment: string, heard = made.fingerprint) =>
+        a.invokeConfirm('confirmProposeOperator', { name, enrolment, enrolment_fingerprint: heard, by: alice, passphrase: PASS.Alice });
       const refused = async (p: ReturnType<typeof propose>) => {
         const r = await p;
         return r.ok ? 'accepted' : r.error.message;
@@ -77,8 +79,25 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
       const alicePublic = (
         JSON.parse(readFileSync(join(sb.dir, 'a', 'approvals', 'operators', `${alice}.json`), 'utf8')) as { public_key: string }
       ).public_key;
-      expect(await refused(propose('Bob', `tdop1.${made.id}.${alicePublic}`))).toMatch(/^That public key is Alice's already/);
-      const bob = (await ok<{ id: string }>(propose('Bob', made.enrolment))).id;
+      expect(await refused(propose('Bob', `tdop1.${made.id}.${alicePublic}`, enrolmentFingerprint(alicePublic)))).toMatch(
+        /^That public key is Alice's already/,
+      );
+      // A relay that carried the code put a key of its own in it: Bob's fingerprint, read aloud, does not match.
+      const relayed = await ok<{ enrolment: string }>(b.invokeConfirm('confirmMakeOperatorKey', { name: 'Mallory', passphrase: PASS.Bob }));
+      const swapped = `tdop1.${made.id}.${relayed.enrolment.split('.')[2]!}`;
+      expect(await refused(propose('Bob', swapped))).toMatch(
+        /^The fingerprint you typed does not match the key in the enrolment code: the code was changed on its way/,
+      );
+      expect(await refused(propose('Bob', made.enrolment, 'not heard'))).toMatch(/^The fingerprint you typed is not one/);
+      expect(
+        await refused(
+          a.invokeConfirm('confirmProposeOperator', { name: 'Bob', enrolment: made.enrolment, by: alice, passphrase: PASS.Alice }),
+        ),
+      ).toMatch(/fingerprint the new operator read to you/);
+      // None of the refused proposals reached the record.
+      expect((await ok<ApprovalsState>(a.invoke('approvalsState', {}))).operators.map((o) => o.name)).toEqual(['Alice']);
+      // Dashes, spaces and case as Alice typed what she heard.
+      const bob = (await ok<{ id: string }>(propose('Bob', made.enrolment, made.fingerprint.toLowerCase().replace(/-/g, ' ')))).id;
       expect(bob).toBe(made.id);
       expect(await refused(propose('Robert', made.enrolment))).toMatch(/^That public key is Bob's already/);
       // No key of Bob's was ever at desk A.

@@ -1,6 +1,6 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TeamVerifyAnswer } from '../../../../shared/ipc.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
@@ -9,9 +9,13 @@ import JournalPage from './JournalPage.tsx';
 
 const FOUNDING = 'f'.repeat(64);
 const LAST = 'a'.repeat(64);
+const IN_A_TEAM = {
+  domain: 'vault' as const,
+  team: { host: '10.0.0.5', database: 'desk', how: 'joined' as const, founding: FOUNDING, state: 'online' as const, reason: null },
+};
 
 async function verifyTeam(answer: TeamVerifyAnswer) {
-  const fake = fakeDesk({ ...baseAnswers(), journalEntries: { items: [], next: null }, teamVerify: answer });
+  const fake = fakeDesk({ ...baseAnswers(), journalEntries: { items: [], next: null }, teamStatus: IN_A_TEAM, teamVerify: answer });
   renderWithDesk(fake, <JournalPage />, { at: '/journal' });
   // Verify reads the whole store again: only when asked.
   expect(fake.count('teamVerify')).toBe(0);
@@ -48,8 +52,19 @@ describe("Verify of the team's records on the Journal page", () => {
     expect(result.textContent).toContain('Rows verified: 7 of 8');
   });
 
-  it("says so when the profile's approvals are not on a team", async () => {
+  it("says so when the profile's approvals left the team since the page opened", async () => {
     const { result } = await verifyTeam({ team: false });
     expect(result.textContent).toMatch(/not on a team store/);
+  });
+
+  it('is not offered on a desk that is in no team', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), journalEntries: { items: [], next: null }, teamStatus: { domain: 'vault', team: null } });
+    renderWithDesk(fake, <JournalPage />, { at: '/journal' });
+    await screen.findByRole('button', { name: /^Verify/ });
+    await vi.waitFor(() => expect(fake.count('teamStatus')).toBe(1));
+    // The status answered and the page rendered with it before judging what is absent.
+    await act(() => new Promise((resolve) => setTimeout(resolve, 20)));
+    expect(screen.queryByRole('button', { name: 'Verify team records' })).toBeNull();
+    expect(screen.queryByRole('heading', { name: 'Team records' })).toBeNull();
   });
 });

@@ -38,8 +38,17 @@ export function TeamVerifyPanel({ answer }: { answer: TeamVerifyAnswer }) {
   );
 }
 
-/** The button and its answer: the team store read again and every row verified afresh, when the operator asks. */
+/**
+ * The button and its answer: the team store read again and every row verified afresh, when the operator asks.
+ * Shown only to a desk in a team: a single desk's Verify above already checks all its approvals.
+ */
 export function TeamVerify() {
+  const status = useDeskQuery('teamStatus', {});
+  if (!status.data?.team) return null;
+  return <TeamVerifyCard />;
+}
+
+function TeamVerifyCard() {
   const [asked, setAsked] = useState(false);
   const verify = useDeskQuery('teamVerify', {}, { enabled: asked });
   return (
