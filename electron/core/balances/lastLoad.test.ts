@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BalanceStore } from './store.ts';
 import { readLastLoad, RECORDS_PER_STEP, saveLastLoad } from './lastLoad.ts';
+import { entriesInSteps, entriesOf } from './matrix.ts';
 
 // A new process reads the kept load of 1,000 sub-accounts back while the window's first files and reads
 // arrive (issue 25): in steps, so that each of them waits for one step at most, not for the whole load.
@@ -50,5 +51,17 @@ describe('the kept load read back', () => {
     expect(r.value).toBeNull();
     expect(lines[0]).toMatch(/^\[balances\] the cached sub-account balances were refused \(spot\.555\.available\.USDT: /);
     store.close();
+  });
+
+  it(`sums each sub-account's accounts ${RECORDS_PER_STEP} sub-accounts a step, to the same entries as at once`, () => {
+    const steps = entriesInSteps(raw as never, RECORDS_PER_STEP);
+    let yields = 0;
+    let r = steps.next();
+    while (!r.done) {
+      yields++;
+      r = steps.next();
+    }
+    expect(yields).toBeGreaterThanOrEqual(N / RECORDS_PER_STEP - 1);
+    expect(r.value).toEqual(entriesOf(raw as never));
   });
 });

@@ -19,7 +19,7 @@ import { cellsOf } from './amounts.ts';
 import { conditionsOf } from './alerts.ts';
 import { readLastLoad, RECORDS_PER_STEP, saveLastLoad } from './lastLoad.ts';
 import { loadMain, loadSubAccounts, type SubAccountsRaw } from './load.ts';
-import { entriesOf, kindsOf, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
+import { entriesInSteps, entriesOf, kindsOf, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
 import { recall, remember, type LastKnown, type LastKnownChannel } from './lastKnown.ts';
 import type { BalanceStore } from './store.ts';
 import { Prices } from './valuation.ts';
@@ -101,7 +101,7 @@ export class BalancesService {
     const cached = yield* readLastLoad(this.opts.store, this.now(), (line) => this.opts.log?.(line));
     if (!cached) return;
     yield;
-    this.entries = entriesOf(cached.raw);
+    this.entries = yield* entriesInSteps(cached.raw, RECORDS_PER_STEP);
     this.prices = new Prices(cached.raw.tickers);
     this.status = {
       ...this.status,
