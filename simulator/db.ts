@@ -296,11 +296,11 @@ export function stmt(db: DB, sql: string): Database.Statement {
 const waiting = new WeakMap<DB, Array<() => void>>();
 
 /**
- * Group commit for the spot market's writes: `tx` (a db.transaction function, made once) runs as a
- * savepoint inside a transaction that stays open until the end of the current event-loop turn, so the
- * orders that arrive together share one commit (a commit is most of an order's cost). Reads on this
- * connection see the writes at once; answers wait for the commit (afterCommit), and close() commits
- * what is pending.
+ * Group commit for the spot market's writes: `tx` runs inside a transaction that stays open until the end
+ * of the current event-loop turn, so the orders that arrive together share one commit. The market holds
+ * its rows and balance changes back until then (holdWrites) and writes each once; anything else that
+ * uses the store first makes them (writeHeld). Answers wait for the commit (afterCommit), and close()
+ * commits what is pending.
  */
 export function inBatch<A extends unknown[], T>(db: DB, tx: (...args: A) => T, ...args: A): T {
   if (!db.inTransaction) {
@@ -309,6 +309,28 @@ export function inBatch<A extends unknown[], T>(db: DB, tx: (...args: A) => T, .
     setImmediate(() => commitBatch(db));
   }
   return tx(...args);
+}
+
+/** What the open batch of each store holds back (the spot market's rows and balance changes), in order. */
+const held = new WeakMap<DB, Array<() => void>>();
+
+/** Registers writes the open batch holds back; writeHeld makes them, in the order they were registered. */
+export function holdWrites(db: DB, write: () => void): void {
+  const list = held.get(db);
+  if (list) list.push(write);
+  else held.set(db, [write]);
+}
+
+/**
+ * Makes the writes the open batch holds back. The batch's commit does, and so does everything but the
+ * market's placements before it uses the store (server.ts before a handler, the admin API, the
+ * withdrawal life cycle, a market loaded from the store), so that no reader ever misses a batch's orders.
+ */
+export function writeHeld(db: DB): void {
+  const list = held.get(db);
+  if (!list) return;
+  held.delete(db);
+  for (const write of list) write();
 }
 
 /**
@@ -328,7 +350,10 @@ export function afterCommit(db: DB, send: () => void): void {
  * the store rolled back, and those answers must not be trusted.
  */
 export function commitBatch(db: DB): void {
-  if (db.open && db.inTransaction) db.exec('COMMIT');
+  if (db.open && db.inTransaction) {
+    writeHeld(db);
+    db.exec('COMMIT');
+  }
   const queue = waiting.get(db);
   if (!queue) return;
   waiting.delete(db);

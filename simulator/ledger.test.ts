@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
 import { Dec } from '../shared/money.ts';
-import { openDb, type DB } from './db.ts';
+import { openDb, writeHeld, type DB } from './db.ts';
 import { ApiError } from './errors.ts';
 import { currencyTotals, negativeBalances } from './ledger.ts';
 import { depositAddress } from './ledger/addresses.ts';
@@ -188,6 +188,8 @@ function recentWithdrawal(pick: number): number | undefined {
 
 function run(op: Op): void {
   const settle = (c: string) => c.toLowerCase();
+  // As the server does before every handler but placement: the batch's held balance changes are written first.
+  if (op.k !== 'order') writeHeld(db);
   switch (op.k) {
     case 'own':
       ownTransfer(
@@ -312,6 +314,7 @@ interface Snapshot {
 }
 
 function snapshot(): Snapshot {
+  writeHeld(db);
   const max = (t: string) => (db.prepare(`SELECT COALESCE(MAX(seq), 0) AS m FROM ${t}`).get() as { m: number }).m;
   const refunded = new Set(
     (db.prepare("SELECT seq FROM withdrawals WHERE status IN ('CANCEL', 'REJECT')").all() as { seq: number }[]).map((r) => r.seq),
@@ -358,6 +361,7 @@ test('per currency, the sum over all accounts changes only by deposits and withd
           refusals++;
         }
       }
+      writeHeld(db);
       const want = expected(before);
       const got = currencyTotals(db);
       for (const c of new Set([...want.keys(), ...got.keys()])) {

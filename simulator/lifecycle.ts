@@ -1,5 +1,5 @@
 import type { Clock } from './clock.ts';
-import { stmt, type DB } from './db.ts';
+import { stmt, writeHeld, type DB } from './db.ts';
 import { ApiError } from './errors.ts';
 import { autoNext, enterStatus, parseWithdrawalId, withdrawalRecord, type WithdrawalRow } from './ledger/withdrawals.ts';
 import type { SandboxOptions } from './options.ts';
@@ -12,6 +12,7 @@ const BATCH = 500;
 
 /** One pass: every withdrawal whose time has come moves one step. Returns how many moved. */
 export function lifecycleTick(db: DB, nowSec: number, speed: number): number {
+  writeHeld(db);
   const due = stmt(db, 'SELECT * FROM withdrawals WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at LIMIT ?').all(
     nowSec,
     BATCH,

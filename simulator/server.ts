@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { bucketFor, type BucketRef } from '../shared/api/rateLimits.ts';
 import { authenticate, keyOf, KeyStore, requirePermission, type Caller, type RouteGroup } from './auth.ts';
 import { Clock } from './clock.ts';
-import { afterCommit, type DB } from './db.ts';
+import { afterCommit, writeHeld, type DB } from './db.ts';
 import { ApiError } from './errors.ts';
 import { Faults, type FaultPlan } from './faults.ts';
 import { RateLimiter } from './limits.ts';
@@ -50,6 +50,11 @@ export interface RouteDef {
    * market"): the market named in the body. Only consulted while limits are on.
    */
   bucketSuffix?: (body: RequestBody) => string;
+  /**
+   * The handler adds to the open batch's held balance changes (writeHeld in db.ts) and reads none of
+   * them from the store, so they need not be written before it runs: spot placement.
+   */
+  holdsWrites?: boolean;
   handler: (ctx: Ctx) => unknown;
 }
 
@@ -234,8 +239,12 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   });
   app.decorateRequest('sandbox', null);
   app.removeAllContentTypeParsers();
-  // Every body is read as bytes: the signature covers the exact bytes sent (§5.8).
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // Every body is read as bytes: the signature covers the exact bytes sent (§5.8). JSON is named as well
+  // as '*': fastify caches the parser it finds for a Content-Type only when it finds it by name, and
+  // parsed the header of every request that fell through to '*'.
+  const asBytes = (_req: FastifyRequest, body: Buffer, done: (err: null, body: Buffer) => void) => done(null, body);
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, asBytes);
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, asBytes);
 
   const unrouted = (method: string, sub: string): BucketRef => {
     // Unknown paths still count (every request does), per IP, in one bucket per rule, so that
@@ -346,6 +355,7 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     if (plan.error) throw plan.error;
     if (!acceptsJson(req.headers.accept)) throw new ApiError('NOT_ACCEPTABLE', 'the Sandbox answers application/json only');
     const json = parseBody(req, body);
+    if (r.holdsWrites !== true) writeHeld(opts.db);
     let result: unknown;
     try {
       result = r.handler({

@@ -6,7 +6,7 @@ import { createDeskRouter } from './app/router.tsx';
 import { createDesk, DeskProvider } from './desk/DeskProvider.tsx';
 import { createWebDesk } from './desk/webDesk.ts';
 import { askFirstBlock } from './features/balances/matrixQuery.ts';
-import { prefetchOverview, prefetchProfile } from './features/overview/prefetch.ts';
+import { prefetchOverview } from './features/overview/prefetch.ts';
 import { expectOpeningFigures } from './app/openingReads.ts';
 import './styles.css';
 
@@ -21,9 +21,7 @@ const router = createDeskRouter();
 // answers at once from its cache, and nothing waits for the page's code to mount first (issue 25).
 const opening =
   prefetchOverview(queryClient, desk, window.location.hash) ??
-  (/^#\/?sub-accounts$/.test(window.location.hash)
-    ? Promise.all([prefetchProfile(queryClient, desk), askFirstBlock(queryClient, desk)])
-    : null);
+  (/^#\/?sub-accounts$/.test(window.location.hash) ? askFirstBlock(queryClient, desk) : null);
 if (opening) expectOpeningFigures();
 
 createRoot(document.getElementById('root')!).render(

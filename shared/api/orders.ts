@@ -5,13 +5,7 @@ import { DecimalString } from '../money.ts';
 // the live service's public API v4 documentation (the gateapi SDKs' Order, Trade, CancelOrderResult
 // and OrderBook models); simulator/README.md says where each choice comes from.
 
-/** `status` of an order record. §3.5 calls every state after `open` "finished" (the list filter). */
-export const ORDER_STATUSES = {
-  open: 'On the book, waiting to be filled',
-  closed: 'Filled in full',
-  cancelled: 'Cancelled (by the user, time in force, self-trade prevention or the market)',
-} as const;
-export type OrderStatus = keyof typeof ORDER_STATUSES;
+export { ORDER_STATUSES, type OrderStatus } from './orderStatuses.ts';
 
 /**
  * §2.10 `finish_as`. The spec's list, plus `open` and `cancelled`, which the live service's

@@ -1,5 +1,5 @@
 import type { WriteKind } from './writes.ts';
-import { ORDER_STATUSES, type OrderStatus } from './orders.ts';
+import { ORDER_STATUSES, type OrderStatus } from './orderStatuses.ts';
 import {
   DEPOSIT_STATUSES,
   TRANSFER_STATUSES,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../clock.ts';
-import type { DB } from '../db.ts';
+import { writeHeld, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import type { SandboxOptions } from '../options.ts';
 import type { AdminRouteDef } from './types.ts';
@@ -61,6 +61,7 @@ export function mountAdmin(app: FastifyInstance, m: AdminMount): void {
         const q = (req.raw.url ?? '').indexOf('?');
         if (q >= 0) for (const [k, v] of new URLSearchParams((req.raw.url ?? '').slice(q + 1))) if (!query.has(k)) query.set(k, v);
         const body = parseAdminBody(req);
+        writeHeld(m.db);
         const result = await r.handler({
           db: m.db,
           clock: m.clock,

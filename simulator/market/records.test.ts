@@ -2,7 +2,7 @@ import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { expect, test } from 'vitest';
 import { Dec, fmt } from '../../shared/money.ts';
-import { orderWire, placesOf, type OrderRec } from './records.ts';
+import { orderJson, orderWire, placesOf, type OrderRec } from './records.ts';
 import { bigText } from './scaled.ts';
 
 // An order's money is held as integers at its pair's places; its wire shape must read as the decimal.js
@@ -67,4 +67,38 @@ test('an average that falls on a half rounds up; nothing filled averages 0', () 
   expect([avg(3n, 1n), avg(2n, 1n), avg(8n, 1n), avg(3n, 2n), avg(0n, 0n)]).toEqual(['0.3333', '0.5', '0.125', '0.6667', '0']);
   // 16 lots for 1: 0.0625 exactly (4 places); 32 for 1: 0.03125 → 0.0313 (half up).
   expect([avg(16n, 1n), avg(32n, 1n)]).toEqual(['0.0625', '0.0313']);
+});
+
+test('an order written out as JSON is JSON.stringify of its wire shape, character for character', () => {
+  const text = fc.oneof(fc.constant('apiv4'), fc.string(), fc.string({ unit: 'grapheme' }));
+  fc.assert(
+    fc.property(
+      fc.record({
+        id: fc.integer({ min: 1, max: 2 ** 40 }),
+        text,
+        side: fc.constantFrom('buy' as const, 'sell' as const),
+        status: fc.constantFrom('open' as const, 'closed' as const, 'cancelled' as const),
+        filledAmount: fc.bigInt({ min: 0n, max: 10n ** 20n }),
+        filledTotal: fc.bigInt({ min: 0n, max: 10n ** 30n }),
+        fee: fc.bigInt({ min: 0n, max: 10n ** 30n }),
+        stpId: fc.integer({ min: 0, max: 2 ** 31 }),
+        createMs: fc.integer({ min: 0, max: 2 ** 45 }),
+        updateMs: fc.integer({ min: 0, max: 2 ** 45 }),
+        amount: fc.string(),
+        left: fc.string(),
+        pair: fc.string(),
+        feeCurrency: fc.string(),
+        stpAct: fc.constantFrom('-', 'cn', 'co', 'cb'),
+        finishAs: fc.constantFrom('open', 'filled', 'ioc', 'stp', 'cancelled', 'depth_not_enough'),
+      }),
+      fc.integer({ min: 0, max: 8 }),
+      fc.integer({ min: 0, max: 8 }),
+      fc.string(),
+      (f, ap, pp, quote) => {
+        const o: OrderRec = { ...order(f.side, f.filledAmount, f.filledTotal, f.fee), ...f };
+        expect(orderJson(o, { ap, pp }, quote)).toBe(JSON.stringify(orderWire(o, { ap, pp }, quote)));
+      },
+    ),
+    { numRuns: 2000 },
+  );
 });

@@ -1,18 +1,20 @@
 import type Decimal from 'decimal.js';
 import { Dec } from '../../shared/money.ts';
-import { inBatch, stmt, type DB } from '../db.ts';
+import { inBatch, writeHeld, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import { HOUSE_UID, spot, type Pocket } from '../ledger.ts';
 import { Book, EngineRefusal, type EngineFinish, type Side, type StpAct, type TimeInForce } from './engine.ts';
 import { Deltas } from './funds.ts';
-import { FEE_PLACES, insertOrder, insertTrade, openRows, placesOf, updateOrder, type FillRow, type OrderRec } from './records.ts';
+import { RecordWrites } from './heldRecords.ts';
+import { FEE_PLACES, openRows, placesOf, type FillRow, type OrderRec } from './records.ts';
 import { bigText, fromScaled, toScaled } from './scaled.ts';
 
 // The Sandbox's spot market: one engine book per pair, kept in memory and rebuilt from the stored open
-// orders, with every order's money in the ledger. An order is one savepoint (inBatch in db.ts: orders
-// arriving together share a commit): lock, match, settle fills with fees, store. If anything fails
-// after the book moved, the in-memory market is dropped and rebuilt from the store (which rolled the
-// savepoint back), so the two never disagree.
+// orders, with every order's money in the ledger. Orders arriving together share a batch (inBatch in
+// db.ts): each locks, matches and settles its fills with fees in memory, and what it writes joins the
+// batch's held rows and balances (heldRecords.ts, funds.ts) only once it has succeeded; the batch writes
+// them when it commits. If anything fails after the book moved, the in-memory market is dropped and
+// rebuilt from the store, which holds nothing of the failed order, so the two never disagree.
 
 /**
  * One fee schedule for every user, as GET /wallet/fee answers (VIP 0): maker and taker 0.2%, in units
@@ -107,10 +109,11 @@ export class Market {
   private readonly cancelTx: (orders: OrderRec[], nowSec: number, onMove: () => void) => OrderRec[];
 
   constructor(private readonly db: DB) {
-    this.placeTx = db.transaction((uid: string, req: PlaceRequest, nowSec: number, stpId: number, onMove: () => void) =>
-      this.placeInTx(uid, req, nowSec, stpId, onMove),
-    );
-    this.cancelTx = db.transaction((orders: OrderRec[], nowSec: number, onMove: () => void) => this.cancelInTx(orders, nowSec, onMove));
+    this.placeTx = (uid: string, req: PlaceRequest, nowSec: number, stpId: number, onMove: () => void) =>
+      this.placeInTx(uid, req, nowSec, stpId, onMove);
+    this.cancelTx = (orders: OrderRec[], nowSec: number, onMove: () => void) => this.cancelInTx(orders, nowSec, onMove);
+    // A market rebuilt during a batch (after a failed order) must see the batch's orders.
+    writeHeld(db);
     for (const p of db.prepare('SELECT * FROM currency_pairs').all() as {
       id: string;
       base: string;
@@ -198,6 +201,7 @@ export class Market {
     // A limit buy locks price × amount; a market buy its funds; a sell its amount (each at its places).
     const lock = BigInt(buy && req.type === 'limit' ? req.ticks * req.units : req.units);
     const deltas = new Deltas();
+    const writes = new RecordWrites();
     deltas.lock(this.db, pocket, lockCurrency, lock, at.locked);
 
     const taker: OrderRec = {
@@ -243,7 +247,6 @@ export class Market {
     }
     this.nextOrder++;
     onMove();
-    const house = spot(HOUSE_UID);
     const quotePlaces = pair.pp + pair.ap;
     for (const f of result.fills) {
       const maker = this.open.get(f.maker.id)!;
@@ -252,46 +255,16 @@ export class Market {
       const amount = fromScaled(f.lots, pair.ap);
       const price = fromScaled(f.price, pair.pp);
       const tradeId = this.nextTrade++;
-      const side = (o: OrderRec, role: 'taker' | 'maker'): FillRow => {
-        const p = pocketOf(o);
-        // The buyer pays quote from its lock and gets base less the fee; the seller the other way round.
-        const isBuy = o.side === 'buy';
-        const [paid, paidPlaces, got, gotPlaces, gotCurrency] = isBuy
-          ? [quote, quotePlaces, base, pair.ap, pair.base]
-          : [base, pair.ap, quote, quotePlaces, pair.quote];
-        const fee = got * (role === 'taker' ? TAKER_FEE : MAKER_FEE);
-        deltas.add(p, isBuy ? pair.quote : pair.base, 0n, -paid, paidPlaces);
-        deltas.add(p, gotCurrency, got * FEE_SCALE - fee, 0n, gotPlaces + FEE_PLACES);
-        deltas.add(house, gotCurrency, fee, 0n, gotPlaces + FEE_PLACES);
-        o.locked -= paid;
-        o.filledAmount += base;
-        o.filledTotal += quote;
-        o.fee += fee;
-        o.updateMs = ms;
-        return {
-          trade_id: tradeId,
-          uid: o.uid,
-          order_id: o.id,
-          pair: pair.id,
-          side: o.side,
-          role,
-          amount,
-          price,
-          fee: bigText(fee, gotPlaces + FEE_PLACES),
-          fee_currency: gotCurrency,
-          text: o.text,
-          ts_ms: ms,
-        };
-      };
-      insertTrade(this.db, side(taker, 'taker'), side(maker, 'maker'));
+      const fill: Fill = { pair, tradeId, base, quote, amount, price, ms };
+      writes.trade(settle(fill, taker, 'taker', deltas), settle(fill, maker, 'maker', deltas));
       maker.left = fromScaled(f.maker.left, pair.ap);
-      if (f.maker.left === 0) this.finish(maker, 'closed', 'filled', deltas);
-      else updateOrder(this.db, maker, pair);
+      if (f.maker.left === 0) this.finish(maker, 'closed', 'filled', deltas, writes);
+      else writes.order(maker, pair, false);
     }
     for (const m of result.stpCancelled) {
       const maker = this.open.get(m.id)!;
       maker.updateMs = ms;
-      this.finish(maker, 'cancelled', 'stp', deltas);
+      this.finish(maker, 'cancelled', 'stp', deltas, writes);
     }
 
     taker.left = req.type === 'market' && buy ? fromScaled(result.left, quotePlaces) : fromScaled(result.left, pair.ap);
@@ -303,16 +276,23 @@ export class Market {
     const release = taker.locked - keep;
     if (release !== 0n) deltas.add(pocket, lockCurrency, release, -release, at.locked);
     taker.locked = keep;
+    writes.order(taker, pair, true);
+    const last = result.fills.length > 0 ? result.fills[result.fills.length - 1]!.price : undefined;
+    // The pair's last trade price moves its ticker and, for a USDT pair, the base currency's valuation.
+    if (last !== undefined && this.lastTicks.get(pair.id) !== last) {
+      writes.last(pair.id, fromScaled(last, pair.pp), ms, pair.quote === 'USDT' ? pair.base : null);
+    }
+    // Last, in this order: the balances may still refuse (a bug of the market); then nothing can fail.
     deltas.apply(this.db);
-    insertOrder(this.db, taker, pair);
+    writes.hold(this.db);
+    if (last !== undefined) this.lastTicks.set(pair.id, last);
     if (result.rested) this.open.set(taker.id, taker);
-    if (result.fills.length > 0) this.recordLast(pair, result.fills[result.fills.length - 1]!.price, ms);
     if (result.fills.length > 0 || result.rested || result.stpCancelled.length > 0) this.touch(pair.id, ms);
     return taker;
   }
 
   /** Takes an order off the book and releases what it held. */
-  private finish(o: OrderRec, status: OrderRec['status'], finishAs: string, deltas: Deltas): void {
+  private finish(o: OrderRec, status: OrderRec['status'], finishAs: string, deltas: Deltas, writes: RecordWrites): void {
     o.status = status;
     o.finishAs = finishAs;
     const pair = this.pairs.get(o.pair)!;
@@ -320,7 +300,7 @@ export class Market {
       deltas.add(pocketOf(o), o.side === 'buy' ? pair.quote : pair.base, o.locked, -o.locked, placesOf(pair, o.side).locked);
     o.locked = 0n;
     this.open.delete(o.id);
-    updateOrder(this.db, o, pair);
+    writes.order(o, pair, false);
   }
 
   /** Cancels resting orders of their owner; answers their records. */
@@ -340,28 +320,72 @@ export class Market {
   private cancelInTx(orders: OrderRec[], nowSec: number, onMove: () => void): OrderRec[] {
     const ms = Math.floor(nowSec * 1000);
     const deltas = new Deltas();
+    const writes = new RecordWrites();
     for (const o of orders) {
       this.book(o.pair).cancel(o.id);
       onMove();
       o.updateMs = ms;
-      this.finish(o, 'cancelled', 'cancelled', deltas);
+      this.finish(o, 'cancelled', 'cancelled', deltas, writes);
       this.touch(o.pair, ms);
     }
     deltas.apply(this.db);
+    writes.hold(this.db);
     return orders;
   }
+}
 
-  /** The pair's last trade price moves its ticker and, for a USDT pair, the base currency's valuation. */
-  private recordLast(pair: PairInfo, ticks: number, ms: number): void {
-    if (this.lastTicks.get(pair.id) === ticks) return;
-    this.lastTicks.set(pair.id, ticks);
-    const price = fromScaled(ticks, pair.pp);
-    stmt(
-      this.db,
-      'INSERT INTO pair_last (pair, price, ts_ms) VALUES (?, ?, ?) ON CONFLICT(pair) DO UPDATE SET price = excluded.price, ts_ms = excluded.ts_ms',
-    ).run(pair.id, price, ms);
-    if (pair.quote === 'USDT') stmt(this.db, 'UPDATE prices SET usdt = ? WHERE currency = ?').run(price, pair.base);
-  }
+/** One trade of an order, as both of its sides settle it. */
+interface Fill {
+  pair: PairInfo;
+  tradeId: number;
+  /** Lots, and notional units (ticks × lots). */
+  base: bigint;
+  quote: bigint;
+  /** The same as decimal strings, and the price. */
+  amount: string;
+  price: string;
+  ms: number;
+}
+
+const HOUSE = spot(HOUSE_UID);
+
+/**
+ * One side of a trade: its money moves (the buyer pays quote from its lock and gets base less the fee;
+ * the seller the other way round; the fee goes to the house), its order's figures, and its fill row.
+ * A function of the module, not a closure made per fill: tsx names every closure it makes (keepNames).
+ */
+function settle(f: Fill, o: OrderRec, role: 'taker' | 'maker', deltas: Deltas): FillRow {
+  const { pair } = f;
+  const p = pocketOf(o);
+  const quotePlaces = pair.pp + pair.ap;
+  const isBuy = o.side === 'buy';
+  const paid = isBuy ? f.quote : f.base;
+  const got = isBuy ? f.base : f.quote;
+  const gotPlaces = (isBuy ? pair.ap : quotePlaces) + FEE_PLACES;
+  const gotCurrency = isBuy ? pair.base : pair.quote;
+  const fee = got * (role === 'taker' ? TAKER_FEE : MAKER_FEE);
+  deltas.add(p, isBuy ? pair.quote : pair.base, 0n, -paid, isBuy ? quotePlaces : pair.ap);
+  deltas.add(p, gotCurrency, got * FEE_SCALE - fee, 0n, gotPlaces);
+  deltas.add(HOUSE, gotCurrency, fee, 0n, gotPlaces);
+  o.locked -= paid;
+  o.filledAmount += f.base;
+  o.filledTotal += f.quote;
+  o.fee += fee;
+  o.updateMs = f.ms;
+  return {
+    trade_id: f.tradeId,
+    uid: o.uid,
+    order_id: o.id,
+    pair: pair.id,
+    side: o.side,
+    role,
+    amount: f.amount,
+    price: f.price,
+    fee: bigText(fee, gotPlaces),
+    fee_currency: gotCurrency,
+    text: o.text,
+    ts_ms: f.ms,
+  };
 }
 
 function scaledOf(s: string, places: number): number {

@@ -1,11 +1,11 @@
 import { ORDER_TEXT_LOOKUP_SEC } from '../../shared/api/orders.ts';
 import { stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
-import { fromRow, loadOrder, listOrders, orderWire, tradeWire, type FillRow, type OrderRec } from '../market/records.ts';
+import { fromRow, loadOrder, listOrders, orderJson, orderWire, tradeWire, type FillRow, type OrderRec } from '../market/records.ts';
 import { PAIRS } from '../ledger/catalog.ts';
 import { fromScaled } from '../market/scaled.ts';
 import { marketOf, type Market } from '../market/service.ts';
-import type { RequestBody, RouteDef } from '../server.ts';
+import { JsonText, type RequestBody, type RouteDef } from '../server.ts';
 import { oneOf, pairOf, parsePlace } from './orderParams.ts';
 import { intParam, optional, pageLimit, required, type Query } from './params.ts';
 
@@ -97,9 +97,12 @@ export function orderRoutes(): RouteDef[] {
       group: 'spot',
       status: 201,
       bucketSuffix: marketInBody,
+      holdsWrites: true,
       handler: ({ db, caller, body, nowSec }) => {
         const m = marketOf(db);
-        return wire(m, m.place(caller.uid, parsePlace(m, body), nowSec));
+        const o = m.place(caller.uid, parsePlace(m, body), nowSec);
+        const p = m.pairs.get(o.pair)!;
+        return new JsonText(orderJson(o, p, p.quote));
       },
     },
     {

@@ -1,41 +1,20 @@
-import { z } from 'zod';
-import {
-  SubAccountCrossMarginBalance,
-  SubAccountFuturesBalance,
-  SubAccountMarginBalance,
-  SubAccountSpotBalance,
-} from '../../../shared/api/records.ts';
-import { DecimalString, isDecimalString } from '../../../shared/money.ts';
-import { UnreadRecord } from '../../../shared/unread.ts';
+import { isDecimalString } from '../../../shared/decimal.ts';
+import { LOAD_FIELDS, loadFieldProblem, loadRecordProblem } from './lastLoadShape.ts';
 import type { SubAccountsRaw } from './load.ts';
 import type { BalanceStore } from './store.ts';
 
 // The last complete load of the sub-accounts, kept in the profile's balances file so that the next start
 // shows it at once (marked as cached) instead of waiting for 15 requests. Whoever can write the data
-// folder can edit that file: what is read back goes through the same record schemas as the exchange's
-// answers, and anything that does not fit refuses the whole copy (a copy missing one sub-account would
-// show wrong totals), with a log line; the page then waits for the exchange as on a first start.
+// folder can edit that file: what is read back is held to the rules of the record schemas the exchange's
+// answers went through (lastLoadShape.ts), and anything that does not fit refuses the whole copy (a copy
+// missing one sub-account would show wrong totals), with a log line; the page then waits for the
+// exchange as on a first start.
 
-/** Records parsed between two yields: what else the process serves waits for one such step at most. */
+/** Records checked between two yields: what else the process serves waits for one such step at most. */
 export const RECORDS_PER_STEP = 100;
 
 /** A clock set back a little between two runs is no tampering; a load from the future is. */
 const FUTURE_SLACK_MS = 60_000;
-
-const CachedTicker = z.object({ currency_pair: z.string(), last: DecimalString }).strict();
-
-const CachedLoad = z
-  .object({
-    accounts: z.array(z.object({ uid: z.string(), name: z.string() }).strict()),
-    spot: z.array(SubAccountSpotBalance),
-    margin: z.array(SubAccountMarginBalance),
-    futures: z.array(SubAccountFuturesBalance),
-    cross: z.array(SubAccountCrossMarginBalance),
-    tickers: z.array(CachedTicker),
-    requests: z.number().int().nonnegative(),
-    unread: z.array(UnreadRecord),
-  })
-  .strict();
 
 export interface CachedSubAccounts {
   fetchedAt: number;
@@ -52,9 +31,8 @@ export function saveLastLoad(store: BalanceStore, fetchedAt: number, raw: SubAcc
 
 /**
  * The kept load, parsed again; null when there is none or it is refused (said in the log). A generator
- * that yields between its parts (the JSON, then every RECORDS_PER_STEP records of each list): 1,000
- * sub-accounts take a few hundred ms in a process that just started, and the caller lets other work (the
- * window's first files and reads, issue 25) run in between.
+ * that yields between its parts (the JSON, then each list): 1,000 sub-accounts take a few hundred ms in a
+ * process that just started, and the caller lets other work (the window's requests) run in between.
  */
 export function* readLastLoad(store: BalanceStore, now: number, log: (line: string) => void): Generator<void, CachedSubAccounts | null> {
   const row = store.lastLoad();
@@ -74,32 +52,25 @@ export function* readLastLoad(store: BalanceStore, now: number, log: (line: stri
     return refuse('it is not JSON');
   }
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return refuse('it is not a load');
-  const extra = Object.keys(json).find((k) => !(k in CachedLoad.shape));
+  const load = json as Record<string, unknown>;
+  const extra = Object.keys(load).find((k) => !(k in LOAD_FIELDS));
   if (extra !== undefined) return refuse(`${extra}: Unrecognized key`);
-  const out: Record<string, unknown> = {};
-  for (const [key, schema] of Object.entries(CachedLoad.shape)) {
+  for (const key of Object.keys(LOAD_FIELDS) as Array<keyof typeof LOAD_FIELDS>) {
     yield;
-    const value = (json as Record<string, unknown>)[key];
-    if (schema instanceof z.ZodArray && Array.isArray(value)) {
-      const items: unknown[] = [];
-      for (const [i, item] of value.entries()) {
+    const value = load[key];
+    if (key !== 'requests' && Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
         if (i > 0 && i % RECORDS_PER_STEP === 0) yield;
-        const parsed = (schema.element as z.ZodType).safeParse(item);
-        if (!parsed.success) {
-          const issue = parsed.error.issues[0]!;
-          return refuse(`${[key, i, ...issue.path].join('.')}: ${issue.message}`);
-        }
-        items.push(parsed.data);
+        const problem = loadRecordProblem(key, i, value[i]);
+        if (problem) return refuse(problem);
       }
-      out[key] = items;
       continue;
     }
-    const parsed = schema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      return refuse(`${[key, ...issue.path].join('.')}: ${issue.message}`);
-    }
-    out[key] = parsed.data;
+    const problem = loadFieldProblem(key, value);
+    if (problem) return refuse(problem);
   }
-  return { fetchedAt: at, raw: out as z.output<typeof CachedLoad> };
+  const raw = load as unknown as SubAccountsRaw;
+  // Of an unread record only its four fields, as the page shows them.
+  raw.unread = raw.unread.map(({ endpoint, record, field, problem }) => ({ endpoint, record, field, problem }));
+  return { fetchedAt: at, raw };
 }

@@ -86,6 +86,14 @@ describe('the sub-account matrix', () => {
     ]);
   });
 
+  it('answers a view asked again as the first time, and works out the rows of a new load afresh', () => {
+    const before = q({ sort: 'total', desc: true, limit: 3 });
+    for (let i = 0; i < 10; i++) q({ search: String(i) }); // more views than are kept
+    expect(q({ sort: 'total', desc: true, limit: 3 })).toEqual(before);
+    const next = rows.map((r) => (r.uid === '102' ? { ...r, total: '1000' } : r));
+    expect(queryRows(next, MatrixQuery.parse({ sort: 'total', desc: true })).rows[0]!.uid).toBe('102');
+  });
+
   it('alerts on an active isolated pair below the threshold, never on an inactive one', () => {
     const c = conditionsOf(entries, { defaultThreshold: '1.3', thresholds: new Map(), floors: [] });
     expect(c.map((x) => [x.uid, x.kind, x.subject, x.value])).toEqual([['101', 'margin_risk', 'BTC_USDT', '1.2']]);

@@ -19,7 +19,7 @@ import { cellsOf } from './amounts.ts';
 import { conditionsOf } from './alerts.ts';
 import { readLastLoad, RECORDS_PER_STEP, saveLastLoad } from './lastLoad.ts';
 import { loadMain, loadSubAccounts, type SubAccountsRaw } from './load.ts';
-import { entriesInSteps, entriesOf, kindsOf, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
+import { entriesInSteps, entriesOf, kindsOf, OPENING_VIEW, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
 import { recall, remember, type LastKnown, type LastKnownChannel } from './lastKnown.ts';
 import type { BalanceStore } from './store.ts';
 import { Prices } from './valuation.ts';
@@ -111,7 +111,7 @@ export class BalancesService {
       requests: cached.raw.requests,
       unread: cached.raw.unread,
     };
-    yield* this.valuing('USDT');
+    yield* this.valuing(OPENING_VIEW.quote);
   }
 
   /** The rows in `quote`, valued RECORDS_PER_STEP sub-accounts a step (warmUp). */
@@ -148,8 +148,9 @@ export class BalancesService {
     this.cachedSteps = null;
   }
 
+  /** The opening view worked out ahead: the page's first ask only cuts its first block. */
   private warm(): void {
-    if (this.entries.length) this.rowsIn('USDT');
+    if (this.entries.length) queryRows(this.rowsIn(OPENING_VIEW.quote), { ...OPENING_VIEW, offset: 0, limit: 0 });
   }
 
   close(): void {

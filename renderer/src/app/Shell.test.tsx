@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import { createDesk, DeskProvider } from '../desk/DeskProvider.tsx';
 import { HOST_DOWN } from '../desk/webDesk.ts';
 import { fakeDesk, type FakeDesk } from '../testkit/fakeDesk.ts';
 import { APPROVALS, baseAnswers, OPEN_VAULT, SANDBOX_PROFILE } from '../testkit/fixtures.ts';
+import type { WithdrawalRow } from '../../../shared/history.ts';
 import { testQueryClient } from '../testkit/renderPage.tsx';
 import { pageRoutes } from './router.tsx';
 import type { EventPayload } from '../../../shared/ipc.ts';
@@ -22,6 +23,25 @@ const BUCKET = {
   paused_until_ms: null,
   pause_reason: null,
 } as const satisfies EventPayload<'rateLimits'>['buckets'][number];
+
+const WITHDRAWAL: WithdrawalRow = {
+  id: 'w1',
+  txid: '',
+  block_number: '',
+  withdraw_order_id: '',
+  timestamp: '1795600000',
+  amount: '15',
+  fee: '1',
+  currency: 'USDT',
+  address: 'TAddr0000000000000000000000000001',
+  type: 'withdraw',
+  fail_reason: '',
+  timestamp2: '',
+  memo: '',
+  status: 'DONE',
+  chain: 'TRX',
+  desk: { first_seen_at: 1_795_600_000_000, unsent: null },
+};
 
 function renderApp(fake: FakeDesk, at: string) {
   const router = createMemoryRouter(pageRoutes(), { initialEntries: [at] });
@@ -190,6 +210,25 @@ describe('the shell', () => {
     await userEvent.click(await screen.findByRole('link', { name: 'Settings' }));
     await waitFor(() => expect(router.state.location.pathname).toBe('/settings'));
     expect(await screen.findByRole('heading', { level: 1, name: 'Settings' })).toBeTruthy();
+  });
+
+  it('asks for the first withdrawals at the click on their link, while the page loads, and the page shows that answer', async () => {
+    const first = { filters: {}, sort: { by: 'time', dir: 'desc' }, offset: 0, limit: 100 };
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      withdrawalsList: { total: 1, rows: [WITHDRAWAL], next_cursor: null } as never,
+    });
+    const router = renderApp(fake, '/activity');
+    const link = await screen.findByRole('link', { name: 'Withdrawals' });
+    expect(fake.count('withdrawalsList')).toBe(0);
+    // The same event that starts the navigation: the page's code has not loaded, let alone rendered.
+    fireEvent.click(link);
+    expect(fake.calls.withdrawalsList).toEqual([first]);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/withdrawals'));
+    // jsdom lays out no rows: the list's count is what shows the answer reached the page.
+    expect(await screen.findByText('1 records')).toBeTruthy();
+    // The page's own first ask found that answer: the desk was asked once.
+    expect(fake.calls.withdrawalsList).toEqual([first]);
   });
 
   it('shows the freeze on every page, and asks the confirmation window for one from the Freeze button or Ctrl+Shift+F', async () => {

@@ -1,10 +1,13 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useEffect, useLayoutEffect, useRef } from 'react';
 import { NavLink, Outlet, useNavigation } from 'react-router';
+import { useDesk } from '../desk/DeskProvider.tsx';
 import { useDeskEventsIntoCache, useDeskQuery } from '../desk/hooks.ts';
 import { FreezeBanner } from '../features/approvals/FreezeBanner.tsx';
+import { prefetchFirstPage } from '../features/history/queries.ts';
 import { useBrowserNotifications } from '../features/history/useNotifications.ts';
 import { NoticeTray } from '../features/notices/index.ts';
-import { whenIdle } from '../components/whenIdle.ts';
+import { holdIdleWork, whenIdle } from '../components/whenIdle.ts';
 import { withWords } from '../components/withWords.ts';
 import { openingFigures } from './openingReads.ts';
 import { PAGES } from './routes.ts';
@@ -25,6 +28,11 @@ export function Shell() {
   useBrowserNotifications();
   const vault = useDeskQuery('vaultStatus', {});
   const navigation = useNavigation();
+  const desk = useDesk();
+  const qc = useQueryClient();
+  // At the commit that shows the navigation under way, before the window can go idle waiting for the page.
+  const moving = navigation.state !== 'idle';
+  useLayoutEffect(() => holdIdleWork(moving), [moving]);
   const locked = vault.data?.locked ?? false;
   // The histories are where an operator goes from the Overview: their code is fetched at the first idle
   // moment, ahead of the charts, so that the click on the sidebar does not wait for it (issue 25). Not
@@ -57,7 +65,12 @@ export function Shell() {
       <nav className="sidebar" aria-label="Pages">
         <div className="brand">Treasury Desk</div>
         {PAGES.map((p) => (
-          <NavLink key={p.path} to={`/${p.path}`}>
+          <NavLink
+            key={p.path}
+            to={`/${p.path}`}
+            // The list's first rows are asked at the click, while the page's code loads, not once it has rendered.
+            onClick={p.path === 'withdrawals' ? () => void prefetchFirstPage(qc, desk, 'withdrawals') : undefined}
+          >
             {p.title}
           </NavLink>
         ))}

@@ -6,6 +6,8 @@ import { useEffect, useState } from 'react';
 
 const waiting: Array<() => void> = [];
 let scheduled = false;
+/** The window is moving to another page: see holdIdleWork. */
+let held = false;
 
 /** At the latest after this, a piece runs even if the window never goes idle. */
 const IDLE_TIMEOUT_MS = 3_000;
@@ -16,13 +18,24 @@ function onIdle(fn: () => void): void {
 }
 
 function pump(): void {
-  if (scheduled || waiting.length === 0) return;
+  if (scheduled || held || waiting.length === 0) return;
   scheduled = true;
   onIdle(() => {
     scheduled = false;
+    if (held) return;
     waiting.shift()?.();
     pump();
   });
+}
+
+/**
+ * Holds the pieces while the window moves to another page (the shell, while the router loads it): the
+ * window is idle then, waiting for the next page's code and figures, and the page being left would load
+ * and draw its charts in the time the next one needs to paint (issue 25). Leaving it cancels its pieces.
+ */
+export function holdIdleWork(hold: boolean): void {
+  held = hold;
+  pump();
 }
 
 /** Runs `fn` in an idle period of its own, after those queued before it (or before them, with `first`); answers a cancel. */

@@ -1,8 +1,12 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { withWords } from '../../components/withWords.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
-import { UidTransferForm } from './UidTransferForm.tsx';
-import { WithdrawForm } from './WithdrawForm.tsx';
+
+// The forms check with zod: they load when one is opened, so that the Withdrawals list above which this
+// panel sits is not held up by the schema library (issue 25).
+const WithdrawForm = lazy(() => withWords(import('./WithdrawForm.tsx')).then((m) => ({ default: m.WithdrawForm })));
+const UidTransferForm = lazy(() => withWords(import('./UidTransferForm.tsx')).then((m) => ({ default: m.UidTransferForm })));
 
 /**
  * Money leaving the account, on the Withdrawals page above the history. What stops a send (read-only
@@ -32,8 +36,10 @@ export function SendPanel() {
           </button>
         </div>
       )}
-      {!s.blocked && form === 'withdrawal' && <WithdrawForm />}
-      {!s.blocked && form === 'uid' && <UidTransferForm />}
+      <Suspense fallback={<p className="muted">Opening the form…</p>}>
+        {!s.blocked && form === 'withdrawal' && <WithdrawForm />}
+        {!s.blocked && form === 'uid' && <UidTransferForm />}
+      </Suspense>
     </section>
   );
 }

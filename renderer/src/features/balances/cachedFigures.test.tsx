@@ -3,9 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { ACCOUNT_KINDS } from '../../../../shared/balances.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
-import { renderWithDesk } from '../../testkit/renderPage.tsx';
+import { renderWithDesk, testQueryClient } from '../../testkit/renderPage.tsx';
 import { SubAccountDetail } from './SubAccountDetail.tsx';
 import { SubAccountsPage } from './SubAccountsPage.tsx';
+import { askFirstBlock, BLOCK, FIRST_VIEW } from './matrixQuery.ts';
+import { createDesk } from '../../desk/DeskProvider.tsx';
 
 // On start the core answers the matrix from its cache (the last complete load of an earlier run) while
 // it reads the exchange. The page says so in words, with the figures' time and age, until the
@@ -40,6 +42,16 @@ const hhmm = (ms: number) => {
 };
 
 describe('the Sub-accounts page with figures from the cache', () => {
+  it('is asked, with the profile the page waits for, before the window draws anything', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), balancesMatrix: page('cache', Date.now() - 5 * MIN) as never });
+    const asked = askFirstBlock(testQueryClient(), createDesk(fake.api));
+    // A window opened on #/sub-accounts (main.tsx): the matrix page draws only once the profile is known
+    // (app/KeyedPage.tsx), so both reads leave at once instead of the profile's after the shell renders.
+    expect(Object.keys(fake.calls).sort()).toEqual(['balancesMatrix', 'profileCurrent']);
+    expect(fake.calls.balancesMatrix).toEqual([{ ...FIRST_VIEW, offset: 0, limit: BLOCK }]);
+    await asked;
+  });
+
   it('says they are the last known figures, their time and age, then the fetched line once the exchange answered', async () => {
     const cachedAt = Date.now() - 7 * MIN - 5_000;
     const fake = fakeDesk({ ...baseAnswers(), balancesMatrix: page('cache', cachedAt) as never });

@@ -2,13 +2,14 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { MatrixPage, MatrixQuery } from '../../../../shared/balances.ts';
 import type { Desk } from '../../desk/DeskProvider.tsx';
 import { deskKeys } from '../../desk/queryKeys.ts';
+import { deskQuery } from '../../desk/queryOptions.ts';
 
 // One block of the matrix as a query, the same for the page and for the ask the window makes before
 // React has drawn anything: a window opened on #/sub-accounts asks its first block while the page's
 // code loads and renders, so that the core's answer (at once, from its cache, on a new start) is there
 // when the page mounts (issue 25).
 
-export const BLOCK = 200;
+export const BLOCK = 100;
 const LOADING_POLL_MS = 1000;
 const JUST_ASKED_MS = 1000;
 
@@ -41,7 +42,10 @@ export function stillLoading(page: MatrixPage | undefined): boolean {
 
 export const LOADING_POLL = LOADING_POLL_MS;
 
-/** The window's first ask, when it opens on the matrix. */
-export function askFirstBlock(qc: QueryClient, desk: Desk): Promise<void> {
-  return qc.prefetchQuery(matrixBlockQuery(desk, FIRST_VIEW, 0));
+/**
+ * The window's first ask, when it opens on the matrix: its first block, and the active profile, which the
+ * page waits for before it draws (app/KeyedPage.tsx) and would otherwise ask only once the shell has rendered.
+ */
+export function askFirstBlock(qc: QueryClient, desk: Desk): Promise<unknown> {
+  return Promise.all([qc.prefetchQuery(deskQuery(desk, 'profileCurrent', {})), qc.prefetchQuery(matrixBlockQuery(desk, FIRST_VIEW, 0))]);
 }

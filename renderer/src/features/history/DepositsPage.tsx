@@ -10,7 +10,7 @@ import { Filters } from './Filters.tsx';
 import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { SyncLine } from './SyncLine.tsx';
-import { time } from './WithdrawalsPage.tsx';
+import { time } from './time.ts';
 
 const COLUMNS: Column<DepositRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.timestamp) },

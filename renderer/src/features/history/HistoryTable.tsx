@@ -1,5 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { groupDigits } from '../../../../shared/digits.ts';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
 import { Copy } from '../../components/Copy.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
@@ -172,7 +173,8 @@ export function HistoryTable<K extends HistoryKind, R>({
         </div>
       </div>
       <div className="muted small" data-testid={`${kind}-total`}>
-        {total.toLocaleString('en-US')} records{w.fetching ? ' · loading' : ''}
+        {/* Not toLocaleString: the first Intl formatter a window builds loads its locale's data inside this paint. */}
+        {groupDigits(String(total))} records{w.fetching ? ' · loading' : ''}
       </div>
     </div>
   );

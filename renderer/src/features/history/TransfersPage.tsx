@@ -10,7 +10,7 @@ import { Filters } from './Filters.tsx';
 import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { SyncLine } from './SyncLine.tsx';
-import { time } from './WithdrawalsPage.tsx';
+import { time } from './time.ts';
 import { FORMS, NewTransfer, type TransferFormKind, type Values } from '../transfers/index.ts';
 
 const MAIN_SUB: Column<TransferRow>[] = [

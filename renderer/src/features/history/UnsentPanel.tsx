@@ -1,50 +1,13 @@
-import { useId } from 'react';
-import { channels } from '../../../../shared/ipc.ts';
-import { groupDigits } from '../../../../shared/money.ts';
-import type { UnsentItem } from '../../../../shared/history.ts';
-import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
+import { lazy, Suspense } from 'react';
+import { groupDigits } from '../../../../shared/digits.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
-import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { LongValue } from '../../components/LongValue.tsx';
+import { withWords } from '../../components/withWords.ts';
+import { useDeskQuery } from '../../desk/hooks.ts';
 
-/** The operator's note under the contract's own rule for it. */
-const NoteSchema = channels.unsentAcknowledge.request.pick({ note: true });
-
-function Acknowledge({ item }: { item: UnsentItem }) {
-  const ack = useDeskMutation('unsentAcknowledge');
-  const {
-    register,
-    handleSubmit,
-    watch,
-    onField,
-    putOnField,
-    formState: { errors },
-  } = useDeskForm(NoteSchema, { defaultValues: { note: '' } });
-  const id = useId();
-  const problem = fieldMessage(errors.note);
-  const submit = handleSubmit((v) => ack.mutate({ kind: item.kind, id: item.id, note: v.note }, { onError: putOnField }));
-  return (
-    <form className="row" noValidate aria-label={`Acknowledge ${item.id}`} onSubmit={(e) => void submit(e)}>
-      <input
-        aria-label={`Note for ${item.id}`}
-        placeholder="what you found (who sent it, why)"
-        size={40}
-        {...register('note')}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? id : undefined}
-      />
-      <button type="submit" disabled={!watch('note').trim() || ack.isPending}>
-        Acknowledge
-      </button>
-      {problem && (
-        <span id={id} className="field-error">
-          {problem}
-        </span>
-      )}
-      {ack.isError && !onField(ack.error) && <ErrorPanel error={ack.error} />}
-    </form>
-  );
-}
+// The list draws without the schema library; the note's form, which checks with zod, loads once there is
+// something to acknowledge, so the Withdrawals page's rows never wait for it (issue 25).
+const Acknowledge = lazy(() => withWords(import('./UnsentAcknowledge.tsx')).then((m) => ({ default: m.Acknowledge })));
 
 /**
  * Outflows dated after the desk began watching this profile that its journal does not account for:
@@ -72,7 +35,9 @@ export function UnsentPanel() {
               ({item.status}, {new Date(Number(item.timestamp) * 1000).toISOString().replace('T', ' ').slice(0, 19)} UTC)
             </span>
           </div>
-          <Acknowledge item={item} />
+          <Suspense fallback={<p className="muted small">Opening the note…</p>}>
+            <Acknowledge item={item} />
+          </Suspense>
         </div>
       ))}
     </section>

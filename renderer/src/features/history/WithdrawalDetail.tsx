@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { whyNotCancellable } from '../../../../shared/api/statuses.ts';
 import { statusWords } from '../../../../shared/api/statusWords.ts';
-import { groupDigits } from '../../../../shared/money.ts';
+import { groupDigits } from '../../../../shared/digits.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { DeskError } from '../../desk/desk.ts';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';

@@ -2,20 +2,24 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { WITHDRAWAL_STATUSES } from '../../../../shared/api/statuses.ts';
 import type { HistoryFilters, HistorySort, WithdrawalRow } from '../../../../shared/history.ts';
-import { groupDigits } from '../../../../shared/money.ts';
+import { groupDigits } from '../../../../shared/digits.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
+import { SendPanel } from '../approvals/panels.ts';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
-import { usePrefetchFirstPage } from './queries.ts';
+import { FIRST_SORT, usePrefetchFirstPage } from './queries.ts';
 import { SyncLine } from './SyncLine.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
+import { time } from './time.ts';
 import { UnsentPanel } from './UnsentPanel.tsx';
 import { WithdrawalDetail } from './WithdrawalDetail.tsx';
-import { SendPanel } from '../approvals/index.ts';
+import './history.css';
 
-export const time = (s: string) => (s ? new Date(Number(s) * 1000).toISOString().replace('T', ' ').slice(0, 19) : '');
+// The list paints from code that loads no schema library: the forms above it (a new withdrawal, the
+// acknowledgement of an outflow) check with zod and load when they are opened or have something to
+// acknowledge, not before the rows nor during the first interactions with them (issue 25).
 
 const COLUMNS: Column<WithdrawalRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.timestamp) },
@@ -80,7 +84,7 @@ export function WithdrawalsPage() {
       ...fromUrl(params),
     }));
   }, [urlPart, params]);
-  const [sort, setSort] = useState<HistorySort>({ by: 'time', dir: 'desc' });
+  const [sort, setSort] = useState<HistorySort>(FIRST_SORT);
   const [selected, setSelected] = useState<string | null>(null);
   const [exported, setExported] = useState<string | null>(null);
   const [exportError, setExportError] = useState<Error | null>(null);

@@ -1,4 +1,4 @@
-import { keepPreviousData, useQueries, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
 import { useDesk, type Desk } from '../../desk/DeskProvider.tsx';
@@ -55,6 +55,17 @@ function pageQuery(desk: Desk, kind: HistoryKind, filters: HistoryFilters, sort:
     staleTime: staleTimeOf(channel),
     structuralSharing: false,
   };
+}
+
+/** The order a history page opens in: newest first. */
+export const FIRST_SORT: HistorySort = { by: 'time', dir: 'desc' };
+
+/**
+ * The first page of a list as its page opens it (no filter but those of the address, newest first),
+ * asked from the click on the sidebar's link: the core reads it while the page's code loads (issue 25).
+ */
+export function prefetchFirstPage(qc: QueryClient, desk: Desk, kind: HistoryKind, filters: HistoryFilters = {}): Promise<void> {
+  return qc.prefetchQuery(pageQuery(desk, kind, filters, FIRST_SORT, 0));
 }
 
 /**

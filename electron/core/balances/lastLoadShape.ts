@@ -1,0 +1,132 @@
+import { isDecimalString } from '../../../shared/decimal.ts';
+
+// The kept load's shape, checked by hand: the rules of the record schemas it was saved through
+// (shared/api/records.ts: the §2.8 sub-account records), without zod. zod's parse of 1,000 sub-accounts'
+// records, in a process that has just started, was the largest part of reading the load back (60 of
+// 70 ms in a CPU profile of a start; issue 25). lastLoadShape.test.ts holds this check to the schemas'
+// verdict on the same copies, edited field by field.
+
+/** A field that does not fit: its path from the load's top, and what is wrong. */
+export class ShapeProblem extends Error {
+  readonly path: Array<string | number> = [];
+  constructor(message: string) {
+    super(message);
+  }
+}
+
+/** Checks one value; throws a ShapeProblem whose path the containers fill in on the way out. */
+type Check = (v: unknown) => void;
+
+const typeOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function expected(what: string, v: unknown): never {
+  throw new ShapeProblem(`expected ${what}, received ${typeOf(v)}`);
+}
+
+function at<T>(key: string | number, run: () => T): T {
+  try {
+    return run();
+  } catch (e) {
+    if (e instanceof ShapeProblem) e.path.unshift(key);
+    throw e;
+  }
+}
+
+const string: Check = (v) => {
+  if (typeof v !== 'string') expected('string', v);
+};
+const decimal: Check = (v) => {
+  if (typeof v !== 'string') expected('string', v);
+  if (!isDecimalString(v)) throw new ShapeProblem('must be a decimal number string');
+};
+/** records.ts WireInt: a safe integer, or its digits as a string. */
+const wireInt: Check = (v) => {
+  if (typeof v === 'number' ? Number.isSafeInteger(v) : typeof v === 'string' && /^-?\d+$/.test(v)) return;
+  throw new ShapeProblem(typeof v === 'string' ? 'must be an integer' : `expected an integer, received ${typeOf(v)}`);
+};
+
+function arrayOf(item: Check): Check {
+  return (v) => {
+    if (!Array.isArray(v)) expected('array', v);
+    for (let i = 0; i < v.length; i++) at(i, () => item(v[i]));
+  };
+}
+
+function recordOf(value: Check): Check {
+  return (v) => {
+    if (!isObject(v)) expected('record', v);
+    for (const k of Object.keys(v)) at(k, () => value(v[k]));
+  };
+}
+
+/** An object with these fields (`optional` ones may be absent); `strict`: no other field. */
+function object(fields: Record<string, Check>, opts: { strict?: boolean; optional?: readonly string[] } = {}): Check {
+  const names = Object.keys(fields);
+  return (v) => {
+    if (!isObject(v)) expected('object', v);
+    for (const k of names) {
+      const x = v[k];
+      if (x === undefined && opts.optional?.includes(k)) continue;
+      at(k, () => fields[k]!(x));
+    }
+    if (opts.strict) {
+      const extra = Object.keys(v).find((k) => !(k in fields));
+      if (extra !== undefined) throw new ShapeProblem(`Unrecognized key: "${extra}"`);
+    }
+  };
+}
+
+const decimals = recordOf(decimal);
+const marginSide = object({ currency: string, available: decimal, locked: decimal, borrowed: decimal });
+const futuresAccount = object(
+  { total: decimal, available: decimal, unrealised_pnl: decimal, currency: string },
+  { optional: ['total', 'available', 'unrealised_pnl', 'currency'] },
+);
+const crossAccount = object({
+  user_id: wireInt,
+  balances: recordOf(object({ available: decimal, freeze: decimal, borrowed: decimal })),
+  total: decimal,
+  borrowed: decimal,
+  net: decimal,
+  risk: decimal,
+});
+
+/** One record of each of the load's lists, checked as it was when it arrived (records.ts). */
+export const LOAD_RECORDS = {
+  accounts: object({ uid: string, name: string }, { strict: true }),
+  spot: object({ uid: string, available: decimals, locking: decimals }, { optional: ['locking'] }),
+  margin: object({ uid: string, available: arrayOf(object({ currency_pair: string, base: marginSide, quote: marginSide })) }),
+  futures: object({ uid: string, available: recordOf(futuresAccount) }),
+  cross: object({ uid: string, available: crossAccount }),
+  tickers: object({ currency_pair: string, last: decimal }, { strict: true }),
+  unread: object({ endpoint: string, record: string, field: string, problem: string }),
+} satisfies Record<string, Check>;
+
+/** The load's fields: its lists, and the count of requests it took. */
+export const LOAD_FIELDS = {
+  ...(Object.fromEntries(Object.entries(LOAD_RECORDS).map(([k, c]) => [k, arrayOf(c)])) as Record<keyof typeof LOAD_RECORDS, Check>),
+  requests: (v: unknown) => {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw new ShapeProblem('must be a whole number, 0 or more');
+  },
+} satisfies Record<string, Check>;
+
+function problemOf(path: Array<string | number>, run: () => void): string | null {
+  try {
+    path.reduceRight<() => void>((inner, key) => () => at(key, inner), run)();
+    return null;
+  } catch (e) {
+    if (!(e instanceof ShapeProblem)) throw e;
+    return `${e.path.join('.')}: ${e.message}`;
+  }
+}
+
+/** Checks the load's field `key`; answers "key.path: problem" when it does not fit, else null. */
+export function loadFieldProblem(key: keyof typeof LOAD_FIELDS, value: unknown): string | null {
+  return problemOf([key], () => LOAD_FIELDS[key](value));
+}
+
+/** Checks record `i` of the list `key` alone (a list checked in steps): the same answer as loadFieldProblem's. */
+export function loadRecordProblem(key: keyof typeof LOAD_RECORDS, i: number, record: unknown): string | null {
+  return problemOf([key, i], () => LOAD_RECORDS[key](record));
+}
