@@ -41,6 +41,7 @@ import { BatchArchive } from './store/batchArchive.ts';
 import { payoutFinishWatcher } from './payouts/finished.ts';
 import { serviceOf } from './payouts/handlers.ts';
 import { UnreadRegistry } from './unread.ts';
+import { BEFORE_START_UP, StartUp } from './startUp.ts';
 import type { VaultPort } from './vaultPort.ts';
 
 /** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
@@ -90,6 +91,11 @@ export interface CoreOptions {
    * password and the founding record's link to pin; the desk otherwise uses the one joined from Settings.
    */
   team?: { url: string; domain: Domain; leaseMs?: number; auditor?: boolean; password?: string; founding?: string };
+  /**
+   * The hosts' start (openDesk): the start-up work waits until the window's first reads are answered
+   * (startUp.ts); without it the core runs it as it is made.
+   */
+  deferStartUp?: boolean;
 }
 
 /** At most one call per `ms`, always with the latest arguments: the picture, not every frame of it. */
@@ -240,7 +246,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       // A core closed meanwhile must not open the session again to find out.
       if (closed) return;
       try {
-        if (session.active().id === id) balancesOf().warmUp();
+        if (session.openableId() === id) balancesOf().warmUp();
       } catch (e) {
         // Locked again or switched away meanwhile: the next open does it.
         if (!(e instanceof NoProfileError) && !(e instanceof LockedError)) log(`[balances] ${(e as Error).message}`);
@@ -248,17 +254,22 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     });
   }
 
+  // Reads the profile's own file only: the last known figures are answered before the session opens (startUp.ts).
   function balancesOf(): BalancesService {
-    const id = session.active().id;
+    const id = session.openableId();
     let service = balanceServices.get(id);
     if (!service) {
       const file = opts.dataDir ? join(opts.dataDir, 'balances', `${id.replace(/[^A-Za-z0-9_-]/g, '_')}.sqlite`) : null;
       service = new BalancesService({
-        // A timer of a profile that is no longer active must not read with another profile's key.
+        // A timer of a profile that is no longer active must not read with another profile's key. The
+        // matrix is answered from the kept load before the start-up; its load from the exchange waits for it.
         client: () => {
-          const s = session.active();
-          if (s.id !== id) throw new NoProfileError();
-          return s.client;
+          const active = () => {
+            const s = session.active();
+            if (s.id !== id) throw new NoProfileError();
+            return s.client;
+          };
+          return startUp.started ? active() : startUp.begin().then(active);
         },
         store: new BalanceStore(file),
         events: {
@@ -301,16 +312,28 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     log,
   });
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
-  session.start();
+  const startUp = new StartUp(() => {
+    if (!closed) session.start();
+  }, log);
+  if (opts.deferStartUp) {
+    // The matrix's kept load is valued in steps meanwhile; it reads the profile's own file, nothing else.
+    try {
+      openBalances(session.openableId());
+    } catch {
+      // Locked or no profile: the unlock opens it.
+    }
+  } else startUp.runNow();
 
   async function run<C extends ChannelName>(name: C, payload: unknown): Promise<Reply<unknown>> {
     // An auditor profile's refusal comes first: whatever the payload, the answer says why nothing is done.
     if (!AUDITOR_CHANNELS.has(name) && session.isAuditor()) return { ok: false, error: toErrorBody(new AuditorProfileError(), name) };
     const parsed = channels[name].request.safeParse(payload ?? {});
     if (!parsed.success) return { ok: false, error: refusedRequest(name, parsed.error.issues[0]!) };
+    const first = BEFORE_START_UP.has(name);
+    if (!first) await startUp.begin();
     try {
       const handler = handlers[name] as (req: unknown, deps: HandlerDeps) => Promise<unknown>;
-      const answer = await handler(parsed.data, deps);
+      const answer = await (first ? startUp.answerFirst(() => handler(parsed.data, deps)) : handler(parsed.data, deps));
       // Exchange answers were checked where they arrived (the client); a reply that fails its channel's
       // schema here is the desk's own bug (a journal or settings file it wrote, a handler's mistake).
       const checked = channels[name].response.safeParse(answer);
@@ -337,6 +360,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       return { ok: false, error: toErrorBody(new AuditorProfileError('nothing is signed from it'), name) };
     const parsed = confirmChannels[name].request.safeParse(payload ?? {});
     if (!parsed.success) return { ok: false, error: refusedRequest(name, parsed.error.issues[0]!) };
+    await startUp.begin();
     try {
       if (!approvals) throw new InputError([], 'This desk keeps no data folder, so it has no operators.');
       const a = approvals;
@@ -388,6 +412,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   return {
     close: async () => {
       closed = true;
+      startUp.cancel();
       for (const b of balanceServices.values()) b.close();
       balanceServices.clear();
       await approvals?.close();

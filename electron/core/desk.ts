@@ -45,5 +45,7 @@ export function openDesk(opts: DeskOptions): Core & ConfirmCore {
     ...(opts.log ? { log: opts.log } : {}),
     ...(opts.history ? { history: opts.history } : {}),
     ...(opts.coolingOffMs !== undefined ? { coolingOffMs: opts.coolingOffMs } : {}),
+    // A host listens first and answers the window's first reads before the start-up work (startUp.ts).
+    deferStartUp: true,
   });
 }

@@ -453,11 +453,17 @@ export class Session {
     });
   }
 
-  /** The active profile and its client; throws while locked or when none is chosen. */
-  active(): ActiveSession {
+  /** The profile active() opens, without opening it (no client, no journal): throws as active() does. */
+  openableId(): string {
     if (this.locked()) throw new LockedError();
     const id = this.activeId();
     if (!id) throw new NoProfileError();
+    return id;
+  }
+
+  /** The active profile and its client; throws while locked or when none is chosen. */
+  active(): ActiveSession {
+    const id = this.openableId();
     if (this.current?.id !== id) {
       this.drop();
       const profile = id === this.builtInId ? this.opts.builtIn! : this.opts.store!.open(id, this.opts.vault!.box());

@@ -57,6 +57,15 @@ export function kindsOf(
 }
 
 export function entriesOf(raw: SubAccountsRaw): SubAccountEntry[] {
+  const steps = entriesInSteps(raw, Infinity);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** entriesOf, yielding every `every` sub-accounts summed (a start reads its kept load back in steps: service.ts warmUp). */
+export function* entriesInSteps(raw: SubAccountsRaw, every: number): Generator<void, SubAccountEntry[]> {
   const byUid = new Map<string, SubAccountEntry>();
   const entry = (uid: string): SubAccountEntry => {
     let e = byUid.get(uid);
@@ -72,7 +81,11 @@ export function entriesOf(raw: SubAccountsRaw): SubAccountEntry[] {
     for (const s of FUTURES_SETTLES) if (all[s]) e.futures[s] = all[s];
   }
   for (const c of raw.cross) entry(String(c.uid)).cross = (c.available ?? null) as Wire | null;
-  for (const e of byUid.values()) e.kinds = kindsOf(e.spot, e.margin, e.futures, e.cross);
+  let n = 0;
+  for (const e of byUid.values()) {
+    if (++n % every === 0) yield;
+    e.kinds = kindsOf(e.spot, e.margin, e.futures, e.cross);
+  }
   return [...byUid.values()].sort((a, b) => cmpUid(a.uid, b.uid));
 }
 

@@ -17,9 +17,9 @@ import {
 import type { ApiClient, Priority } from '../client/client.ts';
 import { cellsOf } from './amounts.ts';
 import { conditionsOf } from './alerts.ts';
-import { readLastLoad, saveLastLoad } from './lastLoad.ts';
+import { readLastLoad, RECORDS_PER_STEP, saveLastLoad } from './lastLoad.ts';
 import { loadMain, loadSubAccounts, type SubAccountsRaw } from './load.ts';
-import { entriesOf, kindsOf, OPENING_VIEW, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
+import { entriesInSteps, entriesOf, kindsOf, OPENING_VIEW, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
 import { recall, remember, type LastKnown, type LastKnownChannel } from './lastKnown.ts';
 import type { BalanceStore } from './store.ts';
 import { Prices } from './valuation.ts';
@@ -40,7 +40,8 @@ export interface BalancesEvents {
 }
 
 export interface BalancesServiceOptions {
-  client: () => ApiClient;
+  /** The active profile's client; a promise while the core's start-up has not run (startUp.ts). */
+  client: () => ApiClient | Promise<ApiClient>;
   store: BalanceStore;
   events: BalancesEvents;
   now?: () => number;
@@ -100,7 +101,7 @@ export class BalancesService {
     const cached = yield* readLastLoad(this.opts.store, this.now(), (line) => this.opts.log?.(line));
     if (!cached) return;
     yield;
-    this.entries = entriesOf(cached.raw);
+    this.entries = yield* entriesInSteps(cached.raw, RECORDS_PER_STEP);
     this.prices = new Prices(cached.raw.tickers);
     this.status = {
       ...this.status,
@@ -110,6 +111,19 @@ export class BalancesService {
       requests: cached.raw.requests,
       unread: cached.raw.unread,
     };
+    yield* this.valuing(OPENING_VIEW.quote);
+  }
+
+  /** The rows in `quote`, valued RECORDS_PER_STEP sub-accounts a step (warmUp). */
+  private *valuing(quote: string): Generator<void> {
+    if (this.rows.has(quote)) return;
+    const prices = this.prices ?? new Prices([]);
+    const rows: MatrixRow[] = [];
+    for (const [i, e] of this.entries.entries()) {
+      if (i > 0 && i % RECORDS_PER_STEP === 0) yield;
+      rows.push(rowOf(e, prices, quote, 0));
+    }
+    this.rows.set(quote, rows);
   }
 
   /**
@@ -181,9 +195,9 @@ export class BalancesService {
   }
 
   private async takeSnapshot(currency: string, priority: Priority): Promise<void> {
-    const t = await this.opts
-      .client()
-      .request({ method: 'GET', path: '/wallet/total_balance', query: [['currency', currency]], priority }, TotalBalance);
+    const t = await (
+      await this.opts.client()
+    ).request({ method: 'GET', path: '/wallet/total_balance', query: [['currency', currency]], priority }, TotalBalance);
     this.recordTotal(currency, t.total.amount);
   }
 
@@ -218,7 +232,7 @@ export class BalancesService {
         this.opts.events.progress({ scope: 'sub_accounts', loaded, total, done: false, error: null });
       };
       try {
-        const raw = await loadSubAccounts(this.opts.client(), priority, progress);
+        const raw = await loadSubAccounts(await this.opts.client(), priority, progress);
         // The exchange's figures supersede the kept ones, read back or not.
         this.cachedSteps = null;
         this.entries = entriesOf(raw);
@@ -411,7 +425,7 @@ export class BalancesService {
 
   /** The main account's own accounts, read fresh (the Overview's refresh). */
   async main(quote: string, priority: Priority = 'visible'): Promise<MainBalances> {
-    const raw = await loadMain(this.opts.client(), priority);
+    const raw = await loadMain(await this.opts.client(), priority);
     const prices = new Prices(raw.tickers);
     const available: Record<string, string> = {},
       locked: Record<string, string> = {};

@@ -19,6 +19,8 @@ describe('the first paint of a start', () => {
   it("asks for the Overview's last known and current total before the page's code has loaded", () => {
     for (const hash of ['', '#/', '#/overview']) {
       const fake = start(hash);
+      // The page draws only once the profile is known (KeyedPage): asked with the figures, not after the shell renders.
+      expect(fake.calls.profileCurrent).toEqual([{}]);
       expect(fake.calls.lastKnown).toEqual([{ channel: 'totalBalance', request: { currency: 'USDT' } }]);
       expect(fake.calls.totalBalance).toEqual([{ currency: 'USDT' }]);
     }

@@ -15,9 +15,16 @@ export function prefetchOverview(qc: QueryClient, desk: Desk, hash: string): Pro
   const asked = new URLSearchParams(search).get('currency') ?? 'USDT';
   const currency: ValuationCurrency = (VALUATION_CURRENCIES as readonly string[]).includes(asked) ? (asked as ValuationCurrency) : 'USDT';
   const reads = Promise.all([
+    // The page is drawn only once the profile is known (app/KeyedPage.tsx): it is asked first, not after the shell renders.
+    prefetchProfile(qc, desk),
     qc.prefetchQuery(deskQuery(desk, 'lastKnown', { channel: 'totalBalance', request: { currency } })),
     qc.prefetchQuery(deskQuery(desk, 'totalBalance', { currency })),
   ]);
   void import('./OverviewPage.tsx');
   return reads;
+}
+
+/** The active profile, which every page that reads the exchange waits for before it draws (app/KeyedPage.tsx). */
+export function prefetchProfile(qc: QueryClient, desk: Desk): Promise<void> {
+  return qc.prefetchQuery(deskQuery(desk, 'profileCurrent', {}));
 }
