@@ -4,6 +4,7 @@ import { unreadText } from '../../../../shared/unreadText.ts';
 import { createColumnHelper, flexRender, getCoreRowModel, useReactTable } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { withWords } from '../../components/withWords.ts';
+import { useAfterIdle } from '../../components/whenIdle.ts';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import type { QuoteCurrency } from '../../../../shared/balances.ts';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES, MATRIX_SORT_KEYS, QUOTE_CURRENCIES } from '../../../../shared/accountKinds.ts';
@@ -19,14 +20,17 @@ import { incidentHref, subAccountHref, transferHref } from './route.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { BLOCK, useMatrixBlocks } from './useMatrixBlocks.ts';
 import { FIRST_VIEW } from './matrixQuery.ts';
-import { openingShown } from '../../app/openingReads.ts';
+import { openingFigures, openingShown } from '../../app/openingReads.ts';
 import './balances.css';
 import { OrdersLink } from '../orders/index.ts';
 import { DeskError } from '../../desk/desk.ts';
 
 // Forms (a new sub-account, locking one) load after the matrix's first paint, not before it (issue 25).
-const NewSubAccount = lazy(() => withWords(import('../subaccounts/index.ts')).then((m) => ({ default: m.NewSubAccount })));
-const LockControl = lazy(() => withWords(import('../subaccounts/index.ts')).then((m) => ({ default: m.LockControl })));
+// The forms check with zod: their code loads once the opening figures have been shown (or said why not)
+// and the window is idle, so that it never races the matrix's first paint (e2e/balancesRestart.e2e.ts).
+const loadForms = () => openingFigures().then(() => withWords(import('../subaccounts/index.ts')));
+const NewSubAccount = lazy(() => loadForms().then((m) => ({ default: m.NewSubAccount })));
+const LockControl = lazy(() => loadForms().then((m) => ({ default: m.LockControl })));
 
 type SortKey = (typeof MATRIX_SORT_KEYS)[number];
 const ROW_PX = 34;
@@ -54,6 +58,7 @@ export function SubAccountsPage() {
   const matrix = useMatrixBlocks(query, visibleBlocks);
   // Lock states come from the exchange's sub-account list, apart from the balances load.
   const managed = useDeskQuery('subAccountsManaged', {});
+  const formsReady = useAfterIdle(loadForms);
   const locked = new Set((managed.data ?? []).filter((a) => a.locked).map((a) => a.user_id));
   const page = matrix.first;
   const count = page?.total_rows ?? 0;
@@ -98,7 +103,7 @@ export function SubAccountsPage() {
                 Locked
               </strong>
             )}{' '}
-            {managed.data && (
+            {managed.data && formsReady && (
               <Suspense fallback={null}>
                 <LockControl uid={r.uid} locked={locked.has(r.uid)} compact />
               </Suspense>
@@ -175,6 +180,11 @@ export function SubAccountsPage() {
         openingShown();
       });
   }, [painted, page, source]);
+  // Or said why not: what waits for the opening figures (the forms' code) need not wait any longer.
+  const failed = Boolean(page?.status.error) || matrix.error !== null;
+  useEffect(() => {
+    if (failed) openingShown();
+  }, [failed]);
 
   const status = page?.status;
   const loading = status?.state === 'loading' || (progress !== null && !progress.done);
@@ -195,9 +205,11 @@ export function SubAccountsPage() {
             </button>
           ))}
         </div>
-        <Suspense fallback={null}>
-          <NewSubAccount />
-        </Suspense>
+        {formsReady && (
+          <Suspense fallback={null}>
+            <NewSubAccount />
+          </Suspense>
+        )}
       </header>
       <AlertsPanel />
       <div className="row">
