@@ -315,10 +315,27 @@ export function inBatch<A extends unknown[], T>(db: DB, tx: (...args: A) => T, .
 const held = new WeakMap<DB, Array<() => void>>();
 
 /** Registers writes the open batch holds back; writeHeld makes them, in the order they were registered. */
-export function holdWrites(db: DB, write: () => void): void {
+function holdWrites(db: DB, write: () => void): void {
   const list = held.get(db);
   if (list) list.push(write);
   else held.set(db, [write]);
+}
+
+/**
+ * The open batch's held writes of one kind (`kind` keys them per store): made by `make` at the batch's
+ * first use, written by writeHeld (the commit, or whatever uses the store first), then forgotten.
+ */
+export function heldIn<T extends { write(): void }>(kind: WeakMap<DB, T>, db: DB, make: (db: DB) => T): T {
+  let h = kind.get(db);
+  if (!h) {
+    const made = make(db);
+    kind.set(db, (h = made));
+    holdWrites(db, () => {
+      kind.delete(db);
+      made.write();
+    });
+  }
+  return h;
 }
 
 /**

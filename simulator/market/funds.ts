@@ -1,5 +1,5 @@
 import { Dec, fmt } from '../../shared/money.ts';
-import { holdWrites, stmt, type DB } from '../db.ts';
+import { heldIn, stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import type { Pocket } from '../ledger.ts';
 import { addDecimalText } from './decimalAdd.ts';
@@ -143,16 +143,7 @@ const heldOf = new WeakMap<DB, HeldBalances>();
 
 /** The open batch's balances of this store; written when the batch commits or something else uses the store. */
 function held(db: DB): HeldBalances {
-  let h = heldOf.get(db);
-  if (!h) {
-    const balances = new HeldBalances(db);
-    heldOf.set(db, (h = balances));
-    holdWrites(db, () => {
-      heldOf.delete(db);
-      balances.write();
-    });
-  }
-  return h;
+  return heldIn(heldOf, db, (d) => new HeldBalances(d));
 }
 
 function keyOf(pocket: Pocket, currency: string): string {

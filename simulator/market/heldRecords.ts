@@ -1,4 +1,4 @@
-import { holdWrites, stmt, type DB } from '../db.ts';
+import { heldIn, stmt, type DB } from '../db.ts';
 import { placesOf, type FillRow, type OrderRec, type Scales } from './records.ts';
 import { bigText } from './scaled.ts';
 
@@ -149,14 +149,5 @@ class HeldRecords {
 const held = new WeakMap<DB, HeldRecords>();
 
 function heldOf(db: DB): HeldRecords {
-  let h = held.get(db);
-  if (!h) {
-    const records = new HeldRecords(db);
-    held.set(db, (h = records));
-    holdWrites(db, () => {
-      held.delete(db);
-      records.write();
-    });
-  }
-  return h;
+  return heldIn(held, db, (d) => new HeldRecords(d));
 }
