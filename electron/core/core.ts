@@ -34,6 +34,7 @@ import { checkedStateDir } from './paths.ts';
 import { Session } from './session.ts';
 import { SettingsStore } from './settings.ts';
 import { HistoryService } from './history/service.ts';
+import { MAPPED_ANSWERS } from './history/handlers.ts';
 import { RebalanceService } from './rebalance/service.ts';
 import { SubAccountsService } from './subaccounts/service.ts';
 import { NoticeBoard } from './notices.ts';
@@ -335,8 +336,9 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       const handler = handlers[name] as (req: unknown, deps: HandlerDeps) => Promise<unknown>;
       const answer = await (first ? startUp.answerFirst(() => handler(parsed.data, deps)) : handler(parsed.data, deps));
       // Exchange answers were checked where they arrived (the client); a reply that fails its channel's
-      // schema here is the desk's own bug (a journal or settings file it wrote, a handler's mistake).
-      const checked = channels[name].response.safeParse(answer);
+      // schema here is the desk's own bug (a journal or settings file it wrote, a handler's mistake). The
+      // history lists are built by a typed row mapper from the core's SQLite and are not parsed again.
+      const checked = MAPPED_ANSWERS.has(name) ? ({ success: true, data: answer } as const) : channels[name].response.safeParse(answer);
       if (!checked.success) {
         const issue = checked.error.issues[0]!;
         log(`[core] ${name} answered outside its contract: ${issue.path.join('.') || 'answer'}: ${issue.message}`);

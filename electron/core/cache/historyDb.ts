@@ -97,6 +97,12 @@ function decodeCursor(cursor: string): [string, string] {
   throw new RecordError('the cursor is not one this desk gave out; ask for the first page again');
 }
 
+/** A number column as a finite number: what an edited file holds there otherwise reads as 0. */
+function finite(v: unknown): number {
+  const n = Number(v);
+  return Number.isFinite(n) ? n : 0;
+}
+
 function likeFragment(s: string): string {
   return `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
@@ -344,23 +350,28 @@ export class HistoryDb {
     return r ? this.toStored(spec, r) : null;
   }
 
+  /**
+   * The typed row mapper: every value is made the type the contract gives it here, so that the lists'
+   * answers need no schema check on the way out (core.ts), even from a file someone edited (a column
+   * holding text where a time should be reads as 0, never as NaN or a string).
+   */
   private toStored(spec: TableSpec, r: Record<string, unknown>): StoredRow {
     const wire: Record<string, string> = {};
     for (const f of spec.fields) wire[f] = String(r[f] ?? '');
-    const flagged = r.flagged_at as number | null | undefined;
+    const flagged = r.flagged_at;
     return {
       key: String(r.key),
       wire,
-      ts: Number(r.ts),
-      first_seen: Number(r.first_seen),
+      ts: finite(r.ts),
+      first_seen: finite(r.first_seen),
       unsent:
         flagged == null
           ? null
           : {
               state: r.acknowledged_at == null ? 'flagged' : 'acknowledged',
-              flagged_at: flagged,
-              acknowledged_at: (r.acknowledged_at as number | null) ?? null,
-              note: (r.note as string | null) ?? null,
+              flagged_at: finite(flagged),
+              acknowledged_at: r.acknowledged_at == null ? null : finite(r.acknowledged_at),
+              note: r.note == null ? null : String(r.note),
             },
     };
   }

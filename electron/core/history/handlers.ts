@@ -42,6 +42,18 @@ function list<K extends HistoryKind>(kind: K) {
   };
 }
 
+/**
+ * Channels whose answers are built only by the typed row mapper (historyDb.ts toStored, rows.ts toRow)
+ * from the core's own SQLite: the core does not check them against their zod schema again on the way
+ * out (a 100-row page cost the first list read of a new process tens of ms there; issue 25).
+ */
+export const MAPPED_ANSWERS: ReadonlySet<string> = new Set<HistoryChannels>([
+  'withdrawalsList',
+  'depositsList',
+  'transfersList',
+  'uidTransfersList',
+]);
+
 /** The withdrawal list's ids begin with "w"; DELETE takes the id either way (§4.2, §2.3). */
 const withW = (id: string) => (id.startsWith('w') ? id : `w${id}`);
 
