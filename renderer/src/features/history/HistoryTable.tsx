@@ -1,10 +1,10 @@
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import { memo, useCallback, useRef, type ReactNode } from 'react';
 import { groupDigits } from '../../../../shared/digits.ts';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
 import { Copy } from '../../components/Copy.tsx';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { PAGE_SIZE, useHistoryWindow } from './queries.ts';
+import { useRowsInView } from './rowWindow.ts';
 
 export interface Column<R> {
   id: string;
@@ -109,20 +109,14 @@ export function HistoryTable<K extends HistoryKind, R>({
   label: string;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
-  const [span, setSpan] = useSpan();
-  const w = useHistoryWindow(kind, filters, sort, Math.max(0, span.first - AHEAD_ROWS), span.last + AHEAD_ROWS);
+  const inView = useRowsInView(scroller, ROW_HEIGHT, OVERSCAN);
+  // The pages are picked from the scroll position alone, in the render that shows a jump's placeholders.
+  const view = inView(Infinity);
+  const w = useHistoryWindow(kind, filters, sort, Math.max(0, view.first - AHEAD_ROWS), view.last + AHEAD_ROWS);
   const total = w.total;
-  const v = useVirtualizer({
-    count: total,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
-    overscan: OVERSCAN,
-  });
-  const items = v.getVirtualItems();
-  const first = items[0]?.index ?? 0;
-  const last = items.at(-1)?.index ?? 0;
-  // Before paint: the pages of a jump are asked in the same frame that shows their placeholders.
-  useLayoutEffect(() => setSpan(first, last), [first, last, setSpan]);
+  const { first, last } = inView(total);
+  const indexes: number[] = [];
+  for (let i = first; i <= last; i++) indexes.push(i);
   const rowAt = (i: number) => w.pages.get(Math.floor(i / PAGE_SIZE))?.rows[i % PAGE_SIZE] as R | undefined;
   // A stable handler, so that a row's memo holds across the parent's renders.
   const select = useRef(onSelect);
@@ -151,17 +145,17 @@ export function HistoryTable<K extends HistoryKind, R>({
         </div>
         {/* Focusable, so that the list scrolls from the keyboard too. */}
         <div ref={scroller} className="history-scroll" data-testid={`${kind}-scroll`} role="rowgroup" tabIndex={0}>
-          <div role="presentation" style={{ height: v.getTotalSize(), position: 'relative' }}>
-            {items.map((item) => {
-              const row = rowAt(item.index);
+          <div role="presentation" style={{ height: total * ROW_HEIGHT, position: 'relative' }}>
+            {indexes.map((index) => {
+              const row = rowAt(index);
               const key = row ? rowKey(row) : null;
               return (
                 <HistoryRow<R>
-                  key={item.key}
+                  key={index}
                   row={row}
                   rowId={key}
-                  index={item.index}
-                  start={item.start}
+                  index={index}
+                  start={index * ROW_HEIGHT}
                   grid={grid}
                   columns={columns}
                   selected={key !== null && key === selected}
@@ -178,14 +172,4 @@ export function HistoryTable<K extends HistoryKind, R>({
       </div>
     </div>
   );
-}
-
-/** The first and last row in view, kept as state only when they change (a scroll inside one row does not render). */
-function useSpan(): [{ first: number; last: number }, (first: number, last: number) => void] {
-  const [span, set] = useState({ first: 0, last: 0 });
-  const setSpan = useCallback(
-    (first: number, last: number) => set((s) => (s.first === first && s.last === last ? s : { first, last })),
-    [],
-  );
-  return [span, setSpan];
 }

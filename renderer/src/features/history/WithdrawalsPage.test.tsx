@@ -1,9 +1,12 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { Profiler } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HistoryPageRequest, WithdrawalRow } from '../../../../shared/history.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
+import { HistoryTable } from './HistoryTable.tsx';
+import { FIRST_SORT } from './queries.ts';
 import { WithdrawalsPage } from './WithdrawalsPage.tsx';
 
 // A year of withdrawals (100,000 rows): moving the list's view deep into it asks the desk for the page
@@ -110,5 +113,45 @@ describe('Withdrawals: a list of 100,000', () => {
     expect([...document.querySelectorAll<HTMLElement>('.history-row[data-row]')].map((r) => r.dataset.row)).toEqual([`w${TOTAL - 7}`]);
     // The page under the new filter was asked once: the page's own query found it in flight or held.
     expect(fake.count('withdrawalsList') - before).toBe(1);
+  });
+
+  it("draws the first page's rows in the one commit that receives them, the rows in view worked out without measuring 100,000", async () => {
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      withdrawalsList: async (req) => {
+        await held;
+        return answer(req) as never;
+      },
+    });
+    const commits: string[] = [];
+    renderWithDesk(
+      fake,
+      <Profiler id="list" onRender={(_id, phase) => commits.push(phase)}>
+        <HistoryTable<'withdrawals', WithdrawalRow>
+          kind="withdrawals"
+          label="Withdrawal list"
+          filters={{}}
+          sort={FIRST_SORT}
+          onSort={() => {}}
+          columns={[{ id: 'id', header: 'Id', width: 100, render: (r) => r.id }]}
+          rowKey={(r) => r.id}
+        />
+      </Profiler>,
+    );
+    await screen.findByText('0 records · loading');
+    const before = commits.length;
+    release();
+    await screen.findByText('100,000 records');
+    // A screenful of rows (600 px of 30 px rows, and a few either side), every one a real record.
+    const rows = [...document.querySelectorAll<HTMLElement>('.history-row')];
+    expect(rows.length).toBeGreaterThanOrEqual(20);
+    expect(rows.length).toBeLessThan(40);
+    expect(rows.every((r) => r.dataset.row)).toBe(true);
+    expect(rows[0]!.dataset.row).toBe(`w${TOTAL}`);
+    // No second render to find out which rows are in view once the length is known.
+    expect(commits.length - before).toBe(1);
+    expect(fake.count('withdrawalsList')).toBe(1);
   });
 });
