@@ -170,6 +170,33 @@ describe('history cache pages', () => {
   });
 });
 
+describe('history cache totals', () => {
+  it("counts a list once per filter until the cache's records change: a sort or the next page reads the length kept", () => {
+    db.upsert(
+      'withdrawals',
+      [1, 2, 3, 4, 5].map((n) => withdrawal(n)),
+      isFinalWithdrawalStatus,
+    );
+    const desc = { by: 'time', dir: 'desc' } as const;
+    expect(db.page('withdrawals', {}, desc, 2).total).toBe(5);
+    expect(db.page('withdrawals', { status: 'EXTPEND' }, desc, 2).total).toBe(1);
+    // A row written behind the cache's back (another connection) is not counted: no COUNT ran again.
+    const other = new Database(join(dir, 'h.sqlite'));
+    other
+      .prepare(
+        "INSERT INTO withdrawals (key, id, timestamp, amount, status, ts, amount_scaled, first_seen) VALUES ('w99', 'w99', '1700000000', '1', 'DONE', 1700000000000, 100000000, 0)",
+      )
+      .run();
+    other.close();
+    expect(db.page('withdrawals', {}, { by: 'amount', dir: 'asc' }, 2).total).toBe(5);
+    expect(db.page('withdrawals', {}, desc, 2, undefined, 2).total).toBe(5);
+    // Any write through the cache counts again.
+    db.upsert('withdrawals', [withdrawal(6)], isFinalWithdrawalStatus);
+    expect(db.page('withdrawals', {}, desc, 2).total).toBe(7);
+    expect(db.page('withdrawals', { status: 'EXTPEND' }, desc, 2).total).toBe(1);
+  });
+});
+
 describe('history cache statements', () => {
   it('prepares each statement once per cache: a second round of every call compiles nothing', () => {
     const prepare = vi.spyOn(Database.prototype, 'prepare');
