@@ -1,5 +1,6 @@
+// @vitest-environment jsdom
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { eventStream } from './webDesk.ts';
+import { createWebDesk, eventStream } from './webDesk.ts';
 
 // The web host's event stream as the page holds it: one stream while someone listens, none after, and
 // reconnection paced by a bounded backoff. A fake fetch stands for the host.
@@ -58,5 +59,32 @@ describe('the web desk event stream', () => {
     const before = attempts.length;
     await vi.advanceTimersByTimeAsync(60_000);
     expect(attempts).toHaveLength(before);
+  });
+});
+
+describe('the web desk calls', () => {
+  it("sends the history lists on connections of their own, without credentials, so that the Overview's reads of the exchange never hold them", async () => {
+    window.location.hash = '#token=t0k3n';
+    const sent: Array<{ url: string; init: RequestInit }> = [];
+    vi.stubGlobal('fetch', async (url: string, init: RequestInit) => {
+      sent.push({ url, init });
+      return new Response(JSON.stringify({ ok: true, data: {} }), { status: 200 });
+    });
+    try {
+      const desk = createWebDesk()!;
+      await desk.totalBalance({});
+      await desk.withdrawalsList({});
+      await desk.withdrawalDetail({ id: 'w1' });
+      expect(sent.map((s) => [s.url, s.init.credentials])).toEqual([
+        ['./rpc/totalBalance', 'same-origin'],
+        ['./rpc/withdrawalsList', 'omit'],
+        ['./rpc/withdrawalDetail', 'omit'],
+      ]);
+      // The token still goes with each of them, in its header.
+      for (const s of sent) expect((s.init.headers as Record<string, string>).Authorization).toBe('Bearer t0k3n');
+    } finally {
+      vi.unstubAllGlobals();
+      sessionStorage.removeItem('desk-token');
+    }
   });
 });

@@ -17,6 +17,22 @@ function takeToken(): string | null {
 /** The web host itself did not answer (the desk's process is gone), as opposed to the exchange behind it. */
 export const HOST_DOWN = "The desk's host does not answer. Is `npm start` still running?";
 
+/**
+ * Reads that go on connections of their own. A browser gives a page at most six connections to its host,
+ * one holds the event stream, and the Overview's reads of the exchange hold theirs for as long as the
+ * exchange takes (0.5 s on a busy machine): a click on Withdrawals then waited for one to free before its
+ * first page was even sent (issue 25). A request without credentials is pooled apart from those with
+ * them (the browser keys its connections by it); the desk's token travels in a header, never in a cookie,
+ * so these reads need none. The lists and a row's detail are answered from the desk's own cache at once.
+ */
+export const OWN_CONNECTIONS: ReadonlySet<ChannelName> = new Set<ChannelName>([
+  'withdrawalsList',
+  'depositsList',
+  'transfersList',
+  'uidTransfersList',
+  'withdrawalDetail',
+]);
+
 export function createWebDesk(): DeskApi | null {
   const token = takeToken();
   if (!token) return null;
@@ -27,6 +43,7 @@ export function createWebDesk(): DeskApi | null {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` },
         body: JSON.stringify(request ?? {}),
+        credentials: OWN_CONNECTIONS.has(name) ? 'omit' : 'same-origin',
       });
     } catch {
       return { ok: false, error: { kind: 'network', message: HOST_DOWN } };
