@@ -224,7 +224,7 @@ describe('history cache statements', () => {
       db.open('withdrawals', Date.now());
       db.openCount('withdrawals');
       db.deferCheck('withdrawals', `w${n}`, 1000, 60_000);
-      db.times('withdrawals');
+      db.countBetween('withdrawals', 0, 2_000_000_000);
       db.flag('withdrawals', `w${n}`);
       db.unflag('withdrawals', `w${n}`);
       db.flag('withdrawals', `w${n + 1}`);

@@ -1,7 +1,7 @@
 import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiClient } from '../client/client.ts';
 import { HistoryCache } from './historyCache.ts';
 import { HistoryExchange } from './testkit/historyExchange.ts';
@@ -107,6 +107,26 @@ describe('history cache', () => {
     // FAIL is "pending confirmation" (§3.1): still watched.
     expect(c.unfinishedIds()).toEqual([pending[2]!.id]);
     expect(report.stillUnfinished).toBe(1);
+  });
+
+  it("weighs a window's cost on the cache's time index, reading none of the 3,000 records' times", async () => {
+    const { ex, cache } = world();
+    ex.spread('withdrawals', START - 365 * DAY, START, 3_000, 'DONE');
+    const pending = ex.add('withdrawals', START - DAY, 'EXTPEND');
+    const c = cache();
+    await c.sync();
+    // Every statement's rows, as SQLite hands them to the cache.
+    const statement = Object.getPrototypeOf(c.db.db.prepare('SELECT 1')) as { all: (...a: unknown[]) => unknown[] };
+    const all = vi.spyOn(statement, 'all');
+    try {
+      pending.status = 'DONE';
+      const report = await c.trackUnfinished();
+      expect(report.changed).toEqual([{ id: pending.id, status: 'DONE' }]);
+      const read = all.mock.results.map((r) => (r.value as unknown[]).length);
+      expect(Math.max(0, ...read)).toBeLessThan(10);
+    } finally {
+      all.mockRestore();
+    }
   });
 
   it('re-reads a window instead when that takes fewer requests than looking each one up', async () => {

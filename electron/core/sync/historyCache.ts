@@ -201,7 +201,6 @@ export class HistoryCache {
   async trackUnfinished(opts: { due?: boolean } = {}): Promise<TrackReport> {
     const nowMs = Date.now();
     const open = this.db.open('withdrawals', opts.due ? nowMs : undefined);
-    const all = open.length ? this.db.times('withdrawals').map((t) => Math.floor(t / 1000)) : [];
     const before = this.opts.client.requestCount;
     const changes: Change[] = [];
     const note = (rows: unknown[]) =>
@@ -213,7 +212,7 @@ export class HistoryCache {
       const end = Math.min(start + MAX_RANGE_SEC, Math.max(now, start));
       let j = i;
       while (j < open.length && tsOf(open[j]!) <= end) j++;
-      const windowCost = Math.floor(countBetween(all, start, end) / MAX_LIMIT['/wallet/withdrawals']) + 1;
+      const windowCost = Math.floor(this.db.countBetween('withdrawals', start, end) / MAX_LIMIT['/wallet/withdrawals']) + 1;
       if (j - i > windowCost) {
         const [w] = thirtyDayWindows(start, end);
         note(await readWindow(this.opts.client, { path: '/wallet/withdrawals', from: w!.from, to: w!.to, priority: this.priority }, w!));
@@ -266,19 +265,4 @@ export class HistoryCache {
   close(): void {
     this.db.close();
   }
-}
-
-/** How many sorted values fall in [lo, hi]. */
-function countBetween(sorted: number[], lo: number, hi: number): number {
-  const bound = (x: number, strict: boolean): number => {
-    let a = 0;
-    let b = sorted.length;
-    while (a < b) {
-      const m = (a + b) >> 1;
-      if (strict ? sorted[m]! <= x : sorted[m]! < x) a = m + 1;
-      else b = m;
-    }
-    return a;
-  };
-  return bound(hi, true) - bound(lo, false);
 }
