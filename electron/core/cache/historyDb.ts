@@ -117,9 +117,10 @@ export class HistoryDb {
   private readonly now: () => number;
   private readonly statements = new Map<string, Database.Statement>();
   /**
-   * The length of each list under each filter asked since the records last changed: a sort, the pages
-   * of a scroll and the undoing of a filter answer it without counting 100,000 rows again (a cold
-   * count was 8-10 ms of the first read of a new process, several times that on a busy machine).
+   * The length of each list under each filter asked since a record was last written new or changed: a
+   * sort, the pages of a scroll and the undoing of a filter answer it without counting 100,000 rows
+   * again (a cold count was 8-10 ms of the first read of a new process, several times that on a busy
+   * machine), and so does a sync that reads back only what the cache holds.
    */
   private readonly totals = new Map<string, number>();
 
@@ -230,7 +231,6 @@ export class HistoryDb {
     const log = this.stmt('INSERT INTO status_log (kind, key, status, seen_at) VALUES (?, ?, ?, ?)');
     const changes: Change[] = [];
     const rejected: string[] = [];
-    this.totals.clear();
     for (const raw of records) {
       try {
         if (!raw || typeof raw !== 'object') throw new RecordError(`a ${kind} record is not an object`);
@@ -243,7 +243,8 @@ export class HistoryDb {
         row.amount_scaled = scaled(row.amount as string);
         row.final = isFinal(status) ? 1 : 0;
         const old = getOld.get(key) as string | undefined;
-        put.run(row);
+        // A record new or changed can change a list's length under some filter; one read again as it was cannot.
+        if (put.run(row).changes > 0) this.totals.clear();
         if (old !== status) {
           log.run(kind, key, status, now);
           changes.push({ kind, key, from: old ?? null, to: status });

@@ -97,4 +97,16 @@ describe('the history lists on the way out', () => {
     expect(rows.find((r) => r.id === 'w91')!.desk.first_seen_at).toBe(0);
     expect(rows.find((r) => r.id === 'w92')!.desk.unsent).toMatchObject({ state: 'flagged', flagged_at: 0, note: '7' });
   }, 60_000);
+
+  it("are read once in the background as the profile's history opens, before the window asks for the first", async () => {
+    const page = vi.spyOn(HistoryDb.prototype, 'page');
+    try {
+      core = openDesk({ home: join(sb.dir, 'warm'), sandboxCredentialsPath: sb.credentialsPath, log: () => {} });
+      // Any read but the first paint's starts the desk's start-up, which opens the profile's history.
+      expect((await core.invoke('historyStatus', {})).ok).toBe(true);
+      await vi.waitFor(() => expect(page).toHaveBeenCalledWith('withdrawals', {}, { by: 'time', dir: 'desc' }, 100, undefined, 0));
+    } finally {
+      page.mockRestore();
+    }
+  }, 60_000);
 });

@@ -65,6 +65,12 @@ export class ProfileHistory {
   }
 
   start(): void {
+    // The list an operator opens first, read once in the background: its statements compiled and its
+    // index pages and length in memory before the window asks for it, not inside the click (issue 25).
+    const warm = setImmediate(() => {
+      if (!this.stopped) this.db.page('withdrawals', {}, { by: 'time', dir: 'desc' }, 100, undefined, 0);
+    });
+    warm.unref?.();
     void this.syncNow();
     const sync = setInterval(() => void this.syncNow(), this.opts.syncEveryMs ?? SYNC_EVERY_MS);
     const tick = setInterval(() => void this.track(), this.opts.tickMs ?? TICK_MS);
