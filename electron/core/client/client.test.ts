@@ -229,3 +229,37 @@ describe('secrets', () => {
     expect(seen).not.toContain(ex.arrivals[0]!.headers.SIGN!);
   });
 });
+
+describe('list answers read in the background', () => {
+  /** A client whose exchange answers every read with `n` records {i}. */
+  function listing(n: number) {
+    const body = JSON.stringify(Array.from({ length: n }, (_, i) => ({ i })));
+    const fetch = (async () =>
+      new Response(body, { status: 200, headers: { 'Content-Type': 'application/json' } })) as typeof globalThis.fetch;
+    return new ApiClient({ baseUrl: 'https://exchange.test/api/v4', credentials: CREDS, fetch, limitsOff: true });
+  }
+
+  for (const [priority, between] of [
+    ['background', true],
+    ['visible', false],
+  ] as const) {
+    it(`${between ? 'lets' : 'does not let'} the event loop run between the checks of a 1,000-record page read at ${priority} priority`, async () => {
+      const order: Array<number | 'turn'> = [];
+      const record = z.custom<{ i: number }>((v) => {
+        const i = (v as { i: number }).i;
+        // A request from the window that arrived as the answer is checked: it is answered at the next turn.
+        if (i === 0) setImmediate(() => order.push('turn'));
+        order.push(i);
+        return true;
+      });
+      const answer = await listing(1_000).requestList({ method: 'GET', path: '/wallet/withdrawals', priority }, record);
+      await new Promise((r) => setImmediate(r));
+      expect(answer.records).toHaveLength(1_000);
+      const turn = order.indexOf('turn');
+      if (between) expect(turn).toBeLessThan(200);
+      else expect(turn).toBe(1_000);
+      // Every record checked once, in order.
+      expect(order.filter((x) => x !== 'turn')).toEqual(Array.from({ length: 1_000 }, (_, i) => i));
+    });
+  }
+});

@@ -12,6 +12,9 @@ import { Scheduler, type Feedback, type Priority } from './scheduler.ts';
 import { encodeQuery, sign, type QueryPairs } from './sign.ts';
 import { realTimer, sleep, type Timer } from './time.ts';
 
+/** Records a background list read checks between two turns of the event loop. */
+const BACKGROUND_STEP = 100;
+
 export type { Priority } from './scheduler.ts';
 
 export interface Credentials {
@@ -150,15 +153,19 @@ export class ApiClient {
     if (!Array.isArray(data)) throw new AnswerShapeError(endpoint, 'answer', 'is not a list', this.base.origin);
     const records: Array<z.output<S>> = [];
     const unread: UnreadRecord[] = [];
-    data.forEach((raw: unknown, i) => {
+    for (let i = 0; i < data.length; i++) {
+      // Background reads (the history's sync) check a page of 1,000 records in steps, letting what the
+      // window asks meanwhile be answered between them (issue 25: 50 ms and more at a stretch).
+      if (i > 0 && i % BACKGROUND_STEP === 0 && req.priority === 'background') await new Promise((r) => setImmediate(r));
+      const raw: unknown = data[i];
       const checked = record.safeParse(raw);
       if (checked.success) {
         records.push(checked.data);
-        return;
+        continue;
       }
       const e = AnswerShapeError.from(endpoint, this.base.origin, raw, checked.error.issues[0]!);
       unread.push({ endpoint, record: recordName(raw, i), field: e.field, problem: e.problem });
-    });
+    }
     this.opts.onUnread?.(req, unread);
     return { records, unread, sent: data.length, origin: this.base.origin };
   }
