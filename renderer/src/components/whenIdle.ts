@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 
 // Work an operator does not wait for (the Overview's charts, the code of the page likely next) runs when
 // the window is idle, one piece per idle period, so that a click on the sidebar never waits behind it
@@ -66,7 +66,10 @@ export function useAfterIdle(load: () => Promise<unknown>): boolean {
     const quiet = setTimeout(() => {
       cancel = whenIdle(() => {
         void load().then(() => {
-          if (live) cancel = whenIdle(() => setReady(true));
+          // As a transition: React draws the chart in slices that give way to the operator's input. A
+          // plain update drew it in one task of 100-600 ms on a busy machine, and a click on the sidebar
+          // during it, the next page's first rows with it, waited for the whole chart (issue 25).
+          if (live) cancel = whenIdle(() => startTransition(() => setReady(true)));
         });
       });
     }, QUIET_MS);
