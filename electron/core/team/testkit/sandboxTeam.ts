@@ -5,38 +5,24 @@ import { listOf, Withdrawal } from '../../../../shared/api/records.ts';
 import type { ConfirmState } from '../../../../shared/confirm.ts';
 import type { ApprovalsState, IntentView } from '../../../../shared/ipc.ts';
 import { ApiClient } from '../../client/client.ts';
-import { createCore, type ConfirmCore, type Core, type CoreOptions } from '../../core.ts';
+import type { CoreOptions } from '../../core.ts';
 import { sandboxProfile } from '../../profiles/sandbox.ts';
 import type { SandboxFixture } from '../../testkit/sandbox.ts';
+import { ok, sandboxCore, type Desk } from '../../testkit/sandboxCore.ts';
 
 // Whole desks (cores over a real Sandbox) sharing one team store: the setting every team scenario starts
 // from, so that each test file states only what its scenario adds.
 
-export type Desk = Core & ConfirmCore;
+export { ok, type Desk };
 
 export const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 export const PASS = { Alice: 'alice passphrase 1', Bob: 'bob passphrase 22' };
-
-type Answer = { ok: boolean; data?: unknown; error?: { message: string } };
-
-/** The answer's data, or a throw with the desk's own message. */
-export async function ok<T>(p: Promise<Answer>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
 
 /** A desk whose data folder is `folder` under the fixture's, in the team store at `url`. */
 export function openTeamCore(sb: SandboxFixture, folder: string, team: Omit<NonNullable<CoreOptions['team']>, 'domain'>): Desk {
   const dataDir = join(sb.dir, folder);
   mkdirSync(join(dataDir, 'approvals', 'operators'), { recursive: true });
-  return createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir,
-    log: () => {},
-    coolingOffMs: 0,
-    team: { ...team, domain: 'sandbox' },
-  });
+  return sandboxCore(sb, { dataDir, team: { ...team, domain: 'sandbox' } });
 }
 
 /** Bob makes his key at desk `b`; Alice, desk `a`'s first operator, proposes him by its enrolment code. */
