@@ -21,7 +21,6 @@ import { readLastLoad, RECORDS_PER_STEP, saveLastLoad } from './lastLoad.ts';
 import { loadMain, loadSubAccounts, type SubAccountsRaw } from './load.ts';
 import {
   entriesInSteps,
-  entriesOf,
   keepOpeningView,
   kindsOf,
   OPENING_VIEW,
@@ -29,6 +28,7 @@ import {
   queryRows,
   rowOf,
   type SubAccountEntry,
+  valuedInSteps,
 } from './matrix.ts';
 import { recall, remember, type LastKnown, type LastKnownChannel } from './lastKnown.ts';
 import type { BalanceStore } from './store.ts';
@@ -67,6 +67,15 @@ type Query = z.output<typeof MatrixQuery>;
  */
 function asText(s: string): string {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+}
+
+/** Runs a generator to its end, one step per turn of the event loop. */
+async function stepped<T>(steps: Generator<void, T>): Promise<T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 export class BalancesService {
@@ -261,11 +270,14 @@ export class BalancesService {
       };
       try {
         const raw = await loadSubAccounts(await this.opts.client(), priority, progress);
+        // Summed and valued a step per turn of the event loop; the page shows what it showed meanwhile.
+        const made = await stepped(valuedInSteps(raw, OPENING_VIEW.quote, RECORDS_PER_STEP));
         // The exchange's figures supersede the kept ones, read back or not.
         this.cachedSteps = null;
-        this.entries = entriesOf(raw);
-        this.prices = new Prices(raw.tickers);
+        this.entries = made.entries;
+        this.prices = made.prices;
         this.rows.clear();
+        this.rows.set(OPENING_VIEW.quote, made.rows);
         this.status = {
           state: 'ready',
           loaded: raw.requests,
@@ -277,8 +289,8 @@ export class BalancesService {
           unread: raw.unread,
         };
         this.opts.events.progress({ scope: 'sub_accounts', loaded: raw.requests, total: raw.requests, done: true, error: null });
-        // The page asks for the matrix as soon as it hears of the end: valued while that ask travels, it
-        // finds the rows made.
+        // The page asks for the matrix as soon as it hears of the end: its view worked out while that ask
+        // travels, it finds it made.
         this.warm();
         // Alerts right after the figures are out (a raised one comes as its own event and re-marks the rows).
         await new Promise((r) => setImmediate(r));
