@@ -7,10 +7,11 @@ import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { PayoutReview } from '../../../shared/payouts.ts';
 import type { Review } from '../../../shared/ipc.ts';
 import { ApiClient } from '../client/client.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
+import type { ConfirmCore, Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
+import { sandboxCore } from '../testkit/sandboxCore.ts';
 
 // The address book as a door for money: what the default policy lets a withdrawal reach. A look-alike of
 // a real address must be refused at every door (address book, review, draft, payout file) and change
@@ -52,12 +53,7 @@ async function withdrawalsAtExchange(): Promise<number> {
 }
 
 beforeAll(async () => {
-  core = createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir: join(sb.dir, 'desk'),
-    log: () => {},
-    coolingOffMs: 0,
-  });
+  core = sandboxCore(sb);
   operator = await ensureOperator(core);
 }, 60_000);
 afterAll(async () => {

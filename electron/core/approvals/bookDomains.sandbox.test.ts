@@ -7,6 +7,7 @@ import { openDesk } from '../desk.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { DEFAULT_COOLING_OFF_MS } from './governance.ts';
 import { addToBook, ensureOperator } from './testkit/governed.ts';
+import { ok } from '../testkit/sandboxCore.ts';
 
 // Each governance domain keeps its own address book. The Sandbox rehearses with a short cooling-off
 // (TREASURY_DESK_COOLING_OFF_HOURS, here 0); a live profile's new destination must still wait the default,
@@ -17,11 +18,6 @@ const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 const withdrawal = { kind: 'withdrawal' as const, input: { currency: 'USDT', chain: 'TRX', address: TRX, amount: '12' } };
 let core: Core & ConfirmCore;
 
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
 const book = () => ok<AddressBookEntryView[]>(core.invoke('addressBookList', {}));
 
 const sb = useSandbox('book-domains', { limits: false });

@@ -1,13 +1,13 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { listOf, Withdrawal } from '../../../shared/api/records.ts';
 import { CHANNEL_NAMES, channels } from '../../../shared/ipc.ts';
 import { ApiClient } from '../client/client.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
+import type { ConfirmCore, Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { addOperator, addToBook, ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { sandboxCore } from '../testkit/sandboxCore.ts';
 
 // The adversary: a script running in the desk's main window. It can call every channel of the main
 // window's contract with any payload, in any order. It must not get a governed write sent, nor have an
@@ -50,12 +50,7 @@ function keysOf(schema: z.ZodType): string[] {
 
 const sb = useSandbox('approvals-channels', { limits: false });
 beforeAll(async () => {
-  core = createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir: join(sb.dir, 'desk'),
-    log: () => {},
-    coolingOffMs: 0,
-  });
+  core = sandboxCore(sb);
 }, 60_000);
 afterAll(async () => {
   await core?.close();

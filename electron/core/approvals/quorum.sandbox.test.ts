@@ -6,11 +6,12 @@ import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { ApprovalItem, ApprovalsState, IntentView } from '../../../shared/ipc.ts';
 import { dec, Dec } from '../../../shared/money.ts';
 import { ApiClient } from '../client/client.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
+import type { ConfirmCore, Core } from '../core.ts';
 import { Journal } from '../journal/journal.ts';
 import { fileJournalKey } from '../journal/mac.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { ok, sandboxCore } from '../testkit/sandboxCore.ts';
 
 // One operator trying to do alone what the policy gives to two, and someone who can write the Sandbox
 // profile's data folder, against the real Sandbox; the money is counted by the test's own client from
@@ -31,13 +32,7 @@ beforeEach(() => {
 type Desk = Core & ConfirmCore;
 
 function openCore(dataDir: string, coolingOffMs: number): Desk {
-  return createCore({ profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true }, dataDir, log: () => {}, coolingOffMs });
-}
-
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
+  return sandboxCore(sb, { dataDir, coolingOffMs });
 }
 
 /** What the exchange holds under these withdraw_order_ids: how many, and the USDT they moved. */

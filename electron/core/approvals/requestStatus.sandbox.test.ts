@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { ChannelResponse } from '../../../shared/ipc.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
-import { sandboxProfile } from '../profiles/sandbox.ts';
+import type { ConfirmCore, Core } from '../core.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
+import { sandboxCore } from '../testkit/sandboxCore.ts';
 
 // The page that drafted a request follows it with requestStatus alone: from the confirmation window's
 // ticket to the journal's final state, and "gone" for a draft declined there.
@@ -13,12 +12,7 @@ import { ensureOperator, TEST_OPERATOR } from './testkit/governed.ts';
 let core: Core & ConfirmCore;
 const sb = useSandbox('request-status', { limits: false });
 beforeAll(() => {
-  core = createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir: join(sb.dir, 'desk'),
-    log: () => {},
-    coolingOffMs: 0,
-  });
+  core = sandboxCore(sb);
 }, 60_000);
 afterAll(async () => {
   await core?.close();

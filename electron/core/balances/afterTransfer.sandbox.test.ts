@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubAccountDetail } from '../../../shared/balances.ts';
 import { dec } from '../../../shared/money.ts';
 import { sendGoverned } from '../approvals/testkit/governed.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
-import { sandboxProfile } from '../profiles/sandbox.ts';
+import type { ConfirmCore, Core } from '../core.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { sandboxCore } from '../testkit/sandboxCore.ts';
 
 // A transfer form showed a sub-account's balance 200 USDT stale after a transfer: the sub-accounts'
 // figures came from the load before it. Through the core, as the window reads them: once a main → sub
@@ -14,12 +13,7 @@ import { useSandbox } from '../testkit/sandbox.ts';
 let core: Core & ConfirmCore;
 const sb = useSandbox('td-after-transfer', { limits: false });
 beforeAll(async () => {
-  core = createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir: join(sb.dir, 'desk'),
-    log: () => {},
-    coolingOffMs: 0,
-  });
+  core = sandboxCore(sb);
 }, 60_000);
 afterAll(async () => {
   await core?.close();

@@ -6,9 +6,10 @@ import { Withdrawal } from '../../../shared/api/records.ts';
 import type { IntentView, Reply } from '../../../shared/ipc.ts';
 import { ApiClient } from '../client/client.ts';
 import { sendGoverned } from '../approvals/testkit/governed.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
+import type { ConfirmCore, Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { sandboxCore } from '../testkit/sandboxCore.ts';
 
 // A journal that fails verification is a state of the desk, not a crash: reads go on, writes on that
 // profile stop with a sentence that says why, and the operator archives it to go on. Nothing from the
@@ -22,7 +23,7 @@ function ok<T>(reply: Reply<T>): T {
 }
 
 function openCore(dataDir: string): Core & ConfirmCore {
-  return createCore({ profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true }, dataDir, log: () => {}, coolingOffMs: 0 });
+  return sandboxCore(sb, { dataDir });
 }
 
 /** The Sandbox's own count of withdrawals, read by a client of the test's. */

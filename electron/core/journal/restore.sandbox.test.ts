@@ -8,10 +8,11 @@ import type { ProfileSummary, Reply } from '../../../shared/ipc.ts';
 import { sendGoverned, signGoverned, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import { verifiedSavedAddress } from '../testkit/sandboxAdmin.ts';
 import { ApiClient } from '../client/client.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
+import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { useSandbox, type SandboxFixture } from '../testkit/sandbox.ts';
+import { sandboxCore } from '../testkit/sandboxCore.ts';
 
 // The two ways a data folder can lie about its past, tried on the real core over a real Sandbox on the
 // Sandbox profile (no vault: its journals' register is the file beside their key). Emptied journals with
@@ -38,13 +39,7 @@ function ok<T>(reply: Reply<T>): T {
 }
 
 function openCore(dataDir: string, stateDir?: string): Core & ConfirmCore {
-  return createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir,
-    ...(stateDir ? { stateDir } : {}),
-    log: () => {},
-    coolingOffMs: 0,
-  });
+  return sandboxCore(sb, { dataDir, ...(stateDir ? { stateDir } : {}) });
 }
 
 /** The withdrawals the Sandbox holds, read by the test's own client. */

@@ -1,14 +1,14 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { SpotOrder } from '../../../shared/api/orders.ts';
 import type { ConfirmState } from '../../../shared/confirm.ts';
 import type { ApprovalsState, IntentView, Review } from '../../../shared/ipc.ts';
 import { ApiClient } from '../client/client.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
-import { readSandboxCredentials, sandboxProfile } from '../profiles/sandbox.ts';
+import type { ConfirmCore, Core } from '../core.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { ensureOperator, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { ok, sandboxCore } from '../testkit/sandboxCore.ts';
 
 // The policy judges an order by its notional: a rule can hold orders above a value in USDT for more
 // signatures, while smaller ones and cancels go as the rest of the policy says. Real core, real Sandbox.
@@ -22,12 +22,6 @@ const OTHERS = [
   { name: 'Third operator', passphrase: 'third operator passphrase', id: '' },
 ];
 
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
-
 const order = (amount: string, price: string) => ({
   write: {
     kind: 'spot_order',
@@ -37,12 +31,7 @@ const order = (amount: string, price: string) => ({
 
 const sb = useSandbox('orders-policy', { limits: false });
 beforeAll(async () => {
-  core = createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir: join(sb.dir, 'desk'),
-    log: () => {},
-    coolingOffMs: 0,
-  });
+  core = sandboxCore(sb);
   operator = await ensureOperator(core);
   for (const o of OTHERS) {
     o.id = (

@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
-import { sandboxProfile } from '../profiles/sandbox.ts';
+import type { ConfirmCore, Core } from '../core.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { sandboxCore } from '../testkit/sandboxCore.ts';
 
 // The rebalance channels through the core, as the window calls them, on a Sandbox. The adversaries: a
 // script in the window (any payload, any plan id) and someone who can write the data folder (the
@@ -15,12 +15,7 @@ const call = (channel: string, payload: unknown) => core.invoke(channel, payload
 
 const sb = useSandbox('rebalance-channels', { limits: false });
 beforeAll(async () => {
-  core = createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir: join(sb.dir, 'desk'),
-    log: () => {},
-    coolingOffMs: 0,
-  });
+  core = sandboxCore(sb);
 }, 60_000);
 afterAll(async () => {
   await core?.close();

@@ -15,6 +15,7 @@ import { readBalance } from '../rebalance/balances.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { adminCall, verifiedSavedAddress } from '../testkit/sandboxAdmin.ts';
 import type { BatchView } from '../../../shared/rebalance.ts';
+import { ok } from '../testkit/sandboxCore.ts';
 
 // A copy of the data folder taken while an approved payout batch goes out, restored once the batch has
 // finished, then the desk started again: an ordinary backup restore. The Sandbox, like the live service,
@@ -31,12 +32,6 @@ let exchange: ApiClient;
 beforeEach(() => {
   exchange = new ApiClient({ baseUrl: sb.creds.base_url, credentials: sb.creds.main, limitsOff: true });
 });
-
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
 
 const open = (home: string): Desk =>
   openDesk({

@@ -1,12 +1,12 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalsState } from '../../../shared/ipc.ts';
 import { Dec } from '../../../shared/money.ts';
 import type { DustOverview, DustReview } from '../../../shared/smallBalance.ts';
 import { ensureOperator, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
-import { readSandboxCredentials, sandboxProfile } from '../profiles/sandbox.ts';
+import type { ConfirmCore, Core } from '../core.ts';
+import { readSandboxCredentials } from '../profiles/sandbox.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { ok, sandboxCore } from '../testkit/sandboxCore.ts';
 
 // A conversion is its own kind under the policy, valued in USDT: a rule can block conversions worth more
 // than a value while smaller ones go with one signature. Through the core's channels (each request parsed
@@ -14,12 +14,6 @@ import { useSandbox } from '../testkit/sandbox.ts';
 
 let core: Core & ConfirmCore;
 const sb = useSandbox('dust-policy', { limits: false });
-
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
 
 /** The Sandbox's last price in USDT, as the review reads it (GET /spot/tickers, public); null without a pair. */
 async function usdt(currency: string): Promise<Dec | null> {
@@ -30,12 +24,7 @@ async function usdt(currency: string): Promise<Dec | null> {
 }
 
 beforeAll(async () => {
-  core = createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir: join(sb.dir, 'desk'),
-    log: () => {},
-    coolingOffMs: 0,
-  });
+  core = sandboxCore(sb);
   await ensureOperator(core);
 }, 60_000);
 afterAll(async () => {

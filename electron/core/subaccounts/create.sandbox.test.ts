@@ -1,12 +1,11 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IntentView } from '../../../shared/ipc.ts';
 import type { ManagedSubAccount } from '../../../shared/incident.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
-import { sandboxProfile } from '../profiles/sandbox.ts';
+import type { ConfirmCore, Core } from '../core.ts';
 import { ensureOperator, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { ok, sandboxCore } from '../testkit/sandboxCore.ts';
 
 // Creating a sub-account from the desk carries a client-side login name. The Sandbox commits the create
 // and then drops the connection without an answer: the desk must not send it again blind. It looks the
@@ -15,22 +14,11 @@ import { useSandbox } from '../testkit/sandbox.ts';
 let core: Core & ConfirmCore;
 const sb = useSandbox('subaccount-create', { limits: false });
 beforeAll(() => {
-  core = createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir: join(sb.dir, 'desk'),
-    log: () => {},
-    coolingOffMs: 0,
-  });
+  core = sandboxCore(sb);
 }, 60_000);
 afterAll(async () => {
   await core?.close();
 });
-
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
 
 describe('Create a sub-account', () => {
   it('after an answer lost once the create was applied, looks the login name up and never sends it again', async () => {

@@ -1,14 +1,13 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalsState, IntentView } from '../../../shared/ipc.ts';
 import type { ManagedSubAccount } from '../../../shared/incident.ts';
 import { ApiClient } from '../client/client.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
+import type { ConfirmCore, Core } from '../core.ts';
 import { ExchangeError } from '../errors.ts';
-import { sandboxProfile } from '../profiles/sandbox.ts';
 import { addOperator, ensureOperator, TEST_OPERATOR } from '../approvals/testkit/governed.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { ok, sandboxCore } from '../testkit/sandboxCore.ts';
 
 // Locking a sub-account from the desk, against a real Sandbox: drafted from the main window's channels,
 // signed once in the confirmation window, sent by the write executor. The sub-account's own key is then
@@ -18,22 +17,11 @@ import { useSandbox } from '../testkit/sandbox.ts';
 let core: Core & ConfirmCore;
 const sb = useSandbox('subaccount-lock', { limits: false });
 beforeAll(() => {
-  core = createCore({
-    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-    dataDir: join(sb.dir, 'desk'),
-    log: () => {},
-    coolingOffMs: 0,
-  });
+  core = sandboxCore(sb);
 }, 60_000);
 afterAll(async () => {
   await core?.close();
 });
-
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
 
 async function draft(kind: string, input: Record<string, unknown>): Promise<{ ticket: string; ref: string }> {
   return ok(core.invoke('approvalsDraft', { write: { kind, input } }));

@@ -7,6 +7,7 @@ import { sandboxProfile } from '../profiles/sandbox.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { DeskVault } from '../vault/vault.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
+import { ok } from '../testkit/sandboxCore.ts';
 
 // An auditor profile joins a team from Settings' channels without any operator's consent, because the
 // membership it keeps is an auditor's: the desk signs and sends nothing for that domain whichever profile is
@@ -15,12 +16,6 @@ import { postgresMissing, startPostgres, type TestPostgres } from './testkit/pos
 const ALICE = 'alice passphrase 1';
 const missing = postgresMissing();
 type Desk = Core & ConfirmCore;
-
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
 
 describe.skipIf(missing !== null)(`an auditor joining a team${missing ? ` (skipped: ${missing})` : ''}`, () => {
   const sb = useSandbox('team-auditor-join', { limits: false });

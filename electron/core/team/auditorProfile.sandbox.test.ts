@@ -13,6 +13,7 @@ import { DeskVault } from '../vault/vault.ts';
 import { deskPrivateKey, linkOf, newDeskKey, signEntry } from './envelope.ts';
 import { CHANNEL } from './pgStore.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
+import { ok } from '../testkit/sandboxCore.ts';
 
 // An auditor profile (no exchange key) at a desk of a team, on a real PostgreSQL and a real Sandbox: it
 // sees desk A's request and who drafted it where, every write, ticket and signature it is asked for is
@@ -23,12 +24,6 @@ const ALICE = 'alice passphrase 1';
 const missing = postgresMissing();
 
 type Desk = Core & ConfirmCore;
-
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
 
 describe.skipIf(missing !== null)(`an auditor profile on a team${missing ? ` (skipped: ${missing})` : ''}`, () => {
   const sb = useSandbox('team-auditor-profile', { limits: false });

@@ -1,35 +1,32 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listOf, Withdrawal } from '../../../shared/api/records.ts';
-import type { ConfirmState } from '../../../shared/confirm.ts';
-import type { ApprovalsState, IntentView } from '../../../shared/ipc.ts';
-import { ApiClient } from '../client/client.ts';
-import { createCore, type ConfirmCore, type Core } from '../core.ts';
-import { sandboxProfile } from '../profiles/sandbox.ts';
+import type { ApprovalsState } from '../../../shared/ipc.ts';
+import { enrolmentFingerprint } from '../operators/enrolment.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
-import { enrolmentFingerprint } from '../operators/enrolment.ts';
 import { CHANNEL } from './pgStore.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
+import {
+  bobApproves,
+  draftWithdrawal,
+  intentAt,
+  ok,
+  openTeamCore,
+  PASS,
+  TRX,
+  twoApprovalsFor,
+  withdrawalsAtExchange,
+  type Desk,
+} from './testkit/sandboxTeam.ts';
 
 // Two desks, two data folders, one team store on a real PostgreSQL and one real Sandbox: Bob makes his
 // key at desk B and Alice proposes him at desk A by its enrolment code, so his private key never leaves
 // B; Alice drafts a withdrawal at A under a policy that needs a second operator, Bob approves it at B,
 // and the money leaves once, from the desk that drafted it.
 
-const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
-const PASS = { Alice: 'alice passphrase 1', Bob: 'bob passphrase 22' };
 const missing = postgresMissing();
-
-type Desk = Core & ConfirmCore;
-
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
 
 describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (skipped: ${missing})` : ''}`, () => {
   const sb = useSandbox('team-two-desks', { limits: false });
@@ -41,24 +38,12 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
     await server?.destroy();
   });
 
-  function openDesk(folder: string, url: string, auditor = false): Desk {
-    const dataDir = join(sb.dir, folder);
-    mkdirSync(join(dataDir, 'approvals', 'operators'), { recursive: true });
-    return createCore({
-      profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
-      dataDir,
-      log: () => {},
-      coolingOffMs: 0,
-      team: { url, domain: 'sandbox', ...(auditor ? { auditor } : {}) },
-    });
-  }
-
   it('sends a withdrawal drafted at one desk and approved at the other exactly once, from the drafting desk', async () => {
     const url = await server.newDatabase('two_desks');
-    const a = openDesk('a', url);
-    const b = openDesk('b', url);
+    const a = openTeamCore(sb, 'a', { url });
+    const b = openTeamCore(sb, 'b', { url });
     // Desk C is the team's auditor desk: it reads and verifies everything and signs and sends nothing.
-    const c = openDesk('c', url, true);
+    const c = openTeamCore(sb, 'c', { url, auditor: true });
     try {
       const alice = (await ok<{ id: string }>(a.invokeConfirm('confirmCreateFirstOperator', { name: 'Alice', passphrase: PASS.Alice }))).id;
       // Bob makes his key at his own desk; only its enrolment code (id and public key) goes to desk A.
@@ -102,20 +87,9 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
       expect(await refused(propose('Robert', made.enrolment))).toMatch(/^That public key is Bob's already/);
       // No key of Bob's was ever at desk A.
       expect(readdirSync(join(sb.dir, 'a', 'approvals', 'operators'))).toEqual([`${alice}.json`]);
-      const entry = await ok<{ ticket: string }>(a.invoke('addressBookAdd', { currency: 'USDT', chain: 'TRX', address: TRX }));
-      await ok(a.invokeConfirm('confirmSign', { ticket: entry.ticket, operator: alice, passphrase: PASS.Alice }));
-      const policy = { rules: [{ id: 'two', match: {}, action: 'require' as const, approvals: 2, drafter_may_approve: true }] };
-      const change = await ok<{ ticket: string }>(a.invoke('approvalsProposePolicy', { policy }));
-      await ok(a.invokeConfirm('confirmSign', { ticket: change.ticket, operator: alice, passphrase: PASS.Alice }));
-      await expect.poll(async () => (await ok<ApprovalsState>(a.invoke('approvalsState', {}))).policy.rules).toEqual(policy.rules);
+      await twoApprovalsFor(a, alice);
 
-      const draft = await ok<{ ticket: string; ref: string }>(
-        a.invoke('approvalsDraft', {
-          write: { kind: 'withdrawal', input: { currency: 'USDT', amount: '125', address: TRX, chain: 'TRX' } },
-        }),
-      );
-      const ref = (await ok<ConfirmState>(a.invokeConfirm('confirmState', {}))).tickets.find((x) => x.id === draft.ticket)!.ref;
-      await ok(a.invokeConfirm('confirmSign', { ticket: draft.ticket, operator: alice, passphrase: PASS.Alice }));
+      const ref = await draftWithdrawal(a, alice, '125');
 
       // Desk B sees Alice's request waiting for a second operator, and Bob approves it there.
       await expect
@@ -137,17 +111,14 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
         const r = await c.invoke(channel, req);
         expect(r.ok ? null : r.error.message, channel).toMatch(/auditor desk/);
       }
-      const approve = await ok<{ ticket: string }>(b.invoke('approvalsDecide', { ref, action: 'approve' }));
-      await ok(b.invokeConfirm('confirmSign', { ticket: approve.ticket, operator: bob, passphrase: PASS.Bob }));
+      await bobApproves(b, bob, ref);
 
       // Desk A hears of it and sends; desk B sends nothing.
-      const intentAt = async (desk: Desk): Promise<IntentView | undefined> =>
-        (await ok<{ items: IntentView[] }>(desk.invoke('intentsList', {}))).items.find((v) => v.id === ref);
-      await expect.poll(async () => (await intentAt(a))?.state, { timeout: 20_000 }).toBe('accepted');
-      const sent = (await intentAt(a))!;
+      await expect.poll(async () => (await intentAt(a, ref))?.state, { timeout: 20_000 }).toBe('accepted');
+      const sent = (await intentAt(a, ref))!;
       await adminCall(sb.creds, 'POST', `/withdrawals/${sent.exchange_id!}/status`, { status: 'DONE' });
-      expect(await intentAt(b)).toBeUndefined();
-      expect(await intentAt(c)).toBeUndefined();
+      expect(await intentAt(b, ref)).toBeUndefined();
+      expect(await intentAt(c, ref)).toBeUndefined();
 
       // Each desk's Approvals page says where the request was drafted and where each operator signed it.
       const desksAt = async (desk: Desk) =>
@@ -161,22 +132,7 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
         { name: 'Bob', desk: seenB.here },
       ]);
 
-      const { baseUrl, credentials } = sandboxProfile(sb.credentialsPath);
-      const exchange = new ApiClient({ baseUrl, credentials, limitsOff: true });
-      const now = Math.floor(Date.now() / 1000);
-      const all = await exchange.request(
-        {
-          method: 'GET',
-          path: '/wallet/withdrawals',
-          query: [
-            ['from', String(now - 86_400)],
-            ['to', String(now + 60)],
-            ['limit', '1000'],
-          ],
-        },
-        listOf(Withdrawal),
-      );
-      expect(all.filter((w) => w.withdraw_order_id === ref).map((w) => [w.amount, w.status])).toEqual([['125', 'DONE']]);
+      expect((await withdrawalsAtExchange(sb, ref)).map((w) => [w.amount, w.status])).toEqual([['125', 'DONE']]);
 
       // Someone with the database's password doubles the amount Alice signed: both desks' Approvals pages say so, naming the row.
       const db = new pg.Client({ connectionString: url });
@@ -204,5 +160,5 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
       await b.close();
       await c.close();
     }
-  });
+  }, 120_000);
 });

@@ -3,18 +3,13 @@ import type { ConfirmState } from '../../../../shared/confirm.ts';
 import type { IntentView } from '../../../../shared/ipc.ts';
 import type { z } from 'zod';
 import type { ConfirmCore, Core } from '../../core.ts';
+import { ok } from '../../testkit/sandboxCore.ts';
 
 // For tests that need a write sent the way the desk now sends one: drafted from the main window's
 // channels, signed through the confirmation channels by an operator. The desk must run with a
 // cooling-off of 0 so that an address-book entry counts at once.
 
 export const TEST_OPERATOR = { name: 'Test operator', passphrase: 'test operator passphrase' };
-
-async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error!.message);
-  return r.data as T;
-}
 
 /** The operator's id, creating it as the first operator when the desk has none. */
 export async function ensureOperator(core: Core & ConfirmCore, vaultPassphrase?: string): Promise<string> {

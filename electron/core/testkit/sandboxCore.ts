@@ -1,0 +1,26 @@
+import { join } from 'node:path';
+import { createCore, type ConfirmCore, type Core, type CoreOptions } from '../core.ts';
+import { sandboxProfile } from '../profiles/sandbox.ts';
+import type { SandboxFixture } from './sandbox.ts';
+
+// A whole desk (both windows' channels) over the file's real Sandbox, as the core tests open it: limits
+// off, no cooling-off, quiet, its data in the fixture's folder `desk` unless a test says otherwise.
+
+export type Desk = Core & ConfirmCore;
+
+export function sandboxCore(sb: SandboxFixture, more: Partial<CoreOptions> = {}): Desk {
+  return createCore({
+    profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
+    dataDir: join(sb.dir, 'desk'),
+    log: () => {},
+    coolingOffMs: 0,
+    ...more,
+  });
+}
+
+/** The answer's data, or a throw with the desk's own message. */
+export async function ok<T>(p: Promise<{ ok: boolean; data?: unknown; error?: { message: string } }>): Promise<T> {
+  const r = await p;
+  if (!r.ok) throw new Error(r.error!.message);
+  return r.data as T;
+}
