@@ -8,7 +8,7 @@ import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite';
  * window's page (index.html), not the confirmation page; after the page's own tags, so
  * that its Content-Security-Policy comes first.
  */
-function preloadFirstPage(page: string): Plugin {
+function preloadFirstPage(page: string, firstScript: string): Plugin {
   return {
     name: 'desk-preload-first-page',
     apply: 'build',
@@ -29,18 +29,33 @@ function preloadFirstPage(page: string): Plugin {
         const files = new Set<string>();
         walk(first.fileName, files);
         const css = [...files].flatMap((f) => [...(chunks.get(f)?.viteMetadata?.importedCss ?? [])]);
-        return [
-          ...[...files].map((f): HtmlTagDescriptor => ({
-            tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` },
-            injectTo: 'head',
-          })),
-          ...css.map((f): HtmlTagDescriptor => ({
-            tag: 'link',
-            attrs: { rel: 'preload', as: 'style', crossorigin: true, href: `./${f}` },
-            injectTo: 'head',
-          })),
-        ];
+        // The window's first script, before the app's (module scripts run in the order of the page), with
+        // the files it imports named beside it so that they are fetched in parallel, not one after the other.
+        const opening = [...chunks.values()].find((c) => c.isEntry && c.facadeModuleId === firstScript);
+        if (!opening) throw new Error(`preloadFirstPage: no chunk for ${firstScript}`);
+        const early = new Set<string>();
+        walk(opening.fileName, early);
+        const earlyTags = [
+          `<script type="module" async crossorigin src="./${opening.fileName}"></script>`,
+          ...[...early].filter((f) => f !== opening.fileName).map((f) => `<link rel="modulepreload" crossorigin href="./${f}">`),
+        ].join('\n    ');
+        const app = html.indexOf('<script type="module"');
+        if (app < 0) throw new Error('preloadFirstPage: no app script in index.html');
+        return {
+          html: `${html.slice(0, app)}${earlyTags}\n    ${html.slice(app)}`,
+          tags: [
+            ...[...files].map((f): HtmlTagDescriptor => ({
+              tag: 'link',
+              attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` },
+              injectTo: 'head',
+            })),
+            ...css.map((f): HtmlTagDescriptor => ({
+              tag: 'link',
+              attrs: { rel: 'preload', as: 'style', crossorigin: true, href: `./${f}` },
+              injectTo: 'head',
+            })),
+          ],
+        };
       },
     },
   };
@@ -52,7 +67,13 @@ function preloadFirstPage(page: string): Plugin {
 export default defineConfig({
   root: 'renderer',
   base: './',
-  plugins: [react(), preloadFirstPage(resolve(import.meta.dirname, 'renderer/src/features/overview/OverviewPage.tsx'))],
+  plugins: [
+    react(),
+    preloadFirstPage(
+      resolve(import.meta.dirname, 'renderer/src/features/overview/OverviewPage.tsx'),
+      resolve(import.meta.dirname, 'renderer/src/opening.ts'),
+    ),
+  ],
   build: {
     outDir: '../dist/renderer',
     emptyOutDir: true,
@@ -60,7 +81,12 @@ export default defineConfig({
     sourcemap: false,
     rolldownOptions: {
       // The confirmation page is its own entry: its own window (Electron) or origin (web host).
-      input: { main: resolve(import.meta.dirname, 'renderer/index.html'), confirm: resolve(import.meta.dirname, 'renderer/confirm.html') },
+      // opening.ts: the window's first script, named in index.html by preloadFirstPage.
+      input: {
+        main: resolve(import.meta.dirname, 'renderer/index.html'),
+        confirm: resolve(import.meta.dirname, 'renderer/confirm.html'),
+        opening: resolve(import.meta.dirname, 'renderer/src/opening.ts'),
+      },
       output: {
         codeSplitting: {
           groups: [

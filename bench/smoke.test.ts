@@ -59,7 +59,7 @@ const FIGURES: Record<string, string[]> = {
     'subaccounts_requests',
     'subaccounts_min_requests',
   ],
-  start: ['start_to_url_ms', 'new_user_first_balance_ms', 'first_paint_ms', 'fresh_figure_ms', 'usable_ms'],
+  start: ['start_to_url_ms', 'new_user_first_balance_ms', 'first_paint_ms', 'fresh_figure_ms', 'first_read_ms', 'usable_ms'],
   rebalance: ['accounts', 'transfers', 'planner_ms', 'makespan_s', 'bound_s', 'twice', 'http_429', 'reached'],
   team: ['requests', 'sent', 'twice', 'tampered_refused', 'approve_to_send_p99_ms', 'notify_p99_ms'],
 };

@@ -16,6 +16,8 @@ import { size } from './size.ts';
 //   first_paint_ms             on each later start, navigation start to the total balance painted: the last
 //                              known figure from the desk's cache, marked with its age (median);
 //   fresh_figure_ms            the same start, navigation start to the figure read in this start painted;
+//   first_read_ms              the same start, navigation start to the first read of the core sent
+//                              (Resource Timing), median: the window's first script sends it (opening.ts);
 //   usable_ms                  process start to the total painted (`npm start` itself, the Sandbox, the
 //                              host, the page), median.
 // Figures are read in the page from requestAnimationFrame callbacks, the frame that paints them.
@@ -90,6 +92,8 @@ interface Seen {
   fresh: number;
   /** The first paint on the wall clock. */
   firstWall: number;
+  /** When the first read of the core left, after navigation start. */
+  firstRead: number;
 }
 
 async function openAndWatch(browser: Browser, url: string): Promise<Seen> {
@@ -104,7 +108,11 @@ async function openAndWatch(browser: Browser, url: string): Promise<Seen> {
       if (Date.now() > deadline) throw new Error('the total balance was not painted within 60 s');
       await new Promise((r) => setTimeout(r, 20));
     }
-    return (await page.evaluate('({ ...window.__totalSeen, firstWall: performance.timeOrigin + window.__totalSeen.first })')) as Seen;
+    return (await page.evaluate(`({
+      ...window.__totalSeen,
+      firstWall: performance.timeOrigin + window.__totalSeen.first,
+      firstRead: performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname.startsWith('/rpc/'))?.startTime ?? NaN,
+    })`)) as Seen;
   } finally {
     await context.close();
   }
@@ -122,12 +130,12 @@ async function main(): Promise<void> {
     await stop(running);
     running = undefined;
 
-    const runs: Array<{ url: number; first: number; fresh: number; usable: number; lastKnown: boolean }> = [];
+    const runs: Array<{ url: number; first: number; fresh: number; usable: number; lastKnown: boolean; read: number }> = [];
     for (let i = 0; i < RUNS; i++) {
       running = await npmStart(home);
       const seen = await openAndWatch(browser, running.url);
       const usable = seen.firstWall - running.spawnedAt;
-      runs.push({ url: running.urlMs, first: seen.first, fresh: seen.fresh, usable, lastKnown: seen.lastKnown });
+      runs.push({ url: running.urlMs, first: seen.first, fresh: seen.fresh, usable, lastKnown: seen.lastKnown, read: seen.firstRead });
       log(`run ${i + 1}: ${JSON.stringify(runs.at(-1), (_k, v: unknown) => (typeof v === 'number' ? Math.round(v) : v))}`);
       await stop(running);
       running = undefined;
@@ -138,6 +146,7 @@ async function main(): Promise<void> {
       first_paint_ms: median(runs.map((r) => r.first)),
       first_paint_last_known: runs.every((r) => r.lastKnown),
       fresh_figure_ms: median(runs.map((r) => r.fresh)),
+      first_read_ms: median(runs.map((r) => r.read)),
       usable_ms: median(runs.map((r) => r.usable)),
       targets: TARGETS,
     };

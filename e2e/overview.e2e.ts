@@ -81,6 +81,40 @@ describe('Overview in a real browser over the web host and a real Sandbox', () =
     }
   });
 
+  it("sends the first paint's reads before the app's code runs, and does not send them twice", async () => {
+    const context = await browser.newContext();
+    // The app's boot chunk is held back: only the window's first script (opening.ts) can ask anything meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await context.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const page = await context.newPage();
+    const asked: string[] = [];
+    let painted = false;
+    page.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (!pathname.startsWith('/rpc/') || painted) return;
+      const body = r.postDataJSON() as { channel?: string } | null;
+      asked.push(pathname === '/rpc/lastKnown' ? `lastKnown ${body?.channel}` : pathname.slice('/rpc/'.length));
+    });
+    try {
+      await page.goto(desk.host.url, { waitUntil: 'commit' });
+      await expect.poll(() => asked).toEqual(['profileCurrent', 'lastKnown totalBalance']);
+      release();
+      await page.getByTestId('total-amount').waitFor();
+      painted = true;
+      // The app took the answers of those reads: each was asked once before the total was painted.
+      expect(asked.filter((a) => a === 'lastKnown totalBalance')).toHaveLength(1);
+      expect(asked.filter((a) => a === 'profileCurrent')).toHaveLength(1);
+      expect(asked).toContain('totalBalance');
+    } finally {
+      release();
+      await context.close();
+    }
+  });
+
   it('revalues the total when the operator picks another currency', async () => {
     const page = await browser.newPage();
     await page.goto(desk.host.url);

@@ -4,8 +4,9 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createDeskRouter } from './app/router.tsx';
 import { createDesk, DeskProvider } from './desk/DeskProvider.tsx';
-import { createWebDesk } from './desk/webDesk.ts';
+import { askEarly, deskApi, takeEarly } from './desk/earlyReads.ts';
 import { askFirstBlock } from './features/balances/matrixQuery.ts';
+import { overviewCurrency, overviewEarlyReads } from './features/overview/firstReads.ts';
 import { prefetchOverview } from './features/overview/prefetch.ts';
 import { expectOpeningFigures } from './app/openingReads.ts';
 import './styles.css';
@@ -13,23 +14,39 @@ import './styles.css';
 // Retries of exchange reads belong to the core's scheduler, which knows the rate limits; the
 // renderer does not add its own on top.
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
-// Electron's preload gives window.desk; in a browser the web desk takes the token from the address
-// before the router reads the fragment.
-const desk = createDesk(window.desk ?? createWebDesk());
-const router = createDeskRouter();
+// The window's first script (opening.ts) has sent the first paint's reads; when it has not run yet, they
+// are sent here. Either way the calls below take their answers.
+askEarly(overviewEarlyReads);
+const desk = createDesk(deskApi(), Date.now, takeEarly);
 // A window that opens on the matrix asks for it now, while React draws the shell: on a new start the core
 // answers at once from its cache, and nothing waits for the page's code to mount first (issue 25).
+const onOverview = overviewCurrency(window.location.hash) !== null;
 const opening =
   prefetchOverview(queryClient, desk, window.location.hash) ??
   (/^#\/?sub-accounts$/.test(window.location.hash) ? askFirstBlock(queryClient, desk) : null);
 if (opening) expectOpeningFigures();
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <DeskProvider desk={desk}>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </DeskProvider>
-  </StrictMode>,
-);
+async function draw(): Promise<void> {
+  // A start on the Overview draws it in React's first render, with the figures already asked: its code
+  // (named in index.html, fetched with the boot's) is evaluated first, and the address names the page
+  // itself, not the index route that would redirect to it and render again. In a CPU profile the shell was
+  // rendered alone, then the page's code evaluated and the whole rendered once more (issue 25).
+  // Should its code not load, the route's own lazy load meets (and shows) the error.
+  const loaded = onOverview
+    ? await import('./features/overview/OverviewPage.tsx').then(
+        (m) => ({ overview: m.default }),
+        () => ({}),
+      )
+    : {};
+  if (onOverview && /^#?\/?$/.test(window.location.hash)) history.replaceState(null, '', '#/overview');
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <DeskProvider desk={desk}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={createDeskRouter(loaded)} />
+        </QueryClientProvider>
+      </DeskProvider>
+    </StrictMode>,
+  );
+}
+void draw();

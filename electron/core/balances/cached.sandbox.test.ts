@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { AlertView } from '../../../shared/balances.ts';
 import { dec } from '../../../shared/money.ts';
@@ -8,6 +8,7 @@ import { ApiClient } from '../client/client.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { BalancesService } from './service.ts';
 import { BalanceStore } from './store.ts';
+import { Prices } from './valuation.ts';
 
 // A desk that starts again shows the sub-accounts' last known figures at once, from the profile's
 // balances file, marked as cached, before anything is asked of the exchange; then the exchange's. The
@@ -151,6 +152,70 @@ describe('the sub-accounts after a restart', () => {
       expect(logs).toEqual([expect.stringMatching(why)]);
       await t.refresh();
       stop(t);
+    }
+  });
+
+  it('answers the first ask of a restart from the view kept with the load, valuing nothing until a page needs more', async () => {
+    const uid = sb.creds.sub_accounts[0]!.uid;
+    const first = start();
+    await first.refresh();
+    const before = all(first);
+    const inBtc = first.matrix({ quote: 'BTC', search: '', sort: 'uid', desc: false, hide_below: null, offset: 0, limit: 1000 });
+    stop(first);
+
+    // 650 ms of decimal arithmetic at 1,000 sub-accounts in a process just started (issue 25).
+    const priced = vi.spyOn(Prices.prototype, 'price');
+    try {
+      const again = start();
+      const cached = all(again);
+      expect(priced).not.toHaveBeenCalled();
+      expect(cached.status.source).toBe('cache');
+      expect(cached.rows).toEqual(before.rows);
+      expect([cached.column_totals, cached.grand_total]).toEqual([before.column_totals, before.grand_total]);
+      // Another quote, or a sub-account's page, reads the load itself, summed and valued.
+      const other = again.matrix({ quote: 'BTC', search: '', sort: 'uid', desc: false, hide_below: null, offset: 0, limit: 1000 });
+      expect(priced).toHaveBeenCalled();
+      expect(other.rows).toEqual(inBtc.rows);
+      expect(again.detail(uid, 'USDT')).toMatchObject({ source: 'cache', row: before.rows.find((r) => r.uid === uid) });
+    } finally {
+      priced.mockRestore();
+    }
+  });
+
+  it('refuses the load with its kept view when the view does not fit the load, naming what', async () => {
+    await start().refresh();
+    for (const s of open.splice(0)) s.close();
+    const kept = (new Database(file).prepare('SELECT view FROM balance_last_view').get() as { view: string }).view;
+    const view = JSON.parse(kept) as { rows: Array<{ uid: string; total: string }>; version: number };
+    const [a, b] = view.rows;
+    for (const [edited, why] of [
+      [{ ...view, rows: [{ ...a, total: '1e9' }, ...view.rows.slice(1)] }, /\(opening\.rows\.0\.total: must be a decimal number string\)/],
+      [{ ...view, rows: [b, a, ...view.rows.slice(2)] }, /\(opening\.rows\.0\.uid: \d+ where the load has \d+\)/],
+      [{ ...view, rows: view.rows.slice(1) }, /\(opening\.rows: \d+ rows for the load's \d+ sub-accounts\)/],
+      [{ ...view, grand_total: 'lots' }, /\(opening\.grand_total: must be a decimal/],
+    ] as const) {
+      edit('UPDATE balance_last_view SET view = ?', JSON.stringify(edited));
+      logs.length = 0;
+      const t = start();
+      const page = all(t);
+      expect(page.status.source).toBeNull();
+      expect(page.rows).toEqual([]);
+      expect(logs).toEqual([expect.stringMatching(why)]);
+      stop(t);
+    }
+
+    // A view another version of the desk kept is valued again, not refused.
+    edit('UPDATE balance_last_view SET view = ?', JSON.stringify({ ...view, version: view.version + 1 }));
+    logs.length = 0;
+    const priced = vi.spyOn(Prices.prototype, 'price');
+    try {
+      const t = start();
+      expect(all(t).rows).toEqual(view.rows);
+      expect(priced).toHaveBeenCalled();
+      expect(logs).toEqual([]);
+      stop(t);
+    } finally {
+      priced.mockRestore();
     }
   });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { BalanceStore } from './store.ts';
 import { readLastLoad, RECORDS_PER_STEP, saveLastLoad } from './lastLoad.ts';
-import { entriesInSteps, entriesOf } from './matrix.ts';
+import { entriesInSteps, entriesOf, rowOf, valuedInSteps } from './matrix.ts';
+import { Prices } from './valuation.ts';
 
 // A new process reads the kept load of 1,000 sub-accounts back while the window's first files and reads
 // arrive (issue 25): in steps, so that each of them waits for one step at most, not for the whole load.
@@ -63,5 +64,20 @@ describe('the kept load read back', () => {
     }
     expect(yields).toBeGreaterThanOrEqual(N / RECORDS_PER_STEP - 1);
     expect(r.value).toEqual(entriesOf(raw as never));
+  });
+
+  it(`values the exchange's load ${RECORDS_PER_STEP} sub-accounts a step, to the same rows as at once`, () => {
+    const steps = valuedInSteps(raw as never, 'USDT', RECORDS_PER_STEP);
+    let yields = 0;
+    let r = steps.next();
+    while (!r.done) {
+      yields++;
+      r = steps.next();
+    }
+    // Summed, then valued: a step per RECORDS_PER_STEP sub-accounts of each.
+    expect(yields).toBeGreaterThanOrEqual((2 * N) / RECORDS_PER_STEP - 2);
+    const prices = new Prices(raw.tickers);
+    expect(r.value.rows).toEqual(entriesOf(raw as never).map((e) => rowOf(e, prices, 'USDT', 0)));
+    expect(r.value.rows[0]!.total).toBe('70.5');
   });
 });

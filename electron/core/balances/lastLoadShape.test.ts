@@ -8,7 +8,9 @@ import {
 } from '../../../shared/api/records.ts';
 import { DecimalString } from '../../../shared/money.ts';
 import { UnreadRecord } from '../../../shared/unread.ts';
-import { LOAD_FIELDS, LOAD_RECORDS, loadFieldProblem, loadRecordProblem } from './lastLoadShape.ts';
+import { Cell, MatrixRow } from '../../../shared/balances.ts';
+import { ACCOUNT_KINDS } from '../../../shared/accountKinds.ts';
+import { LOAD_FIELDS, LOAD_RECORDS, loadFieldProblem, loadRecordProblem, viewRowProblem } from './lastLoadShape.ts';
 
 // The kept load is checked by hand (lastLoadShape.ts) instead of through the record schemas, for the
 // speed of a start. This holds it to the schemas' verdict: a valid copy, then every field of it replaced
@@ -130,5 +132,52 @@ describe("the kept load's check", () => {
       'tickers.0: Unrecognized key: "volume"',
     );
     expect(loadFieldProblem('cross', [{ uid: '1', available: null }])).toBe('cross.0.available: expected object, received null');
+  });
+});
+
+/** A row of the opening view kept with the load: the contract's row, as the core made it (no other field, no alert counted yet). */
+const VIEW_ROW_SCHEMA = MatrixRow.extend({
+  cells: z
+    .object(Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, Cell.strict()])) as Record<(typeof ACCOUNT_KINDS)[number], typeof Cell>)
+    .strict(),
+  cross_risk: DecimalString.nullable(),
+  margin_risk: DecimalString.nullable(),
+  alerts: z.literal(0),
+}).strict();
+const cell = (amounts: Record<string, string>, value: string) => ({ value, amounts, unpriced: [] as string[] });
+const VIEW_ROW_COPY = {
+  uid: '101',
+  name: 'alpha',
+  cells: {
+    spot: cell({ USDT: '10', BTC: '0.001' }, '110'),
+    margin: { value: '0', amounts: {}, unpriced: ['XYZ'] },
+    futures_usdt: cell({}, '0'),
+    futures_btc: cell({}, '0'),
+    futures_usd: cell({}, '0'),
+    cross_margin: cell({ USDT: '-1.5' }, '-1.5'),
+  },
+  total: '108.5',
+  cross_risk: '2.5',
+  margin_risk: null,
+  alerts: 0,
+};
+
+describe("the kept opening view's rows", () => {
+  it('are refused where the row schema refuses, naming the same field, edit by edit', () => {
+    let refused = 0;
+    for (const path of paths(VIEW_ROW_COPY)) {
+      const edits = [...OTHERS, ...(path.length ? [GONE] : [])].map((by) => edit(VIEW_ROW_COPY, path, by));
+      const target = path.reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], VIEW_ROW_COPY);
+      if (typeof target === 'object' && target !== null && !Array.isArray(target))
+        edits.push(edit(VIEW_ROW_COPY, [...path, 'neighbour'], '1'));
+      for (const edited of [VIEW_ROW_COPY, ...edits]) {
+        const parsed = VIEW_ROW_SCHEMA.safeParse(edited);
+        const expected = parsed.success ? null : ['opening', 'rows', 3, ...parsed.error.issues[0]!.path].join('.');
+        const problem = viewRowProblem(3, edited);
+        expect({ path, edited, got: problem && problem.slice(0, problem.indexOf(': ')) }).toEqual({ path, edited, got: expected });
+        if (expected) refused++;
+      }
+    }
+    expect(refused).toBeGreaterThan(300);
   });
 });

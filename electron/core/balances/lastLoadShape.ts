@@ -1,4 +1,5 @@
 import { isDecimalString } from '../../../shared/decimal.ts';
+import { ACCOUNT_KINDS } from '../../../shared/accountKinds.ts';
 
 // The kept load's shape, checked by hand: the rules of the record schemas it was saved through
 // (shared/api/records.ts: the §2.8 sub-account records), without zod. zod's parse of 1,000 sub-accounts'
@@ -129,4 +130,51 @@ export function loadFieldProblem(key: keyof typeof LOAD_FIELDS, value: unknown):
 /** Checks record `i` of the list `key` alone (a list checked in steps): the same answer as loadFieldProblem's. */
 export function loadRecordProblem(key: keyof typeof LOAD_RECORDS, i: number, record: unknown): string | null {
   return problemOf([key, i], () => LOAD_RECORDS[key](record));
+}
+
+const nullableDecimal: Check = (v) => {
+  if (v !== null) decimal(v);
+};
+const cell = object({ value: decimal, amounts: decimals, unpriced: arrayOf(string) }, { strict: true });
+
+/**
+ * One row of the opening view kept with the load (shared/balances.ts MatrixRow), valued when it was
+ * saved. Its alert count is 0: alerts are counted at each ask (service.ts withAlerts).
+ */
+export const VIEW_ROW: Check = object(
+  {
+    uid: string,
+    name: string,
+    cells: object(Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, cell])), { strict: true }),
+    total: decimal,
+    cross_risk: nullableDecimal,
+    margin_risk: nullableDecimal,
+    alerts: (v) => {
+      if (v !== 0) throw new ShapeProblem('must be 0');
+    },
+  },
+  { strict: true },
+);
+
+/** The opening view's fields other than its rows (those are checked one by one: VIEW_ROW). */
+export const VIEW_FIELDS = {
+  version: (v: unknown) => {
+    if (typeof v !== 'number') expected('number', v);
+  },
+  quote: string,
+  rows: (v: unknown) => {
+    if (!Array.isArray(v)) expected('array', v);
+  },
+  column_totals: object(Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, decimal])), { strict: true }),
+  grand_total: decimal,
+} satisfies Record<string, Check>;
+
+/** Checks the view's field `key`: "opening.key.path: problem", or null. */
+export function viewFieldProblem(key: keyof typeof VIEW_FIELDS, value: unknown): string | null {
+  return problemOf(['opening', key], () => VIEW_FIELDS[key](value));
+}
+
+/** Checks row `i` of the opening view. */
+export function viewRowProblem(i: number, row: unknown): string | null {
+  return problemOf(['opening', 'rows', i], () => VIEW_ROW(row));
 }

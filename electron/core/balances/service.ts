@@ -19,7 +19,17 @@ import { cellsOf } from './amounts.ts';
 import { conditionsOf } from './alerts.ts';
 import { readLastLoad, RECORDS_PER_STEP, saveLastLoad } from './lastLoad.ts';
 import { loadMain, loadSubAccounts, type SubAccountsRaw } from './load.ts';
-import { entriesInSteps, entriesOf, kindsOf, OPENING_VIEW, queryRows, rowOf, type SubAccountEntry } from './matrix.ts';
+import {
+  entriesInSteps,
+  keepOpeningView,
+  kindsOf,
+  OPENING_VIEW,
+  openingViewOf,
+  queryRows,
+  rowOf,
+  type SubAccountEntry,
+  valuedInSteps,
+} from './matrix.ts';
 import { recall, remember, type LastKnown, type LastKnownChannel } from './lastKnown.ts';
 import type { BalanceStore } from './store.ts';
 import { Prices } from './valuation.ts';
@@ -57,6 +67,15 @@ type Query = z.output<typeof MatrixQuery>;
  */
 function asText(s: string): string {
   return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
+}
+
+/** Runs a generator to its end, one step per turn of the event loop. */
+async function stepped<T>(steps: Generator<void, T>): Promise<T> {
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 export class BalancesService {
@@ -100,17 +119,26 @@ export class BalancesService {
   private *showCached(): Generator<void> {
     const cached = yield* readLastLoad(this.opts.store, this.now(), (line) => this.opts.log?.(line));
     if (!cached) return;
-    yield;
-    this.entries = yield* entriesInSteps(cached.raw, RECORDS_PER_STEP);
-    this.prices = new Prices(cached.raw.tickers);
-    this.status = {
+    const status = {
       ...this.status,
-      state: 'ready',
+      state: 'ready' as const,
       fetched_at: cached.fetchedAt,
-      source: 'cache',
+      source: 'cache' as const,
       requests: cached.raw.requests,
       unread: cached.raw.unread,
     };
+    if (cached.opening) {
+      // The page's first ask is answered from the view kept with the load; the sub-accounts' sums
+      // (a sub-account's page, other quotes) follow in steps.
+      this.rows.set(OPENING_VIEW.quote, cached.opening.all);
+      keepOpeningView(cached.opening);
+      this.prices = new Prices(cached.raw.tickers);
+      this.status = status;
+    }
+    yield;
+    this.entries = yield* entriesInSteps(cached.raw, RECORDS_PER_STEP);
+    this.prices = new Prices(cached.raw.tickers);
+    this.status = status;
     yield* this.valuing(OPENING_VIEW.quote);
   }
 
@@ -142,10 +170,19 @@ export class BalancesService {
     setImmediate(step);
   }
 
-  /** What the kept load's reading has left, done now: a page asks. */
-  private settle(): void {
-    while (this.cachedSteps && !this.cachedSteps.next().done);
-    this.cachedSteps = null;
+  /**
+   * What the kept load's reading has left, done now: a page asks. `enough`: the ask needs no more (the
+   * rows in its quote are there); the rest goes on in steps.
+   */
+  private settle(enough: () => boolean = () => false): void {
+    while (this.cachedSteps && !enough()) {
+      if (this.cachedSteps.next().done) this.cachedSteps = null;
+    }
+  }
+
+  /** The rows in `quote` are made (a kept view, or valued): an ask in that quote needs nothing else. */
+  private valued(quote: string): () => boolean {
+    return () => this.rows.has(quote);
   }
 
   /** The opening view worked out ahead: the page's first ask only cuts its first block. */
@@ -233,11 +270,14 @@ export class BalancesService {
       };
       try {
         const raw = await loadSubAccounts(await this.opts.client(), priority, progress);
+        // Summed and valued a step per turn of the event loop; the page shows what it showed meanwhile.
+        const made = await stepped(valuedInSteps(raw, OPENING_VIEW.quote, RECORDS_PER_STEP));
         // The exchange's figures supersede the kept ones, read back or not.
         this.cachedSteps = null;
-        this.entries = entriesOf(raw);
-        this.prices = new Prices(raw.tickers);
+        this.entries = made.entries;
+        this.prices = made.prices;
         this.rows.clear();
+        this.rows.set(OPENING_VIEW.quote, made.rows);
         this.status = {
           state: 'ready',
           loaded: raw.requests,
@@ -249,8 +289,8 @@ export class BalancesService {
           unread: raw.unread,
         };
         this.opts.events.progress({ scope: 'sub_accounts', loaded: raw.requests, total: raw.requests, done: true, error: null });
-        // The page asks for the matrix as soon as it hears of the end: valued while that ask travels, it
-        // finds the rows made.
+        // The page asks for the matrix as soon as it hears of the end: its view worked out while that ask
+        // travels, it finds it made.
         this.warm();
         // Alerts right after the figures are out (a raised one comes as its own event and re-marks the rows).
         await new Promise((r) => setImmediate(r));
@@ -282,7 +322,8 @@ export class BalancesService {
   /** A full disk or a locked file costs the next start its quick figures, never this load. */
   private keep(fetchedAt: number, raw: SubAccountsRaw): void {
     try {
-      saveLastLoad(this.opts.store, fetchedAt, raw);
+      const rows = this.rows.get(OPENING_VIEW.quote);
+      saveLastLoad(this.opts.store, fetchedAt, raw, rows ? openingViewOf(rows) : null);
     } catch (e) {
       this.opts.log?.(`[balances] could not keep the sub-accounts' figures for the next start: ${(e as Error).message}`);
     }
@@ -336,7 +377,7 @@ export class BalancesService {
    * keeps its figures with the error until Refresh or auto-refresh; with none to show, each ask tries again.
    */
   matrix(q: Query): MatrixPage {
-    this.settle();
+    this.settle(this.valued(q.quote));
     if (!this.asked || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
     const { all: _all, rows, ...page } = queryRows(this.rowsIn(q.quote), q);
     return { status: this.status, quote: q.quote, offset: q.offset, rows: this.withAlerts(rows), ...page };
@@ -344,7 +385,7 @@ export class BalancesService {
 
   /** The whole filtered matrix as CSV (every row, not one page). */
   exportCsv(q: Query): { filename: string; csv: string; rows: number } {
-    this.settle();
+    this.settle(this.valued(q.quote));
     const { all, column_totals, grand_total } = queryRows(this.rowsIn(q.quote), { ...q, offset: 0, limit: MATRIX_PAGE_MAX });
     const head = [
       'uid',

@@ -35,6 +35,7 @@ CREATE TABLE IF NOT EXISTS balance_thresholds (uid TEXT PRIMARY KEY, risk_thresh
 CREATE TABLE IF NOT EXISTS last_known (channel TEXT NOT NULL, request TEXT NOT NULL, at INTEGER NOT NULL, answer TEXT NOT NULL, PRIMARY KEY (channel, request));
 CREATE TABLE IF NOT EXISTS balance_floors (uid TEXT NOT NULL, currency TEXT NOT NULL, floor TEXT NOT NULL, PRIMARY KEY (uid, currency));
 CREATE TABLE IF NOT EXISTS balance_last_load (id INTEGER PRIMARY KEY CHECK (id = 1), fetched_at INTEGER NOT NULL, load TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS balance_last_view (id INTEGER PRIMARY KEY CHECK (id = 1), fetched_at INTEGER NOT NULL, view TEXT NOT NULL);
 `;
 
 /** Snapshots older than this are dropped: the chart shows months, not years of minutes. */
@@ -80,8 +81,13 @@ function statements(db: Database.Database) {
       'SELECT at, answer FROM last_known WHERE channel = ? AND request = ?',
     ),
     acknowledge: db.prepare<[number, number]>('UPDATE balance_alerts SET acknowledged_at = ? WHERE id = ? AND acknowledged_at IS NULL'),
-    lastLoad: db.prepare<[], { fetched_at: unknown; load: unknown }>('SELECT fetched_at, load FROM balance_last_load WHERE id = 1'),
+    // The view kept with a load is read only beside that same load (a crash between the two writes cannot pair them: one transaction).
+    lastLoad: db.prepare<[], { fetched_at: unknown; load: unknown; view: unknown }>(
+      'SELECT l.fetched_at, l.load, v.view FROM balance_last_load l LEFT JOIN balance_last_view v ON v.id = 1 AND v.fetched_at IS l.fetched_at WHERE l.id = 1',
+    ),
     saveLastLoad: db.prepare<[number, string]>('INSERT OR REPLACE INTO balance_last_load (id, fetched_at, load) VALUES (1, ?, ?)'),
+    saveLastView: db.prepare<[number, string]>('INSERT OR REPLACE INTO balance_last_view (id, fetched_at, view) VALUES (1, ?, ?)'),
+    dropLastView: db.prepare('DELETE FROM balance_last_view'),
   };
 }
 
@@ -195,12 +201,16 @@ export class BalanceStore {
     return this.alert(id);
   }
 
-  /** The last complete load as written (the JSON text unparsed: lastLoad.ts checks it), or null. */
-  lastLoad(): { fetched_at: unknown; load: unknown } | null {
+  /** The last complete load as written, with its opening view when one was kept (JSON texts unparsed: lastLoad.ts checks them), or null. */
+  lastLoad(): { fetched_at: unknown; load: unknown; view: unknown } | null {
     return this.sql.lastLoad.get() ?? null;
   }
 
-  saveLastLoad(fetchedAt: number, load: string): void {
-    this.sql.saveLastLoad.run(fetchedAt, load);
+  saveLastLoad(fetchedAt: number, load: string, view: string | null = null): void {
+    this.db.transaction(() => {
+      this.sql.saveLastLoad.run(fetchedAt, load);
+      if (view === null) this.sql.dropLastView.run();
+      else this.sql.saveLastView.run(fetchedAt, view);
+    })();
   }
 }

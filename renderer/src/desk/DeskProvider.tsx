@@ -43,7 +43,15 @@ export function noteLink(store: StoreApi<ConnectionState>, link: LinkState): voi
   if (lastAnswerAt !== c.lastAnswerAt || lastFailure !== c.lastFailure) store.setState({ lastAnswerAt, lastFailure });
 }
 
-export function createDesk(api: DeskApi | null, now: () => number = Date.now): Desk {
+/**
+ * `early`: the answer of a read the window's first script already sent (earlyReads.ts), taken in place of
+ * sending it again.
+ */
+export function createDesk(
+  api: DeskApi | null,
+  now: () => number = Date.now,
+  early: (name: ChannelName, request: unknown) => Promise<Reply<unknown>> | undefined = () => undefined,
+): Desk {
   const connection = createStore<ConnectionState>(() => ({ lastAnswerAt: null, lastFailure: null, sandbox: null }));
   api?.on('sandbox', (sandbox) => connection.setState({ sandbox }));
   api?.on('link', (link) => noteLink(connection, link));
@@ -53,7 +61,8 @@ export function createDesk(api: DeskApi | null, now: () => number = Date.now): D
     async call(name, request) {
       if (!api) throw NO_TOKEN;
       const method = api[name] as unknown as (r: typeof request) => Promise<Reply<ChannelResponse<typeof name>>>;
-      const reply = await method(request);
+      const taken = early(name, request) as Promise<Reply<ChannelResponse<typeof name>>> | undefined;
+      const reply = await (taken ?? method(request));
       const reached = EXCHANGE_CHANNELS.has(name);
       if (reply.ok) {
         if (reached) connection.setState({ lastAnswerAt: now(), lastFailure: null });

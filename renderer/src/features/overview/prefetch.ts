@@ -1,19 +1,18 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { VALUATION_CURRENCIES, type ValuationCurrency } from '../../../../shared/api/valuation.ts';
 import type { Desk } from '../../desk/DeskProvider.tsx';
 import { deskQuery } from '../../desk/queryOptions.ts';
+import { overviewCurrency } from './firstReads.ts';
 
 /**
  * A start opens on the Overview: its last known total and the exchange's are asked for while the page's
- * code still loads, so that the first render already has the figures to paint (issue 25). Another page
+ * code still loads, so that the first render already has the figures to paint (issue 25). The window's
+ * first script sent the local ones already (firstReads.ts); these calls take their answers. Another page
  * in the address asks nothing here. The page's own chunk is fetched beside them, not after the shell renders.
  * Answers when both reads are in (null when nothing was asked).
  */
 export function prefetchOverview(qc: QueryClient, desk: Desk, hash: string): Promise<unknown> | null {
-  const [path = '', search = ''] = hash.replace(/^#\/?/, '').split('?');
-  if (path !== '' && path !== 'overview') return null;
-  const asked = new URLSearchParams(search).get('currency') ?? 'USDT';
-  const currency: ValuationCurrency = (VALUATION_CURRENCIES as readonly string[]).includes(asked) ? (asked as ValuationCurrency) : 'USDT';
+  const currency = overviewCurrency(hash);
+  if (currency === null) return null;
   const reads = Promise.all([
     // The page is drawn only once the profile is known (app/KeyedPage.tsx): it is asked first, not after the shell renders.
     prefetchProfile(qc, desk),
