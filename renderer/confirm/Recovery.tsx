@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { ConfirmApi, ConfirmState } from '../../shared/confirm.ts';
+import { dateTime } from '../src/components/localTime.ts';
 
 /**
  * A wedged desk's way out (its policy needs more signers than its operators can give): the vault's own
@@ -17,8 +18,8 @@ export function Recovery({ state, desk, onDone }: { state: ConfirmState; desk: C
       <section className="card" aria-label="Recovery under way" data-testid="recovery">
         <h2>Recovery under way</h2>
         <p>
-          The desk is frozen and sends nothing. On {new Date(state.recovery.effective_at).toLocaleString()} the default policy takes effect
-          and every operator in force becomes an admin; an operator then unfreezes the desk and proposes a policy the operators can meet.
+          The desk is frozen and sends nothing. On {dateTime(state.recovery.effective_at)} the default policy takes effect and every
+          operator in force becomes an admin; an operator then unfreezes the desk and proposes a policy the operators can meet.
         </p>
       </section>
     );
@@ -30,8 +31,7 @@ export function Recovery({ state, desk, onDone }: { state: ConfirmState; desk: C
     try {
       const r = await desk.confirmRecover({ reason, ...(state.wedged?.credential === 'vault' ? { vault_passphrase: vault } : {}) });
       setVault('');
-      if (r.ok)
-        onDone(`Recovery started: the desk is frozen; the default policy takes effect ${new Date(r.data.effective_at).toLocaleString()}.`);
+      if (r.ok) onDone(`Recovery started: the desk is frozen; the default policy takes effect ${dateTime(r.data.effective_at)}.`);
       else setError(r.error.message);
     } finally {
       setBusy(false);

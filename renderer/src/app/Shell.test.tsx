@@ -11,6 +11,7 @@ import type { WithdrawalRow } from '../../../shared/history.ts';
 import { testQueryClient } from '../testkit/renderPage.tsx';
 import { pageRoutes } from './router.tsx';
 import type { EventPayload } from '../../../shared/ipc.ts';
+import { timeOfDay } from '../components/localTime.ts';
 
 const BUCKET = {
   key: '',
@@ -141,7 +142,7 @@ describe('the shell', () => {
     const status = await screen.findByRole('contentinfo', { name: 'Status' });
     await waitFor(() => expect(within(status).getByTestId('connection').textContent).toBe('The Sandbox answered 1 h ago'));
     expect(within(status).getByTestId('rate-limits').textContent).toBe(
-      `/wallet/withdrawals 6/200, paused until ${new Date(pausedUntil).toLocaleTimeString()}: the exchange answered 429 Too Many Requests`,
+      `/wallet/withdrawals 6/200, paused until ${timeOfDay(pausedUntil)}: the exchange answered 429 Too Many Requests`,
     );
     // Any answer the core sees moves the age, whoever asked.
     act(() => fake.emit('link', { last_answer_at: Date.now(), last_failure: null }));

@@ -8,6 +8,7 @@ import { noteLink, useDesk, type ConnectionState } from '../desk/DeskProvider.ts
 import { useDeskEvent, useDeskQuery } from '../desk/hooks.ts';
 import { useWithdrawalsInFlight } from './useWithdrawalsInFlight.ts';
 import { unreadText } from '../../../shared/unreadText.ts';
+import { timeOfDay } from '../components/localTime.ts';
 
 function age(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -66,7 +67,7 @@ const PAUSE_WHY: Record<NonNullable<Bucket['pause_reason']>, string> = {
 function bucketText(b: Bucket): string {
   const paused =
     b.paused_until_ms !== null
-      ? `, paused until ${new Date(b.paused_until_ms).toLocaleTimeString()}${b.pause_reason ? `: ${PAUSE_WHY[b.pause_reason]}` : ''}`
+      ? `, paused until ${timeOfDay(b.paused_until_ms)}${b.pause_reason ? `: ${PAUSE_WHY[b.pause_reason]}` : ''}`
       : '';
   return `${bucketName(b.key)} ${b.used}/${b.limit}${b.queued ? `, ${b.queued} waiting` : ''}${paused}`;
 }

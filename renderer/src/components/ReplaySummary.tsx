@@ -1,4 +1,5 @@
 import type { PolicyReplay, ReplayDecision } from '../../../shared/api/replay.ts';
+import { dateTime, dayOf } from './localTime.ts';
 
 // What a proposed policy would have done with the last 30 days: shown under the policy editor before it
 // is proposed, and in the confirmation window beside the change each operator signs.
@@ -16,9 +17,9 @@ export function ReplaySummary({ replay }: { replay: PolicyReplay }) {
     <section aria-label="What this policy would have done" data-testid="policy-replay">
       <h3>What this policy would have done</h3>
       <p className="small">
-        Replayed against {total} request{total === 1 ? '' : 's'} from {new Date(replay.from).toLocaleDateString()} to{' '}
-        {new Date(replay.to).toLocaleDateString()}: {replay.counted.desk} drafted on this desk (as signed, with what the desk knew then) and{' '}
-        {replay.counted.exchange} withdrawal{replay.counted.exchange === 1 ? '' : 's'} the exchange lists that this desk did not send.
+        Replayed against {total} request{total === 1 ? '' : 's'} from {dayOf(replay.from)} to {dayOf(replay.to)}: {replay.counted.desk}{' '}
+        drafted on this desk (as signed, with what the desk knew then) and {replay.counted.exchange} withdrawal
+        {replay.counted.exchange === 1 ? '' : 's'} the exchange lists that this desk did not send.
       </p>
       <table className="table compact">
         <thead>
@@ -49,7 +50,7 @@ export function ReplaySummary({ replay }: { replay: PolicyReplay }) {
         <ul className="small replay-changed">
           {replay.changed.map((c, i) => (
             <li key={i}>
-              {new Date(c.at).toLocaleString()}: {c.summary}: {decisionWords(c.before)} → <strong>{decisionWords(c.after)}</strong>
+              {dateTime(c.at)}: {c.summary}: {decisionWords(c.before)} → <strong>{decisionWords(c.after)}</strong>
             </li>
           ))}
         </ul>

@@ -11,6 +11,7 @@ import { RawDetails } from '../../components/RawDetails.tsx';
 import { JournalNotice } from './JournalNotice.tsx';
 import { SettleDialog } from './SettleDialog.tsx';
 import { LongValue } from '../../components/LongValue.tsx';
+import { dateTime } from '../../components/localTime.ts';
 
 /** The journal notice says this one, with the way forward. */
 function isJournalDamaged(e: Error): boolean {
@@ -63,7 +64,7 @@ function IntentRow({ intent: i, onSettle, marked }: { intent: IntentView; onSett
       aria-current={marked ? 'true' : undefined}
       aria-label={`${KIND_NAMES[i.kind]} ${summary(i)}`}
     >
-      <td className="small">{new Date(i.created_at).toLocaleString()}</td>
+      <td className="small">{dateTime(i.created_at)}</td>
       <td>{KIND_NAMES[i.kind]}</td>
       <td className="small wrap">
         {summary(i)}

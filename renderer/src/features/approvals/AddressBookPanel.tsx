@@ -2,10 +2,11 @@ import type { AddressBookEntryView } from '../../../../shared/addressBook.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { LongValue } from '../../components/LongValue.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { dateTime } from '../../components/localTime.ts';
 
 function standing(e: AddressBookEntryView, now: number): string {
   if (e.refused) return e.refused;
-  return e.ready_at > now ? `Cooling off until ${new Date(e.ready_at).toLocaleString()}` : 'Known destination';
+  return e.ready_at > now ? `Cooling off until ${dateTime(e.ready_at)}` : 'Known destination';
 }
 
 /**
@@ -50,7 +51,7 @@ export function AddressBookPanel({ onAsk }: { onAsk: (title: string) => void }) 
                   <LongValue text={e.memo ? `${e.address} (memo ${e.memo})` : e.address} copy={e.address} />
                 </td>
                 <td>{e.signed_by ?? '—'}</td>
-                <td className="small">{new Date(e.added_at).toLocaleString()}</td>
+                <td className="small">{dateTime(e.added_at)}</td>
                 <td className={`small${e.refused && !e.removed ? ' field-error' : ''}`}>{standing(e, now)}</td>
                 <td>
                   {!e.removed && e.signed_by && (

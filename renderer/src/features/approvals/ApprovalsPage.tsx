@@ -13,6 +13,7 @@ import { ruleSentence } from './ruleSentence.ts';
 import { PolicyPreview } from './PolicyPreview.tsx';
 import { VerdictTable } from './Verdict.tsx';
 import { LongValue } from '../../components/LongValue.tsx';
+import { dateTime } from '../../components/localTime.ts';
 
 // The queue of requests and changes, who drafted, who approved and who is still needed, and the
 // buttons that ask the confirmation window for a signature. Nothing here signs.
@@ -76,17 +77,10 @@ function Item({ it, onAsk, readOnly }: { it: ApprovalItem; onAsk: (title: string
       </td>
       <td data-testid="item-state">
         {it.state.replace('_', ' ')}
-        {it.state === 'cooling_off' && it.effective_at && (
-          <span className="small muted"> until {new Date(it.effective_at).toLocaleString()}</span>
-        )}
-        {it.state === 'waiting' && it.expires_at && (
-          <span className="small muted"> (expires {new Date(it.expires_at).toLocaleString()})</span>
-        )}
+        {it.state === 'cooling_off' && it.effective_at && <span className="small muted"> until {dateTime(it.effective_at)}</span>}
+        {it.state === 'waiting' && it.expires_at && <span className="small muted"> (expires {dateTime(it.expires_at)})</span>}
         {it.state === 'expired' && it.expires_at && (
-          <span className="small">
-            {' '}
-            {new Date(it.expires_at).toLocaleString()}, unapproved: never sent. Draft it again if it is still wanted.
-          </span>
+          <span className="small"> {dateTime(it.expires_at)}, unapproved: never sent. Draft it again if it is still wanted.</span>
         )}
         {it.rejected && (
           <span className="small">

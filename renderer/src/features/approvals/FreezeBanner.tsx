@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { dateTime } from '../../components/localTime.ts';
 
 export const FREEZE_SHORTCUT = 'Ctrl+Shift+F';
 
@@ -30,7 +31,7 @@ export function FreezeBanner() {
     <div className={frozen ? 'error-panel' : 'row'} data-testid="freeze-banner">
       {frozen ? (
         <span>
-          <strong>Frozen</strong> by {frozen.by} at {new Date(frozen.at).toLocaleString()}
+          <strong>Frozen</strong> by {frozen.by} at {dateTime(frozen.at)}
           {frozen.reason ? ` (${frozen.reason})` : ''}: no write leaves until a quorum unfreezes (Approvals page).
         </span>
       ) : readOnly ? null : (

@@ -5,6 +5,7 @@ import { pagePath } from '../../app/paths.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { outcomeWords } from '../activity/index.ts';
+import { dateTime } from '../../components/localTime.ts';
 
 type Step = 'signed' | 'approved' | 'sent' | 'answered' | 'final';
 const STEPS: { step: Step; name: string }[] = [
@@ -96,7 +97,7 @@ function outcomeOf(s: RequestStatus, title: string): Outcome {
       return {
         reached: 'signed',
         tone: 'moving',
-        words: `Signed. Waiting for approvals: ${s.approved_by.length} of ${s.needed}${signed}. Other operators approve it on the Approvals page${s.expires_at ? ` before ${new Date(s.expires_at).toLocaleString()}, when it expires` : ''}.`,
+        words: `Signed. Waiting for approvals: ${s.approved_by.length} of ${s.needed}${signed}. Other operators approve it on the Approvals page${s.expires_at ? ` before ${dateTime(s.expires_at)}, when it expires` : ''}.`,
         ended: false,
       };
     case 'expired':

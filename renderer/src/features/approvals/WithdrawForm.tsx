@@ -7,6 +7,7 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { ReviewStep } from './ReviewStep.tsx';
 import { addressField, WITHDRAW_DEFAULTS, withdrawalInput, withdrawFormSchema, type WithdrawValues } from './withdrawFormSchema.ts';
+import { dateTime } from '../../components/localTime.ts';
 
 // New withdrawal: currency, then chain (§2.2 flags), then address (saved, address book, or new), then
 // amount (precision, §2.7 limits, fee and what arrives), then the review with the policy's verdict.
@@ -121,7 +122,7 @@ export function WithdrawForm() {
                   {b.refused
                     ? ` not counted: ${b.refused}`
                     : b.ready_at > Date.now()
-                      ? ` signed by ${b.signed_by ?? '?'}, cooling off until ${new Date(b.ready_at).toLocaleString()}`
+                      ? ` signed by ${b.signed_by ?? '?'}, cooling off until ${dateTime(b.ready_at)}`
                       : ` signed by ${b.signed_by ?? '?'}`}
                 </span>
               </label>

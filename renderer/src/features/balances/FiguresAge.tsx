@@ -1,7 +1,8 @@
 import { useNow } from '../../components/useNow.ts';
 import type { FiguresSource } from '../../../../shared/balances.ts';
 import { ageOf } from '../../components/LastKnownNote.tsx';
-import { clockOf, timeOf } from './format.ts';
+import { timeOf } from './format.ts';
+import { clockOf } from '../../components/localTime.ts';
 
 // Where the figures on a balances page come from, in words (the age as the Overview's LastKnownNote says it). Figures from the desk's cache (an earlier
 // run's last load, shown at once on start) say so with their age until the exchange's arrive: an

@@ -1,6 +1,7 @@
 import { CartesianGrid, Line, LineChart, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { z } from 'zod';
 import type { Snapshot } from '../../../../shared/balances.ts';
+import { dateTime, timeOfDay } from '../../components/localTime.ts';
 
 /** The total's snapshots over time; loaded after the figures (the chart library is most of the page's code). */
 export default function TotalHistoryChart({ snapshots }: { snapshots: z.output<typeof Snapshot>[] }) {
@@ -9,15 +10,9 @@ export default function TotalHistoryChart({ snapshots }: { snapshots: z.output<t
       {/* Numbers for drawing only; the figures shown as text stay exact strings. */}
       <LineChart data={snapshots.map((s) => ({ at: s.at, value: Number(s.amount) }))}>
         <CartesianGrid strokeDasharray="3 3" stroke="#334155" />
-        <XAxis
-          dataKey="at"
-          type="number"
-          domain={['dataMin', 'dataMax']}
-          stroke="#94a3b8"
-          tickFormatter={(t: number) => new Date(t).toLocaleTimeString()}
-        />
+        <XAxis dataKey="at" type="number" domain={['dataMin', 'dataMax']} stroke="#94a3b8" tickFormatter={(t: number) => timeOfDay(t)} />
         <YAxis stroke="#94a3b8" width={90} domain={['auto', 'auto']} />
-        <Tooltip labelFormatter={(t) => new Date(Number(t)).toLocaleString()} />
+        <Tooltip labelFormatter={(t) => dateTime(Number(t))} />
         <Line dataKey="value" stroke="#38bdf8" dot isAnimationActive={false} />
       </LineChart>
     </ResponsiveContainer>

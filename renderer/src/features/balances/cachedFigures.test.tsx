@@ -8,6 +8,7 @@ import { SubAccountDetail } from './SubAccountDetail.tsx';
 import { SubAccountsPage } from './SubAccountsPage.tsx';
 import { askFirstBlock, BLOCK, FIRST_VIEW } from './matrixQuery.ts';
 import { createDesk } from '../../desk/DeskProvider.tsx';
+import { dateTime } from '../../components/localTime.ts';
 
 // On start the core answers the matrix from its cache (the last complete load of an earlier run) while
 // it reads the exchange. The page says so in words, with the figures' time and age, until the
@@ -63,7 +64,7 @@ describe('the Sub-accounts page with figures from the cache', () => {
     const freshAt = Date.now();
     fake.answers.balancesMatrix = page('exchange', freshAt) as never;
     fake.emit('balancesProgress', { scope: 'sub_accounts', loaded: 15, total: 15, done: true, error: null });
-    await waitFor(() => expect(screen.getByTestId('matrix-fetched-at').textContent).toBe(`Fetched ${new Date(freshAt).toLocaleString()}`));
+    await waitFor(() => expect(screen.getByTestId('matrix-fetched-at').textContent).toBe(`Fetched ${dateTime(freshAt)}`));
     expect(screen.queryByText(/Last known figures/)).toBeNull();
     expect(screen.getByRole('table', { name: 'Sub-account balances' })).toBeTruthy();
   });

@@ -3,6 +3,7 @@ import type { AuditCursor, AuditEntry, AuditQuery } from '../../../../shared/jou
 import { ENTRY_TYPE_NAMES } from '../../../../shared/journal.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
+import { dateTime } from '../../components/localTime.ts';
 
 export type Filters = Omit<AuditQuery, 'after' | 'limit'>;
 
@@ -11,7 +12,7 @@ export const PAGE_SIZE = 100;
 function Row({ e, onFollow }: { e: AuditEntry; onFollow: (intent: string) => void }) {
   return (
     <tr data-entry={`${e.journal}:${e.seq}`}>
-      <td className="small">{new Date(e.at).toLocaleString()}</td>
+      <td className="small">{dateTime(e.at)}</td>
       <td className="small">
         {e.journal === 'governance' ? 'Approvals' : 'Profile'} #{e.seq}
       </td>

@@ -1,5 +1,6 @@
 import { ENTRY_TYPE_NAMES } from '../../../../shared/journal.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
+import { dateTime } from '../../components/localTime.ts';
 
 /** One intent from its draft to where it stands now, oldest first, across both journals. */
 export function IntentTrail({ intent }: { intent: string }) {
@@ -22,7 +23,7 @@ export function IntentTrail({ intent }: { intent: string }) {
       <ol>
         {steps.map((e) => (
           <li key={`${e.journal}:${e.seq}`} className="small">
-            {new Date(e.at).toLocaleString()} · {ENTRY_TYPE_NAMES[e.type] ?? e.type}
+            {dateTime(e.at)} · {ENTRY_TYPE_NAMES[e.type] ?? e.type}
             {e.operators.length > 0 && <> by {e.operators.join(', ')}</>}
             {e.summary && <> · {e.summary}</>}
           </li>

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Dialog } from '../../components/Dialog.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { dateTime } from '../../components/localTime.ts';
 
 /**
  * The in-app side of every notification (a withdrawal that ended, a batch that finished, a signature
@@ -31,7 +32,7 @@ export function NoticeTray() {
                   {!n.read && <span className="tag"> new</span>}
                   <div>{n.body}</div>
                   <time className="muted small" dateTime={new Date(n.at).toISOString()}>
-                    {new Date(n.at).toLocaleString()}
+                    {dateTime(n.at)}
                   </time>
                 </li>
               ))}

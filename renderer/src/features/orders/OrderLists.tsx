@@ -4,6 +4,7 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { RequestOutcome } from '../approvals/index.ts';
 import { useCancel } from './useCancel.ts';
+import { timeOfDay } from '../../components/localTime.ts';
 
 /** Orders and trades are read again this often, so fills show as they arrive. */
 export const ORDERS_POLL_MS = 3_000;
@@ -14,7 +15,7 @@ export function finishAsWords(v: string): string {
 
 /** An order's `create_time_ms` is an integer of milliseconds (the live Order model). */
 function when(ms: number): string {
-  return new Date(ms).toLocaleTimeString();
+  return timeOfDay(ms);
 }
 
 /** Open orders (cancel one, or all of the pair), finished orders with finish_as in words, and trades. */

@@ -5,6 +5,7 @@ import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { OrderLists } from './OrderLists.tsx';
+import { timeOfDay } from '../../components/localTime.ts';
 
 // A trade made at 12:19 showed 6:46:49 PM: the Sandbox sent seconds where the live service sends
 // milliseconds. The Trades table shows the instant the trade happened, from either.
@@ -42,9 +43,9 @@ describe('the Trades table', () => {
     renderWithDesk(fake, <OrderLists pair="BTC_USDT" />);
     const live = await screen.findByText((_, el) => el?.tagName === 'TR' && el.getAttribute('data-trade') === '1');
     const seconds = document.querySelector('tr[data-trade="2"]')!;
-    const shown = new Date(at).toLocaleTimeString();
+    const shown = timeOfDay(at);
     expect(live.querySelector('td')!.textContent).toBe(shown);
-    expect(seconds.querySelector('td')!.textContent).toBe(new Date(Number(sec) * 1000).toLocaleTimeString());
+    expect(seconds.querySelector('td')!.textContent).toBe(timeOfDay(Number(sec) * 1000));
     expect(seconds.querySelector('td')!.textContent).toBe(shown);
   });
 });

@@ -1,10 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers, TOTAL } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import OverviewPage from './OverviewPage.tsx';
+import { dateTime } from '../../components/localTime.ts';
 
 describe('Overview page', () => {
   it('shows the total grouped, and each account type with its exact amount', async () => {
@@ -59,7 +60,13 @@ describe('Overview page', () => {
     await waitFor(() => expect(fake.count('balancesSnapshots')).toBeGreaterThan(before.snapshots));
   });
 
-  it('says when the total was fetched only once it is known, never "fetched —"', async () => {
+  it('says when the total was fetched only once it is known, never "fetched —", and builds no Intl formatter', async () => {
+    // The fresh total arrives while the operator may be clicking elsewhere: the locale's data loaded by a
+    // first Intl date formatter would land in that click (issue 25).
+    const made = vi.fn();
+    vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(made);
+    vi.spyOn(Date.prototype, 'toLocaleString').mockImplementation(made);
+    vi.spyOn(Date.prototype, 'toLocaleTimeString').mockImplementation(made);
     const fake = fakeDesk(baseAnswers());
     renderWithDesk(fake, <OverviewPage />, { at: '/overview' });
     await screen.findByTestId('total-amount');
@@ -69,7 +76,11 @@ describe('Overview page', () => {
     const at = Date.UTC(2026, 10, 26, 12, 30);
     fake.answers.balancesSnapshots = [{ at, currency: 'USDT', amount: '1234567.5' }];
     await userEvent.click(screen.getByTestId('overview-refresh'));
-    expect((await screen.findByTestId('total-fetched-at')).textContent).toContain(`Total fetched ${new Date(at).toLocaleString()}`);
+    const shown = (await screen.findByTestId('total-fetched-at')).textContent;
+    expect(shown).toContain(`Total fetched ${dateTime(at)}`);
+    expect(shown).toMatch(/Total fetched \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} /);
+    expect(made).not.toHaveBeenCalled();
+    vi.restoreAllMocks();
   });
 
   it('lists each fetch of the total on its own, two Refreshes within one minute as two', async () => {
@@ -83,10 +94,7 @@ describe('Overview page', () => {
     await userEvent.click(screen.getByTestId('overview-refresh'));
     await waitFor(() => expect(within(screen.getByTestId('recent-snapshots')).getAllByRole('row')).toHaveLength(3));
     const rows = within(screen.getByTestId('recent-snapshots')).getAllByRole('row').slice(1);
-    expect(rows.map((r) => r.textContent)).toEqual([
-      `${new Date(at + 20_000).toLocaleString()}1,234,567.5`,
-      `${new Date(at).toLocaleString()}1,234,567.5`,
-    ]);
+    expect(rows.map((r) => r.textContent)).toEqual([`${dateTime(at + 20_000)}1,234,567.5`, `${dateTime(at)}1,234,567.5`]);
   });
 });
 

@@ -2,6 +2,7 @@ import type { PayoutBatchItem } from '../../../../shared/payouts.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { STATE_WORDS } from './BatchProgress.tsx';
+import { dateTime } from '../../components/localTime.ts';
 
 // Every payout batch of the profile that the operator has not archived, newest first: it stays here
 // across navigation and restarts (the core keeps the list), with its state, counts and totals, and a
@@ -41,7 +42,7 @@ export function PayoutBatches({ open, onOpen }: { open: string | null; onOpen: (
               <td>
                 {b.title}
                 <div className="small muted">
-                  {b.file} · {new Date(b.created_at).toLocaleString()}
+                  {b.file} · {dateTime(b.created_at)}
                 </div>
               </td>
               <td className="small">{STATE_WORDS[b.state]}</td>

@@ -1,5 +1,6 @@
 import type { RebalancePlan } from '../../../../shared/rebalance.ts';
 import { accountName, keyOf } from './targets.ts';
+import { timeOfDay } from '../../components/localTime.ts';
 
 // The plan as it will run, before anything moves: each transfer with its hops, every account's balance
 // before and after, what moves in all, and how long §8.2's limits make it take at the least.
@@ -57,7 +58,7 @@ export function PlanView({ plan }: { plan: RebalancePlan }) {
         {plan.requests} request{plan.requests === 1 ? '' : 's'} to send
         {plan.extraHops ? `, of which ${plan.extraHops} extra hop${plan.extraHops === 1 ? '' : 's'} through a spot account` : ''} (at most{' '}
         {plan.bound} transfers for this many accounts). Expected time under the rate limits: at least {duration(plan.expectedSeconds)}.{' '}
-        Balances read {new Date(plan.read_at).toLocaleTimeString()}.
+        Balances read {timeOfDay(plan.read_at)}.
       </p>
       <RemainderLine plan={plan} />
       {plan.remainder !== '0' && (
