@@ -107,4 +107,37 @@ describe('the Sub-accounts page after the desk restarts', () => {
       await context.close();
     }
   });
+
+  it("sends the matrix's first reads before the app's code runs, and does not send them twice", async () => {
+    const host = again?.host ?? desk.host;
+    const context = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
+    await context.addInitScript(`sessionStorage.setItem('desk-token', ${JSON.stringify(host.token)})`);
+    // The app's boot chunk is held back: only the window's first script (opening.ts) can ask anything meanwhile.
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    await context.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const page = await context.newPage();
+    const asked: string[] = [];
+    let painted = false;
+    page.on('request', (r) => {
+      const { pathname } = new URL(r.url());
+      if (pathname.startsWith('/rpc/') && !painted) asked.push(pathname.slice('/rpc/'.length));
+    });
+    try {
+      await page.goto(`${host.origin}/#/sub-accounts`, { waitUntil: 'commit' });
+      await expect.poll(() => asked).toEqual(['profileCurrent', 'balancesMatrix']);
+      release();
+      await page.getByTestId('grand-total').waitFor();
+      painted = true;
+      // The app took the answers of those reads: each was asked once before the matrix was painted.
+      expect(asked.filter((a) => a === 'profileCurrent')).toHaveLength(1);
+      expect(asked.filter((a) => a === 'balancesMatrix')).toHaveLength(1);
+    } finally {
+      release();
+      await context.close();
+    }
+  });
 });

@@ -6,7 +6,9 @@ import { createDeskRouter } from './app/router.tsx';
 import { createDesk, DeskProvider } from './desk/DeskProvider.tsx';
 import { askEarly, deskApi, takeEarly } from './desk/earlyReads.ts';
 import { askFirstBlock } from './features/balances/matrixQuery.ts';
-import { overviewCurrency, overviewEarlyReads } from './features/overview/firstReads.ts';
+import { overviewCurrency } from './features/overview/firstReads.ts';
+import { opensOnMatrix } from './features/balances/firstReads.ts';
+import { openingEarlyReads } from './app/earlyReads.ts';
 import { prefetchOverview } from './features/overview/prefetch.ts';
 import { expectOpeningFigures } from './app/openingReads.ts';
 import './styles.css';
@@ -16,14 +18,14 @@ import './styles.css';
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 // The window's first script (opening.ts) has sent the first paint's reads; when it has not run yet, they
 // are sent here. Either way the calls below take their answers.
-askEarly(overviewEarlyReads);
+askEarly(openingEarlyReads);
 const desk = createDesk(deskApi(), Date.now, takeEarly);
 // A window that opens on the matrix asks for it now, while React draws the shell: on a new start the core
 // answers at once from its cache, and nothing waits for the page's code to mount first (issue 25).
 const onOverview = overviewCurrency(window.location.hash) !== null;
 const opening =
   prefetchOverview(queryClient, desk, window.location.hash) ??
-  (/^#\/?sub-accounts$/.test(window.location.hash) ? askFirstBlock(queryClient, desk) : null);
+  (opensOnMatrix(window.location.hash) ? askFirstBlock(queryClient, desk) : null);
 if (opening) expectOpeningFigures();
 
 async function draw(): Promise<void> {

@@ -1,25 +1,22 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { MatrixPage, MatrixQuery } from '../../../../shared/balances.ts';
+import type { MatrixPage } from '../../../../shared/balances.ts';
 import type { Desk } from '../../desk/DeskProvider.tsx';
 import { deskKeys } from '../../desk/queryKeys.ts';
 import { deskQuery } from '../../desk/queryOptions.ts';
+import { BLOCK, blockRequest, FIRST_VIEW, type MatrixView } from './firstReads.ts';
 
 // One block of the matrix as a query, the same for the page and for the ask the window makes before
 // React has drawn anything: a window opened on #/sub-accounts asks its first block while the page's
 // code loads and renders, so that the core's answer (at once, from its cache, on a new start) is there
 // when the page mounts (issue 25).
 
-export const BLOCK = 100;
 const LOADING_POLL_MS = 1000;
 const JUST_ASKED_MS = 1000;
 
-export type MatrixView = Omit<MatrixQuery, 'offset' | 'limit'>;
-
-/** What the page shows when it opens: every row, valued in USDT, by uid. */
-export const FIRST_VIEW = { quote: 'USDT', search: '', sort: 'uid', desc: false, hide_below: null } as const satisfies MatrixView;
+export { BLOCK, FIRST_VIEW, type MatrixView };
 
 export function matrixBlockQuery(desk: Desk, view: MatrixView, block: number) {
-  const request = { ...view, offset: block * BLOCK, limit: BLOCK };
+  const request = blockRequest(view, block);
   return {
     queryKey: deskKeys.balancesMatrix.of(request),
     // The window's first ask (askFirstBlock) answered a moment before the page mounts: not asked again then.
