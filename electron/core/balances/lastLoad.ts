@@ -57,6 +57,17 @@ function accountsOf(raw: SubAccountsRaw): Array<{ uid: string; name: string }> {
   return [...names].map(([uid, name]) => ({ uid, name })).sort((a, b) => cmpUid(a.uid, b.uid));
 }
 
+/** The JSON object a kept text holds, or why it holds none. */
+function objectIn(text: string): Record<string, unknown> | 'not JSON' | 'not an object' {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return 'not JSON';
+  }
+  return typeof json === 'object' && json !== null && !Array.isArray(json) ? (json as Record<string, unknown>) : 'not an object';
+}
+
 /**
  * The kept load, parsed again; null when there is none or it is refused (said in the log). A generator
  * that yields between its parts (the JSON, then each list): 1,000 sub-accounts take a few hundred ms in a
@@ -73,14 +84,9 @@ export function* readLastLoad(store: BalanceStore, now: number, log: (line: stri
   if (typeof at !== 'number' || !Number.isSafeInteger(at) || at <= 0) return refuse('its time is not a time');
   if (at > now + FUTURE_SLACK_MS) return refuse('its time is in the future');
   if (typeof row.load !== 'string') return refuse('it is not text');
-  let json: unknown;
-  try {
-    json = JSON.parse(row.load);
-  } catch {
-    return refuse('it is not JSON');
-  }
-  if (typeof json !== 'object' || json === null || Array.isArray(json)) return refuse('it is not a load');
-  const load = json as Record<string, unknown>;
+  const load = objectIn(row.load);
+  if (load === 'not JSON') return refuse('it is not JSON');
+  if (load === 'not an object') return refuse('it is not a load');
   const extra = Object.keys(load).find((k) => !(k in LOAD_FIELDS));
   if (extra !== undefined) return refuse(`${extra}: Unrecognized key`);
   for (const key of Object.keys(LOAD_FIELDS) as Array<keyof typeof LOAD_FIELDS>) {
@@ -102,14 +108,9 @@ export function* readLastLoad(store: BalanceStore, now: number, log: (line: stri
   raw.unread = raw.unread.map(({ endpoint, record, field, problem }) => ({ endpoint, record, field, problem }));
   if (typeof row.view !== 'string') return { fetchedAt: at, raw, opening: null };
   yield;
-  let view: unknown;
-  try {
-    view = JSON.parse(row.view);
-  } catch {
-    return refuse('opening: its view is not JSON');
-  }
-  if (typeof view !== 'object' || view === null || Array.isArray(view)) return refuse('opening: it is not a view');
-  const v = view as Record<string, unknown>;
+  const v = objectIn(row.view);
+  if (v === 'not JSON') return refuse('opening: its view is not JSON');
+  if (v === 'not an object') return refuse('opening: it is not a view');
   if (v.version !== VIEW_VERSION) return { fetchedAt: at, raw, opening: null };
   const extraField = Object.keys(v).find((k) => !(k in VIEW_FIELDS));
   if (extraField !== undefined) return refuse(`opening.${extraField}: Unrecognized key`);
