@@ -8,6 +8,7 @@ import { openDesk } from '../electron/core/desk.ts';
 import { startWebHost, type WebHost } from '../electron/host/web.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxAdmin, sandboxPost } from './sandboxApi.ts';
+import { holdBootChunk } from './heldBoot.ts';
 
 // The returning operator (issue 25): the desk is closed and started again on the same home, as the next
 // `npm start` does. The Sub-accounts page paints the last known figures at once, says they are that and
@@ -112,13 +113,7 @@ describe('the Sub-accounts page after the desk restarts', () => {
     const host = again?.host ?? desk.host;
     const context = await browser.newContext({ viewport: { width: 1500, height: 1000 } });
     await context.addInitScript(`sessionStorage.setItem('desk-token', ${JSON.stringify(host.token)})`);
-    // The app's boot chunk is held back: only the window's first script (opening.ts) can ask anything meanwhile.
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    await context.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBootChunk(context);
     const page = await context.newPage();
     const asked: string[] = [];
     let painted = false;

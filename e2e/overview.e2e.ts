@@ -2,6 +2,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxAdmin, sandboxGet } from './sandboxApi.ts';
+import { holdBootChunk } from './heldBoot.ts';
 
 type Total = { total: { amount: string; currency: string }; details: Record<string, { amount: string }> };
 
@@ -83,13 +84,7 @@ describe('Overview in a real browser over the web host and a real Sandbox', () =
 
   it("sends the first paint's reads before the app's code runs, and does not send them twice", async () => {
     const context = await browser.newContext();
-    // The app's boot chunk is held back: only the window's first script (opening.ts) can ask anything meanwhile.
-    let release = () => {};
-    const held = new Promise<void>((r) => (release = r));
-    await context.route(/\/assets\/main-[^/]+\.js$/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdBootChunk(context);
     const page = await context.newPage();
     const asked: string[] = [];
     let painted = false;
