@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import type { Core } from '../core/core.ts';
 import { bearerMatches } from './bearer.ts';
 import { CONTENT_SECURITY_POLICY } from './csp.ts';
-import { realRoot, resolveStatic } from './staticFiles.ts';
+import { builtFile, readBuild, realRoot } from './staticFiles.ts';
 
 // The web host: the same app and contract as the Electron host, for machines without an Electron
 // binary and for browser tests. Loopback only, a random port (or the one of the last start, see
@@ -88,20 +88,15 @@ async function readBody(req: IncomingMessage): Promise<string | null> {
 export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   const token = randomBytes(32).toString('base64url');
   let origin = '';
-  const root = await realRoot(opts.staticDir);
+  const build = readBuild(await realRoot(opts.staticDir));
 
-  async function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): Promise<void> {
-    const found = await resolveStatic(root, pathname);
+  function serveStatic(req: IncomingMessage, res: ServerResponse, pathname: string): void {
+    const found = builtFile(build, pathname);
     if (!found.ok) return refuse(res, found.status, found.message);
-    try {
-      const data = await readFile(found.path);
-      securityHeaders(res);
-      if (pathname.startsWith('/assets/')) res.setHeader('Cache-Control', IMMUTABLE);
-      res.writeHead(200, { 'Content-Type': found.type });
-      res.end(req.method === 'HEAD' ? undefined : data);
-    } catch {
-      refuse(res, 404, 'not found');
-    }
+    securityHeaders(res);
+    if (pathname.startsWith('/assets/')) res.setHeader('Cache-Control', IMMUTABLE);
+    res.writeHead(200, { 'Content-Type': found.file.type });
+    res.end(req.method === 'HEAD' ? undefined : found.file.data);
   }
 
   async function serveRpc(req: IncomingMessage, res: ServerResponse, channel: string): Promise<void> {
@@ -153,7 +148,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
     const handled = pathname.startsWith('/rpc/')
       ? serveRpc(req, res, pathname.slice('/rpc/'.length))
       : req.method === 'GET' || req.method === 'HEAD'
-        ? serveStatic(req, res, pathname)
+        ? Promise.resolve(serveStatic(req, res, pathname))
         : Promise.resolve(refuse(res, 405, 'method not allowed'));
     handled.catch(() => {
       if (!res.headersSent) refuse(res, 500, 'web host error');
