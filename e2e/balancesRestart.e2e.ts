@@ -116,20 +116,28 @@ describe('the Sub-accounts page after the desk restarts', () => {
     const release = await holdBootChunk(context);
     const page = await context.newPage();
     const asked: string[] = [];
+    const files: string[] = [];
+    let saidPainted = 0;
     let painted = false;
     page.on('request', (r) => {
       const { pathname } = new URL(r.url());
+      if (pathname === '/rpc/windowPainted') saidPainted++;
       if (pathname.startsWith('/rpc/') && !painted) asked.push(pathname.slice('/rpc/'.length));
+      if (pathname.startsWith('/assets/')) files.push(pathname);
     });
     try {
       await page.goto(`${host.origin}/#/sub-accounts`, { waitUntil: 'commit' });
       await expect.poll(() => asked).toEqual(['profileCurrent', 'balancesMatrix']);
+      // The page's own code is fetched beside those reads, not once the app's code has run.
+      await expect.poll(() => files.some((f) => /\/SubAccountsRoute-[^/]+\.js$/.test(f))).toBe(true);
       release();
       await page.getByTestId('grand-total').waitFor();
       painted = true;
       // The app took the answers of those reads: each was asked once before the matrix was painted.
       expect(asked.filter((a) => a === 'profileCurrent')).toHaveLength(1);
       expect(asked.filter((a) => a === 'balancesMatrix')).toHaveLength(1);
+      // Then the window tells the core, whose start-up and exchange load waited for that paint (startUp.ts).
+      await expect.poll(() => saidPainted).toBe(1);
     } finally {
       release();
       await context.close();

@@ -106,6 +106,7 @@ const CHANNELS = [
   'rebalanceResume',
   'rebalanceReport',
   'deskStatus',
+  'windowPainted',
   'dustList',
   'dustReview',
   'dustConvert',

@@ -220,6 +220,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   vaultLock: [],
   vaultSetPassphrase: [],
   userActive: [],
+  windowPainted: [],
   noticesRead: [],
   settingsSave: [],
   writePrepare: [],

@@ -273,6 +273,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
           return startUp.started ? active() : startUp.begin().then(active);
         },
         store: new BalanceStore(file),
+        // The kept figures a window opened on are painted before their load from the exchange starts.
+        firstPaint: () => startUp.firstPaint(),
         events: {
           progress: (p) => emit('balancesProgress', p),
           alert: (a) => {
@@ -305,6 +307,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     notices,
     archive,
     status: () => ({ link: link.view(), rate_limits: rateLimitEvent(session.scheduler.snapshot()) }),
+    windowPainted: () => startUp.windowPainted(),
   };
   payoutRowEnded = payoutFinishWatcher({
     service: () => (approvals ? serviceOf(deps) : null),

@@ -40,6 +40,8 @@ export interface HandlerDeps {
   archive: BatchArchive | null;
   /** The link to the exchange and the request budget as they stand now (the status bar's picture). */
   status(): ChannelResponse<'deskStatus'>;
+  /** The window painted its first figures: what waited for that paint may run (startUp.ts). */
+  windowPainted(): void;
 }
 
 type Parsed<C extends ChannelName> = z.output<Channels[C]['request']>;

@@ -23,6 +23,10 @@ export const handlers: Handlers = {
   noticesList: async (_req, { notices }) => notices.view(),
   noticesRead: async (req, { notices }) => notices.read(req.ids),
   deskStatus: async (_req, { status }) => status(),
+  windowPainted: async (_req, { windowPainted }) => {
+    windowPainted();
+    return {};
+  },
   ...profileHandlers,
   ...vaultHandlers,
   ...writeHandlers,

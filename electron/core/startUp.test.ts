@@ -18,9 +18,44 @@ describe('the start-up of a core opened by a host', () => {
     await turn();
     expect(seen).toEqual([]);
     answer('last known total');
-    await Promise.all([started, again, read]);
+    await read;
+    // The window that asked that read has not painted it yet.
+    await turn();
+    await turn();
+    expect(seen).toEqual(['last known total']);
+    startUp.windowPainted();
+    await Promise.all([started, again]);
     expect(seen).toEqual(['last known total', 'start-up']);
     expect(startUp.started).toBe(true);
+  });
+
+  it("waits for the window's first paint at most its bound, and not at all when no window asked", async () => {
+    const seen: string[] = [];
+    const held = new StartUp(
+      () => seen.push('held'),
+      () => {},
+      60_000,
+      20,
+    );
+    await held.answerFirst(async () => 'profile');
+    let painted = false;
+    void held.firstPaint().then(() => (painted = true));
+    const run = held.begin();
+    await turn();
+    await turn();
+    expect([seen, painted]).toEqual([[], false]);
+    await run;
+    expect([seen, painted]).toEqual([['held'], true]);
+
+    const free = new StartUp(
+      () => seen.push('free'),
+      () => {},
+      60_000,
+      60_000,
+    );
+    await free.firstPaint();
+    await free.begin();
+    expect(seen).toEqual(['held', 'free']);
   });
 
   it('runs at the latest after its delay when nothing asks, and not at all once cancelled', async () => {

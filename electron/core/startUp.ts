@@ -17,6 +17,8 @@ export const BEFORE_START_UP: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'deskStatus',
   'noticesList',
   'unreadRecords',
+  // Said by the window once it painted them: it lets the start-up run.
+  'windowPainted',
   // The Sub-accounts matrix from its last load (valued in steps meanwhile); the load it starts waits.
   'balancesMatrix',
 ]);
@@ -24,6 +26,20 @@ export const BEFORE_START_UP: ReadonlySet<ChannelName> = new Set<ChannelName>([
 /** A desk no window asks anything of still resumes its unfinished writes, this long after it opened. */
 export const START_UP_AT_THE_LATEST_MS = 1_500;
 
+/**
+ * The longest a window that asked its first reads holds back the heavy work for its first paint: a window
+ * that never says it painted (its code failed to load) delays the start-up by this much, no more.
+ */
+export const FIRST_PAINT_AT_THE_LATEST_MS = 1_000;
+
+/**
+ * The start-up work, run once: at the first call that needs it, at the latest START_UP_AT_THE_LATEST_MS
+ * after the core opened. Never while one of the window's first reads is being answered, and, once a
+ * window asked them, not before it painted them (windowPainted), at most FIRST_PAINT_AT_THE_LATEST_MS
+ * after it asked: on a 2-core machine the journal's reconciliation and the history's first sync (their
+ * answers checked record by record) took the processor from the window drawing its first figures
+ * (issue 25: the matrix painted 190 to 600 ms later in a new process).
+ */
 export class StartUp {
   private state: 'waiting' | 'scheduled' | 'done' = 'waiting';
   private readonly done: Promise<void>;
@@ -31,16 +47,26 @@ export class StartUp {
   private readonly timer: ReturnType<typeof setTimeout>;
   /** BEFORE_START_UP reads being answered. */
   private early = 0;
+  /** none: no window asked its first reads yet; waiting: one did and has not painted them; painted. */
+  private window: 'none' | 'waiting' | 'painted' = 'none';
+  private readonly paint: Promise<void>;
+  private paintedNow: () => void = () => {};
+  private paintTimer: ReturnType<typeof setTimeout> | null = null;
 
   /** `run`: the start-up work, synchronous; what it starts in the background goes on after it returns. */
   constructor(
     private readonly run: () => void,
     private readonly log: (line: string) => void,
     latestMs = START_UP_AT_THE_LATEST_MS,
+    private readonly paintLatestMs = FIRST_PAINT_AT_THE_LATEST_MS,
   ) {
     this.done = new Promise<void>((r) => (this.resolve = r));
+    this.paint = new Promise<void>((r) => (this.paintedNow = r));
     // Also the bound of a start-up asked while a first read is being answered.
-    this.timer = setTimeout(() => this.runNow(), latestMs);
+    this.timer = setTimeout(() => {
+      if (this.state === 'waiting') this.state = 'scheduled';
+      this.runWhenFree();
+    }, latestMs);
     this.timer.unref?.();
   }
 
@@ -49,24 +75,48 @@ export class StartUp {
   }
 
   /**
-   * Starts the work, on the next turn of the event loop (the requests already read are answered first),
-   * and settles once it ran. Called again, it waits for the same run.
+   * Starts the work, on a later turn of the event loop (the requests already read are answered first, and
+   * the window's first paint is let happen), and settles once it ran. Called again, it waits for the same run.
    */
   begin(): Promise<void> {
     if (this.state !== 'waiting') return this.done;
     this.state = 'scheduled';
-    if (this.early === 0) setImmediate(() => this.runNow());
+    this.runWhenFree();
     return this.done;
   }
 
   /** One of the BEFORE_START_UP reads: a start-up asked meanwhile runs once none is being answered. */
   async answerFirst<T>(read: () => Promise<T>): Promise<T> {
     this.early++;
+    if (this.window === 'none') {
+      this.window = 'waiting';
+      this.paintTimer = setTimeout(() => this.windowPainted(), this.paintLatestMs);
+      this.paintTimer.unref?.();
+    }
     try {
       return await read();
     } finally {
-      if (--this.early === 0 && this.state === 'scheduled') setImmediate(() => this.runNow());
+      this.early--;
+      this.runWhenFree();
     }
+  }
+
+  /** The window painted its first figures (or said why it could not): the heavy work may run. */
+  windowPainted(): void {
+    if (this.paintTimer) clearTimeout(this.paintTimer);
+    this.paintTimer = null;
+    this.window = 'painted';
+    this.paintedNow();
+    this.runWhenFree();
+  }
+
+  /** Settles once the window that asked the first reads painted them, at once when no window asked any. */
+  firstPaint(): Promise<void> {
+    return this.window === 'waiting' ? this.paint : Promise.resolve();
+  }
+
+  private runWhenFree(): void {
+    if (this.state === 'scheduled' && this.early === 0 && this.window !== 'waiting') setImmediate(() => this.runNow());
   }
 
   /** Runs the work now, unless it ran (a core made without a host to wait for). */
@@ -83,9 +133,11 @@ export class StartUp {
     this.resolve();
   }
 
-  /** The core closes: the timer goes; a call still waiting is let through to meet the closed core's errors. */
+  /** The core closes: the timers go; a call still waiting is let through to meet the closed core's errors. */
   cancel(): void {
     clearTimeout(this.timer);
+    if (this.paintTimer) clearTimeout(this.paintTimer);
+    this.paintedNow();
     if (this.state !== 'waiting') return;
     this.state = 'done';
     this.resolve();

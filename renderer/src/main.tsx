@@ -10,7 +10,8 @@ import { overviewCurrency } from './features/overview/firstReads.ts';
 import { opensOnMatrix } from './features/balances/firstReads.ts';
 import { openingEarlyReads } from './app/earlyReads.ts';
 import { prefetchOverview } from './features/overview/prefetch.ts';
-import { expectOpeningFigures } from './app/openingReads.ts';
+import { expectOpeningFigures, openingFigures } from './app/openingReads.ts';
+import { openingPage } from './app/openingPage.ts';
 import './styles.css';
 
 // Retries of exchange reads belong to the core's scheduler, which knows the rate limits; the
@@ -20,26 +21,23 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 // are sent here. Either way the calls below take their answers.
 askEarly(openingEarlyReads);
 const desk = createDesk(deskApi(), Date.now, takeEarly);
-// A window that opens on the matrix asks for it now, while React draws the shell: on a new start the core
-// answers at once from its cache, and nothing waits for the page's code to mount first (issue 25).
+// A window that opens on the matrix asks for it now, while the page's code loads: on a new start the core
+// answers at once from its cache, and nothing waits for the page to mount first (issue 25).
 const onOverview = overviewCurrency(window.location.hash) !== null;
 const opening =
   prefetchOverview(queryClient, desk, window.location.hash) ??
   (opensOnMatrix(window.location.hash) ? askFirstBlock(queryClient, desk) : null);
 if (opening) expectOpeningFigures();
+// The core's start-up work and the exchange's load of the kept matrix wait for this, at most a second
+// (electron/core/startUp.ts): on two cores they took the processor from the first paint (issue 25).
+void openingFigures().then(() => desk.call('windowPainted', {}).catch(() => {}));
 
 async function draw(): Promise<void> {
-  // A start on the Overview draws it in React's first render, with the figures already asked: its code
-  // (named in index.html, fetched with the boot's) is evaluated first, and the address names the page
-  // itself, not the index route that would redirect to it and render again. In a CPU profile the shell was
-  // rendered alone, then the page's code evaluated and the whole rendered once more (issue 25).
-  // Should its code not load, the route's own lazy load meets (and shows) the error.
-  const loaded = onOverview
-    ? await import('./features/overview/OverviewPage.tsx').then(
-        (m) => ({ overview: m.default }),
-        () => ({}),
-      )
-    : {};
+  // A start on the Overview or the matrix draws that page in React's first render, with its figures already
+  // asked, and the address names the page itself, not the index route that would redirect to it and render
+  // again. In a CPU profile the shell was rendered alone, then the page's code evaluated and the whole
+  // rendered once more (issue 25).
+  const loaded = await openingPage(window.location.hash);
   if (onOverview && /^#?\/?$/.test(window.location.hash)) history.replaceState(null, '', '#/overview');
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

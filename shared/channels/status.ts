@@ -39,4 +39,12 @@ export const statusChannels = {
     request: z.object({}).strict(),
     response: z.object({ link: LinkState, rate_limits: RateLimits }),
   },
+  /**
+   * The window painted the figures of the page it opened on (or said why it could not): the core's
+   * heavy start-up work and the first load from the exchange, held back for that paint, may run (issue 25).
+   */
+  windowPainted: {
+    request: z.object({}).strict(),
+    response: z.object({}).strict(),
+  },
 } as const;

@@ -38,12 +38,13 @@ afterEach(() => {
 });
 
 /** The desk's balances as a start opens them: a new service on the profile's file. */
-function start(): BalancesService {
+function start(firstPaint?: () => Promise<void>): BalancesService {
   const s = new BalancesService({
     client: () => client,
     store: new BalanceStore(file),
     events: { progress: () => {}, alert: (a) => raised.push(a) },
     log: (line) => logs.push(line),
+    firstPaint,
   });
   open.push(s);
   return s;
@@ -117,6 +118,23 @@ describe('the sub-accounts after a restart', () => {
     const third = start();
     expect(all(third).status).toMatchObject({ source: 'cache', fetched_at: fresh.fetched_at });
     expect(spot(third)).toBe(freshSpot);
+  });
+
+  it("starts the exchange's load of kept figures once the window painted them, not while it draws", async () => {
+    await start().refresh();
+    for (const s of open.splice(0)) s.close();
+    let painted = () => {};
+    const paint = new Promise<void>((r) => (painted = r));
+    sent = 0;
+    const again = start(() => paint);
+    expect(all(again).status).toMatchObject({ source: 'cache' });
+    // The window polls while the figures are the kept ones: no ask starts the load before the paint.
+    await new Promise((r) => setTimeout(r, 200));
+    expect(all(again).status).toMatchObject({ source: 'cache' });
+    expect(sent).toBe(0);
+    painted();
+    await vi.waitFor(() => expect(all(again).status).toMatchObject({ source: 'exchange', error: null }), { timeout: 20_000 });
+    expect(sent).toBeGreaterThan(0);
   });
 
   it('refuses a cache edited into something that is not a balance, says so in the log, and waits for the exchange', async () => {

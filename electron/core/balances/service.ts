@@ -56,6 +56,11 @@ export interface BalancesServiceOptions {
   events: BalancesEvents;
   now?: () => number;
   log?: (line: string) => void;
+  /**
+   * Settles once the window that opened on these figures painted them (startUp.ts): a first ask answered
+   * from the kept load starts the load from the exchange then, not while the window draws. None: at once.
+   */
+  firstPaint?: () => Promise<void>;
 }
 
 type Query = z.output<typeof MatrixQuery>;
@@ -378,9 +383,22 @@ export class BalancesService {
    */
   matrix(q: Query): MatrixPage {
     this.settle(this.valued(q.quote));
-    if (!this.asked || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
+    if (!this.asked && this.status.source === 'cache' && this.opts.firstPaint) this.refreshAfterPaint(this.opts.firstPaint());
+    else if (!this.asked || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
     const { all: _all, rows, ...page } = queryRows(this.rowsIn(q.quote), q);
     return { status: this.status, quote: q.quote, offset: q.offset, rows: this.withAlerts(rows), ...page };
+  }
+
+  /**
+   * The first ask of a start was answered from the kept load: the exchange's load, whose answers are
+   * checked and valued in this process (and whose start may run the core's start-up), waits for the
+   * window to paint those figures. In a new process it took the processor from that paint (issue 25).
+   */
+  private refreshAfterPaint(painted: Promise<void>): void {
+    this.asked = true;
+    void painted.then(() => {
+      if (!this.loading && this.status.source === 'cache') void this.refresh('visible');
+    });
   }
 
   /** The whole filtered matrix as CSV (every row, not one page). */

@@ -34,6 +34,7 @@ export const AUDITOR_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'noticesList',
   'noticesRead',
   'deskStatus',
+  'windowPainted',
   'teamTest',
   'teamVerify',
   // Joining from an auditor profile keeps the membership read only (approvals/teamMembership.ts).

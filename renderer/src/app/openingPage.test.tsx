@@ -1,13 +1,16 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { ACCOUNT_KINDS } from '../../../shared/accountKinds.ts';
+import { askFirstBlock } from '../features/balances/matrixQuery.ts';
 import { createDesk, DeskProvider } from '../desk/DeskProvider.tsx';
 import OverviewPage from '../features/overview/OverviewPage.tsx';
 import { prefetchOverview } from '../features/overview/prefetch.ts';
 import { fakeDesk } from '../testkit/fakeDesk.ts';
 import { baseAnswers } from '../testkit/fixtures.ts';
 import { testQueryClient } from '../testkit/renderPage.tsx';
+import { openingPage } from './openingPage.ts';
 import { pageRoutes } from './router.tsx';
 
 // main.tsx: a start on the Overview loads the page's code and asks its figures before React renders,
@@ -32,5 +35,70 @@ describe('the page a start opens on', () => {
     });
     expect(screen.getByTestId('total-amount').textContent).toBe('1,234,567.5');
     expect(screen.getByRole('navigation', { name: 'Pages' })).toBeTruthy();
+  });
+
+  it("is the matrix's code for a start on it, drawn with the rows its box shows in the first render", async () => {
+    const loaded = await openingPage('#/sub-accounts');
+    expect(Object.keys(loaded)).toEqual(['sub-accounts']);
+    expect(Object.keys(await openingPage('#/overview'))).toEqual(['overview']);
+    expect(await openingPage('#/withdrawals')).toEqual({});
+
+    const cell = { amounts: { USDT: '10' }, value: '10', unpriced: [] };
+    const rows = Array.from({ length: 100 }, (_, i) => ({
+      uid: String(10000100 + i),
+      name: `sub ${i}`,
+      cells: Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, cell])),
+      total: '60',
+      cross_risk: null,
+      margin_risk: null,
+      alerts: 0,
+    }));
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      balancesMatrix: {
+        status: { state: 'ready', loaded: 15, total: 15, fetched_at: Date.now(), source: 'cache', error: null, requests: 15, unread: [] },
+        quote: 'USDT',
+        total_rows: 1000,
+        offset: 0,
+        rows,
+        column_totals: Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, '10000'])),
+        grand_total: '60000',
+      } as never,
+    });
+    const desk = createDesk(fake.api);
+    const qc = testQueryClient();
+    await askFirstBlock(qc, desk);
+    // jsdom lays nothing out: the rows' box measures as its own style sets it, as in a browser.
+    const height = vi
+      .spyOn(HTMLElement.prototype, 'clientHeight', 'get')
+      .mockImplementation(function (this: HTMLElement) {
+        return Number.parseFloat(this.style.height) || 0;
+      });
+    let dropped = 0;
+    const watch = new MutationObserver((changes) => {
+      for (const c of changes) for (const n of c.removedNodes) if (n instanceof HTMLElement && n.matches('[role="row"][data-uid]')) dropped++;
+    });
+    watch.observe(document.body, { childList: true, subtree: true });
+    try {
+      const router = createMemoryRouter(pageRoutes(loaded), { initialEntries: ['/sub-accounts'] });
+      act(() => {
+        render(
+          <DeskProvider desk={desk}>
+            <QueryClientProvider client={qc}>
+              <RouterProvider router={router} />
+            </QueryClientProvider>
+          </DeskProvider>,
+        );
+      });
+      expect(screen.getByTestId('grand-total').textContent).toBe('60,000');
+      expect(screen.getByTestId('row-total-10000100').textContent).toBe('60');
+      await new Promise((r) => setTimeout(r, 0));
+      // Measured, the box shows the rows the first render drew: none was drawn out of view and taken away.
+      expect(dropped).toBe(0);
+      expect(document.querySelectorAll('[role="row"][data-uid]').length).toBeGreaterThan(10);
+    } finally {
+      watch.disconnect();
+      height.mockRestore();
+    }
   });
 });

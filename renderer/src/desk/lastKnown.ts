@@ -11,6 +11,8 @@ export interface Shown<T> {
   data: T | undefined;
   /** When the figures shown are the last known ones: the time they were read (ms since the epoch); null when they are this start's. */
   lastKnownAt: number | null;
+  /** The desk's cache answered (or the exchange did first): what the window could paint without the exchange is painted. */
+  looked: boolean;
 }
 
 /**
@@ -30,7 +32,8 @@ export function useLastKnown<C extends LastKnownChannel>(
     enabled: !fresh,
     staleTime: Infinity,
   });
-  if (fresh) return { data: live.data, lastKnownAt: null };
+  if (fresh) return { data: live.data, lastKnownAt: null, looked: true };
   const k = known.data;
-  return k ? { data: k.data as ChannelResponse<C>, lastKnownAt: k.at } : { data: live.data, lastKnownAt: null };
+  const looked = !known.isPending;
+  return k ? { data: k.data as ChannelResponse<C>, lastKnownAt: k.at, looked } : { data: live.data, lastKnownAt: null, looked };
 }
