@@ -134,10 +134,16 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   // An answer a second is news enough for an age shown in seconds; the latest one is always told.
   const link = new LinkMonitor(throttle((state) => emit('link', state), 1000));
   const anchorDir = opts.dataDir && opts.stateDir ? checkedStateDir(opts.dataDir, opts.stateDir) : undefined;
+  // Made first: the history, the session and the balances ask it when their background work may begin.
+  // Its work is set once all of them exist (below); it runs at a call, at its timer, or at once without a host.
+  let startWork = (): void => {};
+  const startUp = new StartUp(() => startWork(), log);
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     log,
     events: { changed: (e) => emit('history', e), notify: (n) => emit('notify', n) },
+    // Its first sync checks a thousand records a page in this process: not while a window draws (startUp.ts).
+    firstSyncAfter: () => startUp.firstPaint(),
     ...(opts.history ?? {}),
   });
   const settings = new SettingsStore(opts.dataDir);
@@ -151,6 +157,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   let balancesMoved: () => void = () => {};
   const session = new Session({
     builtIn: opts.profile,
+    // The reconciliation's reads are checked record by record here: after the window's first paint (startUp.ts).
+    backgroundAfter: () => startUp.firstPaint(),
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
     ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
     ...(anchorDir ? { anchorDir } : {}),
@@ -316,9 +324,9 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     log,
   });
   if (vault) vault.setIdleMinutes(settings.get().idle_lock_minutes);
-  const startUp = new StartUp(() => {
+  startWork = () => {
     if (!closed) session.start();
-  }, log);
+  };
   if (opts.deferStartUp) {
     // The matrix's kept load is valued in steps meanwhile; it reads the profile's own file, nothing else.
     try {

@@ -55,6 +55,8 @@ export interface SessionOptions {
   gate?: (profileId: string, v: IntentView) => Promise<string | null>;
   /** A profile's executor is ready: approved requests waiting for it can be handed over. */
   onWritesReady?: () => void;
+  /** Settles when the reconciliation with the exchange may begin (the executor sends nothing before it ends). */
+  backgroundAfter?: () => Promise<void>;
   log?: (line: string) => void;
 }
 
@@ -265,7 +267,7 @@ export class Session {
     const key = this.journalOptions(id).key;
     const mine = (): boolean => this.current?.writes === writes;
     // Called while the session is being made: it is the current one only after the first await.
-    await Promise.resolve();
+    await (this.opts.backgroundAfter?.() ?? Promise.resolve());
     for (let attempt = 0; ; attempt++) {
       if (!mine()) return;
       try {

@@ -64,6 +64,10 @@ describe("the desk's start-up", () => {
       .poll(async () => (await call<ChannelResponse<'balancesMatrix'>>(first, 'balancesMatrix')).status.source, { timeout: 20_000 })
       .toBe('exchange');
     const loaded = await call<ChannelResponse<'balancesMatrix'>>(first, 'balancesMatrix');
+    // Its history's first sync is done too: a sync cut by the close finishes its reads after it.
+    await expect
+      .poll(async () => (await call<ChannelResponse<'historyStatus'>>(first, 'historyStatus')).synced_to, { timeout: 20_000 })
+      .not.toBeNull();
     await first.close();
     opened.pop();
     wire.length = 0;
@@ -82,8 +86,13 @@ describe("the desk's start-up", () => {
     // The session, its clock, the journal's reconciliation and the history's sync have not started yet.
     expect(wire).toEqual([]);
 
-    // Then the start-up runs, the matrix's load with it; any other channel waits for it and is answered once it ran.
+    // Then the start-up runs: any other channel waits for it and is answered once it ran. What it starts
+    // in the background (the journal's reconciliation, the history's first sync) and the matrix's load
+    // wait for the window to say it painted those first figures.
     expect((await next.invoke('journalStatus', {})).ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(wire.filter((l) => l === 'GET /wallet/withdrawals' || l === 'GET /sub_accounts')).toEqual([]);
+    expect((await next.invoke('windowPainted', {})).ok).toBe(true);
     await expect.poll(() => wire.some((l) => l === 'GET /wallet/withdrawals')).toBe(true);
     await expect.poll(() => wire.some((l) => l === 'GET /sub_accounts')).toBe(true);
     await expect

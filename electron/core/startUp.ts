@@ -17,7 +17,7 @@ export const BEFORE_START_UP: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'deskStatus',
   'noticesList',
   'unreadRecords',
-  // Said by the window once it painted them: it lets the start-up run.
+  // Said by the window once it painted them (firstPaint below).
   'windowPainted',
   // The Sub-accounts matrix from its last load (valued in steps meanwhile); the load it starts waits.
   'balancesMatrix',
@@ -27,18 +27,21 @@ export const BEFORE_START_UP: ReadonlySet<ChannelName> = new Set<ChannelName>([
 export const START_UP_AT_THE_LATEST_MS = 1_500;
 
 /**
- * The longest a window that asked its first reads holds back the heavy work for its first paint: a window
- * that never says it painted (its code failed to load) delays the start-up by this much, no more.
+ * The longest the window that asked the first reads holds back the load of kept figures from the exchange
+ * for its first paint (firstPaint): a window that never says it painted (its code failed) costs this, no more.
  */
 export const FIRST_PAINT_AT_THE_LATEST_MS = 1_000;
 
 /**
  * The start-up work, run once: at the first call that needs it, at the latest START_UP_AT_THE_LATEST_MS
- * after the core opened. Never while one of the window's first reads is being answered, and, once a
- * window asked them, not before it painted them (windowPainted), at most FIRST_PAINT_AT_THE_LATEST_MS
- * after it asked: on a 2-core machine the journal's reconciliation and the history's first sync (their
- * answers checked record by record) took the processor from the window drawing its first figures
- * (issue 25: the matrix painted 190 to 600 ms later in a new process).
+ * after the core opened (then after the window's first paint), never while one of the window's first
+ * reads is being answered. Also what the window said of its first paint (windowPainted), which what the
+ * start-up sets going in the background waits for (firstPaint: the journal's reconciliation, the history's
+ * first sync, the matrix's load of kept figures): on two cores their answers, checked record by record
+ * in this process, took the processor from the window's first paint (issue 25). A call that needs the
+ * start-up does not wait for that paint: such calls hold the browser's six connections to the web host,
+ * and the window's word that it painted queued behind them until the bound (`npm run bench -- ui`: a
+ * page a second late).
  */
 export class StartUp {
   private state: 'waiting' | 'scheduled' | 'done' = 'waiting';
@@ -62,11 +65,9 @@ export class StartUp {
   ) {
     this.done = new Promise<void>((r) => (this.resolve = r));
     this.paint = new Promise<void>((r) => (this.paintedNow = r));
-    // Also the bound of a start-up asked while a first read is being answered.
-    this.timer = setTimeout(() => {
-      if (this.state === 'waiting') this.state = 'scheduled';
-      this.runWhenFree();
-    }, latestMs);
+    // Also the bound of a start-up asked while a first read is being answered. A window drawing its first
+    // figures is let finish (at most FIRST_PAINT_AT_THE_LATEST_MS): nothing asked for this run yet.
+    this.timer = setTimeout(() => void this.firstPaint().then(() => this.runNow()), latestMs);
     this.timer.unref?.();
   }
 
@@ -75,8 +76,8 @@ export class StartUp {
   }
 
   /**
-   * Starts the work, on a later turn of the event loop (the requests already read are answered first, and
-   * the window's first paint is let happen), and settles once it ran. Called again, it waits for the same run.
+   * Starts the work, on the next turn of the event loop (the requests already read are answered first),
+   * and settles once it ran. Called again, it waits for the same run.
    */
   begin(): Promise<void> {
     if (this.state !== 'waiting') return this.done;
@@ -101,13 +102,12 @@ export class StartUp {
     }
   }
 
-  /** The window painted its first figures (or said why it could not): the heavy work may run. */
+  /** The window painted its first figures (or said why it could not): what waited for that paint may run. */
   windowPainted(): void {
     if (this.paintTimer) clearTimeout(this.paintTimer);
     this.paintTimer = null;
     this.window = 'painted';
     this.paintedNow();
-    this.runWhenFree();
   }
 
   /** Settles once the window that asked the first reads painted them, at once when no window asked any. */
@@ -116,7 +116,7 @@ export class StartUp {
   }
 
   private runWhenFree(): void {
-    if (this.state === 'scheduled' && this.early === 0 && this.window !== 'waiting') setImmediate(() => this.runNow());
+    if (this.state === 'scheduled' && this.early === 0) setImmediate(() => this.runNow());
   }
 
   /** Runs the work now, unless it ran (a core made without a host to wait for). */

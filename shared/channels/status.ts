@@ -40,8 +40,8 @@ export const statusChannels = {
     response: z.object({ link: LinkState, rate_limits: RateLimits }),
   },
   /**
-   * The window painted the figures of the page it opened on (or said why it could not): the core's
-   * heavy start-up work and the first load from the exchange, held back for that paint, may run (issue 25).
+   * The window painted the figures of the page it opened on (or said why it could not): the load from the
+   * exchange of the kept figures it shows, held back for that paint, may start (issue 25).
    */
   windowPainted: {
     request: z.object({}).strict(),

@@ -113,6 +113,7 @@ export class BalancesService {
   private snapshotCurrency = 'USDT';
   private lastSnapshotAt = 0;
   private readonly now: () => number;
+  private closed = false;
 
   constructor(private readonly opts: BalancesServiceOptions) {
     this.now = opts.now ?? Date.now;
@@ -196,6 +197,7 @@ export class BalancesService {
   }
 
   close(): void {
+    this.closed = true;
     this.cachedSteps = null;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
@@ -397,7 +399,7 @@ export class BalancesService {
   private refreshAfterPaint(painted: Promise<void>): void {
     this.asked = true;
     void painted.then(() => {
-      if (!this.loading && this.status.source === 'cache') void this.refresh('visible');
+      if (!this.closed && !this.loading && this.status.source === 'cache') void this.refresh('visible');
     });
   }
 

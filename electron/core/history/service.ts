@@ -31,6 +31,8 @@ export interface HistoryServiceOptions {
   tickMs?: number;
   /** Longest wait between two checks of a record that does not move (default 2 min). */
   checkMaxMs?: number;
+  /** Settles when a profile's first sync may begin (its pages are checked in this process). At once without it. */
+  firstSyncAfter?: () => Promise<void>;
 }
 
 const SYNC_EVERY_MS = 60_000;
@@ -71,7 +73,9 @@ export class ProfileHistory {
       if (!this.stopped) this.db.page('withdrawals', {}, { by: 'time', dir: 'desc' }, 100, undefined, 0);
     });
     warm.unref?.();
-    void this.syncNow();
+    const after = this.opts.firstSyncAfter?.();
+    if (after) void after.then(() => (this.stopped ? undefined : this.syncNow()));
+    else void this.syncNow();
     const sync = setInterval(() => void this.syncNow(), this.opts.syncEveryMs ?? SYNC_EVERY_MS);
     const tick = setInterval(() => void this.track(), this.opts.tickMs ?? TICK_MS);
     for (const t of [sync, tick]) t.unref?.();

@@ -11,8 +11,6 @@ export interface Shown<T> {
   data: T | undefined;
   /** When the figures shown are the last known ones: the time they were read (ms since the epoch); null when they are this start's. */
   lastKnownAt: number | null;
-  /** The desk's cache answered (or the exchange did first): what the window could paint without the exchange is painted. */
-  looked: boolean;
 }
 
 /**
@@ -32,8 +30,7 @@ export function useLastKnown<C extends LastKnownChannel>(
     enabled: !fresh,
     staleTime: Infinity,
   });
-  if (fresh) return { data: live.data, lastKnownAt: null, looked: true };
+  if (fresh) return { data: live.data, lastKnownAt: null };
   const k = known.data;
-  const looked = !known.isPending;
-  return k ? { data: k.data as ChannelResponse<C>, lastKnownAt: k.at, looked } : { data: live.data, lastKnownAt: null, looked };
+  return k ? { data: k.data as ChannelResponse<C>, lastKnownAt: k.at } : { data: live.data, lastKnownAt: null };
 }

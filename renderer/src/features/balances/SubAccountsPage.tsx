@@ -187,13 +187,11 @@ export function SubAccountsPage() {
         openingShown();
       });
   }, [painted, page, source]);
-  // Or said why not, or the desk keeps none (a first start waits for the exchange): what waits for the
-  // opening figures (the forms' code, the core's start-up: app/openingReads.ts) need not wait any longer.
+  // Or said why not: what waits for the opening figures (the forms' code) need not wait any longer.
   const failed = Boolean(page?.status.error) || matrix.error !== null;
-  const noneKept = page !== undefined && page.status.source !== 'cache';
   useEffect(() => {
-    if (failed || noneKept) openingShown();
-  }, [failed, noneKept]);
+    if (failed) openingShown();
+  }, [failed]);
 
   const status = page?.status;
   const loading = status?.state === 'loading' || (progress !== null && !progress.done);

@@ -58,9 +58,7 @@ export default function OverviewPage() {
   const data = shown.data;
   const rows = data ? breakdown(data) : [];
   const chartReady = useAfterIdle(loadChart);
-  // Shown: the figures, or the exchange's error, or the desk's cache holds none (a new user's first start:
-  // the core's start-up, which the exchange's read needs, waits for this: app/openingReads.ts).
-  const done = data !== undefined || total.isError || shown.looked;
+  const done = data !== undefined || total.isError;
   useEffect(() => {
     if (done) requestAnimationFrame(openingShown);
   }, [done]);
