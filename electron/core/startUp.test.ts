@@ -23,10 +23,15 @@ describe('the start-up of a core opened by a host', () => {
     expect(startUp.started).toBe(true);
   });
 
-  it("tells when the window that asked the first reads painted them, waiting at most its bound", async () => {
+  it('tells when the window that asked the first reads painted them, waiting at most its bound', async () => {
     const timers: StartUp[] = [];
     const make = (paintLatestMs: number) => {
-      const s = new StartUp(() => {}, () => {}, 60_000, paintLatestMs);
+      const s = new StartUp(
+        () => {},
+        () => {},
+        60_000,
+        paintLatestMs,
+      );
       timers.push(s);
       return s;
     };

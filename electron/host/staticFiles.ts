@@ -97,7 +97,10 @@ export function readBuild(root: string): Map<string, BuiltFile> {
 }
 
 /** The URL path's file in `files` (readBuild), or why none: the address's rules are resolveStatic's. */
-export function builtFile(files: ReadonlyMap<string, BuiltFile>, pathname: string): { ok: true; file: BuiltFile } | Exclude<StaticFile, { ok: true }> {
+export function builtFile(
+  files: ReadonlyMap<string, BuiltFile>,
+  pathname: string,
+): { ok: true; file: BuiltFile } | Exclude<StaticFile, { ok: true }> {
   let rel = decodePath(pathname);
   if (rel === null) return { ok: false, status: 400, message: MALFORMED_ESCAPE };
   if (rel === '/' || !extname(rel)) rel = '/index.html';

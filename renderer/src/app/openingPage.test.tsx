@@ -69,14 +69,13 @@ describe('the page a start opens on', () => {
     const qc = testQueryClient();
     await askFirstBlock(qc, desk);
     // jsdom lays nothing out: the rows' box measures as its own style sets it, as in a browser.
-    const height = vi
-      .spyOn(HTMLElement.prototype, 'clientHeight', 'get')
-      .mockImplementation(function (this: HTMLElement) {
-        return Number.parseFloat(this.style.height) || 0;
-      });
+    const height = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return Number.parseFloat(this.style.height) || 0;
+    });
     let dropped = 0;
     const watch = new MutationObserver((changes) => {
-      for (const c of changes) for (const n of c.removedNodes) if (n instanceof HTMLElement && n.matches('[role="row"][data-uid]')) dropped++;
+      for (const c of changes)
+        for (const n of c.removedNodes) if (n instanceof HTMLElement && n.matches('[role="row"][data-uid]')) dropped++;
     });
     watch.observe(document.body, { childList: true, subtree: true });
     try {
