@@ -34,14 +34,25 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
         headers: { Authorization: `Bearer ${admin.token}`, 'Content-Type': 'application/json' },
         body: JSON.stringify(spec),
       });
+    // The desk opens and settles first: its journal's reconciliation and the history's first sync start
+    // once the window has painted its first figures (electron/core/startUp.ts), and read withdrawals.
+    await page.goto(desk.host.url);
+    await page.getByTestId('total-amount').waitFor();
+    await page.getByRole('link', { name: 'Activity' }).click();
+    await expect
+      .poll(
+        async () => ((await desk.core.invoke('historyStatus', {})) as { ok: true; data: { synced_to: number | null } }).data.synced_to,
+        {
+          timeout: 20_000,
+        },
+      )
+      .not.toBeNull();
+
     // The withdrawal commits, then the connection drops; every read of withdrawals is slow, so the
     // unconfirmed state lasts long enough for anyone (and this test) to see it. Every read, not the next
     // one: the history's own sync may read withdrawals before the desk's lookup does.
     expect((await fault({ kind: 'drop', path: '/withdrawals', method: 'POST', times: 1 })).ok).toBe(true);
     expect((await fault({ kind: 'latency', latency_ms: 3000, path: '/wallet/withdrawals', method: 'GET' })).ok).toBe(true);
-
-    await page.goto(desk.host.url);
-    await page.getByRole('link', { name: 'Activity' }).click();
 
     // Every state the row shows, however briefly, as the operator would have seen it.
     // The id is the governed request's; the page records states of whatever row carries it.
