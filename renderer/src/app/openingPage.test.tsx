@@ -1,10 +1,10 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_KINDS } from '../../../shared/accountKinds.ts';
 import { askFirstBlock } from '../features/balances/matrixQuery.ts';
-import { createDesk, DeskProvider } from '../desk/DeskProvider.tsx';
+import { createDesk, DeskProvider, type Desk } from '../desk/DeskProvider.tsx';
 import OverviewPage from '../features/overview/OverviewPage.tsx';
 import { prefetchOverview } from '../features/overview/prefetch.ts';
 import { fakeDesk } from '../testkit/fakeDesk.ts';
@@ -16,23 +16,28 @@ import { pageRoutes } from './router.tsx';
 // main.tsx: a start on the Overview loads the page's code and asks its figures before React renders,
 // so that the router's first render draws the total, not the shell alone and then, after a lazy load
 // of code that is already here, everything again (issue 25).
+/** The app's providers and router at `at`, rendered in one synchronous act, as main.tsx's first render. */
+function renderAt(routes: RouteObject[], at: string, desk: Desk, qc: QueryClient): void {
+  const router = createMemoryRouter(routes, { initialEntries: [at] });
+  act(() => {
+    render(
+      <DeskProvider desk={desk}>
+        <QueryClientProvider client={qc}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </DeskProvider>,
+    );
+  });
+}
+
 describe('the page a start opens on', () => {
   it("is drawn with its figures in the router's first render when its code is already loaded", async () => {
     const fake = fakeDesk(baseAnswers());
     const desk = createDesk(fake.api);
     const qc = testQueryClient();
     await prefetchOverview(qc, desk, '#/overview');
-    const router = createMemoryRouter(pageRoutes({ overview: OverviewPage }), { initialEntries: ['/overview'] });
     // One synchronous render, no waiting for a lazy route.
-    act(() => {
-      render(
-        <DeskProvider desk={desk}>
-          <QueryClientProvider client={qc}>
-            <RouterProvider router={router} />
-          </QueryClientProvider>
-        </DeskProvider>,
-      );
-    });
+    renderAt(pageRoutes({ overview: OverviewPage }), '/overview', desk, qc);
     expect(screen.getByTestId('total-amount').textContent).toBe('1,234,567.5');
     expect(screen.getByRole('navigation', { name: 'Pages' })).toBeTruthy();
   });
@@ -79,16 +84,7 @@ describe('the page a start opens on', () => {
     });
     watch.observe(document.body, { childList: true, subtree: true });
     try {
-      const router = createMemoryRouter(pageRoutes(loaded), { initialEntries: ['/sub-accounts'] });
-      act(() => {
-        render(
-          <DeskProvider desk={desk}>
-            <QueryClientProvider client={qc}>
-              <RouterProvider router={router} />
-            </QueryClientProvider>
-          </DeskProvider>,
-        );
-      });
+      renderAt(pageRoutes(loaded), '/sub-accounts', desk, qc);
       expect(screen.getByTestId('grand-total').textContent).toBe('60,000');
       expect(screen.getByTestId('row-total-10000100').textContent).toBe('60');
       await new Promise((r) => setTimeout(r, 0));
