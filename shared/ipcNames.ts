@@ -128,6 +128,14 @@ const CHANNELS = [
 ] as const satisfies readonly ChannelName[];
 export const CHANNEL_NAMES: ChannelName[] = [...CHANNELS];
 
+/** The history lists: a page of records from the core's own cache, each asked by the same request shape. */
+export const HISTORY_LISTS = [
+  'withdrawalsList',
+  'depositsList',
+  'transfersList',
+  'uidTransfersList',
+] as const satisfies readonly ChannelName[];
+
 /** Every event of the contract (shared/ipc.ts `events`), as EVENT_NAMES. */
 const EVENTS_LISTED = [
   'vault',

@@ -1,4 +1,5 @@
 import type { ChannelName, EventName, IntentView } from './ipc.ts';
+import { HISTORY_LISTS } from './ipcNames.ts';
 
 // Which cached answers each core event and each write makes stale. The renderer refetches exactly
 // these (and writes an event's payload into the cache where the payload is the new value), so that a
@@ -68,15 +69,7 @@ export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
 
 /** The exchange's histories as the desk's cache holds them: the `history` event says they moved. */
-const HISTORY_READS = [
-  'withdrawalsList',
-  'depositsList',
-  'transfersList',
-  'uidTransfersList',
-  'withdrawalDetail',
-  'historyStatus',
-  'unsentList',
-] as const;
+const HISTORY_READS = [...HISTORY_LISTS, 'withdrawalDetail', 'historyStatus', 'unsentList'] as const;
 
 /** Balances of the main account and every sub-account, and their alerts. */
 const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;

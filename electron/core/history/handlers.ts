@@ -2,6 +2,7 @@ import { isCancellableWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import type { HistoryKind } from '../../../shared/history.ts';
 import { CancelledWithdrawal, DepositAddress as DepositAddressRecord } from '../../../shared/api/records.ts';
 import { HistoryPageRequest } from '../../../shared/history.ts';
+import { HISTORY_LISTS } from '../../../shared/ipcNames.ts';
 import type { z } from 'zod';
 import type { Handlers, HandlerDeps } from '../handlerDeps.ts';
 import { InputError } from '../errors.ts';
@@ -47,12 +48,7 @@ function list<K extends HistoryKind>(kind: K) {
  * from the core's own SQLite: the core does not check them against their zod schema again on the way
  * out (a 100-row page cost the first list read of a new process tens of ms there; issue 25).
  */
-export const MAPPED_ANSWERS: ReadonlySet<string> = new Set<HistoryChannels>([
-  'withdrawalsList',
-  'depositsList',
-  'transfersList',
-  'uidTransfersList',
-]);
+export const MAPPED_ANSWERS: ReadonlySet<string> = new Set<HistoryChannels>(HISTORY_LISTS);
 
 /** The withdrawal list's ids begin with "w"; DELETE takes the id either way (§4.2, §2.3). */
 const withW = (id: string) => (id.startsWith('w') ? id : `w${id}`);

@@ -75,10 +75,13 @@ describe('the web desk calls', () => {
       await desk.totalBalance({});
       await desk.withdrawalsList({});
       await desk.withdrawalDetail({ id: 'w1' });
+      // The window's word that it painted too: behind six calls waiting for the core's start-up it waited for its bound.
+      await desk.windowPainted({});
       expect(sent.map((s) => [s.url, s.init.credentials])).toEqual([
         ['./rpc/totalBalance', 'same-origin'],
         ['./rpc/withdrawalsList', 'omit'],
         ['./rpc/withdrawalDetail', 'omit'],
+        ['./rpc/windowPainted', 'omit'],
       ]);
       // The token still goes with each of them, in its header.
       for (const s of sent) expect((s.init.headers as Record<string, string>).Authorization).toBe('Bearer t0k3n');

@@ -1,5 +1,5 @@
 import type { ChannelName, DeskApi, DeskTransport, EventName, Reply } from '../../../shared/ipc.ts';
-import { deskApiOver, isEventName } from '../../../shared/ipcNames.ts';
+import { deskApiOver, HISTORY_LISTS, isEventName } from '../../../shared/ipcNames.ts';
 
 // In a browser (web host) there is no preload: the same DeskApi is built over loopback HTTP.
 // The token comes in the URL fragment; it is kept for this tab only and removed from the address bar.
@@ -24,14 +24,10 @@ export const HOST_DOWN = "The desk's host does not answer. Is `npm start` still 
  * first page was even sent (issue 25). A request without credentials is pooled apart from those with
  * them (the browser keys its connections by it); the desk's token travels in a header, never in a cookie,
  * so these reads need none. The lists and a row's detail are answered from the desk's own cache at once.
+ * So is the window's word that it painted its first figures, which the core's background work waits for
+ * (electron/core/startUp.ts): behind six calls waiting for the core's start-up it waited for the bound.
  */
-export const OWN_CONNECTIONS: ReadonlySet<ChannelName> = new Set<ChannelName>([
-  'withdrawalsList',
-  'depositsList',
-  'transfersList',
-  'uidTransfersList',
-  'withdrawalDetail',
-]);
+export const OWN_CONNECTIONS: ReadonlySet<ChannelName> = new Set<ChannelName>([...HISTORY_LISTS, 'withdrawalDetail', 'windowPainted']);
 
 export function createWebDesk(): DeskApi | null {
   const token = takeToken();
