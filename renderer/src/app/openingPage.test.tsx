@@ -1,35 +1,19 @@
-import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
-import { act, render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
+import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { ACCOUNT_KINDS } from '../../../shared/accountKinds.ts';
 import { askFirstBlock } from '../features/balances/matrixQuery.ts';
-import { createDesk, DeskProvider, type Desk } from '../desk/DeskProvider.tsx';
+import { createDesk } from '../desk/DeskProvider.tsx';
 import OverviewPage from '../features/overview/OverviewPage.tsx';
 import { prefetchOverview } from '../features/overview/prefetch.ts';
 import { fakeDesk } from '../testkit/fakeDesk.ts';
 import { baseAnswers } from '../testkit/fixtures.ts';
-import { testQueryClient } from '../testkit/renderPage.tsx';
+import { renderRoutes, testQueryClient } from '../testkit/renderPage.tsx';
 import { openingPage } from './openingPage.ts';
 import { pageRoutes } from './router.tsx';
 
 // main.tsx: a start on the Overview loads the page's code and asks its figures before React renders,
 // so that the router's first render draws the total, not the shell alone and then, after a lazy load
 // of code that is already here, everything again (issue 25).
-/** The app's providers and router at `at`, rendered in one synchronous act, as main.tsx's first render. */
-function renderAt(routes: RouteObject[], at: string, desk: Desk, qc: QueryClient): void {
-  const router = createMemoryRouter(routes, { initialEntries: [at] });
-  act(() => {
-    render(
-      <DeskProvider desk={desk}>
-        <QueryClientProvider client={qc}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </DeskProvider>,
-    );
-  });
-}
-
 describe('the page a start opens on', () => {
   it("is drawn with its figures in the router's first render when its code is already loaded", async () => {
     const fake = fakeDesk(baseAnswers());
@@ -37,7 +21,7 @@ describe('the page a start opens on', () => {
     const qc = testQueryClient();
     await prefetchOverview(qc, desk, '#/overview');
     // One synchronous render, no waiting for a lazy route.
-    renderAt(pageRoutes({ overview: OverviewPage }), '/overview', desk, qc);
+    renderRoutes(pageRoutes({ overview: OverviewPage }), '/overview', desk, qc);
     expect(screen.getByTestId('total-amount').textContent).toBe('1,234,567.5');
     expect(screen.getByRole('navigation', { name: 'Pages' })).toBeTruthy();
   });
@@ -84,7 +68,7 @@ describe('the page a start opens on', () => {
     });
     watch.observe(document.body, { childList: true, subtree: true });
     try {
-      renderAt(pageRoutes(loaded), '/sub-accounts', desk, qc);
+      renderRoutes(pageRoutes(loaded), '/sub-accounts', desk, qc);
       expect(screen.getByTestId('grand-total').textContent).toBe('60,000');
       expect(screen.getByTestId('row-total-10000100').textContent).toBe('60');
       await new Promise((r) => setTimeout(r, 0));

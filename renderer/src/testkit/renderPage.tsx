@@ -1,9 +1,9 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render } from '@testing-library/react';
+import { act, render } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { useAppliedTheme } from '../app/theme.ts';
 import { useDeskEventsIntoCache } from '../desk/hooks.ts';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-router';
 import { createDesk, DeskProvider, type Desk } from '../desk/DeskProvider.tsx';
 import type { FakeDesk } from './fakeDesk.ts';
 
@@ -33,4 +33,19 @@ export function renderWithDesk(fake: FakeDesk, element: ReactElement, opts: { pa
     </DeskProvider>,
   );
   return { ...view, desk, queryClient, router };
+}
+
+/** The app's providers around `routes` at the address `at`, over a given desk and query cache, rendered in one act (as main.tsx's first render). */
+export function renderRoutes(routes: RouteObject[], at: string, desk: Desk, queryClient: QueryClient) {
+  const router = createMemoryRouter(routes, { initialEntries: [at] });
+  act(() => {
+    render(
+      <DeskProvider desk={desk}>
+        <QueryClientProvider client={queryClient}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </DeskProvider>,
+    );
+  });
+  return router;
 }

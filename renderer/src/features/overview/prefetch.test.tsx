@@ -1,10 +1,10 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { createDesk, DeskProvider } from '../../desk/DeskProvider.tsx';
+import { createDesk } from '../../desk/DeskProvider.tsx';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
+import { renderRoutes } from '../../testkit/renderPage.tsx';
 import OverviewPage from './OverviewPage.tsx';
 import { prefetchOverview } from './prefetch.ts';
 
@@ -41,14 +41,7 @@ describe('the first paint of a start', () => {
     // The answer is in before the page's code is (the usual order: a local call against a chunk to load).
     await new Promise((r) => setTimeout(r, 10));
     expect(fake.count('totalBalance')).toBe(1);
-    const router = createMemoryRouter([{ path: '/*', element: <OverviewPage /> }], { initialEntries: ['/overview'] });
-    render(
-      <DeskProvider desk={desk}>
-        <QueryClientProvider client={qc}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </DeskProvider>,
-    );
+    renderRoutes([{ path: '/*', element: <OverviewPage /> }], '/overview', desk, qc);
     expect(await screen.findByTestId('total-amount')).toHaveProperty('textContent', '1,234,567.5');
     await new Promise((r) => setTimeout(r, 50));
     expect(fake.count('totalBalance')).toBe(1);
