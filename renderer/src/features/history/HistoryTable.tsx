@@ -39,6 +39,15 @@ const MIN_COLUMN = 48;
 function track<R>(c: Column<R>): string {
   return c.fixed ? `${c.width}px` : `minmax(${Math.min(c.width, MIN_COLUMN)}px, ${c.width}fr)`;
 }
+/**
+ * The list's box: the window's height less the page's header, filters and foot, never under MIN_BOX_PX.
+ * Set here rather than in the style sheet, so that the first render draws the rows it shows (a render for
+ * the window's height took a third of its rows away again after the measure; issue 25).
+ */
+const BOX_BELOW_PX = 330;
+const MIN_BOX_PX = 300;
+const BOX_HEIGHT_CSS = `max(${MIN_BOX_PX}px, calc(100vh - ${BOX_BELOW_PX}px))`;
+const boxHeight = (windowHeight: number) => Math.max(MIN_BOX_PX, windowHeight - BOX_BELOW_PX);
 /** Rows drawn beyond the view on each side: enough for a wheel step, few enough that a step renders little. */
 const OVERSCAN = 5;
 /** Pages are asked this many rows ahead of the view, so that a steady scroll finds them loaded. */
@@ -109,7 +118,7 @@ export function HistoryTable<K extends HistoryKind, R>({
   label: string;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
-  const inView = useRowsInView(scroller, ROW_HEIGHT, OVERSCAN);
+  const inView = useRowsInView(scroller, ROW_HEIGHT, OVERSCAN, boxHeight);
   // The pages are picked from the scroll position alone, in the render that shows a jump's placeholders.
   const view = inView(Infinity);
   const w = useHistoryWindow(kind, filters, sort, Math.max(0, view.first - AHEAD_ROWS), view.last + AHEAD_ROWS);
@@ -144,7 +153,14 @@ export function HistoryTable<K extends HistoryKind, R>({
           ))}
         </div>
         {/* Focusable, so that the list scrolls from the keyboard too. */}
-        <div ref={scroller} className="history-scroll" data-testid={`${kind}-scroll`} role="rowgroup" tabIndex={0}>
+        <div
+          ref={scroller}
+          className="history-scroll"
+          style={{ height: BOX_HEIGHT_CSS }}
+          data-testid={`${kind}-scroll`}
+          role="rowgroup"
+          tabIndex={0}
+        >
           <div role="presentation" style={{ height: total * ROW_HEIGHT, position: 'relative' }}>
             {indexes.map((index) => {
               const row = rowAt(index);

@@ -1,12 +1,13 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Profiler } from 'react';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { HistoryPageRequest, WithdrawalRow } from '../../../../shared/history.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers } from '../../testkit/fixtures.ts';
-import { renderWithDesk } from '../../testkit/renderPage.tsx';
+import { createDesk } from '../../desk/DeskProvider.tsx';
+import { renderRoutes, renderWithDesk, testQueryClient } from '../../testkit/renderPage.tsx';
 import { HistoryTable } from './HistoryTable.tsx';
-import { FIRST_SORT } from './queries.ts';
+import { FIRST_SORT, prefetchFirstPage } from './queries.ts';
 import { WithdrawalsPage } from './WithdrawalsPage.tsx';
 
 // A year of withdrawals (100,000 rows): moving the list's view deep into it asks the desk for the page
@@ -113,6 +114,36 @@ describe('Withdrawals: a list of 100,000', () => {
     expect([...document.querySelectorAll<HTMLElement>('.history-row[data-row]')].map((r) => r.dataset.row)).toEqual([`w${TOTAL - 7}`]);
     // The page under the new filter was asked once: the page's own query found it in flight or held.
     expect(fake.count('withdrawalsList') - before).toBe(1);
+  });
+
+  it('draws in its first render the rows its box shows: measuring the box takes none away', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), withdrawalsList: (req) => answer(req) as never });
+    // A 900 px window: the browser lays the box out 330 px shorter (its style's max(300px, 100vh - 330px)).
+    const inner = vi.spyOn(window, 'innerHeight', 'get').mockReturnValue(900);
+    const box = vi.spyOn(HTMLElement.prototype, 'clientHeight', 'get').mockImplementation(function (this: HTMLElement) {
+      return this.classList.contains('history-scroll') ? 570 : 0;
+    });
+    let dropped = 0;
+    const watch = new MutationObserver((changes) => {
+      for (const c of changes) for (const n of c.removedNodes) if (n instanceof HTMLElement && n.matches('.history-row')) dropped++;
+    });
+    watch.observe(document.body, { childList: true, subtree: true });
+    try {
+      // As from the sidebar's click: the first page is asked while the page's code loads, and is in when it renders.
+      const desk = createDesk(fake.api);
+      const qc = testQueryClient();
+      await prefetchFirstPage(qc, desk, 'withdrawals');
+      renderRoutes([{ path: '/*', element: <WithdrawalsPage /> }], '/', desk, qc);
+      expect(screen.getByText('100,000 records')).toBeTruthy();
+      await new Promise((r) => setTimeout(r, 0));
+      // 570 px of 30 px rows, one more for a row cut at the foot, and the overscan of 5 below.
+      expect(document.querySelectorAll('.history-row[data-row]').length).toBe(25);
+      expect(dropped).toBe(0);
+    } finally {
+      watch.disconnect();
+      box.mockRestore();
+      inner.mockRestore();
+    }
   });
 
   it("draws the first page's rows in the one commit that receives them, the rows in view worked out without measuring 100,000", async () => {

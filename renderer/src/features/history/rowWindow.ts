@@ -22,15 +22,16 @@ export function rowsInView(
 /**
  * The rows in view of `scroller` for a list of `count` rows (Infinity: whatever the length, for asking
  * the pages before the length is known), drawn again only when the row at its top or the box's height
- * changes, not at every pixel of a scroll. Until the box is measured, the window's height stands in for
- * it, so that the first render already draws a screenful.
+ * changes, not at every pixel of a scroll. Until the box is measured, `boxHeight` of the window's height
+ * stands in for it: the first render draws the rows the box shows, and its measure takes none away.
  */
 export function useRowsInView(
   scroller: RefObject<HTMLElement | null>,
   rowHeight: number,
   overscan: number,
+  boxHeight: (windowHeight: number) => number,
 ): (count: number) => { first: number; last: number } {
-  const [view, setView] = useState(() => ({ top: 0, height: typeof window === 'undefined' ? 0 : window.innerHeight }));
+  const [view, setView] = useState(() => ({ top: 0, height: typeof window === 'undefined' ? 0 : boxHeight(window.innerHeight) }));
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;

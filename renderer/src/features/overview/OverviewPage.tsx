@@ -1,5 +1,5 @@
 import Decimal from 'decimal.js';
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef } from 'react';
 import { useSearchParams } from 'react-router';
 import type { TotalBalance } from '../../../../shared/api/records.ts';
 import { VALUATION_CURRENCIES, type ValuationCurrency } from '../../../../shared/api/valuation.ts';
@@ -50,13 +50,31 @@ function useCurrency(): [ValuationCurrency, (c: ValuationCurrency) => void] {
 
 export default function OverviewPage() {
   const [currency, setCurrency] = useCurrency();
+  const set = useRef(setCurrency);
+  set.current = setCurrency;
+  const choose = useCallback((c: ValuationCurrency) => set.current(c), []);
+  return <OverviewFigures currency={currency} onCurrency={choose} />;
+}
+
+/**
+ * The page below the address's currency, drawn again only when that currency or its own reads change.
+ * The router's search-params hook draws its user again at every navigation, this page's own leaving
+ * included: the figures and both charts were drawn again inside the click that left them (issue 25).
+ */
+const OverviewFigures = memo(function OverviewFigures({
+  currency,
+  onCurrency,
+}: {
+  currency: ValuationCurrency;
+  onCurrency: (c: ValuationCurrency) => void;
+}) {
   // A start asked for the total while this page's code loaded (prefetch.ts): a read of the last seconds is
   // not asked again on mount. The exchange itself serves this figure up to a minute old.
   const total = useDeskQuery('totalBalance', { currency }, { refetchIntervalMs: useAutoRefreshMs(), staleTimeMs: TOTAL_FRESH_MS });
   // Until the exchange answers (or while it does not), the figures of the last start, marked with their age.
   const shown = useLastKnown('totalBalance', { currency }, total);
   const data = shown.data;
-  const rows = data ? breakdown(data) : [];
+  const rows = useMemo(() => (data ? breakdown(data) : []), [data]);
   const chartReady = useAfterIdle(loadChart);
   const done = data !== undefined || total.isError;
   useEffect(() => {
@@ -69,7 +87,7 @@ export default function OverviewPage() {
         <h1 tabIndex={-1}>Overview</h1>
         <div className="segmented" role="group" aria-label="Valuation currency">
           {VALUATION_CURRENCIES.map((c) => (
-            <button key={c} type="button" aria-pressed={c === currency} onClick={() => setCurrency(c)}>
+            <button key={c} type="button" aria-pressed={c === currency} onClick={() => onCurrency(c)}>
               {c}
             </button>
           ))}
@@ -133,4 +151,4 @@ export default function OverviewPage() {
       )}
     </section>
   );
-}
+});
