@@ -28,9 +28,9 @@ const opening =
   prefetchOverview(queryClient, desk, window.location.hash) ??
   (opensOnMatrix(window.location.hash) ? askFirstBlock(queryClient, desk) : null);
 if (opening) expectOpeningFigures();
-// The exchange's load of a kept matrix waits for this, at most a second (electron/core/startUp.ts): its
-// answers are checked and valued in the core's process, which on two cores took the processor from the
-// first paint (issue 25).
+// The core's background work (the journal's reconciliation, the history's first sync, the exchange's load
+// of a kept matrix) waits for this, at most a second (electron/core/startUp.ts): its answers are checked in
+// the core's process, which on two cores took the processor from the first paint (issue 25).
 void openingFigures().then(() => desk.call('windowPainted', {}).catch(() => {}));
 
 async function draw(): Promise<void> {

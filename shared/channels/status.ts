@@ -40,8 +40,9 @@ export const statusChannels = {
     response: z.object({ link: LinkState, rate_limits: RateLimits }),
   },
   /**
-   * The window painted the figures of the page it opened on (or said why it could not): the load from the
-   * exchange of the kept figures it shows, held back for that paint, may start (issue 25).
+   * The window painted the figures of the page it opened on (or said why it could not): the core's
+   * background work held back for that paint may start (issue 25): the journal's reconciliation, the
+   * history's first sync and the exchange's load of the kept figures it shows.
    */
   windowPainted: {
     request: z.object({}).strict(),
