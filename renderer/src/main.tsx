@@ -10,7 +10,7 @@ import { overviewCurrency } from './features/overview/firstReads.ts';
 import { opensOnMatrix } from './features/balances/firstReads.ts';
 import { openingEarlyReads } from './app/earlyReads.ts';
 import { prefetchOverview } from './features/overview/prefetch.ts';
-import { expectOpeningFigures, openingFigures, openingShown } from './app/openingReads.ts';
+import { expectOpeningFigures, leavingEndsOpening, openingFigures } from './app/openingReads.ts';
 import { openingPage } from './app/openingPage.ts';
 import './styles.css';
 
@@ -41,14 +41,7 @@ async function draw(): Promise<void> {
   const loaded = await openingPage(window.location.hash);
   if (onOverview && /^#?\/?$/.test(window.location.hash)) history.replaceState(null, '', '#/overview');
   const router = createDeskRouter(loaded);
-  // An operator who leaves the opening page before it showed its figures is done with them too: what
-  // waits for them (the core's background work, the next page's code) is not held to the bound.
-  const openedAt = router.state.location.pathname;
-  const leave = router.subscribe((state) => {
-    if (state.location.pathname === openedAt) return;
-    openingShown();
-    leave();
-  });
+  leavingEndsOpening(router);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <DeskProvider desk={desk}>

@@ -23,3 +23,22 @@ export function openingShown(): void {
 export function openingFigures(): Promise<void> {
   return opening;
 }
+
+/** What of a router leaving the opening page watches: its address now, and each change of it. */
+interface Addressed {
+  state: { location: { pathname: string } };
+  subscribe(listener: (state: { location: { pathname: string } }) => void): () => void;
+}
+
+/**
+ * An operator who leaves the opening page before it showed its figures is done with them too: what waits
+ * for them (the core's background work, the next page's code) is not held to the bound.
+ */
+export function leavingEndsOpening(router: Addressed): void {
+  const openedAt = router.state.location.pathname;
+  const stop = router.subscribe((state) => {
+    if (state.location.pathname === openedAt) return;
+    openingShown();
+    stop();
+  });
+}
