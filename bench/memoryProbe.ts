@@ -1,9 +1,12 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 
-// Loaded into the Sandbox child by bench/sandbox.ts (`--import`), never by the Sandbox itself. Once a
-// second it sends, over the child's IPC channel, its resident size and what of it V8's young generation
-// holds, read at the same instant: V8 sizes the young generation to the allocation rate, up to a fixed
-// maximum, so its swings say nothing about a leak, and the bench judges memory without them.
+// Loaded into the Sandbox child by bench/sandbox.ts (`--import`, with `--expose-gc`), never by the
+// Sandbox itself. Once a second it sends, over the child's IPC channel, its resident size and what of it
+// V8's young generation holds, read at the same instant: V8 sizes the young generation to the allocation
+// rate, up to a fixed maximum, so its swings say nothing about a leak, and the bench judges memory
+// without them. Asked to `collect`, it runs a full garbage collection first and answers one sample
+// marked `collected`: what the Sandbox still holds then is what a leak would grow, free of where the
+// collector happened to be in its cycle.
 
 export interface MemorySample {
   /** Resident size, bytes. */
@@ -12,6 +15,8 @@ export interface MemorySample {
   young: number;
   /** Bytes of live and not yet collected JavaScript objects. */
   heapUsed: number;
+  /** Taken right after a full collection the bench asked for. */
+  collected?: boolean;
 }
 
 function young(): number {
@@ -21,9 +26,21 @@ function young(): number {
   return bytes;
 }
 
-setInterval(() => {
-  if (!process.connected) return;
+function sample(): MemorySample {
   const m = process.memoryUsage();
-  const sample: MemorySample = { rss: m.rss, young: young(), heapUsed: m.heapUsed };
-  process.send!({ memoryProbe: sample });
+  return { rss: m.rss, young: young(), heapUsed: m.heapUsed };
+}
+
+setInterval(() => {
+  if (process.connected) process.send!({ memoryProbe: sample() });
 }, 1000).unref();
+
+const gc = (globalThis as { gc?: () => void }).gc;
+process.on('message', (m: { memoryProbe?: string }) => {
+  if (m?.memoryProbe !== 'collect' || !process.connected) return;
+  if (!gc) throw new Error('bench/memoryProbe.ts: the Sandbox child needs --expose-gc to collect');
+  gc();
+  process.send!({ memoryProbe: { ...sample(), collected: true } });
+});
+// Listening must not keep a Sandbox alive that would otherwise exit.
+process.channel?.unref();
