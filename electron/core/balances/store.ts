@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { BalanceSettings, type AlertView } from '../../../shared/balances.ts';
 import { sqliteOptions } from '../../../shared/sqliteBinding.ts';
+import { cacheDurability, durably } from './durable.ts';
 
 // One SQLite file per profile (<data>/balances/<profile>.sqlite): total snapshots for the Overview
 // chart, alerts (they survive a restart until an operator acknowledges them), the alert settings, and
@@ -99,7 +100,7 @@ export class BalanceStore {
   constructor(path: string | null) {
     if (path) mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     this.db = new Database(path ?? ':memory:', sqliteOptions());
-    this.db.pragma('journal_mode = WAL');
+    cacheDurability(this.db);
     this.db.exec(SCHEMA);
     this.sql = statements(this.db);
   }
@@ -109,8 +110,10 @@ export class BalanceStore {
   }
 
   addSnapshot(at: number, currency: string, amount: string): void {
-    this.sql.addSnapshot.run(at, currency, amount);
-    this.sql.pruneSnapshots.run(at - KEEP_SNAPSHOTS_MS);
+    this.db.transaction(() => {
+      this.sql.addSnapshot.run(at, currency, amount);
+      this.sql.pruneSnapshots.run(at - KEEP_SNAPSHOTS_MS);
+    })();
   }
 
   snapshots(currency: string, since: number, limit: number): Snapshot[] {
@@ -139,7 +142,7 @@ export class BalanceStore {
   }
 
   saveSettings(s: BalanceSettings): void {
-    this.sql.saveSettings.run(JSON.stringify(s));
+    durably(this.db, () => this.sql.saveSettings.run(JSON.stringify(s)));
   }
 
   thresholds(): Map<string, string> {
@@ -147,8 +150,7 @@ export class BalanceStore {
   }
 
   setThreshold(uid: string, value: string | null): void {
-    if (value === null) this.sql.deleteThreshold.run(uid);
-    else this.sql.setThreshold.run(uid, value);
+    durably(this.db, () => (value === null ? this.sql.deleteThreshold.run(uid) : this.sql.setThreshold.run(uid, value)));
   }
 
   floors(uid?: string): Floor[] {
@@ -156,8 +158,7 @@ export class BalanceStore {
   }
 
   setFloor(uid: string, currency: string, floor: string | null): void {
-    if (floor === null) this.sql.deleteFloor.run(uid, currency);
-    else this.sql.setFloor.run(uid, currency, floor);
+    durably(this.db, () => (floor === null ? this.sql.deleteFloor.run(uid, currency) : this.sql.setFloor.run(uid, currency, floor)));
   }
 
   /**
@@ -197,7 +198,7 @@ export class BalanceStore {
   }
 
   acknowledge(id: number, now: number): AlertView | null {
-    this.sql.acknowledge.run(now, id);
+    durably(this.db, () => this.sql.acknowledge.run(now, id));
     return this.alert(id);
   }
 
