@@ -1,4 +1,4 @@
-import { memo, useCallback, useRef, type ReactNode } from 'react';
+import { memo, useCallback, useEffect, useRef, type ReactNode } from 'react';
 import { groupDigits } from '../../../../shared/digits.ts';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
 import { Copy } from '../../components/Copy.tsx';
@@ -106,6 +106,7 @@ export function HistoryTable<K extends HistoryKind, R>({
   onSelect,
   selected,
   label,
+  onShown,
 }: {
   kind: K;
   filters: HistoryFilters;
@@ -116,6 +117,8 @@ export function HistoryTable<K extends HistoryKind, R>({
   onSelect?: (r: R) => void;
   selected?: string | null;
   label: string;
+  /** After each commit that shows the rows of the current filters and sort, none of them still being asked. */
+  onShown?: (filters: HistoryFilters) => void;
 }) {
   const scroller = useRef<HTMLDivElement>(null);
   const inView = useRowsInView(scroller, ROW_HEIGHT, OVERSCAN, boxHeight);
@@ -131,6 +134,12 @@ export function HistoryTable<K extends HistoryKind, R>({
   const select = useRef(onSelect);
   select.current = onSelect;
   const onRow = useCallback((r: R) => select.current?.(r), []);
+  const shownNow = !w.stale && !w.fetching;
+  const told = useRef(onShown);
+  told.current = onShown;
+  useEffect(() => {
+    if (shownNow) told.current?.(filters);
+  }, [shownNow, filters, sort]);
   const grid = columns.map(track).join(' ');
   const sortBy = (by: HistorySort['by']) => onSort({ by, dir: sort.by === by && sort.dir === 'desc' ? 'asc' : 'desc' });
 
