@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { AlertView } from '../../../shared/balances.ts';
+import { channels } from '../../../shared/ipc.ts';
 import { dec } from '../../../shared/money.ts';
 import { ApiClient } from '../client/client.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
@@ -197,6 +198,27 @@ describe('the sub-accounts after a restart', () => {
       expect(again.detail(uid, 'USDT')).toMatchObject({ source: 'cache', row: before.rows.find((r) => r.uid === uid) });
     } finally {
       priced.mockRestore();
+    }
+  });
+
+  it("answers within the channel's contract from the exchange, the kept view and the kept load (the core sends them unparsed)", async () => {
+    const contract = channels.balancesMatrix.response;
+    const some = sb.creds.sub_accounts[0]!.uid.slice(0, 3);
+    const views = [
+      { quote: 'USDT', search: '', sort: 'uid', desc: false, hide_below: null, offset: 0, limit: 100 },
+      { quote: 'BTC', search: some, sort: 'total', desc: true, hide_below: null, offset: 0, limit: 100 },
+      { quote: 'USDT', search: '', sort: 'cross_risk', desc: false, hide_below: null, offset: 1, limit: 2 },
+    ] as const;
+    const first = start();
+    await first.refresh();
+    for (const v of views) expect(contract.safeParse(first.matrix(v)).error).toBeUndefined();
+    stop(first);
+    const again = start();
+    for (const v of views) {
+      const page = again.matrix(v);
+      expect(page.status.source).toBe('cache');
+      expect(page.rows.length).toBeGreaterThan(0);
+      expect(contract.safeParse(page).error).toBeUndefined();
     }
   });
 
