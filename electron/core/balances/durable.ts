@@ -1,13 +1,12 @@
 import type Database from 'better-sqlite3';
 
 // The balances store is mostly a cache (snapshots for the chart, the last answers and the last load for the
-// next start's first paint), written at every refresh: with SQLite's default (synchronous FULL) each of those
-// commits waited for the disk, on the core's only thread, while the window asked its first pages (a
-// snapshot's insert and prune, two fsyncs, held the core 66 ms in a `npm run bench -- ui` profile; issue 25).
-// In WAL mode, NORMAL keeps the file consistent through any crash and loses at most the last commits to a
-// power cut: a snapshot or a cached answer the next refresh writes again. What an operator sets (the
-// alert settings, a floor, a risk threshold, an acknowledgement) is theirs, not the exchange's to give
-// back, so it still reaches the disk before the call returns.
+// next start's first paint), written at every refresh on the core's only thread, while the window may be
+// asking for its pages. Those commits need not wait for the disk: in WAL mode, synchronous NORMAL keeps the
+// file consistent through any crash and loses at most the last commits to a power cut, a snapshot or a
+// cached answer the next refresh writes again (issue 25). What an operator sets (the alert settings, a
+// floor, a risk threshold, an acknowledgement) is theirs, not the exchange's to give back, so it reaches
+// the disk before the call returns. SQLite's default here is FULL for both.
 
 /** Opens the store's connection to commit without waiting for the disk (see above). */
 export function cacheDurability(db: Database.Database): void {
