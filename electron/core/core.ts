@@ -45,7 +45,6 @@ import { UnreadRegistry } from './unread.ts';
 import { BEFORE_START_UP, StartUp } from './startUp.ts';
 import type { VaultPort } from './vaultPort.ts';
 
-/** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
 /**
  * Answers built only by typed code from what the core checked when it came in, which the core does not
  * check against their channel's schema again on the way out: the history lists (their row mapper reads
@@ -56,6 +55,7 @@ import type { VaultPort } from './vaultPort.ts';
  */
 const BUILT_ANSWERS: ReadonlySet<string> = new Set<string>([...MAPPED_ANSWERS, 'balancesMatrix' satisfies ChannelName]);
 
+/** The platform-free core: hosts hand it a channel name and an untrusted payload; it answers a Reply. */
 export interface Core {
   invoke(channel: string, payload: unknown): Promise<Reply<unknown>>;
   /** Stops background work (status polling, writes in progress wait as journaled) and closes files. */
