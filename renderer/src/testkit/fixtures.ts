@@ -1,5 +1,6 @@
 import { DEFAULT_POLICY } from '../../../shared/api/policy.ts';
 import { ACCOUNT_KINDS } from '../../../shared/balances.ts';
+import type { WithdrawalRow } from '../../../shared/history.ts';
 import type { ChannelResponse, IntentView, ProfileSummary, VaultStatus } from '../../../shared/ipc.ts';
 import type { FakeAnswers } from './fakeDesk.ts';
 
@@ -33,6 +34,29 @@ export function intent(over: Partial<IntentView> = {}): IntentView {
     body: { currency: 'USDT', chain: 'TRX', address: 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA', amount: '2500.5' },
     attempts: 0,
     absent_lookups: 0,
+    ...over,
+  };
+}
+
+/** A withdrawal as the core's list answers it: a DONE USDT withdrawal on TRX, with `over` on top. */
+export function withdrawalRow(over: Partial<WithdrawalRow> = {}): WithdrawalRow {
+  return {
+    id: 'w900',
+    txid: '',
+    block_number: '',
+    withdraw_order_id: '',
+    timestamp: '1795600000',
+    amount: '250',
+    fee: '1',
+    currency: 'USDT',
+    address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
+    type: 'withdraw',
+    fail_reason: '',
+    timestamp2: '',
+    memo: '',
+    status: 'DONE',
+    chain: 'TRX',
+    desk: { first_seen_at: 1_795_600_000_000, unsent: null },
     ...over,
   };
 }

@@ -1,31 +1,14 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
-import { baseAnswers } from '../../testkit/fixtures.ts';
+import { baseAnswers, withdrawalRow } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { WithdrawalDetail } from './WithdrawalDetail.tsx';
 
 // A withdrawal's detail offers Cancel only in the statuses the desk holds cancellable; anywhere else it
 // says why there is none, so that a missing button never reads as a fault of the page.
 
-const record = (status: string) => ({
-  id: 'w900',
-  txid: '',
-  block_number: '',
-  withdraw_order_id: '',
-  timestamp: '1795600000',
-  amount: '250',
-  fee: '1',
-  currency: 'USDT',
-  address: 'TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE',
-  type: 'withdraw',
-  fail_reason: '',
-  timestamp2: '',
-  memo: '',
-  status,
-  chain: 'TRX',
-  desk: { first_seen_at: 1_795_600_000_000, unsent: null },
-});
+const record = (status: string) => withdrawalRow({ status });
 
 function show(status: string, cancellable: boolean) {
   const fake = fakeDesk({

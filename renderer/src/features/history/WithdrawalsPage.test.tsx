@@ -3,7 +3,7 @@ import { Profiler } from 'react';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { HistoryPageRequest, WithdrawalRow } from '../../../../shared/history.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
-import { baseAnswers } from '../../testkit/fixtures.ts';
+import { baseAnswers, withdrawalRow } from '../../testkit/fixtures.ts';
 import { createDesk } from '../../desk/DeskProvider.tsx';
 import { renderRoutes, renderWithDesk, testQueryClient } from '../../testkit/renderPage.tsx';
 import { HistoryTable } from './HistoryTable.tsx';
@@ -17,24 +17,12 @@ const TOTAL = 100_000;
 const ROW_HEIGHT = 30;
 
 function record(i: number): WithdrawalRow {
-  return {
+  return withdrawalRow({
     id: `w${TOTAL - i}`,
-    txid: '',
-    block_number: '',
-    withdraw_order_id: '',
     timestamp: String(1_795_600_000 - i * 60),
     amount: String(1 + (i % 97)),
-    fee: '1',
-    currency: 'USDT',
     address: `TAddr${String(i).padStart(28, '0')}`,
-    type: 'withdraw',
-    fail_reason: '',
-    timestamp2: '',
-    memo: '',
-    status: 'DONE',
-    chain: 'TRX',
-    desk: { first_seen_at: 1_795_600_000_000, unsent: null },
-  };
+  });
 }
 
 /** The desk's list, newest first, by offset or by the cursor of the page before (the index of its next row). */

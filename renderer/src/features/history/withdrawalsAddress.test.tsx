@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { HistoryPageRequest, WithdrawalRow } from '../../../../shared/history.ts';
+import type { HistoryPageRequest } from '../../../../shared/history.ts';
 import { createDesk } from '../../desk/DeskProvider.tsx';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
-import { baseAnswers } from '../../testkit/fixtures.ts';
+import { baseAnswers, withdrawalRow } from '../../testkit/fixtures.ts';
 import { renderRoutes, testQueryClient } from '../../testkit/renderPage.tsx';
 import { WithdrawalsPage } from './WithdrawalsPage.tsx';
 
@@ -11,26 +11,8 @@ import { WithdrawalsPage } from './WithdrawalsPage.tsx';
 // address follows the rows: it is written once the rows under the new filters are painted, so that the
 // router's re-render of the window does not come between a filter and its rows (issue 25).
 
-function row(i: number, status: string, currency = 'USDT'): WithdrawalRow {
-  return {
-    id: `w${900 + i}`,
-    txid: '',
-    block_number: '',
-    withdraw_order_id: '',
-    timestamp: String(1_795_600_000 - i * 60),
-    amount: '10',
-    fee: '1',
-    currency,
-    address: `TAddr${String(i).padStart(28, '0')}`,
-    type: 'withdraw',
-    fail_reason: '',
-    timestamp2: '',
-    memo: '',
-    status,
-    chain: 'TRX',
-    desk: { first_seen_at: 1_795_600_000_000, unsent: null },
-  };
-}
+const row = (i: number, status: string, currency = 'USDT') =>
+  withdrawalRow({ id: `w${900 + i}`, timestamp: String(1_795_600_000 - i * 60), status, currency });
 
 /** A desk whose filtered lists wait until the test lets them answer. */
 function heldDesk() {
