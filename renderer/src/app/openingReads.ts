@@ -1,3 +1,5 @@
+import type { DataRouter } from 'react-router';
+
 // A start asks for the figures of the page it opens on before React draws anything (main.tsx). The Shell
 // fetches the code of the page likely next only once that page has shown them (or said why not): the
 // window is idle while it waits for them, and that code (zod, the forms) would otherwise be fetched and
@@ -24,17 +26,11 @@ export function openingFigures(): Promise<void> {
   return opening;
 }
 
-/** What of a router leaving the opening page watches: its address now, and each change of it. */
-interface Addressed {
-  state: { location: { pathname: string } };
-  subscribe(listener: (state: { location: { pathname: string } }) => void): () => void;
-}
-
 /**
  * An operator who leaves the opening page before it showed its figures is done with them too: what waits
  * for them (the core's background work, the next page's code) is not held to the bound.
  */
-export function leavingEndsOpening(router: Addressed): void {
+export function leavingEndsOpening(router: Pick<DataRouter, 'state' | 'subscribe'>): void {
   const openedAt = router.state.location.pathname;
   const stop = router.subscribe((state) => {
     if (state.location.pathname === openedAt) return;
