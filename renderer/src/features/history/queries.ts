@@ -1,5 +1,5 @@
-import { keepPreviousData, useQueries, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useQueries, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useCallback, useRef } from 'react';
 import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
 import { useDesk, type Desk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
@@ -93,14 +93,19 @@ export function useHistoryWindow(
 ): HistoryWindow {
   const desk = useDesk();
   const numbers = pagesFor(first, last);
+  // The first page last shown stands in for the first page of new filters or sort until it comes: the
+  // list does not empty and fill again (two rebuilds of its rows and their layout between the filter and
+  // its rows). Not keepPreviousData: useQueries makes a new observer for a new key, with no previous data.
+  const shownFirst = useRef<AnyPage | undefined>(undefined);
   const results = useQueries({
     queries: numbers.map((n) => ({
       ...pageQuery(desk, kind, filters, sort, n),
-      // Only the first page stands in for itself across a filter or sort change; any other page of
-      // the previous list would put its rows at positions they do not hold.
-      ...(n === 0 ? { placeholderData: keepPreviousData } : {}),
+      // Only the first page stands in for itself; any other page of the previous list would put its
+      // rows at positions they do not hold.
+      ...(n === 0 ? { placeholderData: () => shownFirst.current } : {}),
     })),
   });
+  if (results[0]?.data && !results[0].isPlaceholderData) shownFirst.current = results[0].data;
   const pages = new Map<number, AnyPage>();
   results.forEach((r, i) => {
     if (r.data && (i === 0 || !r.isPlaceholderData)) pages.set(numbers[i]!, r.data);
