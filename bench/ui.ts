@@ -2,12 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '../e2e/harness.ts';
 import { adminMove, sandboxSend } from '../e2e/sandboxHistory.ts';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
 import { size, WORLD } from './size.ts';
+import { buildHost } from './ui/buildHost.ts';
 
 // `npm run bench -- ui` (issue 10): Chromium through the web host against a Sandbox with the bench world
 // (100,000 withdrawals, 20,000 deposits), every list synced into the desk's cache before any clock starts.
@@ -31,23 +31,6 @@ const EXTPEND = size(24, 2);
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return Math.round(s[Math.floor(s.length / 2)]! * 10) / 10;
-}
-
-/** Built like the Electron main (one ES module, native and electron external), beside the project so its packages resolve. */
-async function buildHost(): Promise<string> {
-  const out = join(ROOT, 'dist', 'bench', 'ui-host.mjs');
-  await build({
-    entryPoints: [join(ROOT, 'bench', 'ui', 'host.ts')],
-    outfile: out,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    external: ['better-sqlite3', 'electron'],
-    logLevel: 'warning',
-    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
-  });
-  return out;
 }
 
 interface Host {

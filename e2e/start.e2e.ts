@@ -1,6 +1,5 @@
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -51,8 +50,7 @@ describe('npm start supervises its Sandbox', () => {
     });
 
   it('prints one line for a crash (and restarts) and another for Ctrl-C (and stops)', async () => {
-    const tsx = createRequire(join(ROOT, 'package.json')).resolve('tsx');
-    desk = spawn(process.execPath, ['--import', tsx, join(ROOT, 'electron', 'start.ts')], {
+    desk = spawn(process.execPath, [join(ROOT, 'dist', 'start', 'start.mjs')], {
       cwd: ROOT,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],

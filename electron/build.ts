@@ -30,7 +30,7 @@ const noPgNative: Plugin = {
   },
 };
 
-const [main, ...preloads] = await Promise.all([
+const [main, , ...preloads] = await Promise.all([
   build({
     entryPoints: ['electron/main.ts'],
     outfile: 'dist/electron/main.mjs',
@@ -43,6 +43,21 @@ const [main, ...preloads] = await Promise.all([
     sourcemap: false,
     metafile: true,
     logLevel: 'warning',
+  }),
+  // `npm start` runs the launcher built too: under tsx, each module was compiled as the desk started and
+  // the web host's first answers (a new process's window) came 100-150 ms later (issue 25).
+  build({
+    entryPoints: ['electron/start.ts'],
+    outfile: 'dist/start/start.mjs',
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['electron', 'better-sqlite3'],
+    plugins: [noPgNative],
+    sourcemap: false,
+    logLevel: 'warning',
+    banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
   }),
   // Each window's preload: the main window's, and the confirmation window's (confirmation channels only).
   ...['preload', 'confirm-preload'].map((name) =>

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
 // What an installed desk contains (issue 26), derived from the build's output rather than listed by
-// hand: every built file the app loads (dist/, benchmarks aside), its package.json, and the packages its
+// hand: every built file the app loads (dist/, benchmarks and `npm start`'s launcher aside), its package.json, and the packages its
 // bundles still import (dist/externals.json, written by electron/build.ts) with the packages those need
 // at run time. No TypeScript source and no dev dependency. scripts/dist.ts hands this list to
 // electron-builder; electron/packageFiles.test.ts runs the Sandbox from a copy holding only these files.
@@ -59,7 +59,12 @@ export function shippedPackages(root: string): string[] {
 
 export function packageContents(root: string): PackageContents {
   const files = ['package.json'];
-  walk(join(root, 'dist'), files, (rel) => rel === 'dist/bench' || rel === 'dist/externals.json' || NOT_SHIPPED.test(rel), root);
+  walk(
+    join(root, 'dist'),
+    files,
+    (rel) => rel === 'dist/bench' || rel === 'dist/start' || rel === 'dist/externals.json' || NOT_SHIPPED.test(rel),
+    root,
+  );
   const packages = shippedPackages(root);
   for (const name of packages) {
     const dir = join(root, 'node_modules', name);

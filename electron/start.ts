@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Core } from './core/core.ts';
 import { coolingOffFromEnv, openDesk } from './core/desk.ts';
 import { electronSqliteBinding } from './electron-native.ts';
@@ -10,9 +10,18 @@ import { startWebHost } from './host/web.ts';
 import { superviseSandbox } from './sandbox-launcher.ts';
 
 // `npm start`: the Sandbox as a supervised child process, then the desk in Electron where its binary
-// can run, otherwise the same app through the web host on 127.0.0.1.
+// can run, otherwise the same app through the web host on 127.0.0.1. `npm start` runs it built
+// (dist/start/start.mjs, electron/build.ts); run from its source it works the same.
 
-const root = join(import.meta.dirname, '..');
+/** The project's folder: the nearest above this file that holds package.json (electron/ or dist/start/). */
+function projectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+const root = projectRoot(import.meta.dirname);
 
 /** Why Electron cannot run here, or null when it can; asking for its path fetches the binary on first run. */
 function electronUnavailable(): { reason: string } | { binary: string } {

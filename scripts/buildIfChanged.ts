@@ -8,9 +8,13 @@ import { buildInputsHash } from './buildInputs.ts';
 
 const root = join(import.meta.dirname, '..');
 const stamp = join(root, 'dist', '.build-inputs');
-const outputs = ['dist/renderer/index.html', 'dist/renderer/confirm.html', 'dist/electron/main.mjs', 'dist/sandbox/main.mjs'].map((p) =>
-  join(root, p),
-);
+const outputs = [
+  'dist/renderer/index.html',
+  'dist/renderer/confirm.html',
+  'dist/electron/main.mjs',
+  'dist/sandbox/main.mjs',
+  'dist/start/start.mjs',
+].map((p) => join(root, p));
 
 const hash = buildInputsHash(root);
 const built = existsSync(stamp) && readFileSync(stamp, 'utf8') === hash && outputs.every((p) => existsSync(p));

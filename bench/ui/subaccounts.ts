@@ -10,6 +10,7 @@ import { launchSandbox } from '../../electron/sandbox-launcher.ts';
 import { launchBrowser } from '../../e2e/harness.ts';
 import { sandboxGet } from '../../e2e/sandboxApi.ts';
 import { size, WORLD } from '../size.ts';
+import { buildHost } from './buildHost.ts';
 
 // `npm run bench -- ui-subaccounts` (issue 11). The real desk (core + web host, in this process) over a
 // Sandbox `--world bench` (1,000 sub-accounts) with its limits on, and Chromium on the Sub-accounts page.
@@ -29,9 +30,10 @@ import { size, WORLD } from '../size.ts';
 //                               page opened: navigation start to the matrix painted with the last known
 //                               figures from the desk's cache (`subaccounts:painted` with source
 //                               'cache'), median of 5 restarts;
-//   subaccounts_cached_paint_new_process_ms  the same from a new process (bench/ui/host.ts: cold JIT, the
-//                               desk's own start-up reads under way), the page opened as soon as the host
-//                               printed its address, as a window opens with the app: median of 3.
+//   subaccounts_cached_paint_new_process_ms  the same from a new process (bench/ui/host.ts, built as
+//                               `npm start` runs its launcher: cold JIT, the desk's own start-up reads
+//                               under way), the page opened as soon as the host printed its address, as
+//                               a window opens with the app: median of 3.
 // The Sandbox is warmed first (one read of each endpoint by the test's own signer, then its rate
 // windows forgotten through the admin API): a live exchange is not a process started a second ago. The
 // desk itself starts cold. Progress to stderr; the last line on stdout is one JSON object.
@@ -275,12 +277,12 @@ async function main(): Promise<void> {
     await core.close();
     inProcess = false;
     const newProcessPaints: number[] = [];
+    const hostScript = await buildHost();
     for (let i = 0; i < size(3, 1); i++) {
-      const child = spawn(
-        process.execPath,
-        ['--import', 'tsx', join(ROOT, 'bench', 'ui', 'host.ts'), home, sandbox.credentialsPath, join(ROOT, 'dist', 'renderer')],
-        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
-      );
+      const child = spawn(process.execPath, [hostScript, home, sandbox.credentialsPath, join(ROOT, 'dist', 'renderer')], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       try {
         const url = await new Promise<string>((resolve, reject) => {
           let out = '';

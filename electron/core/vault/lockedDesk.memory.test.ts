@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHmac, hkdfSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,7 +10,7 @@ import { canScanMemory, countInMemory } from '../testkit/memoryScan.ts';
 import { recordingExchange, type RecordingExchange } from '../testkit/recordingExchange.ts';
 import { base64DecodeBytes, deriveMasterKey, openBytes } from './crypto.ts';
 
-// "Lock now" in the desk as `npm start` runs it (electron/start.ts under tsx, the web host, its own
+// "Lock now" in the desk as `npm start` runs it (dist/start/start.mjs, the web host, its own
 // Sandbox beside it): unlock, one signed read, lock; then the desk process's whole writable memory is
 // searched for the API secret, the master key and every key made from them on the way (the passphrase's
 // scrypt key, the sealing and journal keys, the HMAC key blocks of a signature). Nothing forces a
@@ -28,8 +27,7 @@ interface Running {
 }
 
 async function startDesk(home: string): Promise<Running> {
-  const tsx = createRequire(join(ROOT, 'package.json')).resolve('tsx');
-  const child = spawn(process.execPath, ['--import', tsx, join(ROOT, 'electron', 'start.ts')], {
+  const child = spawn(process.execPath, [join(ROOT, 'dist', 'start', 'start.mjs')], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],
