@@ -43,6 +43,7 @@ import { payoutFinishWatcher } from './payouts/finished.ts';
 import { serviceOf } from './payouts/handlers.ts';
 import { UnreadRegistry } from './unread.ts';
 import { BEFORE_START_UP, StartUp } from './startUp.ts';
+import { WindowFirst } from './client/windowFirst.ts';
 import type { VaultPort } from './vaultPort.ts';
 
 /**
@@ -148,6 +149,9 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   // Its work is set once all of them exist (below); it runs at a call, at its timer, or at once without a host.
   let startWork = (): void => {};
   const startUp = new StartUp(() => startWork(), log);
+  // Every call through `run` is the window (or the confirmation window) at work: the history's background
+  // requests wait for it (client/windowFirst.ts).
+  const windowFirst = new WindowFirst();
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),
     log,
@@ -169,6 +173,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     builtIn: opts.profile,
     // The reconciliation's reads are checked record by record here: after the window's first paint (startUp.ts).
     backgroundAfter: () => startUp.firstPaint(),
+    windowFirst,
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
     ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
     ...(anchorDir ? { anchorDir } : {}),
@@ -347,6 +352,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   } else startUp.runNow();
 
   async function run<C extends ChannelName>(name: C, payload: unknown): Promise<Reply<unknown>> {
+    windowFirst.windowCalled();
     // An auditor profile's refusal comes first: whatever the payload, the answer says why nothing is done.
     if (!AUDITOR_CHANNELS.has(name) && session.isAuditor()) return { ok: false, error: toErrorBody(new AuditorProfileError(), name) };
     const parsed = channels[name].request.safeParse(payload ?? {});

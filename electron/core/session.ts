@@ -9,6 +9,7 @@ import { AuditorProfileError, InputError, LockedError, NoProfileError } from './
 import { SubKeyClients } from './client/subKeys.ts';
 import type { BucketState, Scheduler } from './client/scheduler.ts';
 import { Scheduler as RateScheduler } from './client/scheduler.ts';
+import type { WindowFirst } from './client/windowFirst.ts';
 import { summarize, type Profile } from './profiles/profile.ts';
 import { wipeProfile, type ProfileStore } from './profiles/store.ts';
 import type { VaultPort } from './vaultPort.ts';
@@ -57,6 +58,8 @@ export interface SessionOptions {
   onWritesReady?: () => void;
   /** Settles when the reconciliation with the exchange may begin (the executor sends nothing before it ends). */
   backgroundAfter?: () => Promise<void>;
+  /** Given to every profile's client: background requests wait while the window is asking. */
+  windowFirst?: WindowFirst;
   log?: (line: string) => void;
 }
 
@@ -430,6 +433,7 @@ export class Session {
       ...(profile.auditor ? { keyless: () => new AuditorProfileError() } : {}),
       ...(limitsOff ? { limitsOff: true } : { scheduler: this.scheduler }),
       ...(this.opts.onLink ? { onLink: this.opts.onLink } : {}),
+      ...(this.opts.windowFirst ? { windowFirst: this.opts.windowFirst } : {}),
       ...(learnFor !== undefined
         ? {
             onRefusal: (label, method, path) => this.learnFromLabel(label, method, path, { id: learnFor }),

@@ -11,6 +11,7 @@ import { backoffMs, isRetryableRead } from './retry.ts';
 import { Scheduler, type Feedback, type Priority } from './scheduler.ts';
 import { encodeQuery, sign, type QueryPairs } from './sign.ts';
 import { realTimer, sleep, type Timer } from './time.ts';
+import type { WindowFirst } from './windowFirst.ts';
 
 /** Records a list read checks between two turns of the event loop. */
 const CHECK_STEP = 100;
@@ -64,6 +65,8 @@ export interface ApiClientOptions {
   onLink?: (outcome: LinkOutcome) => void;
   /** A profile without a key (an auditor's): every request is refused with this error before it is signed or queued. */
   keyless?: () => Error;
+  /** Holds 'background' requests, and the checking of their answers, while the operator's window is asking. */
+  windowFirst?: WindowFirst;
 }
 
 /** What one request learnt of the link: the exchange answered (whatever it said), or nothing came back. */
@@ -157,7 +160,10 @@ export class ApiClient {
       // A page of 1,000 records is checked in steps, letting what the window asks meanwhile be answered
       // between them, whatever the read's priority: the start-up's reconciliation (a visible read) held a
       // new process's event loop 30-185 ms a page, and the window's first files and reads behind it (issue 25).
-      if (i > 0 && i % CHECK_STEP === 0) await new Promise((r) => setImmediate(r));
+      if (i > 0 && i % CHECK_STEP === 0) {
+        await new Promise((r) => setImmediate(r));
+        if (req.priority === 'background' && this.opts.windowFirst) await this.opts.windowFirst.giveWay();
+      }
       const raw: unknown = data[i];
       const checked = record.safeParse(raw);
       if (checked.success) {
@@ -178,6 +184,7 @@ export class ApiClient {
    * is sent once more, write or not, so a desktop clock minutes off never reaches the operator.
    */
   async exchange(req: ApiRequest): Promise<ApiResponse<unknown>> {
+    if (req.priority === 'background' && this.opts.windowFirst) await this.opts.windowFirst.giveWay();
     try {
       return await this.attempts(req);
     } catch (e) {
