@@ -53,6 +53,23 @@ describe('the start-up of a core opened by a host', () => {
       await turn();
       expect(painted).toBe(true);
 
+      // The word that the window painted starts the start-up: the operator's first click does not wait for it.
+      const seen: string[] = [];
+      const idle = new StartUp(
+        () => seen.push('start-up'),
+        () => {},
+        60_000,
+        60_000,
+      );
+      timers.push(idle);
+      await idle.answerFirst(async () => 'profile');
+      await turn();
+      expect(seen).toEqual([]);
+      idle.windowPainted();
+      await turn();
+      await turn();
+      expect(seen).toEqual(['start-up']);
+
       // A window that never says so holds nothing back for longer than the bound.
       const silent = make(20);
       await silent.answerFirst(async () => 'profile');
