@@ -36,6 +36,13 @@ type SortKey = (typeof MATRIX_SORT_KEYS)[number];
 const ROW_PX = 34;
 /** The rows' scrolling box: its height is set here, so that the first render draws the rows it will show. */
 const BODY_PX = 560;
+/**
+ * Rows drawn beyond the view on each side, for a smooth scroll: none until the first figures are painted.
+ * In a window's first seconds the rows are most of the first render's work; the twelve on each side that
+ * nobody sees yet took a seventh of the window's processor before the matrix showed (issue 25:
+ * `npm run bench -- ui-subaccounts` from a new process, CPU profiles of the page, 265 against 309 ms).
+ */
+const OVERSCAN = 12;
 const column = createColumnHelper<number>();
 
 export function SubAccountsPage() {
@@ -49,6 +56,7 @@ export function SubAccountsPage() {
   const progress = useBalancesProgress();
   const scroller = useRef<HTMLDivElement>(null);
   const [visibleBlocks, setVisibleBlocks] = useState<number[]>([0]);
+  const [overscan, setOverscan] = useState(0);
 
   const query = {
     quote,
@@ -71,7 +79,7 @@ export function SubAccountsPage() {
     count,
     getScrollElement: () => scroller.current,
     estimateSize: () => ROW_PX,
-    overscan: 12,
+    overscan,
     // The rows of the first commit: the box's own height until it is measured, so that figures already asked
     // for (a start on this page) are drawn by the first render. The window's height stood in before, and its
     // measure drew every row again (issue 25).
@@ -192,6 +200,16 @@ export function SubAccountsPage() {
   useEffect(() => {
     if (failed) openingShown();
   }, [failed]);
+  // After the frame that paints the first figures (or the reason there are none).
+  useEffect(() => {
+    if (!painted && !failed) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setOverscan(OVERSCAN), 0)));
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, [painted, failed]);
 
   const status = page?.status;
   const loading = status?.state === 'loading' || (progress !== null && !progress.done);
