@@ -5,6 +5,7 @@ import { RouterProvider } from 'react-router';
 import { createDeskRouter } from './app/router.tsx';
 import { createDesk, DeskProvider } from './desk/DeskProvider.tsx';
 import { askEarly, deskApi, takeEarly } from './desk/earlyReads.ts';
+import { openEventsAfter } from './desk/webDesk.ts';
 import { askFirstBlock } from './features/balances/matrixQuery.ts';
 import { overviewCurrency } from './features/overview/firstReads.ts';
 import { opensOnMatrix } from './features/balances/firstReads.ts';
@@ -16,6 +17,8 @@ import './styles.css';
 
 // Retries of exchange reads belong to the core's scheduler, which knows the rate limits; the
 // renderer does not add its own on top.
+/** The longest the window's event stream waits for the opening page's figures (webDesk.ts openEventsAfter). */
+const EVENTS_AT_THE_LATEST_MS = 2_000;
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 // The window's first script (opening.ts) has sent the first paint's reads; when it has not run yet, they
 // are sent here. Either way the calls below take their answers.
@@ -28,6 +31,8 @@ const opening =
   prefetchOverview(queryClient, desk, window.location.hash) ??
   (opensOnMatrix(window.location.hash) ? askFirstBlock(queryClient, desk) : null);
 if (opening) expectOpeningFigures();
+// The desk's event stream opens once those figures are shown, at the latest after EVENTS_AT_THE_LATEST_MS.
+openEventsAfter(Promise.race([openingFigures(), new Promise<void>((r) => setTimeout(r, EVENTS_AT_THE_LATEST_MS))]));
 // The core's background work (the journal's reconciliation, the history's first sync, the exchange's load
 // of a kept matrix) waits for this, at most a second (electron/core/startUp.ts): its answers are checked in
 // the core's process, which on two cores took the processor from the first paint (issue 25).

@@ -43,6 +43,21 @@ describe('the web desk event stream', () => {
     expect(h.opened).toHaveLength(1);
   });
 
+  it('opens the stream after the frame being drawn, not inside the render that subscribed', async () => {
+    const h = host();
+    const on = eventStream('t', { fetch: h.fetchImpl });
+    const off = on('intent', () => {});
+    await Promise.resolve();
+    expect(h.opened).toHaveLength(0);
+    await vi.waitFor(() => expect(h.opened).toHaveLength(1));
+    off();
+    // Left before it opened: nothing is opened.
+    const gone = on('vault', () => {});
+    gone();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(h.opened).toHaveLength(1);
+  });
+
   it('reconnects after failures with a doubling pause capped at the maximum, and stops once nobody listens', async () => {
     vi.useFakeTimers();
     const attempts: number[] = [];
@@ -50,7 +65,7 @@ describe('the web desk event stream', () => {
       attempts.push(Date.now());
       throw new TypeError('connection refused');
     }) as typeof fetch;
-    const on = eventStream('t', { fetch: failing, minRetryMs: 500, maxRetryMs: 4000 });
+    const on = eventStream('t', { fetch: failing, minRetryMs: 500, maxRetryMs: 4000, later: (open) => open() });
     const off = on('intent', () => {});
     await vi.advanceTimersByTimeAsync(500 + 1000 + 2000 + 4000 + 4000 + 4000);
     const gaps = attempts.slice(1).map((t, i) => t - attempts[i]!);

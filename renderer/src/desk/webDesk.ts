@@ -60,6 +60,30 @@ export interface EventStreamOptions {
   /** First pause before reconnecting, doubled after each failure up to maxRetryMs. */
   minRetryMs?: number;
   maxRetryMs?: number;
+  /** Runs the first connection's opening (default: after the frame being drawn, afterFrame). */
+  later?: (open: () => void) => void;
+}
+
+let firstPaint: Promise<void> = Promise.resolve();
+
+/**
+ * The window's first stream waits for this (main.tsx: the opening page's figures shown, or a bound). The
+ * first listeners subscribe in the first render's effects, before the window's first paint; the stream
+ * opened there, and what it brought, took a fifth of a new window's processor before the Sub-accounts
+ * matrix showed (issue 25: CPU profiles of `npm run bench -- ui-subaccounts` from a new process, 312
+ * against 238 ms). An event the core sends meanwhile is missed as one sent before any window connected
+ * is: the pages that wait for one also ask again.
+ */
+export function openEventsAfter(shown: Promise<void>): void {
+  firstPaint = shown;
+}
+
+/** After the first paint, and after the frame being drawn. */
+function afterFrame(open: () => void): void {
+  void firstPaint.then(() => {
+    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(open, 0));
+    else setTimeout(open, 0);
+  });
 }
 
 /**
@@ -75,6 +99,9 @@ export function eventStream(token: string, opts: EventStreamOptions = {}) {
   let stream: AbortController | null = null;
   let retry: ReturnType<typeof setTimeout> | null = null;
   let retryMs = minRetry;
+  const later = opts.later ?? afterFrame;
+  /** A first connection waits for `later`. */
+  let opening = false;
   const listening = () => [...listeners.values()].some((s) => s.size > 0);
 
   function dispatch(block: string): void {
@@ -131,7 +158,13 @@ export function eventStream(token: string, opts: EventStreamOptions = {}) {
     const set = listeners.get(event) ?? new Set<Listener>();
     set.add(listener);
     listeners.set(event, set);
-    if (!stream && !retry) void run();
+    if (!stream && !retry && !opening) {
+      opening = true;
+      later(() => {
+        opening = false;
+        if (listening() && !stream && !retry) void run();
+      });
+    }
     return () => {
       set.delete(listener);
       if (listening()) return;
