@@ -149,8 +149,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   // Its work is set once all of them exist (below); it runs at a call, at its timer, or at once without a host.
   let startWork = (): void => {};
   const startUp = new StartUp(() => startWork(), log);
-  // Every call through `run` is the window (or the confirmation window) at work: the history's background
-  // requests wait for it (client/windowFirst.ts).
+  // Every call through `run` is the operator's window at work: the history's background requests wait
+  // while it asks (client/windowFirst.ts).
   const windowFirst = new WindowFirst();
   const history = new HistoryService({
     ...(opts.dataDir ? { dataDir: opts.dataDir } : {}),

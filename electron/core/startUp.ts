@@ -39,10 +39,9 @@ export const FIRST_PAINT_AT_THE_LATEST_MS = 1_000;
  * of its first paint (windowPainted), which what the start-up sets going in the background waits for
  * (firstPaint: the journal's reconciliation, the history's first sync, the matrix's load of kept figures):
  * on two cores their answers, checked record by record in this process, took the processor from the
- * window's first paint (issue 25). A call that needs the
- * start-up does not wait for that paint: such calls hold the browser's six connections to the web host,
- * and the window's word that it painted queued behind them until the bound (`npm run bench -- ui`: a
- * page a second late).
+ * window's first paint (issue 25). A call that needs the start-up does not wait for that paint: such calls
+ * hold the browser's six connections to the web host, and the window's word that it painted queued behind
+ * them until the bound (`npm run bench -- ui`: a page a second late).
  */
 export class StartUp {
   private state: 'waiting' | 'scheduled' | 'done' = 'waiting';

@@ -15,10 +15,10 @@ import { expectOpeningFigures, leavingEndsOpening, openingFigures } from './app/
 import { openingPage } from './app/openingPage.ts';
 import './styles.css';
 
-// Retries of exchange reads belong to the core's scheduler, which knows the rate limits; the
-// renderer does not add its own on top.
 /** The longest the window's event stream waits for the opening page's figures (webDesk.ts openEventsAfter). */
 const EVENTS_AT_THE_LATEST_MS = 2_000;
+// Retries of exchange reads belong to the core's scheduler, which knows the rate limits; the
+// renderer does not add its own on top.
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } } });
 // The window's first script (opening.ts) has sent the first paint's reads; when it has not run yet, they
 // are sent here. Either way the calls below take their answers.
