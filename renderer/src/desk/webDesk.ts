@@ -60,7 +60,7 @@ export interface EventStreamOptions {
   /** First pause before reconnecting, doubled after each failure up to maxRetryMs. */
   minRetryMs?: number;
   maxRetryMs?: number;
-  /** Runs the first connection's opening (default: after the frame being drawn, afterFrame). */
+  /** Runs the opening of a stream no listener had (default: after the first paint and the frame being drawn, afterFrame). */
   later?: (open: () => void) => void;
 }
 
