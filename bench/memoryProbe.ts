@@ -15,6 +15,10 @@ export interface MemorySample {
   young: number;
   /** Bytes of live and not yet collected JavaScript objects. */
   heapUsed: number;
+  /** Bytes V8 has committed for its heap, used or not. */
+  heapTotal: number;
+  /** Bytes of C++ objects tied to JavaScript ones (ArrayBuffers among them), outside V8's heap. */
+  external: number;
   /** Taken right after a full collection the bench asked for. */
   collected?: boolean;
 }
@@ -28,7 +32,7 @@ function young(): number {
 
 function sample(): MemorySample {
   const m = process.memoryUsage();
-  return { rss: m.rss, young: young(), heapUsed: m.heapUsed };
+  return { rss: m.rss, young: young(), heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external };
 }
 
 setInterval(() => {

@@ -68,6 +68,9 @@ interface Sample {
   /** Resident size less V8's young generation. */
   outsideYoungMb: number;
   heapUsedMb: number;
+  /** V8's committed heap outside its young generation: old-space pages kept, used or not. */
+  oldCommittedMb: number;
+  externalMb: number;
   /** Taken right after a full collection. */
   collected: boolean;
 }
@@ -92,6 +95,8 @@ async function sampleMemory<T>(child: ChildProcess, run: Promise<T>, collectAt: 
         rssMb: mb(p.rss),
         outsideYoungMb: mb(p.rss - p.young),
         heapUsedMb: mb(p.heapUsed),
+        oldCommittedMb: mb(p.heapTotal - p.young),
+        externalMb: mb(p.external),
         collected: p.collected === true,
       });
   };
@@ -252,10 +257,16 @@ async function main(): Promise<void> {
     const outsideEnd = atEnd((s) => s.outsideYoungMb, true);
     const heapStart = atStart((s) => s.heapUsedMb, true);
     const heapEnd = atEnd((s) => s.heapUsedMb, true);
+    // Where the resident size outside the young generation lives: V8's committed old space, and what lies
+    // outside V8's heap (external objects, SQLite, the runtime's allocations).
+    const committedStart = atStart((s) => s.oldCommittedMb, true);
+    const committedEnd = atEnd((s) => s.oldCommittedMb, true);
+    const externalStart = atStart((s) => s.externalMb, true);
+    const externalEnd = atEnd((s) => s.externalMb, true);
     const peak = Math.max(...samples.filter((s) => s.at >= WARMUP).map((s) => s.rssMb));
     const growth = (from: number, to: number) => Math.round(((to - from) / from) * 1000) / 10;
     process.stderr.write(
-      `mixed load ${WARMUP}+${MIXED} s: ${mixedRun.requests.average} req/s (${statusSummary(mixedRun)}); minimum RSS over ${span} s ${rssStart} MB at the start -> ${rssEnd} MB at the end (peak ${peak} MB); after a full GC, outside the young generation ${outsideStart} -> ${outsideEnd} MB, heap used ${heapStart} -> ${heapEnd} MB; store on disk ${storeStart} -> ${storeEnd} MB\n`,
+      `mixed load ${WARMUP}+${MIXED} s: ${mixedRun.requests.average} req/s (${statusSummary(mixedRun)}); minimum RSS over ${span} s ${rssStart} MB at the start -> ${rssEnd} MB at the end (peak ${peak} MB); after a full GC, outside the young generation ${outsideStart} -> ${outsideEnd} MB, heap used ${heapStart} -> ${heapEnd} MB, V8's committed heap outside the young generation ${committedStart} -> ${committedEnd} MB, external ${externalStart} -> ${externalEnd} MB; store on disk ${storeStart} -> ${storeEnd} MB\n`,
     );
 
     const ratios = rounds.map((r) => r.signed.requests.average / r.bare.requests.average);
@@ -277,6 +288,10 @@ async function main(): Promise<void> {
       raw_rss_growth_pct: growth(rssStart, rssEnd),
       heap_after_gc_start_mb: heapStart,
       heap_after_gc_end_mb: heapEnd,
+      old_heap_committed_after_gc_start_mb: committedStart,
+      old_heap_committed_after_gc_end_mb: committedEnd,
+      external_after_gc_start_mb: externalStart,
+      external_after_gc_end_mb: externalEnd,
       // What the load wrote meanwhile: memory that follows these figures grows with the data.
       store_start_mb: storeStart,
       store_end_mb: storeEnd,
