@@ -6,8 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { createDesk, DeskProvider } from '../desk/DeskProvider.tsx';
 import { HOST_DOWN } from '../desk/webDesk.ts';
 import { fakeDesk, type FakeDesk } from '../testkit/fakeDesk.ts';
-import { APPROVALS, baseAnswers, OPEN_VAULT, SANDBOX_PROFILE } from '../testkit/fixtures.ts';
-import type { WithdrawalRow } from '../../../shared/history.ts';
+import { APPROVALS, baseAnswers, OPEN_VAULT, SANDBOX_PROFILE, withdrawalRow } from '../testkit/fixtures.ts';
 import { testQueryClient } from '../testkit/renderPage.tsx';
 import { pageRoutes } from './router.tsx';
 import type { EventPayload } from '../../../shared/ipc.ts';
@@ -25,24 +24,7 @@ const BUCKET = {
   pause_reason: null,
 } as const satisfies EventPayload<'rateLimits'>['buckets'][number];
 
-const WITHDRAWAL: WithdrawalRow = {
-  id: 'w1',
-  txid: '',
-  block_number: '',
-  withdraw_order_id: '',
-  timestamp: '1795600000',
-  amount: '15',
-  fee: '1',
-  currency: 'USDT',
-  address: 'TAddr0000000000000000000000000001',
-  type: 'withdraw',
-  fail_reason: '',
-  timestamp2: '',
-  memo: '',
-  status: 'DONE',
-  chain: 'TRX',
-  desk: { first_seen_at: 1_795_600_000_000, unsent: null },
-};
+const WITHDRAWAL = withdrawalRow({ id: 'w1', amount: '15', address: 'TAddr0000000000000000000000000001' });
 
 function renderApp(fake: FakeDesk, at: string) {
   const router = createMemoryRouter(pageRoutes(), { initialEntries: [at] });

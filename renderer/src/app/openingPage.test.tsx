@@ -1,12 +1,11 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { ACCOUNT_KINDS } from '../../../shared/accountKinds.ts';
 import { askFirstBlock } from '../features/balances/matrixQuery.ts';
 import { createDesk } from '../desk/DeskProvider.tsx';
 import OverviewPage from '../features/overview/OverviewPage.tsx';
 import { prefetchOverview } from '../features/overview/prefetch.ts';
 import { fakeDesk } from '../testkit/fakeDesk.ts';
-import { baseAnswers } from '../testkit/fixtures.ts';
+import { baseAnswers, cachedMatrix } from '../testkit/fixtures.ts';
 import { renderRoutes, testQueryClient } from '../testkit/renderPage.tsx';
 import { openingPage } from './openingPage.ts';
 import { pageRoutes } from './router.tsx';
@@ -32,28 +31,8 @@ describe('the page a start opens on', () => {
     expect(Object.keys(await openingPage('#/overview'))).toEqual(['overview']);
     expect(await openingPage('#/withdrawals')).toEqual({});
 
-    const cell = { amounts: { USDT: '10' }, value: '10', unpriced: [] };
-    const rows = Array.from({ length: 100 }, (_, i) => ({
-      uid: String(10000100 + i),
-      name: `sub ${i}`,
-      cells: Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, cell])),
-      total: '60',
-      cross_risk: null,
-      margin_risk: null,
-      alerts: 0,
-    }));
-    const fake = fakeDesk({
-      ...baseAnswers(),
-      balancesMatrix: {
-        status: { state: 'ready', loaded: 15, total: 15, fetched_at: Date.now(), source: 'cache', error: null, requests: 15, unread: [] },
-        quote: 'USDT',
-        total_rows: 1000,
-        offset: 0,
-        rows,
-        column_totals: Object.fromEntries(ACCOUNT_KINDS.map((k) => [k, '10000'])),
-        grand_total: '60000',
-      } as never,
-    });
+    // The first block of a matrix of 1,000.
+    const fake = fakeDesk({ ...baseAnswers(), balancesMatrix: cachedMatrix(100, 1000) as never });
     const desk = createDesk(fake.api);
     const qc = testQueryClient();
     await askFirstBlock(qc, desk);

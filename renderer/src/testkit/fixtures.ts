@@ -1,5 +1,5 @@
 import { DEFAULT_POLICY } from '../../../shared/api/policy.ts';
-import { ACCOUNT_KINDS } from '../../../shared/balances.ts';
+import { ACCOUNT_KINDS, type MatrixPage } from '../../../shared/balances.ts';
 import type { WithdrawalRow } from '../../../shared/history.ts';
 import type { ChannelResponse, IntentView, ProfileSummary, VaultStatus } from '../../../shared/ipc.ts';
 import type { FakeAnswers } from './fakeDesk.ts';
@@ -62,6 +62,35 @@ export function withdrawalRow(over: Partial<WithdrawalRow> = {}): WithdrawalRow 
 }
 
 /** What every page's shell reads, answered as a fresh Sandbox desk would. */
+/**
+ * The first block of a matrix from the desk's cache: `n` sub-accounts from uid 10000100, each with 10 USDT
+ * on every kind of account (60 in all), of `totalRows` rows.
+ */
+export function cachedMatrix(n: number, totalRows = n): MatrixPage {
+  const byKind = <T>(v: T) => {
+    const all = {} as Record<(typeof ACCOUNT_KINDS)[number], T>;
+    for (const k of ACCOUNT_KINDS) all[k] = v;
+    return all;
+  };
+  return {
+    status: { state: 'ready', loaded: 15, total: 15, fetched_at: Date.now(), source: 'cache', error: null, requests: 15, unread: [] },
+    quote: 'USDT',
+    total_rows: totalRows,
+    offset: 0,
+    rows: Array.from({ length: n }, (_, i) => ({
+      uid: String(10_000_100 + i),
+      name: `sub ${i}`,
+      cells: byKind({ amounts: { USDT: '10' }, value: '10', unpriced: [] }),
+      total: '60',
+      cross_risk: null,
+      margin_risk: null,
+      alerts: 0,
+    })),
+    column_totals: byKind(String(10 * totalRows)),
+    grand_total: String(60 * totalRows),
+  };
+}
+
 export function baseAnswers(): FakeAnswers {
   return {
     profileCurrent: SANDBOX_PROFILE,
