@@ -1,12 +1,14 @@
 import { getHeapSpaceStatistics } from 'node:v8';
+import { settledSample } from './settledSample.ts';
 
 // Loaded into the Sandbox child by bench/sandbox.ts (`--import`, with `--expose-gc`), never by the
 // Sandbox itself. Once a second it sends, over the child's IPC channel, its resident size and what of it
 // V8's young generation holds, read at the same instant: V8 sizes the young generation to the allocation
 // rate, up to a fixed maximum, so its swings say nothing about a leak, and the bench judges memory
 // without them. Asked to `collect`, it runs a full garbage collection first and answers one sample
-// marked `collected`: what the Sandbox still holds then is what a leak would grow, free of where the
-// collector happened to be in its cycle.
+// marked `collected`, once the pages the collection freed have left (settledSample.ts): what the
+// Sandbox still holds then is what a leak would grow, free of where the collector happened to be in
+// its cycle.
 
 export interface MemorySample {
   /** Resident size, bytes. */
@@ -44,7 +46,9 @@ process.on('message', (m: { memoryProbe?: string }) => {
   if (m?.memoryProbe !== 'collect' || !process.connected) return;
   if (!gc) throw new Error('bench/memoryProbe.ts: the Sandbox child needs --expose-gc to collect');
   gc();
-  process.send!({ memoryProbe: { ...sample(), collected: true } });
+  void settledSample(sample).then((s) => {
+    if (process.connected) process.send!({ memoryProbe: { ...s, collected: true } });
+  });
 });
 // Listening must not keep a Sandbox alive that would otherwise exit.
 process.channel?.unref();
