@@ -200,7 +200,10 @@ CREATE TABLE IF NOT EXISTS spot_orders (
   update_ms INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS spot_orders_uid ON spot_orders(uid, pair, status, id);
-CREATE INDEX IF NOT EXISTS spot_orders_text ON spot_orders(uid, text, id);
+-- Only custom ids ("t-…", §8.5) are looked up by text (routes/orders.ts findOrder): the default "apiv4"
+-- of most orders stays out of the index, which every placement and fill would otherwise rewrite.
+DROP INDEX IF EXISTS spot_orders_text;
+CREATE INDEX IF NOT EXISTS spot_orders_custom_text ON spot_orders(uid, text, id) WHERE text GLOB 't-*';
 -- One row per side of each trade (GET /spot/my_trades reads the owner's rows).
 CREATE TABLE IF NOT EXISTS spot_fills (
   id INTEGER PRIMARY KEY,
@@ -218,8 +221,9 @@ CREATE TABLE IF NOT EXISTS spot_fills (
   ts_ms INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS spot_fills_uid ON spot_fills(uid, pair, id);
--- The tickers' rolling 24-hour window (market/window24h.ts).
-CREATE INDEX IF NOT EXISTS spot_fills_pair_ts ON spot_fills(pair, ts_ms);
+-- The tickers' rolling 24-hour window (market/window24h.ts), which counts each trade by its taker's row.
+DROP INDEX IF EXISTS spot_fills_pair_ts;
+CREATE INDEX IF NOT EXISTS spot_fills_taker_ts ON spot_fills(pair, ts_ms) WHERE role = 'taker';
 -- Last trade price per pair (tickers), and self-trade prevention groups (§3.5; set by the admin API).
 CREATE TABLE IF NOT EXISTS pair_last (pair TEXT PRIMARY KEY, price TEXT NOT NULL, ts_ms INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS stp_members (uid TEXT PRIMARY KEY, stp_id INTEGER NOT NULL);

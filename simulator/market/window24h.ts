@@ -16,12 +16,11 @@ export interface Window24h {
   low: Decimal | null;
 }
 
+/** Reads the partial index of takers' rows (db.ts spot_fills_taker_ts): its `role` term must stay as it is. */
+export const WINDOW_ROWS = "SELECT amount, price FROM spot_fills WHERE pair = ? AND role = 'taker' AND ts_ms > ? AND ts_ms <= ?";
+
 export function window24h(db: DB, pair: string, nowMs: number): Window24h {
-  const rows = stmt(db, "SELECT amount, price FROM spot_fills WHERE pair = ? AND role = 'taker' AND ts_ms > ? AND ts_ms <= ?").all(
-    pair,
-    nowMs - WINDOW_MS,
-    nowMs,
-  ) as Array<{ amount: string; price: string }>;
+  const rows = stmt(db, WINDOW_ROWS).all(pair, nowMs - WINDOW_MS, nowMs) as Array<{ amount: string; price: string }>;
   const w: Window24h = { base: new Dec(0), quote: new Dec(0), high: null, low: null };
   for (const r of rows) {
     const price = new Dec(r.price);

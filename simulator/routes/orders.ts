@@ -21,6 +21,10 @@ function accountFilter(q: Query): 'spot' | 'margin' | undefined {
   return oneOf(optional(q, 'account'), 'account', ['spot', 'margin'] as const);
 }
 
+/** The `GLOB` term names the partial index of custom ids (db.ts spot_orders_custom_text), which SQLite uses only so. */
+export const CUSTOM_ID_LOOKUP =
+  "SELECT id FROM spot_orders WHERE uid = ? AND text = ? AND text GLOB 't-*' AND create_ms >= ? ORDER BY id DESC LIMIT 1";
+
 /**
  * An order of the caller in a pair, by id or by its `text` (custom ids stand for the order for 30
  * minutes after creation, §2.10). The resting record is the market's own, so that it is current.
@@ -30,10 +34,7 @@ function findOrder(db: DB, m: Market, uid: string, pair: string, ref: string, no
   if (/^\d{1,15}$/.test(ref)) id = Number(ref);
   else if (ref.startsWith('t-') && ref.length <= 30) {
     const since = Math.floor((nowSec - ORDER_TEXT_LOOKUP_SEC) * 1000);
-    id = (
-      stmt(db, 'SELECT id FROM spot_orders WHERE uid = ? AND text = ? AND create_ms >= ? ORDER BY id DESC LIMIT 1').get(uid, ref, since) as
-        { id: number } | undefined
-    )?.id;
+    id = (stmt(db, CUSTOM_ID_LOOKUP).get(uid, ref, since) as { id: number } | undefined)?.id;
   } else throw new ApiError('INVALID_PARAM_VALUE', 'order_id must be an order id or a custom id starting with "t-"');
   const o = id === undefined ? undefined : (m.open.get(id) ?? loadOrder(db, id, m.pairs));
   if (!o || o.uid !== uid || o.pair !== pair) throw new ApiError('ORDER_NOT_FOUND', `no order ${ref.slice(0, 40)} of yours in ${pair}`);
