@@ -298,6 +298,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
         store: new BalanceStore(file),
         // The kept figures a window opened on are painted before their load from the exchange starts.
         firstPaint: () => startUp.firstPaint(),
+        startedUp: () => startUp.ran(),
         events: {
           progress: (p) => emit('balancesProgress', p),
           alert: (a) => {

@@ -115,6 +115,11 @@ export class StartUp {
     void this.begin();
   }
 
+  /** Settles once the work ran, without starting it (begin does). */
+  ran(): Promise<void> {
+    return this.done;
+  }
+
   /** Settles once the window that asked the first reads painted them, at once when no window asked any. */
   firstPaint(): Promise<void> {
     return this.window === 'waiting' ? this.paint : Promise.resolve();
