@@ -193,4 +193,21 @@ describe('web host', () => {
       await third.close();
     }
   });
+
+  it("has made its HTTP client ready before it says where it listens (the core's first fetch is not the process's)", async () => {
+    const fetched = vi.spyOn(globalThis, 'fetch');
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'desk-warm-'));
+      const warm = await startWebHost({ core, staticDir: dir });
+      try {
+        expect(fetched).toHaveBeenCalledWith(`${warm.origin}/.http-client-warm-up`);
+        // What it asked is answered like any unknown path: nothing of the core ran for it.
+        expect((await raw(warm, { method: 'GET', path: '/.http-client-warm-up' })).status).toBe(404);
+      } finally {
+        await warm.close();
+      }
+    } finally {
+      fetched.mockRestore();
+    }
+  });
 });

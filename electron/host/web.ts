@@ -6,6 +6,7 @@ import type { Core } from '../core/core.ts';
 import { bearerMatches } from './bearer.ts';
 import { CONTENT_SECURITY_POLICY } from './csp.ts';
 import { builtFile, readBuild, realRoot } from './staticFiles.ts';
+import { warmHttpClient } from './warmHttpClient.ts';
 
 // The web host: the same app and contract as the Electron host, for machines without an Electron
 // binary and for browser tests. Loopback only, a random port (or the one of the last start, see
@@ -167,6 +168,7 @@ export async function startWebHost(opts: WebHostOptions): Promise<WebHost> {
   origin = `http://127.0.0.1:${port}`;
   // Not being able to keep it only costs the next start its cache.
   if (opts.portFile && port !== kept) await writeFile(opts.portFile, `${port}\n`).catch(() => {});
+  await warmHttpClient(origin);
 
   return {
     url: `${origin}/#token=${token}`,

@@ -1,0 +1,15 @@
+// Node loads its HTTP client (undici) at a process's first fetch and compiles the WebAssembly parser it
+// reads answers with at the first answer: 60-80 ms of one core in a process just started. The core's
+// first fetch comes with its start-up, right after the window's first paint, where it held the first
+// click's requests up (issue 25: `npm run bench -- ui`, the first Withdrawals page 230-370 ms in the runs
+// whose click met it). One request to the host's own address, before the window is told where it is,
+// does that work while nothing waits for the host.
+
+/** Fetches a path of `origin` that answers 404, reading the answer; never throws. */
+export async function warmHttpClient(origin: string): Promise<void> {
+  try {
+    await (await fetch(`${origin}/.http-client-warm-up`)).arrayBuffer();
+  } catch {
+    // A client that cannot warm up now does at its first real request.
+  }
+}
