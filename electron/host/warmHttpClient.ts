@@ -5,10 +5,13 @@
 // whose click met it). One request to the host's own address, before the window is told where it is,
 // does that work while nothing waits for the host.
 
-/** Fetches a path of `origin` that answers 404, reading the answer; never throws. */
+/** A host that cannot answer its own request this soon is not worth waiting for longer. */
+const WARM_UP_AT_MOST_MS = 1_000;
+
+/** Fetches a path of `origin` that answers 404, reading the answer; never throws, never waits past the bound. */
 export async function warmHttpClient(origin: string): Promise<void> {
   try {
-    await (await fetch(`${origin}/.http-client-warm-up`)).arrayBuffer();
+    await (await fetch(`${origin}/.http-client-warm-up`, { signal: AbortSignal.timeout(WARM_UP_AT_MOST_MS) })).arrayBuffer();
   } catch {
     // A client that cannot warm up now does at its first real request.
   }

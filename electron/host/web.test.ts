@@ -200,7 +200,7 @@ describe('web host', () => {
       const dir = mkdtempSync(join(tmpdir(), 'desk-warm-'));
       const warm = await startWebHost({ core, staticDir: dir });
       try {
-        expect(fetched).toHaveBeenCalledWith(`${warm.origin}/.http-client-warm-up`);
+        expect(fetched).toHaveBeenCalledWith(`${warm.origin}/.http-client-warm-up`, expect.anything());
         // What it asked is answered like any unknown path: nothing of the core ran for it.
         expect((await raw(warm, { method: 'GET', path: '/.http-client-warm-up' })).status).toBe(404);
       } finally {
