@@ -1,5 +1,6 @@
 import type { ChannelName, DeskApi, DeskTransport, EventName, Reply } from '../../../shared/ipc.ts';
 import { deskApiOver, HISTORY_LISTS, isEventName } from '../../../shared/ipcNames.ts';
+import { afterPaint } from '../components/afterPaint.ts';
 
 // In a browser (web host) there is no preload: the same DeskApi is built over loopback HTTP.
 // The token comes in the URL fragment; it is kept for this tab only and removed from the address bar.
@@ -80,10 +81,7 @@ export function openEventsAfter(shown: Promise<void>): void {
 
 /** After the first paint, and after the frame being drawn. */
 function afterFrame(open: () => void): void {
-  void firstPaint.then(() => {
-    if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(open, 0));
-    else setTimeout(open, 0);
-  });
+  void firstPaint.then(() => afterPaint(open));
 }
 
 /**

@@ -8,6 +8,7 @@ import { useAfterIdle } from '../../components/whenIdle.ts';
 import { lazy, Suspense, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import type { QuoteCurrency } from '../../../../shared/balances.ts';
 import { ACCOUNT_KINDS, ACCOUNT_KIND_NAMES, MATRIX_SORT_KEYS, QUOTE_CURRENCIES } from '../../../../shared/accountKinds.ts';
+import { afterPaint } from '../../components/afterPaint.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
@@ -203,12 +204,7 @@ export function SubAccountsPage() {
   // After the frame that paints the first figures (or the reason there are none).
   useEffect(() => {
     if (!painted && !failed) return;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => (timer = setTimeout(() => setOverscan(OVERSCAN), 0)));
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
+    return afterPaint(() => setOverscan(OVERSCAN));
   }, [painted, failed]);
 
   const status = page?.status;

@@ -3,6 +3,7 @@ import { useSearchParams } from 'react-router';
 import { WITHDRAWAL_STATUSES } from '../../../../shared/api/statuses.ts';
 import type { HistoryFilters, HistorySort, WithdrawalRow } from '../../../../shared/history.ts';
 import { groupDigits } from '../../../../shared/digits.ts';
+import { afterPaint } from '../../components/afterPaint.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { SendPanel } from '../approvals/panels.ts';
@@ -71,12 +72,6 @@ function addressOf(f: HistoryFilters): Record<string, string> {
 /** The address follows a change at the latest this long after it, when its rows never came (an error). */
 const ADDRESS_LATEST_MS = 1_000;
 
-/** After the frame that paints what was just committed. */
-function afterPaint(fn: () => void): void {
-  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(fn, 0));
-  else setTimeout(fn, 0);
-}
-
 export function WithdrawalsPage() {
   const desk = useDesk();
   // Currency, status, chain and search live in the address (#/withdrawals?status=EXTPEND): back, forward
@@ -126,10 +121,11 @@ export function WithdrawalsPage() {
   }, [setParams]);
   // Rows shown for filters since changed again wait for those: the address is written once, for the last.
   const onShown = useCallback(
-    (f: HistoryFilters) =>
+    (f: HistoryFilters) => {
       afterPaint(() => {
         if (f === inForce.current) writeAddress();
-      }),
+      });
+    },
     [writeAddress],
   );
   const [sort, setSort] = useState<HistorySort>(FIRST_SORT);
