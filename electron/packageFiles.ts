@@ -4,8 +4,9 @@ import { join, relative, sep } from 'node:path';
 // What an installed desk contains (issue 26), derived from the build's output rather than listed by
 // hand: every built file the app loads (dist/, benchmarks and `npm start`'s launcher aside), its
 // package.json, and the packages its bundles still import (dist/externals.json, written by
-// electron/build.ts) with the packages those need at run time. No TypeScript source and no dev dependency. scripts/dist.ts hands this list to
-// electron-builder; electron/packageFiles.test.ts runs the Sandbox from a copy holding only these files.
+// electron/build.ts) with the packages those need at run time. No TypeScript source and no dev
+// dependency. scripts/dist.ts hands this list to electron-builder; electron/packageFiles.test.ts runs
+// the Sandbox from a copy holding only these files.
 
 /** Packages a dependency lists that run only when npm installs it (better-sqlite3 fetches or builds its binary with this). */
 const INSTALL_TIME_ONLY = new Set(['prebuild-install']);
