@@ -46,8 +46,11 @@ process.on('message', (m: { memoryProbe?: string }) => {
   if (m?.memoryProbe !== 'collect' || !process.connected) return;
   if (!gc) throw new Error('bench/memoryProbe.ts: the Sandbox child needs --expose-gc to collect');
   gc();
+  // The live objects as the collection left them; the resident size once its freed pages have left (the
+  // load goes on meanwhile, so objects read then would count up to 2 s of new allocations).
+  const { heapUsed, external } = sample();
   void settledSample(sample).then((s) => {
-    if (process.connected) process.send!({ memoryProbe: { ...s, collected: true } });
+    if (process.connected) process.send!({ memoryProbe: { ...s, heapUsed, external, collected: true } });
   });
 });
 // Listening must not keep a Sandbox alive that would otherwise exit.
