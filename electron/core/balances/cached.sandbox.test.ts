@@ -7,6 +7,7 @@ import { channels } from '../../../shared/ipc.ts';
 import { dec } from '../../../shared/money.ts';
 import { ApiClient } from '../client/client.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { entriesInSteps } from './matrix.ts';
 import { BalancesService } from './service.ts';
 import { BalanceStore } from './store.ts';
 import { Prices } from './valuation.ts';
@@ -14,7 +15,14 @@ import { Prices } from './valuation.ts';
 // A desk that starts again shows the sub-accounts' last known figures at once, from the profile's
 // balances file, marked as cached, before anything is asked of the exchange; then the exchange's. The
 // file can be edited by whoever can write the data folder: a copy that does not read back is refused
-// with a log line. Cached figures neither raise nor clear an alert.
+// with a log line. Cached figures neither raise nor clear an alert. A new process reads its kept load back
+// while the window loads (warmUp): the opening view at once, the sub-accounts' sums only once the desk's
+// start-up ran, so that their steps leave the window's load alone.
+
+vi.mock('./matrix.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('./matrix.ts')>();
+  return { ...real, entriesInSteps: vi.fn(real.entriesInSteps) };
+});
 
 const sb = useSandbox('td-cached-balances', { limits: false });
 /** Requests that reached the Sandbox through the desk's client. */
@@ -39,13 +47,14 @@ afterEach(() => {
 });
 
 /** The desk's balances as a start opens them: a new service on the profile's file. */
-function start(firstPaint?: () => Promise<void>): BalancesService {
+function start(firstPaint?: () => Promise<void>, startedUp?: () => Promise<void>): BalancesService {
   const s = new BalancesService({
     client: () => client,
     store: new BalanceStore(file),
     events: { progress: () => {}, alert: (a) => raised.push(a) },
     log: (line) => logs.push(line),
     firstPaint,
+    startedUp,
   });
   open.push(s);
   return s;
@@ -286,5 +295,42 @@ describe('the sub-accounts after a restart', () => {
     expect(raised.some((x) => x.uid === b && x.kind === 'low_balance')).toBe(true);
     expect(raised.some((x) => x.kind === 'cross_risk')).toBe(true);
     expect(again.alerts().find((x) => x.uid === a && x.kind === 'low_balance')!.cleared_at).not.toBeNull();
+  });
+});
+
+describe('the kept load read back at a start', () => {
+  const never = () => new Promise<void>(() => {});
+  const page = (s: BalancesService) =>
+    s.matrix({ quote: 'USDT', search: '', sort: 'uid', desc: false, hide_below: null, offset: 0, limit: 10 });
+  const turns = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+  it('makes the opening view, then waits for the start-up before summing the sub-accounts', async () => {
+    await start().refresh();
+    for (const s of open.splice(0)) s.close();
+    const summed = vi.mocked(entriesInSteps);
+    summed.mockClear();
+
+    let ran = () => {};
+    const startUp = new Promise<void>((r) => (ran = r));
+    // The window has not painted: no ask starts the exchange's load.
+    const again = start(never, () => startUp);
+    again.warmUp();
+    await turns(300);
+    expect(page(again).status.source).toBe('cache');
+    expect(page(again).rows).toHaveLength(10);
+    expect(summed).not.toHaveBeenCalled();
+
+    ran();
+    await vi.waitFor(() => expect(summed).toHaveBeenCalledTimes(1));
+  });
+
+  it('sums them at once for a page that needs them before the start-up', async () => {
+    await start().refresh();
+    for (const s of open.splice(0)) s.close();
+    const uid = sb.creds.sub_accounts[0]!.uid;
+    const again = start(never, never);
+    again.warmUp();
+    await turns(300);
+    expect(again.detail(uid, 'USDT')).toMatchObject({ source: 'cache', row: { uid } });
   });
 });
