@@ -56,6 +56,8 @@ const FIGURES: Record<string, string[]> = {
     'subaccounts_render_ms',
     'subaccounts_load_ms',
     'subaccounts_cached_paint_ms',
+    'subaccounts_cached_paint_new_process_ms',
+    'subaccounts_cached_paint_new_process_first_window_ms',
     'subaccounts_requests',
     'subaccounts_min_requests',
   ],

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import type { ConfirmCore, Core } from '../electron/core/core.ts';
 import { openDesk, type DeskOptions } from '../electron/core/desk.ts';
 import { startConfirmHost, type ConfirmHost } from '../electron/host/confirm-web.ts';
@@ -48,6 +48,20 @@ export function findBrowser(): string {
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: findBrowser(), args: CHROMIUM_FLAGS, headless: true });
+}
+
+/**
+ * A browser whose profile (its cache, V8's code cache, its storage) lives in `dir` and outlasts its tabs,
+ * as an operator's window keeps its own between two starts of the desk (Electron's session; the browser
+ * `npm start` prints its address to, on the port it keeps).
+ */
+export async function launchBrowserWithProfile(dir: string, viewport?: { width: number; height: number }): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(dir, {
+    executablePath: findBrowser(),
+    args: CHROMIUM_FLAGS,
+    headless: true,
+    ...(viewport && { viewport }),
+  });
 }
 
 export interface DeskUnderTest {
