@@ -3,19 +3,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { launchBrowser, launchBrowserWithProfile } from '../e2e/harness.ts';
 import { adminMove, sandboxSend } from '../e2e/sandboxHistory.ts';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
 import { size, WORLD } from './size.ts';
 import { buildHost } from './ui/buildHost.ts';
+import { openWindows } from './ui/windows.ts';
 
 // `npm run bench -- ui` (issue 10): Chromium through the web host against a Sandbox with the bench world
 // (100,000 withdrawals, 20,000 deposits), every list synced into the desk's cache before any clock starts.
 // Each of 5 runs starts the host process afresh (cache warm on disk) and measures what the operator waits
-// for; the medians are printed as one JSON object on the last line. The runs open tabs of one browser
-// profile on the port the host keeps, as the returning operator's window keeps its cache between starts
-// (bench/ui/subaccounts.ts says why); three more, taking turns with them, open the window in a browser
-// that never showed the desk and print its first render and cold start, unjudged (`first_window`).
+// for; the medians are printed as one JSON object on the last line. The runs open the returning operator's
+// window (bench/ui/windows.ts) on the port the host keeps; three more, taking turns with them, open a
+// browser that never showed the desk and print its first render and cold start, unjudged (`first_window`).
 
 const ROOT = join(import.meta.dirname, '..');
 /** Issue 25's targets, printed beside the figures (the longest task is 0 when none reached 50 ms). */
@@ -167,10 +166,7 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-ui-'));
   let sandbox: SandboxProcess | undefined;
   let host: Host | undefined;
-  const VIEWPORT = { width: 1400, height: 900 };
-  const browser = await launchBrowserWithProfile(join(dir, 'window'), VIEWPORT);
-  /** Tabs of a browser that never showed the desk: a profile of its own for each. */
-  const newBrowser = await launchBrowser();
+  const windows = await openWindows(join(dir, 'window'), { width: 1400, height: 900 });
   try {
     process.stderr.write('bench ui: building the host bundle and starting the bench-world Sandbox\n');
     const script = await buildHost();
@@ -207,7 +203,7 @@ async function main(): Promise<void> {
     // The two windows take turns, so that a machine whose speed drifts moves both alike.
     const turns = Array.from({ length: RUNS }, (_, i) => (i < size(3, 1) ? ['returning', 'first'] : ['returning'])).flat();
     for (const [turn, window] of turns.entries()) {
-      const page = window === 'returning' ? await browser.newPage() : await newBrowser.newPage({ viewport: VIEWPORT });
+      const page = window === 'returning' ? await windows.returning() : await windows.first();
       host = await startHost(script, home, creds);
       await page.goto(host.url);
       await page.locator('[data-testid="total-amount"]').waitFor();
@@ -296,8 +292,7 @@ async function main(): Promise<void> {
     process.stdout.write(`${JSON.stringify({ ...result, first_window, targets: TARGETS })}\n`);
   } finally {
     if (host) await stopHost(host);
-    await browser.close();
-    await newBrowser.close();
+    await windows.close();
     await sandbox?.stop();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -7,10 +7,10 @@ import { openDesk } from '../../electron/core/desk.ts';
 import { readSandboxCredentials } from '../../electron/core/profiles/sandbox.ts';
 import { startWebHost } from '../../electron/host/web.ts';
 import { launchSandbox } from '../../electron/sandbox-launcher.ts';
-import { launchBrowser, launchBrowserWithProfile } from '../../e2e/harness.ts';
 import { sandboxGet } from '../../e2e/sandboxApi.ts';
 import { size, WORLD } from '../size.ts';
 import { buildHost } from './buildHost.ts';
+import { openWindows } from './windows.ts';
 
 // `npm run bench -- ui-subaccounts` (issue 11). The real desk (core + web host, in this process) over a
 // Sandbox `--world bench` (1,000 sub-accounts) with its limits on, and Chromium on the Sub-accounts page.
@@ -35,12 +35,9 @@ import { buildHost } from './buildHost.ts';
 //                               under way), the page opened as soon as the host printed its address, as
 //                               a window opens with the app: median of 3;
 //   subaccounts_cached_paint_new_process_first_window_ms  the same in a browser that never showed the
-//                               desk (a new profile for each tab: nothing cached, every script compiled
-//                               anew), as after a reinstall: median of 3, shown, not judged.
-// The returning operator's window is one browser profile for the whole run (its HTTP cache and V8's code
-// cache outlast its tabs), on the port the host keeps in the home as `npm start` does: the desk's own
-// window keeps its session between starts (Electron, the app:// scheme registered with codeCache), and a
-// browser pointed at the web host finds its files at the same address.
+//                               desk, as after a reinstall: median of 3, shown, not judged.
+// Every tab but those is the returning operator's window (bench/ui/windows.ts), on the port the host keeps
+// in the home as `npm start` does.
 // The Sandbox is warmed first (one read of each endpoint by the test's own signer, then its rate
 // windows forgotten through the admin API): a live exchange is not a process started a second ago. The
 // desk itself starts cold. Progress to stderr; the last line on stdout is one JSON object.
@@ -115,13 +112,10 @@ async function main(): Promise<void> {
   let host = await startWebHost({ core, staticDir: join(ROOT, 'dist', 'renderer'), portFile });
   /** The desk runs in this process (until the new-process runs close it). */
   let inProcess = true;
-  const VIEWPORT = { width: 1600, height: 1000 };
-  const browser = await launchBrowserWithProfile(join(dir, 'window'), VIEWPORT);
-  /** Tabs of a browser that never showed the desk: a profile of its own for each. */
-  const newBrowser = await launchBrowser();
+  const windows = await openWindows(join(dir, 'window'), { width: 1600, height: 1000 });
   /** A tab whose first address is the matrix itself: the host's token is put where the page keeps it. */
   const newTab = async () => {
-    const tab = await browser.newPage();
+    const tab = await windows.returning();
     await tab.addInitScript(
       (t) => (globalThis as unknown as { sessionStorage: { setItem(k: string, v: string): void } }).sessionStorage.setItem('desk-token', t),
       host.token,
@@ -293,8 +287,8 @@ async function main(): Promise<void> {
     const hostScript = await buildHost();
     // The two windows take turns, so that a machine whose speed drifts moves both alike.
     const turns = Array.from({ length: size(3, 1) }, (_, i) => [
-      { i, open: () => browser.newPage(), paints: newProcessPaints, name: 'new process' },
-      { i, open: () => newBrowser.newPage({ viewport: VIEWPORT }), paints: firstWindowPaints, name: 'new process, first window' },
+      { i, open: windows.returning, paints: newProcessPaints, name: 'new process' },
+      { i, open: windows.first, paints: firstWindowPaints, name: 'new process, first window' },
     ]).flat();
     for (const { i, open, paints, name } of turns) {
       const child = spawn(process.execPath, [hostScript, home, sandbox.credentialsPath, join(ROOT, 'dist', 'renderer')], {
@@ -406,8 +400,7 @@ async function main(): Promise<void> {
       })}\n`,
     );
   } finally {
-    await browser.close();
-    await newBrowser.close();
+    await windows.close();
     if (inProcess) {
       await host.close();
       await core.close();
