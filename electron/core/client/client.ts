@@ -72,6 +72,14 @@ export interface ApiClientOptions {
 /** What one request learnt of the link: the exchange answered (whatever it said), or nothing came back. */
 export type LinkOutcome = { answered: true } | { answered: false; timedOut: boolean };
 
+export interface ListOptions {
+  /**
+   * Told how many records the answer holds as soon as it is known to be a list, before they are checked:
+   * a page reader can ask for the next page while this one's records are checked (pagination.ts).
+   */
+  onSent?: (sent: number) => void;
+}
+
 /** A list answer: the records that read, and those set aside. */
 export interface ListAnswer<T> {
   records: T[];
@@ -150,10 +158,11 @@ export class ApiClient {
    * record from a live exchange must not blank a whole page). An answer that is not a list at all is
    * still refused, as `request` refuses it.
    */
-  async requestList<S extends z.ZodType>(req: ApiRequest, record: S): Promise<ListAnswer<z.output<S>>> {
+  async requestList<S extends z.ZodType>(req: ApiRequest, record: S, opts: ListOptions = {}): Promise<ListAnswer<z.output<S>>> {
     const endpoint = `${req.method} ${req.path}`;
     const { data } = await this.exchange(req);
     if (!Array.isArray(data)) throw new AnswerShapeError(endpoint, 'answer', 'is not a list', this.base.origin);
+    opts.onSent?.(data.length);
     const records: Array<z.output<S>> = [];
     const unread: UnreadRecord[] = [];
     for (let i = 0; i < data.length; i++) {

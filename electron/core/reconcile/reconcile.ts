@@ -49,9 +49,9 @@ function counting(client: RecordReader, count: { n: number }): RecordReader {
       count.n++;
       return client.request(req, schema);
     },
-    requestList: (req, record) => {
+    requestList: (req, record, opts) => {
       count.n++;
-      return client.requestList(req, record);
+      return client.requestList(req, record, opts);
     },
   };
 }
