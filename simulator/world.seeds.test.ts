@@ -38,3 +38,27 @@ describe.each(['demo', 'bench'] as const)('the %s world', (world) => {
     }
   }, 120_000);
 });
+
+describe('the bench world', () => {
+  it('records its withdrawals and deposits oldest first, so that their ids grow with time as an exchange’s do', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-seeds-order-'));
+    const db = openDb(dir);
+    try {
+      seedWorld(db, 'bench', Date.now() / 1000);
+      for (const table of ['withdrawals', 'deposits']) {
+        const rows = db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number };
+        expect(rows.n).toBeGreaterThan(10_000);
+        // A record whose next id is older: a 30-day page would then read rows scattered over the whole table.
+        const outOfOrder = db
+          .prepare(
+            `SELECT COUNT(*) AS n FROM ${table} a JOIN ${table} b ON b.seq = a.seq + 1 AND b.uid = a.uid WHERE b.timestamp < a.timestamp`,
+          )
+          .get() as { n: number };
+        expect(outOfOrder.n, table).toBe(0);
+      }
+    } finally {
+      db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});

@@ -141,7 +141,12 @@ function withdrawableChains(currency: string): ChainDef[] {
   return CURRENCIES.find((c) => c.currency === currency)!.chains.filter((c) => !c.is_withdraw_disabled);
 }
 
-type Stmts = ReturnType<typeof statements>;
+/** What seeding runs an insert with: a prepared statement, or one that holds its rows back (oldestFirst). */
+interface Runs {
+  run(...params: unknown[]): unknown;
+}
+
+type Stmts = Omit<ReturnType<typeof statements>, 'wd' | 'dep'> & { wd: Runs; dep: Runs };
 
 function statements(db: DB) {
   return {
@@ -399,6 +404,27 @@ function seedDemoData(s: Stmts, g: Gen, mainUid: string, subs: string[], now: nu
   }
 }
 
+/**
+ * Statements that hold the withdrawals and deposits back and insert them oldest first, as an exchange
+ * records them. Drawn in random time order, a year's 100,000 withdrawals scattered each 30-day page of
+ * 1,000 over as many pages of the table, which the Sandbox's small page cache (db.ts) read one system
+ * call each: 7.7 ms a page, against 0.6 ms for its index alone. The draws are the same, so is the world;
+ * only the ids now grow with time.
+ */
+function oldestFirst(s: Stmts): { s: Stmts; insert: () => void } {
+  const rows = { wd: [] as unknown[][], dep: [] as unknown[][] };
+  const hold = (list: unknown[][]): Runs => ({ run: (...params: unknown[]) => list.push(params) });
+  return {
+    s: { ...s, wd: hold(rows.wd), dep: hold(rows.dep) },
+    insert() {
+      // The timestamp is the last parameter of the deposit insert and the third from last of the withdrawal's.
+      const byTime = (at: number) => (a: unknown[], b: unknown[]) => (a.at(at) as number) - (b.at(at) as number);
+      for (const r of rows.wd.sort(byTime(-3))) s.wd.run(...r);
+      for (const r of rows.dep.sort(byTime(-1))) s.dep.run(...r);
+    },
+  };
+}
+
 function seedBenchData(s: Stmts, g: Gen, mainUid: string, subs: string[], now: number): void {
   seedBalances(s, g, mainUid, 100, { derivatives: true, dust: false, finance: true });
   for (const uid of subs) {
@@ -408,8 +434,10 @@ function seedBenchData(s: Stmts, g: Gen, mainUid: string, subs: string[], now: n
     s.bal.run(uid, 'futures', 'usdt', 'USDT', g.amount(0, 10000, 6), '0', '0', g.amount(-50, 50, 6));
     s.bal.run(uid, 'cross_margin', '', 'USDT', g.amount(0, 3000, 6), '0', '0', '0');
   }
-  for (let i = 0; i < 100_000; i++) seedWithdrawal(s, g, mainUid, now - 60 - g.int(365 * DAY), historicStatus(g), now, `bench-${i}`);
-  for (let i = 0; i < 20_000; i++) seedDeposit(s, g, mainUid, now - 60 - g.int(365 * DAY), 'DONE');
+  const held = oldestFirst(s);
+  for (let i = 0; i < 100_000; i++) seedWithdrawal(held.s, g, mainUid, now - 60 - g.int(365 * DAY), historicStatus(g), now, `bench-${i}`);
+  for (let i = 0; i < 20_000; i++) seedDeposit(held.s, g, mainUid, now - 60 - g.int(365 * DAY), 'DONE');
+  held.insert();
   seedTransfers(s, g, mainUid, subs, 2000, now, 365);
 }
 

@@ -2,7 +2,7 @@ import { stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import { depositRecord, type DepositRow } from '../ledger/deposits.ts';
 import { subAccount } from '../ledger/transfers.ts';
-import { parseWithdrawalId, withdrawalRecord, type WithdrawalRow } from '../ledger/withdrawals.ts';
+import { parseWithdrawalId, WITHDRAWAL_WIRE_COLUMNS, withdrawalRecord, type WithdrawalWire } from '../ledger/withdrawals.ts';
 import type { Caller } from '../auth.ts';
 import type { RouteDef } from '../server.ts';
 import { currencyName, intParam, limitOffset, MAX_RANGE_SEC, optional, timeRange } from './params.ts';
@@ -42,23 +42,26 @@ export function recordRoutes(): RouteDef[] {
         const p = limitOffset(query);
         const withdrawId = optional(query, 'withdraw_id');
         const woid = optional(query, 'withdraw_order_id');
-        let rows: WithdrawalRow[];
+        let rows: WithdrawalWire[];
+        const select = `SELECT ${WITHDRAWAL_WIRE_COLUMNS} FROM withdrawals`;
         if (withdrawId !== undefined) {
           // Only this record; time filtering is off (§4.1).
           const seq = parseWithdrawalId(withdrawId);
           if (seq === null) throw new ApiError('INVALID_PARAM_VALUE', 'withdraw_id must look like w123456');
-          rows = stmt(db, 'SELECT * FROM withdrawals WHERE seq = ? AND uid = ?').all(seq, caller.uid) as WithdrawalRow[];
+          rows = stmt(db, `${select} WHERE seq = ? AND uid = ?`).all(seq, caller.uid) as WithdrawalWire[];
         } else if (woid !== undefined) {
           // Every record with this client id, whatever its time: a reused id may match several.
-          rows = stmt(
-            db,
-            'SELECT * FROM withdrawals WHERE uid = ? AND withdraw_order_id = ? ORDER BY timestamp DESC, seq DESC LIMIT ? OFFSET ?',
-          ).all(caller.uid, woid, p.limit, p.offset) as WithdrawalRow[];
+          rows = stmt(db, `${select} WHERE uid = ? AND withdraw_order_id = ? ORDER BY timestamp DESC, seq DESC LIMIT ? OFFSET ?`).all(
+            caller.uid,
+            woid,
+            p.limit,
+            p.offset,
+          ) as WithdrawalWire[];
         } else {
           const { from, to } = timeRange(query, nowSec, MAX_RANGE_SEC);
-          rows = filtered<WithdrawalRow>(
+          rows = filtered<WithdrawalWire>(
             db,
-            'SELECT * FROM withdrawals WHERE uid = ? AND timestamp >= ? AND timestamp <= ? {currency} ORDER BY timestamp DESC, seq DESC LIMIT ? OFFSET ?',
+            `${select} WHERE uid = ? AND timestamp >= ? AND timestamp <= ? {currency} ORDER BY timestamp DESC, seq DESC LIMIT ? OFFSET ?`,
             [caller.uid, from, to, p.limit, p.offset],
             cur,
           );
