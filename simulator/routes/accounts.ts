@@ -3,7 +3,7 @@ import { ApiError } from '../errors.ts';
 import { FUTURES_SETTLES } from '../ledger/catalog.ts';
 import type { RouteDef } from '../server.ts';
 import { currencyName, optional } from './params.ts';
-import { balancesByUid, crossView, futuresAccount, marginView } from './views.ts';
+import { balancesByUid, crossView, futuresAccount, marginView, Prices } from './views.ts';
 
 // §4.4 the caller's own account reads the desk needs; the spec names them without shapes, so the
 // shapes follow the live service's documentation (simulator/README.md (endpoints section)).
@@ -32,7 +32,7 @@ export function accountRoutes(): RouteDef[] {
           throw new ApiError('INVALID_CURRENCY_PAIR', `unknown currency pair ${pair}`);
         const rows = balancesByUid(db, 'margin', [caller.uid]).get(caller.uid)!;
         return marginView(
-          db,
+          new Prices(db),
           rows.filter((r) => pair === undefined || r.sub_key === pair),
         );
       },
@@ -60,7 +60,7 @@ export function accountRoutes(): RouteDef[] {
       handler: ({ db, caller, nowSec }) => {
         const rows = balancesByUid(db, 'cross_margin', [caller.uid]).get(caller.uid)!;
         if (rows.length === 0) throw new ApiError('USER_NOT_FOUND', 'no cross margin account');
-        return { ...crossView(db, caller.uid, rows), refresh_time: Math.floor(nowSec * 1000) };
+        return { ...crossView(new Prices(db), caller.uid, rows), refresh_time: Math.floor(nowSec * 1000) };
       },
     },
   ];

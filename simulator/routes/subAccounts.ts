@@ -1,11 +1,11 @@
 import { ApiError } from '../errors.ts';
-import { subAccountsOf } from '../ledger/transfers.ts';
+import { subAccountUids } from '../ledger/transfers.ts';
 import { FUTURES_SETTLES } from '../ledger/catalog.ts';
 import { listSubAccounts } from '../ledger/subAccountAdmin.ts';
 import type { Ctx, RouteDef } from '../server.ts';
 import { mainOnly, optional, page, pageLimit } from './params.ts';
 import { subUidList } from './records.ts';
-import { balancesByUid, crossView, futuresAccount, marginView, spotView } from './views.ts';
+import { balancesByUid, crossView, futuresAccount, marginView, Prices, spotView } from './views.ts';
 
 // §4.1 sub-account balances (§2.8) and §4.4 GET /sub_accounts. Main account keys only: a sub-account
 // has no sub-accounts of its own.
@@ -14,7 +14,7 @@ import { balancesByUid, crossView, futuresAccount, marginView, spotView } from '
 function subs(ctx: Ctx, what: string): string[] {
   mainOnly(ctx.caller, what);
   const only = subUidList(ctx.db, ctx.caller, optional(ctx.query, 'sub_uid'));
-  return only ?? subAccountsOf(ctx.db, ctx.caller.mainUid).map((a) => a.uid);
+  return only ?? subAccountUids(ctx.db, ctx.caller.mainUid);
 }
 
 export function subAccountRoutes(): RouteDef[] {
@@ -38,7 +38,8 @@ export function subAccountRoutes(): RouteDef[] {
       handler: (ctx) => {
         const uids = subs(ctx, 'GET /wallet/sub_account_margin_balances');
         const byUid = balancesByUid(ctx.db, 'margin', uids);
-        return uids.map((uid) => ({ uid, available: marginView(ctx.db, byUid.get(uid)!) }));
+        const prices = new Prices(ctx.db);
+        return uids.map((uid) => ({ uid, available: marginView(prices, byUid.get(uid)!) }));
       },
     },
     {
@@ -68,7 +69,8 @@ export function subAccountRoutes(): RouteDef[] {
       handler: (ctx) => {
         const uids = subs(ctx, 'GET /wallet/sub_account_cross_margin_balances');
         const byUid = balancesByUid(ctx.db, 'cross_margin', uids);
-        return uids.map((uid) => ({ uid, available: crossView(ctx.db, uid, byUid.get(uid)!) }));
+        const prices = new Prices(ctx.db);
+        return uids.map((uid) => ({ uid, available: crossView(prices, uid, byUid.get(uid)!) }));
       },
     },
     {
