@@ -69,7 +69,6 @@ export function nextAt(status: string, nowSec: number, speed: number): number | 
   return nowSec + pace / speed;
 }
 
-/** §2.3 record as GET /wallet/withdrawals shows it. */
 /** The columns a withdrawal's answer shows (withdrawalRecord). */
 const WIRE_FIELDS = [
   'seq',
@@ -95,6 +94,7 @@ export type WithdrawalWire = Pick<WithdrawalRow, (typeof WIRE_FIELDS)[number]>;
  */
 export const WITHDRAWAL_WIRE_COLUMNS = WIRE_FIELDS.join(', ');
 
+/** §2.3 record as GET /wallet/withdrawals shows it. */
 export function withdrawalRecord(w: WithdrawalWire) {
   return {
     id: wireId(w.seq),
