@@ -1,6 +1,6 @@
 import { stmt, type DB } from '../db.ts';
 import { ApiError } from '../errors.ts';
-import { subAccount, subAccountsOf, type AccountRow } from './transfers.ts';
+import { subAccount, type AccountRow } from './transfers.ts';
 
 // Sub-accounts as §4.4's /sub_accounts group shows them (field names of the live SubAccount model, see
 // simulator/README.md): create, read, lock and unlock. Keys are in subAccountKeys.ts.
@@ -23,19 +23,25 @@ function remarkOf(db: DB, uid: string): string {
   return row?.remark ?? '';
 }
 
-export function subAccountView(db: DB, a: AccountRow): SubAccountView {
-  return {
-    remark: remarkOf(db, a.uid),
-    login_name: a.name,
-    user_id: Number(a.uid),
-    state: a.locked ? 2 : 1,
-    type: 1,
-    create_time: a.created_at,
-  };
+function viewOf(a: AccountRow, remark: string): SubAccountView {
+  return { remark, login_name: a.name, user_id: Number(a.uid), state: a.locked ? 2 : 1, type: 1, create_time: a.created_at };
 }
 
+export function subAccountView(db: DB, a: AccountRow): SubAccountView {
+  return viewOf(a, remarkOf(db, a.uid));
+}
+
+/**
+ * Every sub-account of `mainUid`, in uid order, with its remark from the same statement: a remark read
+ * per sub-account was a third of the answer's time for 1,000 of them.
+ */
 export function listSubAccounts(db: DB, mainUid: string): SubAccountView[] {
-  return subAccountsOf(db, mainUid).map((a) => subAccountView(db, a));
+  const rows = stmt(
+    db,
+    `SELECT a.*, COALESCE(p.remark, '') AS remark FROM accounts a LEFT JOIN sub_account_profiles p ON p.uid = a.uid
+     WHERE a.main_uid = ? ORDER BY CAST(a.uid AS INTEGER)`,
+  ).all(mainUid) as Array<AccountRow & { remark: string }>;
+  return rows.map((r) => viewOf(r, r.remark));
 }
 
 export function getSubAccount(db: DB, mainUid: string, uid: string): SubAccountView {

@@ -21,11 +21,7 @@ export function account(db: DB, uid: string): AccountRow | undefined {
   return stmt(db, 'SELECT * FROM accounts WHERE uid = ?').get(uid) as AccountRow | undefined;
 }
 
-export function subAccountsOf(db: DB, mainUid: string): AccountRow[] {
-  return stmt(db, 'SELECT * FROM accounts WHERE main_uid = ? ORDER BY CAST(uid AS INTEGER)').all(mainUid) as AccountRow[];
-}
-
-/** The uids of subAccountsOf, in the same order, without reading the rest of each row. */
+/** The uids of the sub-accounts of `mainUid`, in uid order. */
 export function subAccountUids(db: DB, mainUid: string): string[] {
   return stmt(db, 'SELECT uid FROM accounts WHERE main_uid = ? ORDER BY CAST(uid AS INTEGER)').pluck().all(mainUid) as string[];
 }
