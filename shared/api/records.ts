@@ -76,6 +76,25 @@ export type Chain = z.infer<typeof Chain>;
 export const WithdrawalChain = Chain.extend({ decimal: z.string().regex(/^\d+$/, 'must be a count of decimals'), is_tag: Flag.optional() });
 export type WithdrawalChain = z.infer<typeof WithdrawalChain>;
 
+/** §2.3 the fields of a withdrawal record, in the spec's order: what the Sandbox answers and the desk keeps. */
+export const WITHDRAWAL_FIELDS = [
+  'id',
+  'txid',
+  'block_number',
+  'withdraw_order_id',
+  'timestamp',
+  'amount',
+  'fee',
+  'currency',
+  'address',
+  'type',
+  'fail_reason',
+  'timestamp2',
+  'memo',
+  'status',
+  'chain',
+] as const;
+
 /** §2.3 GET /wallet/withdrawals (one record). `withdraw_order_id` is absent or empty when none was given. */
 export const Withdrawal = z.looseObject({
   id: z.string().min(1),

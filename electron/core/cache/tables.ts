@@ -1,3 +1,4 @@
+import { WITHDRAWAL_FIELDS } from '../../../shared/api/records.ts';
 import type { HistoryKind } from '../../../shared/history.ts';
 
 // What each history list keeps: its wire fields (§2.3–§2.6, by their wire names), which field holds
@@ -19,23 +20,7 @@ export interface TableSpec {
 export const TABLES: Record<HistoryKind, TableSpec> = {
   withdrawals: {
     kind: 'withdrawals',
-    fields: [
-      'id',
-      'txid',
-      'block_number',
-      'withdraw_order_id',
-      'timestamp',
-      'amount',
-      'fee',
-      'currency',
-      'address',
-      'type',
-      'fail_reason',
-      'timestamp2',
-      'memo',
-      'status',
-      'chain',
-    ],
+    fields: WITHDRAWAL_FIELDS,
     keyField: 'id',
     timeField: 'timestamp',
     search: ['address', 'txid', 'withdraw_order_id'],

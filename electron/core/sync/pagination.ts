@@ -53,6 +53,7 @@ function page<S extends z.ZodType>(
     priority: read.priority ?? 'visible',
   };
   return client.requestList(req, read.record, { onSent }).then((answer) => {
+    // Told again here: a reader that takes no options (a wrapper that drops them) said nothing early.
     onSent(answer.sent);
     return { rows: read.partial ? answer.records : everyRecord(answer), sent: answer.sent };
   });
