@@ -25,13 +25,14 @@ function expected(what: string, v: unknown): never {
   throw new ShapeProblem(`expected ${what}, received ${typeOf(v)}`);
 }
 
-function at<T>(key: string | number, run: () => T): T {
-  try {
-    return run();
-  } catch (e) {
-    if (e instanceof ShapeProblem) e.path.unshift(key);
-    throw e;
-  }
+/**
+ * Puts `key` at the front of a problem's path on its way out. Called from an inline try/catch, not
+ * around a closure: one closure per value checked made reading 1,000 sub-accounts' kept load back in a
+ * new process 52 ms rather than 46 (medians of 5 alternating runs; issue 25).
+ */
+function under(key: string | number, e: unknown): never {
+  if (e instanceof ShapeProblem) e.path.unshift(key);
+  throw e;
 }
 
 const string: Check = (v) => {
@@ -50,14 +51,26 @@ const wireInt: Check = (v) => {
 function arrayOf(item: Check): Check {
   return (v) => {
     if (!Array.isArray(v)) expected('array', v);
-    for (let i = 0; i < v.length; i++) at(i, () => item(v[i]));
+    for (let i = 0; i < v.length; i++) {
+      try {
+        item(v[i]);
+      } catch (e) {
+        under(i, e);
+      }
+    }
   };
 }
 
 function recordOf(value: Check): Check {
   return (v) => {
     if (!isObject(v)) expected('record', v);
-    for (const k of Object.keys(v)) at(k, () => value(v[k]));
+    for (const k of Object.keys(v)) {
+      try {
+        value(v[k]);
+      } catch (e) {
+        under(k, e);
+      }
+    }
   };
 }
 
@@ -69,7 +82,11 @@ function object(fields: Record<string, Check>, opts: { strict?: boolean; optiona
     for (const k of names) {
       const x = v[k];
       if (x === undefined && opts.optional?.includes(k)) continue;
-      at(k, () => fields[k]!(x));
+      try {
+        fields[k]!(x);
+      } catch (e) {
+        under(k, e);
+      }
     }
     if (opts.strict) {
       const extra = Object.keys(v).find((k) => !(k in fields));
@@ -114,10 +131,11 @@ export const LOAD_FIELDS = {
 
 function problemOf(path: Array<string | number>, run: () => void): string | null {
   try {
-    path.reduceRight<() => void>((inner, key) => () => at(key, inner), run)();
+    run();
     return null;
   } catch (e) {
     if (!(e instanceof ShapeProblem)) throw e;
+    e.path.unshift(...path);
     return `${e.path.join('.')}: ${e.message}`;
   }
 }
