@@ -8,6 +8,8 @@ import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
+import { useListedView } from './listedView.ts';
+import { FIRST_SORT } from './queries.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { time } from './time.ts';
@@ -22,13 +24,17 @@ const COLUMNS: Column<DepositRow>[] = [
   { id: 'txid', header: 'Txid', width: 240, render: (r) => <LongCell text={r.txid} label="txid" />, title: (r) => r.txid },
 ];
 
+const rowKey = (r: DepositRow) => r.id;
+
 export function DepositsPage() {
   const desk = useDesk();
-  const [filters, setFilters] = useState<HistoryFilters>({});
-  const [sort, setSort] = useState<HistorySort>({ by: 'time', dir: 'desc' });
+  const view = useListedView('deposits', () => ({ filters: {}, sort: FIRST_SORT }));
+  const { choose } = view;
+  const { filters, sort } = view.chosen;
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<Error | null>(null);
-  const onFilters = useCallback((f: HistoryFilters) => setFilters(f), []);
+  const onFilters = useCallback((f: HistoryFilters) => choose((v) => ({ filters: f, sort: v.sort })), [choose]);
+  const onSort = useCallback((s: HistorySort) => choose((v) => ({ filters: v.filters, sort: s })), [choose]);
   return (
     <section aria-label="Deposits">
       <div className="page-header">
@@ -52,11 +58,11 @@ export function DepositsPage() {
       <HistoryTable
         kind="deposits"
         label="Deposit list"
-        filters={filters}
-        sort={sort}
-        onSort={setSort}
+        filters={view.listed.filters}
+        sort={view.listed.sort}
+        onSort={onSort}
         columns={COLUMNS}
-        rowKey={(r) => r.id}
+        rowKey={rowKey}
       />
     </section>
   );

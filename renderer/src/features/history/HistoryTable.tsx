@@ -91,23 +91,7 @@ const HistoryRow = memo(function HistoryRow<R>({ row, rowId, index, start, grid,
   );
 }) as <R>(props: RowProps<R>) => ReactNode;
 
-/**
- * A long list, virtualized: only the rows in view (and a few around them) exist in the page, and rows
- * are asked from the core a page at a time as the view reaches them. A row not loaded yet is drawn as
- * a placeholder, never as a real row.
- */
-export function HistoryTable<K extends HistoryKind, R>({
-  kind,
-  filters,
-  sort,
-  onSort,
-  columns,
-  rowKey,
-  onSelect,
-  selected,
-  label,
-  onShown,
-}: {
+interface HistoryTableProps<K extends HistoryKind, R> {
   kind: K;
   filters: HistoryFilters;
   sort: HistorySort;
@@ -119,7 +103,26 @@ export function HistoryTable<K extends HistoryKind, R>({
   label: string;
   /** After each commit that shows the rows of the current filters and sort, none of them still being asked. */
   onShown?: (filters: HistoryFilters) => void;
-}) {
+}
+
+/**
+ * A long list, virtualized: only the rows in view (and a few around them) exist in the page, and rows
+ * are asked from the core a page at a time as the view reaches them. A row not loaded yet is drawn as
+ * a placeholder, never as a real row. Drawn again only when its own props change: a filter the
+ * controls show before the list moves to it leaves the list alone (listedView.ts).
+ */
+export const HistoryTable = memo(function HistoryTable<K extends HistoryKind, R>({
+  kind,
+  filters,
+  sort,
+  onSort,
+  columns,
+  rowKey,
+  onSelect,
+  selected,
+  label,
+  onShown,
+}: HistoryTableProps<K, R>) {
   const scroller = useRef<HTMLDivElement>(null);
   const inView = useRowsInView(scroller, ROW_HEIGHT, OVERSCAN, boxHeight);
   // The pages are picked from the scroll position alone, in the render that shows a jump's placeholders.
@@ -197,4 +200,4 @@ export function HistoryTable<K extends HistoryKind, R>({
       </div>
     </div>
   );
-}
+}) as <K extends HistoryKind, R>(props: HistoryTableProps<K, R>) => ReactNode;

@@ -10,7 +10,8 @@ import { SendPanel } from '../approvals/panels.ts';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
-import { FIRST_SORT, usePrefetchFirstPage } from './queries.ts';
+import { useListedView } from './listedView.ts';
+import { FIRST_SORT } from './queries.ts';
 import { SyncLine } from './SyncLine.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { time } from './time.ts';
@@ -53,6 +54,8 @@ const COLUMNS: Column<WithdrawalRow>[] = [
   },
 ];
 
+const rowKey = (r: WithdrawalRow) => r.id;
+
 const URL_FILTERS = ['currency', 'status', 'chain', 'search'] as const;
 
 function fromUrl(params: URLSearchParams): HistoryFilters {
@@ -77,13 +80,15 @@ export function WithdrawalsPage() {
   // Currency, status, chain and search live in the address (#/withdrawals?status=EXTPEND): back, forward
   // and reload keep the view; the date range stays on the page.
   const [params, setParams] = useSearchParams();
-  // The filters the page shows are its own state, set at once by each change; the address follows once
-  // the rows under them are painted. The router's address update renders the whole window again (a
+  // The filters the page shows are its own state (listedView.ts: the controls show a change at once, the
+  // list once its rows are in); the address follows once the rows under them are painted. The router's address update renders the whole window again (a
   // transition) and the browser asks for the window's icon again: done from the change itself, both came
   // between the filter and its rows (issue 25: `npm run bench -- ui` run twice each way, alternately, the
   // filter's median went from 74.5 to 64 ms). The address is written from the filters in force when it
   // is written, so a second change made before it is written (status, then currency) is kept with the first.
-  const [filters, setFilters] = useState<HistoryFilters>(() => ({ ...fromUrl(params) }));
+  const view = useListedView('withdrawals', () => ({ filters: fromUrl(params), sort: FIRST_SORT }));
+  const { choose } = view;
+  const { filters, sort } = view.chosen;
   const inForce = useRef(filters);
   inForce.current = filters;
   const urlPart = params.toString();
@@ -93,12 +98,15 @@ export function WithdrawalsPage() {
     // Back, forward or a link changed the address: the page follows it, keeping its dates.
     if (urlPart === shownUrl.current) return;
     shownUrl.current = urlPart;
-    setFilters((f) => ({
-      ...(f.from !== undefined ? { from: f.from } : {}),
-      ...(f.to !== undefined ? { to: f.to } : {}),
-      ...fromUrl(params),
+    choose(({ filters: f, sort: s }) => ({
+      filters: {
+        ...(f.from !== undefined ? { from: f.from } : {}),
+        ...(f.to !== undefined ? { to: f.to } : {}),
+        ...fromUrl(params),
+      },
+      sort: s,
     }));
-  }, [urlPart, params]);
+  }, [urlPart, params, choose]);
   const mounted = useRef(true);
   const latest = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
@@ -128,11 +136,9 @@ export function WithdrawalsPage() {
     },
     [writeAddress],
   );
-  const [sort, setSort] = useState<HistorySort>(FIRST_SORT);
   const [selected, setSelected] = useState<string | null>(null);
   const [exported, setExported] = useState<string | null>(null);
   const [exportError, setExportError] = useState<Error | null>(null);
-  const prefetch = usePrefetchFirstPage('withdrawals');
   const onFilters = useCallback(
     (f: HistoryFilters) => {
       const next = {
@@ -140,17 +146,14 @@ export function WithdrawalsPage() {
         ...(f.to !== undefined ? { to: f.to } : {}),
         ...addressOf(f),
       };
-      prefetch(next, sort);
-      setFilters(next);
+      choose((v) => ({ filters: next, sort: v.sort }));
       if (latest.current) clearTimeout(latest.current);
       latest.current = setTimeout(writeAddress, ADDRESS_LATEST_MS);
     },
-    [writeAddress, prefetch, sort],
+    [writeAddress, choose],
   );
-  const onSort = (s: HistorySort) => {
-    prefetch(filters, s);
-    setSort(s);
-  };
+  const onSort = useCallback((s: HistorySort) => choose((v) => ({ filters: v.filters, sort: s })), [choose]);
+  const onSelect = useCallback((r: WithdrawalRow) => setSelected(r.id), []);
   return (
     <section aria-label="Withdrawals">
       <div className="page-header">
@@ -188,13 +191,13 @@ export function WithdrawalsPage() {
         <HistoryTable
           kind="withdrawals"
           label="Withdrawal list"
-          filters={filters}
-          sort={sort}
+          filters={view.listed.filters}
+          sort={view.listed.sort}
           onSort={onSort}
           columns={COLUMNS}
-          rowKey={(r) => r.id}
+          rowKey={rowKey}
           selected={selected}
-          onSelect={(r) => setSelected(r.id)}
+          onSelect={onSelect}
           onShown={onShown}
         />
         {selected && <WithdrawalDetail key={selected} id={selected} onClose={() => setSelected(null)} />}

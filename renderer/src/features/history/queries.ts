@@ -70,13 +70,12 @@ export function prefetchFirstPage(qc: QueryClient, desk: Desk, kind: HistoryKind
 
 /**
  * Asks for the first page of a list under new filters or sort from the operator's input event itself,
- * before the page renders them (the address changes through the router, a transition): the answer is
- * on its way a render and a frame sooner.
+ * before the list renders them (listedView.ts); settles once the page is in the cache, or failed.
  */
-export function usePrefetchFirstPage(kind: HistoryKind): (filters: HistoryFilters, sort: HistorySort) => void {
+export function usePrefetchFirstPage(kind: HistoryKind): (filters: HistoryFilters, sort: HistorySort) => Promise<void> {
   const desk = useDesk();
   const qc = useQueryClient();
-  return useCallback((filters, sort) => void qc.prefetchQuery(pageQuery(desk, kind, filters, sort, 0)), [desk, qc, kind]);
+  return useCallback((filters, sort) => qc.prefetchQuery(pageQuery(desk, kind, filters, sort, 0)), [desk, qc, kind]);
 }
 
 /**

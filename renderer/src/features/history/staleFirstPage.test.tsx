@@ -5,10 +5,12 @@ import { createDesk } from '../../desk/DeskProvider.tsx';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers, withdrawalRow } from '../../testkit/fixtures.ts';
 import { renderRoutes, testQueryClient } from '../../testkit/renderPage.tsx';
+import { STALE_AFTER_MS } from './listedView.ts';
 import { WithdrawalsPage } from './WithdrawalsPage.tsx';
 
-// While the rows of a new filter or sort are asked, the list keeps the rows it shows, marked stale,
-// rather than emptying and filling again (issue 25: two rebuilds of the rows between a filter and its rows).
+// While the rows of a new filter or sort are asked, the list keeps the rows it shows rather than emptying
+// and filling again (issue 25: two rebuilds of the rows between a filter and its rows); it moves to the
+// new rows in one change when they come quickly, and marks the old ones stale when they are late.
 
 const ROWS = [
   withdrawalRow({ id: 'w901', timestamp: '1795600000', status: 'DONE', amount: '10' }),
@@ -36,13 +38,41 @@ function heldDesk() {
 const shown = () => [...document.querySelectorAll<HTMLElement>('.history-row[data-row]')].map((r) => r.dataset.row);
 const table = () => document.querySelector<HTMLElement>('.history-table')!;
 
+/** Every row list and stale mark the table showed, in order, from now on. */
+function recordShown(): Array<string> {
+  const seen: string[] = [];
+  const note = () => {
+    const now = `${shown().join(',')}${table().dataset.stale === 'true' ? ' (stale)' : ''}`;
+    if (seen.at(-1) !== now) seen.push(now);
+  };
+  note();
+  new MutationObserver(note).observe(table(), { subtree: true, childList: true, attributes: true });
+  return seen;
+}
+
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 describe('Withdrawals: the rows shown while new ones are asked', () => {
-  it('keeps the rows it shows, marked stale, until the filtered rows come', async () => {
+  it('moves from the old rows to the filtered ones in one change when they come quickly', async () => {
+    const { fake, release } = heldDesk();
+    renderRoutes([{ path: '/*', element: <WithdrawalsPage /> }], '/', createDesk(fake.api), testQueryClient());
+    await waitFor(() => expect(shown()).toEqual(['w901', 'w902', 'w903']));
+    const seen = recordShown();
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'EXTPEND' } });
+    expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('EXTPEND');
+    await wait(20);
+    await release();
+    await waitFor(() => expect(shown()).toEqual(['w902', 'w903']));
+    expect(seen).toEqual(['w901,w902,w903', 'w902,w903']);
+    expect(screen.getByTestId('withdrawals-total').textContent).toBe('2 records');
+  });
+
+  it('marks the rows it shows stale once the filtered rows are late, and keeps them until they come', async () => {
     const { fake, release } = heldDesk();
     renderRoutes([{ path: '/*', element: <WithdrawalsPage /> }], '/', createDesk(fake.api), testQueryClient());
     await waitFor(() => expect(shown()).toEqual(['w901', 'w902', 'w903']));
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'EXTPEND' } });
-    await new Promise((r) => setTimeout(r, 20));
+    await wait(STALE_AFTER_MS + 50);
     expect(shown()).toEqual(['w901', 'w902', 'w903']);
     expect(table().dataset.stale).toBe('true');
     expect(screen.getByTestId('withdrawals-total').textContent).toBe('3 records · loading');
@@ -57,11 +87,24 @@ describe('Withdrawals: the rows shown while new ones are asked', () => {
     renderRoutes([{ path: '/*', element: <WithdrawalsPage /> }], '/', createDesk(fake.api), testQueryClient());
     await waitFor(() => expect(shown()).toEqual(['w901', 'w902', 'w903']));
     fireEvent.click(screen.getByRole('button', { name: 'Sort by Amount' }));
-    await new Promise((r) => setTimeout(r, 20));
+    await wait(STALE_AFTER_MS + 50);
     expect(shown()).toEqual(['w901', 'w902', 'w903']);
     expect(table().dataset.stale).toBe('true');
     await release();
     await waitFor(() => expect(shown()).toEqual(['w902', 'w903', 'w901']));
     expect(table().dataset.stale).toBe('false');
+  });
+
+  it('never lists a choice the operator changed before its rows came', async () => {
+    const { fake, release } = heldDesk();
+    renderRoutes([{ path: '/*', element: <WithdrawalsPage /> }], '/', createDesk(fake.api), testQueryClient());
+    await waitFor(() => expect(shown()).toEqual(['w901', 'w902', 'w903']));
+    const seen = recordShown();
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'EXTPEND' } });
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: '' } });
+    await release();
+    await wait(STALE_AFTER_MS + 50);
+    expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('');
+    expect(seen).toEqual(['w901,w902,w903']);
   });
 });
