@@ -4,9 +4,9 @@ import { usePrefetchFirstPage } from './queries.ts';
 
 // A list's filters and sort move in two steps: the controls show the operator's choice at once, the list
 // moves to it when its first page is in. Rendered at the change itself, the list redrew its old rows
-// marked stale (a render and a paint of the whole table) in the task that also had to take in the new
-// rows' answer: `npm run bench -- ui` traced the filter's answer written by the host 2 ms after the ask
-// but read by the window 17 ms after it, behind that render and paint (issue 25).
+// marked stale (a render and a paint of the whole table) in the tasks that then had to take in the new
+// rows' answer: in a Chromium trace of `npm run bench -- ui`'s filter, the host wrote its answer 2 ms
+// after the ask and the window read it 17 ms after, behind that render and paint (issue 25).
 
 /** What a history list shows: its filters and its sort. */
 export interface ListView {

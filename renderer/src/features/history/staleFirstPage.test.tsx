@@ -1,5 +1,5 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import type { HistoryPageRequest } from '../../../../shared/history.ts';
 import { createDesk } from '../../desk/DeskProvider.tsx';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
@@ -46,7 +46,9 @@ function recordShown(): Array<string> {
     if (seen.at(-1) !== now) seen.push(now);
   };
   note();
-  new MutationObserver(note).observe(table(), { subtree: true, childList: true, attributes: true });
+  const watch = new MutationObserver(note);
+  watch.observe(table(), { subtree: true, childList: true, attributes: true });
+  onTestFinished(() => watch.disconnect());
   return seen;
 }
 
@@ -60,7 +62,8 @@ describe('Withdrawals: the rows shown while new ones are asked', () => {
     const seen = recordShown();
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'EXTPEND' } });
     expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('EXTPEND');
-    await wait(20);
+    // A tenth of the time the list waits before it marks its rows stale.
+    await wait(STALE_AFTER_MS / 10);
     await release();
     await waitFor(() => expect(shown()).toEqual(['w902', 'w903']));
     expect(seen).toEqual(['w901,w902,w903', 'w902,w903']);
