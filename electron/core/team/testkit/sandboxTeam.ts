@@ -18,11 +18,16 @@ export { ok, type Desk };
 export const TRX = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
 export const PASS = { Alice: 'alice passphrase 1', Bob: 'bob passphrase 22' };
 
-/** A desk whose data folder is `folder` under the fixture's, in the team store at `url`. */
-export function openTeamCore(sb: SandboxFixture, folder: string, team: Omit<NonNullable<CoreOptions['team']>, 'domain'>): Desk {
+/** A desk whose data folder is `folder` under the fixture's, in the team store at `url`; `log` hears its log lines. */
+export function openTeamCore(
+  sb: SandboxFixture,
+  folder: string,
+  team: Omit<NonNullable<CoreOptions['team']>, 'domain'>,
+  log: (line: string) => void = () => {},
+): Desk {
   const dataDir = join(sb.dir, folder);
   mkdirSync(join(dataDir, 'approvals', 'operators'), { recursive: true });
-  return sandboxCore(sb, { dataDir, team: { ...team, domain: 'sandbox' } });
+  return sandboxCore(sb, { dataDir, team: { ...team, domain: 'sandbox' }, log });
 }
 
 /** Bob makes his key at desk `b`; Alice, desk `a`'s first operator, proposes him by its enrolment code. */
