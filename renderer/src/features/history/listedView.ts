@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { HistoryFilters, HistoryKind, HistorySort } from '../../../../shared/history.ts';
+import type { HistoryKind, HistoryQuery } from '../../../../shared/history.ts';
 import { usePrefetchFirstPage } from './queries.ts';
 
 // A list's filters and sort move in two steps: the controls show the operator's choice at once, the list
@@ -7,12 +7,6 @@ import { usePrefetchFirstPage } from './queries.ts';
 // marked stale (a render and a paint of the whole table) in the tasks that then had to take in the new
 // rows' answer: in a Chromium trace of `npm run bench -- ui`'s filter, the host wrote its answer 2 ms
 // after the ask and the window read it 17 ms after, behind that render and paint (issue 25).
-
-/** What a history list shows: its filters and its sort. */
-export interface ListView {
-  filters: HistoryFilters;
-  sort: HistorySort;
-}
 
 /**
  * How long a choice waits for its rows before the list shows the previous ones marked stale: past a
@@ -22,14 +16,14 @@ export const STALE_AFTER_MS = 100;
 
 export interface ListedView {
   /** The operator's last choice: what the controls show. */
-  chosen: ListView;
+  chosen: HistoryQuery;
   /** What the list shows: the last choice whose first page came in, or that waited STALE_AFTER_MS. */
-  listed: ListView;
+  listed: HistoryQuery;
   /** A new choice, or one made from the last (`prev` is the last choice, not the one listed). */
-  choose: (next: ListView | ((prev: ListView) => ListView)) => void;
+  choose: (next: HistoryQuery | ((prev: HistoryQuery) => HistoryQuery)) => void;
 }
 
-export function useListedView(kind: HistoryKind, initial: () => ListView): ListedView {
+export function useListedView(kind: HistoryKind, initial: () => HistoryQuery): ListedView {
   const prefetch = usePrefetchFirstPage(kind);
   const [chosen, setChosen] = useState(initial);
   const [listed, setListed] = useState(chosen);
@@ -42,7 +36,7 @@ export function useListedView(kind: HistoryKind, initial: () => ListView): Liste
     [],
   );
   const choose = useCallback(
-    (next: ListView | ((prev: ListView) => ListView)) => {
+    (next: HistoryQuery | ((prev: HistoryQuery) => HistoryQuery)) => {
       const view = typeof next === 'function' ? next(last.current) : next;
       last.current = view;
       setChosen(view);

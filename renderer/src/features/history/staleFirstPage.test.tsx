@@ -54,11 +54,17 @@ function recordShown(): Array<string> {
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The Withdrawals page showing the unfiltered list; answers what lets the held lists answer. */
+async function openWithAllRows(): Promise<ReturnType<typeof heldDesk>['release']> {
+  const { fake, release } = heldDesk();
+  renderRoutes([{ path: '/*', element: <WithdrawalsPage /> }], '/', createDesk(fake.api), testQueryClient());
+  await waitFor(() => expect(shown()).toEqual(['w901', 'w902', 'w903']));
+  return release;
+}
+
 describe('Withdrawals: the rows shown while new ones are asked', () => {
   it('moves from the old rows to the filtered ones in one change when they come quickly', async () => {
-    const { fake, release } = heldDesk();
-    renderRoutes([{ path: '/*', element: <WithdrawalsPage /> }], '/', createDesk(fake.api), testQueryClient());
-    await waitFor(() => expect(shown()).toEqual(['w901', 'w902', 'w903']));
+    const release = await openWithAllRows();
     const seen = recordShown();
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'EXTPEND' } });
     expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('EXTPEND');
@@ -71,9 +77,7 @@ describe('Withdrawals: the rows shown while new ones are asked', () => {
   });
 
   it('marks the rows it shows stale once the filtered rows are late, and keeps them until they come', async () => {
-    const { fake, release } = heldDesk();
-    renderRoutes([{ path: '/*', element: <WithdrawalsPage /> }], '/', createDesk(fake.api), testQueryClient());
-    await waitFor(() => expect(shown()).toEqual(['w901', 'w902', 'w903']));
+    const release = await openWithAllRows();
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'EXTPEND' } });
     await wait(STALE_AFTER_MS + 50);
     expect(shown()).toEqual(['w901', 'w902', 'w903']);
@@ -86,9 +90,7 @@ describe('Withdrawals: the rows shown while new ones are asked', () => {
   });
 
   it('keeps them across a change of sort too', async () => {
-    const { fake, release } = heldDesk();
-    renderRoutes([{ path: '/*', element: <WithdrawalsPage /> }], '/', createDesk(fake.api), testQueryClient());
-    await waitFor(() => expect(shown()).toEqual(['w901', 'w902', 'w903']));
+    const release = await openWithAllRows();
     fireEvent.click(screen.getByRole('button', { name: 'Sort by Amount' }));
     await wait(STALE_AFTER_MS + 50);
     expect(shown()).toEqual(['w901', 'w902', 'w903']);
@@ -99,9 +101,7 @@ describe('Withdrawals: the rows shown while new ones are asked', () => {
   });
 
   it('never lists a choice the operator changed before its rows came', async () => {
-    const { fake, release } = heldDesk();
-    renderRoutes([{ path: '/*', element: <WithdrawalsPage /> }], '/', createDesk(fake.api), testQueryClient());
-    await waitFor(() => expect(shown()).toEqual(['w901', 'w902', 'w903']));
+    const release = await openWithAllRows();
     const seen = recordShown();
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'EXTPEND' } });
     fireEvent.change(screen.getByLabelText('Status'), { target: { value: '' } });
