@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import { bucketFor, type BucketRef } from '../shared/api/rateLimits.ts';
+import { readBody } from './bodyReader.ts';
 import { authenticate, keyOf, KeyStore, requirePermission, type Caller, type RouteGroup } from './auth.ts';
 import { Clock } from './clock.ts';
 import { afterCommit, writeHeld, type DB } from './db.ts';
@@ -216,7 +217,6 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
 
   const app = Fastify({
     logger: false,
-    bodyLimit: 1 << 20,
     exposeHeadRoutes: false,
     forceCloseConnections: true,
     return503OnClosing: false,
@@ -239,12 +239,11 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
   });
   app.decorateRequest('sandbox', null);
   app.removeAllContentTypeParsers();
-  // Every body is read as bytes: the signature covers the exact bytes sent (§5.8). JSON is named as well
-  // as '*': fastify caches the parser it finds for a Content-Type only when it finds it by name, and
-  // parsed the header of every request that fell through to '*'.
-  const asBytes = (_req: FastifyRequest, body: Buffer, done: (err: null, body: Buffer) => void) => done(null, body);
-  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, asBytes);
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, asBytes);
+  // Every body is read as bytes (bodyReader.ts). JSON is named as well as '*': fastify caches the parser
+  // it finds for a Content-Type only when it finds it by name, and parsed the header of every request
+  // that fell through to '*'.
+  app.addContentTypeParser('application/json', readBody);
+  app.addContentTypeParser('*', readBody);
 
   const unrouted = (method: string, sub: string): BucketRef => {
     // Unknown paths still count (every request does), per IP, in one bucket per rule, so that
@@ -463,8 +462,6 @@ export function buildServer(opts: ServerOptions): FastifyInstance {
     if (error instanceof ApiError) return sendError(reply, error);
     const err = error as { code?: string; message?: string; statusCode?: number };
     const code = err.code ?? '';
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE')
-      return sendError(reply, new ApiError('INVALID_REQUEST_BODY', 'request body is larger than 1 MiB'));
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || code === 'FST_ERR_CTP_INVALID_TYPE') {
       return sendError(reply, new ApiError('INVALID_CONTENT_TYPE', 'Content-Type must be application/json'));
     }
