@@ -15,7 +15,8 @@ const INSERT_ORDER = `INSERT INTO spot_orders (${ORDER_COLUMNS}) VALUES (${Array
 const UPDATE_ORDER = `UPDATE spot_orders SET left_amount = ?, filled_amount = ?, filled_total = ?, fee = ?, locked = ?, status = ?,
   finish_as = ?, update_ms = ? WHERE id = ?`;
 const FILL_COLUMNS = 'trade_id, uid, order_id, pair, side, role, amount, price, fee, fee_currency, text, ts_ms';
-const INSERT_FILLS = `INSERT INTO spot_fills (${FILL_COLUMNS}) VALUES (${Array(12).fill('?').join(', ')}), (${Array(12).fill('?').join(', ')})`;
+const SIDE_VALUES = (role: string) => `?, ?, ?, ?, ?, '${role}', ?, ?, ?, ?, ?, ?`;
+const INSERT_FILLS = `INSERT INTO spot_fills (${FILL_COLUMNS}) VALUES (${SIDE_VALUES('taker')}), (${SIDE_VALUES('maker')})`;
 const PAIR_LAST =
   'INSERT INTO pair_last (pair, price, ts_ms) VALUES (?, ?, ?) ON CONFLICT(pair) DO UPDATE SET price = excluded.price, ts_ms = excluded.ts_ms';
 
@@ -73,8 +74,10 @@ function orderRow(o: OrderRec, pair: Scales): OrderRow {
   ];
 }
 
-function fillValues(f: FillRow): unknown[] {
-  return [f.trade_id, f.uid, f.order_id, f.pair, f.side, f.role, f.amount, f.price, f.fee, f.fee_currency, f.text, f.ts_ms];
+/** Both sides of a trade, written as one statement. */
+interface Trade {
+  taker: FillRow;
+  maker: FillRow;
 }
 
 interface HeldOrder {
@@ -94,7 +97,7 @@ interface LastPrice {
 /** What one placement or cancellation writes, until it has succeeded. */
 export class RecordWrites {
   private readonly orders: [number, HeldOrder][] = [];
-  private readonly fills: unknown[][] = [];
+  private readonly fills: Trade[] = [];
   private readonly lasts: LastPrice[] = [];
 
   /** The order's row as it is now; `isNew` for an order this placement creates. */
@@ -104,7 +107,7 @@ export class RecordWrites {
 
   /** Both sides of a trade, taker first. */
   trade(taker: FillRow, maker: FillRow): void {
-    this.fills.push([...fillValues(taker), ...fillValues(maker)]);
+    this.fills.push({ taker, maker });
   }
 
   last(pair: string, price: string, ms: number, valued: string | null): void {
@@ -127,7 +130,7 @@ export class RecordWrites {
 class HeldRecords {
   /** By order id, in the order first written. */
   readonly orders = new Map<number, HeldOrder>();
-  readonly fills: unknown[][] = [];
+  readonly fills: Trade[] = [];
   readonly lasts = new Map<string, LastPrice>();
 
   constructor(private readonly db: DB) {}
@@ -135,10 +138,35 @@ class HeldRecords {
   write(): void {
     const { db } = this;
     for (const { isNew, row } of this.orders.values()) {
-      if (isNew) stmt(db, INSERT_ORDER).run(row);
+      if (isNew) stmt(db, INSERT_ORDER).run(...row);
       else stmt(db, UPDATE_ORDER).run(row[10], row[11], row[12], row[13], row[15], row[18], row[19], row[21], row[0]);
     }
-    for (const f of this.fills) stmt(db, INSERT_FILLS).run(f);
+    // Bound as arguments, not as an array: better-sqlite3 reads an array's items one call at a time.
+    for (const { taker: t, maker: m } of this.fills)
+      stmt(db, INSERT_FILLS).run(
+        t.trade_id,
+        t.uid,
+        t.order_id,
+        t.pair,
+        t.side,
+        t.amount,
+        t.price,
+        t.fee,
+        t.fee_currency,
+        t.text,
+        t.ts_ms,
+        m.trade_id,
+        m.uid,
+        m.order_id,
+        m.pair,
+        m.side,
+        m.amount,
+        m.price,
+        m.fee,
+        m.fee_currency,
+        m.text,
+        m.ts_ms,
+      );
     for (const l of this.lasts.values()) {
       stmt(db, PAIR_LAST).run(l.pair, l.price, l.ms);
       if (l.valued !== null) stmt(db, 'UPDATE prices SET usdt = ? WHERE currency = ?').run(l.price, l.valued);

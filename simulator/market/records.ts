@@ -211,18 +211,20 @@ const q = JSON.stringify;
 /**
  * JSON.stringify(orderWire(o, p, quote)), character for character, written out without building the
  * object first: a placement answers it, and building and walking 33 fields cost more than writing them.
+ * Strings an order brings or the store holds go through JSON.stringify; the market's own words (status,
+ * side, finish_as…), numbers and the decimals bigText writes need no escaping and go in as they are.
  */
 export function orderJson(o: OrderRec, p: Scales, quote: string): string {
   const at = placesOf(p, o.side);
-  const total = q(bigText(o.filledTotal, at.quote));
+  const total = `"${bigText(o.filledTotal, at.quote)}"`;
   return (
     `{"id":"${o.id}","text":${q(o.text)},"amend_text":"-","create_time":"${seconds(o.createMs)}","update_time":"${seconds(o.updateMs)}",` +
-    `"create_time_ms":${q(o.createMs)},"update_time_ms":${q(o.updateMs)},"status":${q(o.status)},"currency_pair":${q(o.pair)},` +
-    `"type":${q(o.type)},"account":${q(o.account)},"side":${q(o.side)},"amount":${q(o.amount)},"price":${q(o.price)},` +
-    `"time_in_force":${q(o.tif)},"iceberg":"0","left":${q(o.left)},"filled_amount":${q(bigText(o.filledAmount, at.base))},` +
-    `"fill_price":${total},"filled_total":${total},"avg_deal_price":${q(averagePrice(o, p))},"fee":${q(bigText(o.fee, at.fee))},` +
+    `"create_time_ms":${o.createMs},"update_time_ms":${o.updateMs},"status":"${o.status}","currency_pair":${q(o.pair)},` +
+    `"type":"${o.type}","account":"${o.account}","side":"${o.side}","amount":${q(o.amount)},"price":${q(o.price)},` +
+    `"time_in_force":"${o.tif}","iceberg":"0","left":${q(o.left)},"filled_amount":"${bigText(o.filledAmount, at.base)}",` +
+    `"fill_price":${total},"filled_total":${total},"avg_deal_price":"${averagePrice(o, p)}","fee":"${bigText(o.fee, at.fee)}",` +
     `"fee_currency":${q(o.feeCurrency)},"point_fee":"0","gt_fee":"0","gt_maker_fee":"0","gt_taker_fee":"0","gt_discount":false,` +
-    `"rebated_fee":"0","rebated_fee_currency":${q(quote)},"stp_id":${q(o.stpId)},"stp_act":${q(o.stpAct)},"finish_as":${q(o.finishAs)}}`
+    `"rebated_fee":"0","rebated_fee_currency":${q(quote)},"stp_id":${o.stpId},"stp_act":"${o.stpAct}","finish_as":"${o.finishAs}"}`
   );
 }
 
