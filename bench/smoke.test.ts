@@ -11,11 +11,20 @@ import { meets } from './targets.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** Benches whose JSON line must carry `targets`: issue 25's figures, each beside its target. */
+/** Benches whose JSON line must carry `targets`: issues 11 and 25's figures, each beside its target. */
 const TARGETED: Record<string, string[]> = {
   sandbox: ['signed_bare_ratio', 'p99_ms', 'rss_growth_pct'],
   matching: ['orders_per_s', 'p99_us', 'checked_orders', 'http_orders_vs_get'],
   team: ['sent', 'twice', 'tampered_refused', 'approve_to_send_p99_ms', 'notify_p99_ms'],
+  ui: ['first_render_ms', 'filter_ms', 'search_ms', 'sort_ms', 'longest_scroll_task_ms', 'longest_task_ms', 'cold_start_ms'],
+  'ui-subaccounts': [
+    'subaccounts_render_ms',
+    'subaccounts_load_ms',
+    'subaccounts_requests',
+    'subaccounts_cached_paint_ms',
+    'subaccounts_cached_paint_new_process_ms',
+  ],
+  start: ['start_to_url_ms', 'first_paint_ms'],
 };
 
 /** Benches that cannot run on this machine, and why: they are skipped with the reason in their name. */

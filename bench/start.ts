@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, ROOT } from '../e2e/harness.ts';
-import { size } from './size.ts';
+import { size, SMOKE } from './size.ts';
+import { reportTargets } from './targets.ts';
 
 // `npm run bench -- start` (issue 25): what an operator waits for when opening the desk, as `npm start`
 // serves it where Electron cannot run (the web host; the same renderer and core as the window).
@@ -150,6 +151,7 @@ async function main(): Promise<void> {
       usable_ms: median(runs.map((r) => r.usable)),
       targets: TARGETS,
     };
+    if (!SMOKE) reportTargets(result, TARGETS);
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     if (running) await stop(running);

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { adminMove, sandboxSend } from '../e2e/sandboxHistory.ts';
 import { launchSandbox, type SandboxProcess } from '../electron/sandbox-launcher.ts';
-import { size, WORLD } from './size.ts';
+import { size, SMOKE, WORLD } from './size.ts';
+import { reportTargets } from './targets.ts';
 import { buildHost } from './ui/buildHost.ts';
 import { openWindows } from './ui/windows.ts';
 
@@ -289,6 +290,7 @@ async function main(): Promise<void> {
       first_render_ms: median(firstWindow.map((r) => r.first_render_ms)),
       cold_start_ms: median(firstWindow.map((r) => r.cold_start_ms)),
     };
+    if (!SMOKE) reportTargets(result, TARGETS);
     process.stdout.write(`${JSON.stringify({ ...result, first_window, targets: TARGETS })}\n`);
   } finally {
     if (host) await stopHost(host);

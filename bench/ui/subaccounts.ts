@@ -8,7 +8,8 @@ import { readSandboxCredentials } from '../../electron/core/profiles/sandbox.ts'
 import { startWebHost } from '../../electron/host/web.ts';
 import { launchSandbox } from '../../electron/sandbox-launcher.ts';
 import { sandboxGet } from '../../e2e/sandboxApi.ts';
-import { size, WORLD } from '../size.ts';
+import { size, SMOKE, WORLD } from '../size.ts';
+import { reportTargets } from '../targets.ts';
 import { buildHost } from './buildHost.ts';
 import { openWindows } from './windows.ts';
 
@@ -373,32 +374,40 @@ async function main(): Promise<void> {
     const n = counts.sub_accounts;
     const firstAt = Math.min(...loadRequests.map((r) => r.wall)) - origin;
     const lastEnd = Math.max(...loadRequests.map((r) => r.end ?? NaN)) - t0;
-    process.stdout.write(
-      `${JSON.stringify({
-        sub_accounts: n,
-        rows_shown: Number(rows),
-        subaccounts_render_ms: Number(median(renders).toFixed(1)),
-        subaccounts_render_runs_ms: renders.map((r) => Number(r.toFixed(1))),
-        subaccounts_load_ms: Number(cold.data!.toFixed(1)),
-        subaccounts_cold_paint_ms: Number(cold.painted!.toFixed(1)),
-        subaccounts_cached_paint_ms: Number(median(cachedPaints).toFixed(1)),
-        subaccounts_cached_paint_runs_ms: cachedPaints.map((r) => Number(r.toFixed(1))),
-        subaccounts_cached_paint_new_process_ms: Number(median(newProcessPaints).toFixed(1)),
-        subaccounts_cached_paint_new_process_runs_ms: newProcessPaints.map((r) => Number(r.toFixed(1))),
-        subaccounts_cached_paint_new_process_first_window_ms: Number(median(firstWindowPaints).toFixed(1)),
-        subaccounts_cached_paint_new_process_first_window_runs_ms: firstWindowPaints.map((r) => Number(r.toFixed(1))),
-        subaccounts_load_bound_ms: bound,
-        /** Where the load time goes: navigation to the first request (the window's start-up), then the requests on the wire. */
-        subaccounts_load_split_ms: {
-          to_first_request: Number(firstAt.toFixed(0)),
-          on_the_wire: Number(lastEnd.toFixed(0)),
-          after_last_answer: Number((cold.data! - firstAt - lastEnd).toFixed(0)),
-        },
-        subaccounts_requests: loadRequests.length,
-        subaccounts_min_requests: 1 + Math.ceil(n / 100) + 3 + 1,
-        targets: { render_ms_max: 300, load_ms_max: bound + 500, cached_paint_ms_max: 300, cached_paint_new_process_ms_max: 300 },
-      })}\n`,
-    );
+    const minRequests = 1 + Math.ceil(n / 100) + 3 + 1;
+    const figures = {
+      sub_accounts: n,
+      rows_shown: Number(rows),
+      subaccounts_render_ms: Number(median(renders).toFixed(1)),
+      subaccounts_render_runs_ms: renders.map((r) => Number(r.toFixed(1))),
+      subaccounts_load_ms: Number(cold.data!.toFixed(1)),
+      subaccounts_cold_paint_ms: Number(cold.painted!.toFixed(1)),
+      subaccounts_cached_paint_ms: Number(median(cachedPaints).toFixed(1)),
+      subaccounts_cached_paint_runs_ms: cachedPaints.map((r) => Number(r.toFixed(1))),
+      subaccounts_cached_paint_new_process_ms: Number(median(newProcessPaints).toFixed(1)),
+      subaccounts_cached_paint_new_process_runs_ms: newProcessPaints.map((r) => Number(r.toFixed(1))),
+      subaccounts_cached_paint_new_process_first_window_ms: Number(median(firstWindowPaints).toFixed(1)),
+      subaccounts_cached_paint_new_process_first_window_runs_ms: firstWindowPaints.map((r) => Number(r.toFixed(1))),
+      subaccounts_load_bound_ms: bound,
+      /** Where the load time goes: navigation to the first request (the window's start-up), then the requests on the wire. */
+      subaccounts_load_split_ms: {
+        to_first_request: Number(firstAt.toFixed(0)),
+        on_the_wire: Number(lastEnd.toFixed(0)),
+        after_last_answer: Number((cold.data! - firstAt - lastEnd).toFixed(0)),
+      },
+      subaccounts_requests: loadRequests.length,
+      subaccounts_min_requests: minRequests,
+    };
+    // Issue 11's targets (load within 500 ms of the §8.2 bound, the API's minimum of requests) and issue 25's.
+    const targets = {
+      subaccounts_render_ms: '<= 300',
+      subaccounts_load_ms: `<= ${bound + 500}`,
+      subaccounts_requests: `<= ${minRequests}`,
+      subaccounts_cached_paint_ms: '<= 300',
+      subaccounts_cached_paint_new_process_ms: '<= 300',
+    };
+    if (!SMOKE) reportTargets(figures, targets);
+    process.stdout.write(`${JSON.stringify({ ...figures, targets })}\n`);
   } finally {
     await windows.close();
     if (inProcess) {
