@@ -135,13 +135,13 @@ class HeldRecords {
 
   constructor(private readonly db: DB) {}
 
+  // Rows are bound as arguments, not as arrays: better-sqlite3 reads an array's items one call at a time.
   write(): void {
     const { db } = this;
     for (const { isNew, row } of this.orders.values()) {
       if (isNew) stmt(db, INSERT_ORDER).run(...row);
       else stmt(db, UPDATE_ORDER).run(row[10], row[11], row[12], row[13], row[15], row[18], row[19], row[21], row[0]);
     }
-    // Bound as arguments, not as an array: better-sqlite3 reads an array's items one call at a time.
     for (const { taker: t, maker: m } of this.fills)
       stmt(db, INSERT_FILLS).run(
         t.trade_id,
