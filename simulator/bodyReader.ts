@@ -14,8 +14,6 @@ export const BODY_LIMIT = 1 << 20;
 
 export type BodyDone = (err: Error | null, body?: Buffer) => void;
 
-const EMPTY = Buffer.alloc(0);
-
 function tooLarge(): ApiError {
   return new ApiError('INVALID_REQUEST_BODY', 'request body is larger than 1 MiB');
 }
@@ -30,7 +28,8 @@ export function readBody(req: { headers: IncomingMessage['headers'] }, payload: 
 
 function readWhenWhole(payload: IncomingMessage, declared: number, done: BodyDone): void {
   if (declared > 0 && payload.readableLength === declared && payload.readableFlowing === null) {
-    done(null, (payload.read() as Buffer | null) ?? EMPTY);
+    // Never null here: the buffer holds the declared bytes, and there are more than none.
+    done(null, payload.read() as Buffer);
     return;
   }
   readFromEvents(payload, done);

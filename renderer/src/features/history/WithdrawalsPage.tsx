@@ -83,9 +83,10 @@ export function WithdrawalsPage() {
   // The filters the page shows are its own state (listedView.ts: the controls show a change at once, the
   // list once its rows are in); the address follows once the rows under them are painted. The router's
   // address update renders the whole window again (a transition) and the browser asks for the window's
-  // icon again: done from the change itself, both came between the filter and its rows (issue 25: `npm run bench -- ui` run twice each way, alternately, the
-  // filter's median went from 74.5 to 64 ms). The address is written from the filters in force when it
-  // is written, so a second change made before it is written (status, then currency) is kept with the first.
+  // icon again: done from the change itself, both came between the filter and its rows (issue 25:
+  // `npm run bench -- ui` run twice each way, alternately, the filter's median went from 74.5 to 64 ms).
+  // The address is written from the filters in force when it is written, so a second change made before
+  // it is written (status, then currency) is kept with the first.
   const view = useListedView('withdrawals', () => ({ filters: fromUrl(params), sort: FIRST_SORT }));
   const { choose } = view;
   const { filters, sort } = view.chosen;
