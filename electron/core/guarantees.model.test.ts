@@ -316,10 +316,26 @@ const removeCy = (by: 'Ann' | 'Bob', second: 'Ann' | 'Bob') =>
     m.removed.add('Cy');
   });
 
+/**
+ * Copies a folder the running desk writes to, as a backup tool would: an atomic write's temporary file
+ * listed and then renamed away before it is read fails the copy, which then starts again.
+ */
+function copyLiveFolder(from: string, to: string): void {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      cpSync(from, to, { recursive: true });
+      return;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === 10) throw e;
+      rmSync(to, { recursive: true, force: true });
+    }
+  }
+}
+
 const backup = () =>
   cmd('backup the data folder', async (m, { desk }) => {
     const to = join(m.dir, `backup-${m.backups.length}`);
-    cpSync(desk.home, to, { recursive: true });
+    copyLiveFolder(desk.home, to);
     m.backups.push(to);
   });
 
