@@ -116,6 +116,7 @@ export class DeskApprovals {
   /** Writes handed over under this desk's send lease and not yet given to its executor. */
   private readonly handing = new Set<string>();
   private leaseTimer: NodeJS.Timeout | null = null;
+  private leaseMs = DEFAULT_LEASE_MS;
   /** Each open domain's store, to close when the domain moves to (or from) a team store. */
   private readonly storeOf = new Map<Domain, GovernanceStore>();
   /** The team stores joined or founded from Settings, sealed, per domain (team/kept.ts). */
@@ -132,6 +133,7 @@ export class DeskApprovals {
 
   private keepLeasesEvery(leaseMs: number): void {
     if (this.leaseTimer) return;
+    this.leaseMs = leaseMs;
     // A third of the lease: a renewal missed (a slow round, a dropped connection) still leaves two before it expires.
     this.leaseTimer = setInterval(() => void this.keepLeases(), leaseMs / 3);
     this.leaseTimer.unref();
@@ -219,18 +221,41 @@ export class DeskApprovals {
   }
 
   private keeping: Promise<void> | null = null;
+  private keepingSince = 0;
+  private keepingStuckLogged = false;
+  private readonly leaseHeldFor = new Map<string, string>();
 
   /** Renews this desk's send leases, finishes settled ones, and takes over expired ones (leaseKeeper.ts). */
   keepLeases(): Promise<void> {
-    this.keeping ??= (async () => {
+    if (this.keeping) {
+      // A round that never ends would stop every renewal and take-over without a word: say so, once.
+      const ms = this.now() - this.keepingSince;
+      if (!this.keepingStuckLogged && ms > this.leaseMs) {
+        this.keepingStuckLogged = true;
+        this.opts.log(`[approvals] send leases: a round has not finished in ${ms} ms; renewals and take-overs wait for it`);
+      }
+      return this.keeping;
+    }
+    this.keepingSince = this.now();
+    this.keeping = (async () => {
       try {
         const { approvals, session } = this.forActive();
         if (approvals.readOnly) return;
-        await keepLeases({ approvals, session, handing: this.handing, hold: () => this.holdReason(), log: this.opts.log });
+        await keepLeases({
+          approvals,
+          session,
+          handing: this.handing,
+          hold: () => this.holdReason(),
+          heldFor: this.leaseHeldFor,
+          log: this.opts.log,
+        });
       } catch (e) {
         this.opts.log(`[approvals] send leases: ${(e as Error).message}`);
       }
-    })().finally(() => (this.keeping = null));
+    })().finally(() => {
+      this.keeping = null;
+      this.keepingStuckLogged = false;
+    });
     return this.keeping;
   }
 

@@ -22,6 +22,8 @@ export interface LeaseTick {
   handing: ReadonlySet<string>;
   /** Why nothing governed may start now (a freeze), or null. */
   hold: () => Promise<string | null>;
+  /** The reason each write's take-over was last held for, so that a hold is logged once, not every round. */
+  heldFor: Map<string, string>;
   log: (line: string) => void;
 }
 
@@ -51,7 +53,12 @@ export async function keepLeases(t: LeaseTick): Promise<void> {
 
 async function resend(t: LeaseTick, l: SendLease, why: string): Promise<void> {
   const held = await t.hold();
-  if (held !== null) return;
+  if (held !== null) {
+    if (t.heldFor.get(l.ref) !== held) t.log(`[approvals] send lease ${l.ref}: held, ${held}`);
+    t.heldFor.set(l.ref, held);
+    return;
+  }
+  t.heldFor.delete(l.ref);
   const p = (await t.approvals.load()).proposals.get(l.request);
   if (!p) {
     t.log(`[approvals] send lease ${l.ref}: no request ${l.request} in the team's records`);

@@ -88,24 +88,33 @@ describe.skipIf(missing !== null)(`a sending desk killed mid-send${missing ? ` (
 
       // The lease row says desk A held it when it died.
       const db = new pg.Client({ connectionString: url });
+      // The server is stopped after this test: a client still open then would throw outside it.
+      db.on('error', () => {});
       await db.connect();
-      const lease = async () =>
-        (await db.query<{ owner: string; taken_over: number }>('SELECT owner, taken_over FROM send_leases WHERE ref = $1', [ref])).rows[0];
-      const heldByA = await lease();
-      expect(heldByA?.taken_over).toBe(0);
+      try {
+        const lease = async () =>
+          (await db.query<{ owner: string; taken_over: number }>('SELECT owner, taken_over FROM send_leases WHERE ref = $1', [ref]))
+            .rows[0];
+        const heldByA = await lease();
+        expect(heldByA?.taken_over).toBe(0);
 
-      // Desk B takes it over once it expires, finds the withdrawal at the exchange, and journals both.
-      await expect
-        .poll(async () => (await intentAt(b, ref))?.state, { timeout: 20_000 })
-        .toBe('accepted')
-        .catch((e: Error) => {
-          throw new Error(`${e.message}\ndesk B's last log lines:\n${bLog.slice(-40).join('\n')}`, { cause: e });
-        });
-      expect((await intentAt(b, ref))!.note).toMatch(/^taken over from desk-[0-9a-f]{12}, whose send lease expired/);
-      const taken = await lease();
-      expect(taken?.owner).not.toBe(heldByA!.owner);
-      expect(taken?.taken_over).toBe(1);
-      await db.end();
+        // Desk B takes it over once it expires, finds the withdrawal at the exchange, and journals both.
+        await expect
+          .poll(async () => (await intentAt(b, ref))?.state, { timeout: 20_000 })
+          .toBe('accepted')
+          .catch(async (e: Error) => {
+            const row = JSON.stringify(
+              (await db.query('SELECT owner, expires_at, now() AS now, finished, taken_over FROM send_leases')).rows,
+            );
+            throw new Error(`${e.message}\nlease rows: ${row}\ndesk B's last log lines:\n${bLog.slice(-40).join('\n')}`, { cause: e });
+          });
+        expect((await intentAt(b, ref))!.note).toMatch(/^taken over from desk-[0-9a-f]{12}, whose send lease expired/);
+        const taken = await lease();
+        expect(taken?.owner).not.toBe(heldByA!.owner);
+        expect(taken?.taken_over).toBe(1);
+      } finally {
+        await db.end();
+      }
 
       const w = await withdrawalsAtExchange(sb, ref);
       expect(w.map((x) => x.amount)).toEqual(['77']);
