@@ -19,7 +19,9 @@ function tick(hold: { reason: string | null }) {
         finish: async () => {},
       },
       load: async () => ({
-        proposals: new Map([['r1', { ref: 'w1', what: 'withdrawal', payload: JSON.stringify({ kind: 'withdrawal', body: { amount: '1' } }) }]]),
+        proposals: new Map([
+          ['r1', { ref: 'w1', what: 'withdrawal', payload: JSON.stringify({ kind: 'withdrawal', body: { amount: '1' } }) }],
+        ]),
       }),
       signaturesOf: () => [{ name: 'Ann' }, { name: 'Bob' }],
     },
