@@ -102,9 +102,15 @@ CREATE TABLE IF NOT EXISTS withdrawals (
 );
 CREATE INDEX IF NOT EXISTS withdrawals_uid_ts ON withdrawals(uid, timestamp);
 CREATE INDEX IF NOT EXISTS withdrawals_uid_woid ON withdrawals(uid, withdraw_order_id);
--- The daily-limit sum (ledger/withdrawals.ts usedToday) reads this index only, never the table.
+-- A day's first daily-limit sum (ledger/withdrawals.ts usedToday) reads this index only, never the table.
 CREATE INDEX IF NOT EXISTS withdrawals_day ON withdrawals(uid, currency, timestamp, status, amount);
 CREATE INDEX IF NOT EXISTS withdrawals_next ON withdrawals(next_at) WHERE next_at IS NOT NULL;
+-- Each account's withdrawals of a currency on a UTC day (day: its first second) that were not returned,
+-- summed (ledger/withdrawals.ts usedToday): the daily-limit check reads one row, not the day's withdrawals.
+CREATE TABLE IF NOT EXISTS withdrawal_days (
+  uid TEXT NOT NULL, currency TEXT NOT NULL, day INTEGER NOT NULL, used TEXT NOT NULL,
+  PRIMARY KEY (uid, currency, day)
+) WITHOUT ROWID;
 
 CREATE TABLE IF NOT EXISTS deposits (
   seq INTEGER PRIMARY KEY,

@@ -511,6 +511,7 @@ export function resetWorld(db: DB, nowSec: number): void {
   db.transaction(() => {
     for (const t of [
       'withdrawals',
+      'withdrawal_days',
       'deposits',
       'transfers',
       'uid_transfers',
