@@ -228,9 +228,9 @@ async function main(): Promise<void> {
       },
     ];
     // The load withdraws 10 USDT a few hundred times a second: more than the main account holds (500,000
-    // to 800,000) within a couple of minutes, after which each withdrawal was refused and the load was
-    // mostly refusals. Credited up to most of the 5,000,000 daily limit, it lasts 20 minutes at 4,000 a
-    // second; a run that still meets a refusal stops (below) rather than measure another mix.
+    // to 800,000) within a couple of minutes, after which each withdrawal was refused. With 4,000,000 more
+    // (the daily limit is 5,000,000) it lasts about 20 minutes at 4,400 requests a second; a run that
+    // still meets a refusal stops (below) rather than measure another mix.
     await new SandboxAdmin(creds).creditDeposit(main.uid, 'USDT', '4000000');
     let storeStart = NaN;
     const warmedUp = setTimeout(() => (storeStart = storeMb(dataDir)), WARMUP * 1000);
