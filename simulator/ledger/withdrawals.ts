@@ -142,18 +142,22 @@ export function sumAmounts(amounts: readonly string[]): Decimal {
   return new Dec(whole).plus(new Dec(units).div(100_000_000)).plus(other);
 }
 
+/** A day's kept total (withdrawal_days), or undefined while that day has not been read. */
+function keptUsed(db: DB, uid: string, currency: string, day: number): string | undefined {
+  return stmt(db, 'SELECT used FROM withdrawal_days WHERE uid = ? AND currency = ? AND day = ?').pluck().get(uid, currency, day) as
+    string | undefined;
+}
+
 /**
  * Daily amount already used by withdrawals of this UTC day that were not returned. Summing the day's
- * withdrawals on every check made GET withdraw_status 80 times slower after four minutes of a
- * withdrawal every 10 ms (11,636 to 146 a second; issue 25), and every request allocate the whole
- * day's amounts: the day's total is kept in withdrawal_days instead, summed from the rows the first
- * time it is read, then moved by each withdrawal made (createWithdrawal) and returned (enterStatus),
- * in their transactions.
+ * withdrawals on every check slowed GET withdraw_status 80 times after four minutes of a withdrawal
+ * every 10 ms (11,636 to 146 a second; issue 25), and made every check allocate the whole day's
+ * amounts: the day's total is kept instead, summed from the rows the first time it is read, then moved
+ * by each withdrawal made (createWithdrawal) and returned (enterStatus), in their transactions.
  */
 export function usedToday(db: DB, uid: string, currency: string, nowSec: number): Decimal {
   const day = utcDayStart(nowSec);
-  const kept = stmt(db, 'SELECT used FROM withdrawal_days WHERE uid = ? AND currency = ? AND day = ?').pluck().get(uid, currency, day) as
-    string | undefined;
+  const kept = keptUsed(db, uid, currency, day);
   if (kept !== undefined) return new Dec(kept);
   const used = sumAmounts(
     stmt(db, USED_ON_DAY_SQL)
@@ -167,8 +171,7 @@ export function usedToday(db: DB, uid: string, currency: string, nowSec: number)
 /** Moves a day's kept total by `delta`; a day not yet read is summed from the rows when it is. */
 function moveUsed(db: DB, uid: string, currency: string, timestamp: number, delta: Decimal): void {
   const day = utcDayStart(timestamp);
-  const kept = stmt(db, 'SELECT used FROM withdrawal_days WHERE uid = ? AND currency = ? AND day = ?').pluck().get(uid, currency, day) as
-    string | undefined;
+  const kept = keptUsed(db, uid, currency, day);
   if (kept === undefined) return;
   stmt(db, 'UPDATE withdrawal_days SET used = ? WHERE uid = ? AND currency = ? AND day = ?').run(
     new Dec(kept).plus(delta).toFixed(),
