@@ -9,11 +9,12 @@ function tick(hold: { reason: string | null }) {
   const lines: string[] = [];
   const sent: string[] = [];
   let owner = 'desk-aaaaaaaaaaaa';
+  let listed = true;
   const lease = (): SendLease => ({ ref: 'w1', request: 'r1', owner, mine: owner === 'me', expired: owner !== 'me' });
   const t = {
     approvals: {
       leases: {
-        open: async () => [lease()],
+        open: async () => (listed ? [lease()] : []),
         renew: async () => (owner === 'me' ? 'mine' : 'other'),
         claim: async () => ((owner = 'me'), true),
         finish: async () => {},
@@ -35,7 +36,7 @@ function tick(hold: { reason: string | null }) {
     heldFor: new Map<string, string>(),
     log: (l: string) => lines.push(l),
   } as unknown as LeaseTick;
-  return { t, lines, sent };
+  return { t, lines, sent, unlist: () => (listed = false) };
 }
 
 describe('keepLeases', () => {
@@ -50,5 +51,14 @@ describe('keepLeases', () => {
     await keepLeases(t);
     expect(sent).toEqual(['w1']);
     expect(lines.at(-1)).toMatch(/^\[approvals\] w1: this desk handed it over and stopped/);
+  });
+
+  it('forgets a held take-over once its lease is no longer open here', async () => {
+    const { t, unlist } = tick({ reason: 'the desk is frozen (by Ann)' });
+    await keepLeases(t);
+    expect([...t.heldFor.keys()]).toEqual(['w1']);
+    unlist();
+    await keepLeases(t);
+    expect(t.heldFor.size).toBe(0);
   });
 });

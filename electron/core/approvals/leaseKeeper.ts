@@ -32,7 +32,10 @@ export async function keepLeases(t: LeaseTick): Promise<void> {
   const leases = t.approvals.leases;
   const writes = t.session.writes;
   if (!leases || !writes) return;
-  for (const l of await leases.open(t.session.id)) {
+  const open = await leases.open(t.session.id);
+  // A lease finished or taken by another desk while its take-over was held is not held here any more.
+  for (const ref of t.heldFor.keys()) if (!open.some((l) => l.ref === ref)) t.heldFor.delete(ref);
+  for (const l of open) {
     const v = t.session.journal?.intent(l.ref);
     if (l.mine) {
       if (v && !SENDING.has(v.state)) {
