@@ -103,6 +103,8 @@ export interface CoreOptions {
    * password and the founding record's link to pin; the desk otherwise uses the one joined from Settings.
    */
   team?: { url: string; domain: Domain; leaseMs?: number; auditor?: boolean; password?: string; founding?: string };
+  /** A write attempt's timeout and the settle window after it (writes/doubt.ts); tests shorten both. */
+  writes?: { requestTimeoutMs?: number; settleMs?: number };
   /**
    * The hosts' start (openDesk): the start-up work waits until the window's first reads are answered
    * (startUp.ts); without it the core runs it as it is made.
@@ -177,9 +179,19 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     ...(opts.dataDir && vault ? { store: new ProfileStore(join(opts.dataDir, 'profiles.json')), vault } : {}),
     ...(opts.dataDir ? { journalDir: join(opts.dataDir, 'journals') } : {}),
     ...(anchorDir ? { anchorDir } : {}),
-    settleMs: () => settings.get().settle_seconds * 1000,
+    settleMs: () => opts.writes?.settleMs ?? settings.get().settle_seconds * 1000,
+    ...(opts.writes?.requestTimeoutMs ? { requestTimeoutMs: opts.writes.requestTimeoutMs } : {}),
     onWrite: (e) => {
       emit('intent', e.intent);
+      if (e.record === 'duplicate') {
+        const d = e.intent.duplicates?.at(-1);
+        if (d)
+          emit('notify', {
+            title: 'A write reached the exchange twice',
+            body: `${e.intent.client_id ?? e.intent.id}: exchange record ${d.exchange_id} is a copy; ${d.action === 'cancel_asked' ? 'the desk asked the exchange to cancel it' : 'the desk could not cancel it: check it on the Activity page'}.`,
+            tag: `duplicate-${d.exchange_id}`,
+          });
+      }
       payoutRowEnded(e.intent);
       if (MONEY_MOVED_STATES.has(e.intent.state) && SUB_ACCOUNT_MOVES.has(e.intent.kind)) balancesMoved();
     },
@@ -198,7 +210,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     onUnread: (req, records) => unread.note(req, records),
     hold: (id, kind) => approvals?.frozenReason(id, kind) ?? null,
     // Every send on every profile passes the operators' approvals; a desk with no data folder keeps no journal, so sends nothing.
-    gate: (id, v) => (approvals ? approvals.gate(id, v) : Promise.resolve('this desk keeps no approvals')),
+    gate: (id, v, deadline) => (approvals ? approvals.gate(id, v, deadline) : Promise.resolve('this desk keeps no approvals')),
     onWritesReady: () => {
       void approvals?.dispatch();
       void rebalance?.kick();

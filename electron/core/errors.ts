@@ -136,6 +136,14 @@ export class LockedError extends Error {
   }
 }
 
+/** A write still queued when its deadline passed: it never left, so the exchange cannot hold it. */
+export class DeadlinePassedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DeadlinePassedError';
+  }
+}
+
 export class JournalDamagedWritesError extends Error {
   constructor(readonly damage: JournalDamage) {
     super(

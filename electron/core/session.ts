@@ -20,6 +20,7 @@ import { newOrderId } from './writes/ids.ts';
 import { fileRegistry } from './journal/registry.ts';
 import type { JournalSource } from './journal/audit.ts';
 import { WriteExecutor, type WriteEvent } from './writes/executor.ts';
+import { DEFAULT_SETTLE_MS, MIN_LIVE_SETTLE_MS } from './writes/doubt.ts';
 import type { IntentView } from './journal/intents.ts';
 import { describeFindings, reconcile } from './reconcile/reconcile.ts';
 import { readWatermark, watermarkPath, writeWatermark } from './reconcile/watermark.ts';
@@ -37,7 +38,7 @@ export interface SessionOptions {
   journalDir?: string;
   /** The host's state directory outside the data folder, where each journal's anchor is kept (journal/anchor.ts). */
   anchorDir?: string;
-  /** How long an id must stay absent before a write is sent again (the operator's setting). */
+  /** How long a write stays in doubt after its attempt's deadline (the operator's setting; writes/doubt.ts). */
   settleMs?: () => number;
   onBusyBuckets?: (busy: BucketState[]) => void;
   /** Every request's outcome at the wire, on every client of every profile (the status bar's link). */
@@ -53,7 +54,9 @@ export interface SessionOptions {
   /** Why no write (of `kind`) of the profile may leave now (a freeze), or null. */
   hold?: (profileId: string, kind?: string) => string | null;
   /** Whether the operators' approvals carry a write of the profile now (the executor's gate), or why not. */
-  gate?: (profileId: string, v: IntentView) => Promise<string | null>;
+  gate?: (profileId: string, v: IntentView, deadline: number) => Promise<string | null>;
+  /** How long a write's attempt may take (its deadline; the client's timeout). Tests shorten it. */
+  requestTimeoutMs?: number;
   /** A profile's executor is ready: approved requests waiting for it can be handed over. */
   onWritesReady?: () => void;
   /** Settles when the reconciliation with the exchange may begin (the executor sends nothing before it ends). */
@@ -195,7 +198,12 @@ export class Session {
     return journal;
   }
 
-  private openWrites(id: string, client: ApiClient, subKeys: SubKeyClients): Pick<ActiveSession, 'writes' | 'journal' | 'damage'> {
+  private openWrites(
+    id: string,
+    client: ApiClient,
+    subKeys: SubKeyClients,
+    live: boolean,
+  ): Pick<ActiveSession, 'writes' | 'journal' | 'damage'> {
     // An auditor profile writes nothing: no executor, no journal, nothing to reconcile with an exchange it cannot ask.
     if (!this.opts.journalDir || this.isAuditor(id)) return { writes: null, journal: null, damage: null };
     const journal = this.damaged.has(id) ? null : this.openJournal(id);
@@ -205,10 +213,12 @@ export class Session {
       journal,
       client,
       subClient: (uid) => subKeys.client(uid),
-      settleMs: this.opts.settleMs?.(),
+      // A live exchange accepts a request up to 60 s past its Timestamp (§5.6): no setting waits less.
+      settleMs: Math.max(this.opts.settleMs?.() ?? DEFAULT_SETTLE_MS, live ? MIN_LIVE_SETTLE_MS : 0),
       newId: () => newOrderId(Date.now(), this.journalOptions(id).key()),
       blocked: (v) => (this.locked() ? 'the desk is locked' : (this.reconciling.get(id) ?? this.opts.hold?.(id, v.kind) ?? null)),
-      ...(this.opts.gate ? { gate: (v: IntentView) => this.opts.gate!(id, v) } : {}),
+      ...(this.opts.gate ? { gate: (v: IntentView, deadline: number) => this.opts.gate!(id, v, deadline) } : {}),
+      ...(this.opts.requestTimeoutMs ? { requestTimeoutMs: this.opts.requestTimeoutMs } : {}),
       keySink: (uid, key, secret) => this.keepSubKey(id, subKeys, uid, key, secret),
       keyGone: (uid, key) => this.forgetSubKey(id, subKeys, uid, key),
     });
@@ -475,7 +485,7 @@ export class Session {
       const profile = id === this.builtInId ? this.opts.builtIn! : this.opts.store!.open(id, this.opts.vault!.box());
       const client = this.makeClient(profile, id);
       const subKeys = this.makeSubClients(id, profile);
-      this.current = { id, profile, client, subKeys, ...this.openWrites(id, client, subKeys) };
+      this.current = { id, profile, client, subKeys, ...this.openWrites(id, client, subKeys, profile.environment !== 'sandbox') };
       this.opts.onActive?.(this.current);
     }
     return this.current;

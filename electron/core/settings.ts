@@ -1,7 +1,7 @@
 import Conf from 'conf';
 import { Settings } from '../../shared/ipc.ts';
 
-export const DEFAULT_SETTINGS: Settings = { idle_lock_minutes: 15, settle_seconds: 30 };
+export const DEFAULT_SETTINGS: Settings = { idle_lock_minutes: 15, settle_seconds: 90 };
 
 /**
  * The operator's settings, kept by `conf` in `<data folder>/settings.json` (the file the earlier

@@ -36,6 +36,17 @@ export const IntentView = z.object({
   signatures: z.array(z.object({ action: z.string(), operator: z.string(), name: z.string(), signature: z.string() })).optional(),
   attempts: z.number().int(),
   last_sent_at: z.number().optional(),
+  /** The last attempt's deadline: aborted then, never sent after it. */
+  deadline: z.number().optional(),
+  /**
+   * In doubt until then: an attempt may still reach the exchange, so an absent lookup proves nothing and
+   * nobody sends it again (docs/failure-modes.md §In doubt). Absent once the doubt is settled.
+   */
+  doubt_until: z.number().optional(),
+  /** Lookups after the doubt ended proved it absent: a send now is its first to land. */
+  proven_absent: z.boolean().optional(),
+  /** Extra exchange records under this write's id, with what the desk did about each. */
+  duplicates: z.array(z.object({ exchange_id: z.string(), action: z.enum(['cancel_asked', 'left']), status: z.string().optional(), reason: z.string() })).optional(),
   /** Absent lookups since the last send: their span is what allows a resend. */
   absent_lookups: z.number().int(),
   first_absent_at: z.number().optional(),

@@ -32,7 +32,8 @@ import {
   type Proposal,
   type RequestPayload,
 } from './governance.ts';
-import { gateRefusal, type GatedWrite } from './sendGate.ts';
+import { gateRefusal, isApproved, type GatedWrite } from './sendGate.ts';
+import { leaseRefusal } from './sendLease.ts';
 import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import type { GovernanceStore } from './store.ts';
@@ -354,14 +355,17 @@ export class DeskApprovals {
    * The executor's gate for a profile: why `w` may not leave now, or null. Every send passes here, on
    * every profile; a governance store that cannot be read throws, and the write waits unsent.
    */
-  async gate(profileId: string, w: GatedWrite): Promise<string | null> {
+  async gate(profileId: string, w: GatedWrite, deadline: number): Promise<string | null> {
     const domain = this.domainOf(profileId);
     const approvals = this.forDomain(domain);
     if (approvals.readOnly) return approvals.readOnly;
-    const refused = gateRefusal(await approvals.load(), this.audit.get(domain)!.rules, profileId, w, this.now());
+    const state = await approvals.load();
+    const refused = gateRefusal(state, this.audit.get(domain)!.rules, profileId, w, this.now());
     if (refused !== null || !approvals.leases) return refused;
-    // On a team, only the desk holding the write's send lease sends it (renewed here, before each attempt).
-    return (await approvals.leases.renew(w.id)) === 'other' ? 'another desk of the team took over sending it (its send lease)' : null;
+    // On a team, only the desk holding the write's send lease sends it, renewed here before each attempt
+    // and long enough to outlast it (sendLease.ts).
+    const askedAt = Date.now();
+    return leaseRefusal(await approvals.leases.renew(w.id), askedAt, deadline, isApproved(state, w.id));
   }
 
   /** Verify of the active profile's team records: every row read again and verified; `team: false` off a team. */

@@ -42,7 +42,7 @@ export async function keepLeases(t: LeaseTick): Promise<void> {
         await leases.finish(l.ref);
         continue;
       }
-      if ((await leases.renew(l.ref)) !== 'mine' || v || t.handing.has(l.ref)) continue;
+      if ((await leases.renew(l.ref)).holder !== 'mine' || v || t.handing.has(l.ref)) continue;
       await resend(t, l, 'this desk handed it over and stopped before journaling it; sent once the exchange was asked by its id');
     } else if (l.expired && (await leases.claim(l.ref, l.owner))) {
       await resend(

@@ -62,6 +62,11 @@ function approvalOf(s: GovernanceState, id: string): { p: Proposal; row: Omit<Ga
   return row ? { p: batch, row: { kind: row.kind, body: row.body, ...(row.signer ? { signer: row.signer } : {}) } } : null;
 }
 
+/** Whether an operators' approval on record carries `id` (a request's ref or a batch row). */
+export function isApproved(s: GovernanceState, id: string): boolean {
+  return approvalOf(s, id) !== null;
+}
+
 /** The operators whose signatures on `p` verify, each by an operator in force when they signed. */
 function verifiedSigners(s: GovernanceState, p: Proposal): Set<string> {
   const extra = p.profile ?? '';

@@ -80,11 +80,19 @@ export interface SendLease {
   expired: boolean;
 }
 
+export interface LeaseRenewal {
+  holder: 'mine' | 'other' | 'none';
+  leftMs: number;
+}
+
 export interface SendLeases {
   /** A profile's unfinished leases: this desk's own and every expired one. */
   open(profile: string): Promise<SendLease[]>;
-  /** Extends this desk's lease on `ref`: 'mine', 'other' when another desk holds it, 'none' when it has no lease. */
-  renew(ref: string): Promise<'mine' | 'other' | 'none'>;
+  /**
+   * Extends this desk's lease on `ref`: 'mine', 'other' when another desk holds it, 'none' when it has no
+   * lease; `leftMs`, by the store's clock, how long the lease now runs (0 when it is not this desk's).
+   */
+  renew(ref: string): Promise<LeaseRenewal>;
   /** Takes over `ref`'s expired lease from `owner`; false when it is not expired or someone took it first. */
   claim(ref: string, owner: string): Promise<boolean>;
   /** The write is settled: nobody sends it again. */

@@ -6,7 +6,7 @@ import type { UnreadRecord } from '../../../shared/unread.ts';
 
 export type { UnreadRecord } from '../../../shared/unread.ts';
 import { epochMsFromAnyUnit, ServerClock } from './clock.ts';
-import { AnswerShapeError, ExchangeError, NetworkError } from '../errors.ts';
+import { AnswerShapeError, DeadlinePassedError, ExchangeError, NetworkError } from '../errors.ts';
 import { backoffMs, isRetryableRead } from './retry.ts';
 import { Scheduler, type Feedback, type Priority } from './scheduler.ts';
 import { encodeQuery, sign, type QueryPairs } from './sign.ts';
@@ -34,6 +34,11 @@ export interface ApiRequest {
   signed?: boolean;
   /** 'action' for a person's click, 'visible' for the page on screen (default), 'background' for polling. */
   priority?: Priority;
+  /**
+   * A write's deadline (local epoch ms, docs/failure-modes.md §In doubt): the request is aborted at it, and
+   * one still queued when it passes never leaves (DeadlinePassedError), so no attempt outlives its record.
+   */
+  deadline?: number;
 }
 
 export interface ApiClientOptions {
@@ -282,7 +287,10 @@ export class ApiClient {
       headers.SIGN = sign(this.opts.credentials.secret, req.method, fullPath, signed, body, ts);
     }
     const where = `${req.method} ${req.path} at ${this.base.origin}`;
-    const timeoutMs = this.opts.timeoutMs ?? 15_000;
+    const ownTimeoutMs = this.opts.timeoutMs ?? 15_000;
+    const left = req.deadline === undefined ? Infinity : req.deadline - this.timer.now();
+    if (left <= 0) throw new DeadlinePassedError(`${where} was not sent: its deadline passed while it waited in the queue`);
+    const timeoutMs = Math.min(ownTimeoutMs, left);
     const abort = new AbortController();
     let timedOut = false;
     const timeout = this.timer.setTimeout(() => {

@@ -71,14 +71,29 @@ export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void 
     case 'sent':
       v.attempts = r.attempt;
       v.last_sent_at = at;
+      if (r.deadline !== undefined) v.deadline = Date.parse(r.deadline);
+      else delete v.deadline;
       v.absent_lookups = 0;
       delete v.first_absent_at;
       delete v.last_absent_at;
+      delete v.doubt_until;
+      delete v.proven_absent;
       v.state = 'in_flight';
       break;
     case 'unconfirmed':
       v.state = 'unconfirmed';
       v.reason = r.reason;
+      // Lookups count from the doubt's start: one asked before it proves nothing about this attempt.
+      v.absent_lookups = 0;
+      delete v.first_absent_at;
+      delete v.last_absent_at;
+      if (r.until !== undefined) v.doubt_until = Date.parse(r.until);
+      break;
+    case 'duplicate':
+      v.duplicates = [
+        ...(v.duplicates ?? []).filter((d) => d.exchange_id !== r.exchange_id),
+        { exchange_id: r.exchange_id, action: r.action, ...(r.status !== undefined ? { status: r.status } : {}), reason: r.reason },
+      ];
       break;
     case 'lookup':
       v.absent_lookups += 1;
@@ -86,10 +101,14 @@ export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void 
       v.last_absent_at = Date.parse(r.asked_at);
       break;
     case 'retry':
+      // After lookups (not a 429 or an unsent request): the doubt is over and the id proved absent.
+      if (v.state === 'unconfirmed' && v.absent_lookups > 0) v.proven_absent = true;
+      delete v.doubt_until;
       v.state = 'approved';
       v.reason = r.reason;
       break;
     case 'result':
+      delete v.doubt_until;
       if (r.outcome === 'refused') {
         v.state = 'refused';
         if (r.label !== undefined) v.label = r.label;
@@ -109,6 +128,7 @@ export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void 
       } else if (r.final) v.state = 'done';
       break;
     case 'needs_attention':
+      delete v.doubt_until;
       v.state = 'needs_attention';
       v.reason = r.reason;
       break;

@@ -40,12 +40,32 @@ const intent = z.strictObject({
 });
 const approval = z.strictObject({ type: z.literal('approval'), intent: IntentId, by: z.string().max(200) });
 const cancelled = z.strictObject({ type: z.literal('cancelled'), intent: IntentId, reason: z.string().max(500) });
-/** Written (and fsync'd) before the request leaves: without it the request certainly never left. */
-const sent = z.strictObject({ type: z.literal('sent'), intent: IntentId, attempt: z.number().int().min(1) });
+/**
+ * Written (and fsync'd) before the request leaves: without it the request certainly never left. `deadline`
+ * is when the client aborts it and after which it never leaves the queue (older journals lack it).
+ */
+const sent = z.strictObject({ type: z.literal('sent'), intent: IntentId, attempt: z.number().int().min(1), deadline: z.iso.datetime().optional() });
+/**
+ * The outcome is not known. `until`: before it, an attempt may still reach the exchange, so "absent"
+ * proves nothing (docs/failure-modes.md §In doubt). Attempt 0: an earlier run or desk may have sent it.
+ */
 const unconfirmed = z.strictObject({
   type: z.literal('unconfirmed'),
   intent: IntentId,
-  attempt: z.number().int().min(1),
+  attempt: z.number().int().min(0),
+  reason: z.string().max(500),
+  until: z.iso.datetime().optional(),
+});
+/**
+ * A second exchange record under the write's own id, found by reconciliation: the cancellation asked for
+ * (`cancel_asked`, with the exchange's answer status) or why none could be (`left`, for an operator).
+ */
+const duplicate = z.strictObject({
+  type: z.literal('duplicate'),
+  intent: IntentId,
+  exchange_id: z.string().min(1).max(64),
+  action: z.enum(['cancel_asked', 'left']),
+  status: z.string().max(32).optional(),
   reason: z.string().max(500),
 });
 /**
@@ -138,6 +158,7 @@ export const RecordBody = z.discriminatedUnion('type', [
   status,
   needsAttention,
   settled,
+  duplicate,
   operatorCreated,
   proposal,
   signoff,

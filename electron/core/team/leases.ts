@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { SendLease, SendLeases } from '../approvals/store.ts';
+import type { LeaseRenewal, SendLease, SendLeases } from '../approvals/store.ts';
 
 // The send leases of a team store (migrations/0002_send_leases.ts). Every expiry is set and compared by
 // the database's now(), so desks whose clocks disagree still agree on which lease has run out.
@@ -23,15 +23,17 @@ export class PgSendLeases implements SendLeases {
     return rows.map((r) => ({ ...r, mine: r.owner === this.me }));
   }
 
-  async renew(ref: string): Promise<'mine' | 'other' | 'none'> {
-    const { rows } = await this.q<{ owner: string }>(
+  async renew(ref: string): Promise<LeaseRenewal> {
+    const { rows } = await this.q<{ owner: string; left_ms: number }>(
       `UPDATE send_leases SET expires_at = CASE WHEN owner = $2 THEN now() + $3 * interval '1 millisecond' ELSE expires_at END
-        WHERE ref = $1 RETURNING owner`,
+        WHERE ref = $1 RETURNING owner, (extract(epoch FROM expires_at - now()) * 1000)::float8 AS left_ms`,
       [ref, this.me, this.ms],
     );
-    return rows.length === 0 ? 'none' : rows[0]!.owner === this.me ? 'mine' : 'other';
+    if (rows.length === 0) return { holder: 'none', leftMs: 0 };
+    return rows[0]!.owner === this.me ? { holder: 'mine', leftMs: Number(rows[0]!.left_ms) } : { holder: 'other', leftMs: 0 };
   }
 
+  /** Refused by the store itself unless the lease has run out by the database's clock (the fence's other half). */
   async claim(ref: string, owner: string): Promise<boolean> {
     const r = await this.q(
       `UPDATE send_leases SET owner = $2, expires_at = now() + $4 * interval '1 millisecond', taken_over = taken_over + 1

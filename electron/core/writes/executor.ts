@@ -11,14 +11,19 @@ import { classifyFailure, DUPLICATE_LABELS } from './outcome.ts';
 import { lookupSmallBalance } from './smallBalanceLookup.ts';
 import { isManagementKind } from '../../../shared/api/subAccounts.ts';
 import { lookupManagement } from './subAccountLookups.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SETTLE_MS, doubtEnd, inheritedDoubtEnd, provenAbsent, type DoubtRules } from './doubt.ts';
+import { undoCopies } from './duplicates.ts';
 
-// Exactly-once writes. The rules, in order of importance:
-// 1. Nothing leaves before the journal holds it: the intent, the approval, and a "sent" record per attempt.
-// 2. After an ambiguous failure a write with an id is sent again only when lookups of that id, spanning
-//    the settling time, all find it absent; a write without an id is never sent again.
-// 3. The exchange is never trusted to refuse a reused id; the desk's own lookups are the only guard.
+// Exactly-once writes (docs/failure-modes.md §In doubt). The rules, in order of importance:
+// 1. Nothing leaves before the journal holds it: the intent, the approval, and a "sent" record per attempt
+//    with its deadline, at which the client aborts it.
+// 2. A write whose answer did not come is in doubt until its deadline plus the settle window (doubt.ts);
+//    it is sent again only when two lookups of its id find it absent, the last one asked after that. A
+//    write without an id is never sent again.
+// 3. The exchange is never trusted to refuse a reused id; the desk's own lookups are the only guard, and
+//    a duplicate they find anyway is cancelled where the exchange allows it (duplicates.ts).
 
-export const DEFAULT_SETTLE_MS = 30_000;
+export { DEFAULT_SETTLE_MS } from './doubt.ts';
 export const DEFAULT_LOOKUP_INTERVAL_MS = 5_000;
 
 export interface ExecutorOptions {
@@ -29,8 +34,10 @@ export interface ExecutorOptions {
    * profile holds no key for it. Without it, kinds signed by a sub-account's key are never sent.
    */
   subClient?: (uid: string) => WriteClient;
-  /** How long an id must stay absent, over several lookups, before a resend (a setting; 30 s by default). */
+  /** How long after an attempt's deadline it may still land (a setting; doubt.ts says why 90 s by default). */
   settleMs?: number;
+  /** How long an attempt may take before the client aborts it: its deadline (the client's timeout). */
+  requestTimeoutMs?: number;
   /** Pause between lookups, and before a retry after a 429. */
   lookupIntervalMs?: number;
   now?: () => number;
@@ -42,9 +49,10 @@ export interface ExecutorOptions {
   blocked?: (v: IntentView) => string | null;
   /**
    * Why the operators' approvals do not carry this write now (approvals/sendGate.ts), or null. Asked
-   * before every attempt leaves; a refused write is closed unsent, and a throw leaves it waiting.
+   * before every attempt leaves, with the deadline the attempt will carry; a refused write is closed unsent,
+   * and a throw leaves it waiting.
    */
-  gate?: (v: IntentView) => Promise<string | null>;
+  gate?: (v: IntentView, deadline: number) => Promise<string | null>;
   /**
    * Where a created sub-account key's secret goes, straight from the exchange's answer: the vault, for
    * that sub-account's signing. The secret is never journaled, logged or answered to the window; without
@@ -115,12 +123,12 @@ export class WriteExecutor {
   private readonly journal: Journal;
   private readonly client: WriteClient;
   private readonly subClient: ((uid: string) => WriteClient) | null;
-  private readonly settleMs: number;
+  private readonly doubt: DoubtRules;
   private readonly intervalMs: number;
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly blocked: (v: IntentView) => string | null;
-  private readonly gate: ((v: IntentView) => Promise<string | null>) | null;
+  private readonly gate: ExecutorOptions['gate'] | null;
   private readonly keySink: ExecutorOptions['keySink'] | null;
   private readonly keyGone: ExecutorOptions['keyGone'] | null;
   private readonly running = new Map<string, Promise<IntentView>>();
@@ -133,7 +141,7 @@ export class WriteExecutor {
     this.journal = opts.journal;
     this.client = opts.client;
     this.subClient = opts.subClient ?? null;
-    this.settleMs = opts.settleMs ?? DEFAULT_SETTLE_MS;
+    this.doubt = { settleMs: opts.settleMs ?? DEFAULT_SETTLE_MS, requestTimeoutMs: opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS };
     this.intervalMs = opts.lookupIntervalMs ?? DEFAULT_LOOKUP_INTERVAL_MS;
     this.now = opts.now ?? Date.now;
     this.newId = opts.newId ?? (() => newOrderId(this.now()));
@@ -276,7 +284,7 @@ export class WriteExecutor {
       const final = v.kind === 'withdrawal' ? isFinalWithdrawalStatus(l.status) : isFinalTransferStatus(l.status);
       this.record({ type: 'status', intent: v.id, status: l.status, final });
     }
-    if (l.copies > 1) this.flagCopies(this.view(v.id), l);
+    if (l.copies > 1) await this.flagCopies(this.view(v.id), l);
   }
 
   /** Stops driving intents (they stay in the journal as they are) and waits for the loops to end. */
@@ -371,6 +379,18 @@ export class WriteExecutor {
       // folder looks exactly like this. Without an id nothing can prove it absent, so it is never sent.
       return this.onAmbiguous(v, 'it was approved in an earlier run of the desk and this run cannot prove it was not sent');
     }
+    if (earlierRun && resendable(spec) && v.attempts === 0 && !v.proven_absent) {
+      // A restart, a restored folder or a lease taken over: whoever may have sent it before is gone or
+      // fenced off, but its request may still be on its way. In doubt until it can no longer land.
+      this.record({
+        type: 'unconfirmed',
+        intent: v.id,
+        attempt: 0,
+        reason: 'approved before this run of the desk took it up (a restart, a restored folder or a send lease taken over): an earlier attempt may still reach the exchange',
+        until: new Date(inheritedDoubtEnd(this.now(), this.doubt)).toISOString(),
+      });
+      return;
+    }
     if (resendable(spec) && (v.attempts > 0 || earlierRun)) {
       // A resend, or a first send of an intent approved in an earlier run (a crash, or a restored copy of
       // the journal): look the id up right before it, in case an earlier attempt landed.
@@ -385,16 +405,18 @@ export class WriteExecutor {
       this.record({ type: 'cancelled', intent: v.id, reason: `not sent: ${client}` });
       return;
     }
-    const refused = this.gate ? await this.gate(v) : null;
+    // Fixed before the gate: a send lease must outlast it (approvals/sendLease.ts).
+    const deadline = this.now() + this.doubt.requestTimeoutMs;
+    const refused = this.gate ? await this.gate(v, deadline) : null;
     if (refused !== null) {
       this.record({ type: 'cancelled', intent: v.id, reason: `not sent: ${refused}` });
       return;
     }
     const attempt = v.attempts + 1;
-    this.record({ type: 'sent', intent: v.id, attempt });
+    this.record({ type: 'sent', intent: v.id, attempt, deadline: new Date(deadline).toISOString() });
     let answer: Record<string, unknown> | undefined;
     try {
-      answer = await client.request(wireRequest(v.kind, v.body), WriteAnswer);
+      answer = await client.request({ ...wireRequest(v.kind, v.body), deadline }, WriteAnswer);
     } catch (e) {
       const f = classifyFailure(e);
       if (f.kind === 'not_sent') {
@@ -417,6 +439,7 @@ export class WriteExecutor {
               intent: v.id,
               attempt,
               reason: `refused with ${f.label} on attempt ${attempt}; checking whether an earlier attempt landed`,
+              until: new Date(deadline + this.doubt.settleMs).toISOString(),
             });
             return;
           }
@@ -503,7 +526,9 @@ export class WriteExecutor {
   private onAmbiguous(v: IntentView, reason: string): void {
     const spec = KINDS[v.kind];
     if (resendable(spec) || v.kind === 'uid_transfer') {
-      this.record({ type: 'unconfirmed', intent: v.id, attempt: Math.max(1, v.attempts), reason });
+      // An attempt of an earlier run left no deadline (older journals) or a past one: doubtEnd reads it.
+      const until = v.attempts > 0 ? doubtEnd(v, this.doubt) : inheritedDoubtEnd(this.now(), this.doubt);
+      this.record({ type: 'unconfirmed', intent: v.id, attempt: v.attempts, reason, until: new Date(until).toISOString() });
       return;
     }
     this.record({
@@ -542,13 +567,14 @@ export class WriteExecutor {
     }
     this.record({ type: 'lookup', intent: v.id, found: false, asked_at: new Date(askedAt).toISOString() });
     const after = this.view(v.id);
+    // The guard of rule 2: "absent" counts only once no earlier attempt can land any more.
+    if (!provenAbsent(after, this.doubt)) return this.sleep();
     const span = (after.last_absent_at ?? 0) - (after.first_absent_at ?? 0);
-    if (after.absent_lookups < 2 || span < this.settleMs) return this.sleep();
     if (resendable(spec)) {
       this.record({
         type: 'retry',
         intent: v.id,
-        reason: `${v.client_id ? `id ${v.client_id}` : 'no effect'} absent over ${after.absent_lookups} lookups spanning ${Math.round(span / 1000)} s; sending again`,
+        reason: `${v.client_id ? `id ${v.client_id}` : 'no effect'} absent over ${after.absent_lookups} lookups, the last after its doubt ended at ${new Date(doubtEnd(after, this.doubt)).toISOString()}; sending again`,
       });
       return;
     }
@@ -613,7 +639,7 @@ export class WriteExecutor {
     );
   }
 
-  private recordFound(v: IntentView, l: Found): void {
+  private async recordFound(v: IntentView, l: Found): Promise<void> {
     const via = v.kind === 'uid_transfer' ? 'records' : 'lookup';
     const ids = l.exchange_id !== undefined ? { exchange_id: l.exchange_id } : {};
     if (l.status !== undefined && FAILED_STATUSES[v.kind]?.has(l.status)) {
@@ -632,17 +658,23 @@ export class WriteExecutor {
       ...ids,
       ...(l.status !== undefined ? { status: l.status } : {}),
     });
-    if (l.copies > 1) this.flagCopies(this.view(v.id), l);
+    if (l.copies > 1) await this.flagCopies(this.view(v.id), l);
     // Found by its name after an unclear answer: the answer that carried the secret is gone for good.
     else if (v.kind === 'sub_account_key_create')
       this.secretLost(this.view(v.id), 'its secret came only in the answer the desk did not get');
   }
 
-  private flagCopies(v: IntentView, l: Found): void {
+  /**
+   * The last line, not the mechanism: the exchange holds the write more than once. Later copies are
+   * cancelled where the exchange allows it; what is left is named for an operator.
+   */
+  private async flagCopies(v: IntentView, l: Found): Promise<void> {
+    const left = await undoCopies(this.client, v, l, (body) => this.record(body));
+    if (left === 0) return;
     this.record({
       type: 'needs_attention',
       intent: v.id,
-      reason: `The exchange holds ${l.copies} ${KINDS[v.kind].what}s with id ${v.client_id}: it was applied more than once. Cancel the extra one if its status still allows it, then settle this intent.`,
+      reason: `The exchange holds ${l.copies} ${KINDS[v.kind].what}s with id ${v.client_id}: it was applied more than once, and ${left} extra ${left === 1 ? 'copy' : 'copies'} could not be cancelled by the desk. Check the exchange's records, then settle this intent.`,
     });
   }
 

@@ -16,6 +16,8 @@ export interface HttpRequest {
   body?: unknown;
   /** For the client's scheduler: writes and their lookups are a person's action. */
   priority?: 'action';
+  /** A write's deadline (local epoch ms): aborted at it, never sent after it (client.ts ApiRequest). */
+  deadline?: number;
 }
 
 /** The part of the core's client the writes use (electron/core/client's ApiClient fits it). */
@@ -30,6 +32,8 @@ export interface Found {
   status?: string;
   /** More than one record answered for one id: the write was applied more than once. */
   copies: number;
+  /** Where the exchange lets each be told apart (withdrawals): every record, the earliest first. */
+  records?: Array<{ id: string; status: string; timestamp: string }>;
 }
 /**
  * `impossible`: the question can never be answered (say, more records to search than the desk reads):
@@ -76,8 +80,16 @@ export async function lookupWithdrawal(client: WriteClient, v: IntentView, nowMs
   // Filter again here: an exchange that ignored the filter must not make another record look like ours.
   const mine = answer.filter((r) => r.withdraw_order_id === v.client_id);
   if (mine.length === 0) return { kind: 'absent' };
+  // The earliest is the write itself; any later one is a copy (duplicates.ts).
+  mine.sort((a, b) => Number(a.timestamp) - Number(b.timestamp) || a.id.localeCompare(b.id));
   const first = mine[0]!;
-  return { kind: 'found', copies: mine.length, exchange_id: first.id, status: first.status };
+  return {
+    kind: 'found',
+    copies: mine.length,
+    exchange_id: first.id,
+    status: first.status,
+    records: mine.map((r) => ({ id: r.id, status: r.status, timestamp: String(r.timestamp) })),
+  };
 }
 
 export async function lookupTransfer(client: WriteClient, v: IntentView): Promise<Lookup> {

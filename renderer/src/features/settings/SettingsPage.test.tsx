@@ -324,7 +324,7 @@ describe('Settings page: preferences and focus', () => {
     });
     renderWithDesk(fake, <SettingsPage />, { at: '/settings' });
     const idle = await screen.findByLabelText('Lock after this many idle minutes');
-    const settle = screen.getByLabelText("Seconds a write's id must stay absent before it is sent again");
+    const settle = screen.getByLabelText('Seconds a write stays in doubt after its deadline (at least 60 on a live exchange)');
     await userEvent.clear(idle);
     await userEvent.type(idle, 'ten');
     await userEvent.clear(settle);
