@@ -4,6 +4,16 @@ import { mulberry32 } from '../shared/random.ts';
 // Faults injected on purpose through the admin API, so that the desk's retry and exactly-once logic can
 // be tested against a misbehaving exchange. They fire deterministically: on every Nth matching request,
 // or at a rate drawn from a seeded generator, so a test that sets one knows which requests it hits.
+//
+// What each does to a request (docs/sandbox.md §Faults):
+// - latency: the request is authenticated and counted when it arrives (its Timestamp is checked then),
+//   held latency_ms, then processed and committed with the time it arrived, whether or not the client
+//   is still waiting: a client that gave up finds the write at the exchange only after the hold. This is
+//   the exchange that is slower than the desk's deadline.
+// - timeout_after_commit: processed and committed at once, then the answer withheld for hang_ms and the
+//   connection closed; drop: committed, then the connection closed without an answer.
+// - error: answered with the given status and label before anything is processed.
+// - skew: the server's clock moved by skew_sec for matching requests.
 
 export const FAULT_KINDS = ['latency', 'error', 'drop', 'timeout_after_commit', 'skew'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

@@ -4,6 +4,7 @@ import { chainsOf, currencyRow } from '../ledger/catalog.ts';
 import { DEPOSIT_STATUSES, depositRecord, recordDeposit } from '../ledger/deposits.ts';
 import { account } from '../ledger/transfers.ts';
 import { moveWithdrawal } from '../lifecycle.ts';
+import { createWithdrawal, parseWithdrawalId } from '../ledger/withdrawals.ts';
 import { forgetMarket } from '../market/service.ts';
 import { bodyAmount, bodyObject, bodyString } from '../routes/params.ts';
 import { forgetTotals } from '../routes/wallet.ts';
@@ -137,6 +138,35 @@ export const ledgerAdminRoutes: AdminRouteDef[] = [
       const record = moveWithdrawal(ctx.db, ctx.params.id ?? '', status, ctx.clock.now(), ctx.options.speed);
       forgetTotals(ctx.db);
       return record;
+    },
+  },
+  {
+    // A second withdrawal under the same withdraw_order_id as :id, debited like the first: what a client
+    // that resent an attempt still in flight would leave (docs/sandbox.md §Faults), staged on purpose.
+    method: 'POST',
+    path: '/withdrawals/:id/duplicate',
+    handler: (ctx) => {
+      const seq = parseWithdrawalId(ctx.params.id ?? '');
+      if (seq === null) throw new ApiError('INVALID_WITHDRAW_ID', `not a withdrawal id: ${ctx.params.id ?? ''}`);
+      const w = stmt(
+        ctx.db,
+        'SELECT uid, withdraw_order_id, currency, chain, address, memo, amount, asset_class FROM withdrawals WHERE seq = ?',
+      ).get(seq) as
+        | {
+            uid: string;
+            withdraw_order_id: string;
+            currency: string;
+            chain: string;
+            address: string;
+            memo: string;
+            amount: string;
+            asset_class: string;
+          }
+        | undefined;
+      if (!w) throw new ApiError('INVALID_WITHDRAW_ID', `no withdrawal ${ctx.params.id ?? ''}`);
+      const copy = createWithdrawal(ctx.db, w, ctx.clock.now(), ctx.options.speed, false);
+      forgetTotals(ctx.db);
+      return copy;
     },
   },
   {

@@ -39,7 +39,7 @@ function makeExecutor(baseUrl: string, settleMs = SETTLE_MS): WriteExecutor {
     timeoutMs: TIMEOUT_MS,
     maxReadAttempts: 2,
   });
-  return new WriteExecutor({ journal, client, settleMs, lookupIntervalMs: INTERVAL_MS });
+  return new WriteExecutor({ journal, client, settleMs, requestTimeoutMs: TIMEOUT_MS, lookupIntervalMs: INTERVAL_MS });
 }
 
 /** Faults for the first matching requests, in order; then none. */
@@ -113,7 +113,7 @@ describe('exactly-once writes against a faulty exchange', () => {
     // More POSTs arrived than records exist: resends happened, and none of them doubled a write.
     expect(fake.posts.get('/withdrawals') ?? 0).toBeGreaterThan(200);
     expect(journal.unfinished().filter((v) => v.state !== 'accepted')).toEqual([]);
-  });
+  }, 120_000);
 
   it('never resends before the settling time: a write still in flight when the client gives up lands once', async () => {
     await setUp({ fault: scripted(['POST', '/withdrawals', 'late_commit']) });
