@@ -259,6 +259,28 @@ describe.skipIf(missing !== null)(`the team store on PostgreSQL${missing ? ` (sk
       await refusedByBoth(/record 4 is refused as tampering: a recovery is not a team record/);
     });
 
+    it("refuses a row whose prev does not link to the record before it, though its desk's and operator's signatures verify", async () => {
+      // Whoever copied desk A's key file can sign rows as desk A: only the chain says where a row belongs.
+      const stolen = JSON.parse(readFileSync(join(a.dir, 'team', 'desk-key.json'), 'utf8')) as { private: string };
+      const { rows } = await sql('SELECT seq, entry FROM governance_records WHERE seq IN (2, 3) ORDER BY seq');
+      const last = JSON.parse(rows[1].entry as string) as Record<string, unknown>;
+      // A fork: record 4 names record 2 as the one before it, as if record 3 were not there.
+      const body = await freezeBy(alice, ALICE, 'forked');
+      const forged = JSON.stringify({ ...last, seq: 4, prev: linkOf(rows[0].entry as string), body });
+      await sql('INSERT INTO governance_records (seq, entry, sig) VALUES (4, $1, $2)', [
+        forged,
+        signEntry(deskPrivateKey(stolen.private), forged),
+      ]);
+      // A desk joining now has no pin of what it saw before: the link alone refuses the row.
+      const c = await openTeamDesk(url, cleanup);
+      await expect(c.store.read()).rejects.toThrow(/record 4 is refused as tampering: it does not follow the record before it/);
+      expect((await a.store.audit()).refused).toEqual({
+        seq: 4,
+        reason: expect.stringMatching(/^it does not follow the record before it/),
+      });
+      await refusedByBoth(/record 4 is refused as tampering: it does not follow the record before it/);
+    });
+
     it('refuses a record edited by SQL', async () => {
       await sql(`UPDATE governance_records SET entry = replace(entry, '"reason":"first"', '"reason":"fiRst"') WHERE seq = 2`);
       await refusedByBoth(/record 2 is refused as tampering: its desk's signature does not verify/);
