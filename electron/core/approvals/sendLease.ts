@@ -11,7 +11,9 @@ export const LEASE_MARGIN_MS = 1_000;
 /** A lease too short to carry the attempt: the write waits (the executor keeps it) for the next renewal. */
 export class LeaseTooShortError extends Error {
   constructor(leftMs: number, neededMs: number) {
-    super(`its send lease runs ${Math.round(leftMs)} ms more, less than the ${Math.round(neededMs)} ms its attempt may take; it waits for a longer lease`);
+    super(
+      `its send lease runs ${Math.round(leftMs)} ms more, less than the ${Math.round(neededMs)} ms its attempt may take; it waits for a longer lease`,
+    );
     this.name = 'LeaseTooShortError';
   }
 }

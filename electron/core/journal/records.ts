@@ -44,7 +44,12 @@ const cancelled = z.strictObject({ type: z.literal('cancelled'), intent: IntentI
  * Written (and fsync'd) before the request leaves: without it the request certainly never left. `deadline`
  * is when the client aborts it and after which it never leaves the queue (older journals lack it).
  */
-const sent = z.strictObject({ type: z.literal('sent'), intent: IntentId, attempt: z.number().int().min(1), deadline: z.iso.datetime().optional() });
+const sent = z.strictObject({
+  type: z.literal('sent'),
+  intent: IntentId,
+  attempt: z.number().int().min(1),
+  deadline: z.iso.datetime().optional(),
+});
 /**
  * The outcome is not known. `until`: before it, an attempt may still reach the exchange, so "absent"
  * proves nothing (docs/failure-modes.md §In doubt). Attempt 0: an earlier run or desk may have sent it.

@@ -35,11 +35,19 @@ export async function undoCopies(client: WriteClient, v: IntentView, l: Found, r
         { method: 'DELETE', path: `/withdrawals/${encodeURIComponent(copy.id)}`, priority: 'action' },
         CancelledWithdrawal,
       );
-      note('cancel_asked', answer.status, `a second withdrawal under id ${v.client_id} (status ${copy.status}): the desk asked the exchange to cancel it`);
+      note(
+        'cancel_asked',
+        answer.status,
+        `a second withdrawal under id ${v.client_id} (status ${copy.status}): the desk asked the exchange to cancel it`,
+      );
     } catch (e) {
       const f = classifyFailure(e);
       left++;
-      note('left', copy.status, `a second withdrawal under id ${v.client_id} (status ${copy.status}); its cancellation failed: ${f.kind === 'refused' ? `${f.label}: ${f.message}` : f.reason}`);
+      note(
+        'left',
+        copy.status,
+        `a second withdrawal under id ${v.client_id} (status ${copy.status}); its cancellation failed: ${f.kind === 'refused' ? `${f.label}: ${f.message}` : f.reason}`,
+      );
     }
   }
   return left;

@@ -386,7 +386,8 @@ export class WriteExecutor {
         type: 'unconfirmed',
         intent: v.id,
         attempt: 0,
-        reason: 'approved before this run of the desk took it up (a restart, a restored folder or a send lease taken over): an earlier attempt may still reach the exchange',
+        reason:
+          'approved before this run of the desk took it up (a restart, a restored folder or a send lease taken over): an earlier attempt may still reach the exchange',
         until: new Date(inheritedDoubtEnd(this.now(), this.doubt)).toISOString(),
       });
       return;
