@@ -1,5 +1,5 @@
 // Display of decimal strings, apart from shared/money.ts so that a page that only shows figures loads no
-// arithmetic and no schema library before its first paint (issue 25).
+// arithmetic and no schema library before its first paint (docs/performance.md §Opening the desk).
 
 /** Groups the integer digits of a decimal string for display ("1234567.5" -> "1,234,567.5"); the digits stay exact. */
 export function groupDigits(s: string): string {

@@ -44,7 +44,7 @@ export const HistoryPageRequest = z.strictObject({
 });
 export type HistoryPageRequest = z.input<typeof HistoryPageRequest>;
 
-/** Whether an outflow was sent by this desk (§ "Outflows the desk did not send" of issue 10). */
+/** Whether an outflow was sent by this desk (docs/histories.md §Not sent by this desk). */
 export const UnsentFlag = z.object({
   state: z.enum(['flagged', 'acknowledged']),
   flagged_at: z.number(),

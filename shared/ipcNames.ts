@@ -3,7 +3,7 @@ import type { ChannelName, DeskApi, DeskTransport, EventName } from './ipc.ts';
 // The contract's channel and event names without their schemas. The window needs the names before its
 // first paint (one method per channel, one subscription per event) but none of the schemas: building
 // every zod schema of the contract at import time was most of the window's start-up script time, ahead
-// of anything drawn (issue 25). The typecheck holds these lists to shared/ipc.ts's channels and events
+// of anything drawn (docs/performance.md §Opening the desk). The typecheck holds these lists to shared/ipc.ts's channels and events
 // both ways: a channel added there and not here fails `npm run typecheck` with its name. The preload
 // and the web desk build the window's DeskApi from here.
 

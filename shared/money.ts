@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { amountProblem, isDecimalString } from './decimal.ts';
 
 // The arithmetic lives in shared/decimal.ts and the display in shared/digits.ts, without zod, for the
-// pages that compute or show figures before their first paint (issue 25); the wire's schemas live here.
+// pages that compute or show figures before their first paint (docs/performance.md §Opening the desk); the wire's schemas live here.
 export * from './decimal.ts';
 export { groupDigits } from './digits.ts';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// The rebalance channels' shapes (issue 14): what is in scope, targets, the plan as the core computed it
+// The rebalance channels' shapes (docs/rebalance.md): what is in scope, targets, the plan as the core computed it
 // from balances it read itself (never from figures the window sends), named templates, and the batch's
 // progress and report.
 

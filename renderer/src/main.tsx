@@ -25,7 +25,7 @@ const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false,
 askEarly(openingEarlyReads);
 const desk = createDesk(deskApi(), Date.now, takeEarly);
 // A window that opens on the matrix asks for it now, while the page's code loads: on a new start the core
-// answers at once from its cache, and nothing waits for the page to mount first (issue 25).
+// answers at once from its cache, and nothing waits for the page to mount first (docs/performance.md §Opening the desk).
 const onOverview = overviewCurrency(window.location.hash) !== null;
 const opening =
   prefetchOverview(queryClient, desk, window.location.hash) ??
@@ -35,14 +35,14 @@ if (opening) expectOpeningFigures();
 openEventsAfter(Promise.race([openingFigures(), new Promise<void>((r) => setTimeout(r, EVENTS_AT_THE_LATEST_MS))]));
 // The core's background work (the journal's reconciliation, the history's first sync, the exchange's load
 // of a kept matrix) waits for this, at most a second (electron/core/startUp.ts): its answers are checked in
-// the core's process, which on two cores took the processor from the first paint (issue 25).
+// the core's process, which on two cores took the processor from the first paint (docs/performance.md §Opening the desk).
 void openingFigures().then(() => desk.call('windowPainted', {}).catch(() => {}));
 
 async function draw(): Promise<void> {
   // A start on the Overview or the matrix draws that page in React's first render, with its figures already
   // asked, and the address names the page itself, not the index route that would redirect to it and render
   // again. In a CPU profile the shell was rendered alone, then the page's code evaluated and the whole
-  // rendered once more (issue 25).
+  // rendered once more (docs/performance.md §Opening the desk).
   const loaded = await openingPage(window.location.hash);
   if (onOverview && /^#?\/?$/.test(window.location.hash)) history.replaceState(null, '', '#/overview');
   const router = createDeskRouter(loaded);

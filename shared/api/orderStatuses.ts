@@ -1,5 +1,5 @@
 // Apart from shared/api/orders.ts (its schemas): the status words (statusWords.ts) are shown by pages
-// that paint before zod loads (issue 25).
+// that paint before zod loads (docs/performance.md §Opening the desk).
 
 /** `status` of an order record. §3.5 calls every state after `open` "finished" (the list filter). */
 export const ORDER_STATUSES = {

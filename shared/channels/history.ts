@@ -18,7 +18,7 @@ import {
 } from '../history.ts';
 import { IntentView } from './writes.ts';
 
-// History (issue 10): one page at a time from the core's cache; never a whole list.
+// History (docs/histories.md): one page at a time from the core's cache; never a whole list.
 
 export const historyChannels = {
   withdrawalsList: { request: HistoryPageRequest, response: WithdrawalPage },

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BatchView, PlanRequest, RebalancePlan, RebalanceScope, Template } from '../rebalance.ts';
 import { CsvExport } from '../csvExport.ts';
 
-// Rebalance (issue 14): plans come from balances the core reads; a plan runs only as an approved batch.
+// Rebalance (docs/rebalance.md): plans come from balances the core reads; a plan runs only as an approved batch.
 
 export const rebalanceChannels = {
   /** The accounts a rebalance of one currency may include, with what each holds now. */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { CurrencyPair, OrderBook, SpotOrder, SpotTrade, Ticker } from '../api/orders.ts';
 
-// Spot market (issue 16): read fresh from the exchange through the scheduler; `sub_uid` reads with that
+// Spot market (docs/orders.md): read fresh from the exchange through the scheduler; `sub_uid` reads with that
 // sub-account's own key (the profile must hold it).
 
 const SpotPair = z.string().regex(/^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/, 'a currency pair such as BTC_USDT');

@@ -41,7 +41,7 @@ export const statusChannels = {
   },
   /**
    * The window painted the figures of the page it opened on (or said why it could not): the core's
-   * background work held back for that paint may start (issue 25): the journal's reconciliation, the
+   * background work held back for that paint may start (docs/performance.md §Opening the desk): the journal's reconciliation, the
    * history's first sync and the exchange's load of the kept figures it shows.
    */
   windowPainted: {

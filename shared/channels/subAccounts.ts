@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { IncidentRun, IncidentView, ManagedKey, ManagedSubAccount, UidRequest } from '../incident.ts';
 
-// Sub-account management (issue 28). Each act (lock, unlock, a key made or disabled, a sub-account made)
+// Sub-account management (docs/sub-accounts.md). Each act (lock, unlock, a key made or disabled, a sub-account made)
 // is drafted through approvalsDraft like any write; these channels read, and draft the incident sequence.
 
 export const subAccountsChannels = {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-// Joining a team store from Settings (issue 27). The password goes to the core and never comes back.
+// Joining a team store from Settings (docs/team.md §Founding and joining). The password goes to the core and never comes back.
 
 export const TeamConnectionTest = z.discriminatedUnion('reached', [
   z.object({

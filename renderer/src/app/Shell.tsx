@@ -17,7 +17,7 @@ import { useReportActivity } from './useReportActivity.ts';
 
 const HISTORY_PAGE = PAGES.find((p) => p.path === 'withdrawals')!;
 
-// A locked vault is the rare start: the lock screen's form code stays out of the first paint (issue 25).
+// A locked vault is the rare start: the lock screen's form code stays out of the first paint (docs/performance.md §Opening the desk).
 const LockScreen = lazy(() => withWords(import('../features/lock/LockScreen.tsx')).then((m) => ({ default: m.LockScreen })));
 
 /** The frame around every page: the sidebar, the page in view, and the status bar; or the lock screen. */
@@ -35,7 +35,7 @@ export function Shell() {
   useLayoutEffect(() => holdIdleWork(moving), [moving]);
   const locked = vault.data?.locked ?? false;
   // The histories are where an operator goes from the Overview: their code is fetched at the first idle
-  // moment, ahead of the charts, so that the click on the sidebar does not wait for it (issue 25). Not
+  // moment, ahead of the charts, so that the click on the sidebar does not wait for it (docs/performance.md §Opening the desk). Not
   // before the opening page has shown its figures (openingReads.ts).
   useEffect(() => {
     let live = true;

@@ -12,7 +12,7 @@ import { pageRoutes } from './router.tsx';
 
 // main.tsx: a start on the Overview loads the page's code and asks its figures before React renders,
 // so that the router's first render draws the total, not the shell alone and then, after a lazy load
-// of code that is already here, everything again (issue 25).
+// of code that is already here, everything again (docs/performance.md §Opening the desk).
 describe('the page a start opens on', () => {
   it("is drawn with its figures in the router's first render when its code is already loaded", async () => {
     const fake = fakeDesk(baseAnswers());

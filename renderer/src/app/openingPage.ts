@@ -7,7 +7,7 @@ import type { PagePath } from './paths.ts';
  * The code of the page a start opens on, for the router's first render (router.tsx, `loaded`): the Overview
  * (named in index.html) and the matrix (asked by the window's first script, opening.ts) are drawn with
  * the figures already asked, instead of the shell alone, a lazy load of code that is already here, and a
- * second render (issue 25). Should the code not load, nothing is handed over and the route's own lazy
+ * second render (docs/performance.md §Opening the desk). Should the code not load, nothing is handed over and the route's own lazy
  * load meets (and shows) the error.
  */
 export function openingPage(hash: string): Promise<Partial<Record<PagePath, ComponentType>>> {

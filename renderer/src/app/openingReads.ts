@@ -3,7 +3,7 @@ import type { DataRouter } from 'react-router';
 // A start asks for the figures of the page it opens on before React draws anything (main.tsx). The Shell
 // fetches the code of the page likely next only once that page has shown them (or said why not): the
 // window is idle while it waits for them, and that code (zod, the forms) would otherwise be fetched and
-// run ahead of the figures (issue 25). The core holds its background work back for them too (the
+// run ahead of the figures (docs/performance.md §Opening the desk). The core holds its background work back for them too (the
 // journal's reconciliation, the history's first sync, the exchange's load of kept figures): the window
 // says when they are shown (main.tsx, windowPainted). A start on another page asked nothing and waits
 // for nothing.

@@ -39,7 +39,7 @@ export function pageRoutes(loaded: Partial<Record<PagePath, ComponentType>> = {}
           path: 'sub-accounts/:uid',
           lazy: async () => ({ Component: keyedPage((await loadPage(subAccountsRoute, false)).Component, 'Sub-accounts') }),
         },
-        // The incident page of one sub-account (issue 28).
+        // The incident page of one sub-account (docs/sub-accounts.md).
         {
           path: 'sub-accounts/:uid/incident',
           lazy: async () => ({ Component: keyedPage((await loadPage(subAccountsRoute, false)).Component, 'Sub-accounts') }),

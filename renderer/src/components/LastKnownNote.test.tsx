@@ -2,7 +2,7 @@ import { render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LastKnownNote } from './LastKnownNote.tsx';
 
-// The note is drawn in the frame of the window's first figures (issue 25): the first Intl formatter a
+// The note is drawn in the frame of the window's first figures (docs/performance.md §Opening the desk): the first Intl formatter a
 // page builds loads the locale's data, tens of milliseconds in a CPU profile of that start. It says the
 // time and the age without one.
 

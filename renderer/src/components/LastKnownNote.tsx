@@ -3,7 +3,7 @@ import { useNow } from './useNow.ts';
 
 // No Intl here (Intl.RelativeTimeFormat; dates: localTime.ts): its first formatter in a page loads the
 // locale's data, 20 to 45 ms in a CPU profile of the window's start, inside the frame that paints the first
-// figures (issue 25). The words are English as the rest of the desk.
+// figures (docs/performance.md §Opening the desk). The words are English as the rest of the desk.
 
 const UNITS: Array<[string, number]> = [
   ['day', 86_400_000],

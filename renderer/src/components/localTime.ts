@@ -1,7 +1,7 @@
 // Times as the desk shows them: local time, year first, 24-hour ("2026-11-27 14:05:09"). One form on every
 // page whatever the operator's locale, since "11/12" is a day in one country and a month in another; and no
 // Intl, whose first date formatter in a page loads the locale's data: 20 to 45 ms in CPU profiles, inside
-// whichever interaction called it first (the total's "fetched" time landed in the first click, issue 25).
+// whichever interaction called it first (the total's "fetched" time landed in the first click, docs/performance.md §Opening the desk).
 
 const two = (n: number) => String(n).padStart(2, '0');
 

@@ -2,7 +2,7 @@ import { startTransition, useEffect, useState } from 'react';
 
 // Work an operator does not wait for (the Overview's charts, the code of the page likely next) runs when
 // the window is idle, one piece per idle period, so that a click on the sidebar never waits behind it
-// (issue 25). A piece whose page is left before its turn never runs.
+// (docs/performance.md §Opening the desk). A piece whose page is left before its turn never runs.
 
 const waiting: Array<() => void> = [];
 let scheduled = false;
@@ -31,7 +31,7 @@ function pump(): void {
 /**
  * Holds the pieces while the window moves to another page (the shell, while the router loads it): the
  * window is idle then, waiting for the next page's code and figures, and the page being left would load
- * and draw its charts in the time the next one needs to paint (issue 25). Leaving it cancels its pieces.
+ * and draw its charts in the time the next one needs to paint (docs/performance.md §Opening the desk). Leaving it cancels its pieces.
  */
 export function holdIdleWork(hold: boolean): void {
   held = hold;
@@ -68,7 +68,7 @@ export function useAfterIdle(load: () => Promise<unknown>): boolean {
         void load().then(() => {
           // As a transition: React draws the chart in slices that give way to the operator's input. A
           // plain update drew it in one task of 100-600 ms on a busy machine, and a click on the sidebar
-          // during it, the next page's first rows with it, waited for the whole chart (issue 25).
+          // during it, the next page's first rows with it, waited for the whole chart (docs/performance.md §Opening the desk).
           if (live) cancel = whenIdle(() => startTransition(() => setReady(true)));
         });
       });

@@ -1,5 +1,5 @@
 // zod's messages in words (shared/zodWords.ts) are installed by importing them. The window's start no
-// longer imports the contract's schemas, which did (issue 25): code that checks with zod is loaded
+// longer imports the contract's schemas, which did (docs/performance.md §Opening the desk): code that checks with zod is loaded
 // through this, so that the words are in place before its first check.
 
 /** `load`, answered once zod's words are installed too. */

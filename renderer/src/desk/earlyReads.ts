@@ -4,7 +4,7 @@ import { createWebDesk } from './webDesk.ts';
 // The reads of a start's first paint are sent by the window's first script (renderer/src/opening.ts), a
 // few kilobytes that run as soon as they are fetched, instead of once React, the router and the boot's
 // code have been evaluated: a CPU profile of a start showed 100-150 ms of that evaluation before the first
-// read left (issue 25). The answers wait here, and the app's own call of the same read takes them (once),
+// read left (docs/performance.md §Opening the desk). The answers wait here, and the app's own call of the same read takes them (once),
 // so that they go through the same path as any answer: DeskProvider's call, the query cache, the page.
 // This module is shared by both entries, so both see one instance of it.
 

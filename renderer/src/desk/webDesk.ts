@@ -22,7 +22,7 @@ export const HOST_DOWN = "The desk's host does not answer. Is `npm start` still 
  * Reads that go on connections of their own. A browser gives a page at most six connections to its host,
  * one holds the event stream, and the Overview's reads of the exchange hold theirs for as long as the
  * exchange takes (0.5 s on a busy machine): a click on Withdrawals then waited for one to free before its
- * first page was even sent (issue 25). A request without credentials is pooled apart from those with
+ * first page was even sent (docs/performance.md §Long lists). A request without credentials is pooled apart from those with
  * them (the browser keys its connections by it); the desk's token travels in a header, never in a cookie,
  * so these reads need none. The lists and a row's detail are answered from the desk's own cache at once.
  * So is the window's word that it painted its first figures, which the core's background work waits for
@@ -71,7 +71,7 @@ let firstPaint: Promise<void> = Promise.resolve();
  * The window's first stream waits for this (main.tsx: the opening page's figures shown, or a bound). The
  * first listeners subscribe in the first render's effects, before the window's first paint; the stream
  * opened there, and what it brought, took a fifth of a new window's processor before the Sub-accounts
- * matrix showed (issue 25: CPU profiles of `npm run bench -- ui-subaccounts` from a new process, 312
+ * matrix showed (docs/performance.md §Opening the desk: CPU profiles of `npm run bench -- ui-subaccounts` from a new process, 312
  * against 238 ms). An event the core sends meanwhile is missed as one sent before any window connected
  * is: the pages that wait for one also ask again.
  */

@@ -4,7 +4,7 @@ import { withWords } from '../../components/withWords.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
 
 // The forms check with zod: they load when one is opened, so that the Withdrawals list above which this
-// panel sits is not held up by the schema library (issue 25).
+// panel sits is not held up by the schema library (docs/performance.md §Opening the desk).
 const WithdrawForm = lazy(() => withWords(import('./WithdrawForm.tsx')).then((m) => ({ default: m.WithdrawForm })));
 const UidTransferForm = lazy(() => withWords(import('./UidTransferForm.tsx')).then((m) => ({ default: m.UidTransferForm })));
 

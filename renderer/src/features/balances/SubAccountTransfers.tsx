@@ -5,7 +5,7 @@ import { figure } from './format.ts';
 const SHOWN = 50;
 
 /**
- * The sub-account's main/sub transfers from the history cache (issue 10's transfersList, searched by uid
+ * The sub-account's main/sub transfers from the history cache (the history's transfersList, docs/histories.md; searched by uid
  * and kept to rows whose sub_account is exactly this one). Its withdrawals are not in the main account's
  * cache: they need the sub-account's own key.
  */

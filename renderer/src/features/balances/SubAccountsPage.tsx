@@ -26,7 +26,7 @@ import './balances.css';
 import { OrdersLink } from '../orders/index.ts';
 import { DeskError } from '../../desk/desk.ts';
 
-// Forms (a new sub-account, locking one) load after the matrix's first paint, not before it (issue 25).
+// Forms (a new sub-account, locking one) load after the matrix's first paint, not before it (docs/performance.md §Opening the desk).
 // The forms check with zod: their code loads once the opening figures have been shown (or said why not)
 // and the window is idle, so that it never races the matrix's first paint (e2e/balancesRestart.e2e.ts).
 const loadForms = () => openingFigures().then(() => withWords(import('../subaccounts/index.ts')));
@@ -40,7 +40,7 @@ const BODY_PX = 560;
 /**
  * Rows drawn beyond the view on each side, for a smooth scroll: none until the first figures are painted.
  * In a window's first seconds the rows are most of the first render's work; the twelve on each side that
- * nobody sees yet took a seventh of the window's processor before the matrix showed (issue 25:
+ * nobody sees yet took a seventh of the window's processor before the matrix showed (docs/performance.md §Opening the desk:
  * `npm run bench -- ui-subaccounts` from a new process, CPU profiles of the page, 265 against 309 ms).
  */
 const OVERSCAN = 12;
@@ -83,7 +83,7 @@ export function SubAccountsPage() {
     overscan,
     // The rows of the first commit: the box's own height until it is measured, so that figures already asked
     // for (a start on this page) are drawn by the first render. The window's height stood in before, and its
-    // measure drew every row again (issue 25).
+    // measure drew every row again (docs/performance.md §Opening the desk).
     initialRect: { width: 0, height: BODY_PX },
   });
   const items = virtualizer.getVirtualItems();
@@ -178,7 +178,7 @@ export function SubAccountsPage() {
     }),
   ];
   // The table's rows are those in view only (each holds its position in the matrix): a row model of every
-  // sub-account was built again at each render, 1,000 rows for the 40 drawn (issue 25).
+  // sub-account was built again at each render, 1,000 rows for the 40 drawn (docs/performance.md §Opening the desk).
   const first = items[0]?.index ?? 0;
   const inView = useMemo(() => Array.from({ length: items.length }, (_, i) => first + i), [first, items.length]);
   const table = useReactTable({ data: inView, columns, getCoreRowModel: getCoreRowModel() });
@@ -186,7 +186,7 @@ export function SubAccountsPage() {
 
   // The benchmark's finish line: real figures painted for the first complete page (cached or the exchange's).
   // Asked for at the commit, the frame's callback runs in the frame that paints those rows; asked for after
-  // the passive effects, it ran a frame later (issue 25: 35 to 70 ms after the paint in a trace).
+  // the passive effects, it ran a frame later (docs/performance.md §Opening the desk: 35 to 70 ms after the paint in a trace).
   const painted = page?.status.state === 'ready' && count > 0 && matrix.rowAt(0) !== undefined;
   const source = page?.status.source ?? null;
   useLayoutEffect(() => {

@@ -4,7 +4,7 @@ import { SubAccountsPage } from './SubAccountsPage.tsx';
 import { useIncidentUid, useSubAccountUid } from './route.ts';
 
 // The matrix is what a start on this address paints first: one sub-account's page and its incident page
-// (forms, their schemas) load only when asked for (issue 25).
+// (forms, their schemas) load only when asked for (docs/performance.md §Opening the desk).
 const SubAccountDetail = lazy(() => withWords(import('./SubAccountDetail.tsx')).then((m) => ({ default: m.SubAccountDetail })));
 const IncidentPage = lazy(() => withWords(import('../subaccounts/index.ts')).then((m) => ({ default: m.IncidentPage })));
 

@@ -6,7 +6,7 @@ import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { SubAccountsPage } from './SubAccountsPage.tsx';
 
 // The matrix's first render draws the rows in view only; the rows around them, for a smooth scroll, come
-// after the frame that paints the first figures (issue 25: they were a seventh of a new window's work).
+// after the frame that paints the first figures (docs/performance.md §Opening the desk: they were a seventh of a new window's work).
 
 /** The rows drawn, by their totals' test ids. */
 const drawn = () => document.querySelectorAll('[data-testid^="row-total-"]').length;

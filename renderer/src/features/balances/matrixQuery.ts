@@ -8,7 +8,7 @@ import { BLOCK, blockRequest, FIRST_VIEW, type MatrixView } from './firstReads.t
 // One block of the matrix as a query, the same for the page and for the ask the window makes before
 // React has drawn anything: a window opened on #/sub-accounts asks its first block while the page's
 // code loads and renders, so that the core's answer (at once, from its cache, on a new start) is there
-// when the page mounts (issue 25).
+// when the page mounts (docs/performance.md §Opening the desk).
 
 const LOADING_POLL_MS = 1000;
 const JUST_ASKED_MS = 1000;

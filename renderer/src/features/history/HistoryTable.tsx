@@ -42,7 +42,7 @@ function track<R>(c: Column<R>): string {
 /**
  * The list's box: the window's height less the page's header, filters and foot, never under MIN_BOX_PX.
  * Set here rather than in the style sheet, so that the first render draws the rows it shows (a render for
- * the window's height took a third of its rows away again after the measure; issue 25).
+ * the window's height took a third of its rows away again after the measure; docs/performance.md §Long lists).
  */
 const BOX_BELOW_PX = 330;
 const MIN_BOX_PX = 300;

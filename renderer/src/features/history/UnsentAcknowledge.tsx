@@ -1,4 +1,4 @@
-// Loaded by UnsentPanel only when there is something to acknowledge: it checks with zod (issue 25).
+// Loaded by UnsentPanel only when there is something to acknowledge: it checks with zod (docs/performance.md §Long lists).
 import { useId } from 'react';
 import { channels } from '../../../../shared/ipc.ts';
 import type { UnsentItem } from '../../../../shared/history.ts';

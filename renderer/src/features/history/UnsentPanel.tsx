@@ -6,7 +6,7 @@ import { withWords } from '../../components/withWords.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
 
 // The list draws without the schema library; the note's form, which checks with zod, loads once there is
-// something to acknowledge, so the Withdrawals page's rows never wait for it (issue 25).
+// something to acknowledge, so the Withdrawals page's rows never wait for it (docs/performance.md §Long lists).
 const Acknowledge = lazy(() => withWords(import('./UnsentAcknowledge.tsx')).then((m) => ({ default: m.Acknowledge })));
 
 /**

@@ -21,7 +21,7 @@ import './history.css';
 
 // The list paints from code that loads no schema library: the forms above it (a new withdrawal, the
 // acknowledgement of an outflow) check with zod and load when they are opened or have something to
-// acknowledge, not before the rows nor during the first interactions with them (issue 25).
+// acknowledge, not before the rows nor during the first interactions with them (docs/performance.md §Long lists).
 
 const COLUMNS: Column<WithdrawalRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.timestamp) },
@@ -83,7 +83,7 @@ export function WithdrawalsPage() {
   // The filters the page shows are its own state (listedView.ts: the controls show a change at once, the
   // list once its rows are in); the address follows once the rows under them are painted. The router's
   // address update renders the whole window again (a transition) and the browser asks for the window's
-  // icon again: done from the change itself, both came between the filter and its rows (issue 25:
+  // icon again: done from the change itself, both came between the filter and its rows (docs/performance.md §Long lists:
   // `npm run bench -- ui` run twice each way, alternately, the filter's median went from 74.5 to 64 ms).
   // The address is written from the filters in force when it is written, so a second change made before
   // it is written (status, then currency) is kept with the first.

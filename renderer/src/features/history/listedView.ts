@@ -6,7 +6,7 @@ import { usePrefetchFirstPage } from './queries.ts';
 // moves to it when its first page is in. Rendered at the change itself, the list redrew its old rows
 // marked stale (a render and a paint of the whole table) in the tasks that then had to take in the new
 // rows' answer: in a Chromium trace of `npm run bench -- ui`'s filter, the host wrote its answer 2 ms
-// after the ask and the window read it 17 ms after, behind that render and paint (issue 25).
+// after the ask and the window read it 17 ms after, behind that render and paint (docs/performance.md §Long lists).
 
 /**
  * How long a choice waits for its rows before the list shows the previous ones marked stale: past a

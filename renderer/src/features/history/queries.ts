@@ -62,7 +62,7 @@ export const FIRST_SORT: HistorySort = { by: 'time', dir: 'desc' };
 
 /**
  * The first page of a list as its page opens it (no filter but those of the address, newest first),
- * asked from the click on the sidebar's link: the core reads it while the page's code loads (issue 25).
+ * asked from the click on the sidebar's link: the core reads it while the page's code loads (docs/performance.md §Long lists).
  */
 export function prefetchFirstPage(qc: QueryClient, desk: Desk, kind: HistoryKind, filters: HistoryFilters = {}): Promise<void> {
   return qc.prefetchQuery(pageQuery(desk, kind, filters, FIRST_SORT, 0));

@@ -3,7 +3,7 @@ import { useLayoutEffect, useState, type RefObject } from 'react';
 // Which rows of a long list of equal-height rows are in view: worked out from the scroll position in a
 // few operations, whatever the list's length. A general virtualizer measured every row (100,000
 // entries built again at each change of the list's length: the first render, every filter and its
-// undoing) in the very task that painted the rows (issue 25).
+// undoing) in the very task that painted the rows (docs/performance.md §Long lists).
 
 /** Rows `first` to `last` (inclusive; last < first when there is none) with `overscan` rows either side. */
 export function rowsInView(

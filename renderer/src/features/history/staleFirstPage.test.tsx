@@ -9,7 +9,7 @@ import { STALE_AFTER_MS } from './listedView.ts';
 import { WithdrawalsPage } from './WithdrawalsPage.tsx';
 
 // While the rows of a new filter or sort are asked, the list keeps the rows it shows rather than emptying
-// and filling again (issue 25: two rebuilds of the rows between a filter and its rows); it moves to the
+// and filling again (docs/performance.md §Long lists: two rebuilds of the rows between a filter and its rows); it moves to the
 // new rows in one change when they come quickly, and marks the old ones stale when they are late.
 
 const ROWS = [

@@ -9,7 +9,7 @@ import { WithdrawalsPage } from './WithdrawalsPage.tsx';
 
 // The Withdrawals page keeps its filters in the address (back, forward and reload keep the view). The
 // address follows the rows: it is written once the rows under the new filters are painted, so that the
-// router's re-render of the window does not come between a filter and its rows (issue 25).
+// router's re-render of the window does not come between a filter and its rows (docs/performance.md §Long lists).
 
 const row = (i: number, status: string, currency = 'USDT') =>
   withdrawalRow({ id: `w${900 + i}`, timestamp: String(1_795_600_000 - i * 60), status, currency });

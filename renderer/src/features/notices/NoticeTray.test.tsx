@@ -7,7 +7,7 @@ import { baseAnswers } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { NoticeTray } from './NoticeTray.tsx';
 
-// Issue 23 item 2: an in-app notice always, kept until read. The core keeps the notices; a `notify`
+// docs/histories.md §Notifications and notices: an in-app notice always, kept until read. The core keeps the notices; a `notify`
 // event makes the tray read them again, and "Mark all read" asks the core to mark them.
 
 describe('the notice tray', () => {

@@ -62,7 +62,7 @@ describe('Overview page', () => {
 
   it('says when the total was fetched only once it is known, never "fetched —", and builds no Intl formatter', async () => {
     // The fresh total arrives while the operator may be clicking elsewhere: the locale's data loaded by a
-    // first Intl date formatter would land in that click (issue 25).
+    // first Intl date formatter would land in that click (docs/performance.md §Opening the desk).
     const made = vi.fn();
     vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(made);
     vi.spyOn(Date.prototype, 'toLocaleString').mockImplementation(made);

@@ -59,7 +59,7 @@ export default function OverviewPage() {
 /**
  * The page below the address's currency, drawn again only when that currency or its own reads change.
  * The router's search-params hook draws its user again at every navigation, this page's own leaving
- * included: the figures and both charts were drawn again inside the click that left them (issue 25).
+ * included: the figures and both charts were drawn again inside the click that left them (docs/performance.md §Opening the desk).
  */
 const OverviewFigures = memo(function OverviewFigures({
   currency,

@@ -5,7 +5,7 @@ import { baseAnswers } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import OverviewPage from './OverviewPage.tsx';
 
-// The Overview's charts never stand between the operator and the next click (issue 25): they are drawn
+// The Overview's charts never stand between the operator and the next click (docs/performance.md §Opening the desk): they are drawn
 // after the figures, once the window is idle, and not at all when the page is left before that.
 
 let idle: Array<() => void> = [];

@@ -5,7 +5,7 @@ import { overviewCurrency } from './firstReads.ts';
 
 /**
  * A start opens on the Overview: its last known total and the exchange's are asked for while the page's
- * code still loads, so that the first render already has the figures to paint (issue 25). The window's
+ * code still loads, so that the first render already has the figures to paint (docs/performance.md §Opening the desk). The window's
  * first script sent the local ones already (firstReads.ts); these calls take their answers. Another page
  * in the address asks nothing here. The page's own code is loaded beside them (app/openingPage.ts).
  * Answers when the profile and both totals are in (null when nothing was asked).

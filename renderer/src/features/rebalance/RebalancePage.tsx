@@ -10,7 +10,7 @@ import { PlanView } from './PlanView.tsx';
 import { accountName, applyTemplate, keyOf, rowsOf, type Row } from './targets.ts';
 import { renamedOf, requestOf, TARGETS_DEFAULTS, targetsFormSchema, type Action, type TargetsValues } from './targetsForm.ts';
 
-// Rebalance (issue 14): choose a currency and the accounts in scope, set targets (or a preset, or a
+// Rebalance (docs/rebalance.md): choose a currency and the accounts in scope, set targets (or a preset, or a
 // template), see the plan the core makes from balances it reads itself, submit it for approval as one
 // batch, then follow it. Nothing moves before the batch is signed in the confirmation window.
 

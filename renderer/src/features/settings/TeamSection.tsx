@@ -4,7 +4,7 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 
-// Team mode (issue 27): the team store this desk shares its approvals through. A connection test says
+// Team mode (docs/team.md): the team store this desk shares its approvals through. A connection test says
 // what is there; an empty store is founded with this desk's records (its first operator vouches in the
 // confirmation window), a team's store is joined once the operator has compared its founding record with
 // the founding desk's. The password is sent to the core and never shown back.
