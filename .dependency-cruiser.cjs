@@ -1,4 +1,4 @@
-// The import rules of DESIGN.md. `npm test` runs this; e2e/importRules.test... proves a broken rule fails it.
+// The import rules of docs/architecture.md §Import rules. `npm test` runs this; e2e/importRules.test... proves a broken rule fails it.
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -71,7 +71,7 @@ module.exports = {
     {
       name: 'features-through-index',
       comment:
-        "a renderer feature imports another feature only through that feature's index.ts, so each folder says what it offers, or its panels.ts: what other pages draw before any schema is loaded (issue 25)",
+        "a renderer feature imports another feature only through that feature's index.ts, so each folder says what it offers, or its panels.ts: what other pages draw before any schema is loaded (docs/performance.md §Opening the desk)",
       severity: 'error',
       from: { path: '^renderer/src/features/([^/]+)/' },
       to: {

@@ -4,7 +4,7 @@ import { defineConfig, type HtmlTagDescriptor, type Plugin } from 'vite';
 
 /**
  * A start opens on the Overview: its chunk (and what it imports) is fetched with the boot's own files,
- * named in index.html, instead of after the boot's code has run and asked for it (issue 25). Only the
+ * named in index.html, instead of after the boot's code has run and asked for it (docs/performance.md §Opening the desk). Only the
  * window's page (index.html), not the confirmation page; after the page's own tags, so
  * that its Content-Security-Policy comes first.
  */

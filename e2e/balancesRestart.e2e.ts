@@ -10,7 +10,7 @@ import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts
 import { sandboxAdmin, sandboxPost } from './sandboxApi.ts';
 import { holdBootChunk } from './heldBoot.ts';
 
-// The returning operator (issue 25): the desk is closed and started again on the same home, as the next
+// The returning operator (docs/performance.md §Opening the desk): the desk is closed and started again on the same home, as the next
 // `npm start` does. The Sub-accounts page paints the last known figures at once, says they are that and
 // how old, and shows the exchange's once they arrive; meanwhile money moved, so the two differ.
 

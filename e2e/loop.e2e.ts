@@ -6,7 +6,7 @@ import { createFirstOperator, openWindows, signTicket, waitingTicket } from './c
 import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
 import { caughtNotifications, catchNotifications } from './notifications.ts';
 
-// Issue 23 item 1 and 2: a withdrawal drafted on the Withdrawals page is followed on that page, after
+// docs/histories.md §Notifications and notices: a withdrawal drafted on the Withdrawals page is followed on that page, after
 // its signature, to its final status, with a link to its record; and the operator is told it finished
 // (the browser's notification under the web host, and the in-app notices, kept until read).
 

@@ -45,7 +45,7 @@ const [main, , ...preloads] = await Promise.all([
     logLevel: 'warning',
   }),
   // `npm start` runs the launcher built too: under tsx, each module was compiled as the desk started and
-  // the web host's first answers (a new process's window) came 100-150 ms later (issue 25).
+  // the web host's first answers (a new process's window) came 100-150 ms later (docs/performance.md §Opening the desk).
   build({
     entryPoints: ['electron/start.ts'],
     outfile: 'dist/start/start.mjs',

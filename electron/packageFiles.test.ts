@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageContents, type PackageContents } from './packageFiles.ts';
 
-// An installed desk holds only the files packageContents lists (issue 26). They are copied to a folder
+// An installed desk holds only the files packageContents lists (docs/packaging.md). They are copied to a folder
 // of their own, and what the app would load is loaded from there: a file the list left out fails here,
 // not on an operator's desktop. Runs on the build `npm test` makes before the tests.
 

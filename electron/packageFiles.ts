@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 
-// What an installed desk contains (issue 26), derived from the build's output rather than listed by
+// What an installed desk contains (docs/packaging.md), derived from the build's output rather than listed by
 // hand: every built file the app loads (dist/, benchmarks and `npm start`'s launcher aside), its
 // package.json, and the packages its bundles still import (dist/externals.json, written by
 // electron/build.ts) with the packages those need at run time. No TypeScript source and no dev

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { SandboxChild, SandboxSpawner } from './sandbox-process.ts';
 
-// The Sandbox in a packaged app (issue 26): the same bundle `npm start` runs under Node, started with
+// The Sandbox in a packaged app (docs/packaging.md): the same bundle `npm start` runs under Node, started with
 // Electron's utilityProcess. A packaged app's binary cannot run as plain Node (its runAsNode fuse is
 // off), and a utility process needs no such fuse: it is a Node environment Electron starts and stops.
 

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { inputsHash } from './inputsHash.ts';
 
-// The Sandbox as one JavaScript file (issue 26): `npm start`, the tests and the benchmarks run it under
+// The Sandbox as one JavaScript file (docs/packaging.md): `npm start`, the tests and the benchmarks run it under
 // Node, and a packaged app runs the same file in Electron's utility process. Its native module
 // (better-sqlite3) stays outside, loaded from the package (or the copy built for Electron's ABI).
 

@@ -110,7 +110,7 @@ export async function startSandbox(config: SandboxConfig): Promise<RunningSandbo
       read_only: seed.readOnly,
       sub_accounts: seed.subAccounts,
     };
-    // Sandbox keys guard play money on loopback: the one place a key is kept in clear (DESIGN.md).
+    // Sandbox keys guard play money on loopback: the one place a key is kept in clear (docs/architecture.md §Persistence).
     // Rewritten on every start, since the port may change; the keys and token come from the store.
     const credentialsPath = join(config.dataDir, 'credentials.json');
     writeFileSync(credentialsPath, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });

@@ -47,7 +47,7 @@ describe.skipIf(process.platform === 'win32')('the Sandbox store on disk', () =>
   });
 });
 
-// Issue 25: the Sandbox's memory grew by the 16 MB page cache better-sqlite3 builds SQLite with, filled
+// docs/performance.md §Sandbox memory: the Sandbox's memory grew by the 16 MB page cache better-sqlite3 builds SQLite with, filled
 // as its records grew. A read of a store far larger than the bound shows what the cache keeps.
 describe.skipIf(process.platform !== 'linux')('the Sandbox store in memory', () => {
   it('keeps at most its page-cache bound of a 24 MB store it reads through', () => {

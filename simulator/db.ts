@@ -270,7 +270,7 @@ function privateStore(dataDir: string): string {
 
 /**
  * The store's page cache, in KiB (SQLite's own default). better-sqlite3 builds SQLite with 16 MB, which
- * a Sandbox under load fills as its records grow and keeps for its life: issue 25's mixed load grew by
+ * a Sandbox under load fills as its records grow and keeps for its life: the sandbox benchmark's mixed load grew by
  * 16 MB that way over 5 minutes, with the V8 heap flat. The store is a local file the OS caches anyway; what
  * the Sandbox reads again and again (accounts, balances, keys, the newest records) fits in 2 MB.
  */

@@ -1,7 +1,7 @@
 import { AUTH_FAILURE_LABELS } from '../shared/api/labels.ts';
 
 // Every failure is JSON {label, message} with a §7 label. The HTTP status per label is the Sandbox's
-// choice where §7 is silent (issue 3): the §5.9 labels 401, not-found cases 404, the rate limit 429,
+// choice where §7 is silent (docs/sandbox.md §Label → HTTP status): the §5.9 labels 401, not-found cases 404, the rate limit 429,
 // server faults 5xx, every other label 400 (METHOD_NOT_ALLOWED included). See simulator/README.md.
 const STATUS_BY_LABEL: Record<string, number> = {
   ...Object.fromEntries(AUTH_FAILURE_LABELS.map((l) => [l, 401])),

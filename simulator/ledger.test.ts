@@ -19,7 +19,7 @@ import { marketOf, type Market } from './market/service.ts';
 import { parsePlace } from './routes/orderParams.ts';
 import { seedWorld } from './world.ts';
 
-// The ledger's promise (issue 3): whatever sequence of transfers, withdrawals, cancellations, deposits,
+// The ledger's promise (docs/sandbox.md §Ledger): whatever sequence of transfers, withdrawals, cancellations, deposits,
 // life-cycle moves and conversions runs, each currency's sum over all accounts changes only by
 // deposits credited and withdrawals not returned, and no balance goes negative. The expectation is
 // computed from the deposit and withdrawal records, not from the ledger's own entries.

@@ -51,7 +51,7 @@ import type { VaultPort } from './vaultPort.ts';
  * check against their channel's schema again on the way out: the history lists (their row mapper reads
  * the core's SQLite) and the Sub-accounts matrix (valued from a load whose every answer the client
  * checked, or from a kept load that lastLoad.ts parsed again). A 100-row matrix block cost 18 ms to
- * check in a new process, and 3 to 12 after, on the path of the window's first paint (issue 25); the
+ * check in a new process, and 3 to 12 after, on the path of the window's first paint (docs/performance.md §Opening the desk); the
  * tests hold these answers to their schema instead (listAnswer.sandbox.test.ts, cached.sandbox.test.ts).
  */
 const BUILT_ANSWERS: ReadonlySet<string> = new Set<string>([...MAPPED_ANSWERS, 'balancesMatrix' satisfies ChannelName]);
@@ -275,7 +275,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   /**
    * A profile that opens reads its last known sub-account figures back and values them now, while the
    * window loads (in steps, between the window's requests), so that the Sub-accounts page paints them at
-   * its first ask (issue 25). Nothing goes to the exchange until a page asks.
+   * its first ask (docs/performance.md §Opening the desk). Nothing goes to the exchange until a page asks.
    */
   function openBalances(id: string): void {
     setImmediate(() => {

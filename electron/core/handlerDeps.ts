@@ -22,7 +22,7 @@ export interface HandlerDeps {
   vault: VaultPort | null;
   /** A request signed by the active profile's key, its answer checked against the record's schema. */
   call<S extends z.ZodType>(req: ApiRequest, schema: S): Promise<z.output<S>>;
-  /** The active profile's cached histories (issue 10). */
+  /** The active profile's cached histories (docs/histories.md). */
   history: HistoryService;
   log?: (line: string) => void;
   /** The active profile's balances (sub-account matrix, alerts, snapshots). */

@@ -7,7 +7,7 @@ import { openDesk } from './desk.ts';
 import { useSandbox } from './testkit/sandbox.ts';
 
 // A host opens the desk, listens, and answers the window's first reads before the core's start-up work
-// (issue 25, startUp.ts); what writes waits for that work, and what sends waits for the reconciliation
+// (docs/performance.md §Opening the desk, startUp.ts); what writes waits for that work, and what sends waits for the reconciliation
 // it starts. Every request to the exchange is seen on the wire (this process's fetch), not counted by the
 // desk itself.
 

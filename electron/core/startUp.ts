@@ -1,6 +1,6 @@
 import type { ChannelName } from '../../shared/ipc.ts';
 
-// A host opens the core and listens before the core's start-up work has run (issue 25): opening the
+// A host opens the core and listens before the core's start-up work has run (docs/performance.md §Opening the desk): opening the
 // active profile's journal (its verification and fsyncs), the reconciliation with the exchange, the
 // history's database and first sync, the approvals' store. Run at once, that work held the window's first
 // files and first reads behind it. Now only the reads below, which read small local files, are answered
@@ -39,7 +39,7 @@ export const FIRST_PAINT_AT_THE_LATEST_MS = 1_000;
  * of its first paint (windowPainted), which what the start-up sets going in the background waits for
  * (firstPaint: the journal's reconciliation, the history's first sync, the matrix's load of kept figures):
  * on two cores their answers, checked record by record in this process, took the processor from the
- * window's first paint (issue 25). A call that needs the start-up does not wait for that paint: such calls
+ * window's first paint (docs/performance.md §Opening the desk). A call that needs the start-up does not wait for that paint: such calls
  * hold the browser's six connections to the web host, and the window's word that it painted queued behind
  * them until the bound (`npm run bench -- ui`: a page a second late).
  */
@@ -105,7 +105,7 @@ export class StartUp {
   /**
    * The window painted its first figures (or said why it could not): what waited for that paint may run,
    * and the start-up runs now, while the operator reads them, rather than inside the first click that
-   * needs it (issue 25: `npm run bench -- ui`, the first Withdrawals page waited 40-90 ms for it).
+   * needs it (docs/performance.md §Opening the desk: `npm run bench -- ui`, the first Withdrawals page waited 40-90 ms for it).
    */
   windowPainted(): void {
     if (this.paintTimer) clearTimeout(this.paintTimer);

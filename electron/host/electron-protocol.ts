@@ -21,7 +21,7 @@ export interface ProtocolLike {
 export function registerAppScheme(protocol: Pick<ProtocolLike, 'registerSchemesAsPrivileged'>): void {
   // standard: origins and relative URLs work as on the web; secure: treated like https (no mixed content);
   // codeCache: V8 keeps the compiled renderer between starts, so a later start parses no script again
-  // before the first paint (issue 25; Electron's CustomScheme, needs standard).
+  // before the first paint (docs/performance.md §Opening the desk; Electron's CustomScheme, needs standard).
   protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, codeCache: true } }]);
 }
 

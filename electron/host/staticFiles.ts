@@ -69,7 +69,7 @@ export interface BuiltFile {
  * Every file the web host may serve, read once at its start: `root` from realRoot(), the same rules as
  * resolveStatic (inside the build folder, symlinks resolved, no source map). A start's window asks for
  * some twenty files while the core reads its caches in the same process; answered from memory, none
- * waits on two file-system calls behind that work (issue 25: they arrived 300 to 600 ms late).
+ * waits on two file-system calls behind that work (docs/performance.md §Opening the desk: they arrived 300 to 600 ms late).
  */
 export function readBuild(root: string): Map<string, BuiltFile> {
   const files = new Map<string, BuiltFile>();

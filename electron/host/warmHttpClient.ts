@@ -1,7 +1,7 @@
 // Node loads its HTTP client (undici) at a process's first fetch and compiles the WebAssembly parser it
 // reads answers with at the first answer: 60-80 ms of one core in a process just started. The core's
 // first fetch comes with its start-up, right after the window's first paint, where it held the first
-// click's requests up (issue 25: `npm run bench -- ui`, the first Withdrawals page 230-370 ms in the runs
+// click's requests up (docs/performance.md §Opening the desk: `npm run bench -- ui`, the first Withdrawals page 230-370 ms in the runs
 // whose click met it). One request to the host's own address, before the window is told where it is,
 // does that work while nothing waits for the host.
 

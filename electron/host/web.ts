@@ -28,7 +28,7 @@ export interface WebHostOptions {
   /**
    * Where the port is kept between starts (`npm start`: in the data folder). The host listens on the
    * same port again when it is free, so that the browser's cache of the app's files, which is kept per
-   * origin, serves the next start too (issue 25); on another port when it is taken.
+   * origin, serves the next start too (docs/performance.md §Opening the desk); on another port when it is taken.
    */
   portFile?: string;
 }

@@ -6,7 +6,7 @@ import { startWebHost } from './web.ts';
 
 // The window's icon is a build asset, named by its content and kept by the browser for good. Served from
 // the build's root without a lifetime, the browser asked for it again (and parsed it again, on the page's
-// thread) at every change of the address, a filter's included (issue 25). Reads the build `npm test` makes.
+// thread) at every change of the address, a filter's included (docs/performance.md §Opening the desk). Reads the build `npm test` makes.
 
 const BUILD = join(import.meta.dirname, '..', '..', 'dist', 'renderer');
 const core: Core = { invoke: async () => ({ ok: true as const, data: null }), subscribe: () => () => {}, close: async () => {} };

@@ -151,7 +151,7 @@ function keptUsed(db: DB, uid: string, currency: string, day: number): string | 
 /**
  * Daily amount already used by withdrawals of this UTC day that were not returned. Summing the day's
  * withdrawals on every check slowed GET withdraw_status 80 times after four minutes of a withdrawal
- * every 10 ms (11,636 to 146 a second; issue 25), and made every check allocate the whole day's
+ * every 10 ms (11,636 to 146 a second; docs/performance.md §The Sandbox), and made every check allocate the whole day's
  * amounts: the day's total is kept instead, summed from the rows the first time it is read, then moved
  * by each withdrawal made (createWithdrawal) and returned (enterStatus), in their transactions.
  */

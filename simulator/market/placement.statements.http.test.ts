@@ -8,7 +8,7 @@ import type { OrderRec } from './records.ts';
 import { fromScaled } from './scaled.ts';
 import { marketOf } from './service.ts';
 
-// What placements cost the store (issue 25: "a placement is one SQLite transaction of prepared
+// What placements cost the store (docs/performance.md §The Sandbox: "a placement is one SQLite transaction of prepared
 // statements"): the orders of one batch (db.ts inBatch) read each balance they change once and write it
 // once, adding in place, when the batch commits; both sides of a trade are one INSERT; each order is
 // written once per batch (an INSERT when it is new, else an UPDATE). Recorded at the statements

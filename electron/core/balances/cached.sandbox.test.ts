@@ -191,7 +191,7 @@ describe('the sub-accounts after a restart', () => {
     const inBtc = first.matrix({ quote: 'BTC', search: '', sort: 'uid', desc: false, hide_below: null, offset: 0, limit: 1000 });
     stop(first);
 
-    // 650 ms of decimal arithmetic at 1,000 sub-accounts in a process just started (issue 25).
+    // 650 ms of decimal arithmetic at 1,000 sub-accounts in a process just started (docs/performance.md §Opening the desk).
     const priced = vi.spyOn(Prices.prototype, 'price');
     try {
       const again = start();

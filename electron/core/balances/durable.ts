@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 // next start's first paint), written at every refresh on the core's only thread, while the window may be
 // asking for its pages. Those commits need not wait for the disk: in WAL mode, synchronous NORMAL keeps the
 // file consistent through any crash and loses at most the last commits to a power cut, a snapshot or a
-// cached answer the next refresh writes again (issue 25). What an operator sets (the alert settings, a
+// cached answer the next refresh writes again (docs/performance.md §Opening the desk). What an operator sets (the alert settings, a
 // floor, a risk threshold, an acknowledgement) is theirs, not the exchange's to give back, so it reaches
 // the disk before the call returns. SQLite's default here is FULL for both.
 

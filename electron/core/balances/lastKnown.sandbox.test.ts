@@ -7,7 +7,7 @@ import { createCore, type ConfirmCore, type Core } from '../core.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 
-// Local-first paint (issue 25): the Overview's reads leave their answer in the desk's cache, and the next
+// Local-first paint (docs/performance.md §Opening the desk): the Overview's reads leave their answer in the desk's cache, and the next
 // start answers it at once with its time, before (and whatever) the exchange answers. Proved with a second
 // desk on the same folder whose exchange cannot be reached: the figures come from the cache alone.
 

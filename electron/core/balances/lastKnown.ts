@@ -4,7 +4,7 @@ import { MainBalances } from '../../../shared/balances.ts';
 import type { BalanceStore } from './store.ts';
 
 // The Overview's reads of the exchange, kept with their time so that the next start paints them at once
-// (issue 25: local-first paint). The file is the profile's balances SQLite, which anyone who can write the
+// (docs/performance.md §Opening the desk: local-first paint). The file is the profile's balances SQLite, which anyone who can write the
 // data folder can edit: an answer is parsed again on the way out, and one that does not parse is dropped
 // with a log line. Nothing that moves money reads these; the window marks them with their age.
 

@@ -5,7 +5,7 @@ import { entriesInSteps, entriesOf, rowOf, valuedInSteps } from './matrix.ts';
 import { Prices } from './valuation.ts';
 
 // A new process reads the kept load of 1,000 sub-accounts back while the window's first files and reads
-// arrive (issue 25): in steps, so that each of them waits for one step at most, not for the whole load.
+// arrive (docs/performance.md §Opening the desk): in steps, so that each of them waits for one step at most, not for the whole load.
 
 const N = 1000;
 const raw = {

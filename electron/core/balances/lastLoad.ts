@@ -13,7 +13,7 @@ import type { BalanceStore } from './store.ts';
 //
 // Beside the load, its opening view (every row valued in USDT by uid, and the totals: matrix.ts
 // OPENING_VIEW) as the desk showed it, so that a new start answers the page's first ask without valuing
-// 1,000 sub-accounts (650 ms of decimal arithmetic in a process just started; issue 25): checked as the
+// 1,000 sub-accounts (650 ms of decimal arithmetic in a process just started; docs/performance.md §Opening the desk): checked as the
 // load is, its rows held to the load's sub-accounts, and refused with the load when it does not fit.
 // Like any cached figure, it is only ever painted marked as last known, until the exchange answers.
 

@@ -4,7 +4,7 @@ import { ACCOUNT_KINDS } from '../../../shared/accountKinds.ts';
 // The kept load's shape, checked by hand: the rules of the record schemas it was saved through
 // (shared/api/records.ts: the §2.8 sub-account records), without zod. zod's parse of 1,000 sub-accounts'
 // records, in a process that has just started, was the largest part of reading the load back (60 of
-// 70 ms in a CPU profile of a start; issue 25). lastLoadShape.test.ts holds this check to the schemas'
+// 70 ms in a CPU profile of a start; docs/performance.md §Opening the desk). lastLoadShape.test.ts holds this check to the schemas'
 // verdict on the same copies, edited field by field.
 
 /** A field that does not fit: its path from the load's top, and what is wrong. */
@@ -28,7 +28,7 @@ function expected(what: string, v: unknown): never {
 /**
  * Puts `key` at the front of a problem's path on its way out. Called from an inline try/catch, not
  * around a closure: one closure per value checked made reading 1,000 sub-accounts' kept load back in a
- * new process 52 ms rather than 46 (medians of 5 alternating runs; issue 25).
+ * new process 52 ms rather than 46 (medians of 5 alternating runs; docs/performance.md §Opening the desk).
  */
 function under(key: string | number, e: unknown): never {
   if (e instanceof ShapeProblem) e.path.unshift(key);

@@ -92,7 +92,7 @@ export function* entriesInSteps(raw: SubAccountsRaw, every: number): Generator<v
 /**
  * A load summed (entriesInSteps) and valued in `quote`, yielding every `every` sub-accounts: the exchange's
  * load of 1,000 sub-accounts is 650 ms of decimal arithmetic in a process just started, and the window's
- * files and first reads, served by the same process, wait for one step at most (issue 25).
+ * files and first reads, served by the same process, wait for one step at most (docs/performance.md §Opening the desk).
  */
 export function* valuedInSteps(
   raw: SubAccountsRaw,

@@ -175,7 +175,7 @@ export class BalancesService {
    * load is read, the rest (the sub-accounts' sums, for a sub-account's page) waits for the desk's
    * start-up: in a new process on two cores its steps, 150-250 ms of a cold processor, ran while the
    * window loaded, and the matrix's answer, written between them, reached the window up to 200 ms late
-   * (issue 25). A page that needs the rest sooner gets it at its ask (settle).
+   * (docs/performance.md §Opening the desk). A page that needs the rest sooner gets it at its ask (settle).
    */
   warmUp(): void {
     const step = () => {
@@ -408,7 +408,7 @@ export class BalancesService {
   /**
    * The first ask of a start was answered from the kept load: the exchange's load, whose answers are
    * checked and valued in this process (and whose start may run the core's start-up), waits for the
-   * window to paint those figures. In a new process it took the processor from that paint (issue 25).
+   * window to paint those figures. In a new process it took the processor from that paint (docs/performance.md §Opening the desk).
    */
   private refreshAfterPaint(painted: Promise<void>): void {
     this.asked = true;

@@ -422,7 +422,7 @@ export class HistoryDb {
   /**
    * How many records fall in [fromSec, toSec] (whole seconds, both ends in): the cost of re-reading that
    * window. Counted on the time index; reading every record's time to count them in the window was
-   * 100,000 values and their garbage at each check of an unfinished withdrawal (issue 25).
+   * 100,000 values and their garbage at each check of an unfinished withdrawal (docs/performance.md §Long lists).
    */
   countBetween(kind: HistoryKind, fromSec: number, toSec: number): number {
     return this.stmt(`SELECT COUNT(*) FROM ${kind} WHERE ts >= ? AND ts <= ?`, true).get(fromSec * 1000, toSec * 1000 + 999) as number;

@@ -46,7 +46,7 @@ function list<K extends HistoryKind>(kind: K) {
 /**
  * Channels whose answers are built only by the typed row mapper (historyDb.ts toStored, rows.ts toRow)
  * from the core's own SQLite: the core does not check them against their zod schema again on the way
- * out (a 100-row page cost the first list read of a new process tens of ms there; issue 25).
+ * out (a 100-row page cost the first list read of a new process tens of ms there; docs/performance.md §Long lists).
  */
 export const MAPPED_ANSWERS: ReadonlySet<string> = new Set<HistoryChannels>(HISTORY_LISTS);
 

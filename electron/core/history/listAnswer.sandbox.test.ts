@@ -10,7 +10,7 @@ import type { Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 
-// Issue 25: the history lists are answered from the core's own SQLite through a typed row mapper and
+// docs/performance.md §Long lists: the history lists are answered from the core's own SQLite through a typed row mapper and
 // not parsed by their zod schema again on the way out; what an edited cache file holds still reaches
 // the window in the contract's types. Real core, real Sandbox.
 

@@ -8,7 +8,7 @@ import { openDesk } from '../desk.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
 
-// Issue 23 item 2: a notification when a withdrawal reaches a final status (the desk's own reached DONE
+// docs/histories.md §Notifications and notices: a notification when a withdrawal reaches a final status (the desk's own reached DONE
 // with none when the desk first read it already done), when a batch finishes, and when an operator's
 // signature is needed. Real core, real Sandbox.
 

@@ -68,7 +68,7 @@ export class ProfileHistory {
 
   start(): void {
     // The list an operator opens first, read once in the background: its statements compiled and its
-    // index pages and length in memory before the window asks for it, not inside the click (issue 25).
+    // index pages and length in memory before the window asks for it, not inside the click (docs/performance.md §Long lists).
     const warm = setImmediate(() => {
       if (!this.stopped) this.db.page('withdrawals', {}, { by: 'time', dir: 'desc' }, 100, undefined, 0);
     });

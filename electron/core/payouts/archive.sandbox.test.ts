@@ -5,7 +5,7 @@ import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 
-// Payout batches stay listed until an operator archives them (issue 23, item 9): the list is the core's,
+// Payout batches stay listed until an operator archives them (docs/payouts.md): the list is the core's,
 // so a batch is still there after navigating away and after the desk restarts on the same data folder;
 // a batch under way cannot be archived; an archived one stays off the list, its report kept.
 

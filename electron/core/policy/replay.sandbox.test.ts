@@ -11,7 +11,7 @@ import { openDesk } from '../desk.ts';
 import { sandboxProfile } from '../profiles/sandbox.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 
-// Issue 24 "Try before force": a proposed policy replayed against the last 30 days of the profile's
+// docs/approvals.md §Try before force: a proposed policy replayed against the last 30 days of the profile's
 // requests and of the withdrawals the Sandbox seeded (which this desk never sent). The counts are checked
 // against the test's own reading of the same records at the exchange.
 

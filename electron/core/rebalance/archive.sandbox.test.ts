@@ -5,7 +5,7 @@ import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 
-// Batches stay listed until an operator archives them (issue 23, item 9): a finished rebalance is still
+// Batches stay listed until an operator archives them (docs/rebalance.md): a finished rebalance is still
 // on the list after the desk restarts on the same data folder, is refused archiving while under way,
 // and once archived stays off the list across the next restart too. Nothing of it is forgotten.
 

@@ -2,7 +2,7 @@ import { accountKey, route, type AccountRef, type Endpoint, type Leg } from './r
 import { intervals, type InScope, type Interval, type Target } from './targets.ts';
 import { fromUnits, toUnits } from './units.ts';
 
-// The rebalance planner (issue 14). Pure: balances and targets in, a plan out; nothing is sent here.
+// The rebalance planner (docs/rebalance.md). Pure: balances and targets in, a plan out; nothing is sent here.
 // It finds final balances inside every target that move the least money, then pairs senders with
 // receivers in order (the north-west corner rule), which needs at most senders + receivers − 1 moves.
 

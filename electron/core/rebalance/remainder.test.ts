@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { plan } from './planner.ts';
 import type { InScope } from './targets.ts';
 
-// "Takes the remainder" (issue 23, item 8): the operator names one account that ends with whatever the
+// "Takes the remainder" (docs/rebalance.md): the operator names one account that ends with whatever the
 // other targets leave, so a plan needs no hand arithmetic. Without it, the main account in scope kept
 // its balance as its target and "these targets cannot all be met".
 
