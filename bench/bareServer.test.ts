@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { build, ROOT, start, stopAll, type Spec } from './load.ts';
 
-// bench/sandbox.ts sends the bare fastify route the very request it sends the Sandbox (issue 25): the
+// bench/sandbox.ts sends the bare fastify route the very request it sends the Sandbox (docs/benchmarks.md §sandbox): the
 // signed GET's path, with its KEY, Timestamp and SIGN headers. The bare server must answer it with the
 // Sandbox's body, or the comparison would not run.
 

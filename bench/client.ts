@@ -11,8 +11,8 @@ import { Peer } from './client/peer.ts';
 import { CountingTransport } from './client/transport.ts';
 import { size, SMOKE, WORLD } from './size.ts';
 
-// `npm run bench -- client` (issue 4; also `npx tsx bench/client.ts`). One Sandbox `--world bench` with
-// its rate limits on; the desk and ccxt (the peer, DESIGN.md "Benchmarks against a peer") each get their
+// `npm run bench -- client` (docs/benchmarks.md §client; also `npx tsx bench/client.ts`). One Sandbox `--world bench` with
+// its rate limits on; the desk and ccxt (the peer, docs/benchmarks.md §client) each get their
 // own copy of the world through the admin API, so they never share a UID's budget. Phases run one after
 // the other so that the two clients do not compete for the machine:
 //   refresh  total balance, the four sub-account balance reads for 1,000 sub-accounts, and 30 days of

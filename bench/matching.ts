@@ -8,7 +8,7 @@ import { load, ROOT, start, statusSummary, stopAll, type Creds, type Spec } from
 import { size, SMOKE, WORLD } from './size.ts';
 import { reportTargets } from './targets.ts';
 
-// `npm run bench -- matching` (issue 15).
+// `npm run bench -- matching` (docs/benchmarks.md §matching).
 //  1. The engine the Sandbox serves (simulator/market/engine.ts: no HTTP, no ledger) on a seeded book of
 //     120,000 resting orders over 3,000 price levels, fed a seeded stream of 50% resting limit orders,
 //     30% crossing limit orders, 10% market orders and 10% cancellations: orders_per_s over the whole
@@ -31,7 +31,7 @@ const OWNERS = 50;
 const PASSES = Number(process.env.BENCH_PASSES ?? size(3, 1));
 /** The untimed first HTTP runs, so that neither route is measured cold. */
 const COLD_SECONDS = size(3, 1);
-/** Issues 15 and 25's targets, printed beside the figures. */
+/** The targets of docs/benchmarks.md §matching, printed beside the figures. */
 const TARGETS: Record<string, string> = {
   orders_per_s: '>= 300000',
   p99_us: '<= 50',

@@ -19,7 +19,7 @@ import { WriteExecutor } from '../electron/core/writes/executor.ts';
 import { launchSandbox } from '../electron/sandbox-launcher.ts';
 import { size, WORLD } from './size.ts';
 
-// `npm run bench -- rebalance` (issue 14). A Sandbox `--world bench` with its rate limits on; the first
+// `npm run bench -- rebalance` (docs/benchmarks.md §rebalance). A Sandbox `--world bench` with its rate limits on; the first
 // ACCOUNTS sub-accounts' USDT spot balances, read with the main key, planned to equal shares:
 //   planner_ms  the median of RUNS plans of those balances after one warm-up (the machine is shared).
 //   makespan_s  from the batch's start (its approval) to the last transfer's settled answer, through the

@@ -10,14 +10,14 @@ import { build, load, ROOT, start, statusSummary, stopAll, type Spec } from './l
 import { size, SMOKE } from './size.ts';
 import { reportTargets } from './targets.ts';
 
-// `npm run bench -- sandbox` (issue 3). The Sandbox runs as a child process with --no-limits; the load
+// `npm run bench -- sandbox` (docs/benchmarks.md §sandbox). The Sandbox runs as a child process with --no-limits; the load
 // generator (autocannon) runs here.
 //  1. signed GET /wallet/total_balance, 50 connections, against a bare fastify route (also a child)
 //     answering the same body to the same request under the same load in the same run (a tiny-body
 //     route is measured too, for reference, on stderr). The bare route gets the very bytes the Sandbox
 //     gets, signature headers and re-signing included: a bare `GET /same` (one header, 40 bytes against
 //     290) charged the Sandbox for parsing the client's bigger request, about 4 us of the bare server's
-//     CPU per request (an eighth of it) and 2 us of the load generator's (issue 25). The two are
+//     CPU per request (an eighth of it) and 2 us of the load generator's (docs/benchmarks.md §sandbox). The two are
 //     interleaved, and each round swaps which goes first (bare, signed; signed, bare; ...), so that a
 //     machine that speeds up or slows down mid-run, or a run that warms the next, moves both alike; the
 //     ratio reported is the median of the per-round ratios, of five rounds of 6 s (three of 10 s ranged
@@ -28,10 +28,10 @@ import { reportTargets } from './targets.ts';
 //     lowest of each three counts). The load writes records all along (the store grows by megabytes a
 //     minute, printed beside RSS as store_*_mb), so what this catches is memory that grows with the data
 //     or with the requests: it caught SQLite's page cache filling to the 16 MB better-sqlite3 builds it
-//     with (issue 25; the Sandbox now bounds it to 2 MB, simulator/db.ts).
+//     with (docs/performance.md §Sandbox memory; the Sandbox now bounds it to 2 MB, simulator/db.ts).
 //     Without the collection, the figure read where the collector happened to be: the minimum RSS over a
 //     minute, sampled each second, moved -0.2 % to +8.5 % from run to run on the same code while the
-//     heap after a forced GC stayed within 0.4 MB (issue 25), because V8 lets its old generation grow
+//     heap after a forced GC stayed within 0.4 MB (docs/performance.md §Sandbox memory), because V8 lets its old generation grow
 //     between major collections by an amount that depends on their timing. V8's young generation is left
 //     out too (the probe reads both at the same instant): V8 sizes it to the allocation rate, up to a
 //     fixed 16 MB a semi-space; the idle pauses of the throughput runs shrink it to 2 MB and the mixed
@@ -53,7 +53,7 @@ const COLD_SECONDS = size(3, 1);
 const CONNECTIONS = 50;
 /** Span over which the minimum RSS is taken at the start and at the end of the mixed load. */
 const MEMORY_WINDOW_SEC = 60;
-/** Issue 25's targets, printed beside the figures; "flat" memory is read as at most 5% growth (outside the young generation). */
+/** Targets (docs/benchmarks.md §sandbox), printed beside the figures; "flat" memory is at most 5% growth outside the young generation. */
 const TARGETS = { signed_bare_ratio: '>= 0.75', p99_ms: '<= 5', rss_growth_pct: '<= 5' };
 
 function median(xs: number[]): number {

@@ -11,7 +11,7 @@ import { meets } from './targets.ts';
 
 const ROOT = join(import.meta.dirname, '..');
 
-/** Benches whose JSON line must carry `targets`: issues 11 and 25's figures, each beside its target. */
+/** Benches whose JSON line must carry `targets`: the figures docs/benchmarks.md gives targets, each beside its target. */
 const TARGETED: Record<string, string[]> = {
   sandbox: ['signed_bare_ratio', 'p99_ms', 'rss_growth_pct'],
   matching: ['orders_per_s', 'p99_us', 'checked_orders', 'http_orders_vs_get'],

@@ -7,7 +7,7 @@ import { launchBrowser, ROOT } from '../e2e/harness.ts';
 import { size, SMOKE } from './size.ts';
 import { reportTargets } from './targets.ts';
 
-// `npm run bench -- start` (issue 25): what an operator waits for when opening the desk, as `npm start`
+// `npm run bench -- start` (docs/benchmarks.md §start): what an operator waits for when opening the desk, as `npm start`
 // serves it where Electron cannot run (the web host; the same renderer and core as the window).
 //   start_to_url_ms            `npm start` with nothing changed since the last start, to the app's URL
 //                              printed (median; the first start, which may build and seeds the Sandbox's

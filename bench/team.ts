@@ -12,7 +12,7 @@ import { launchSandbox } from '../electron/sandbox-launcher.ts';
 import { reportTargets } from './targets.ts';
 import { size } from './size.ts';
 
-// Team mode (issue 27): three desks, three data folders, one team store on a real PostgreSQL and one
+// Team mode (docs/benchmarks.md §team): three desks, three data folders, one team store on a real PostgreSQL and one
 // Sandbox. Each request is drafted at one desk and approved by the operators of the other two, each at
 // their own desk; the drafting desk sends it under its lease. Figures:
 // - requests, sent (intents the Sandbox accepted), twice (writes sent by more than one desk, or more

@@ -10,7 +10,7 @@ import { reportTargets } from './targets.ts';
 import { buildHost } from './ui/buildHost.ts';
 import { openWindows } from './ui/windows.ts';
 
-// `npm run bench -- ui` (issue 10): Chromium through the web host against a Sandbox with the bench world
+// `npm run bench -- ui` (docs/benchmarks.md §ui): Chromium through the web host against a Sandbox with the bench world
 // (100,000 withdrawals, 20,000 deposits), every list synced into the desk's cache before any clock starts.
 // Each of 5 runs starts the host process afresh (cache warm on disk) and measures what the operator waits
 // for; the medians are printed as one JSON object on the last line. The runs open the returning operator's
@@ -18,7 +18,7 @@ import { openWindows } from './ui/windows.ts';
 // browser that never showed the desk and print its first render and cold start, unjudged (`first_window`).
 
 const ROOT = join(import.meta.dirname, '..');
-/** Issue 25's targets, printed beside the figures (the longest task is 0 when none reached 50 ms). */
+/** The targets of docs/benchmarks.md §ui, printed beside the figures (the longest task is 0 when none reached 50 ms). */
 const TARGETS = {
   first_render_ms: '<= 200',
   filter_ms: '<= 50',

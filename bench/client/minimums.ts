@@ -1,7 +1,7 @@
 import { thirtyDayWindows, type TimeWindow } from '../../electron/core/sync/windows.ts';
 import type { SandboxAdmin } from './admin.ts';
 
-// The fewest requests any client can make for each task (issue 4, "npm run bench -- client"), from the
+// The fewest requests any client can make for each task (docs/benchmarks.md §client), from the
 // Sandbox's own record counts, never from what a client fetched. A list is read until a page comes back
 // shorter than `limit`, so n records need floor(n / limit) + 1 requests.
 

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { thirtyDayWindows } from '../../electron/core/sync/windows.ts';
 import type { KeyPair } from './admin.ts';
 
-// The peer: ccxt's client for this exchange (class `gate`), pointed at the Sandbox as DESIGN.md says
+// The peer: ccxt's client for this exchange (class `gate`), pointed at the Sandbox as docs/benchmarks.md §client says
 // (every public and private URL entry set to the base address, its own rate limiter on), driven through
 // its implicit endpoint methods, which do not load markets first. The loops are the ones a ccxt user
 // would write: pages until a short one, windows one after the other; independent reads of the refresh

@@ -13,7 +13,7 @@ import { reportTargets } from '../targets.ts';
 import { buildHost } from './buildHost.ts';
 import { openWindows } from './windows.ts';
 
-// `npm run bench -- ui-subaccounts` (issue 11). The real desk (core + web host, in this process) over a
+// `npm run bench -- ui-subaccounts` (docs/benchmarks.md §ui-subaccounts). The real desk (core + web host, in this process) over a
 // Sandbox `--world bench` (1,000 sub-accounts) with its limits on, and Chromium on the Sub-accounts page.
 //   subaccounts_load_ms         navigation start of #/sub-accounts with a cold core to the complete
 //                               matrix reaching the window (the page's own `subaccounts:data` mark);
@@ -26,7 +26,7 @@ import { openWindows } from './windows.ts';
 //   subaccounts_load_bound_ms   the least time §8.2 allows for those requests: per bucket,
 //                               (ceil(requests / limit) - 1) windows; the largest bucket's figure;
 //   subaccounts_cold_paint_ms   navigation start to the matrix painted on that cold load;
-//   subaccounts_cached_paint_ms the returning operator (issue 25): the desk restarted (core and host
+//   subaccounts_cached_paint_ms the returning operator (docs/benchmarks.md §Reading the figures): the desk restarted (core and host
 //                               closed and opened again on the same home, as on the next start) and the
 //                               page opened: navigation start to the matrix painted with the last known
 //                               figures from the desk's cache (`subaccounts:painted` with source
@@ -398,7 +398,7 @@ async function main(): Promise<void> {
       subaccounts_requests: loadRequests.length,
       subaccounts_min_requests: minRequests,
     };
-    // Issue 11's targets (load within 500 ms of the §8.2 bound, the API's minimum of requests) and issue 25's.
+    // The targets of docs/benchmarks.md §ui-subaccounts (load within 500 ms of the §8.2 bound, the API's minimum of requests).
     const targets = {
       subaccounts_render_ms: '<= 300',
       subaccounts_load_ms: `<= ${bound + 500}`,

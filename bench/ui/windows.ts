@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { launchBrowser, launchBrowserWithProfile } from '../../e2e/harness.ts';
 
-// The two windows the browser benchmarks open (issue 25). The judged one is the returning operator's: one
+// The two windows the browser benchmarks open (docs/benchmarks.md §Reading the figures). The judged one is the returning operator's: one
 // browser profile for the whole run, whose HTTP cache and V8 code cache outlast its tabs, as the desk's
 // own window keeps its session between starts (Electron; the app:// scheme is registered with codeCache)
 // and a browser finds the web host's files again on the port `npm start` keeps. The other is a browser
