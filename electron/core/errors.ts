@@ -1,4 +1,3 @@
-import type { JournalDamage } from './journal/verify.ts';
 import type { z } from 'zod';
 import { labelSentence } from '../../shared/api/labels.ts';
 import { AUDITOR_NO_KEY } from '../../shared/ipc.ts';
@@ -7,6 +6,8 @@ import { AUDITOR_NO_KEY } from '../../shared/ipc.ts';
 // operator's input or the desk's state refuses. core.ts turns each into the renderer's error kind.
 // Errors carry labels, HTTP statuses, addresses and field names only: never a key, a secret, a
 // signature or a body. (The vault's own VaultError, with its codes, stays in vault/errors.ts.)
+// This module imports nothing of electron/core (.dependency-cruiser.cjs errors-import-no-core): every
+// layer may throw these, so they sit below all of them.
 
 /** The exchange answered with a §7 error body. */
 export class ExchangeError extends Error {
@@ -142,6 +143,16 @@ export class DeadlinePassedError extends Error {
     super(message);
     this.name = 'DeadlinePassedError';
   }
+}
+
+/** What journal verification found wrong (journal/verify.ts reports it; a damaged profile's writes stop on it). */
+export interface JournalDamage {
+  /** What is wrong, in words an operator can act on. */
+  reason: string;
+  /** The first entry (line number) that failed, when one did. */
+  entry: number | null;
+  /** Entries the head says exist and the file no longer holds. */
+  missing: number;
 }
 
 export class JournalDamagedWritesError extends Error {

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import type { JournalDamage } from '../errors.ts';
 import { RecordBody, type AnyRecord } from './records.ts';
 import { headPath, readHead } from './head.ts';
 import { entryMac, genesisMac, sameMac } from './mac.ts';
@@ -11,14 +12,8 @@ import { entryMac, genesisMac, sameMac } from './mac.ts';
 const MAC_SUFFIX = /,"mac":"([0-9a-f]{64})"\}$/;
 const LEGACY_SUFFIX = /,"hash":"([0-9a-f]{64})"\}$/;
 
-export interface JournalDamage {
-  /** What is wrong, in words an operator can act on. */
-  reason: string;
-  /** The first entry (line number) that failed, when one did. */
-  entry: number | null;
-  /** Entries the head says exist and the file no longer holds. */
-  missing: number;
-}
+// The damage's shape lives with the core's errors (which import nothing of the core); named here too for the journal's readers.
+export type { JournalDamage };
 
 export class JournalDamagedError extends Error {
   constructor(
