@@ -1,6 +1,6 @@
 import type { VaultStatus } from '../../shared/ipc.ts';
-import type { JournalRegistry } from './journal/registry.ts';
-import type { SecretBox } from './profiles/store.ts';
+import type { SecretBox } from './vault/box.ts';
+import type { JournalRegistry } from './vault/register.ts';
 
 /** What the core needs of the vault (electron/core/vault/ implements it). */
 export interface VaultPort {

@@ -1,7 +1,8 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { writeFileAtomic } from '../vault/file.ts';
+import { sameMac } from '../vault/crypto.ts';
 
 // Journal entries and the journal's head are authenticated with HMAC-SHA256 under a key the desk never
 // writes in clear: for stored profiles it is derived from the vault's master key, so whoever can write
@@ -15,7 +16,6 @@ const ENTRY = 'treasury-desk-journal-entry-v2';
 const HEAD = 'treasury-desk-journal-head-v2';
 const GENESIS = 'treasury-desk-journal-genesis-v2';
 const ANCHOR = 'treasury-desk-journal-anchor-v1';
-const REGISTRY = 'treasury-desk-journal-registry-v1';
 
 function hmac(key: Buffer, parts: string[]): string {
   const h = createHmac('sha256', key);
@@ -41,16 +41,9 @@ export function anchorTag(key: Buffer, journalId: string, seq: number, mac: stri
   return hmac(key, [ANCHOR, journalId, String(seq), mac, String(freeze)]);
 }
 
-/** The register of journals that existed, over their names in order. */
-export function registryTag(key: Buffer, names: readonly string[]): string {
-  return hmac(key, [REGISTRY, ...names]);
-}
-
-export function sameMac(a: string, b: string): boolean {
-  const x = Buffer.from(a, 'hex');
-  const y = Buffer.from(b, 'hex');
-  return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
-}
+// The register of journals is tagged in vault/register.ts (registryTag), beside the vault that keeps one;
+// the constant-time comparison of two MACs is vault/crypto.ts's, named here for the journal's readers.
+export { sameMac };
 
 /**
  * A random per-desk key in a 0600 file, for journals that no vault protects (the built-in Sandbox

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { RegisterFile, writeFileAtomic } from '../vault/file.ts';
-import { registryTag, sameMac, type JournalKey } from './mac.ts';
+import { makeRegister, registerNames, type JournalRegistry } from '../vault/register.ts';
+import type { JournalKey } from './mac.ts';
 import { journalIdOf } from './verify.ts';
 
 // Which journals ever existed, kept apart from the journals themselves: an emptied journal whose head
@@ -10,31 +11,12 @@ import { journalIdOf } from './verify.ts';
 // vault.ts), so that without the vault's key nobody can remove a name from it; deleting vault.json
 // itself loses every stored profile's keys. It is written once per journal, never on the hot path.
 
-export interface JournalRegistry {
-  /** Throws when the register does not verify (it was edited or belongs to another key). */
-  has(name: string): boolean;
-  add(name: string): void;
-}
+// The register's tag and its check are vault/register.ts's (the vault imports nothing of the journal).
+export type { JournalRegistry };
 
 /** A journal's name in the register and its anchor: its folder and its id ("journals/sandbox", "approvals/governance"). */
 export function journalNameOf(path: string): string {
   return `${basename(dirname(path))}/${journalIdOf(path)}`;
-}
-
-export function makeRegister(key: Buffer, names: readonly string[]): RegisterFile {
-  const sorted = [...new Set(names)].sort();
-  return { names: sorted, tag: registryTag(key, sorted) };
-}
-
-/** The names a register holds, or an error saying why it cannot be trusted. */
-export function registerNames(key: Buffer, r: RegisterFile | undefined, where: string): string[] {
-  if (!r) return [];
-  if (!sameMac(r.tag, registryTag(key, r.names))) {
-    throw new Error(
-      `the register of journals in ${where} does not verify with the journal key: it was edited, or it belongs to another desk.`,
-    );
-  }
-  return r.names;
 }
 
 /**

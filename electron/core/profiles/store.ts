@@ -4,19 +4,12 @@ import { ENVIRONMENTS, OPERATOR_ENVIRONMENTS, type PermissionGroup } from '../..
 import { Permissions, type AuditorProfileInput, type ProfileInput, ProfileSummary } from '../../../shared/ipc.ts';
 import { InputError } from '../errors.ts';
 import { JsonFile } from '../store/jsonFile.ts';
+import type { SecretBox } from '../vault/box.ts';
 import { secretBuffer } from '../vault/crypto.ts';
 import { ALL_WRITE, maskKey, type Profile } from './profile.ts';
 
-/** Seals and opens secrets; throws while the vault is locked. */
-export interface SecretBox {
-  /** `binding` is authenticated with the sealed bytes: the blob opens only with the same binding. */
-  seal(plain: string | Buffer, binding?: string): string;
-  open(sealed: string, binding?: string): string;
-  /** As open, into a Buffer the caller owns and zeroes: secrets never become JS strings. */
-  openBytes(sealed: string, binding?: string): Buffer;
-  /** False for a blob sealed before bindings existed (re-sealed at the next unlock). */
-  isBound(sealed: string): boolean;
-}
+/** Seals and opens secrets; throws while the vault is locked (declared beside the vault that makes one). */
+export type { SecretBox };
 
 // The sealed part of a stored profile. Version 2 (bound to the profile's id, environment and base
 // address): a JSON line without secrets, then the secrets' bytes back to back, so that they go from

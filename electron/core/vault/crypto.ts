@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes, scrypt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 // The vault's primitives: scrypt turns a passphrase into a 32-byte key-encryption key; HKDF derives the
 // key that seals secrets from the master key (so the master key itself never encrypts data); AES-256-GCM
@@ -15,6 +15,13 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes, scrypt } fro
  */
 export function secretBuffer(size: number): Buffer {
   return Buffer.from(new ArrayBuffer(size));
+}
+
+/** Two HMAC-SHA256 values in hex, compared in constant time; anything not 32 bytes is never the same. */
+export function sameMac(a: string, b: string): boolean {
+  const x = Buffer.from(a, 'hex');
+  const y = Buffer.from(b, 'hex');
+  return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
 }
 
 export interface ScryptParams {

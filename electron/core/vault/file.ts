@@ -31,7 +31,7 @@ export const Protection = z.discriminatedUnion('kind', [
 ]);
 export type Protection = z.infer<typeof Protection>;
 
-/** A register of journal names tagged under a journal key (journal/registry.ts); declared here, where the vault file holds one. */
+/** A register of journal names tagged under a journal key (vault/register.ts, journal/registry.ts); declared here, where the vault file holds one. */
 export const RegisterFile = z.strictObject({
   names: z.array(z.string().min(1).max(200)).max(10_000),
   tag: z.string().regex(/^[0-9a-f]{64}$/),

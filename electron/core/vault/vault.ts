@@ -2,9 +2,9 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { VaultStatus } from '../../../shared/ipc.ts';
-import type { SecretBox } from '../profiles/store.ts';
 import { LockedError, type VaultPort } from '../vaultPort.ts';
 import { UnlockBackoff } from './backoff.ts';
+import type { SecretBox } from './box.ts';
 import {
   base64DecodeBytes,
   base64EncodeBytes,
@@ -19,7 +19,7 @@ import {
 } from './crypto.ts';
 import { VaultError } from './errors.ts';
 import { VaultFile, writeFileAtomic, type Protection } from './file.ts';
-import { makeRegister, registerNames, type JournalRegistry } from '../journal/registry.ts';
+import { makeRegister, registerNames, type JournalRegistry } from './register.ts';
 
 // The vault holds one random 256-bit master key, wrapped at rest either by Electron's safeStorage (the
 // OS keyring) or by a passphrase (scrypt, then AES-256-GCM). Profile secrets are sealed with a key
