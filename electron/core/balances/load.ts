@@ -2,7 +2,7 @@ import { FUTURES_SETTLES } from '../../../shared/balances.ts';
 import type { ApiClient, Priority } from '../client/client.ts';
 import { z } from 'zod';
 import { ExchangeError, NetworkError } from '../errors.ts';
-import { SUB_ACCOUNT_BALANCES_MAX_LIMIT, subAccountBalancesAllAtOnce } from '../sync/subAccounts.ts';
+import { SUB_ACCOUNT_BALANCES_MAX_LIMIT, subAccountBalancesAllAtOnce } from '../client/subAccountBalances.ts';
 import { SubAccountSpotBalance } from '../../../shared/api/records.ts';
 import type { UnreadRecord } from '../../../shared/unread.ts';
 import type { Ticker } from './valuation.ts';

@@ -2,7 +2,7 @@ import { Fees, TotalBalance } from '../../../shared/api/records.ts';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HistoryCache } from '../sync/historyCache.ts';
-import { subAccountSpotBalances } from '../sync/subAccounts.ts';
+import { subAccountSpotBalances } from './subAccountBalances.ts';
 import { thirtyDayWindows } from '../sync/windows.ts';
 import { ApiClient } from './client.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';

@@ -8,8 +8,8 @@ import {
 } from '../../../shared/api/records.ts';
 import { FUTURES_SETTLES } from '../../../shared/balances.ts';
 import type { ApiClient, Priority } from '../client/client.ts';
-import { everyRecord } from '../sync/pagination.ts';
-import { subAccountBalancesAllAtOnce, subAccountSpotBalances } from '../sync/subAccounts.ts';
+import { everyRecord } from '../client/pagination.ts';
+import { subAccountBalancesAllAtOnce, subAccountSpotBalances } from '../client/subAccountBalances.ts';
 import { accountKey, type AccountRef } from './route.ts';
 
 // Fresh balances of the accounts a plan or a batch touches, read with the main key: what can move now is

@@ -1,5 +1,5 @@
 import { SpotOrder } from '../../../shared/api/orders.ts';
-import { pagesByNumber, type RecordReader } from '../sync/pagination.ts';
+import { pagesByNumber, type RecordReader } from '../client/pagination.ts';
 import { thirtyDayWindows } from '../sync/windows.ts';
 import type { Finding } from './finding.ts';
 

@@ -1,5 +1,5 @@
 import type { IntentView } from '../journal/intents.ts';
-import type { RecordReader } from '../sync/pagination.ts';
+import type { RecordReader } from '../client/pagination.ts';
 import { windowedRecords } from '../sync/windows.ts';
 import { isOwnOrderId, isOwnOrderText } from '../writes/ids.ts';
 import { findDeskOrders } from './orders.ts';

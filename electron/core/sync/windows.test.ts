@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ApiClient } from '../client/client.ts';
-import { subAccountSpotBalances } from './subAccounts.ts';
 import { HistoryExchange } from './testkit/historyExchange.ts';
 import { MAX_RANGE_SEC, thirtyDayWindows, windowedRecords } from './windows.ts';
 
@@ -75,25 +74,6 @@ describe('30-day windows', () => {
     const it = windowedRecords(client(ex), { path: '/wallet/withdrawals', from: NOW - 10 * DAY, to: NOW, limit: 5000 });
     await expect(collect(it)).rejects.toMatchObject({ label: 'INVALID_PARAM_VALUE' });
   });
-});
-
-describe('sub-account balances', () => {
-  for (const [subs, requests] of [
-    [250, 3],
-    [200, 3],
-    [99, 1],
-    [0, 1],
-  ] as const) {
-    it(`reads ${subs} sub-accounts in ${requests} request(s) of 100`, async () => {
-      const ex = new HistoryExchange();
-      ex.subUids = Array.from({ length: subs }, (_, i) => String(1000 + i));
-      const rows = await collect(subAccountSpotBalances(client(ex)));
-      expect(rows.map((r) => r.uid)).toEqual(ex.subUids);
-      expect(ex.requests('/wallet/sub_account_balances')).toBe(requests);
-      expect(ex.seen.map((s) => s.query.get('page'))).toEqual(Array.from({ length: requests }, (_, i) => String(i + 1)));
-      expect(ex.seen.every((s) => s.query.get('limit') === '100')).toBe(true);
-    });
-  }
 });
 
 describe('30-day windows (property)', () => {

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import { Deposit, SubAccountTransfer, UidTransfer, Withdrawal } from '../../../shared/api/records.ts';
 import type { Priority } from '../client/client.ts';
 import type { QueryPairs } from '../client/sign.ts';
-import { pagesByOffset, type RecordReader } from './pagination.ts';
+import { pagesByOffset, type RecordReader } from '../client/pagination.ts';
 
 // §8.1 / §4.1: withdrawals, deposits and sub-account transfers are read by time range, at most 30 days
 // per request (the default range is only 7 days, so `from` and `to` are always sent).

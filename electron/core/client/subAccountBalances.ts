@@ -5,11 +5,12 @@ import {
   SubAccountMarginBalance,
   SubAccountSpotBalance,
 } from '../../../shared/api/records.ts';
-import type { ListAnswer, Priority } from '../client/client.ts';
+import type { ListAnswer, Priority } from './client.ts';
 import { flatten, pagesByNumber, type RecordReader } from './pagination.ts';
 
 // §4.1 / §2.8. Spot balances of sub-accounts come in pages (page/limit, at most 100 per page); the
 // margin, futures and cross-margin reads return every sub-account in one answer when `sub_uid` is omitted.
+// Here in client/, the desk's one door to the exchange: the balances and rebalance code read them from here.
 
 export const SUB_ACCOUNT_BALANCES_MAX_LIMIT = 100;
 

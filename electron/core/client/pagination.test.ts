@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiClient } from '../client/client.ts';
+import { ApiClient } from './client.ts';
 import { flatten, pagesByOffset } from './pagination.ts';
-import { HistoryExchange } from './testkit/historyExchange.ts';
+import { HistoryExchange } from '../sync/testkit/historyExchange.ts';
 
 const DAY = 86_400;
 const NOW = 1_767_225_600; // 2026-01-01T00:00:00Z

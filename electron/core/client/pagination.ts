@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import type { ApiRequest, ListAnswer, ListOptions, Priority } from '../client/client.ts';
-import type { QueryPairs } from '../client/sign.ts';
+import type { ApiRequest, ListAnswer, ListOptions, Priority } from './client.ts';
+import type { QueryPairs } from './sign.ts';
 import { AnswerShapeError } from '../errors.ts';
 
 // §8.1: two pagination styles, both read until a page comes back shorter than `limit`. A full last
