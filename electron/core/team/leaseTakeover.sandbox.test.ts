@@ -22,7 +22,8 @@ import {
 // core (a process of its own) is SIGKILLed before it hears it. Desk B takes the expired lease over, asks
 // the exchange by the withdrawal's id, finds it, and sends nothing: the Sandbox holds it once.
 
-const LEASE_MS = 1500;
+// Longer than a test desk's attempt deadline (TEST_WRITES) and its margin: a desk sends only on a lease that outlasts it.
+const LEASE_MS = 6000;
 const missing = postgresMissing();
 const runner = join(import.meta.dirname, 'testkit', 'teamDeskRunner.ts');
 const tsx = createRequire(import.meta.url).resolve('tsx');
@@ -100,7 +101,7 @@ describe.skipIf(missing !== null)(`a sending desk killed mid-send${missing ? ` (
 
         // Desk B takes it over once it expires, finds the withdrawal at the exchange, and journals both.
         await expect
-          .poll(async () => (await intentAt(b, ref))?.state, { timeout: 20_000 })
+          .poll(async () => (await intentAt(b, ref))?.state, { timeout: 40_000 })
           .toBe('accepted')
           .catch(async (e: Error) => {
             const row = JSON.stringify(

@@ -8,12 +8,17 @@ import type { SandboxFixture } from './sandbox.ts';
 
 export type Desk = Core & ConfirmCore;
 
+/** The attempt deadline and settle window of test desks: a hold of the Sandbox between them is in doubt. */
+export const TEST_WRITES = { requestTimeoutMs: 3_000, settleMs: 2_000 } as const;
+
 export function sandboxCore(sb: SandboxFixture, more: Partial<CoreOptions> = {}): Desk {
   return createCore({
     profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
     dataDir: join(sb.dir, 'desk'),
     log: () => {},
     coolingOffMs: 0,
+    // A write's doubt (writes/doubt.ts) in seconds, not the live 105 s: a restarted desk sends soon.
+    writes: TEST_WRITES,
     ...more,
   });
 }

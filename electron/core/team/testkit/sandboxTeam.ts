@@ -24,10 +24,11 @@ export function openTeamCore(
   folder: string,
   team: Omit<NonNullable<CoreOptions['team']>, 'domain'>,
   log: (line: string) => void = () => {},
+  writes?: CoreOptions['writes'],
 ): Desk {
   const dataDir = join(sb.dir, folder);
   mkdirSync(join(dataDir, 'approvals', 'operators'), { recursive: true });
-  return sandboxCore(sb, { dataDir, team: { ...team, domain: 'sandbox' }, log });
+  return sandboxCore(sb, { dataDir, team: { ...team, domain: 'sandbox' }, log, ...(writes ? { writes } : {}) });
 }
 
 /** Bob makes his key at desk `b`; Alice, desk `a`'s first operator, proposes him by its enrolment code. */
