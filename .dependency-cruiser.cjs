@@ -47,6 +47,38 @@ module.exports = {
       },
     },
     {
+      name: 'errors-import-no-core',
+      comment:
+        'electron/core/errors.ts imports nothing of electron/core (shared/ and zod only): every layer throws its errors, so it sits below them all and a type it needs lives in it (JournalDamage)',
+      severity: 'error',
+      from: { path: '^electron/core/errors\\.ts$' },
+      to: { path: '^electron/core/' },
+    },
+    {
+      name: 'client-is-the-bottom',
+      comment:
+        'electron/core/client/ (the door to the exchange: signing, the scheduler, the reads and their pagination) imports of the core only errors.ts; its tests may bring the rest of the desk',
+      severity: 'error',
+      from: { path: '^electron/core/client/', pathNot: '\\.test\\.ts$|/testkit/' },
+      to: { path: '^electron/core/', pathNot: '^electron/core/(client/|errors\\.ts$)' },
+    },
+    {
+      name: 'only-client-speaks-http',
+      comment:
+        "only electron/core/client/ performs HTTP to the exchange: nothing else of the core imports node:http, node:https, node:http2 or undici (the global fetch is not an import: eslint.config.js's no-restricted-globals holds it to client/). Tests and test kits may run servers",
+      severity: 'error',
+      from: { path: '^electron/core/', pathNot: '^electron/core/client/|\\.test\\.ts$|/testkit/' },
+      to: { path: '^(node:)?(http|https|http2)$|(^|/)node_modules/undici/|^undici$' },
+    },
+    {
+      name: 'vault-below-journal-and-profiles',
+      comment:
+        "electron/core/vault/ (the master key, its file and the crypto the core shares) imports nothing of journal/ or profiles/: they import it (the atomic file write, the journal register's tag, the secret box, secretBuffer). Tests may use them together",
+      severity: 'error',
+      from: { path: '^electron/core/vault/', pathNot: '\\.test\\.ts$|/testkit/' },
+      to: { path: '^electron/core/(journal|profiles)/' },
+    },
+    {
       name: 'sandbox-stays-apart',
       comment:
         'simulator/ may use spec data from shared/api (and shared/money, the credentials.json schema in shared/sandbox, the seeded generator in shared/random, the SQLite binding convention in shared/sqliteBinding) but never the desk',

@@ -48,6 +48,21 @@ export default defineConfig(
     },
   },
   {
+    // Only electron/core/client/ speaks HTTP to the exchange: .dependency-cruiser.cjs (only-client-speaks-http)
+    // holds the imports of node:http and undici, and this the globals, which no import shows.
+    files: ['electron/core/**/*.ts'],
+    ignores: ['electron/core/client/**', 'electron/core/**/*.test.ts', 'electron/core/**/testkit/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        ...['fetch', 'XMLHttpRequest', 'WebSocket', 'EventSource'].map((name) => ({
+          name,
+          message: 'Only electron/core/client/ speaks HTTP to the exchange: read through a client (ApiClient) or a read of client/.',
+        })),
+      ],
+    },
+  },
+  {
     // The decoder wipes its bit accumulator after use: key material must not linger, though nothing reads it again.
     files: ['electron/core/vault/crypto.ts'],
     rules: { 'no-useless-assignment': 'off' },
