@@ -100,6 +100,8 @@ export const PayoutProgressRow = z.object({
   outcome: z.enum(PAYOUT_OUTCOMES),
   /** The journal's state of the row's write, or null before the dispatcher reached it. */
   state: z.string().nullable(),
+  /** While the row's write is in doubt: when its doubt ends (docs/failure-modes.md §In doubt). */
+  doubt_until: z.number().nullable().optional(),
   status: z.string().nullable(),
   exchange_id: z.string().nullable(),
   label: z.string().nullable(),

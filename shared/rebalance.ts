@@ -126,6 +126,9 @@ export const ReportRow = z.object({
   state: RowState,
   /** For a failure, the label's sentence; for a skip or an open question, why. */
   reason: z.string(),
+  /** Its leg's outcome is not known yet, and when that doubt ends (docs/failure-modes.md §In doubt). */
+  in_doubt: z.boolean().optional(),
+  doubt_until: z.number().optional(),
 });
 export type ReportRow = z.infer<typeof ReportRow>;
 

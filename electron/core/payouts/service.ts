@@ -177,6 +177,7 @@ export class PayoutService {
         ...base,
         outcome,
         state: v?.state ?? null,
+        doubt_until: v?.doubt_until ?? null,
         status: v?.status ?? null,
         exchange_id: v?.exchange_id ?? null,
         label: v?.label ?? null,

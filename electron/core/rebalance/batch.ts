@@ -272,6 +272,9 @@ export class BatchRun {
         currency,
         state,
         reason,
+        ...(bad?.state === 'unconfirmed'
+          ? { in_doubt: true, ...(bad.doubt_until !== undefined ? { doubt_until: bad.doubt_until } : {}) }
+          : {}),
       });
     }
     return rows;

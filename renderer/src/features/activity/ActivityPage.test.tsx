@@ -54,6 +54,20 @@ describe('Activity page', () => {
     expect(refused.firstChild?.textContent).not.toContain('BALANCE_NOT_ENOUGH');
   });
 
+  it('says a write in doubt has no known outcome yet, with when its doubt ends and the time left', async () => {
+    const until = Date.now() + 80_000;
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      intentsList: { items: [intent({ id: 'd', state: 'unconfirmed', attempts: 1, doubt_until: until, reason: 'no answer' })], next: null },
+    });
+    renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
+    const doubt = await screen.findByTestId('in-doubt');
+    expect(doubt.textContent).toMatch(
+      /^Outcome not known yet: the first request may still reach the exchange\. Nothing is sent again before \d\d:\d\d:\d\d \(1 min (19|20) s left\)/,
+    );
+    expect(screen.getByText('Outcome not known yet')).toBeTruthy();
+  });
+
   it('reads "unfinished only" from the address', async () => {
     const fake = fakeDesk({ ...baseAnswers(), intentsList: { items: [], next: null } });
     renderWithDesk(fake, <ActivityPage />, { at: '/activity?show=unfinished' });

@@ -6,6 +6,7 @@ import { pagePath } from '../../app/paths.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { DeskError } from '../../desk/desk.ts';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
+import { InDoubt } from '../../components/InDoubt.tsx';
 import { KIND_NAMES, outcomeWords, STATE_NAMES, summary, TROUBLE_STATES } from './intentText.ts';
 import { RawDetails } from '../../components/RawDetails.tsx';
 import { JournalNotice } from './JournalNotice.tsx';
@@ -73,6 +74,7 @@ function IntentRow({ intent: i, onSettle, marked }: { intent: IntentView; onSett
       <td>
         {STATE_NAMES[i.state] ?? i.state}
         {i.attempts > 1 && <span className="muted small"> · {i.attempts} sends</span>}
+        <InDoubt state={i.state} until={i.doubt_until} />
         {(i.label || i.reason) && (
           <div className={`small ${trouble ? 'field-error' : 'muted'}`} data-testid="intent-outcome">
             {outcomeWords(i).words}

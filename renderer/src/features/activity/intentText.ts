@@ -26,7 +26,7 @@ export const STATE_NAMES: Record<IntentView['state'], string> = {
   pending_approval: 'Awaiting your approval',
   approved: 'Approved, queued',
   in_flight: 'Sent, awaiting the answer',
-  unconfirmed: 'Unconfirmed: looking it up, never resent blindly',
+  unconfirmed: 'Outcome not known yet',
   accepted: 'Accepted by the exchange',
   done: 'Done',
   refused: 'Refused by the exchange',

@@ -5,7 +5,9 @@ import { pagePath } from '../../app/paths.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { outcomeWords } from '../activity/index.ts';
-import { dateTime } from '../../components/localTime.ts';
+import { dateTime, timeOfDay } from '../../components/localTime.ts';
+import { useNow } from '../../components/useNow.ts';
+import { doubtWords } from '../../../../shared/doubtWords.ts';
 
 type Step = 'signed' | 'approved' | 'sent' | 'answered' | 'final';
 const STEPS: { step: Step; name: string }[] = [
@@ -26,7 +28,7 @@ interface Outcome {
   ended: boolean;
 }
 
-function intentOutcome(i: IntentView): Outcome {
+function intentOutcome(i: IntentView, now: number): Outcome {
   const status = i.status ? statusEntry(INTENT_STATUS_KIND[i.kind], i.status) : null;
   const atExchange = [i.exchange_id ? `exchange id ${i.exchange_id}` : '', status ? `${i.status}: ${status.words}` : '']
     .filter(Boolean)
@@ -43,7 +45,7 @@ function intentOutcome(i: IntentView): Outcome {
       return {
         reached: 'sent',
         tone: 'moving',
-        words: 'The exchange’s answer was lost: the desk is looking the request up by its id, and never resends it blindly.',
+        words: doubtWords(i.doubt_until, now, timeOfDay),
         ended: false,
       };
     case 'accepted':
@@ -74,9 +76,9 @@ function intentOutcome(i: IntentView): Outcome {
   }
 }
 
-function outcomeOf(s: RequestStatus, title: string): Outcome {
+function outcomeOf(s: RequestStatus, title: string, now: number): Outcome {
   const signed = s.approved_by.length ? ` (${s.approved_by.join(', ')})` : '';
-  if (s.intent) return intentOutcome(s.intent);
+  if (s.intent) return intentOutcome(s.intent, now);
   switch (s.state) {
     case 'to_sign':
       return {
@@ -134,9 +136,11 @@ function RecordLink({ intent }: { intent: IntentView }) {
  */
 export function RequestOutcome({ requestRef, title, onAgain }: { requestRef: string; title: string; onAgain?: () => void }) {
   const q = useDeskQuery('requestStatus', { ref: requestRef });
+  // The time left of a write in doubt counts down (docs/failure-modes.md §In doubt).
+  const now = useNow(1000);
   if (q.isError) return <ErrorPanel error={q.error} onRetry={() => void q.refetch()} />;
   if (!q.data) return <p className="muted">Reading where the request stands…</p>;
-  const o = outcomeOf(q.data, title);
+  const o = outcomeOf(q.data, title, now);
   const reachedAt = o.reached ? STEPS.findIndex((s) => s.step === o.reached) : -1;
   return (
     <div className="request-outcome" data-testid="request-outcome" data-state={q.data.intent?.state ?? q.data.state} data-ended={o.ended}>

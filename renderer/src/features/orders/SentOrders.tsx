@@ -1,5 +1,6 @@
 import type { IntentView } from '../../../../shared/ipc.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
+import { InDoubt } from '../../components/InDoubt.tsx';
 import { KIND_NAMES, outcomeWords, STATE_NAMES, summary, TROUBLE_STATES } from '../activity/index.ts';
 
 /** The exchange's refusal as a sentence (POC_FILL_IMMEDIATELY, BALANCE_NOT_ENOUGH, ...), or the journal's reason. */
@@ -26,6 +27,7 @@ export function SentOrders({ pair, sub }: { pair: string; sub?: string }) {
               <td>
                 {STATE_NAMES[i.state]}
                 {i.exchange_id ? ` (order ${i.exchange_id})` : ''}
+                <InDoubt state={i.state} until={i.doubt_until} />
               </td>
               <td className={`wrap ${TROUBLE_STATES.has(i.state) ? 'field-error' : 'muted'}`} data-testid="outcome">
                 {TROUBLE_STATES.has(i.state) || i.label ? outcomeText(i) : ''}

@@ -5,6 +5,7 @@ import { useDesk } from '../../desk/DeskProvider.tsx';
 import { useDeskQuery } from '../../desk/hooks.ts';
 import { LongValue } from '../../components/LongValue.tsx';
 import { RawDetails } from '../../components/RawDetails.tsx';
+import { InDoubt } from '../../components/InDoubt.tsx';
 
 export const STATE_WORDS = {
   drafted: "Drafted: waiting for its drafter's signature in the confirmation window",
@@ -79,8 +80,9 @@ export function BatchProgress({ batchRef }: { batchRef: string }) {
               <td className="addr mono">{r.address}</td>
               <td className="num">{r.amount}</td>
               <td>{r.outcome}</td>
-              <td>{r.status ?? r.state ?? ''}</td>
+              <td>{r.status ?? (r.state === 'unconfirmed' ? 'outcome not known yet' : r.state) ?? ''}</td>
               <td className="wrap small">
+                <InDoubt state={r.state} until={r.doubt_until} />
                 {r.sentence ?? ''}
                 <RawDetails lines={[r.label ? `Label: ${r.label}` : null]} />
               </td>

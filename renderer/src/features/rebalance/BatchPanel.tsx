@@ -4,6 +4,7 @@ import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { saveText } from '../../components/saveText.ts';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
+import { InDoubt } from '../../components/InDoubt.tsx';
 
 // One batch: waiting for its signatures, running (a progress bar; Cancel stops between transfers),
 // paused with the reason, or finished with its report, which exports to CSV.
@@ -116,8 +117,11 @@ export function BatchPanel({ batch }: { batch: BatchView }) {
                   <td className="num">
                     {r.amount} {r.currency}
                   </td>
-                  <td>{STATE_WORDS[r.state]}</td>
-                  <td className="small wrap">{r.reason}</td>
+                  <td>{r.in_doubt ? 'outcome not known yet' : STATE_WORDS[r.state]}</td>
+                  <td className="small wrap">
+                    <InDoubt state={r.in_doubt ? 'unconfirmed' : r.state} until={r.doubt_until} />
+                    {r.reason}
+                  </td>
                 </tr>
               ))}
             </tbody>
