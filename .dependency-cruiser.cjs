@@ -79,6 +79,30 @@ module.exports = {
       to: { path: '^electron/core/(journal|profiles)/' },
     },
     {
+      name: 'policy-below-governance',
+      comment:
+        "electron/core/policy/ (the rules' verdict on a write, judged again from what was signed, and a batch's strictest) imports nothing else of electron/core: governance/ reads the policy in force through it and approvals/ reviews with it, so it sits below both. Tests may bring the desk",
+      severity: 'error',
+      from: { path: '^electron/core/policy/', pathNot: '\\.test\\.ts$|/testkit/' },
+      to: { path: '^electron/core/', pathNot: '^electron/core/policy/' },
+    },
+    {
+      name: 'governance-below-approvals-and-journal',
+      comment:
+        "electron/core/governance/ (the pure fold of the signed records, and the quorum and policy read from it) imports of electron/core only policy/, operators/ and the journal's record schema (journal/records.ts): approvals/, team/ and the journal's audit and bundle import it, never the other way",
+      severity: 'error',
+      from: { path: '^electron/core/governance/', pathNot: '\\.test\\.ts$|/testkit/' },
+      to: { path: '^electron/core/', pathNot: '^electron/core/(governance|policy|operators)/|^electron/core/journal/records\\.ts$' },
+    },
+    {
+      name: 'journal-below-approvals',
+      comment:
+        'electron/core/journal/ imports nothing of approvals/ or team/: its audit and bundle replay governance with the fold of governance/, which approvals/ uses too. Tests may drive an Approvals to make records',
+      severity: 'error',
+      from: { path: '^electron/core/journal/', pathNot: '\\.test\\.ts$|/testkit/' },
+      to: { path: '^electron/core/(approvals|team)/' },
+    },
+    {
       name: 'sandbox-stays-apart',
       comment:
         'simulator/ may use spec data from shared/api (and shared/money, the credentials.json schema in shared/sandbox, the seeded generator in shared/random, the SQLite binding convention in shared/sqliteBinding) but never the desk',

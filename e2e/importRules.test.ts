@@ -45,6 +45,22 @@ const PROBES: Array<[string, string, string]> = [
     "import { summary } from '../activity/intentText.ts';\nexport const x = summary;\n",
     'features-through-index',
   ],
+  // The core's layers run one way: policy/ below governance/, governance/ below approvals/ and the journal.
+  [
+    'electron/core/policy/probe11.ts',
+    "import { Approvals } from '../approvals/service.ts';\nexport const x = Approvals;\n",
+    'policy-below-governance',
+  ],
+  [
+    'electron/core/governance/probe12.ts',
+    "import { Journal } from '../journal/journal.ts';\nexport const x = Journal;\n",
+    'governance-below-approvals-and-journal',
+  ],
+  [
+    'electron/core/journal/probe13.ts',
+    "import { Approvals } from '../approvals/service.ts';\nexport const x = Approvals;\n",
+    'journal-below-approvals',
+  ],
   // A circle made only of type imports: erased from the build, still a circle between the modules.
   ['shared/probeCircle.ts', "import type { B } from './probeCircleB.ts';\nexport type A = B | 1;\n", 'no-circular'],
 ];

@@ -23,7 +23,7 @@ import { BalanceStore } from './balances/store.ts';
 import { handlers } from './handlers.ts';
 import type { HandlerDeps } from './handlerDeps.ts';
 import { DeskApprovals, type Domain } from './approvals/deskApprovals.ts';
-import { DEFAULT_COOLING_OFF_MS } from './approvals/governance.ts';
+import { DEFAULT_COOLING_OFF_MS } from './governance/state.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import { alertSentence } from '../../shared/risk.ts';
 import { MONEY_MOVED_STATES } from '../../shared/ipcStale.ts';

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Policy } from '../../../shared/api/policy.ts';
 import { signAs } from '../operators/keys.ts';
-import { textFor } from './governance.ts';
+import { textFor } from '../governance/state.ts';
 import { gateRefusal } from './sendGate.ts';
 import { facts, openTestDesk, PASS, putInForce, reviewed, threeOperators, withdrawalBody, type TestDesk } from './testkit/desk.ts';
 
-// governance.ts activeAt: an operator is in force from `active_from` until `removed_from`. Once a quorum
+// governance/state.ts activeAt: an operator is in force from `active_from` until `removed_from`. Once a quorum
 // removed an operator and the removal took effect, their signature counts nowhere: the desk will not
 // make it, the fold refuses a record carrying it (a store written around the desk), and the executor's
 // gate does not count it toward the quorum of a write about to leave.

@@ -5,7 +5,7 @@ import { InputError } from '../errors.ts';
 import { verifySignature } from '../operators/keys.ts';
 import type { BookEntry } from '../policy/destinations.ts';
 import { JsonFile } from '../store/jsonFile.ts';
-import { activeAt, entryKey, type Operator } from './governance.ts';
+import { activeAt, entryKey, type Operator } from '../governance/state.ts';
 
 // The desk's own address book. An entry is an operator's signed act: it is added only when an operator
 // signs it in the confirmation window, and it counts as a known destination only while its signature
@@ -49,7 +49,7 @@ export interface AddressBookOptions {
   now: () => number;
   /** The operators of the governance whose signatures count here (the active profile's). */
   operators: () => Promise<ReadonlyMap<string, Operator>>;
-  /** The entries a quorum removed (governance.ts entryKey): listed as removed, and never a known destination. */
+  /** The entries a quorum removed (governance/state.ts entryKey): listed as removed, and never a known destination. */
   removed: () => Promise<ReadonlySet<string>>;
 }
 

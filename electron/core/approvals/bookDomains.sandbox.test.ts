@@ -5,7 +5,7 @@ import type { ProfileSummary } from '../../../shared/ipc.ts';
 import type { ConfirmCore, Core } from '../core.ts';
 import { openDesk } from '../desk.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
-import { DEFAULT_COOLING_OFF_MS } from './governance.ts';
+import { DEFAULT_COOLING_OFF_MS } from '../governance/state.ts';
 import { addToBook, ensureOperator } from './testkit/governed.ts';
 import { ok } from '../testkit/sandboxCore.ts';
 

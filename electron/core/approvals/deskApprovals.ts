@@ -31,7 +31,7 @@ import {
   type GovernanceRules,
   type Proposal,
   type RequestPayload,
-} from './governance.ts';
+} from '../governance/state.ts';
 import { gateRefusal, isApproved, type GatedWrite } from './sendGate.ts';
 import { leaseRefusal } from './sendLease.ts';
 import type { JournalSource } from '../journal/audit.ts';
@@ -51,7 +51,7 @@ import { operatorsFor, wedgeMargin } from './wedge.ts';
 import { Reviewer, type JudgedReview } from './review.ts';
 import type { WriteFacts } from '../../../shared/api/policy.ts';
 import { isManagementKind, managementSummary } from '../../../shared/api/subAccounts.ts';
-import { containKind } from './management.ts';
+import { containKind } from '../governance/management.ts';
 
 // The approvals as the core runs them: one governance per trust domain (the vault's, for stored
 // profiles; a Sandbox-only one whose records a per-desk file key authenticates, for play money), the
@@ -806,7 +806,7 @@ export class DeskApprovals {
 
   /**
    * Synchronous, from the loaded state: why no write of a profile may leave now (a freeze), or null. With
-   * `kind`, for that kind of write: containment of a sub-account goes while frozen (approvals/management.ts).
+   * `kind`, for that kind of write: containment of a sub-account goes while frozen (governance/management.ts).
    */
   frozenReason(profileId: string, kind?: string): string | null {
     // Nothing is handed over before the journal is reconciled: a row journaled then would count as known.

@@ -2,7 +2,7 @@ import { Policy } from '../../../shared/api/policy.ts';
 import { REPLAY_DAYS, type PolicyReplay } from '../../../shared/api/replay.ts';
 import type { HandlerDeps, Handlers } from '../handlerDeps.ts';
 import { needApprovals } from '../handlerGuards.ts';
-import { changeBody } from './governance.ts';
+import { changeBody } from '../governance/state.ts';
 import { withdrawalIntent } from '../history/outflows.ts';
 
 type ApprovalChannels =

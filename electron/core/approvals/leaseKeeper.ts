@@ -1,6 +1,6 @@
 import type { BatchPayload } from '../../../shared/api/batch.ts';
 import type { ActiveSession } from '../session.ts';
-import type { RequestPayload } from './governance.ts';
+import type { RequestPayload } from '../governance/state.ts';
 import type { Approvals } from './service.ts';
 import type { SendLease } from './store.ts';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_POLICY, type Policy } from '../../../shared/api/policy.ts';
-import { withCoolingOff } from './governance.ts';
+import { withCoolingOff } from '../governance/state.ts';
 import { facts, HOUR, openTestDesk, PASS, putInForce, reviewed, threeOperators, withdrawalBody, type TestDesk } from './testkit/desk.ts';
 
 // The governance fold computes a request's quorum from the policy in force at each signature, counting

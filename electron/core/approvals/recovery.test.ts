@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Policy } from '../../../shared/api/policy.ts';
 import { signAs } from '../operators/keys.ts';
 import { evaluate } from '../policy/engine.ts';
-import { textFor, withCoolingOff } from './governance.ts';
+import { textFor, withCoolingOff } from '../governance/state.ts';
 import type { LocalGovernanceStore } from './localStore.ts';
 import type { Approvals } from './service.ts';
 import { HOUR, openTestDesk } from './testkit/desk.ts';

@@ -11,11 +11,11 @@ import { evaluate, OUTFLOW_KINDS, outflow24h } from '../policy/engine.ts';
 import type { ActiveSession } from '../session.ts';
 import { buildBody, KINDS, signerOf } from '../writes/inputs.ts';
 import type { AddressBook } from './addressBook.ts';
-import { strictest, totalsOf } from './batchVerdict.ts';
-import type { Proposal, RequestPayload } from './governance.ts';
+import { strictest, totalsOf } from '../policy/batchVerdict.ts';
+import type { Proposal, RequestPayload } from '../governance/state.ts';
 import type { Approvals } from './service.ts';
 import { isManagementKind } from '../../../shared/api/subAccounts.ts';
-import { managementVerdict, NO_MONEY } from './management.ts';
+import { managementVerdict, NO_MONEY } from '../policy/managementVerdict.ts';
 
 // The policy's verdict on a write (or on every row of a batch) with what the desk knows around it: the
 // destination's lists, a USDT valuation, the 24-hour outflow (journaled, approved, and waiting for

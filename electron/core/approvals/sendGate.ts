@@ -2,17 +2,8 @@ import { BatchPayload } from '../../../shared/api/batch.ts';
 import type { WriteKind } from '../../../shared/api/writes.ts';
 import { verifySignature } from '../operators/keys.ts';
 import { governs } from '../policy/engine.ts';
-import {
-  activeAt,
-  countedApprovers,
-  policyInForce,
-  quorumOf,
-  textFor,
-  type GovernanceRules,
-  type GovernanceState,
-  type Proposal,
-  type RequestPayload,
-} from './governance.ts';
+import { activeAt, textFor, type GovernanceRules, type GovernanceState, type Proposal, type RequestPayload } from '../governance/state.ts';
+import { countedApprovers, policyInForce, quorumOf } from '../governance/quorum.ts';
 
 // The executor's last question before a request leaves: which governance record approved exactly this
 // write, and do its signatures still carry it? A journal line is authenticated by a MAC whose key may be

@@ -6,7 +6,7 @@ import type { Policy, Verdict } from '../../../shared/api/policy.ts';
 import { testJournalKey } from '../journal/testkit/key.ts';
 import { createOperatorKey, signAs } from '../operators/keys.ts';
 import { evaluate } from '../policy/engine.ts';
-import { textFor } from './governance.ts';
+import { textFor } from '../governance/state.ts';
 import { LocalGovernanceStore } from './localStore.ts';
 import { Approvals } from './service.ts';
 

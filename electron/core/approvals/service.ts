@@ -10,28 +10,29 @@ import type { ScryptParams } from '../vault/crypto.ts';
 import {
   activeAt,
   activeOperators,
-  applyGovernance,
   changeBody,
-  countedApprovers,
-  deskQuorum,
-  foldGovernance,
   GovernanceError,
-  policyInForce,
-  quorumOf,
-  stillApproved,
-  expiresAt,
-  isExpired,
   textFor,
-  verdictAt,
   withCoolingOff,
   type GovernanceRules,
   type GovernanceState,
   type Proposal,
   type ProposalWhat,
   type RequestPayload,
-} from './governance.ts';
+} from '../governance/state.ts';
+import { applyGovernance, foldGovernance } from '../governance/fold.ts';
+import {
+  countedApprovers,
+  deskQuorum,
+  policyInForce,
+  quorumOf,
+  stillApproved,
+  expiresAt,
+  isExpired,
+  verdictAt,
+} from '../governance/quorum.ts';
 import { StoreConflictError, type GovernanceStore, type SendLeases, type StoreAudit } from './store.ts';
-import { containKind, containOnly } from './management.ts';
+import { containKind, containOnly } from '../governance/management.ts';
 
 /** How many times a signed record is placed again after other desks appended first, before the operator is asked to look again. */
 const CONFLICT_ATTEMPTS = 5;
@@ -634,7 +635,7 @@ export class Approvals {
     return (
       [...s.proposals.values()]
         .filter((p) => dispatchable(p) && p.profile === profile && p.approved_at !== null && !p.dispatched && !p.rejected)
-        // A frozen desk hands over containment only (approvals/management.ts).
+        // A frozen desk hands over containment only (governance/management.ts).
         .filter((p) => !s.frozen || containOnly(p))
         // On a shared store the desk that drafted a request sends it: the others only sign.
         .filter((p) => this.opts.store.writtenHere?.(p.drafted_seq + 1) ?? true)

@@ -1,6 +1,6 @@
 import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
 import type { OperatorKey } from '../operators/keys.ts';
-import type { GovernanceState } from './governance.ts';
+import type { GovernanceState } from '../governance/state.ts';
 import type { TeamVerifyAnswer } from '../../../shared/ipc.ts';
 
 /** What Verify of a shared store found, row by row from the founding record on (the answer's `team: true` side). */

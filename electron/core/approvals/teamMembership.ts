@@ -7,7 +7,7 @@ import { whereOf, type TeamConnection } from '../team/kept.ts';
 import { DeskIdentity } from '../team/deskIdentity.ts';
 import { teamUrlRefusal } from '../team/url.ts';
 import type { DeskApprovals, Domain } from './deskApprovals.ts';
-import { activeAt } from './governance.ts';
+import { activeAt } from '../governance/state.ts';
 
 // Founding and joining a team from Settings (issue 27). Either changes who governs the domain's money,
 // so either needs an operator in force at this desk to vouch with their passphrase in the confirmation

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Policy } from '../../../shared/api/policy.ts';
-import { withCoolingOff } from './governance.ts';
+import { withCoolingOff } from '../governance/state.ts';
 import type { LocalGovernanceStore } from './localStore.ts';
 import type { Approvals } from './service.ts';
 import { HOUR, openTestDesk } from './testkit/desk.ts';

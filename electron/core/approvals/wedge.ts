@@ -2,15 +2,8 @@ import { Policy } from '../../../shared/api/policy.ts';
 import { aRole, may, Role, type Act } from '../../../shared/api/roles.ts';
 import type { GovernanceBody } from '../journal/records.ts';
 import { changeQuorum } from '../policy/engine.ts';
-import {
-  activeOperators,
-  changeBody,
-  policyInForce,
-  roleAhead,
-  roleChange,
-  type GovernanceRules,
-  type GovernanceState,
-} from './governance.ts';
+import { activeOperators, changeBody, roleAhead, roleChange, type GovernanceRules, type GovernanceState } from '../governance/state.ts';
+import { policyInForce } from '../governance/quorum.ts';
 
 // A desk is wedged when something it must be able to do needs more distinct operators than can sign:
 // a rule that needs two approvals with one approver, or a change quorum above the admins left. Then

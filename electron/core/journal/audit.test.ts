@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { textFor } from '../approvals/governance.ts';
+import { textFor } from '../governance/state.ts';
 import { LocalGovernanceStore } from '../approvals/localStore.ts';
 import { Approvals } from '../approvals/service.ts';
 import { createOperatorKey, signAs } from '../operators/keys.ts';

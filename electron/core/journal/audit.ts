@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { applyGovernance, emptyState, GovernanceError, type GovernanceRules } from '../approvals/governance.ts';
+import { applyGovernance } from '../governance/fold.ts';
+import { emptyState, GovernanceError, type GovernanceRules } from '../governance/state.ts';
 import { isGovernance, type AnyRecord, type GovernanceRecord } from './records.ts';
 import { anchorDamage, anchorPathFor, missingHeadDamage, readAnchor, type AnchorRead } from './anchor.ts';
 import { JournalDamagedError, journalIdOf, verifyJournal, type JournalDamage, type Verified } from './verify.ts';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import type { AuditCursor, AuditFilters, AuditKey, AuditPage, AuditQuery, JournalVerifyAnswer } from '../../../shared/journal.ts';
-import type { GovernanceRules } from '../approvals/governance.ts';
+import type { GovernanceRules } from '../governance/state.ts';
 import { auditJournal, readEntries, type AuditEntry, type JournalSource } from './audit.ts';
 import { auditKey, fingerprint, makeBundle } from './bundle.ts';
 import { JournalDamagedError, journalIdOf } from './verify.ts';

@@ -1,7 +1,8 @@
 import { createHash, createPrivateKey, createPublicKey, hkdfSync, sign, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { applyGovernance, emptyState, type GovernanceRules } from '../approvals/governance.ts';
+import { applyGovernance } from '../governance/fold.ts';
+import { emptyState, type GovernanceRules } from '../governance/state.ts';
 import type { JournalSource } from './audit.ts';
 import { isGovernance, RecordBody } from './records.ts';
 import { journalIdOf, verifyJournal } from './verify.ts';

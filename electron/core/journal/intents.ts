@@ -35,7 +35,7 @@ export function awaitsFinalStatus(v: IntentView): boolean {
 
 /** Applies one record to the map of intents; records of unknown intents are an error of the journal. */
 export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void {
-  // Governance records (operators, requests, policy) are folded by approvals/governance.ts, not here.
+  // Governance records (operators, requests, policy) are folded by governance/fold.ts, not here.
   if (isGovernance(r)) return;
   const at = Date.parse(r.at);
   if (r.type === 'intent') {

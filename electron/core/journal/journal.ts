@@ -232,7 +232,7 @@ export class Journal {
     const scratch = new Map<string, IntentView>();
     const current = isGovernance(record) ? undefined : this.views.get(record.intent);
     if (isGovernance(record)) {
-      // Checked by the governance fold before it is appended (approvals/governance.ts).
+      // Checked by the governance fold before it is appended (governance/fold.ts).
     } else if (record.type !== 'intent') {
       if (!current) throw new JournalError(`a ${record.type} record names intent ${record.intent}, which was never journaled`);
       scratch.set(record.intent, { ...current });

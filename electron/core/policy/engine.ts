@@ -128,7 +128,7 @@ export function outflow24h(intents: readonly OutflowIntent[], currency: string, 
  * can apply to it allows it outright. Governed kinds are sent only through signed approvals.
  */
 export function governs(policy: Policy, kind: WriteKind): boolean {
-  // Sub-account management is always signed for (approvals/management.ts), whatever the rules say.
+  // Sub-account management is always signed for (governance/management.ts), whatever the rules say.
   if (isManagementKind(kind)) return true;
   for (const rule of policy.rules) {
     if (rule.match.kinds && !rule.match.kinds.includes(kind)) continue;

@@ -1,10 +1,10 @@
 import type { Policy, Verdict, WriteFacts } from '../../../shared/api/policy.ts';
 import { dec, Dec } from '../../../shared/money.ts';
-import { strictest } from '../approvals/batchVerdict.ts';
+import { strictest } from './batchVerdict.ts';
 import { evaluate, OUTFLOW_KINDS } from './engine.ts';
 import type { WriteKind } from '../../../shared/api/writes.ts';
 import { isManagementKind } from '../../../shared/api/subAccounts.ts';
-import { NEUTRAL } from '../approvals/management.ts';
+import { NEUTRAL } from './managementVerdict.ts';
 
 // A request judged again under a policy other than the one its drafter saw, from what was signed with it
 // (its rows' bodies and facts) and the outflow around it as the caller counts it. Pure, so that the
@@ -32,7 +32,7 @@ export function weighed(row: JudgedRow): { currency: string; amount: string } {
 export function judgeRows(policy: Policy, rows: readonly JudgedRow[], outflow: (currency: string) => Dec): Verdict {
   const leaving = new Map<string, Dec>();
   const verdicts = rows.map((row) => {
-    // Sub-account management moves no money: its quorum is its own (approvals/management.ts).
+    // Sub-account management moves no money: its quorum is its own (governance/management.ts).
     if (isManagementKind(row.kind)) return NEUTRAL;
     const { currency, amount } = weighed(row);
     const before = leaving.get(currency) ?? new Dec(0);

@@ -11,7 +11,7 @@ import { verifySignature } from '../operators/keys.ts';
 //   byte is edited and no row is written by someone who holds no desk key;
 // - that desk's certificate: an operator's signature over the desk's public key, so a desk key counts
 //   only while the operator who vouched for it is in force.
-// The operators' own signatures inside the bodies are checked as at the single desk (governance.ts).
+// The operators' own signatures inside the bodies are checked as at the single desk (governance/fold.ts).
 
 export const Entry = z.strictObject({
   v: z.literal(1),

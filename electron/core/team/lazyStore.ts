@@ -1,6 +1,6 @@
 import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
 import type { OperatorKey } from '../operators/keys.ts';
-import { GovernanceError, type GovernanceState } from '../approvals/governance.ts';
+import { GovernanceError, type GovernanceState } from '../governance/state.ts';
 import type { GovernanceStore, SendLeases, StoreAudit } from '../approvals/store.ts';
 import type { PgGovernanceStore, PgStoreOptions } from './pgStore.ts';
 import { teamUrlRefusal } from './url.ts';

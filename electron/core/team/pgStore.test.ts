@@ -5,7 +5,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Approvals } from '../approvals/service.ts';
 import { StoreConflictError, type GovernanceStore } from '../approvals/store.ts';
-import { textFor } from '../approvals/governance.ts';
+import { textFor } from '../governance/state.ts';
 import { createOperatorKey, signAs, type OperatorKey } from '../operators/keys.ts';
 import { openTestDesk } from '../approvals/testkit/desk.ts';
 import { CHANNEL, PgGovernanceStore, TeamStoreOfflineError, TeamTamperError } from './pgStore.ts';

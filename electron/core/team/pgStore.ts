@@ -2,14 +2,8 @@ import pg from 'pg';
 import { join } from 'node:path';
 import { RecordBody, isGovernance, type GovernanceBody, type GovernanceRecord } from '../journal/records.ts';
 import { signAs, verifySignature, type OperatorKey } from '../operators/keys.ts';
-import {
-  activeAt,
-  applyGovernance,
-  emptyState,
-  GovernanceError,
-  type GovernanceRules,
-  type GovernanceState,
-} from '../approvals/governance.ts';
+import { activeAt, emptyState, GovernanceError, type GovernanceRules, type GovernanceState } from '../governance/state.ts';
+import { applyGovernance } from '../governance/fold.ts';
 import { OperatorShelf } from '../approvals/operatorShelf.ts';
 import { StoreConflictError, type GovernanceStore, type StoreAudit } from '../approvals/store.ts';
 import { DeskIdentity, deskFingerprint, type Pin, type Sealer } from './deskIdentity.ts';
@@ -23,7 +17,7 @@ export { TeamStoreOfflineError, TeamTamperError };
 
 // The governance records of a team on PostgreSQL. The database is a notice board, not a trusted party:
 // every read verifies every row from the team's founding record on (envelope.ts: the chain of links,
-// each desk's signature and certificate, then the operators' signatures and quorums as governance.ts
+// each desk's signature and certificate, then the operators' signatures and quorums as governance/fold.ts
 // folds them), and a row that does not verify stops the read with a TeamTamperError naming it, so
 // nothing it would authorise is sent. Operator keys and policy copies stay on the desk (OperatorShelf):
 // the policy in force is what the verified records say, and each desk checks its own copy against them.

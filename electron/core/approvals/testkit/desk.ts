@@ -1,7 +1,7 @@
 import type { Policy, Verdict, WriteFacts } from '../../../../shared/api/policy.ts';
 import { testJournalKey } from '../../journal/testkit/key.ts';
 import { evaluate } from '../../policy/engine.ts';
-import type { GovernanceRules } from '../governance.ts';
+import type { GovernanceRules } from '../../governance/state.ts';
 import { LocalGovernanceStore } from '../localStore.ts';
 import { Approvals } from '../service.ts';
 

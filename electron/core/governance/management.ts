@@ -1,8 +1,8 @@
 import { BatchPayload } from '../../../shared/api/batch.ts';
 import { isManagementKind, MANAGEMENT_CLASS } from '../../../shared/api/subAccounts.ts';
 import type { Act } from '../../../shared/api/roles.ts';
-import type { Verdict, WriteFacts } from '../../../shared/api/policy.ts';
-/** What of a governance proposal decides its management class (governance.ts Proposal has these). */
+
+/** What of a governance proposal decides its management class (state.ts Proposal has these). */
 interface Proposed {
   what: string;
   payload: string;
@@ -11,7 +11,8 @@ interface Proposed {
 // Sub-account management under governance. Containing a sub-account (a lock, a key's removal) is like
 // freezing the desk: any operator who may freeze signs it, and that one signature is its quorum. Giving
 // access (an unlock, a new key, a new sub-account) is like an operator change: an admin drafts it and it
-// needs the change quorum. The policy's rules weigh money and do not decide either.
+// needs the change quorum. The policy's rules weigh money and do not decide either (the verdict such a
+// write is reviewed with: policy/managementVerdict.ts).
 
 export type ManagementNeed = 'contain' | 'access';
 
@@ -36,30 +37,6 @@ export function managementAct(need: ManagementNeed, drafting: boolean): Act {
   if (need === 'access') return 'change';
   return drafting ? 'freeze' : 'approve';
 }
-
-export const MANAGEMENT_RULE = 'sub-account-management';
-
-/** The verdict a management write is reviewed and signed with: not the policy's, its class's quorum. */
-export function managementVerdict(kind: string, changeQuorum: number): Verdict {
-  const access = isManagementKind(kind) && MANAGEMENT_CLASS[kind] === 'access';
-  const approvals = access ? changeQuorum : 1;
-  const why = access
-    ? `giving access back or making new access needs the change quorum (${changeQuorum}), like an operator change`
-    : 'containment: any operator who may freeze the desk confirms it alone, like a freeze';
-  return {
-    decision: 'require',
-    rule: MANAGEMENT_RULE,
-    approvals,
-    drafter_may_approve: true,
-    rules: [{ rule: MANAGEMENT_RULE, matched: true, why: [why] }],
-  };
-}
-
-/** Management rows move no money: their facts weigh nothing (their quorum comes from managementNeed). */
-export const NO_MONEY: WriteFacts = { currency: 'NONE', amount: '0', destination: null, usdt_price: null };
-
-/** A management row under any policy: it leaves the decision to the money rows beside it. */
-export const NEUTRAL: Verdict = { decision: 'allow', rule: MANAGEMENT_RULE, approvals: 0, drafter_may_approve: true, rules: [] };
 
 /**
  * Only containment (locks and key removals): like a freeze, it goes while the desk is frozen, since
