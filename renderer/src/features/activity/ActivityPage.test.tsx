@@ -68,6 +68,27 @@ describe('Activity page', () => {
     expect(screen.getByText('Outcome not known yet')).toBeTruthy();
   });
 
+  it('names every copy the exchange holds under the write id, and what the desk did', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      intentsList: {
+        items: [
+          intent({
+            id: 'w',
+            state: 'accepted',
+            exchange_id: 'w1',
+            duplicates: [{ exchange_id: 'w2', action: 'cancel_asked', status: 'CANCELPEND', reason: 'a second withdrawal' }],
+          }),
+        ],
+        next: null,
+      },
+    });
+    renderWithDesk(fake, <ActivityPage />, { at: '/activity' });
+    expect((await screen.findByTestId('duplicate')).textContent).toBe(
+      'Copy w2 under the same id: the desk asked to cancel it (CANCELPEND)',
+    );
+  });
+
   it('reads "unfinished only" from the address', async () => {
     const fake = fakeDesk({ ...baseAnswers(), intentsList: { items: [], next: null } });
     renderWithDesk(fake, <ActivityPage />, { at: '/activity?show=unfinished' });

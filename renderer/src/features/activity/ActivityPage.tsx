@@ -86,6 +86,14 @@ function IntentRow({ intent: i, onSettle, marked }: { intent: IntentView; onSett
       </td>
       <td className="small wrap">
         <Detail name="Exchange id" value={i.exchange_id} />
+        {i.duplicates?.map((d) => (
+          <div key={d.exchange_id} className="field-error" data-testid="duplicate">
+            Copy {d.exchange_id} under the same id:{' '}
+            {d.action === 'cancel_asked'
+              ? `the desk asked to cancel it (${d.status ?? 'no status'})`
+              : `left for you (${d.status ?? 'no status'})`}
+          </div>
+        ))}
         {i.status && <ExchangeStatus intent={i} status={i.status} />}
         {/* Fee, txid and every status seen live with the exchange's record, in the history cache. */}
         {i.kind === 'withdrawal' && i.exchange_id && i.client_id && (
