@@ -95,6 +95,14 @@ module.exports = {
       to: { path: '^electron/core/', pathNot: '^electron/core/(governance|policy|operators)/|^electron/core/journal/records\\.ts$' },
     },
     {
+      name: 'approvals-never-import-team',
+      comment:
+        "electron/core/approvals/ imports nothing of team/: team/ implements the approvals' store interfaces (approvals/store.ts), and its store and leases are built in team/wiring.ts, which the core hands to the approvals as their TeamStores. Tests may bring a team store",
+      severity: 'error',
+      from: { path: '^electron/core/approvals/', pathNot: '\\.test\\.ts$|/testkit/' },
+      to: { path: '^electron/core/team/' },
+    },
+    {
       name: 'journal-below-approvals',
       comment:
         'electron/core/journal/ imports nothing of approvals/ or team/: its audit and bundle replay governance with the fold of governance/, which approvals/ uses too. Tests may drive an Approvals to make records',

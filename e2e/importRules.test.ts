@@ -45,7 +45,8 @@ const PROBES: Array<[string, string, string]> = [
     "import { summary } from '../activity/intentText.ts';\nexport const x = summary;\n",
     'features-through-index',
   ],
-  // The core's layers run one way: policy/ below governance/, governance/ below approvals/ and the journal.
+  // The core's layers run one way: policy/ below governance/, governance/ below approvals/ and the journal,
+  // approvals/ below team/.
   [
     'electron/core/policy/probe11.ts',
     "import { Approvals } from '../approvals/service.ts';\nexport const x = Approvals;\n",
@@ -60,6 +61,11 @@ const PROBES: Array<[string, string, string]> = [
     'electron/core/journal/probe13.ts',
     "import { Approvals } from '../approvals/service.ts';\nexport const x = Approvals;\n",
     'journal-below-approvals',
+  ],
+  [
+    'electron/core/approvals/probe14.ts',
+    "import { LazyTeamStore } from '../team/lazyStore.ts';\nexport const x = LazyTeamStore;\n",
+    'approvals-never-import-team',
   ],
   // A circle made only of type imports: erased from the build, still a circle between the modules.
   ['shared/probeCircle.ts', "import type { B } from './probeCircleB.ts';\nexport type A = B | 1;\n", 'no-circular'],

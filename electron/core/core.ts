@@ -22,7 +22,8 @@ import { BalancesService } from './balances/service.ts';
 import { BalanceStore } from './balances/store.ts';
 import { handlers } from './handlers.ts';
 import type { HandlerDeps } from './handlerDeps.ts';
-import { DeskApprovals, type Domain } from './approvals/deskApprovals.ts';
+import { DeskApprovals } from './approvals/deskApprovals.ts';
+import { TeamWiring, type TeamConfig } from './team/wiring.ts';
 import { DEFAULT_COOLING_OFF_MS } from './governance/state.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import { alertSentence } from '../../shared/risk.ts';
@@ -99,10 +100,10 @@ export interface CoreOptions {
   coolingOffMs?: number;
   now?: () => number;
   /**
-   * A team's shared governance store on PostgreSQL for one domain (approvals/deskApprovals.ts), with its
-   * password and the founding record's link to pin; the desk otherwise uses the one joined from Settings.
+   * A team's shared governance store on PostgreSQL for one domain (team/wiring.ts), with its password and
+   * the founding record's link to pin; the desk otherwise uses the one joined from Settings.
    */
-  team?: { url: string; domain: Domain; leaseMs?: number; auditor?: boolean; password?: string; founding?: string };
+  team?: TeamConfig;
   /** A write attempt's timeout and the settle window after it (writes/doubt.ts); tests shorten both. */
   writes?: { requestTimeoutMs?: number; settleMs?: number };
   /**
@@ -165,6 +166,8 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const settings = new SettingsStore(opts.dataDir);
   const confirmListeners = new Set<() => void>();
   let approvals: DeskApprovals | null = null;
+  /** Which team store each governance domain uses; built here and handed to the approvals, which never import team/. */
+  let team: TeamWiring | null = null;
   let rebalance: RebalanceService | null = null;
   let subAccounts: SubAccountsService | null = null;
   /** Told once when the last row of an approved payout batch ends (payouts/finished.ts); set once the handlers' deps exist. */
@@ -218,13 +221,14 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     },
   });
   if (opts.dataDir && archive) {
+    team = new TeamWiring({ dataDir: opts.dataDir, vault, ...(opts.team ? { team: opts.team } : {}) });
     approvals = new DeskApprovals({
       dataDir: opts.dataDir,
       ...(anchorDir ? { anchorDir } : {}),
       session,
       vault,
       coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS,
-      ...(opts.team ? { team: opts.team } : {}),
+      teams: team,
       log,
       ...(opts.now ? { now: opts.now } : {}),
       notify: (n) => emit('notify', n),
@@ -331,6 +335,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
   const deps: HandlerDeps = {
     session,
     approvals,
+    team,
     rebalance,
     subAccounts,
     vault,

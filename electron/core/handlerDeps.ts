@@ -4,6 +4,7 @@ import type { UnreadRegistry } from './unread.ts';
 import type { ChannelName, ChannelResponse, Channels } from '../../shared/ipc.ts';
 import type { ApiRequest } from './client/client.ts';
 import type { DeskApprovals } from './approvals/deskApprovals.ts';
+import type { TeamWiring } from './team/wiring.ts';
 import type { BalancesService } from './balances/service.ts';
 import type { HistoryService } from './history/service.ts';
 import type { RebalanceService } from './rebalance/service.ts';
@@ -29,6 +30,8 @@ export interface HandlerDeps {
   balances(): BalancesService;
   /** Operators, policy, requests and approvals; null when the desk keeps no data folder (then it sends no writes). */
   approvals: DeskApprovals | null;
+  /** Which team store each governance domain uses (joining, founding, leaving); null when `approvals` is. */
+  team: TeamWiring | null;
   /** Plans, templates and batches of rebalances; null without a data folder. */
   rebalance: RebalanceService | null;
   /** Sub-account management and the incident page; null without a data folder. */

@@ -36,11 +36,7 @@ import { gateRefusal, isApproved, type GatedWrite } from './sendGate.ts';
 import { leaseRefusal } from './sendLease.ts';
 import type { JournalSource } from '../journal/audit.ts';
 import { LocalGovernanceStore } from './localStore.ts';
-import type { GovernanceStore } from './store.ts';
-import { LazyTeamStore } from '../team/lazyStore.ts';
-import { fileKeySealer, TeamKeeping } from '../team/kept.ts';
-import type { Sealer } from '../team/deskIdentity.ts';
-import { DEFAULT_LEASE_MS } from '../team/leases.ts';
+import type { Domain, GovernanceStore, StoreBase, TeamStores } from './store.ts';
 import { keepLeases } from './leaseKeeper.ts';
 import { Approvals, type NewOperatorKey } from './service.ts';
 import { replayPolicy, type ReplayItem } from '../policy/replay.ts';
@@ -72,16 +68,17 @@ export interface DeskApprovalsOptions {
   now?: () => number;
   onChange: () => void;
   /**
-   * A team's governance on PostgreSQL (team/pgStore.ts) in place of this desk's own journal, for one
-   * domain: a stored profile's ('vault') or, for rehearsals and tests, the Sandbox's ('sandbox').
+   * A team's governance on PostgreSQL in place of this desk's own journal, per domain: built outside
+   * approvals/ (team/wiring.ts) and asked each time a domain's store is opened. Without it, every domain
+   * keeps its own journal.
    */
-  team?: { url: string; domain: Domain; leaseMs?: number; auditor?: boolean; password?: string; founding?: string };
+  teams?: TeamStores;
   /** Tells the operator (desktop notification and in-app notice) that a signature is needed. */
   notify?: (n: { title: string; body: string; tag: string }) => void;
   log: (line: string) => void;
 }
 
-export type Domain = 'vault' | 'sandbox';
+export type { Domain } from './store.ts';
 
 /** An auditor desk of a team: it reads and verifies the team's queue and records, and signs and sends nothing. */
 const AUDITOR = "this is an auditor desk: it reads and verifies the team's queue and records, and signs and sends nothing";
@@ -117,19 +114,18 @@ export class DeskApprovals {
   /** Writes handed over under this desk's send lease and not yet given to its executor. */
   private readonly handing = new Set<string>();
   private leaseTimer: NodeJS.Timeout | null = null;
-  private leaseMs = DEFAULT_LEASE_MS;
+  /** Set again when the lease keeping starts; only its rounds read it, and only a team store has leases to keep. */
+  private leaseMs: number;
   /** Each open domain's store, to close when the domain moves to (or from) a team store. */
   private readonly storeOf = new Map<Domain, GovernanceStore>();
-  /** The team stores joined or founded from Settings, sealed, per domain (team/kept.ts). */
-  readonly teamKept: TeamKeeping;
 
   private readonly reviewer: Reviewer;
 
   constructor(private readonly opts: DeskApprovalsOptions) {
     this.now = opts.now ?? Date.now;
     this.reviewer = new Reviewer({ book: () => this.book, now: this.now, profiles: () => opts.session.list() });
-    this.teamKept = new TeamKeeping(join(opts.dataDir, 'team.json'));
-    if (opts.team) this.keepLeasesEvery(opts.team.leaseMs ?? DEFAULT_LEASE_MS);
+    this.leaseMs = opts.teams?.defaultLeaseMs ?? Number.POSITIVE_INFINITY;
+    if (opts.teams?.startedLeaseMs != null) this.keepLeasesEvery(opts.teams.startedLeaseMs);
   }
 
   private keepLeasesEvery(leaseMs: number): void {
@@ -140,43 +136,14 @@ export class DeskApprovals {
     this.leaseTimer.unref();
   }
 
-  /** Seals a domain's team connection: the vault's box for stored profiles, the per-desk file key for the Sandbox's play money. */
-  teamSealer(domain: Domain): Sealer {
-    if (domain === 'sandbox') return fileKeySealer(fileJournalKey(join(this.opts.dataDir, 'journals', 'desk-journal.key')), 'sandbox');
-    return {
-      seal: (plain) => this.opts.vault!.box().seal(plain, 'team-connection'),
-      open: (sealed) => this.opts.vault!.box().open(sealed, 'team-connection'),
-    };
-  }
-
   /** Whether the active profile is an auditor profile (no exchange key): it joins a team only to read it. */
   auditorActive(): boolean {
     return this.opts.session.isAuditor();
   }
 
-  /** A domain's team store: the core's option (rehearsals, tests), else the one joined or founded from Settings, else null. */
-  teamOf(domain: Domain): (NonNullable<DeskApprovalsOptions['team']> & { kept: boolean }) | null {
-    if (this.opts.team?.domain === domain) return { ...this.opts.team, kept: false };
-    const kept = this.teamKept.open(domain, this.teamSealer(domain));
-    return kept ? { ...kept, domain, kept: true } : null;
-  }
-
-  /** What a domain's store would be opened with: its folder, rules and (for stored profiles) the vault's seal of the desk key. */
-  storeOptions(domain: Domain): { dir: string; rules: GovernanceRules; now: () => number; sealer?: Sealer } {
-    return {
-      dir: join(this.opts.dataDir, 'approvals'),
-      rules: this.rulesOf(domain),
-      now: this.now,
-      // A stored profiles' team: the desk key is sealed by the vault, as their keys are.
-      ...(domain === 'vault' && this.opts.vault
-        ? {
-            sealer: {
-              seal: (plain: string) => this.opts.vault!.box().seal(plain, 'team-desk-key'),
-              open: (sealed: string) => this.opts.vault!.box().open(sealed, 'team-desk-key'),
-            },
-          }
-        : {}),
-    };
+  /** What a domain's store would be opened with: its folder, rules and clock (a team store adds its own, team/wiring.ts). */
+  storeOptions(domain: Domain): StoreBase {
+    return { dir: join(this.opts.dataDir, 'approvals'), rules: this.rulesOf(domain), now: this.now };
   }
 
   private rulesOf(domain: Domain): GovernanceRules {
@@ -315,20 +282,11 @@ export class DeskApprovals {
           : this.opts.vault!.journalRegistry();
       const anchors = this.opts.anchorDir ? { anchorDir: this.opts.anchorDir } : {};
       const rules = this.rulesOf(domain);
-      const team = this.teamOf(domain);
-      const store: GovernanceStore = team
-        ? new LazyTeamStore({
-            ...this.storeOptions(domain),
-            rules,
-            url: team.url,
-            ...(team.password !== undefined ? { password: team.password } : {}),
-            ...(team.founding ? { founding: team.founding } : {}),
-            ...(team.leaseMs ? { leaseMs: team.leaseMs } : {}),
-          })
-        : new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
+      const team = this.opts.teams?.open(domain, { dir, rules, now: this.now }) ?? null;
+      const store: GovernanceStore = team ? team.store : new LocalGovernanceStore(dir, name, { key, now: this.now, registry, ...anchors });
       this.stores.push(store);
       this.storeOf.set(domain, store);
-      if (team) this.keepLeasesEvery(team.leaseMs ?? DEFAULT_LEASE_MS);
+      if (team) this.keepLeasesEvery(team.leaseMs);
       this.audit.set(domain, { source: { journal: 'governance', path: join(dir, `${name}.jsonl`), key, registry, ...anchors }, rules });
       approvals = new Approvals({
         store,

@@ -1,6 +1,6 @@
 import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
 import type { OperatorKey } from '../operators/keys.ts';
-import type { GovernanceState } from '../governance/state.ts';
+import type { GovernanceRules, GovernanceState } from '../governance/state.ts';
 import type { TeamVerifyAnswer } from '../../../shared/ipc.ts';
 
 /** What Verify of a shared store found, row by row from the founding record on (the answer's `team: true` side). */
@@ -97,4 +97,39 @@ export interface SendLeases {
   claim(ref: string, owner: string): Promise<boolean>;
   /** The write is settled: nobody sends it again. */
   finish(ref: string): Promise<void>;
+}
+
+/** A trust domain of governance: the vault's (stored profiles) or the Sandbox's play money (deskApprovals.ts). */
+export type Domain = 'vault' | 'sandbox';
+
+/** What a domain's store is opened with, whichever store holds its records: this desk's folder, the rules, the clock. */
+export interface StoreBase {
+  dir: string;
+  rules: GovernanceRules;
+  now: () => number;
+}
+
+/** A team's shared store, opened for one domain. */
+export interface TeamStore {
+  store: GovernanceStore;
+  /** Joined as an auditor: the domain signs and sends nothing, whichever profile is active. */
+  auditor: boolean;
+  /** How long its send leases run; this desk renews them every third of it. */
+  leaseMs: number;
+}
+
+/**
+ * How the approvals reach a team's shared store. It is built outside approvals/ (team/wiring.ts, which the
+ * core hands in): team/ implements the interfaces of this file, and approvals/ never imports team/.
+ */
+export interface TeamStores {
+  /** The send-lease length the desk's lease keeping assumes until a team store names its own (team/leases.ts). */
+  readonly defaultLeaseMs: number;
+  /** The lease length of a team store the desk was started with (not one joined from Settings): its leases are kept from the start. */
+  readonly startedLeaseMs: number | null;
+  /**
+   * A domain's team store, opened now (at the domain's first use, and again after a reopen once a team was
+   * joined, founded or left); null when the domain keeps its own journal.
+   */
+  open(domain: Domain, base: StoreBase): TeamStore | null;
 }

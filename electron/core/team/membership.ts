@@ -2,19 +2,22 @@ import { existsSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChannelResponse } from '../../../shared/ipc.ts';
 import { InputError } from '../errors.ts';
-import { testTeamStore } from '../team/connectionTest.ts';
-import { whereOf, type TeamConnection } from '../team/kept.ts';
-import { DeskIdentity } from '../team/deskIdentity.ts';
-import { teamUrlRefusal } from '../team/url.ts';
-import type { DeskApprovals, Domain } from './deskApprovals.ts';
+import type { DeskApprovals } from '../approvals/deskApprovals.ts';
+import type { Domain } from '../approvals/store.ts';
 import { activeAt } from '../governance/state.ts';
+import { testTeamStore } from './connectionTest.ts';
+import { whereOf, type TeamConnection } from './kept.ts';
+import { DeskIdentity } from './deskIdentity.ts';
+import { teamUrlRefusal } from './url.ts';
+import type { TeamWiring } from './wiring.ts';
 
 // Founding and joining a team from Settings (issue 27). Either changes who governs the domain's money,
 // so either needs an operator in force at this desk to vouch with their passphrase in the confirmation
 // window: founding, the desk's first operator (their passphrase vouches for this desk's key in the team);
 // joining, any operator of the desk's own governance. A Sandbox desk with no operator yet has nothing to
 // hand over and joins at once, as its first operator needs no credential either. The connection (URL and
-// password) is kept sealed (team/kept.ts); the local journal stays as it was.
+// password) is kept sealed (kept.ts); the local journal stays as it was. `desk` is the approvals, `teams`
+// the wiring of their team stores (wiring.ts).
 
 /** Connects once; the store as found, or an InputError naming why not (nothing changed). */
 async function reach(conn: TeamConnection): Promise<{ records: number; founding: string | null; where: string }> {
@@ -36,8 +39,8 @@ function setAsideEarlierTeam(dir: string): void {
   }
 }
 
-function notInTeamYet(desk: DeskApprovals, domain: Domain): void {
-  const t = desk.teamOf(domain);
+function notInTeamYet(teams: TeamWiring, domain: Domain): void {
+  const t = teams.of(domain);
   if (t) {
     const w = whereOf(t.url);
     throw new InputError([], `this desk's approvals are on the team store at ${w.host}/${w.database} already.`);
@@ -51,10 +54,11 @@ const connOf = (req: { url: string; password?: string | undefined }): TeamConnec
 
 export async function foundTeam(
   desk: DeskApprovals,
+  teams: TeamWiring,
   req: { url: string; password?: string | undefined },
 ): Promise<{ ticket: string; title: string }> {
   const domain = desk.activeDomain();
-  notInTeamYet(desk, domain);
+  notInTeamYet(teams, domain);
   const conn = connOf(req);
   const found = await reach(conn);
   if (found.records > 0)
@@ -68,8 +72,8 @@ export async function foundTeam(
   const title = `Found a team on ${found.where} with this desk's ${records.length} governance records (${records[0].name} vouches for this desk)`;
   return desk.ticketFor((a) =>
     a.vouchTicket(JSON.stringify({ team: 'found', store: found.where, records: records.length }), title, async (key, passphrase) => {
-      const { PgGovernanceStore } = await import('../team/pgStore.ts');
-      const opts = desk.storeOptions(domain);
+      const { PgGovernanceStore } = await import('./pgStore.ts');
+      const opts = teams.storeOptions(domain, desk.storeOptions(domain));
       setAsideEarlierTeam(opts.dir);
       const store = new PgGovernanceStore({ ...opts, url: conn.url, ...(conn.password ? { password: conn.password } : {}) });
       let founding: string | null;
@@ -79,7 +83,7 @@ export async function foundTeam(
       } finally {
         await store.close();
       }
-      desk.teamKept.put(domain, conn, 'founded', founding!, desk.teamSealer(domain));
+      teams.kept.put(domain, conn, 'founded', founding!, teams.sealer(domain));
       await desk.reopen(domain);
     }),
   );
@@ -87,10 +91,11 @@ export async function foundTeam(
 
 export async function joinTeam(
   desk: DeskApprovals,
+  teams: TeamWiring,
   req: { url: string; password?: string | undefined; founding: string },
 ): Promise<ChannelResponse<'teamJoin'>> {
   const domain = desk.activeDomain();
-  notInTeamYet(desk, domain);
+  notInTeamYet(teams, domain);
   const conn = connOf(req);
   const found = await reach(conn);
   if (found.founding === null) throw new InputError(['url'], `the team store at ${found.where} is empty: found the team there instead.`);
@@ -104,8 +109,8 @@ export async function joinTeam(
   // since nothing of the desk's money is handed to the team.
   const auditor = desk.auditorActive();
   const join_ = async (): Promise<void> => {
-    const { PgGovernanceStore } = await import('../team/pgStore.ts');
-    const opts = desk.storeOptions(domain);
+    const { PgGovernanceStore } = await import('./pgStore.ts');
+    const opts = teams.storeOptions(domain, desk.storeOptions(domain));
     setAsideEarlierTeam(opts.dir);
     // Every record is verified from the pinned founding record on before the desk keeps the team: a store
     // that does not verify is refused now, naming the record, and nothing is kept.
@@ -122,13 +127,7 @@ export async function joinTeam(
     } finally {
       await store.close();
     }
-    desk.teamKept.put(
-      domain,
-      auditor ? { ...conn, auditor: true } : conn,
-      auditor ? 'audited' : 'joined',
-      req.founding,
-      desk.teamSealer(domain),
-    );
+    teams.kept.put(domain, auditor ? { ...conn, auditor: true } : conn, auditor ? 'audited' : 'joined', req.founding, teams.sealer(domain));
     await desk.reopen(domain);
   };
   if (auditor) {
@@ -159,13 +158,13 @@ export async function joinTeam(
  * (whoever may approve the team's requests here may say this desk no longer takes part); the domain's
  * approvals then go back to the desk's own journal, as they were when it joined.
  */
-export async function leaveTeam(desk: DeskApprovals): Promise<ChannelResponse<'teamLeave'>> {
+export async function leaveTeam(desk: DeskApprovals, teams: TeamWiring): Promise<ChannelResponse<'teamLeave'>> {
   const domain = desk.activeDomain();
-  const t = desk.teamOf(domain);
+  const t = teams.of(domain);
   if (!t) throw new InputError([], "this desk's approvals are in its own journal: there is no team to leave.");
   if (!t.kept) throw new InputError([], 'this desk was started with its team store: it leaves by being started without it.');
   if (t.auditor) {
-    desk.teamKept.drop(domain);
+    teams.kept.drop(domain);
     await desk.reopen(domain);
     return { left: true };
   }
@@ -173,23 +172,23 @@ export async function leaveTeam(desk: DeskApprovals): Promise<ChannelResponse<'t
   const title = `Leave the team on ${w.host}/${w.database}: this desk's approvals go back to its own journal, and the team's queue is no longer seen here`;
   return desk.ticketFor((a) =>
     a.vouchTicket(JSON.stringify({ team: 'leave', store: `${w.host}/${w.database}` }), title, async () => {
-      desk.teamKept.drop(domain);
+      teams.kept.drop(domain);
       await desk.reopen(domain);
     }),
   );
 }
 
 /** Which team store the active profile's governance uses, and whether it reads and verifies now. */
-export async function teamStatus(desk: DeskApprovals): Promise<ChannelResponse<'teamStatus'>> {
+export async function teamStatus(desk: DeskApprovals, teams: TeamWiring): Promise<ChannelResponse<'teamStatus'>> {
   let domain: Domain;
   try {
     domain = desk.activeDomain();
   } catch {
     return { domain: null, team: null };
   }
-  const t = desk.teamOf(domain);
+  const t = teams.of(domain);
   if (!t) return { domain, team: null };
-  const shown = desk.teamKept.shown(domain);
+  const shown = teams.kept.shown(domain);
   const where = whereOf(t.url);
   const pinned = new DeskIdentity(join(desk.storeOptions(domain).dir, 'team')).pin()?.founding ?? t.founding ?? null;
   let state: 'online' | 'offline' | 'tampered' = 'online';
