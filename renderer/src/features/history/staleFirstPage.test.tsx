@@ -31,7 +31,11 @@ function heldDesk() {
       return new Promise((resolve) => held.push(() => resolve(page)));
     },
   });
-  const release = () => act(() => held.splice(0).forEach((r) => r()));
+  // Async, so that act flushes what the answers set off before the test reads the page (and there is a promise to await).
+  const release = () =>
+    act(async () => {
+      held.splice(0).forEach((r) => r());
+    });
   return { fake, release };
 }
 
