@@ -1,18 +1,18 @@
 import { WriteAnswer } from '../../../shared/api/records.ts';
-import { isFinalTransferStatus, isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
-import type { IntentBody, OperatorSignature, RecordType } from '../journal/records.ts';
+import type { IntentBody, OperatorSignature } from '../journal/records.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SETTLE_MS, inheritedDoubtEnd, type DoubtRules } from './doubt.ts';
+import { driversOf, governedAt, governedAtOf } from './drivers.ts';
+import type { ExecutorOptions, IntentExtra, WriteEvent } from './executorOptions.ts';
 import { newOrderId } from './ids.ts';
 import { buildBody, KINDS, resendable, signerOf, wireRequest, type WriteInput } from './inputs.ts';
-import { lookupCancel, lookupSpotOrder } from './orderLookups.ts';
-import { lookupTransfer, lookupWithdrawal, reconcileUidTransfer, type Found, type Lookup, type WriteClient } from './lookups.ts';
+import type { WriteClient } from './lookups.ts';
 import { classifyFailure, DUPLICATE_LABELS } from './outcome.ts';
-import { lookupSmallBalance } from './smallBalanceLookup.ts';
-import { isManagementKind } from '../../../shared/api/subAccounts.ts';
-import { lookupManagement } from './subAccountLookups.ts';
-import { DEFAULT_REQUEST_TIMEOUT_MS, DEFAULT_SETTLE_MS, doubtEnd, inheritedDoubtEnd, provenAbsent, type DoubtRules } from './doubt.ts';
-import { undoCopies } from './duplicates.ts';
+import { keepSecret, takeSecret } from './subKeySecret.ts';
+import { cannotProve, confirmStatus, lookup, onAmbiguous, recordFound, resolveOnce, secretLost, type ResolveCtx } from './resolve.ts';
+
+export type { ExecutorOptions, IntentExtra, WriteEvent } from './executorOptions.ts';
 
 // Exactly-once writes (docs/failure-modes.md §In doubt). The rules, in order of importance:
 // 1. Nothing leaves before the journal holds it: the intent, the approval, and a "sent" record per attempt
@@ -25,99 +25,6 @@ import { undoCopies } from './duplicates.ts';
 
 export { DEFAULT_SETTLE_MS } from './doubt.ts';
 export const DEFAULT_LOOKUP_INTERVAL_MS = 5_000;
-
-export interface ExecutorOptions {
-  journal: Journal;
-  client: WriteClient;
-  /**
-   * The client that signs with a sub-account's own key (the session's sub-key clients); throws when the
-   * profile holds no key for it. Without it, kinds signed by a sub-account's key are never sent.
-   */
-  subClient?: (uid: string) => WriteClient;
-  /** How long after an attempt's deadline it may still land (a setting; doubt.ts says why 90 s by default). */
-  settleMs?: number;
-  /** How long an attempt may take before the client aborts it: its deadline (the client's timeout). */
-  requestTimeoutMs?: number;
-  /** Pause between lookups, and before a retry after a 429. */
-  lookupIntervalMs?: number;
-  now?: () => number;
-  newId?: () => string;
-  /**
-   * Why the desk cannot sign right now (the vault is locked), or null. While there is a reason, intents
-   * are not driven: they wait, as journaled, for resume() (which the core calls on unlock).
-   */
-  blocked?: (v: IntentView) => string | null;
-  /**
-   * Why the operators' approvals do not carry this write now (approvals/sendGate.ts), or null. Asked
-   * before every attempt leaves, with the deadline the attempt will carry; a refused write is closed unsent,
-   * and a throw leaves it waiting.
-   */
-  gate?: (v: IntentView, deadline: number) => Promise<string | null>;
-  /**
-   * Where a created sub-account key's secret goes, straight from the exchange's answer: the vault, for
-   * that sub-account's signing. The secret is never journaled, logged or answered to the window; without
-   * a sink (or when it fails) the key is reported as made without a usable secret.
-   */
-  keySink?: (uid: string, key: string, secret: Buffer) => void | Promise<void>;
-  /** A sub-account key the exchange no longer holds (its removal landed): the desk stops signing with it. */
-  keyGone?: (uid: string, key: string) => void;
-}
-
-/** Takes the secret out of a key creation's answer (the answer object keeps no copy). */
-function takeSecret(answer: Record<string, unknown> | undefined): Buffer | null {
-  if (!answer || typeof answer.secret !== 'string') return null;
-  const secret = Buffer.from(answer.secret, 'utf8');
-  delete answer.secret;
-  return secret;
-}
-
-export interface WriteEvent {
-  record: RecordType;
-  intent: IntentView;
-}
-
-/** What an approved request carries beside its wire body: a batch row's note, the sub-account whose key signs it. */
-export interface IntentExtra {
-  note?: string;
-  signer?: string;
-  /**
-   * When governance approved it (its quorum record's time). Not journaled: it decides whether the first send
-   * needs a lookup. Absent, the approval counts as older than this run, so the lookup is never skipped.
-   */
-  approved_at?: number;
-}
-
-/** Who drives each intent of a journal, across every executor over it in this process. */
-const drivers = new WeakMap<Journal, Map<string, Promise<IntentView>>>();
-
-function driversOf(journal: Journal): Map<string, Promise<IntentView>> {
-  let m = drivers.get(journal);
-  if (!m) drivers.set(journal, (m = new Map()));
-  return m;
-}
-
-/**
- * Governance approval times of the intents handed over by dispatchApproved, per journal (every executor
- * over it in this process). The journal's own approval record cannot say "earlier": handing over a request
- * approved before a restart, or in a restored folder, journals that record now.
- */
-const governedAt = new WeakMap<Journal, Map<string, number>>();
-
-function governedAtOf(journal: Journal): Map<string, number> {
-  let m = governedAt.get(journal);
-  if (!m) governedAt.set(journal, (m = new Map()));
-  return m;
-}
-
-/** Transfer statuses (§3.3) that say the transfer did not happen; for a cancel, an order already filled. */
-const FAILED_STATUSES: Partial<Record<IntentView['kind'], ReadonlySet<string>>> = {
-  own_transfer: new Set(['FAIL']),
-  main_sub_transfer: new Set(['FAIL']),
-  sub_to_sub_transfer: new Set(['FAIL']),
-  sub_own_transfer: new Set(['FAIL']),
-  uid_transfer: new Set(['FAIL']),
-  spot_cancel: new Set(['closed']),
-};
 
 export class WriteExecutor {
   private readonly journal: Journal;
@@ -136,6 +43,8 @@ export class WriteExecutor {
   private stopped = false;
   /** Pending pauses, woken at once by stop(). */
   private readonly sleepers = new Set<() => void>();
+  /** What resolving an unclear answer (resolve.ts) may use of this executor. */
+  private readonly ctx: ResolveCtx;
 
   constructor(opts: ExecutorOptions) {
     this.journal = opts.journal;
@@ -149,6 +58,16 @@ export class WriteExecutor {
     this.gate = opts.gate ?? null;
     this.keySink = opts.keySink ?? null;
     this.keyGone = opts.keyGone ?? null;
+    this.ctx = {
+      journal: this.journal,
+      client: this.client,
+      doubt: this.doubt,
+      now: this.now,
+      clientFor: (v) => this.clientFor(v),
+      record: (body) => this.record(body),
+      view: (id) => this.view(id),
+      sleep: () => this.sleep(),
+    };
   }
 
   /** Every state change, as the journal records it (the core forwards these to the renderer). */
@@ -273,18 +192,7 @@ export class WriteExecutor {
    */
   async pollStatuses(): Promise<void> {
     const watched = this.journal.unfinished().filter((v) => v.state === 'accepted' && !this.running.has(v.id));
-    for (const v of watched) await this.confirmStatus(v);
-  }
-
-  private async confirmStatus(v: IntentView): Promise<void> {
-    if (v.kind !== 'withdrawal' && v.kind !== 'main_sub_transfer') return;
-    const l = v.kind === 'withdrawal' ? await lookupWithdrawal(this.client, v, this.now()) : await lookupTransfer(this.client, v);
-    if (l.kind !== 'found') return;
-    if (l.status !== undefined && l.status !== v.status) {
-      const final = v.kind === 'withdrawal' ? isFinalWithdrawalStatus(l.status) : isFinalTransferStatus(l.status);
-      this.record({ type: 'status', intent: v.id, status: l.status, final });
-    }
-    if (l.copies > 1) await this.flagCopies(this.view(v.id), l);
+    for (const v of watched) await confirmStatus(this.ctx, v);
   }
 
   /** Stops driving intents (they stay in the journal as they are) and waits for the loops to end. */
@@ -349,10 +257,10 @@ export class WriteExecutor {
           break;
         case 'in_flight':
           // Only a previous run leaves this (a "sent" with no outcome): the request may have landed.
-          this.onAmbiguous(v, 'the desk stopped while the request was out');
+          onAmbiguous(this.ctx, v, 'the desk stopped while the request was out');
           break;
         case 'unconfirmed':
-          await this.resolveOnce(v);
+          await resolveOnce(this.ctx, v);
           break;
         default:
           return v;
@@ -377,7 +285,7 @@ export class WriteExecutor {
     if (earlierRun && !resendable(spec)) {
       // Approved before this run began, whatever the journal says of attempts: a restored copy of the data
       // folder looks exactly like this. Without an id nothing can prove it absent, so it is never sent.
-      return this.onAmbiguous(v, 'it was approved in an earlier run of the desk and this run cannot prove it was not sent');
+      return onAmbiguous(this.ctx, v, 'it was approved in an earlier run of the desk and this run cannot prove it was not sent');
     }
     if (earlierRun && resendable(spec) && v.attempts === 0 && !v.proven_absent) {
       // A restart, a restored folder or a lease taken over: whoever may have sent it before is gone or
@@ -395,9 +303,9 @@ export class WriteExecutor {
     if (resendable(spec) && (v.attempts > 0 || earlierRun)) {
       // A resend, or a first send of an intent approved in an earlier run (a crash, or a restored copy of
       // the journal): look the id up right before it, in case an earlier attempt landed.
-      const l = await this.lookup(v);
-      if (l.kind === 'found') return this.recordFound(v, l);
-      if (l.kind === 'unknown' && l.impossible) return this.cannotProve(v, l.reason);
+      const l = await lookup(this.ctx, v);
+      if (l.kind === 'found') return recordFound(this.ctx, v, l);
+      if (l.kind === 'unknown' && l.impossible) return cannotProve(this.ctx, v, l.reason);
       if (l.kind === 'unknown') return this.sleep();
     }
     const client = this.clientFor(v);
@@ -432,8 +340,8 @@ export class WriteExecutor {
         if (resendable(spec) && (attempt > 1 || DUPLICATE_LABELS.has(f.label))) {
           // After a resend a refusal may be caused by the first attempt having landed (a reused id, a
           // spent balance): only a lookup can say which.
-          const l = await this.lookup(this.view(v.id));
-          if (l.kind === 'found') return this.recordFound(this.view(v.id), l);
+          const l = await lookup(this.ctx, this.view(v.id));
+          if (l.kind === 'found') return recordFound(this.ctx, this.view(v.id), l);
           if (l.kind === 'unknown') {
             this.record({
               type: 'unconfirmed',
@@ -456,15 +364,15 @@ export class WriteExecutor {
         });
         return;
       }
-      return this.onAmbiguous(this.view(v.id), f.reason);
+      return onAmbiguous(this.ctx, this.view(v.id), f.reason);
     }
     // §4.1 does not show a conversion's answer; the live documentation (Gate API v4 "Convert small balance":
     // 200, schema None, and its SDKs return void) has no body, so whatever comes is ignored (WriteAnswer
     // takes an empty one). Its history record is looked up at once, so that the journal holds its id and
     // no later lookup of another conversion can take that record for its own.
-    const converted = v.kind === 'small_balance_convert' ? await this.lookup(this.view(v.id)) : null;
+    const converted = v.kind === 'small_balance_convert' ? await lookup(this.ctx, this.view(v.id)) : null;
     const secret = v.kind === 'sub_account_key_create' ? takeSecret(answer) : null;
-    const kept = secret ? await this.keepSecret(v, answer, secret) : null;
+    const kept = secret ? await keepSecret(this.keySink, v, answer, secret) : null;
     const exchangeId =
       answer?.id ?? answer?.tx_id ?? answer?.key ?? answer?.user_id ?? (converted?.kind === 'found' ? converted.exchange_id : undefined);
     this.record({
@@ -475,36 +383,10 @@ export class WriteExecutor {
       ...(exchangeId !== undefined && exchangeId !== null ? { exchange_id: String(exchangeId) } : {}),
       ...(typeof answer?.status === 'string' ? { status: answer.status } : {}),
     });
-    if (v.kind === 'sub_account_key_create' && kept !== null) this.secretLost(this.view(v.id), kept);
+    if (v.kind === 'sub_account_key_create' && kept !== null) secretLost(this.ctx, this.view(v.id), kept);
     // §4.1 answers a main/sub transfer with its tx_id only: its §3.3 status comes from /wallet/order_status,
     // asked at once (and by pollStatuses until it is final).
-    if (v.kind === 'main_sub_transfer') await this.confirmStatus(this.view(v.id));
-  }
-
-  /**
-   * Puts a new key's secret into the vault for its sub-account, then wipes this copy. Answers why it could
-   * not be kept (the key then exists at the exchange without a secret the desk holds), or null.
-   */
-  private async keepSecret(v: IntentView, answer: Record<string, unknown> | undefined, secret: Buffer): Promise<string | null> {
-    try {
-      if (!this.keySink) return 'this desk keeps no sub-account keys';
-      if (typeof answer?.key !== 'string') return 'the answer named no key';
-      await this.keySink(String(v.body.user_id), answer.key, secret);
-      return null;
-    } catch (e) {
-      // The sink's own words, never the answer: its message holds no secret.
-      return (e as Error).message;
-    } finally {
-      secret.fill(0);
-    }
-  }
-
-  private secretLost(v: IntentView, why: string): void {
-    this.record({
-      type: 'needs_attention',
-      intent: v.id,
-      reason: `The exchange made key ${v.client_id} for sub-account ${String(v.body.user_id)}, but the desk holds no secret for it (${why}). Disable that key, then create another.`,
-    });
+    if (v.kind === 'main_sub_transfer') await confirmStatus(this.ctx, this.view(v.id));
   }
 
   /** The client whose key signs `v`, or why none can. */
@@ -522,161 +404,6 @@ export class WriteExecutor {
     } catch (e) {
       return (e as Error).message;
     }
-  }
-
-  private onAmbiguous(v: IntentView, reason: string): void {
-    const spec = KINDS[v.kind];
-    if (resendable(spec) || v.kind === 'uid_transfer') {
-      // An attempt of an earlier run left no deadline (older journals) or a past one: doubtEnd reads it.
-      const until = v.attempts > 0 ? doubtEnd(v, this.doubt) : inheritedDoubtEnd(this.now(), this.doubt);
-      this.record({ type: 'unconfirmed', intent: v.id, attempt: v.attempts, reason, until: new Date(until).toISOString() });
-      return;
-    }
-    this.record({
-      type: 'needs_attention',
-      intent: v.id,
-      reason: `The ${spec.what} got no clear answer (${reason}). The API gives this kind of transfer no id to look up, so the desk will not send it again: check both accounts' balances, then settle it as done or not done.`,
-    });
-  }
-
-  private async resolveOnce(v: IntentView): Promise<void> {
-    const spec = KINDS[v.kind];
-    const askedAt = this.now();
-    const l = await this.lookup(v);
-    if (l.kind === 'found') {
-      if (v.kind === 'uid_transfer' && l.copies > 1) {
-        this.record({
-          type: 'needs_attention',
-          intent: v.id,
-          reason: `The UID transfer got no clear answer, and ${l.copies} outgoing UID transfers to user ${String(v.body.receive_uid)} of ${String(v.body.amount)} ${String(v.body.currency)} match it. Check which one is this transfer, then settle it.`,
-        });
-        return;
-      }
-      return this.recordFound(v, l);
-    }
-    if (l.kind === 'unknown') {
-      if (l.impossible) return this.cannotProve(v, l.reason);
-      if (l.refusedLabel !== undefined) {
-        this.record({
-          type: 'needs_attention',
-          intent: v.id,
-          reason: `The ${spec.what} got no clear answer, and the exchange refused the desk's check (${l.refusedLabel}: ${l.reason}). It will not be sent again: check the exchange's records, then settle it.`,
-        });
-        return;
-      }
-      return this.sleep();
-    }
-    this.record({ type: 'lookup', intent: v.id, found: false, asked_at: new Date(askedAt).toISOString() });
-    const after = this.view(v.id);
-    // The guard of rule 2: "absent" counts only once no earlier attempt can land any more.
-    if (!provenAbsent(after, this.doubt)) return this.sleep();
-    const span = (after.last_absent_at ?? 0) - (after.first_absent_at ?? 0);
-    if (resendable(spec)) {
-      this.record({
-        type: 'retry',
-        intent: v.id,
-        reason: `${v.client_id ? `id ${v.client_id}` : 'no effect'} absent over ${after.absent_lookups} lookups, the last after its doubt ended at ${new Date(doubtEnd(after, this.doubt)).toISOString()}; sending again`,
-      });
-      return;
-    }
-    this.record({
-      type: 'needs_attention',
-      intent: v.id,
-      reason: `The UID transfer got no clear answer and no matching record appeared over ${Math.round(span / 1000)} s, so it most likely did not happen. The API gives it no id, so the desk cannot prove it and will not send it again: check the account, then settle it (and send it again by hand if needed).`,
-    });
-  }
-
-  private cannotProve(v: IntentView, reason: string): void {
-    this.record({
-      type: 'needs_attention',
-      intent: v.id,
-      reason: `The ${KINDS[v.kind].what} got no clear answer and the desk cannot prove it absent (${reason}). It will not be sent again: check the exchange's records, then settle it.`,
-    });
-  }
-
-  private lookup(v: IntentView): Promise<Lookup> {
-    if (v.kind === 'spot_order' || v.kind === 'spot_cancel' || v.kind === 'spot_cancel_all') {
-      // Looked up with the key that placed it: a sub-account's orders are its own.
-      const client = this.clientFor(v);
-      if (typeof client === 'string') return Promise.resolve({ kind: 'unknown', impossible: true, reason: client });
-      return v.kind === 'spot_order' ? lookupSpotOrder(client, v, this.now()) : lookupCancel(client, v);
-    }
-    if (v.kind === 'small_balance_convert') {
-      // The account's own history and balance, read with its own key.
-      const client = this.clientFor(v);
-      if (typeof client === 'string') return Promise.resolve({ kind: 'unknown', impossible: true, reason: client });
-      return lookupSmallBalance(client, v, this.claimedConversions(v));
-    }
-    switch (v.kind) {
-      case 'withdrawal':
-        return lookupWithdrawal(this.client, v, this.now());
-      case 'main_sub_transfer':
-        return lookupTransfer(this.client, v);
-      case 'uid_transfer':
-        return reconcileUidTransfer(this.client, v, this.claimedUidTransfers(v.id), this.now());
-      default:
-        if (isManagementKind(v.kind)) return lookupManagement(this.client, v);
-        return Promise.resolve({ kind: 'unknown', reason: 'this kind of write cannot be looked up' });
-    }
-  }
-
-  /** History records of the same account's conversions that other intents already account for. */
-  private claimedConversions(v: IntentView): Set<string> {
-    return new Set(
-      this.journal
-        .intents()
-        .filter((o) => o.kind === v.kind && o.id !== v.id && o.signer === v.signer && o.exchange_id !== undefined)
-        .map((o) => o.exchange_id!),
-    );
-  }
-
-  /** Exchange ids of UID transfers other intents already account for. */
-  private claimedUidTransfers(except: string): Set<string> {
-    return new Set(
-      this.journal
-        .intents()
-        .filter((o) => o.kind === 'uid_transfer' && o.id !== except && o.exchange_id !== undefined)
-        .map((o) => o.exchange_id!),
-    );
-  }
-
-  private async recordFound(v: IntentView, l: Found): Promise<void> {
-    const via = v.kind === 'uid_transfer' ? 'records' : 'lookup';
-    const ids = l.exchange_id !== undefined ? { exchange_id: l.exchange_id } : {};
-    if (l.status !== undefined && FAILED_STATUSES[v.kind]?.has(l.status)) {
-      const message =
-        v.kind === 'spot_cancel'
-          ? 'The order was filled before the cancellation reached it; nothing was cancelled.'
-          : `The exchange recorded the ${KINDS[v.kind].what} with status ${l.status}; nothing moved.`;
-      this.record({ type: 'result', intent: v.id, outcome: 'refused', via, ...ids, status: l.status, message });
-      return;
-    }
-    this.record({
-      type: 'result',
-      intent: v.id,
-      outcome: 'accepted',
-      via,
-      ...ids,
-      ...(l.status !== undefined ? { status: l.status } : {}),
-    });
-    if (l.copies > 1) await this.flagCopies(this.view(v.id), l);
-    // Found by its name after an unclear answer: the answer that carried the secret is gone for good.
-    else if (v.kind === 'sub_account_key_create')
-      this.secretLost(this.view(v.id), 'its secret came only in the answer the desk did not get');
-  }
-
-  /**
-   * The last line, not the mechanism: the exchange holds the write more than once. Later copies are
-   * cancelled where the exchange allows it; what is left is named for an operator.
-   */
-  private async flagCopies(v: IntentView, l: Found): Promise<void> {
-    const left = await undoCopies(this.client, v, l, (body) => this.record(body));
-    if (left === 0) return;
-    this.record({
-      type: 'needs_attention',
-      intent: v.id,
-      reason: `The exchange holds ${l.copies} ${KINDS[v.kind].what}s with id ${v.client_id}: it was applied more than once, and ${left} extra ${left === 1 ? 'copy' : 'copies'} could not be cancelled by the desk. Check the exchange's records, then settle this intent.`,
-    });
   }
 
   private sleep(): Promise<void> {
