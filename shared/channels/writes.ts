@@ -46,7 +46,11 @@ export const IntentView = z.object({
   /** Lookups after the doubt ended proved it absent: a send now is its first to land. */
   proven_absent: z.boolean().optional(),
   /** Extra exchange records under this write's id, with what the desk did about each. */
-  duplicates: z.array(z.object({ exchange_id: z.string(), action: z.enum(['cancel_asked', 'left']), status: z.string().optional(), reason: z.string() })).optional(),
+  duplicates: z
+    .array(
+      z.object({ exchange_id: z.string(), action: z.enum(['cancel_asked', 'left']), status: z.string().optional(), reason: z.string() }),
+    )
+    .optional(),
   /** Absent lookups since the last send: their span is what allows a resend. */
   absent_lookups: z.number().int(),
   first_absent_at: z.number().optional(),

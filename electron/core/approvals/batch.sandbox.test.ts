@@ -7,6 +7,7 @@ import { sandboxProfile } from '../profiles/sandbox.ts';
 import { Session } from '../session.ts';
 import { DeskApprovals } from './deskApprovals.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { SESSION_WRITES } from '../testkit/sandboxCore.ts';
 
 // A batch approved once against a real Sandbox: the operator's one signature covers every row's exact
 // body; the dispatcher sends each row once, a freeze stops the rest between rows, and a restarted desk
@@ -24,6 +25,7 @@ interface Desk {
 function openDesk(): Desk {
   let approvals: DeskApprovals | null = null;
   const session = new Session({
+    ...SESSION_WRITES,
     builtIn: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },
     journalDir: join(sb.dir, 'desk', 'journals'),
     hold: (id) => approvals?.frozenReason(id) ?? null,

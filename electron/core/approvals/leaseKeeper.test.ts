@@ -15,7 +15,7 @@ function tick(hold: { reason: string | null }) {
     approvals: {
       leases: {
         open: async () => (listed ? [lease()] : []),
-        renew: async () => (owner === 'me' ? 'mine' : 'other'),
+        renew: async () => (owner === 'me' ? { holder: 'mine', leftMs: 30_000 } : { holder: 'other', leftMs: 0 }),
         claim: async () => ((owner = 'me'), true),
         finish: async () => {},
       },

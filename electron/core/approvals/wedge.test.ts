@@ -70,7 +70,7 @@ describe('a policy that would wedge the desk is refused', () => {
 
   it('the change and unfreeze quorum above the operators, even from a rule that rarely matches', async () => {
     const ids = await operators('alice', 'bob');
-    const t = await desk.freezeTicket('stuck');
+    const t = desk.freezeTicket('stuck');
     await desk.sign(t.id, ids.alice!, PASS.alice);
     await expect(desk.policyTicket('p1', RARE_THREE)).rejects.toThrow(/rule uid-three needs 3 approvers or admins/);
     // The unfreeze stays within reach: one operator's approval under the default policy.

@@ -11,6 +11,7 @@ import type { AccountRef } from './route.ts';
 import { preApproved } from './testkit/preApproved.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { SESSION_WRITES } from '../testkit/sandboxCore.ts';
 
 // A rebalance into a sub-account's isolated margin account: the plan's extra hop (its spot account into
 // its margin account) is signed by that sub-account's key, through the session's executor, and the
@@ -24,6 +25,7 @@ beforeAll(async () => {
   const vault = DeskVault.open({ path: join(sb.dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
   session = new Session({
+    ...SESSION_WRITES,
     store: new ProfileStore(join(sb.dir, 'profiles.json')),
     vault,
     journalDir: join(sb.dir, 'journals'),

@@ -11,6 +11,9 @@ export type Desk = Core & ConfirmCore;
 /** The attempt deadline and settle window of test desks: a hold of the Sandbox between them is in doubt. */
 export const TEST_WRITES = { requestTimeoutMs: 3_000, settleMs: 2_000 } as const;
 
+/** The same, as a Session takes them (tests that build a Session of their own). */
+export const SESSION_WRITES = { settleMs: () => TEST_WRITES.settleMs, requestTimeoutMs: TEST_WRITES.requestTimeoutMs } as const;
+
 export function sandboxCore(sb: SandboxFixture, more: Partial<CoreOptions> = {}): Desk {
   return createCore({
     profile: { ...sandboxProfile(sb.credentialsPath), limitsOff: true },

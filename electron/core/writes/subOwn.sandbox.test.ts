@@ -10,6 +10,7 @@ import { Session, type ActiveSession } from '../session.ts';
 import { DeskVault } from '../vault/vault.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
+import { SESSION_WRITES } from '../testkit/sandboxCore.ts';
 
 // A move between a sub-account's own accounts, journaled and sent by the desk's write executor through
 // the session, against a real Sandbox: the Sandbox moves the money of the account whose key signed, so
@@ -36,7 +37,13 @@ beforeAll(async () => {
   const vault = DeskVault.open({ path: join(sb.dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });
   await vault.setPassphrase(undefined, 'passphrase for tests');
   store = new ProfileStore(join(sb.dir, 'profiles.json'));
-  session = new Session({ store, vault, journalDir: join(sb.dir, 'journals'), settleMs: () => 500 });
+  session = new Session({
+    ...SESSION_WRITES,
+    store,
+    vault,
+    journalDir: join(sb.dir, 'journals'),
+    settleMs: () => 500,
+  });
   const [a] = sb.creds.sub_accounts;
   const saved = await session.save({
     name: 'Signs with sub keys',

@@ -4,6 +4,7 @@ import { sandboxProfile } from '../../profiles/sandbox.ts';
 import { Session } from '../../session.ts';
 import { dustServiceOf } from '../handlers.ts';
 import type { DustService } from '../service.ts';
+import { SESSION_WRITES } from '../../testkit/sandboxCore.ts';
 
 // A desk over the Sandbox profile (its main key and every sub-account's key) with its own data folder:
 // the session, the approvals and their dispatcher, and the small-balance service the page's channels use.
@@ -19,6 +20,7 @@ export interface DustDesk {
 export function openDustDesk(dataDir: string, credentialsPath: string): DustDesk {
   let approvals: DeskApprovals | null = null;
   const session = new Session({
+    ...SESSION_WRITES,
     builtIn: { ...sandboxProfile(credentialsPath), limitsOff: true },
     journalDir: join(dataDir, 'journals'),
     settleMs: () => 1500,
