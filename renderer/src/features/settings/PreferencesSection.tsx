@@ -51,7 +51,10 @@ function Preferences({ saved }: { saved: Settings }) {
       <Field label="Lock after this many idle minutes" error={fieldMessage(errors.idle_lock_minutes)}>
         <input inputMode="numeric" {...register('idle_lock_minutes')} />
       </Field>
-      <Field label="Seconds a write stays in doubt after its deadline (at least 60 on a live exchange)" error={fieldMessage(errors.settle_seconds)}>
+      <Field
+        label="Seconds a write stays in doubt after its deadline (at least 60 on a live exchange)"
+        error={fieldMessage(errors.settle_seconds)}
+      >
         <input inputMode="numeric" {...register('settle_seconds')} />
       </Field>
       {save.isError && !onField(save.error) && <ErrorPanel error={save.error} />}
