@@ -57,7 +57,7 @@ export const approvalHandlers: Pick<Handlers, ApprovalChannels> = {
   addressBookRemove: async (req, deps) => needApprovals(deps).addressBookRemoveTicket(req),
 };
 
-/** A policy replayed against the last 30 days (see DeskApprovals.replay). */
+/** A policy replayed against the last 30 days (see DeskApprovals.replay, policyReplay.ts). */
 async function replayFor(deps: HandlerDeps, policy: Policy): Promise<PolicyReplay> {
   const session = deps.session.active();
   const intents = session.journal?.intents() ?? [];

@@ -38,7 +38,7 @@ export interface ApprovalsOptions {
   onRecordsChanged?: (error: Error | null) => void;
   /**
    * Why this desk signs nothing (an auditor desk): every ticket, signature and record is refused with it.
-   * A function is asked each time: the active profile may be an auditor's (deskApprovals.ts).
+   * A function is asked each time: the active profile may be an auditor's (domains.ts).
    */
   readOnly?: string | (() => string | null);
 }

@@ -99,7 +99,7 @@ export interface SendLeases {
   finish(ref: string): Promise<void>;
 }
 
-/** A trust domain of governance: the vault's (stored profiles) or the Sandbox's play money (deskApprovals.ts). */
+/** A trust domain of governance: the vault's (stored profiles) or the Sandbox's play money (domains.ts). */
 export type Domain = 'vault' | 'sandbox';
 
 /** What a domain's store is opened with, whichever store holds its records: this desk's folder, the rules, the clock. */
