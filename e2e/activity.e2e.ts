@@ -108,4 +108,52 @@ describe('Activity: approving a withdrawal through a dropped connection', () => 
     );
     expect(records).toHaveLength(1);
   });
+
+  it('says "outcome not known yet", with its time left, while an exchange slower than the deadline holds the send', async () => {
+    // A second desk with a short deadline and settle window, so the doubt lasts seconds, not 105 s.
+    const slow = await startDesk({ coolingOffMs: 0, writes: { requestTimeoutMs: 2_000, settleMs: 6_000 } });
+    const tab = await browser.newPage({ viewport: { width: 1024, height: 800 } });
+    try {
+      const creds = readSandboxCredentials(slow.sandbox.credentialsPath);
+      await tab.goto(slow.host.url);
+      await tab.getByTestId('total-amount').waitFor();
+      await tab.getByRole('link', { name: 'Activity' }).click();
+      // The Sandbox holds the POST past the desk's deadline and commits it 5 s after it arrived.
+      const held = await fetch(`${creds.admin_url}/faults`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${creds.admin_token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ kind: 'latency', latency_ms: 5_000, path: '/withdrawals', method: 'POST', times: 1 }),
+      });
+      expect(held.ok).toBe(true);
+      const address = 'TXkz7nF8cq3PWy7FHLgLFGfBpzyBK5ZNvA';
+      const operator = await ensureOperator(slow.core);
+      await addToBook(slow.core, { currency: 'USDT', chain: 'TRX', address }, operator);
+      const ticket = (await slow.core.invoke('approvalsDraft', {
+        write: { kind: 'withdrawal', input: { currency: 'USDT', chain: 'TRX', address, amount: '31.5' } },
+      })) as { ok: true; data: { ticket: string } };
+      const ref = (
+        (await slow.core.invokeConfirm('confirmState', {})) as { ok: true; data: { tickets: { id: string; ref: string }[] } }
+      ).data.tickets.find((t) => t.id === ticket.data.ticket)!.ref;
+      expect(
+        (await slow.core.invokeConfirm('confirmSign', { ticket: ticket.data.ticket, operator, passphrase: TEST_OPERATOR.passphrase })).ok,
+      ).toBe(true);
+      const row = tab.locator(`[data-intent="${ref}"]`);
+      const doubt = row.getByTestId('in-doubt');
+      await doubt.waitFor({ timeout: 20_000 });
+      expect(await row.getAttribute('data-state')).toBe('unconfirmed');
+      expect(await doubt.textContent()).toMatch(
+        /^Outcome not known yet: the first request may still reach the exchange\. Nothing is sent again before \d\d:\d\d:\d\d \(\d+ s left\)/,
+      );
+      await tab.screenshot({ path: 'e2e/artifacts/activity-in-doubt.png' });
+      // The held request lands inside the doubt: found, never sent twice.
+      await expect.poll(() => row.getAttribute('data-state'), { timeout: 40_000 }).toBe('accepted');
+      expect(await row.getByTestId('in-doubt').count()).toBe(0);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const records = await sandboxGet<unknown[]>(slow.sandbox.credentialsPath, '/wallet/withdrawals', `withdraw_order_id=${ref}`);
+      expect(records).toHaveLength(1);
+    } finally {
+      await tab.close();
+      await slow.stop();
+    }
+  }, 120_000);
 });

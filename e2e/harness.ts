@@ -81,6 +81,7 @@ export async function startDesk(
     sandboxArgs?: string[];
     history?: DeskOptions['history'];
     coolingOffMs?: number;
+    writes?: DeskOptions['writes'];
     /** Puts something between the desk and the Sandbox: given the Sandbox's base address, answers the one the desk uses. */
     via?: (sandboxBaseUrl: string) => Promise<string>;
   } = {},
@@ -108,6 +109,7 @@ export async function startDesk(
       log: () => {},
       ...(opts.history ? { history: opts.history } : {}),
       ...(opts.coolingOffMs !== undefined ? { coolingOffMs: opts.coolingOffMs } : {}),
+      ...(opts.writes ? { writes: opts.writes } : {}),
     });
     const opened = core;
     const host = await startWebHost({ core: opened, staticDir: join(ROOT, 'dist', 'renderer') });

@@ -19,6 +19,8 @@ export interface DeskOptions {
   history?: CoreOptions['history'];
   /** How long approved operator and policy changes, and new address-book entries, wait (24 h by default). */
   coolingOffMs?: number;
+  /** A write attempt's deadline and the settle window after it (tests shorten them; writes/doubt.ts). */
+  writes?: CoreOptions['writes'];
 }
 
 /** TREASURY_DESK_COOLING_OFF_HOURS, read once at start by whoever starts the desk (not a window setting a script could change). */
@@ -45,6 +47,7 @@ export function openDesk(opts: DeskOptions): Core & ConfirmCore {
     ...(opts.log ? { log: opts.log } : {}),
     ...(opts.history ? { history: opts.history } : {}),
     ...(opts.coolingOffMs !== undefined ? { coolingOffMs: opts.coolingOffMs } : {}),
+    ...(opts.writes ? { writes: opts.writes } : {}),
     // A host listens first and answers the window's first reads before the start-up work (startUp.ts).
     deferStartUp: true,
   });
