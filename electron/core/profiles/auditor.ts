@@ -37,7 +37,7 @@ export const AUDITOR_CHANNELS: ReadonlySet<ChannelName> = new Set<ChannelName>([
   'windowPainted',
   'teamTest',
   'teamVerify',
-  // Joining from an auditor profile keeps the membership read only (approvals/teamMembership.ts).
+  // Joining from an auditor profile keeps the membership read only (team/membership.ts).
   'teamStatus',
   'teamJoin',
   'teamLeave',
