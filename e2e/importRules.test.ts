@@ -90,7 +90,7 @@ beforeAll(() => {
   report = { out: r.stdout + r.stderr, status: r.status };
 });
 
-describe('import rules of DESIGN.md', () => {
+describe('import rules of docs/architecture.md', () => {
   it('the project as it is passes', () => {
     const r = cruise(ROOT, FOLDERS);
     expect(r.stdout + r.stderr).toContain('no dependency violations');

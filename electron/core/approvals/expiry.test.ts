@@ -8,7 +8,7 @@ import type { LocalGovernanceStore } from './localStore.ts';
 import type { Approvals } from './service.ts';
 import { HOUR, openTestDesk } from './testkit/desk.ts';
 
-// Issue 24 "Expiry": a request not approved within the policy's time (72 h unless it says otherwise)
+// docs/approvals.md §Expiry: a request not approved within the policy's time (72 h unless it says otherwise)
 // expires. It is never sent and nobody may approve it any more, across a restart as before one: the
 // expiry is folded from the records' own times, not kept in memory.
 

@@ -10,7 +10,7 @@ import type { LocalGovernanceStore } from './localStore.ts';
 import type { Approvals } from './service.ts';
 import { HOUR, openTestDesk } from './testkit/desk.ts';
 
-// Issue 24: a documented recovery for a desk wedged anyway (an older desk's data, written before the
+// docs/approvals.md §No wedge: a documented recovery for a desk wedged anyway (an older desk's data, written before the
 // wedge check): what it needs (the credential, checked at the door; here a Sandbox-only desk's "none"),
 // what it records (a recovery record, frozen at once), that nothing is sent meanwhile, and that after the
 // cooling-off one operator can repair the desk.

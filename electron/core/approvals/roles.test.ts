@@ -10,7 +10,7 @@ import type { Approvals } from './service.ts';
 import { HOUR, openTestDesk } from './testkit/desk.ts';
 import { wedgeMargin } from './wedge.ts';
 
-// Issue 24 "Roles": what an operator may sign is part of their signed record and is checked where every
+// docs/approvals.md §Roles: what an operator may sign is part of their signed record and is checked where every
 // governance record is folded. The adversary is an operator signing beyond their role (or a script in the
 // window asking the confirmation window to): hiding a button is not the guarantee, the fold's refusal is.
 

@@ -9,7 +9,7 @@ import type { Approvals } from './service.ts';
 import { HOUR, openTestDesk } from './testkit/desk.ts';
 import { wedgeMargin } from './wedge.ts';
 
-// Issue 24 "No wedge": no policy, operator removal or signature on either may leave the desk needing more
+// docs/approvals.md §No wedge: no policy, operator removal or signature on either may leave the desk needing more
 // distinct signers than it has. The adversary is an operator alone (or a script in the window asking
 // the confirmation window for it), never a second person: the check is in the append every record
 // goes through, and the proposal pages are refused earlier with the same words.

@@ -173,7 +173,7 @@ export class ApiClient {
     for (let i = 0; i < data.length; i++) {
       // A page of 1,000 records is checked in steps, letting what the window asks meanwhile be answered
       // between them, whatever the read's priority: the start-up's reconciliation (a visible read) held a
-      // new process's event loop 30-185 ms a page, and the window's first files and reads behind it (issue 25).
+      // new process's event loop 30-185 ms a page, and the window's first files and reads behind it (docs/performance.md §Opening the desk).
       if (i > 0 && i % CHECK_STEP === 0) {
         await new Promise((r) => setImmediate(r));
         if (req.priority === 'background' && this.opts.windowFirst) await this.opts.windowFirst.giveWay();

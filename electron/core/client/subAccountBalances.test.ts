@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from './client.ts';
 import { subAccountSpotBalances } from './subAccountBalances.ts';
-import { HistoryExchange } from '../sync/testkit/historyExchange.ts';
+import { collect, HistoryExchange, historyClient } from '../sync/testkit/historyExchange.ts';
 
 // §4.1 sub-account spot balances, paged 100 at a time (§8.1) over the stand-in exchange: as many requests
 // as the count needs and no more, pages numbered from 1.
 
-function client(ex: HistoryExchange): ApiClient {
-  return new ApiClient({
-    baseUrl: 'https://exchange.test/api/v4',
-    credentials: { key: 'k', secret: 's' },
-    fetch: ex.fetch,
-    limitsOff: true,
-  });
-}
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
+const client = historyClient;
 
 describe('sub-account balances', () => {
   for (const [subs, requests] of [

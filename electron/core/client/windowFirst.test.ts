@@ -6,7 +6,7 @@ import { BASE_URL, RateLimitedExchange } from './testkit/rateLimitedExchange.ts'
 import { FakeTime } from './testkit/fakeTime.ts';
 import { MAX_HOLD_MS, OPEN_MS, WINDOW_QUIET_MS, WindowFirst } from './windowFirst.ts';
 
-// Background requests give way to the operator's window (issue 25): held while it asks, never for long.
+// Background requests give way to the operator's window (docs/performance.md §Opening the desk): held while it asks, never for long.
 
 function setup() {
   const time = new FakeTime();

@@ -2,7 +2,7 @@ import { realTimer, sleep, type Timer } from './time.ts';
 
 // On two cores, the history's background syncs (answers of a thousand records checked and written in
 // this process) took the processor from both the operator's window and the core's answers to it: a
-// Withdrawals filter made while they ran waited 30-80 ms for its answer where it takes 3 (issue 25:
+// Withdrawals filter made while they ran waited 30-80 ms for its answer where it takes 3 (docs/performance.md §Opening the desk:
 // `npm run bench -- ui`, the core's thread runnable but not running for 20-57 ms of the filter's 60-95).
 // Background requests therefore wait while the window is asking, as long as it asks, up to a bound, after
 // which they go on for a while whatever the window does: an operator who never stops clicking still gets

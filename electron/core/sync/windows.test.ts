@@ -1,25 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ApiClient } from '../client/client.ts';
-import { HistoryExchange } from './testkit/historyExchange.ts';
+import { collect, HistoryExchange, historyClient } from './testkit/historyExchange.ts';
 import { MAX_RANGE_SEC, thirtyDayWindows, windowedRecords } from './windows.ts';
 
 const DAY = 86_400;
 const NOW = 1_767_225_600; // 2026-01-01T00:00:00Z
 
-function client(ex: HistoryExchange): ApiClient {
-  return new ApiClient({
-    baseUrl: 'https://exchange.test/api/v4',
-    credentials: { key: 'k', secret: 's' },
-    fetch: ex.fetch,
-    limitsOff: true,
-  });
-}
-
-async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const x of it) out.push(x);
-  return out;
-}
+const client = historyClient;
 
 describe('30-day windows', () => {
   it('covers a year with 13 contiguous windows of at most 30 days', () => {

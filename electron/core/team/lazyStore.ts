@@ -6,7 +6,7 @@ import type { PgGovernanceStore, PgStoreOptions } from './pgStore.ts';
 import { teamUrlRefusal } from './url.ts';
 
 // The team store's code (node-postgres, Umzug and their dependencies) costs 100–200 ms to load, paid by
-// every desk at start though most never join a team (issue 25: the host reaches a usable page in 1 s).
+// every desk at start though most never join a team (docs/performance.md §Opening the desk: the host reaches a usable page in 1 s).
 // It is loaded on the first call to a team domain's store instead; the address is still refused at once.
 
 export class LazyTeamStore implements GovernanceStore {

@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { startDeskChild } from './testkit/deskChild.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
 import {
   aliceAndBob,
@@ -25,8 +24,6 @@ import {
 // Longer than a test desk's attempt deadline (TEST_WRITES) and its margin: a desk sends only on a lease that outlasts it.
 const LEASE_MS = 6000;
 const missing = postgresMissing();
-const runner = join(import.meta.dirname, 'testkit', 'teamDeskRunner.ts');
-const tsx = createRequire(import.meta.url).resolve('tsx');
 
 describe.skipIf(missing !== null)(`a sending desk killed mid-send${missing ? ` (skipped: ${missing})` : ''}`, () => {
   const sb = useSandbox('team-lease', { limits: false });
@@ -69,17 +66,8 @@ describe.skipIf(missing !== null)(`a sending desk killed mid-send${missing ? ` (
         times: 1,
         hang_ms: 60_000,
       });
-      const child = spawn(process.execPath, ['--import', tsx, runner, join(sb.dir, 'a'), sb.credentialsPath, url, String(LEASE_MS)], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const { child, exited } = await startDeskChild([join(sb.dir, 'a'), sb.credentialsPath, url, String(LEASE_MS)]);
       children.push(child);
-      const err: string[] = [];
-      createInterface({ input: child.stderr! }).on('line', (l) => err.push(l));
-      const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_c, s) => r(s)));
-      await new Promise<void>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).on('line', (l) => l === 'READY' && resolve());
-        child.once('exit', () => reject(new Error(`desk A exited: ${err.join('\n')}`)));
-      });
 
       // Bob approves at desk B; desk A hands it over under its lease and sends.
       await bobApproves(b, bob, ref);

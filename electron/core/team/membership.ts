@@ -11,7 +11,7 @@ import { DeskIdentity } from './deskIdentity.ts';
 import { teamUrlRefusal } from './url.ts';
 import type { TeamWiring } from './wiring.ts';
 
-// Founding and joining a team from Settings (issue 27). Either changes who governs the domain's money,
+// Founding and joining a team from Settings (docs/team.md §Founding and joining). Either changes who governs the domain's money,
 // so either needs an operator in force at this desk to vouch with their passphrase in the confirmation
 // window: founding, the desk's first operator (their passphrase vouches for this desk's key in the team);
 // joining, any operator of the desk's own governance. A Sandbox desk with no operator yet has nothing to

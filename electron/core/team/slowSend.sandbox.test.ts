@@ -1,11 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
+import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
+import { startDeskChild } from './testkit/deskChild.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
 import {
   aliceAndBob,
@@ -30,8 +29,6 @@ const HOLD_MS = 6_500;
 const LEASE_MS = 4_000;
 const WRITES = { requestTimeoutMs: DEADLINE_MS, settleMs: SETTLE_MS };
 const missing = postgresMissing();
-const runner = join(import.meta.dirname, 'testkit', 'teamDeskRunner.ts');
-const tsx = createRequire(import.meta.url).resolve('tsx');
 
 describe.skipIf(missing !== null)(`a team whose exchange is slower than the deadline${missing ? ` (skipped: ${missing})` : ''}`, () => {
   const sb = useSandbox('team-slow', { limits: false });
@@ -82,16 +79,15 @@ describe.skipIf(missing !== null)(`a team whose exchange is slower than the dead
     }
     try {
       await holdNextWithdrawal();
-      const args = [runner, join(sb.dir, 'a'), sb.credentialsPath, url, String(LEASE_MS), String(DEADLINE_MS), String(SETTLE_MS)];
-      const child = spawn(process.execPath, ['--import', tsx, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const { child, exited } = await startDeskChild([
+        join(sb.dir, 'a'),
+        sb.credentialsPath,
+        url,
+        String(LEASE_MS),
+        String(DEADLINE_MS),
+        String(SETTLE_MS),
+      ]);
       children.push(child);
-      const err: string[] = [];
-      createInterface({ input: child.stderr! }).on('line', (l) => err.push(l));
-      const exited = new Promise<NodeJS.Signals | null>((r) => child.once('exit', (_c, s) => r(s)));
-      await new Promise<void>((resolve, reject) => {
-        createInterface({ input: child.stdout! }).on('line', (l) => l === 'READY' && resolve());
-        child.once('exit', () => reject(new Error(`desk A exited: ${err.join('\n')}`)));
-      });
       await bobApproves(b, bob, ref);
       // Desk A's attempt is out and held: the Sandbox has counted it, nothing is committed yet.
       await expect.poll(() => faultFired(sb), { timeout: 20_000, interval: 50 }).toBe(true);

@@ -3,6 +3,8 @@
 // at most 1000 (deposits 500; sub-account balances 100), newest first, offset and page paging. It counts
 // every request so tests can hold the client to the minimum.
 
+import { ApiClient } from '../../client/client.ts';
+
 export interface Rec {
   id: string;
   timestamp: string;
@@ -91,4 +93,21 @@ export class HistoryExchange {
       .sort((a, b) => Number(b.timestamp) - Number(a.timestamp) || (a.id < b.id ? 1 : -1));
     return json(200, rows.slice(offset, offset + limit));
   }) as typeof fetch;
+}
+
+/** A real client over the stand-in exchange, its limits off. */
+export function historyClient(ex: HistoryExchange): ApiClient {
+  return new ApiClient({
+    baseUrl: 'https://exchange.test/api/v4',
+    credentials: { key: 'k', secret: 's' },
+    fetch: ex.fetch,
+    limitsOff: true,
+  });
+}
+
+/** Everything an async iterator yields, in order. */
+export async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
 }
