@@ -1,21 +1,15 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import type { BatchView, PlanRequest, RebalancePlan, RebalanceScope, ScopeAccount, Template } from '../../../shared/rebalance.ts';
-import { FUTURES_SETTLES } from '../../../shared/balances.ts';
-import { SUB_ACCOUNT_LOCKED_STATE } from '../../../shared/api/subAccounts.ts';
+import type { BatchView, PlanRequest, RebalancePlan, RebalanceScope, Template } from '../../../shared/rebalance.ts';
 import type { BatchArchive } from '../store/batchArchive.ts';
 import { InputError } from '../errors.ts';
 import type { DeskApprovals } from '../approvals/deskApprovals.ts';
 import type { ActiveSession, Session } from '../session.ts';
-import { everyRecord } from '../client/pagination.ts';
-import { subAccountBalancesAllAtOnce } from '../client/subAccountBalances.ts';
 import { readBalances } from './balances.ts';
 import { BatchRun, batchWrites, type Approved, type WriteSpec } from './batch.ts';
-import { plan as makePlan, type Plan } from './planner.ts';
+import { computePlan, PlanShelf } from './plans.ts';
 import { reportCsv } from './report.ts';
-import { accountKey, type AccountRef } from './route.ts';
-import { equalize, sweepToMain, type InScope } from './targets.ts';
+import { readScope } from './scope.ts';
 import { TemplateStore } from './templates.ts';
 
 // The rebalance as the core runs it: what is in scope, plans from balances the core reads itself, the
@@ -40,9 +34,6 @@ interface Entry {
   signed: boolean;
 }
 
-/** Plans are kept this long for a draft; after that the balances they were made from are too old. */
-const PLAN_TTL_MS = 30 * 60_000;
-
 export interface RebalanceServiceOptions {
   dataDir: string;
   session: Session;
@@ -58,7 +49,7 @@ export interface RebalanceServiceOptions {
 }
 
 export class RebalanceService {
-  private readonly plans = new Map<string, { plan: Plan; profile: string; read_at: number }>();
+  private readonly plans: PlanShelf;
   readonly templates: TemplateStore;
   private readonly runs = new Map<string, BatchRun>();
   private readonly paused = new Map<string, string>();
@@ -69,6 +60,7 @@ export class RebalanceService {
 
   constructor(private readonly opts: RebalanceServiceOptions) {
     this.now = opts.now ?? Date.now;
+    this.plans = new PlanShelf(this.now);
     this.templates = new TemplateStore(join(opts.dataDir, 'rebalance', 'templates.json'));
   }
 
@@ -90,94 +82,14 @@ export class RebalanceService {
 
   // ---- scope and plans ----
 
-  async scope(currency: string): Promise<RebalanceScope> {
-    const s = this.active();
-    const subs = await s.client.request(
-      { method: 'GET', path: '/sub_accounts', priority: 'action' },
-      z.array(
-        z.looseObject({ user_id: z.union([z.number(), z.string()]), login_name: z.string().optional(), state: z.number().optional() }),
-      ),
-    );
-    const locked = new Set(subs.filter((x) => x.state === SUB_ACCOUNT_LOCKED_STATE).map((x) => String(x.user_id)));
-    const futures = (FUTURES_SETTLES as readonly string[]).includes(currency.toLowerCase());
-    const accounts: { account: AccountRef; name: string }[] = [{ account: { owner: 'main', kind: 'spot' }, name: '' }];
-    if (futures) accounts.push({ account: { owner: 'main', kind: 'futures' }, name: '' });
-    const nameOf = (uid: string) => subs.find((x) => String(x.user_id) === uid)?.login_name ?? '';
-    for (const sub of subs) {
-      const uid = String(sub.user_id);
-      accounts.push({ account: { owner: uid, kind: 'spot' }, name: sub.login_name ?? '' });
-      if (futures) accounts.push({ account: { owner: uid, kind: 'futures' }, name: sub.login_name ?? '' });
-    }
-    // A sub-account's isolated margin accounts move through its own spot account, a hop its own key signs:
-    // offered for the sub-accounts whose key the profile holds, for the pairs that hold this currency.
-    const keyed = s.subKeys.uids();
-    if (keyed.length) {
-      const margin = everyRecord(await subAccountBalancesAllAtOnce(s.client, '/wallet/sub_account_margin_balances', 'action'));
-      for (const m of margin) {
-        if (!s.subKeys.has(m.uid)) continue;
-        for (const p of m.available) {
-          if ([p.base.currency, p.quote.currency].some((c) => c.toUpperCase() === currency))
-            accounts.push({ account: { owner: m.uid, kind: 'margin', pair: p.currency_pair }, name: nameOf(m.uid) });
-        }
-      }
-    }
-    const held = await readBalances(
-      s.client,
-      accounts.map((a) => a.account),
-      currency,
-    );
-    const rows: ScopeAccount[] = accounts.map((a) => ({
-      ...a,
-      balance: held.get(accountKey(a.account)) ?? '0',
-      // The exchange refuses every transfer into or out of a locked sub-account: offered, but left out.
-      reachable: !locked.has(a.account.owner),
-      why: locked.has(a.account.owner)
-        ? 'the sub-account is locked: the exchange refuses transfers into or out of it (SUB_ACCOUNT_LOCKED); unlock it first'
-        : null,
-    }));
-    for (const uid of keyed) {
-      rows.push({
-        account: { owner: uid, kind: 'cross_margin' },
-        name: nameOf(uid),
-        balance: '0',
-        reachable: false,
-        why: 'the exchange offers no transfer into or out of a cross-margin account, so no rebalance can move it',
-      });
-    }
-    return { currency, read_at: this.now(), accounts: rows };
+  scope(currency: string): Promise<RebalanceScope> {
+    return readScope(this.active(), currency, this.now);
   }
 
   async plan(req: z.output<typeof PlanRequest>): Promise<RebalancePlan> {
     const s = this.active();
-    const accounts = req.preset ? req.accounts! : req.lines!.map((l) => l.account);
-    const main: AccountRef = { owner: 'main', kind: 'spot' };
-    const read = req.preset?.kind === 'sweep' && !accounts.some((a) => accountKey(a) === accountKey(main)) ? [...accounts, main] : accounts;
-    let held: Map<string, string>;
-    try {
-      held = await readBalances(s.client, read, req.currency);
-    } catch (e) {
-      // readBalances refuses an account it cannot read with a plain Error (the operator's choice of account);
-      // the exchange's and the network's errors keep their own kinds.
-      if (e instanceof Error && e.constructor === Error) throw new InputError(['accounts'], e.message);
-      throw e;
-    }
-    const bal = (a: AccountRef) => ({ account: a, balance: held.get(accountKey(a)) ?? '0' });
-    let scope: InScope[];
-    if (req.preset?.kind === 'equalize') scope = equalize(accounts.map(bal));
-    else if (req.preset?.kind === 'sweep')
-      scope = sweepToMain(accounts.filter((a) => a.owner !== 'main').map(bal), req.preset.ceiling, held.get(accountKey(main)) ?? '0');
-    else scope = req.lines!.map((l) => ({ ...bal(l.account), target: l.target }));
-    let p: Plan;
-    try {
-      p = makePlan(req.currency, scope);
-    } catch (e) {
-      throw new InputError(['lines'], (e as Error).message);
-    }
-    const id = randomBytes(9).toString('base64url');
-    const read_at = this.now();
-    for (const [k, v] of this.plans) if (v.read_at + PLAN_TTL_MS < read_at) this.plans.delete(k);
-    this.plans.set(id, { plan: p, profile: s.id, read_at });
-    return { ...p, id, read_at };
+    const p = await computePlan(s.client, req);
+    return { ...p, ...this.plans.keep(p, s.id) };
   }
 
   // ---- templates ----
@@ -198,11 +110,7 @@ export class RebalanceService {
 
   async draft(planId: string): Promise<{ ticket: string; title: string; ref: string }> {
     const s = this.active();
-    const kept = this.plans.get(planId);
-    if (!kept || kept.profile !== s.id || kept.read_at + PLAN_TTL_MS < this.now()) {
-      throw new InputError(['plan'], 'That plan is gone or older than 30 minutes: compute it again from the current balances.');
-    }
-    const p = kept.plan;
+    const p = this.plans.fresh(planId, s.id);
     let writes: { write: WriteSpec; note: string }[];
     try {
       writes = batchWrites(p, planId);
@@ -219,7 +127,7 @@ export class RebalanceService {
       extra_hops: String(p.extraHops),
     };
     const t = await this.opts.approvals.draftBatch({ batch: 'rebalance', title, source, writes });
-    this.plans.delete(planId);
+    this.plans.drop(planId);
     this.opts.changed(t.ref);
     return t;
   }
