@@ -75,6 +75,34 @@ export const TeamStatus = z.object({
       /** Read and verified now; 'offline' or 'tampered' with the reason. */
       state: z.enum(['online', 'offline', 'tampered']),
       reason: z.string().nullable(),
+      /** While tampered: the row refused, and the requests whose records (as last verified) sit at or after it. */
+      tampered: z
+        .object({
+          seq: z.number().int().positive(),
+          reason: z.string(),
+          requests: z.array(z.object({ ref: z.string(), summary: z.string() })),
+        })
+        .optional(),
+      /**
+       * This desk's clock against the store's (the database's now()), as last measured: `offset_ms` positive
+       * when the desk is ahead; `refusal` says, when it is too far off, that it writes no team record.
+       */
+      clock: z.object({ offset_ms: z.number().int(), refusal: z.string().nullable() }).optional(),
+      /** The active profile's send leases (docs/team.md §Send leases), unfinished first. */
+      leases: z
+        .array(
+          z.object({
+            ref: z.string(),
+            request: z.string(),
+            state: z.enum(['open', 'expired', 'finished']),
+            /** The desk holding it (a fingerprint, `desk-…`); `mine` when it is this desk. */
+            owner: z.string(),
+            mine: z.boolean(),
+            /** How many times another desk took it over: the owner is the last to have. */
+            taken_over: z.number().int().nonnegative(),
+          }),
+        )
+        .optional(),
     })
     .nullable(),
 });

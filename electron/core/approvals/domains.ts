@@ -65,6 +65,8 @@ export class DomainGovernance {
   private closed = false;
   /** Each open domain's store, to close when the domain moves to (or from) a team store. */
   private readonly storeOf = new Map<Domain, GovernanceStore>();
+  /** The last reason a domain's records were not read, logged once until a read succeeds. */
+  private readonly unread = new Map<Domain, string>();
 
   constructor(
     private readonly opts: DeskApprovalsOptions,
@@ -197,7 +199,10 @@ export class DomainGovernance {
           this.opts.notify?.({ title: 'Signature needed', body: `${t.title}: waiting in the confirmation window.`, tag: `ticket:${t.id}` }),
         // Another desk of the team signed or drafted: the pages refresh, and a request now approved goes out.
         onRecordsChanged: (e) => {
-          if (e) this.opts.log(`[approvals] the team's records were not read: ${e.message}`);
+          // Re-checked every few seconds (team/recheck.ts): a store that stays refused is logged once, not each time.
+          if (e && e.message !== this.unread.get(domain)) this.opts.log(`[approvals] the team's records were not read: ${e.message}`);
+          if (e) this.unread.set(domain, e.message);
+          else this.unread.delete(domain);
           this.opts.onChange();
           void this.hooks.dispatch();
         },

@@ -2,7 +2,9 @@ import type { GovernanceBody, GovernanceRecord } from '../journal/records.ts';
 import type { OperatorKey } from '../operators/keys.ts';
 import { GovernanceError, type GovernanceState } from '../governance/state.ts';
 import type { GovernanceStore, SendLeases, StoreAudit } from '../approvals/store.ts';
-import type { PgGovernanceStore, PgStoreOptions } from './pgStore.ts';
+import type { PgGovernanceStore, PgStoreOptions, Tampered } from './pgStore.ts';
+import type { ClockReading } from './storeClock.ts';
+import type { LeaseView } from './leases.ts';
 import { teamUrlRefusal } from './url.ts';
 
 // The team store's code (node-postgres, Umzug and their dependencies) costs 100–200 ms to load, paid by
@@ -86,6 +88,16 @@ export class LazyTeamStore implements GovernanceStore {
   /** Only records already read can be this desk's: before the store is loaded, none is. */
   writtenHere(seq: number): boolean {
     return this.store?.writtenHere(seq) ?? false;
+  }
+  /** What the team card shows (membership.ts teamStatus): nothing before the store's code is loaded. */
+  tampered(): Tampered | null {
+    return this.store?.tampered() ?? null;
+  }
+  clockReading(): ClockReading | null {
+    return this.store?.clockReading() ?? null;
+  }
+  async leaseViews(profile: string): Promise<LeaseView[]> {
+    return (await this.loading).leases.views(profile);
   }
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);

@@ -6,6 +6,25 @@ import type { LeaseRenewal, SendLease, SendLeases } from '../approvals/store.ts'
 
 export const DEFAULT_LEASE_MS = 30_000;
 
+/**
+ * Where one write's send lease stands (docs/team.md §Send leases): open (its holder may send it), expired
+ * (open, but past its expiry: another desk may take it over), finished (the write is settled: nobody sends
+ * it again), each with whether a desk took it over from the one that handed it over.
+ */
+export interface LeaseView {
+  ref: string;
+  request: string;
+  state: 'open' | 'expired' | 'finished';
+  /** The desk holding it now (the one that finished it, when finished). */
+  owner: string;
+  mine: boolean;
+  /** How many times another desk took it over; the owner is the last to have. */
+  taken_over: number;
+}
+
+/** How many leases the team card lists: the unfinished first, then the latest finished. */
+const VIEWS = 50;
+
 export class PgSendLeases implements SendLeases {
   constructor(
     private readonly q: <R extends pg.QueryResultRow>(text: string, values: unknown[]) => Promise<pg.QueryResult<R>>,
@@ -21,6 +40,23 @@ export class PgSendLeases implements SendLeases {
       [profile, this.me],
     );
     return rows.map((r) => ({ ...r, mine: r.owner === this.me }));
+  }
+
+  /** A profile's leases as the team card shows them, unfinished first. */
+  async views(profile: string): Promise<LeaseView[]> {
+    const { rows } = await this.q<{ ref: string; request: string; owner: string; finished: boolean; expired: boolean; taken_over: number }>(
+      `SELECT ref, request, owner, finished, expires_at < now() AS expired, taken_over FROM send_leases
+        WHERE profile = $1 ORDER BY finished, expires_at DESC, ref LIMIT ${VIEWS}`,
+      [profile],
+    );
+    return rows.map((r) => ({
+      ref: r.ref,
+      request: r.request,
+      state: r.finished ? 'finished' : r.expired ? 'expired' : 'open',
+      owner: r.owner,
+      mine: r.owner === this.me,
+      taken_over: r.taken_over,
+    }));
   }
 
   async renew(ref: string): Promise<LeaseRenewal> {

@@ -9,6 +9,7 @@ import { testTeamStore } from './connectionTest.ts';
 import { whereOf, type TeamConnection } from './kept.ts';
 import { DeskIdentity } from './deskIdentity.ts';
 import { teamUrlRefusal } from './url.ts';
+import { skewRefusal } from './storeClock.ts';
 import type { TeamWiring } from './wiring.ts';
 
 // Founding and joining a team from Settings (docs/team.md §Founding and joining). Either changes who governs the domain's money,
@@ -193,14 +194,30 @@ export async function teamStatus(desk: DeskApprovals, teams: TeamWiring): Promis
   const pinned = new DeskIdentity(join(desk.storeOptions(domain).dir, 'team')).pin()?.founding ?? t.founding ?? null;
   let state: 'online' | 'offline' | 'tampered' = 'online';
   let reason: string | null = null;
+  const { approvals, session } = desk.forActive();
   try {
-    await desk.forActive().approvals.load();
+    await approvals.load();
   } catch (e) {
     state = (e as Error).name === 'TeamTamperError' ? 'tampered' : 'offline';
     reason = (e as Error).message;
   }
+  const store = teams.storeOf(domain);
+  const tampered = state === 'tampered' ? store?.tampered() : null;
+  const clock = store?.clockReading();
+  // Offline, the leases cannot be read either; the card says offline already.
+  const leases = state === 'offline' || !store ? null : await store.leaseViews(session.id).catch(() => null);
   return {
     domain,
-    team: { host: where.host, database: where.database, how: t.kept && shown ? shown.how : 'started', founding: pinned, state, reason },
+    team: {
+      host: where.host,
+      database: where.database,
+      how: t.kept && shown ? shown.how : 'started',
+      founding: pinned,
+      state,
+      reason,
+      ...(tampered ? { tampered } : {}),
+      ...(clock ? { clock: { offset_ms: clock.offsetMs, refusal: skewRefusal(clock) } } : {}),
+      ...(leases ? { leases } : {}),
+    },
   };
 }

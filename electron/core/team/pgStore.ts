@@ -12,6 +12,11 @@ import { migrate } from './migrate.ts';
 import { pgConnection, teamUrlRefusal } from './url.ts';
 import { TeamStoreOfflineError, TeamTamperError } from './errors.ts';
 import { DEFAULT_LEASE_MS, PgSendLeases, takeLeases } from './leases.ts';
+import { DEFAULT_RECHECK_MS, DIGEST_SQL, LocalDigests, sameDigests, type WindowDigest } from './recheck.ts';
+import { readClock, skewRefusal, type ClockReading } from './storeClock.ts';
+import { batchSummary, summarize } from '../approvals/summary.ts';
+import type { BatchPayload } from '../../../shared/api/batch.ts';
+import type { RequestPayload } from '../governance/state.ts';
 
 export { TeamStoreOfflineError, TeamTamperError };
 
@@ -47,6 +52,15 @@ export interface PgStoreOptions {
   leaseMs?: number;
   /** Seals the desk key (deskIdentity.ts): the vault's, on a stored profiles' team. */
   sealer?: Sealer;
+  /** How often every row is re-checked against what this desk verified (recheck.ts); tests use a short one. */
+  recheckMs?: number;
+}
+
+/** The row a read refused, and the requests whose records (as last verified) sit at or after it: none of them can be trusted now. */
+export interface Tampered {
+  seq: number;
+  reason: string;
+  requests: { ref: string; summary: string }[];
 }
 
 interface Verified {
@@ -73,6 +87,13 @@ export class PgGovernanceStore implements GovernanceStore {
   private readonly listeners = new Set<() => void>();
   private listener: pg.Client | null = null;
   private closed = false;
+  /** Whether the last read failed (tampered or offline): then every re-check reads again, so a restored store is seen. */
+  private failed = false;
+  private tamper: Tampered | null = null;
+  private readonly digests = new LocalDigests();
+  private rechecking: Promise<void> | null = null;
+  private recheckTimer: ReturnType<typeof setInterval> | null = null;
+  private clock: ClockReading | null = null;
 
   private readonly pool: pg.Pool;
   private ready: Promise<void> | null = null;
@@ -126,6 +147,8 @@ export class PgGovernanceStore implements GovernanceStore {
         client.release();
       }
       await this.listen();
+      await this.readStoreClock();
+      this.startRechecks();
     })().catch((e: unknown) => {
       this.ready = null;
       throw e;
@@ -138,7 +161,10 @@ export class PgGovernanceStore implements GovernanceStore {
     c.on('error', () => this.relisten(c));
     c.on('end', () => this.relisten(c));
     c.on('notification', (n) => {
+      // A notice of a newer position is read at once; any other still has every row checked (recheck.ts):
+      // an edit of a row already verified names no new position.
       if (Number(n.payload) > this.knownSeq) this.changed();
+      else void this.recheck();
     });
     await c.connect();
     await c.query(`LISTEN ${CHANNEL}`);
@@ -172,6 +198,53 @@ export class PgGovernanceStore implements GovernanceStore {
       );
     };
     setTimeout(retry, 1000);
+  }
+
+  /** Re-checks every row every `recheckMs` until closed; the timer keeps no process alive. */
+  private startRechecks(): void {
+    if (this.recheckTimer || this.closed) return;
+    this.recheckTimer = setInterval(() => void this.recheck(), this.opts.recheckMs ?? DEFAULT_RECHECK_MS);
+    this.recheckTimer.unref?.();
+  }
+
+  /**
+   * Whether the store still holds every row this desk verified, unchanged: the database hashes them per
+   * window (recheck.ts), and any difference (or a last read that failed) makes the desk read again, which
+   * verifies and names the row. The desk's clock is measured against the store's on the way.
+   */
+  recheck(): Promise<void> {
+    this.rechecking ??= (async () => {
+      try {
+        if (this.closed) return;
+        await this.readStoreClock();
+        if (this.failed) return this.changed();
+        const { rows } = await this.pool.query<WindowDigest>(DIGEST_SQL);
+        const v = this.verified;
+        if (!sameDigests(rows, this.digests.of(v.rows, v.links))) this.changed();
+      } catch {
+        // Unreachable: the read it starts finds the store offline and says so.
+        this.changed();
+      }
+    })().finally(() => (this.rechecking = null));
+    return this.rechecking;
+  }
+
+  private async readStoreClock(): Promise<ClockReading> {
+    this.clock = await readClock(async () => {
+      const { rows } = await this.pool.query<{ ms: string }>('SELECT (extract(epoch FROM now()) * 1000)::bigint::text AS ms');
+      return Number(rows[0]!.ms);
+    }, this.now);
+    return this.clock;
+  }
+
+  /** The desk's clock against the store's, as last measured (null before the store was reached). */
+  clockReading(): ClockReading | null {
+    return this.clock;
+  }
+
+  /** The row the last read refused as tampering, and the requests it touches; null when the last read verified. */
+  tampered(): Tampered | null {
+    return this.tamper;
   }
 
   private changed(): void {
@@ -263,12 +336,35 @@ export class PgGovernanceStore implements GovernanceStore {
   }
 
   private async fetch(): Promise<GovernanceRecord[]> {
-    const rows = await this.rows();
-    const v = this.verify(rows);
+    let v: Verified;
+    try {
+      v = this.verify(await this.rows());
+    } catch (e) {
+      this.failed = true;
+      if (e instanceof TeamTamperError) this.tamper = { seq: e.seq, reason: e.why, requests: this.touchedFrom(e.seq) };
+      throw e;
+    }
+    this.failed = false;
+    this.tamper = null;
     // Reads may overlap (another desk's notice, this desk's append): an older answer never replaces a newer one.
     if (v.records.length >= this.verified.records.length) this.verified = v;
     this.knownSeq = Math.max(this.knownSeq, v.records.length);
     return [...v.records];
+  }
+
+  /** The requests with a record at or after `seq`, as this desk last verified them: the refused row's own, and every one after it. */
+  private touchedFrom(seq: number): Tampered['requests'] {
+    const s = this.verified.state;
+    const refs = new Set<string>();
+    for (const r of this.verified.records.slice(seq - 1)) if ('ref' in r && s.proposals.has(r.ref)) refs.add(r.ref);
+    return [...refs].map((ref) => {
+      const p = s.proposals.get(ref)!;
+      const summary =
+        p.what === 'batch'
+          ? batchSummary(JSON.parse(p.payload) as BatchPayload)
+          : summarize(p, p.what === 'request' ? (JSON.parse(p.payload) as RequestPayload) : null);
+      return { ref, summary };
+    });
   }
 
   /** Runs `fn` against the database; a failure to reach it or an error it answers is the store being offline. */
@@ -433,6 +529,9 @@ export class PgGovernanceStore implements GovernanceStore {
     lease?: { refs: readonly string[]; request: string; profile: string },
   ): Promise<GovernanceRecord[]> {
     await this.reach(() => this.connect());
+    // The time signed into each record is this desk's clock: checked against the store's first (storeClock.ts).
+    const skew = skewRefusal(await this.reach(() => this.readStoreClock()));
+    if (skew) throw new GovernanceError(`${skew}.`);
     if (this.verified.records.length !== afterSeq) await this.fetch();
     if (this.verified.records.length !== afterSeq) throw new StoreConflictError();
     const pin = this.identity.pin();
@@ -561,6 +660,8 @@ export class PgGovernanceStore implements GovernanceStore {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.recheckTimer) clearInterval(this.recheckTimer);
+    await this.rechecking;
     this.listeners.clear();
     const l = this.listener;
     this.listener = null;

@@ -19,6 +19,8 @@ export interface TeamConfig {
   auditor?: boolean;
   password?: string;
   founding?: string;
+  /** How often every row is re-checked (team/recheck.ts); tests use a short one. */
+  recheckMs?: number;
 }
 
 export interface TeamWiringOptions {
@@ -33,6 +35,8 @@ export class TeamWiring implements TeamStores {
   readonly kept: TeamKeeping;
   readonly defaultLeaseMs = DEFAULT_LEASE_MS;
   readonly startedLeaseMs: number | null;
+  /** The store each domain last opened: the team card reads its state (tampering, clock, leases) from it. */
+  private readonly opened = new Map<Domain, LazyTeamStore>();
 
   constructor(private readonly opts: TeamWiringOptions) {
     this.kept = new TeamKeeping(join(opts.dataDir, 'team.json'));
@@ -71,6 +75,11 @@ export class TeamWiring implements TeamStores {
     };
   }
 
+  /** The team store a domain's approvals use now, if one was opened. */
+  storeOf(domain: Domain): LazyTeamStore | null {
+    return this.opened.get(domain) ?? null;
+  }
+
   open(domain: Domain, base: StoreBase): TeamStore | null {
     const team = this.of(domain);
     if (!team) return null;
@@ -80,7 +89,9 @@ export class TeamWiring implements TeamStores {
       ...(team.password !== undefined ? { password: team.password } : {}),
       ...(team.founding ? { founding: team.founding } : {}),
       ...(team.leaseMs ? { leaseMs: team.leaseMs } : {}),
+      ...(team.recheckMs ? { recheckMs: team.recheckMs } : {}),
     });
+    this.opened.set(domain, store);
     return { store, auditor: team.auditor === true, leaseMs: team.leaseMs ?? DEFAULT_LEASE_MS };
   }
 }
