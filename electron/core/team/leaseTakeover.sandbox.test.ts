@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { TeamStatus } from '../../../shared/ipc.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
 import { startDeskChild } from './testkit/deskChild.ts';
@@ -11,6 +12,7 @@ import {
   bobApproves,
   draftWithdrawal,
   intentAt,
+  ok,
   openTeamCore,
   twoApprovalsFor,
   withdrawalsAtExchange,
@@ -72,6 +74,9 @@ describe.skipIf(missing !== null)(`a sending desk killed mid-send${missing ? ` (
       // Bob approves at desk B; desk A hands it over under its lease and sends.
       await bobApproves(b, bob, ref);
       await expect.poll(async () => (await withdrawalsAtExchange(sb, ref)).length, { timeout: 20_000, interval: 50 }).toBe(1);
+      // Desk B's team card: the lease is open, held by desk A.
+      const leaseAtB = async () => (await ok<TeamStatus>(b.invoke('teamStatus', {}))).team!.leases!.find((l) => l.ref === ref);
+      expect(await leaseAtB()).toMatchObject({ request: ref, state: 'open', mine: false, taken_over: 0 });
       child.kill('SIGKILL');
       expect(await exited).toBe('SIGKILL');
 
@@ -101,6 +106,10 @@ describe.skipIf(missing !== null)(`a sending desk killed mid-send${missing ? ` (
         const taken = await lease();
         expect(taken?.owner).not.toBe(heldByA!.owner);
         expect(taken?.taken_over).toBe(1);
+        // Its card says so: taken over by this desk, and finished once the write is accepted (an end state, docs/team.md §Send leases).
+        await expect
+          .poll(leaseAtB, { timeout: LEASE_MS })
+          .toMatchObject({ state: 'finished', owner: taken!.owner, mine: true, taken_over: 1 });
       } finally {
         await db.end();
       }
