@@ -19,6 +19,7 @@ import { LinkState, RateLimits, statusChannels } from './channels/status.ts';
 import { smallBalanceChannels } from './channels/smallBalance.ts';
 import { subAccountsChannels } from './channels/subAccounts.ts';
 import { teamChannels, teamMembershipChannels } from './channels/team.ts';
+import { rehearsalChannels } from './channels/rehearsal.ts';
 export { TeamConnectionTest, TeamVerifyAnswer, TeamStatus } from './channels/team.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
@@ -46,6 +47,7 @@ export const channels = {
   ...subAccountsChannels,
   ...teamChannels,
   ...teamMembershipChannels,
+  ...rehearsalChannels,
 } as const;
 
 export type Channels = typeof channels;

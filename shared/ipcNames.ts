@@ -125,6 +125,8 @@ const CHANNELS = [
   'teamFound',
   'teamJoin',
   'teamLeave',
+  'teamInvite',
+  'teamJoinRehearsal',
 ] as const satisfies readonly ChannelName[];
 export const CHANNEL_NAMES: ChannelName[] = [...CHANNELS];
 

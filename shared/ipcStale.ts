@@ -253,6 +253,10 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   teamFound: [],
   teamJoin: ['teamStatus'],
   teamLeave: ['teamStatus'],
+  // A key made at the Sandbox changes no read of this desk.
+  teamInvite: [],
+  // The built-in profile moves to another desk's Sandbox (the session's profiles event follows) and joins its team.
+  teamJoinRehearsal: ['teamStatus', 'profilesList', 'profileCurrent'],
   // An import stores nothing; a queued batch is announced by the `approvals` event; a report is a read.
   payoutsImport: [],
   payoutsQueue: [],

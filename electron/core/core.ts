@@ -84,6 +84,11 @@ export type EventListener = <E extends EventName>(event: E, payload: EventPayloa
 export interface CoreOptions {
   /** The built-in profile: the Sandbox's, or one pinned by a test or benchmark. */
   profile?: Profile;
+  /**
+   * The desk's own Sandbox's credentials.json: its admin API makes the key of an invitation to rehearse on
+   * it (team/rehearsal.ts). Without it the desk joins other desks' rehearsals but invites none.
+   */
+  sandboxCredentialsPath?: string;
   /** The desk's data folder; without it nothing is stored (pinned-profile mode). */
   dataDir?: string;
   /** Required with dataDir: where secrets of stored profiles are kept. */
@@ -336,6 +341,13 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
     session,
     approvals,
     team,
+    sandbox: opts.dataDir
+      ? {
+          dataDir: opts.dataDir,
+          ...(opts.sandboxCredentialsPath ? { credentialsPath: opts.sandboxCredentialsPath } : {}),
+          ...(opts.profile ? { builtIn: opts.profile } : {}),
+        }
+      : null,
     rebalance,
     subAccounts,
     vault,

@@ -2,8 +2,9 @@ import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createCore, type ConfirmCore, type Core, type CoreOptions } from './core.ts';
 import { deskStateDir } from './paths.ts';
-import { sandboxProfile } from './profiles/sandbox.ts';
-import { DeskVault, type SafeStorageLike } from './vault/vault.ts';
+import { builtInSandbox } from './profiles/sandbox.ts';
+import type { SafeStorageLike } from './vault/keyring.ts';
+import { DeskVault } from './vault/vault.ts';
 
 export interface DeskOptions {
   /** The desk's data folder (deskHome()). */
@@ -33,6 +34,11 @@ export function coolingOffFromEnv(env: NodeJS.ProcessEnv = process.env): number 
   return hours * 3_600_000;
 }
 
+function withBuiltIn(home: string, credentialsPath: string | undefined): Pick<CoreOptions, 'profile' | 'sandboxCredentialsPath'> {
+  const profile = builtInSandbox(home, credentialsPath);
+  return { ...(profile ? { profile } : {}), ...(credentialsPath ? { sandboxCredentialsPath: credentialsPath } : {}) };
+}
+
 /** The core as both hosts run it: stored profiles behind the vault, the built-in Sandbox profile, journals. */
 export function openDesk(opts: DeskOptions): Core & ConfirmCore {
   // Only the operator's own account may read the desk's folder.
@@ -43,7 +49,8 @@ export function openDesk(opts: DeskOptions): Core & ConfirmCore {
     dataDir: opts.home,
     vault,
     stateDir: opts.stateDir ?? deskStateDir(opts.home),
-    ...(opts.sandboxCredentialsPath ? { profile: sandboxProfile(opts.sandboxCredentialsPath) } : {}),
+    // The Sandbox of another desk, once this one joined its rehearsal (docs/team.md §Rehearsing a team); else its own.
+    ...withBuiltIn(opts.home, opts.sandboxCredentialsPath),
     ...(opts.log ? { log: opts.log } : {}),
     ...(opts.history ? { history: opts.history } : {}),
     ...(opts.coolingOffMs !== undefined ? { coolingOffMs: opts.coolingOffMs } : {}),

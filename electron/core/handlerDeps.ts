@@ -5,6 +5,7 @@ import type { ChannelName, ChannelResponse, Channels } from '../../shared/ipc.ts
 import type { ApiRequest } from './client/client.ts';
 import type { DeskApprovals } from './approvals/deskApprovals.ts';
 import type { TeamWiring } from './team/wiring.ts';
+import type { Profile } from './profiles/profile.ts';
 import type { BalancesService } from './balances/service.ts';
 import type { HistoryService } from './history/service.ts';
 import type { RebalanceService } from './rebalance/service.ts';
@@ -32,6 +33,11 @@ export interface HandlerDeps {
   approvals: DeskApprovals | null;
   /** Which team store each governance domain uses (joining, founding, leaving); null when `approvals` is. */
   team: TeamWiring | null;
+  /**
+   * The desk's Sandbox for rehearsing a team (team/rehearsal.ts): its data folder, its own Sandbox's
+   * credentials.json, and the built-in profile a join points at another desk's Sandbox; null without a data folder.
+   */
+  sandbox: { dataDir: string; credentialsPath?: string; builtIn?: Profile } | null;
   /** Plans, templates and batches of rebalances; null without a data folder. */
   rebalance: RebalanceService | null;
   /** Sub-account management and the incident page; null without a data folder. */

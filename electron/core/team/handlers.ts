@@ -1,4 +1,4 @@
-import type { Handlers } from '../handlerDeps.ts';
+import type { HandlerDeps, Handlers } from '../handlerDeps.ts';
 import { InputError } from '../errors.ts';
 import { needApprovals } from '../handlerGuards.ts';
 import type { DeskApprovals } from '../approvals/deskApprovals.ts';
@@ -15,7 +15,18 @@ function approvalsOf(deps: { approvals: DeskApprovals | null; team: TeamWiring |
 
 const membership = () => import('./membership.ts');
 
-export const teamHandlers: Pick<Handlers, 'teamTest' | 'teamVerify' | 'teamStatus' | 'teamFound' | 'teamJoin' | 'teamLeave'> = {
+/** Rehearsing a team across two desks (rehearsal.ts), made for each call from the core's parts. */
+async function rehearsal(deps: HandlerDeps) {
+  const [approvals, team] = approvalsOf(deps);
+  if (!deps.sandbox) throw new InputError([], 'This desk keeps no data folder, so it cannot rehearse a team.');
+  const { Rehearsal } = await import('./rehearsal.ts');
+  return new Rehearsal({ ...deps.sandbox, session: deps.session, approvals, team });
+}
+
+export const teamHandlers: Pick<
+  Handlers,
+  'teamTest' | 'teamVerify' | 'teamStatus' | 'teamFound' | 'teamJoin' | 'teamLeave' | 'teamInvite' | 'teamJoinRehearsal'
+> = {
   teamTest: async (req) => (await import('./connectionTest.ts')).testTeamStore(req.url, req.password),
   teamVerify: async (_req, deps) => needApprovals(deps).verifyTeam(),
   teamStatus: async (_req, deps) =>
@@ -23,4 +34,6 @@ export const teamHandlers: Pick<Handlers, 'teamTest' | 'teamVerify' | 'teamStatu
   teamFound: async (req, deps) => (await membership()).foundTeam(...approvalsOf(deps), req),
   teamJoin: async (req, deps) => (await membership()).joinTeam(...approvalsOf(deps), req),
   teamLeave: async (_req, deps) => (await membership()).leaveTeam(...approvalsOf(deps)),
+  teamInvite: async (_req, deps) => (await rehearsal(deps)).invite(),
+  teamJoinRehearsal: async (req, deps) => (await rehearsal(deps)).join(req),
 };
