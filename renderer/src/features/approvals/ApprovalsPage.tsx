@@ -6,12 +6,14 @@ import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
 import { useDeskQuery } from '../../desk/hooks.ts';
+import { DeskError } from '../../desk/desk.ts';
 import { OperatorList } from './OperatorList.tsx';
 import { AddressBookPanel } from './AddressBookPanel.tsx';
 import { PolicyEditor } from './PolicyEditor.tsx';
 import { ruleSentence } from './ruleSentence.ts';
 import { PolicyPreview } from './PolicyPreview.tsx';
 import { VerdictTable } from './Verdict.tsx';
+import { TamperedRows } from './TamperedRows.tsx';
 import { LongValue } from '../../components/LongValue.tsx';
 import { dateTime } from '../../components/localTime.ts';
 
@@ -159,7 +161,13 @@ export default function ApprovalsPage() {
   const state = useDeskQuery('approvalsState', {});
   const unfreeze = useDeskMutation('approvalsUnfreeze');
   const [asked, setAsked] = useState<string | null>(null);
-  if (state.isError) return <ErrorPanel error={state.error} />;
+  if (state.isError)
+    return (
+      <>
+        <ErrorPanel error={state.error} />
+        {state.error instanceof DeskError && state.error.body.label === 'TEAM_STORE_TAMPERED' && <TamperedRows />}
+      </>
+    );
   if (!state.data) return null;
   const s = state.data;
   // An auditor desk reads and verifies the team's queue and records: it offers nothing to sign or send.

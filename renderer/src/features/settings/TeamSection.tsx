@@ -37,6 +37,42 @@ function StatusLine({ status }: { status: TeamStatus }) {
       <p className={t.state === 'online' ? 'small' : 'error-panel'} data-testid="team-state">
         {t.state === 'online' ? 'Online: read and verified now.' : t.reason}
       </p>
+      {t.tampered && t.tampered.requests.length > 0 && (
+        <p className="small" data-testid="team-tampered">
+          Touched by row {t.tampered.seq}: {t.tampered.requests.map((r) => r.summary).join('; ')}.
+        </p>
+      )}
+      {t.clock?.refusal && (
+        <p className="error-panel" data-testid="team-clock">
+          {t.clock.refusal}.
+        </p>
+      )}
+      {t.leases && t.leases.length > 0 && <Leases leases={t.leases} />}
+    </div>
+  );
+}
+
+type Lease = NonNullable<NonNullable<TeamStatus['team']>['leases']>[number];
+
+const LEASE_STATE = {
+  open: 'open',
+  expired: 'expired: another desk may take it over',
+  finished: 'finished: settled, sent no more',
+} as const;
+
+/** The active profile's send leases (docs/team.md §Send leases): open, expired or finished, and taken over by whom. */
+function Leases({ leases }: { leases: Lease[] }) {
+  return (
+    <div data-testid="team-leases">
+      <p className="small">Send leases:</p>
+      <ul className="small">
+        {leases.map((l) => (
+          <li key={l.ref}>
+            {l.ref}: {LEASE_STATE[l.state]}, {l.taken_over > 0 ? `taken over by ${l.owner}` : `held by ${l.owner}`}
+            {l.mine ? ' (this desk)' : ''}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }
