@@ -2,6 +2,7 @@ import { ProfilesSection } from './ProfilesSection.tsx';
 import { PreferencesSection } from './PreferencesSection.tsx';
 import { VaultSection } from './VaultSection.tsx';
 import { TeamSection } from './TeamSection.tsx';
+import { RehearsalSection } from './RehearsalSection.tsx';
 
 export default function SettingsPage() {
   return (
@@ -13,6 +14,7 @@ export default function SettingsPage() {
       <VaultSection />
       <PreferencesSection />
       <TeamSection />
+      <RehearsalSection />
     </section>
   );
 }
