@@ -10,7 +10,11 @@ const LOCK = 'treasury-desk-team-migrations';
 
 const storage: UmzugStorage<ClientBase> = {
   async executed({ context }) {
-    await context.query('CREATE TABLE IF NOT EXISTS desk_migrations (name text PRIMARY KEY, run_at timestamptz NOT NULL DEFAULT now())');
+    // Asked first: CREATE TABLE IF NOT EXISTS needs the schema's CREATE even when the table is there, which
+    // a desk's role on a real team does not have (docs/team.md §A team on a managed PostgreSQL).
+    const there = await context.query<{ t: string | null }>("SELECT to_regclass('desk_migrations')::text AS t");
+    if (there.rows[0]!.t === null)
+      await context.query('CREATE TABLE IF NOT EXISTS desk_migrations (name text PRIMARY KEY, run_at timestamptz NOT NULL DEFAULT now())');
     return (await context.query<{ name: string }>('SELECT name FROM desk_migrations ORDER BY name')).rows.map((r) => r.name);
   },
   async logMigration({ name, context }) {
