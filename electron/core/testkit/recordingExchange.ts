@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { SafeStorageLike } from '../vault/vault.ts';
+import type { SafeStorageLike } from '../vault/keyring.ts';
 
 // Test helpers for the key-handling tests: an HTTP server that answers every call with a well-formed
 // record (the server time, a zero total balance, otherwise {}) and records

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VaultError } from './errors.ts';
 import { backoffDelayMs, MAX_WAIT_MS } from './backoff.ts';
-import { DeskVault, type VaultClock } from './vault.ts';
+import type { VaultClock } from './idleLock.ts';
+import { DeskVault } from './vault.ts';
 
 // A script in the window may call vaultUnlock as often as it likes: failed passphrases must cost it a
 // growing wait that a restart does not reset. The clock is injected: no test waits for real.

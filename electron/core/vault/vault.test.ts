@@ -10,7 +10,8 @@ import { ApiClient } from '../client/client.ts';
 import { ProfileStore } from '../profiles/store.ts';
 import { LockedError } from '../vaultPort.ts';
 import { VaultError } from './errors.ts';
-import { DeskVault, type VaultClock } from './vault.ts';
+import type { VaultClock } from './idleLock.ts';
+import { DeskVault } from './vault.ts';
 import { fakeKeyring } from '../testkit/recordingExchange.ts';
 
 const FAST_SCRYPT = { N: 2 ** 14, r: 8, p: 1 };

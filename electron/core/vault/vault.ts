@@ -4,21 +4,13 @@ import { dirname, join } from 'node:path';
 import type { VaultStatus } from '../../../shared/ipc.ts';
 import { LockedError, type VaultPort } from '../vaultPort.ts';
 import { UnlockBackoff } from './backoff.ts';
-import type { SecretBox } from './box.ts';
-import {
-  base64DecodeBytes,
-  base64EncodeBytes,
-  DEFAULT_SCRYPT,
-  deriveMasterKey,
-  openBytes,
-  seal,
-  splitKeys,
-  type ScryptParams,
-  type Sealed,
-  type VaultKeys,
-} from './crypto.ts';
+import { makeSecretBox, type SecretBox } from './box.ts';
+import { DEFAULT_SCRYPT, splitKeys, type ScryptParams, type VaultKeys } from './crypto.ts';
 import { VaultError } from './errors.ts';
 import { VaultFile, writeFileAtomic, type Protection } from './file.ts';
+import { safeStorageProblem, unwrapWithKeyring, wrapWithKeyring, type SafeStorageLike } from './keyring.ts';
+import { IdleLock, realClock, type VaultClock } from './idleLock.ts';
+import { checkPassphrase, formatWait, unwrapWithPassphrase, wrapWithPassphrase } from './passphrase.ts';
 import { makeRegister, registerNames, type JournalRegistry } from './register.ts';
 
 // The vault holds one random 256-bit master key, wrapped at rest either by Electron's safeStorage (the
@@ -27,31 +19,6 @@ import { makeRegister, registerNames, type JournalRegistry } from './register.ts
 // rewraps one key and leaves every sealed secret as it is. While locked the master key is not in memory:
 // nothing can be opened, so nothing can be signed. Only unlock() unlocks: setting or changing the
 // passphrase needs an unlocked vault and the current credential.
-
-/** The part of Electron's safeStorage the vault uses (the Electron host passes the real one in). */
-export interface SafeStorageLike {
-  isEncryptionAvailable(): boolean;
-  encryptString(plain: string): Buffer;
-  decryptString(encrypted: Buffer): string;
-  /** Linux only. */
-  getSelectedStorageBackend?(): string;
-}
-
-export interface VaultClock {
-  now(): number;
-  setTimeout(fn: () => void, ms: number): unknown;
-  clearTimeout(handle: unknown): void;
-}
-
-const realClock: VaultClock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => {
-    const h = setTimeout(fn, ms);
-    h.unref?.();
-    return h;
-  },
-  clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>),
-};
 
 export interface VaultOptions {
   /** The vault file (vault.json in the desk's data folder). */
@@ -65,29 +32,7 @@ export interface VaultOptions {
   backoffPath?: string;
 }
 
-/** As the IPC contract's passphrase rule (shared/ipc.ts). */
-export const MIN_PASSPHRASE = 10;
 const CHECK_TEXT = 'treasury-desk-vault-check-v1';
-/** Unbound (additional data 'secret' only): what seal() makes without a binding, and how profiles were sealed before bindings. */
-const LEGACY_PREFIX = 'tdv1';
-/** Sealed with the caller's binding (profile id, environment, base address) as additional data. */
-const BOX_PREFIX = 'tdv2';
-const MASTER_AAD = 'master-key';
-
-/** Why safeStorage cannot hold the vault's key here, or null when it can. */
-export function safeStorageProblem(ss: SafeStorageLike | undefined, platform: NodeJS.Platform = process.platform): string | null {
-  if (!ss) return 'The system keyring is not available here. Set a passphrase to protect the keys.';
-  if (!ss.isEncryptionAvailable()) {
-    return 'No system keyring is available here to protect the keys. Set a passphrase to protect them.';
-  }
-  if (platform === 'linux') {
-    const backend = ss.getSelectedStorageBackend?.() ?? 'unknown';
-    if (backend === 'basic_text' || backend === 'unknown') {
-      return `The system keyring here is the "${backend}" store, which keeps secrets under a key built into the program rather than in a keyring. The desk refuses it: set a passphrase (or start a keyring such as GNOME Keyring or KWallet and restart the desk).`;
-    }
-  }
-  return null;
-}
 
 function checkValue(master: Buffer): string {
   return createHmac('sha256', master).update(CHECK_TEXT).digest('hex');
@@ -99,27 +44,12 @@ function sameHex(a: string, b: string): boolean {
   return x.length === 32 && y.length === 32 && timingSafeEqual(x, y);
 }
 
-export function formatWait(ms: number): string {
-  const s = Math.ceil(ms / 1000);
-  if (s < 60) return `${s} second${s === 1 ? '' : 's'}`;
-  const m = Math.ceil(s / 60);
-  return `${m} minute${m === 1 ? '' : 's'}`;
-}
-
-function checkPassphrase(p: string): void {
-  if (typeof p !== 'string' || [...p].length < MIN_PASSPHRASE) {
-    throw new VaultError('WEAK_PASSPHRASE', `The passphrase must be at least ${MIN_PASSPHRASE} characters long.`);
-  }
-}
-
 export class DeskVault implements VaultPort {
   private file: VaultFile | null;
   private keys: VaultKeys | null = null;
   /** Why a keyring vault could not open itself at start (shown in status until it can). */
   private keyringError: string | null = null;
-  private idleMs: number | null = null;
-  private idleTimer: unknown = null;
-  private lastActivity = 0;
+  private readonly idle: IdleLock;
   private readonly clock: VaultClock;
   private readonly platform: NodeJS.Platform;
   private readonly listeners = new Set<() => void>();
@@ -132,6 +62,11 @@ export class DeskVault implements VaultPort {
     this.file = file;
     this.clock = opts.clock ?? realClock;
     this.platform = opts.platform ?? process.platform;
+    this.idle = new IdleLock(
+      this.clock,
+      () => this.keys !== null,
+      () => this.lock(),
+    );
     this.backoff = new UnlockBackoff(opts.backoffPath ?? join(dirname(opts.path), 'unlock-backoff.json'), () => this.clock.now());
   }
 
@@ -211,7 +146,7 @@ export class DeskVault implements VaultPort {
   }
 
   lock(): void {
-    this.clearTimer();
+    this.idle.clear();
     if (!this.keys) return;
     this.keys.enc.fill(0);
     this.keys.journal.fill(0);
@@ -255,13 +190,7 @@ export class DeskVault implements VaultPort {
         master = Buffer.from(this.keys!.master);
       }
     }
-    const params = this.opts.scrypt ?? DEFAULT_SCRYPT;
-    const salt = randomBytes(16);
-    const kek = await deriveMasterKey(next, salt, params);
-    const text = base64EncodeBytes(master);
-    const wrapped = seal(kek, text, MASTER_AAD);
-    text.fill(0);
-    kek.fill(0);
+    const protection = await wrapWithPassphrase(master, next, this.opts.scrypt ?? DEFAULT_SCRYPT);
     // Locked (idle or "Lock now") while scrypt ran: finishing would unlock it again.
     if (file && this.isLocked()) {
       master.fill(0);
@@ -271,7 +200,7 @@ export class DeskVault implements VaultPort {
       format: 'treasury-desk-vault',
       version: 1,
       check: checkValue(master),
-      protection: { kind: 'passphrase', kdf: { name: 'scrypt', salt: salt.toString('base64'), ...params }, wrapped },
+      protection,
       // The register is tagged under a key derived from the master key, which a new passphrase rewraps unchanged.
       ...(file?.journals ? { journals: file.journals } : {}),
     });
@@ -288,37 +217,7 @@ export class DeskVault implements VaultPort {
   box(): SecretBox {
     if (!this.file) this.createWithKeyring();
     if (this.isLocked()) throw new LockedError();
-    const aad = (binding: string | undefined) => (binding === undefined ? 'secret' : `secret\u0000${binding}`);
-    const openBytes_ = (sealed: string, binding?: string): Buffer => {
-      const keys = this.keysOrThrow();
-      const [prefix, iv, tag, data, ...rest] = sealed.split('.');
-      const legacy = prefix === LEGACY_PREFIX;
-      const plain =
-        (legacy || prefix === BOX_PREFIX) && iv && tag && data && rest.length === 0
-          ? openBytes(keys.enc, { iv, tag, data } as Sealed, legacy ? 'secret' : aad(binding))
-          : null;
-      if (plain === null) {
-        throw new VaultError(
-          'CORRUPT',
-          "A stored secret could not be opened with this vault's key for this profile and address: the profiles file was changed, or it was sealed by another vault or for another profile. Enter that profile's key and secret again.",
-        );
-      }
-      return plain;
-    };
-    return {
-      seal: (plain, binding) => {
-        const s = seal(this.keysOrThrow().enc, plain, aad(binding));
-        return [binding === undefined ? LEGACY_PREFIX : BOX_PREFIX, s.iv, s.tag, s.data].join('.');
-      },
-      openBytes: openBytes_,
-      open: (sealed, binding) => {
-        const b = openBytes_(sealed, binding);
-        const text = b.toString('utf8');
-        b.fill(0);
-        return text;
-      },
-      isBound: (sealed) => sealed.startsWith(`${BOX_PREFIX}.`),
-    };
+    return makeSecretBox(() => this.keysOrThrow());
   }
 
   /** The journals' MAC key; throws LockedError while locked. The caller must not keep it past a lock. */
@@ -350,15 +249,11 @@ export class DeskVault implements VaultPort {
   touch(): void {
     this.expireIfIdle();
     if (!this.keys) return;
-    this.lastActivity = this.clock.now();
-    this.arm();
+    this.idle.restart();
   }
 
   setIdleMinutes(minutes: number): void {
-    if (!Number.isFinite(minutes) || minutes <= 0)
-      throw new VaultError('INVALID_INPUT', 'The idle time must be a positive number of minutes.');
-    this.idleMs = Math.round(minutes * 60_000);
-    this.arm();
+    this.idle.setMinutes(minutes);
   }
 
   onChange(listener: () => void): () => void {
@@ -377,11 +272,7 @@ export class DeskVault implements VaultPort {
       format: 'treasury-desk-vault',
       version: 1,
       check: checkValue(master),
-      protection: {
-        kind: 'safe_storage',
-        wrapped_key: ss.encryptString(master.toString('base64')).toString('base64'),
-        backend: this.platform === 'linux' ? (ss.getSelectedStorageBackend?.() ?? null) : null,
-      },
+      protection: wrapWithKeyring(ss, this.platform, master),
     });
     this.openWith(master);
     this.emit();
@@ -389,13 +280,7 @@ export class DeskVault implements VaultPort {
 
   /** The master key, or null when the passphrase does not unwrap it. */
   private async masterFromPassphrase(p: Extract<Protection, { kind: 'passphrase' }>, passphrase: string): Promise<Buffer | null> {
-    const { N, r, p: par, salt } = p.kdf;
-    const kek = await deriveMasterKey(passphrase, Buffer.from(salt, 'base64'), { N, r, p: par });
-    const text = openBytes(kek, p.wrapped, MASTER_AAD);
-    kek.fill(0);
-    if (text === null) return null;
-    const master = base64DecodeBytes(text);
-    text.fill(0);
+    const master = await unwrapWithPassphrase(p, passphrase);
     if (!master) return null;
     const ok = this.checked(master);
     if (!ok) master.fill(0);
@@ -424,32 +309,7 @@ export class DeskVault implements VaultPort {
   }
 
   private masterFromSafeStorage(p: Extract<Protection, { kind: 'safe_storage' }>): Buffer {
-    const ss = this.opts.safeStorage;
-    if (!ss || !ss.isEncryptionAvailable()) {
-      throw new VaultError(
-        'SAFE_STORAGE_UNAVAILABLE',
-        "This vault's key is kept by the system keyring, which is not available now (the desk runs without Electron, or no keyring is running). Start the desk in Electron with the keyring available.",
-      );
-    }
-    if (this.platform === 'linux' && p.backend !== null) {
-      const now = ss.getSelectedStorageBackend?.() ?? 'unknown';
-      if (now !== p.backend) {
-        throw new VaultError(
-          'KEYRING_CHANGED',
-          `This vault's key was stored with the "${p.backend}" keyring, but the system now offers "${now}". Start the desk in the same desktop session (or with the same --password-store) as before; if that keyring is gone, remove the vault and enter the keys again.`,
-        );
-      }
-    }
-    let text: string;
-    try {
-      text = ss.decryptString(Buffer.from(p.wrapped_key, 'base64'));
-    } catch {
-      throw new VaultError(
-        'KEYRING_CHANGED',
-        "The system keyring could not decrypt the vault's key: the keyring was reset, replaced, or belongs to another user. The stored keys cannot be recovered from it; remove the vault and enter the keys again.",
-      );
-    }
-    const master = this.checked(Buffer.from(text, 'base64'));
+    const master = this.checked(unwrapWithKeyring(this.opts.safeStorage, this.platform, p));
     if (!master)
       throw new VaultError(
         'CORRUPT',
@@ -479,8 +339,7 @@ export class DeskVault implements VaultPort {
       this.keys.master.fill(0);
     }
     this.keys = splitKeys(master);
-    this.lastActivity = this.clock.now();
-    this.arm();
+    this.idle.restart();
   }
 
   private write(next: VaultFile): void {
@@ -494,28 +353,8 @@ export class DeskVault implements VaultPort {
     return this.keys;
   }
 
-  // Timers can fire late (a laptop asleep); the idle limit is also checked at every use.
   private expireIfIdle(): void {
-    if (this.keys && this.idleMs !== null && this.clock.now() - this.lastActivity >= this.idleMs) this.lock();
-  }
-
-  private clearTimer(): void {
-    if (this.idleTimer !== null) this.clock.clearTimeout(this.idleTimer);
-    this.idleTimer = null;
-  }
-
-  private arm(): void {
-    this.clearTimer();
-    if (!this.keys || this.idleMs === null) return;
-    const due = this.lastActivity + this.idleMs - this.clock.now();
-    this.idleTimer = this.clock.setTimeout(
-      () => {
-        this.idleTimer = null;
-        this.expireIfIdle();
-        if (this.keys) this.arm();
-      },
-      Math.max(0, due),
-    );
+    this.idle.expireIfIdle();
   }
 
   private emit(): void {
