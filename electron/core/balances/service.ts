@@ -1,9 +1,5 @@
-import { TotalBalance } from '../../../shared/api/records.ts';
-import { stringify } from 'csv-stringify/sync';
 import type { z } from 'zod';
 import {
-  ACCOUNT_KINDS,
-  ACCOUNT_KIND_NAMES,
   MATRIX_PAGE_MAX,
   type AlertView,
   type BalanceSettings,
@@ -15,21 +11,15 @@ import {
   type SubAccountDetail,
 } from '../../../shared/balances.ts';
 import type { ApiClient, Priority } from '../client/client.ts';
-import { cellsOf } from './amounts.ts';
 import { conditionsOf } from './alerts.ts';
+import { detailOf } from './detail.ts';
+import { SubAccountFigures } from './figures.ts';
 import { readLastLoad, RECORDS_PER_STEP, saveLastLoad } from './lastLoad.ts';
-import { loadMain, loadSubAccounts, type SubAccountsRaw } from './load.ts';
-import {
-  entriesInSteps,
-  keepOpeningView,
-  kindsOf,
-  OPENING_VIEW,
-  openingViewOf,
-  queryRows,
-  rowOf,
-  type SubAccountEntry,
-  valuedInSteps,
-} from './matrix.ts';
+import { loadSubAccounts, type SubAccountsRaw } from './load.ts';
+import { readMainBalances } from './mainAccount.ts';
+import { entriesInSteps, OPENING_VIEW, queryRows, valuedInSteps } from './matrix.ts';
+import { matrixCsv } from './matrixCsv.ts';
+import { TotalSnapshots } from './snapshots.ts';
 import { recall, remember, type LastKnown, type LastKnownChannel } from './lastKnown.ts';
 import type { BalanceStore } from './store.ts';
 import { Prices } from './valuation.ts';
@@ -73,15 +63,6 @@ const AFTER_START_UP = 'after start-up';
 
 type Query = z.output<typeof MatrixQuery>;
 
-/**
- * Names come from the exchange, or from a relay between it and the desk: one starting with = + - @ would
- * run as a formula in a spreadsheet, so it is kept as text. (csv-stringify's escape_formulas would also
- * turn negative figures into text.)
- */
-function asText(s: string): string {
-  return /^[=+\-@\t\r]/.test(s) ? `'${s}` : s;
-}
-
 /** Runs a generator to its end, one step per turn of the event loop. */
 async function stepped<T>(steps: Generator<void, T>): Promise<T> {
   for (;;) {
@@ -92,8 +73,7 @@ async function stepped<T>(steps: Generator<void, T>): Promise<T> {
 }
 
 export class BalancesService {
-  private entries: SubAccountEntry[] = [];
-  private prices: Prices | null = null;
+  private readonly figures = new SubAccountFigures();
   private status: LoadStatus = {
     state: 'empty',
     loaded: 0,
@@ -115,16 +95,14 @@ export class BalancesService {
   private loading: Promise<LoadStatus> | null = null;
   /** Money moved while a load ran: that load may have read before the move, so another follows it. */
   private loadAgain = false;
-  /** Rows valued per quote currency, without their alert counts (those change without a load: withAlerts). */
-  private readonly rows = new Map<string, MatrixRow[]>();
   private timer: ReturnType<typeof setInterval> | null = null;
-  private snapshotCurrency = 'USDT';
-  private lastSnapshotAt = 0;
+  private readonly totals: TotalSnapshots;
   private readonly now: () => number;
   private closed = false;
 
   constructor(private readonly opts: BalancesServiceOptions) {
     this.now = opts.now ?? Date.now;
+    this.totals = new TotalSnapshots(opts.store, opts.client, this.now);
     this.schedule();
     this.cachedSteps = this.showCached();
   }
@@ -144,28 +122,13 @@ export class BalancesService {
     if (cached.opening) {
       // The page's first ask is answered from the view kept with the load; the sub-accounts' sums
       // (a sub-account's page, other quotes) follow in steps.
-      this.rows.set(OPENING_VIEW.quote, cached.opening.all);
-      keepOpeningView(cached.opening);
-      this.prices = new Prices(cached.raw.tickers);
+      this.figures.keepOpening(cached.opening, new Prices(cached.raw.tickers));
       this.status = status;
       yield AFTER_START_UP;
     } else yield;
-    this.entries = yield* entriesInSteps(cached.raw, RECORDS_PER_STEP);
-    this.prices = new Prices(cached.raw.tickers);
+    this.figures.keepEntries(yield* entriesInSteps(cached.raw, RECORDS_PER_STEP), new Prices(cached.raw.tickers));
     this.status = status;
-    yield* this.valuing(OPENING_VIEW.quote);
-  }
-
-  /** The rows in `quote`, valued RECORDS_PER_STEP sub-accounts a step (warmUp). */
-  private *valuing(quote: string): Generator<void> {
-    if (this.rows.has(quote)) return;
-    const prices = this.prices ?? new Prices([]);
-    const rows: MatrixRow[] = [];
-    for (const [i, e] of this.entries.entries()) {
-      if (i > 0 && i % RECORDS_PER_STEP === 0) yield;
-      rows.push(rowOf(e, prices, quote, 0));
-    }
-    this.rows.set(quote, rows);
+    yield* this.figures.valuing(OPENING_VIEW.quote);
   }
 
   /**
@@ -183,7 +146,7 @@ export class BalancesService {
       const r = this.cachedSteps.next();
       if (r.done) {
         this.cachedSteps = null;
-        this.warm();
+        this.figures.warm();
       } else if (r.value === AFTER_START_UP && this.opts.startedUp) void this.opts.startedUp().then(() => setImmediate(step));
       else setImmediate(step);
     };
@@ -198,16 +161,6 @@ export class BalancesService {
     while (this.cachedSteps && !enough()) {
       if (this.cachedSteps.next().done) this.cachedSteps = null;
     }
-  }
-
-  /** The rows in `quote` are made (a kept view, or valued): an ask in that quote needs nothing else. */
-  private valued(quote: string): () => boolean {
-    return () => this.rows.has(quote);
-  }
-
-  /** The opening view worked out ahead: the page's first ask only cuts its first block. */
-  private warm(): void {
-    if (this.entries.length) queryRows(this.rowsIn(OPENING_VIEW.quote), { ...OPENING_VIEW, offset: 0, limit: 0 });
   }
 
   close(): void {
@@ -243,27 +196,17 @@ export class BalancesService {
     if (!this.asked) return;
     // The window's own auto-refresh of the total leaves snapshots while it is shown; this one covers the
     // time it is hidden, without doubling the chart's points.
-    const every = this.settings().auto_refresh_seconds * 1000;
-    const snapshotDue = this.now() - this.lastSnapshotAt >= every / 2;
+    const snapshotDue = this.totals.due(this.settings().auto_refresh_seconds * 1000);
     try {
-      await Promise.all([this.refresh('background'), snapshotDue ? this.takeSnapshot(this.snapshotCurrency, 'background') : null]);
+      await Promise.all([this.refresh('background'), snapshotDue ? this.totals.take('background') : null]);
     } catch (e) {
       this.opts.log?.(`[balances] auto-refresh failed: ${(e as Error).message}`);
     }
   }
 
-  private async takeSnapshot(currency: string, priority: Priority): Promise<void> {
-    const t = await (
-      await this.opts.client()
-    ).request({ method: 'GET', path: '/wallet/total_balance', query: [['currency', currency]], priority }, TotalBalance);
-    this.recordTotal(currency, t.total.amount);
-  }
-
   /** Every fetch of the §2.9 total is kept as a snapshot for the Overview's chart. */
   recordTotal(currency: string, amount: string): void {
-    this.snapshotCurrency = currency;
-    this.lastSnapshotAt = this.now();
-    this.opts.store.addSnapshot(this.lastSnapshotAt, currency, amount);
+    this.totals.record(currency, amount);
   }
 
   /** Keeps a read's answer for the next start's first paint (lastKnown.ts). */
@@ -276,7 +219,7 @@ export class BalancesService {
   }
 
   snapshots(currency: string, since: number) {
-    return this.opts.store.snapshots(currency, since, 5000);
+    return this.totals.list(currency, since);
   }
 
   /** Loads every sub-account's balances; a load already under way is shared, never doubled. */
@@ -295,10 +238,7 @@ export class BalancesService {
         const made = await stepped(valuedInSteps(raw, OPENING_VIEW.quote, RECORDS_PER_STEP));
         // The exchange's figures supersede the kept ones, read back or not.
         this.cachedSteps = null;
-        this.entries = made.entries;
-        this.prices = made.prices;
-        this.rows.clear();
-        this.rows.set(OPENING_VIEW.quote, made.rows);
+        this.figures.replace(made);
         this.status = {
           state: 'ready',
           loaded: raw.requests,
@@ -312,7 +252,7 @@ export class BalancesService {
         this.opts.events.progress({ scope: 'sub_accounts', loaded: raw.requests, total: raw.requests, done: true, error: null });
         // The page asks for the matrix as soon as it hears of the end: its view worked out while that ask
         // travels, it finds it made.
-        this.warm();
+        this.figures.warm();
         // Alerts right after the figures are out (a raised one comes as its own event and re-marks the rows).
         await new Promise((r) => setImmediate(r));
         this.reevaluate();
@@ -343,8 +283,7 @@ export class BalancesService {
   /** A full disk or a locked file costs the next start its quick figures, never this load. */
   private keep(fetchedAt: number, raw: SubAccountsRaw): void {
     try {
-      const rows = this.rows.get(OPENING_VIEW.quote);
-      saveLastLoad(this.opts.store, fetchedAt, raw, rows ? openingViewOf(rows) : null);
+      saveLastLoad(this.opts.store, fetchedAt, raw, this.figures.openingView());
     } catch (e) {
       this.opts.log?.(`[balances] could not keep the sub-accounts' figures for the next start: ${(e as Error).message}`);
     }
@@ -366,23 +305,13 @@ export class BalancesService {
   private reevaluate(): void {
     if (this.status.source !== 'exchange') return;
     const store = this.opts.store;
-    const conditions = conditionsOf(this.entries, {
+    const conditions = conditionsOf(this.figures.entries, {
       defaultThreshold: this.settings().default_risk_threshold,
       thresholds: store.thresholds(),
       floors: store.floors(),
     });
-    const known = new Set(this.entries.map((e) => e.uid));
+    const known = new Set(this.figures.entries.map((e) => e.uid));
     for (const a of store.reconcile(conditions, this.now(), (uid) => known.has(uid))) this.opts.events.alert(a);
-  }
-
-  private rowsIn(quote: string): MatrixRow[] {
-    let rows = this.rows.get(quote);
-    if (!rows) {
-      const prices = this.prices ?? new Prices([]);
-      rows = this.entries.map((e) => rowOf(e, prices, quote, 0));
-      this.rows.set(quote, rows);
-    }
-    return rows;
   }
 
   /** The rows a page shows, with the alerts standing or unacknowledged on each (a handful, read at each ask). */
@@ -398,10 +327,10 @@ export class BalancesService {
    * keeps its figures with the error until Refresh or auto-refresh; with none to show, each ask tries again.
    */
   matrix(q: Query): MatrixPage {
-    this.settle(this.valued(q.quote));
+    this.settle(this.figures.valued(q.quote));
     if (!this.asked && this.status.source === 'cache' && this.opts.firstPaint) this.refreshAfterPaint(this.opts.firstPaint());
     else if (!this.asked || (this.status.state === 'error' && !this.loading)) void this.refresh('visible');
-    const { all: _all, rows, ...page } = queryRows(this.rowsIn(q.quote), q);
+    const { all: _all, rows, ...page } = queryRows(this.figures.rowsIn(q.quote), q);
     return { status: this.status, quote: q.quote, offset: q.offset, rows: this.withAlerts(rows), ...page };
   }
 
@@ -419,63 +348,25 @@ export class BalancesService {
 
   /** The whole filtered matrix as CSV (every row, not one page). */
   exportCsv(q: Query): { filename: string; csv: string; rows: number } {
-    this.settle(this.valued(q.quote));
-    const { all, column_totals, grand_total } = queryRows(this.rowsIn(q.quote), { ...q, offset: 0, limit: MATRIX_PAGE_MAX });
-    const head = [
-      'uid',
-      'name',
-      ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} (${q.quote})`),
-      `Total (${q.quote})`,
-      // The exchange's ratios as sent (a spreadsheet computes with them); the unit is in the heading.
-      'Cross margin risk (ratio, 1.1 = 110%)',
-      'Isolated margin risk (lowest mmr, ratio)',
-      ...ACCOUNT_KINDS.map((k) => `${ACCOUNT_KIND_NAMES[k]} amounts`),
-    ];
-    const body = all.map((r) => [
-      r.uid,
-      asText(r.name),
-      ...ACCOUNT_KINDS.map((k) => r.cells[k].value),
-      r.total,
-      r.cross_risk ?? '',
-      r.margin_risk ?? '',
-      ...ACCOUNT_KINDS.map((k) =>
-        Object.entries(r.cells[k].amounts)
-          .map(([c, a]) => `${a} ${c}`)
-          .join('; '),
-      ),
-    ]);
-    const totals = ['', 'Total', ...ACCOUNT_KINDS.map((k) => column_totals[k]), grand_total, '', '', ...ACCOUNT_KINDS.map(() => '')];
+    this.settle(this.figures.valued(q.quote));
+    const viewed = queryRows(this.figures.rowsIn(q.quote), { ...q, offset: 0, limit: MATRIX_PAGE_MAX });
     const stamp = new Date(this.status.fetched_at ?? this.now()).toISOString().replace(/[:.]/g, '-');
     // A file outlives the page that said the figures were not live: its name says it.
     const kind = this.status.source === 'cache' ? 'last-known-' : '';
     return {
       filename: `sub-account-balances-${kind}${q.quote}-${stamp}.csv`,
-      csv: stringify([head, ...body, totals]),
-      rows: all.length,
+      csv: matrixCsv(viewed, q.quote),
+      rows: viewed.all.length,
     };
   }
 
   detail(uid: string, quote: string): SubAccountDetail {
     this.settle();
-    const e = this.entries.find((x) => x.uid === uid);
-    const valued = e ? this.rowsIn(quote).find((r) => r.uid === uid) : undefined;
+    const e = this.figures.entries.find((x) => x.uid === uid);
+    const valued = e ? this.figures.rowsIn(quote).find((r) => r.uid === uid) : undefined;
     const row = valued ? this.withAlerts([valued])[0]! : null;
     if (!this.asked) void this.refresh('visible');
-    return {
-      uid,
-      name: e?.name ?? '',
-      fetched_at: this.status.fetched_at,
-      source: this.status.source,
-      error: this.status.error,
-      row,
-      spot: e?.spot ? { available: e.spot.available ?? {}, ...(e.spot.locking ? { locking: e.spot.locking } : {}) } : null,
-      margin: e?.margin ?? [],
-      futures: e?.futures ?? {},
-      cross_margin: e?.cross ?? null,
-      risk_threshold: this.opts.store.thresholds().get(uid) ?? this.settings().default_risk_threshold,
-      floors: this.opts.store.floors(uid).map((f) => ({ currency: f.currency, floor: f.floor })),
-      alerts: this.opts.store.activeAlerts(uid),
-    };
+    return detailOf(uid, e, row, this.status, this.opts.store, this.settings().default_risk_threshold);
   }
 
   setThreshold(uid: string, value: string | null): SubAccountDetail {
@@ -500,24 +391,6 @@ export class BalancesService {
 
   /** The main account's own accounts, read fresh (the Overview's refresh). */
   async main(quote: string, priority: Priority = 'visible'): Promise<MainBalances> {
-    const raw = await loadMain(await this.opts.client(), priority);
-    const prices = new Prices(raw.tickers);
-    const available: Record<string, string> = {},
-      locked: Record<string, string> = {};
-    for (const s of raw.spot) {
-      available[s.currency] = s.available;
-      locked[s.currency] = s.locked;
-    }
-    const { cells, total } = cellsOf(kindsOf({ uid: '', available, locking: locked }, raw.margin, raw.futures, raw.cross), prices, quote);
-    return {
-      fetched_at: this.now(),
-      quote,
-      cells,
-      total,
-      spot: raw.spot.map((s) => ({ currency: s.currency, available: s.available, locked: s.locked })),
-      margin: raw.margin,
-      futures: raw.futures,
-      cross_margin: raw.cross,
-    };
+    return readMainBalances(await this.opts.client(), quote, priority, this.now);
   }
 }
