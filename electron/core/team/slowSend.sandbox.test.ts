@@ -28,6 +28,12 @@ const SETTLE_MS = 6_000;
 const HOLD_MS = 6_500;
 const LEASE_MS = 4_000;
 const WRITES = { requestTimeoutMs: DEADLINE_MS, settleMs: SETTLE_MS };
+/**
+ * For the lease pushed into the past: a longer hold (inside a longer settle window), so that desk B's
+ * lease rounds, a third of the lease apart, have several chances to claim it on a loaded machine.
+ */
+const LONG_WRITES = { requestTimeoutMs: DEADLINE_MS, settleMs: 15_000 };
+const LONG_HOLD_MS = 12_000;
 const missing = postgresMissing();
 
 describe.skipIf(missing !== null)(`a team whose exchange is slower than the deadline${missing ? ` (skipped: ${missing})` : ''}`, () => {
@@ -45,20 +51,20 @@ describe.skipIf(missing !== null)(`a team whose exchange is slower than the dead
     await adminCall(sb.creds, 'DELETE', '/faults');
   });
 
-  async function holdNextWithdrawal(): Promise<void> {
+  async function holdNextWithdrawal(holdMs = HOLD_MS): Promise<void> {
     await adminCall(sb.creds, 'POST', '/faults', {
       kind: 'latency',
       path: '/withdrawals',
       method: 'POST',
       every: 1,
       times: 1,
-      latency_ms: HOLD_MS,
+      latency_ms: holdMs,
     });
   }
 
   /** Waits out any resend the rule failed to stop, then the exchange's own count. */
-  async function heldAtExchange(ref: string): Promise<number> {
-    await new Promise((r) => setTimeout(r, HOLD_MS + 500));
+  async function heldAtExchange(ref: string, holdMs = HOLD_MS): Promise<number> {
+    await new Promise((r) => setTimeout(r, holdMs + 500));
     return (await withdrawalsAtExchange(sb, ref)).length;
   }
 
@@ -114,9 +120,9 @@ describe.skipIf(missing !== null)(`a team whose exchange is slower than the dead
 
   it('a lease expired under a slow send is taken over, and the write still lands once', async () => {
     const url = await server.newDatabase('slow_expiry');
-    const a = openTeamCore(sb, 'a2', { url, leaseMs: LEASE_MS }, undefined, WRITES);
+    const a = openTeamCore(sb, 'a2', { url, leaseMs: LEASE_MS }, undefined, LONG_WRITES);
     const bLog: string[] = [];
-    const b = openTeamCore(sb, 'b2', { url, leaseMs: LEASE_MS }, (l) => bLog.push(`${new Date().toISOString()} ${l}`), WRITES);
+    const b = openTeamCore(sb, 'b2', { url, leaseMs: LEASE_MS }, (l) => bLog.push(`${new Date().toISOString()} ${l}`), LONG_WRITES);
     const db = new pg.Client({ connectionString: url });
     db.on('error', () => {});
     await db.connect();
@@ -125,7 +131,7 @@ describe.skipIf(missing !== null)(`a team whose exchange is slower than the dead
       const ids = await aliceAndBob(a, b);
       await twoApprovalsFor(a, ids.alice);
       const ref = await draftWithdrawal(a, ids.alice, '61.67');
-      await holdNextWithdrawal();
+      await holdNextWithdrawal(LONG_HOLD_MS);
       await bobApproves(b, ids.bob, ref);
       // Desk A takes the lease with the hand-over and sends; once its attempt is out, the lease row is
       // pushed into the past every 300 ms, so that desk B may claim it while A's send is held.
@@ -154,7 +160,7 @@ describe.skipIf(missing !== null)(`a team whose exchange is slower than the dead
       // Both desks end knowing the withdrawal landed; the exchange holds it once.
       for (const desk of [a, b])
         await expect.poll(async () => (await intentAt(desk, ref))?.state, { timeout: 30_000, interval: 200 }).toBe('accepted');
-      expect(await heldAtExchange(ref)).toBe(1);
+      expect(await heldAtExchange(ref, LONG_HOLD_MS)).toBe(1);
     } finally {
       if (expiring) clearInterval(expiring);
       await db.end();
