@@ -55,7 +55,13 @@ export function rehearsalProfile(dataDir: string): Profile | null {
   } catch {
     return null;
   }
-  const parsed = Rehearsal.safeParse(JSON.parse(text));
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new Error(`${rehearsalPath(dataDir)} is not JSON: remove it to use this desk's own Sandbox`);
+  }
+  const parsed = Rehearsal.safeParse(raw);
   if (!parsed.success)
     throw new Error(
       `${rehearsalPath(dataDir)} is malformed (${parsed.error.issues[0]!.path.join('.')}): remove it to use this desk's own Sandbox`,
