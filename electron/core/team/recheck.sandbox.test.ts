@@ -6,6 +6,7 @@ import { CHANNEL } from './pgStore.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
 import {
   aliceAndBob,
+  bobApproves,
   draftWithdrawal,
   ok,
   openTeamCore,
@@ -49,7 +50,7 @@ describe.skipIf(missing !== null)(`a verified row changed in the store${missing 
     const db = new pg.Client({ connectionString: url });
     await db.connect();
     try {
-      const { alice } = await aliceAndBob(a, b);
+      const { alice, bob } = await aliceAndBob(a, b);
       await twoApprovalsFor(a, alice);
       const ref = await draftWithdrawal(a, alice, '17.07');
       const later = await draftWithdrawal(a, alice, '18.08');
@@ -113,8 +114,10 @@ describe.skipIf(missing !== null)(`a verified row changed in the store${missing 
       await seenTampered(before.seq, new RegExp(`written as record ${target.seq}`));
       await restore();
 
-      // Nothing left for the exchange meanwhile.
+      // Nothing left for the exchange meanwhile; with the store put back, Bob approves and the amount Alice signed leaves, once.
       for (const r of [ref, later]) expect(await withdrawalsAtExchange(sb, r)).toEqual([]);
+      await bobApproves(b, bob, ref);
+      await expect.poll(async () => (await withdrawalsAtExchange(sb, ref)).map((w) => w.amount), { timeout: 20_000 }).toEqual(['17.07']);
     } finally {
       await db.end();
       await a.close();
