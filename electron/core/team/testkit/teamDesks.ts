@@ -23,9 +23,9 @@ export interface TeamDesk {
   changes: (Error | null)[];
 }
 
-export async function openTeamDesk(url: string, cleanup: (() => Promise<void>)[]): Promise<TeamDesk> {
+export async function openTeamDesk(url: string, cleanup: (() => Promise<void>)[], more: { recheckMs?: number } = {}): Promise<TeamDesk> {
   const dir = mkdtempSync(join(tmpdir(), 'desk-team-'));
-  const store = await PgGovernanceStore.open({ url, dir, rules: TEAM_RULES });
+  const store = await PgGovernanceStore.open({ url, dir, rules: TEAM_RULES, ...more });
   const changes: (Error | null)[] = [];
   const approvals = new Approvals({
     store,
