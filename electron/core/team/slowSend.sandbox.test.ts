@@ -168,6 +168,41 @@ describe.skipIf(missing !== null)(`a team whose exchange is slower than the dead
       await b.close();
     }
   }, 150_000);
+
+  it('a desk whose lease another desk now holds does not resend, even once the write is proven absent', async () => {
+    // The hold outlasts desk A's deadline and settle window: A proves the id absent and would send again,
+    // but the lease row now names another desk (a take-over it did not see), so its renewal refuses.
+    const url = await server.newDatabase('slow_fenced');
+    const a = openTeamCore(sb, 'a3', { url, leaseMs: LEASE_MS }, undefined, WRITES);
+    const b = openTeamCore(sb, 'b3', { url, leaseMs: LEASE_MS }, undefined, WRITES);
+    const db = new pg.Client({ connectionString: url });
+    db.on('error', () => {});
+    await db.connect();
+    try {
+      const ids = await aliceAndBob(a, b);
+      await twoApprovalsFor(a, ids.alice);
+      const ref = await draftWithdrawal(a, ids.alice, '43.21');
+      // B leaves the team's sending to A: only A's lease rounds run from here on.
+      await b.close();
+      const fencedHold = DEADLINE_MS + SETTLE_MS + 6_000;
+      await holdNextWithdrawal(fencedHold);
+      const bb = openTeamCore(sb, 'b3', { url, leaseMs: LEASE_MS }, undefined, WRITES);
+      try {
+        await bobApproves(bb, ids.bob, ref);
+        await expect.poll(() => faultFired(sb), { timeout: 20_000, interval: 50 }).toBe(true);
+        await bb.close();
+        await db.query("UPDATE send_leases SET owner = 'desk-000000000000', expires_at = now() + interval '1 hour' WHERE ref = $1", [ref]);
+        await expect.poll(async () => (await intentAt(a, ref))?.state, { timeout: 30_000, interval: 200 }).toBe('cancelled');
+        expect((await intentAt(a, ref))!.reason).toMatch(/another desk of the team took over sending it/);
+        expect(await heldAtExchange(ref, fencedHold)).toBe(1);
+      } finally {
+        await bb.close().catch(() => {});
+      }
+    } finally {
+      await db.end();
+      await a.close();
+    }
+  }, 150_000);
 });
 
 /** Whether the Sandbox's latency fault has caught a request (it is held from then). */
