@@ -149,6 +149,15 @@ describe.skipIf(missing !== null)(`rehearsing a team on the first desk's Sandbox
     });
     try {
       expect(await refusal(live.invoke('teamInvite', {}))).toMatch(/^Invitations are made from the built-in Sandbox profile only/);
+      // Nor does a live profile join one: its approvals are not the Sandbox's.
+      const code = encodeInvitation({
+        sandbox: sbA.creds.base_url,
+        uid: '10000001',
+        key: 'ab'.repeat(16),
+        secret: 'cd'.repeat(32),
+        team: null,
+      });
+      expect(await refusal(live.invoke('teamJoinRehearsal', { invitation: code }))).toMatch(/^This desk has no built-in Sandbox profile/);
     } finally {
       await live.close();
     }

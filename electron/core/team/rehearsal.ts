@@ -100,18 +100,17 @@ export class Rehearsal {
     const builtIn = this.opts.builtIn;
     if (!builtIn || builtIn.environment !== 'sandbox')
       throw new InputError([], 'This desk has no built-in Sandbox profile to rehearse with (start it with `npm start`).');
+    // The team joined is the active profile's domain's: the Sandbox's, never the stored profiles'.
+    if (this.opts.session.activeSummary()?.built_in !== true)
+      throw new InputError([], "Choose the Sandbox profile first: a rehearsal moves the Sandbox profile and the Sandbox's approvals only.");
     if (builtIn.baseUrl !== inv.sandbox) {
       // The built-in profile's own writes go on in its journal: none may be left for another exchange to settle.
-      const session = this.opts.session;
-      const wasActive = session.activeSummary()?.built_in === true;
-      if (wasActive) {
-        const open = session.active().journal?.unfinished() ?? [];
-        if (open.length > 0)
-          throw new InputError(
-            [],
-            `The Sandbox profile has ${open.length} write(s) not finished on this desk's own Sandbox (${open[0]!.id} first): let them finish, or rehearse from a new data folder (TREASURY_DESK_HOME).`,
-          );
-      }
+      const open = this.opts.session.active().journal?.unfinished() ?? [];
+      if (open.length > 0)
+        throw new InputError(
+          [],
+          `The Sandbox profile has ${open.length} write(s) not finished on this desk's own Sandbox (${open[0]!.id} first): let them finish, or rehearse from a new data folder (TREASURY_DESK_HOME).`,
+        );
     }
     await this.checkKey(inv);
     const team = inv.team;
@@ -169,6 +168,6 @@ export class Rehearsal {
     b.credentials = { key: inv.key, secret: inv.secret };
     b.subKeys = [];
     // The session opens the profile again, with a client on the new address and key.
-    if (this.opts.session.activeSummary()?.built_in) this.opts.session.select(this.opts.session.activeId()!);
+    this.opts.session.select(this.opts.session.activeId()!);
   }
 }

@@ -2,7 +2,7 @@ import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
-import { baseAnswers } from '../../testkit/fixtures.ts';
+import { baseAnswers, SANDBOX_PROFILE } from '../../testkit/fixtures.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import { RehearsalSection } from './RehearsalSection.tsx';
 
@@ -39,5 +39,15 @@ describe('the rehearsal card', () => {
     fake.answers.teamJoinRehearsal = new Error("The invitation's key must be a Sandbox key (hex).");
     await userEvent.click(screen.getByRole('button', { name: 'Join a rehearsal' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toMatch(/The invitation's key must be a Sandbox key/));
+  });
+
+  it('offers neither while a stored (live) profile is active', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), profileCurrent: { ...SANDBOX_PROFILE, id: 'p1', built_in: false, environment: 'live' } });
+    renderWithDesk(fake, <RehearsalSection />, { at: '/settings' });
+    expect((await screen.findByText(/^Choose the Sandbox profile to invite a desk or join a rehearsal/)).textContent).toMatch(
+      /a live key never goes into an invitation/,
+    );
+    expect(screen.queryByRole('button', { name: 'Invite a desk' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Join a rehearsal' })).toBeNull();
   });
 });

@@ -118,11 +118,16 @@ export function RehearsalSection() {
         Two desks on one machine, one Sandbox, play money: invite the second desk from the first, then join with the code there.
       </p>
       {onSandbox ? (
-        <Invite />
+        <>
+          <Invite />
+          <Join />
+        </>
       ) : (
-        <p className="small muted">Choose the Sandbox profile to invite a desk: a live key never goes into an invitation.</p>
+        <p className="small muted">
+          Choose the Sandbox profile to invite a desk or join a rehearsal: a rehearsal moves only the Sandbox profile, and a live key never
+          goes into an invitation.
+        </p>
       )}
-      <Join />
     </div>
   );
 }
