@@ -24,7 +24,7 @@ import { handlers } from './handlers.ts';
 import type { HandlerDeps } from './handlerDeps.ts';
 import { DeskApprovals } from './approvals/deskApprovals.ts';
 import { TeamWiring, type TeamConfig } from './team/wiring.ts';
-import { DEFAULT_COOLING_OFF_MS } from './governance/state.ts';
+import { SANDBOX_COOLING_OFF_MS } from './governance/state.ts';
 import { confirmChannels, isConfirmChannel, type ConfirmChannelName } from '../../shared/confirm.ts';
 import { alertSentence } from '../../shared/risk.ts';
 import { MONEY_MOVED_STATES } from '../../shared/ipcStale.ts';
@@ -232,7 +232,7 @@ export function createCore(opts: CoreOptions): Core & ConfirmCore {
       ...(anchorDir ? { anchorDir } : {}),
       session,
       vault,
-      coolingOffMs: opts.coolingOffMs ?? DEFAULT_COOLING_OFF_MS,
+      coolingOffMs: opts.coolingOffMs ?? SANDBOX_COOLING_OFF_MS,
       teams: team,
       log,
       ...(opts.now ? { now: opts.now } : {}),

@@ -80,6 +80,11 @@ export interface GovernanceState {
 
 /** How long an approved operator or policy change waits, unless the desk says otherwise (the Sandbox's only). */
 export const DEFAULT_COOLING_OFF_MS = 24 * 3_600_000;
+/**
+ * The Sandbox's play-money governance waits nothing unless the desk is started with
+ * TREASURY_DESK_COOLING_OFF_HOURS: a rehearsal team adds its second operator at once (docs/team.md).
+ */
+export const SANDBOX_COOLING_OFF_MS = 0;
 
 export interface GovernanceRules {
   /**

@@ -134,7 +134,7 @@ describe('Approvals page', () => {
       },
     );
     expect((await screen.findByTestId('cooling-off-variable')).textContent).toMatch(
-      /TREASURY_DESK_COOLING_OFF_HOURS and applies to the Sandbox profile only; every other profile waits 24 h/,
+      /the Sandbox profile's play-money wait \(none unless TREASURY_DESK_COOLING_OFF_HOURS sets one\); every other profile waits 24 h/,
     );
   });
 

@@ -234,14 +234,14 @@ export default function ApprovalsPage() {
           <OperatorList operators={s.operators} onAsk={setAsked} readOnly={ro} />
         )}
         <p className="small muted">
-          Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect {s.cooling_off_hours}{' '}
-          h later.
+          Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect{' '}
+          {s.cooling_off_hours > 0 ? `${s.cooling_off_hours} h later` : 'at once'}.
         </p>
         {!s.needs_first_operator && <Resilience r={s.resilience} />}
         {s.cooling_off_variable && (
           <p className="small muted" data-testid="cooling-off-variable">
-            This wait is set by TREASURY_DESK_COOLING_OFF_HOURS and applies to the Sandbox profile only; every other profile waits 24 h. A
-            change keeps the wait it was proposed with.
+            This is the Sandbox profile's play-money wait (none unless TREASURY_DESK_COOLING_OFF_HOURS sets one); every other profile waits
+            24 h. A change keeps the wait it was proposed with.
           </p>
         )}
       </section>
