@@ -60,3 +60,42 @@ export function sameDigests(store: readonly WindowDigest[], desk: readonly Windo
     store.length === desk.length && store.every((s, i) => Number(s.w) === desk[i]!.w && s.n === desk[i]!.n && s.hash === desk[i]!.hash)
   );
 }
+
+/** Whether the store's rows are still, byte for byte, the `rows` this desk verified (with their `links`). */
+export async function storeUnchanged(
+  query: (sql: string) => Promise<{ rows: WindowDigest[] }>,
+  digests: LocalDigests,
+  rows: readonly { entry: string; sig: string }[],
+  links: readonly string[],
+): Promise<boolean> {
+  const store = await query(DIGEST_SQL);
+  return sameDigests(store.rows, digests.of(rows, links));
+}
+
+/** Runs a re-check every `ms` until stopped, one at a time; the timer keeps no process alive. */
+export class RecheckTimer {
+  private timer: ReturnType<typeof setInterval> | null = null;
+  private running: Promise<void> | null = null;
+
+  constructor(
+    private readonly ms: number,
+    private readonly check: () => Promise<void>,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.run(), this.ms);
+    this.timer.unref?.();
+  }
+
+  /** A re-check now, or the one under way: notices that arrive together are answered by one. */
+  run(): Promise<void> {
+    this.running ??= this.check().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+}

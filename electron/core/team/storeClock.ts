@@ -39,3 +39,6 @@ export function skewRefusal(r: ClockReading | null): string | null {
   if (!r || Math.abs(r.offsetMs) <= MAX_SKEW_MS) return null;
   return `This desk's clock is ${skewWords(r.offsetMs)} the team store's (the database's now()): it writes no team record until its clock is set right, since every desk would take the time it signed`;
 }
+
+/** The database's now(), in milliseconds: the one clock every desk of the team sees. */
+export const STORE_NOW_SQL = 'SELECT (extract(epoch FROM now()) * 1000)::bigint::text AS ms';
