@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LEASE_MS, PgSendLeases, takeLeases } from './leases.ts';
 import { migrate } from './migrate.ts';
 import { postgresMissing, startPostgres, type TestPostgres } from './testkit/postgres.ts';
@@ -28,6 +28,8 @@ describe.skipIf(missing !== null)(`the send leases on PostgreSQL${missing ? ` (s
   // A fresh database per test, its schema brought up by migrate() as the team store does; desk A holds r1.
   beforeEach(async () => {
     pool = new pg.Pool({ connectionString: await server.newDatabase(`leases_${++n}`), max: 2 });
+    // A connection the server ends while stopping after the last test is no failure of the test's.
+    pool.on('error', () => {});
     const client = await pool.connect();
     try {
       await migrate(client);
@@ -38,7 +40,9 @@ describe.skipIf(missing !== null)(`the send leases on PostgreSQL${missing ? ` (s
     const q = <R extends pg.QueryResultRow>(text: string, values: unknown[]) => pool.query<R>(text, values);
     deskA = new PgSendLeases(q, 'desk-a', MS);
     deskB = new PgSendLeases(q, 'desk-b', MS);
-    return () => pool.end();
+  });
+  afterEach(async () => {
+    await pool.end();
   });
 
   const row = async () =>
