@@ -23,7 +23,6 @@ export type { ExecutorOptions, IntentExtra, WriteEvent } from './executorOptions
 // 3. The exchange is never trusted to refuse a reused id; the desk's own lookups are the only guard, and
 //    a duplicate they find anyway is cancelled where the exchange allows it (duplicates.ts).
 
-export { DEFAULT_SETTLE_MS } from './doubt.ts';
 export const DEFAULT_LOOKUP_INTERVAL_MS = 5_000;
 
 export class WriteExecutor {
