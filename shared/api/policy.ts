@@ -98,3 +98,19 @@ export const Verdict = z.object({
   rules: z.array(RuleVerdict),
 });
 export type Verdict = z.infer<typeof Verdict>;
+
+/**
+ * What judged a request, batch or change at the moment it was decided (its quorum reached, or its
+ * rejection), as the record that decided it carries it: a later policy never relabels it. `policy` is the
+ * ref of the policy change then in force for `profile` (null: the default policy), `version` how many
+ * policy changes of that profile had taken effect by then; `rule` the rule that set the quorum (null: none
+ * did); `quorum` the distinct approvals it needed then (null: the policy then blocked it).
+ */
+export const Decision = z.strictObject({
+  profile: z.string().max(64).nullable(),
+  policy: z.string().max(64).nullable(),
+  version: z.number().int().nonnegative(),
+  rule: z.string().max(200).nullable(),
+  quorum: z.number().int().nonnegative().nullable(),
+});
+export type Decision = z.infer<typeof Decision>;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AddressBookAdded, AddressBookAddRequest, AddressBookEntryView, RemovedEntry } from '../addressBook.ts';
 import { BatchStatus } from '../api/batch.ts';
 import { IntentView } from './writes.ts';
-import { Policy, Verdict } from '../api/policy.ts';
+import { Decision, Policy, Verdict } from '../api/policy.ts';
 import { Role } from '../api/roles.ts';
 import { PolicyReplay } from '../api/replay.ts';
 import { WRITE_KINDS, WriteRequest } from '../api/writes.ts';
@@ -34,6 +34,12 @@ export const ApprovalItem = z.object({
   expires_at: z.number().nullable(),
   effective_at: z.number().nullable(),
   rejected: z.object({ by: z.string(), reason: z.string() }).nullable(),
+  /**
+   * What judged it when it was decided (approved, sent, in force, rejected; an expired one: at its expiry),
+   * as recorded then: null for one decided by a record from before decisions were recorded; absent while
+   * it waits (then `verdict` and `needed` say what it needs now).
+   */
+  decided: Decision.nullable().optional(),
   /** On a team store: the desk it was drafted at, and each signature's desk (drafter first); `here` marks this desk. */
   desks: z
     .object({

@@ -95,9 +95,10 @@ export class GovernanceLedger {
         if (wedge) throw new GovernanceError(wedge);
         const scratch = cloneState(s);
         applyGovernance(scratch, body, at, this.opts.rules);
+        const record = withDecision(body, scratch, s.seq);
         try {
           const store = this.opts.store;
-          await (leased && store.handOver ? store.handOver(body, s.seq, leased) : store.append(body, s.seq));
+          await (leased && store.handOver ? store.handOver(record, s.seq, leased) : store.append(record, s.seq));
         } catch (e) {
           if (!(e instanceof StoreConflictError) || attempt >= CONFLICT_ATTEMPTS) throw e;
           this.state = await this.readState();
@@ -125,4 +126,14 @@ export class GovernanceLedger {
 
 export function cloneState(s: GovernanceState): GovernanceState {
   return structuredClone(s);
+}
+
+/**
+ * The record with what judged its proposal, when it is the one that decided it (the fold judged it at
+ * this position, `seq`): stored with it, so that a later policy or desk never relabels the decision.
+ */
+function withDecision(body: GovernanceBody, after: GovernanceState, seq: number): GovernanceBody {
+  if (body.type !== 'proposal' && body.type !== 'signoff' && body.type !== 'rejection') return body;
+  const judged = after.proposals.get(body.ref)?.judged;
+  return judged && judged.seq === seq ? { ...body, decided: judged.decision } : body;
 }

@@ -43,7 +43,7 @@ export class ApprovalQueue {
     const items: ApprovalItem[] = [...s.proposals.values()]
       // An auditor profile audits the team's whole queue: every profile's requests, not its own (it has none).
       .filter((p) => p.what !== 'request' || p.profile === session.id || session.profile.auditor === true)
-      .map((p) => this.item(approvals, p, now))
+      .map((p) => this.item(approvals, p, now, s.operators))
       .sort((a, b) => b.drafted_at - a.drafted_at);
     return {
       operators: [...s.operators.values()].map((o) => ({
@@ -75,8 +75,10 @@ export class ApprovalQueue {
     };
   }
 
-  private item(approvals: Approvals, p: Proposal, now: number): ApprovalItem {
-    const q = approvals.quorum(p);
+  private item(approvals: Approvals, p: Proposal, now: number, operators: ReadonlyMap<string, { name: string }>): ApprovalItem {
+    const expiry = approvals.expiry(p);
+    // Decided: read as it was decided, never under the policy in force now; an expired one as at its expiry.
+    const decidedAt = p.rejected ? p.rejected.at : expiry.expired ? expiry.at! : p.approved_at;
     const names = (ids: string[]): string[] =>
       ids.map((id) =>
         id === p.drafted_by.operator ? p.drafted_by.name : (p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id),
@@ -87,7 +89,6 @@ export class ApprovalQueue {
     const held = (req || batch) && p.approved_at !== null && !p.dispatched && !approvals.stillApproved(p);
     // What the request needs now (the stricter of its drafter's verdict and the policy in force), rule by rule.
     const verdict = req || batch ? approvals.verdictNow(p) : null;
-    const expiry = approvals.expiry(p);
     const state: ApprovalItem['state'] = p.rejected
       ? 'rejected'
       : expiry.expired
@@ -101,22 +102,24 @@ export class ApprovalQueue {
             : p.effective_at! > now
               ? 'cooling_off'
               : 'in_force';
+    const q = approvals.quorum(p, state === 'waiting' ? now : (decidedAt ?? now));
     return {
       ref: p.ref,
       what: p.what,
       ...(p.profile ? { profile: p.profile } : {}),
       ...(req ? { kind: req.kind, body: req.body, ...(req.signer ? { signer: req.signer } : {}), verdict: verdict! } : {}),
       ...(batch ? { kind: batch.batch, verdict: verdict! } : {}),
-      summary: batch ? batchSummary(batch) : summarize(p, req),
+      summary: batch ? batchSummary(batch) : summarize(p, req, (id) => operators.get(id)?.name ?? id),
       drafted_by: p.drafted_by.name,
       drafted_at: p.drafted_at,
       approved_by: names(q.approvers),
       // A blocked request can only be rejected; its verdict says which rule blocks it.
-      needed: Number.isFinite(q.needed) ? q.needed : 0,
+      needed: state !== 'waiting' && p.decided?.quorum != null ? p.decided.quorum : Number.isFinite(q.needed) ? q.needed : 0,
       state,
       expires_at: p.approved_at === null ? expiry.at : null,
       effective_at: p.effective_at,
       rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
+      ...(state === 'waiting' ? {} : { decided: expiry.expired ? approvals.judgedAt(p, expiry.at!) : p.decided }),
       ...deskNames(approvals, p),
     };
   }

@@ -1,9 +1,18 @@
 import type { BatchPayload } from '../../../shared/api/batch.ts';
-import type { Verdict } from '../../../shared/api/policy.ts';
+import type { Decision, Verdict } from '../../../shared/api/policy.ts';
 import type { OperatorSignature } from '../journal/records.ts';
 import type { ScryptParams } from '../vault/crypto.ts';
 import { containOnly } from '../governance/management.ts';
-import { countedApprovers, deskQuorum, expiresAt, isExpired, quorumOf, stillApproved, verdictAt } from '../governance/quorum.ts';
+import {
+  countedApprovers,
+  decisionAt,
+  deskQuorum,
+  expiresAt,
+  isExpired,
+  quorumOf,
+  stillApproved,
+  verdictAt,
+} from '../governance/quorum.ts';
 import { activeOperators, type GovernanceRules, type GovernanceState, type Proposal } from '../governance/state.ts';
 import { GovernanceLedger } from './ledger.ts';
 import { OperatorChanges } from './operatorChanges.ts';
@@ -217,8 +226,9 @@ export class Approvals {
     return [p.drafted_by, ...p.signoffs.map((x) => x.signed)];
   }
 
-  quorum(p: Proposal): { needed: number; approvers: string[] } {
-    const q = quorumOf(this.ledger.cached()!, p, this.opts.rules, this.now());
+  /** What a proposal needs at `at` (now unless said: a decided one is read at its decision) and whose approvals count. */
+  quorum(p: Proposal, at = this.now()): { needed: number; approvers: string[] } {
+    const q = quorumOf(this.ledger.cached()!, p, this.opts.rules, at);
     return { needed: q.needed, approvers: countedApprovers(p, q.drafterCounts) };
   }
 
@@ -235,6 +245,11 @@ export class Approvals {
   /** A request's or batch's verdict now: the stricter of its drafter's and the policy in force. */
   verdictNow(p: Proposal): Verdict {
     return verdictAt(this.ledger.cached()!, p, this.now());
+  }
+
+  /** What judged a proposal at `at`, as the records read now say (for one that expired: at its expiry). */
+  judgedAt(p: Proposal, at: number): Decision {
+    return decisionAt(this.ledger.cached()!, p, this.opts.rules, at);
   }
 
   changeQuorum(): number {

@@ -1,6 +1,7 @@
 import type { BatchPayload } from '../../../shared/api/batch.ts';
 import { isManagementKind, managementSummary } from '../../../shared/api/subAccounts.ts';
-import type { Proposal, RequestPayload } from '../governance/state.ts';
+import { aRole, Role } from '../../../shared/api/roles.ts';
+import { roleChange, type Proposal, type ProposalWhat, type RequestPayload } from '../governance/state.ts';
 
 // One line for a request, a batch or a governance change, as the Approvals page and a policy's replay
 // name it.
@@ -12,7 +13,8 @@ export function batchSummary(b: BatchPayload): string {
   return `${b.title}: ${b.rows.length} ${kinds}${b.rows.length === 1 ? '' : 's'}${from}, ${totals}`;
 }
 
-export function summarize(p: Proposal, req: RequestPayload | null): string {
+/** `nameOf` names an operator by id (a role change and a removal name whom they change). */
+export function summarize(p: Proposal, req: RequestPayload | null, nameOf: (id: string) => string = (id) => id): string {
   if (req && isManagementKind(req.kind)) return managementSummary(req.kind, req.body);
   if (req) {
     const b = req.body;
@@ -30,15 +32,36 @@ export function summarize(p: Proposal, req: RequestPayload | null): string {
                 ? `cancel every open ${String(b.currency_pair)} order${req.signer ? ` for sub-account ${req.signer}` : ''}`
                 : `${req.kind.replace(/_/g, ' ')} of ${String(b.amount)} ${String(b.currency)}`;
   }
-  const o = JSON.parse(p.payload) as { name?: string; id?: string };
-  switch (p.what) {
+  return changeSummary(p, nameOf);
+}
+
+/** A governance change in words, one sentence per kind: a kind added to ProposalWhat fails to compile until it has one. */
+function changeSummary(p: Proposal, nameOf: (id: string) => string): string {
+  const o = JSON.parse(p.payload) as { name?: string; id?: string; role?: string; currency?: string; chain?: string; address?: string };
+  const what: ProposalWhat = p.what;
+  switch (what) {
     case 'add_operator':
-      return `add operator ${o.name ?? ''}`;
+      return `add operator ${o.name ?? ''}${o.role ? ` as ${aRole(Role.parse(o.role))}` : ''}`;
     case 'remove_operator':
-      return `remove operator ${o.id ?? ''}`;
+      return `remove operator ${nameOf(o.id ?? '')}`;
+    case 'set_role': {
+      const { id, role } = roleChange(p.payload);
+      return `make ${nameOf(id)} ${aRole(role)}`;
+    }
+    case 'remove_address':
+      return `remove ${o.address ?? ''} (${o.currency ?? ''} on ${o.chain ?? ''}) from the address book`;
     case 'policy':
       return `new policy for profile ${p.profile ?? ''}`;
-    default:
+    case 'unfreeze':
       return 'unfreeze the desk';
+    case 'request':
+    case 'batch':
+      return `${what} ${p.ref}`;
+    default:
+      return unknownKind(what);
   }
+}
+
+function unknownKind(what: never): string {
+  return `a change of an unknown kind (${String(what)})`;
 }

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { Policy } from '../../../shared/api/policy.ts';
+import { Policy, type Decision } from '../../../shared/api/policy.ts';
 import { BatchPayload } from '../../../shared/api/batch.ts';
 import { aRole, DEFAULT_ROLE, may, Role, type Act } from '../../../shared/api/roles.ts';
 import { verifySignature } from '../operators/keys.ts';
 import type { GovernanceBody, GovernanceRecord, OperatorSignature } from '../journal/records.ts';
 import { containOnly, managementAct, managementNeed } from './management.ts';
-import { countedApprovers, expiresAt, isExpired, quorumOf, stillApproved } from './quorum.ts';
+import { countedApprovers, decisionAt, expiresAt, isExpired, quorumOf, stillApproved } from './quorum.ts';
 import {
   activeAt,
   activeOperators,
@@ -96,10 +96,20 @@ const RemovedEntry = z.strictObject({
   added_at: z.number(),
 });
 
-function reachQuorum(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number): void {
+/**
+ * Keeps what judged `p` at this record: as the record carries it, and as this fold judges it (before any
+ * effect of the decision, so a policy is judged by the one it replaces).
+ */
+function decide(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number, recorded: Decision | undefined): void {
+  p.judged = { decision: decisionAt(s, p, rules, at), seq: s.seq };
+  p.decided = recorded ?? null;
+}
+
+function reachQuorum(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number, recorded: Decision | undefined): void {
   if (p.approved_at !== null || p.rejected) return;
   const q = quorumOf(s, p, rules, at);
   if (countedApprovers(p, q.drafterCounts).length < q.needed) return;
+  decide(s, p, rules, at, recorded);
   p.approved_at = at;
   p.approved_seq = s.seq;
   const cooling = p.what === 'add_operator' || p.what === 'remove_operator' || p.what === 'set_role' || p.what === 'policy';
@@ -192,6 +202,8 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
         approved_seq: null,
         effective_at: null,
         dispatched: false,
+        decided: null,
+        judged: null,
       };
       if (r.what === 'request' || r.what === 'batch') {
         const q = quorumOf(s, p, rules, at);
@@ -199,7 +211,7 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       }
       s.proposals.set(r.ref, p);
       for (const ref of rows ?? []) s.batchRows.set(ref, r.ref);
-      reachQuorum(s, p, rules, at);
+      reachQuorum(s, p, rules, at, r.decided);
       break;
     }
     case 'signoff': {
@@ -226,7 +238,9 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
         throw new GovernanceError(`${r.signed.name} has approved this already; it needs a different operator.`);
       }
       p.signoffs.push({ signed: r.signed, at });
-      reachQuorum(s, p, rules, at);
+      // A held request approved again is decided again, under the policy that held it.
+      if (held && stillApproved(s, p, rules, at)) decide(s, p, rules, at, r.decided);
+      reachQuorum(s, p, rules, at, r.decided);
       break;
     }
     case 'rejection': {
@@ -238,6 +252,7 @@ export function applyGovernance(s: GovernanceState, r: GovernanceBody, at: numbe
       // A drafter may withdraw their own draft whatever their role; anyone else rejects as an approver would.
       const own = r.signed.operator === p.drafted_by.operator;
       check(s, r.signed, at, textFor('reject', r.ref, p.what, p.payload, r.reason), actOn(p.what, own, p));
+      decide(s, p, rules, at, r.decided);
       p.rejected = { reason: r.reason, signed: r.signed, at };
       if (p.what === 'add_operator') {
         const o = JSON.parse(p.payload) as { id: string };

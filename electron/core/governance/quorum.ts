@@ -1,4 +1,4 @@
-import { DEFAULT_POLICY, DEFAULT_REQUEST_EXPIRY_HOURS, Policy, type Verdict } from '../../../shared/api/policy.ts';
+import { DEFAULT_POLICY, DEFAULT_REQUEST_EXPIRY_HOURS, Policy, type Decision, type Verdict } from '../../../shared/api/policy.ts';
 import { dec, Dec } from '../../../shared/money.ts';
 import { BatchPayload } from '../../../shared/api/batch.ts';
 import { changeQuorum, OUTFLOW_KINDS } from '../policy/engine.ts';
@@ -165,4 +165,48 @@ export function countedApprovers(p: Proposal, drafterCounts: boolean): string[] 
   if (drafterCounts) ids.add(p.drafted_by.operator);
   for (const s of p.signoffs) if (drafterCounts || s.signed.operator !== p.drafted_by.operator) ids.add(s.signed.operator);
   return [...ids];
+}
+
+/** How many policy changes of a profile had taken effect by `at`: the version of its policy then (0: none yet). */
+function policyVersion(s: GovernanceState, profile: string, at: number): number {
+  let n = 0;
+  for (const p of s.proposals.values())
+    if (p.what === 'policy' && p.profile === profile && p.effective_at !== null && p.effective_at <= at) n++;
+  return n;
+}
+
+/** The first rule asking the most approvals: the one that sets a policy's change quorum (null when none asks any). */
+function changeRule(policy: Policy): string | null {
+  const q = changeQuorum(policy);
+  return policy.rules.find((r) => r.action === 'require' && (r.approvals ?? 1) === q)?.id ?? null;
+}
+
+/**
+ * What judges a proposal at `at`, to be recorded when it is decided: a request or batch, the rule of its
+ * verdict under its profile's policy then; a change (or a management request held to the change quorum),
+ * the rule setting the change quorum, of the covered profile asking the most. `quorum` is null when the
+ * policy then blocks it.
+ */
+export function decisionAt(s: GovernanceState, p: Proposal, rules: GovernanceRules, at: number): Decision {
+  const q = quorumOf(s, p, rules, at);
+  const quorum = Number.isFinite(q.needed) ? q.needed : null;
+  if (p.what === 'request' || p.what === 'batch') {
+    const v = verdictAt(s, p, at);
+    const byChange = managementNeed(p) === 'access' && quorum !== null && quorum > (v.decision === 'require' ? v.approvals : 0);
+    if (!byChange) return judgedBy(s, p.profile!, at, v.rule, quorum);
+  }
+  const profile = p.what === 'policy' ? p.profile! : deciding(s, rules, at);
+  return judgedBy(s, profile, at, changeRule(policyInForce(s, profile, at).policy), quorum);
+}
+
+function judgedBy(s: GovernanceState, profile: string, at: number, rule: string | null, quorum: number | null): Decision {
+  return { profile: profile || null, policy: policyInForce(s, profile, at).ref, version: policyVersion(s, profile, at), rule, quorum };
+}
+
+/** The covered profile whose policy sets the desk's change quorum at `at` (the first asking the most). */
+function deciding(s: GovernanceState, rules: GovernanceRules, at: number): string {
+  let best = rules.profiles()[0] ?? '';
+  for (const profile of rules.profiles())
+    if (changeQuorum(policyInForce(s, profile, at).policy) > changeQuorum(policyInForce(s, best, at).policy)) best = profile;
+  return best;
 }

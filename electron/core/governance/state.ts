@@ -1,4 +1,4 @@
-import type { Verdict, WriteFacts } from '../../../shared/api/policy.ts';
+import type { Decision, Verdict, WriteFacts } from '../../../shared/api/policy.ts';
 import { Role } from '../../../shared/api/roles.ts';
 import { signedText } from '../operators/keys.ts';
 import type { OperatorSignature } from '../journal/records.ts';
@@ -64,6 +64,13 @@ export interface Proposal {
   /** When a change takes effect (approved_at + cooling-off); requests and unfreezes: at approval. */
   effective_at: number | null;
   dispatched: boolean;
+  /**
+   * The policy, rule and quorum that decided it, as the deciding record carries them; null while it is
+   * undecided, or when that record is from before decisions were recorded.
+   */
+  decided: Decision | null;
+  /** What this fold judged at the deciding record, and that record's position: what the desk records with it (approvals/ledger.ts). */
+  judged: { decision: Decision; seq: number } | null;
 }
 
 export interface GovernanceState {

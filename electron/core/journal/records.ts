@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Decision } from '../../../shared/api/policy.ts';
 import { WRITE_KINDS } from '../../../shared/api/writes.ts';
 
 // One JSON line per record. Records describe what the desk decided and what the exchange answered;
@@ -37,6 +38,8 @@ const intent = z.strictObject({
   note: z.string().max(500).optional(),
   /** The drafter's and approvers' signatures, copied from the governance store when a request is sent. */
   signatures: z.array(OperatorSignature).max(11).optional(),
+  /** The policy, rule and quorum that approved it, copied with the signatures (older journals lack it). */
+  decided: Decision.optional(),
 });
 const approval = z.strictObject({ type: z.literal('approval'), intent: IntentId, by: z.string().max(200) });
 const cancelled = z.strictObject({ type: z.literal('cancelled'), intent: IntentId, reason: z.string().max(500) });
@@ -129,9 +132,17 @@ const proposal = z.strictObject({
   /** Canonical JSON of what is proposed (a request's kind and wire body, a batch's rows, an operator, a policy). */
   payload: z.string().max(2_000_000),
   signed: OperatorSignature,
+  /** On the record that decided it (approved at once, or its last needed signature, or its rejection): what judged it then. */
+  decided: Decision.optional(),
 });
-const signoff = z.strictObject({ type: z.literal('signoff'), ref: Ref, signed: OperatorSignature });
-const rejection = z.strictObject({ type: z.literal('rejection'), ref: Ref, reason: z.string().min(1).max(500), signed: OperatorSignature });
+const signoff = z.strictObject({ type: z.literal('signoff'), ref: Ref, signed: OperatorSignature, decided: Decision.optional() });
+const rejection = z.strictObject({
+  type: z.literal('rejection'),
+  ref: Ref,
+  reason: z.string().min(1).max(500),
+  signed: OperatorSignature,
+  decided: Decision.optional(),
+});
 const freeze = z.strictObject({ type: z.literal('freeze'), ref: Ref, reason: z.string().max(500), signed: OperatorSignature });
 /**
  * A wedged desk's way out, when no quorum can be reached (an older desk's data): no operator can sign

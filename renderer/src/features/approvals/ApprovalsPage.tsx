@@ -13,6 +13,7 @@ import { PolicyEditor } from './PolicyEditor.tsx';
 import { ruleSentence } from './ruleSentence.ts';
 import { PolicyPreview } from './PolicyPreview.tsx';
 import { VerdictTable } from './Verdict.tsx';
+import { DecidedBy } from './DecidedBy.tsx';
 import { TamperedRows } from './TamperedRows.tsx';
 import { LongValue } from '../../components/LongValue.tsx';
 import { dateTime } from '../../components/localTime.ts';
@@ -55,7 +56,9 @@ function Item({ it, onAsk, readOnly }: { it: ApprovalItem; onAsk: (title: string
         {it.what === 'batch' && it.kind === 'payouts' ? <Link to={pagePath('payouts', { batch: it.ref })}>{it.summary}</Link> : it.summary}
       </td>
       <td>
-        {it.verdict ? (
+        {it.decided !== undefined ? (
+          <DecidedBy decided={it.decided} />
+        ) : it.verdict ? (
           <details>
             <summary>{it.verdict.rule ?? '(none)'}</summary>
             <VerdictTable verdict={it.verdict} />
