@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { ConfirmState } from '../../../shared/confirm.ts';
+import type { AuditPage } from '../../../shared/journal.ts';
 import type { ApprovalItem, ApprovalsState, IntentView } from '../../../shared/ipc.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { ok, sandboxCore, type Desk } from '../testkit/sandboxCore.ts';
@@ -74,6 +75,16 @@ describe('a decided item is shown under the policy that decided it', () => {
       // The policy itself was decided by the one it replaced.
       const change = s.items.find((i) => i.what === 'policy')!;
       expect(change).toMatchObject({ state: 'in_force', needed: 1, decided: atDefault });
+
+      // The Journal page and its CSV say it too, on the record that decided it.
+      const words = 'decided by confirm-every-write · quorum 1 · the default policy';
+      const page = await ok<AuditPage>(core.invoke('journalEntries', { intent: ref, limit: 100 }));
+      expect(page.items.find((e) => e.journal === 'governance' && e.type === 'proposal')?.summary).toContain(words);
+      const csv = await ok<{ text: string }>(core.invoke('journalExport', { format: 'csv', intent: ref }));
+      expect(csv.text).toContain(words);
+      // The signed bundle holds the records as written: the decision is in the line, under its signature.
+      const bundle = await ok<{ text: string }>(core.invoke('journalExport', { format: 'bundle' }));
+      expect(bundle.text).toContain(JSON.stringify(JSON.stringify({ ...atDefault, profile: sent.decided!.profile })).slice(1, -1));
 
       // A withdrawal drafted now waits under the new rule, and shows what it needs now.
       const next = await ok<{ ticket: string }>(

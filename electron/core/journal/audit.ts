@@ -6,6 +6,7 @@ import { anchorDamage, anchorPathFor, missingHeadDamage, readAnchor, type Anchor
 import { JournalDamagedError, journalIdOf, verifyJournal, type JournalDamage, type Verified } from './verify.ts';
 import type { JournalKey } from './mac.ts';
 import { journalNameOf, type JournalRegistry } from './registry.ts';
+import { decisionWords } from '../../../shared/decisionWords.ts';
 
 // The audit view of a journal: every entry as the Journal page lists it, and a verification that never
 // throws but names the first entry that fails and why. Two journals are audited together: the active
@@ -91,6 +92,12 @@ function summaryOf(r: AnyRecord): string {
   }
 }
 
+/** A record that decided an approval says what decided it (records from before decisions were recorded do not). */
+function withDecision(r: AnyRecord, summary: string): string {
+  const d = 'decided' in r ? r.decided : undefined;
+  return d ? [summary, `decided by ${decisionWords(d)}`].filter(Boolean).join(' · ') : summary;
+}
+
 export function toEntry(journal: JournalName, r: AnyRecord): AuditEntry {
   return {
     journal,
@@ -99,7 +106,7 @@ export function toEntry(journal: JournalName, r: AnyRecord): AuditEntry {
     type: r.type,
     intent: isGovernance(r) ? r.ref : r.intent,
     operators: operatorsOf(r),
-    summary: summaryOf(r),
+    summary: withDecision(r, summaryOf(r)),
     mac: r.mac,
   };
 }
