@@ -100,6 +100,14 @@ export const Verdict = z.object({
 export type Verdict = z.infer<typeof Verdict>;
 
 /**
+ * The quorum that operator, role and policy changes need under a policy: that of its strictest rule, at
+ * least one. The desk's change quorum is the largest of its profiles' (governance/quorum.ts deskQuorum).
+ */
+export function changeQuorum(policy: Pick<Policy, 'rules'>): number {
+  return Math.max(1, ...policy.rules.map((r) => (r.action === 'require' ? (r.approvals ?? 1) : 1)));
+}
+
+/**
  * What judged a request, batch or change at the moment it was decided (its quorum reached, or its
  * rejection), as the record that decided it carries it: a later policy never relabels it. `policy` is the
  * ref of the policy change then in force for `profile` (null: the default policy), `version` how many

@@ -97,10 +97,7 @@ export function evaluate(policy: Policy, r: PolicyRequest): Verdict {
   };
 }
 
-/** The quorum that operator and policy changes need: that of the strictest rule the policy has. */
-export function changeQuorum(policy: Policy): number {
-  return Math.max(1, ...policy.rules.map((r) => (r.action === 'require' ? (r.approvals ?? 1) : 1)));
-}
+export { changeQuorum } from '../../../shared/api/policy.ts';
 
 export interface OutflowIntent {
   kind: WriteKind;

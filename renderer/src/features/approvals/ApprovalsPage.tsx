@@ -16,6 +16,7 @@ import { VerdictTable } from './Verdict.tsx';
 import { DecidedBy } from './DecidedBy.tsx';
 import { TamperedRows } from './TamperedRows.tsx';
 import { LongValue } from '../../components/LongValue.tsx';
+import { CANCEL_NEEDS_NO_SIGNATURE } from '../../components/cancelWords.ts';
 import { dateTime } from '../../components/localTime.ts';
 
 // The queue of requests and changes, who drafted, who approved and who is still needed, and the
@@ -147,6 +148,9 @@ function Cancellable() {
       <button type="button" className="danger" onClick={() => cancel.mutate({ exchange_ids: list.data.map((w) => w.exchange_id) })}>
         Cancel all {list.data.length}
       </button>
+      <p className="small muted" data-testid="cancel-unsigned">
+        {CANCEL_NEEDS_NO_SIGNATURE}
+      </p>
       {cancel.data && (
         <ul>
           {cancel.data.map((r) => (
@@ -271,6 +275,7 @@ export default function ApprovalsPage() {
             }}
             onAsk={setAsked}
             preview={(policy) => <PolicyPreview policy={policy} />}
+            changeQuorumNow={s.change_quorum}
           />
         )}
       </section>

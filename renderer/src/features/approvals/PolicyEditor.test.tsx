@@ -277,4 +277,20 @@ describe('Policy editor', () => {
     expect(document.querySelector('.error-panel')).toBeNull();
     expect(asked).toEqual([]);
   });
+
+  it('says beside a rule asking two approvals that changes will need two admins, before anything is proposed', async () => {
+    const fake = fakeDesk({ ...baseAnswers(), approvalsProposePolicy: { ticket: 't', title: 'Change the policy' } });
+    renderWithDesk(fake, <PolicyEditor current={DEFAULT_POLICY} onAsk={() => {}} changeQuorumNow={1} />);
+    await open();
+    expect(screen.queryByTestId('rule-change-quorum')).toBeNull();
+    expect(screen.getByTestId('change-quorum').textContent).toMatch(/changes need 1 admin's approval: the most any rule asks/);
+
+    await retype(row(2).getByLabelText('Approvals'), '2');
+    expect(row(2).getByTestId('rule-change-quorum').textContent).toBe(
+      "This rule needs 2 approvals, so operator, role and policy changes will need 2 admins' approvals too under this policy (now 1).",
+    );
+    expect(row(1).queryByTestId('rule-change-quorum')).toBeNull();
+    expect(screen.getByTestId('change-quorum').textContent).toMatch(/changes need 2 admins' approvals \(now 1\)/);
+    expect(fake.count('approvalsProposePolicy')).toBe(0);
+  });
 });

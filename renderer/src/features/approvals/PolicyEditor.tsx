@@ -1,28 +1,34 @@
 import { type FormEvent, type ReactNode } from 'react';
 import { useFieldArray } from 'react-hook-form';
-import type { Policy } from '../../../../shared/api/policy.ts';
+import { changeQuorum, type Policy } from '../../../../shared/api/policy.ts';
 import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { useDeskMutation } from '../../desk/hooks.ts';
-import { NEW_ROW, PolicyFormSchema, renamedFromPolicy, valuesOf, type PolicyFormValues } from './policyFormSchema.ts';
+import { checkedRule, NEW_ROW, PolicyFormSchema, renamedFromPolicy, valuesOf, type PolicyFormValues } from './policyFormSchema.ts';
 import { PolicyJson } from './PolicyJson.tsx';
 import { RuleRowFields } from './RuleRowFields.tsx';
 
 const AT_POLICY = ['policy'] as const;
 
+/** "2 admins' approvals", "1 admin's approval". */
+const admins = (n: number): string => (n === 1 ? "1 admin's approval" : `${n} admins' approvals`);
+
 /**
  * Proposes a new policy for the active profile, rule by rule; it takes effect after the quorum and the
- * cooling-off. `preview` is handed the candidate whenever the rows make a valid policy.
+ * cooling-off. `preview` is handed the candidate whenever the rows make a valid policy. `changeQuorumNow`:
+ * what operator, role and policy changes need today, beside what the rows would make them need.
  */
 export function PolicyEditor({
   current,
   onAsk,
   preview,
+  changeQuorumNow,
 }: {
   current: Policy;
   onAsk: (title: string) => void;
   preview?: (policy: Policy) => ReactNode;
+  changeQuorumNow?: number;
 }) {
   const propose = useDeskMutation('approvalsProposePolicy');
   const {
@@ -43,6 +49,8 @@ export function PolicyEditor({
   const values = watch();
   const parsed = PolicyFormSchema.safeParse(values);
   const candidate = parsed.success ? parsed.data : null;
+  // The change quorum follows the strictest rule (governance/quorum.ts): said live, from the rows that read as rules.
+  const changeNeed = changeQuorum({ rules: values.rules.flatMap((r) => checkedRule(r) ?? []) });
   const listProblem = fieldMessage(errors.rules?.root ?? (errors.rules as { message?: string } | undefined));
   // A new attempt clears the last one's answer, so two messages never stand side by side.
   const submit = (e: FormEvent) => {
@@ -68,6 +76,11 @@ export function PolicyEditor({
               register={register}
               onMove={(to) => rows.move(i, to)}
               onRemove={() => rows.remove(i)}
+              changeNote={
+                changeNeed > 1 && checkedRule(values.rules[i] ?? NEW_ROW)?.approvals === changeNeed && values.rules[i]?.action === 'require'
+                  ? `This rule needs ${changeNeed} approvals, so operator, role and policy changes will need ${admins(changeNeed)} too under this policy${changeQuorumNow !== undefined && changeQuorumNow !== changeNeed ? ` (now ${changeQuorumNow})` : ''}.`
+                  : null
+              }
             />
           ))}
         </ol>
@@ -86,6 +99,11 @@ export function PolicyEditor({
             <input inputMode="numeric" size={5} {...register('request_expiry_hours')} />
           </Field>
         </div>
+        <p data-testid="change-quorum">
+          Under this policy, operator, role and policy changes need {admins(changeNeed)}
+          {changeQuorumNow !== undefined && changeQuorumNow !== changeNeed ? ` (now ${changeQuorumNow})` : ''}: the most any rule asks, at
+          least one.
+        </p>
         {candidate && preview?.(candidate)}
         {propose.isError && !onField(propose.error) && <ErrorPanel error={propose.error} />}
         <div className="actions">

@@ -53,6 +53,7 @@ export function RuleRowFields({
   register,
   onMove,
   onRemove,
+  changeNote = null,
 }: {
   index: number;
   count: number;
@@ -61,6 +62,8 @@ export function RuleRowFields({
   register: UseFormRegister<PolicyFormValues>;
   onMove: (to: number) => void;
   onRemove: () => void;
+  /** What this rule does to the change quorum, when it sets it above one. */
+  changeNote?: string | null;
 }) {
   const at = `rules.${index}` as const;
   const name = row.id.trim() || `${index + 1}`;
@@ -76,6 +79,11 @@ export function RuleRowFields({
         <p data-testid="rule-sentence">
           {rule ? ruleSentence(rule, { first: index === 0 }) : <span className="muted">Complete this rule to read it in words.</span>}
         </p>
+        {changeNote && (
+          <p className="small" data-testid="rule-change-quorum">
+            {changeNote}
+          </p>
+        )}
         {whole && (
           <p className="field-error" role="alert">
             {whole}

@@ -40,4 +40,12 @@ describe('Withdrawal detail: Cancel, or why not', () => {
     expect(await screen.findByRole('button', { name: 'Cancel withdrawal' })).toBeTruthy();
     expect(screen.queryByTestId('no-cancel')).toBeNull();
   });
+
+  it('says beside Cancel why cancelling needs no signature when every other write does', async () => {
+    show('REVIEW', true);
+    await screen.findByRole('button', { name: 'Cancel withdrawal' });
+    expect(screen.getByTestId('cancel-unsigned').textContent).toBe(
+      'Cancelling needs no signature: it only stops money leaving and cannot move money out, so it is never held for approvals.',
+    );
+  });
 });

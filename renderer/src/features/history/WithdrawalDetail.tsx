@@ -8,6 +8,7 @@ import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { Copy } from '../../components/Copy.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { LongValue } from '../../components/LongValue.tsx';
+import { CANCEL_NEEDS_NO_SIGNATURE } from '../../components/cancelWords.ts';
 
 const at = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
 const atSec = (s: string) => (s && Number(s) > 0 ? at(Number(s) * 1000) : '');
@@ -37,6 +38,9 @@ function CancelButton({ id, amount, status, cancellable }: { id: string; amount:
           Cancel withdrawal
         </button>
       )}
+      <p className="small muted" data-testid="cancel-unsigned">
+        {CANCEL_NEEDS_NO_SIGNATURE}
+      </p>
       {confirming && (
         <div className="confirm" role="alertdialog" aria-label={`Cancel ${id}`}>
           <p>
