@@ -168,6 +168,10 @@ describe('Approvals: drafts, signatures, freeze', () => {
     await added.getByLabel('Withdrawals', { exact: true }).check();
     await added.getByLabel('Approvals', { exact: true }).fill('2');
     await expect.poll(() => added.getByTestId('rule-sentence').textContent()).toBe('Withdrawals need 2 approvals, not by the drafter.');
+    // What the rule does to the change quorum is said beside it, before Propose.
+    expect(await added.getByTestId('rule-change-quorum').textContent()).toBe(
+      "This rule needs 2 approvals, so operator, role and policy changes will need 2 admins' approvals too under this policy (now 1).",
+    );
     await editor.getByRole('button', { name: 'Move rule two-other-operators up' }).click();
     await expect
       .poll(() => editor.getByTestId('rule-sentence').allTextContents())
@@ -247,6 +251,18 @@ describe('Approvals: drafts, signatures, freeze', () => {
     await page.getByRole('link', { name: 'Activity' }).click();
     await expect.poll(() => page.locator(`[data-intent="${intent.id}"]`).getAttribute('data-state'), { timeout: 40_000 }).toBe('done');
   }, 180_000);
+
+  it('a past item keeps the rule, quorum and policy that decided it after a stricter policy came into force', async () => {
+    await page.getByRole('link', { name: 'Approvals' }).click();
+    await expect.poll(() => page.getByTestId('change-quorum-now').textContent()).toMatch(/need 2 approvals/);
+    const decided = (hasText: string) => page.getByTestId('approval-item').filter({ hasText }).getByTestId('decided');
+    // Sent with Alice's one signature under the default policy, before two-other-operators: not relabelled by it.
+    expect(await decided('11 USDT to').textContent()).toBe('confirm-every-write · quorum 1 · the default policy');
+    expect(await decided('add operator Bob').textContent()).toBe('confirm-every-write · quorum 1 · the default policy');
+    // Sent under the new policy with two others' approvals.
+    const policyRef = (await desk.core.invoke('approvalsState', {})) as { ok: true; data: { policy: { ref: string } } };
+    expect(await decided('25 USDT to').textContent()).toBe(`two-other-operators · quorum 2 · policy v1 (${policyRef.data.policy.ref})`);
+  }, 60_000);
 
   it('a read-only profile cannot reach the send button', async () => {
     const creds = readSandboxCredentials(desk.sandbox.credentialsPath);

@@ -240,7 +240,7 @@ export default function ApprovalsPage() {
         ) : (
           <OperatorList operators={s.operators} onAsk={setAsked} readOnly={ro} />
         )}
-        <p className="small muted">
+        <p className="small muted" data-testid="change-quorum-now">
           Operator and policy changes need {s.change_quorum} approval{s.change_quorum > 1 ? 's' : ''} and take effect{' '}
           {s.cooling_off_hours > 0 ? `${s.cooling_off_hours} h later` : 'at once'}.
         </p>
