@@ -26,6 +26,28 @@ const WAITING: ApprovalItem = {
 };
 
 describe('Approvals page', () => {
+  it('shows a decided item under the rule, quorum and policy recorded then, and an old record as not recorded', async () => {
+    const sent: ApprovalItem = {
+      ...WAITING,
+      ref: 'r-sent',
+      summary: '12.5 USDT to TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE on TRX',
+      approved_by: ['Alice'],
+      needed: 1,
+      state: 'sent',
+      expires_at: null,
+      verdict: { decision: 'require', rule: 'two-for-book', approvals: 2, drafter_may_approve: true, rules: [] },
+      decided: { profile: 'sandbox', policy: null, version: 0, rule: 'confirm-every-write', quorum: 1 },
+    };
+    const old: ApprovalItem = { ...sent, ref: 'r-old', summary: '7 USDT to TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE on TRX', decided: null };
+    renderWithDesk(fakeDesk({ ...baseAnswers(), approvalsState: { ...APPROVALS, items: [sent, old] } }), <ApprovalsPage />, {
+      at: '/approvals',
+    });
+    const [first, second] = await screen.findAllByTestId('approval-item');
+    expect(within(first!).getByTestId('decided').textContent).toBe('confirm-every-write · quorum 1 · the default policy');
+    expect(first!.textContent).not.toContain('two-for-book');
+    expect(within(second!).getByTestId('decided').textContent).toBe('rule not recorded (decided before the desk recorded it)');
+  });
+
   it('asks the confirmation window to approve or reject a waiting request, and never signs itself', async () => {
     const fake = fakeDesk({
       ...baseAnswers(),
