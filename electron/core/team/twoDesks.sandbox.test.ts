@@ -134,10 +134,22 @@ describe.skipIf(missing !== null)(`two desks sharing a team store${missing ? ` (
 
       expect((await withdrawalsAtExchange(sb, ref)).map((w) => [w.amount, w.status])).toEqual([['125', 'DONE']]);
 
+      // What decided it is recorded in the row that decided it, signed by the desk that wrote it: every desk reads the same.
+      const decidedAt = async (desk: Desk) =>
+        (await ok<ApprovalsState>(desk.invoke('approvalsState', {}))).items.find((i) => i.ref === ref)!.decided;
+      const recorded = await decidedAt(a);
+      expect(recorded).toMatchObject({ rule: expect.any(String), quorum: expect.any(Number) });
+      expect(await decidedAt(b)).toEqual(recorded);
+      expect(await decidedAt(c)).toEqual(recorded);
+
       // Someone with the database's password doubles the amount Alice signed: both desks' Approvals pages say so, naming the row.
       const db = new pg.Client({ connectionString: url });
       await db.connect();
       try {
+        const decidedRows = await db.query<{ n: string }>(`SELECT count(*) AS n FROM governance_records WHERE entry LIKE $1`, [
+          `%"ref":"${ref}"%"decided":{%`,
+        ]);
+        expect(Number(decidedRows.rows[0]!.n)).toBe(1);
         const row = await db.query<{ seq: number }>(`SELECT seq FROM governance_records WHERE entry LIKE '%"what":"request"%'`);
         await db.query(`UPDATE governance_records SET entry = replace(entry, '125', '250') WHERE seq = $1`, [row.rows[0]!.seq]);
         await db.query('SELECT pg_notify($1, $2)', [CHANNEL, '999']);
