@@ -79,6 +79,8 @@ export interface DeskUnderTest {
 export async function startDesk(
   opts: {
     sandboxArgs?: string[];
+    /** How long the Sandbox may take to seed its world and listen (the bench world takes the better part of a minute). */
+    sandboxTimeoutMs?: number;
     history?: DeskOptions['history'];
     coolingOffMs?: number;
     writes?: DeskOptions['writes'];
@@ -92,6 +94,7 @@ export async function startDesk(
     root: ROOT,
     dataDir: join(dataDir, 'sandbox'),
     extraArgs: opts.sandboxArgs ?? [],
+    ...(opts.sandboxTimeoutMs !== undefined ? { timeoutMs: opts.sandboxTimeoutMs } : {}),
     onDown: () => core?.reportSandbox?.('down'),
     onRestarted: () => core?.reportSandbox?.('restarted'),
   });

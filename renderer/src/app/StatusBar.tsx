@@ -9,6 +9,7 @@ import { useDeskEvent, useDeskQuery } from '../desk/hooks.ts';
 import { useWithdrawalsInFlight } from './useWithdrawalsInFlight.ts';
 import { unreadText } from '../../../shared/unreadText.ts';
 import { timeOfDay } from '../components/localTime.ts';
+import { StatusParts, type StatusPart } from './StatusParts.tsx';
 
 function age(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
@@ -110,48 +111,53 @@ export function StatusBar() {
   const unread = useDeskQuery('unreadRecords', {}).data?.count ?? 0;
   const now = useNow(5000);
   const link = connectionText(connection, profile.data, now);
+  const parts: StatusPart[] = [
+    {
+      key: 'profile',
+      testid: 'profile',
+      node: profile.data ? (
+        <>
+          <span className={`env env-${profile.data.environment}`}>{profile.data.environment}</span> {profile.data.name}
+          {profile.data.environment === 'sandbox' && (
+            <strong data-testid="play-money" title="The Sandbox is an exchange on this computer: nothing done here reaches a real one.">
+              {' '}
+              · play money
+            </strong>
+          )}
+          <span className="muted">{profile.data.auditor ? ' · auditor, no key' : ` · key ${profile.data.key_masked}`}</span>
+        </>
+      ) : profile.data === null ? (
+        <Link to="/settings">No profile: add one in Settings</Link>
+      ) : (
+        '…'
+      ),
+    },
+    { key: 'connection', testid: 'connection', className: link.bad ? 'bad' : undefined, node: link.text },
+    ...(unsent > 0
+      ? [
+          {
+            key: 'unsent',
+            node: (
+              <Link className="bad" data-testid="outflows-unsent" to="/withdrawals">
+                {unsent} {unsent === 1 ? 'outflow' : 'outflows'} not sent by this desk
+              </Link>
+            ),
+          },
+        ]
+      : []),
+    ...(unread > 0 ? [{ key: 'unread', testid: 'unread-records', className: 'bad', node: unreadText(unread) }] : []),
+    { key: 'lock', testid: 'lock-state', node: lockText(vault.data) },
+    ...(inFlight !== null ? [{ key: 'in-flight', testid: 'withdrawals-in-flight', node: `${inFlight} withdrawals on their way` }] : []),
+    { key: 'budget', testid: 'rate-limits', title: limits.all || undefined, node: limits.text },
+  ];
+  // In order of importance: what is wrong first; the parts that do not fit the line go behind "more".
   return (
     <footer className="statusbar" aria-label="Status">
-      <span data-testid="profile">
-        {profile.data ? (
-          <>
-            <span className={`env env-${profile.data.environment}`}>{profile.data.environment}</span> {profile.data.name}
-            {profile.data.environment === 'sandbox' && (
-              <strong data-testid="play-money" title="The Sandbox is an exchange on this computer: nothing done here reaches a real one.">
-                {' '}
-                · play money
-              </strong>
-            )}
-            <span className="muted">{profile.data.auditor ? ' · auditor, no key' : ` · key ${profile.data.key_masked}`}</span>
-          </>
-        ) : profile.data === null ? (
-          <Link to="/settings">No profile: add one in Settings</Link>
-        ) : (
-          '…'
-        )}
-      </span>
-      <span data-testid="lock-state">{lockText(vault.data)}</span>
-      <span data-testid="connection" className={link.bad ? 'bad' : undefined}>
-        {link.text}
-      </span>
+      <StatusParts parts={parts} />
       {/* Read out when the link changes, not every time its age ticks. */}
       <span className="sr-only" role="status">
         {announcement(connection, profile.data)}
       </span>
-      <span data-testid="rate-limits" title={limits.all || undefined}>
-        {limits.text}
-      </span>
-      {inFlight !== null && <span data-testid="withdrawals-in-flight">{inFlight} withdrawals on their way</span>}
-      {unread > 0 && (
-        <span className="bad" data-testid="unread-records">
-          {unreadText(unread)}
-        </span>
-      )}
-      {unsent > 0 && (
-        <Link className="bad" data-testid="outflows-unsent" to="/withdrawals">
-          {unsent} {unsent === 1 ? 'outflow' : 'outflows'} not sent by this desk
-        </Link>
-      )}
     </footer>
   );
 }

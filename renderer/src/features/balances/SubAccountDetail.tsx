@@ -73,36 +73,39 @@ export function SubAccountDetail({ uid }: { uid: string }) {
           <p>
             <FiguresAge fetchedAt={d.fetched_at} source={d.source} error={d.error} testid="detail-fetched-at" />
           </p>
-          <table className="table">
-            <thead>
-              <tr>
-                {ACCOUNT_KINDS.map((k) => (
-                  <th key={k} className="num">
-                    {ACCOUNT_KIND_NAMES[k]}
-                  </th>
-                ))}
-                <th className="num">Total</th>
-                <th className="num">Cross risk</th>
-                <th className="num">Margin risk</th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr>
-                {ACCOUNT_KINDS.map((k) => (
-                  <td key={k} className="num" data-testid={`detail-${k}`}>
-                    {figure(d.row!.cells[k].value)}
+          {/* Its own box scrolls sideways when the window is too narrow for every column (focusable for the keyboard). */}
+          <div className="table-scroll" role="region" aria-label="Values by account" tabIndex={0}>
+            <table className="table">
+              <thead>
+                <tr>
+                  {ACCOUNT_KINDS.map((k) => (
+                    <th key={k} className="num">
+                      {ACCOUNT_KIND_NAMES[k]}
+                    </th>
+                  ))}
+                  <th className="num">Total</th>
+                  <th className="num">Cross risk</th>
+                  <th className="num">Margin risk</th>
+                </tr>
+              </thead>
+              <tbody>
+                <tr>
+                  {ACCOUNT_KINDS.map((k) => (
+                    <td key={k} className="num" data-testid={`detail-${k}`}>
+                      {figure(d.row!.cells[k].value)}
+                    </td>
+                  ))}
+                  <td className="num" data-testid="detail-total">
+                    {figure(d.row.total)}
                   </td>
-                ))}
-                <td className="num" data-testid="detail-total">
-                  {figure(d.row.total)}
-                </td>
-                <td className="num" data-testid="detail-cross-risk">
-                  {ratioAsPercent(d.row.cross_risk)}
-                </td>
-                <td className="num">{ratioAsPercent(d.row.margin_risk)}</td>
-              </tr>
-            </tbody>
-          </table>
+                  <td className="num" data-testid="detail-cross-risk">
+                    {ratioAsPercent(d.row.cross_risk)}
+                  </td>
+                  <td className="num">{ratioAsPercent(d.row.margin_risk)}</td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
         </div>
       )}
       {d && (

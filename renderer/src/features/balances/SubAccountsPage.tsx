@@ -111,7 +111,11 @@ export function SubAccountsPage() {
             <a href={transferHref(r.uid)} className="row-action" aria-label={`Transfer… (sub-account ${r.uid})`}>
               Transfer…
             </a>{' '}
-            <a href={subAccountHref(r.uid)}>{r.uid}</a> <span className="muted">{r.name}</span> <OrdersLink uid={r.uid} keyed={keyed} />{' '}
+            <a href={subAccountHref(r.uid)}>{r.uid}</a>{' '}
+            <span className="muted who-name" title={r.name}>
+              {r.name}
+            </span>{' '}
+            <OrdersLink uid={r.uid} keyed={keyed} />{' '}
             {locked.has(r.uid) && (
               <strong className="badge bad" data-testid={`locked-${r.uid}`}>
                 Locked

@@ -17,7 +17,7 @@ import { time } from './time.ts';
 const COLUMNS: Column<DepositRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.timestamp) },
   { id: 'id', header: 'Id', width: 110, render: (r) => <span className="mono">{r.id}</span>, title: (r) => r.id },
-  { id: 'status', header: 'Status', width: 260, render: (r) => <StatusBadge status={r.status} kind="deposit" /> },
+  { id: 'status', header: 'Status', width: 260, min: 120, render: (r) => <StatusBadge status={r.status} kind="deposit" /> },
   { id: 'amount', header: 'Amount', width: 130, fixed: true, sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: 64, fixed: true, render: (r) => r.currency },
   { id: 'chain', header: 'Chain', width: 64, fixed: true, render: (r) => r.chain },

@@ -13,6 +13,8 @@ export interface Column<R> {
   width: number;
   /** Keeps its width: values that are short and read whole (times, currency codes, amounts). */
   fixed?: boolean;
+  /** The narrowest it gives way to, when more than MIN_COLUMN: a status column keeps room for its longest code. */
+  min?: number;
   render: (row: R) => ReactNode;
   /** The whole value on hover, for a cell that may be cut short. */
   title?: (row: R) => string;
@@ -37,7 +39,7 @@ const MIN_COLUMN = 48;
 
 /** A column's grid track: the table fits its box from 1024 px windows up, so nothing scrolls sideways. */
 function track<R>(c: Column<R>): string {
-  return c.fixed ? `${c.width}px` : `minmax(${Math.min(c.width, MIN_COLUMN)}px, ${c.width}fr)`;
+  return c.fixed ? `${c.width}px` : `minmax(${Math.min(c.width, c.min ?? MIN_COLUMN)}px, ${c.width}fr)`;
 }
 /**
  * The list's box: the window's height less the page's header, filters and foot, never under MIN_BOX_PX.

@@ -15,7 +15,13 @@ import { FORMS, NewTransfer, type TransferFormKind, type Values } from '../trans
 
 const MAIN_SUB: Column<TransferRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.timest) },
-  { id: 'dir', header: 'Direction', width: 100, render: (r) => (r.direction === 'to' ? 'main → sub' : 'sub → main') },
+  {
+    id: 'dir',
+    header: 'Direction',
+    width: 100,
+    render: (r) => (r.direction === 'to' ? 'main → sub' : 'sub → main'),
+    title: (r) => (r.direction === 'to' ? 'main → sub' : 'sub → main'),
+  },
   {
     id: 'sub',
     header: 'Sub-account',
@@ -23,10 +29,10 @@ const MAIN_SUB: Column<TransferRow>[] = [
     render: (r) => <span className="mono">{r.sub_account}</span>,
     title: (r) => r.sub_account,
   },
-  { id: 'type', header: 'Account', width: 80, render: (r) => r.sub_account_type },
+  { id: 'type', header: 'Account', width: 80, render: (r) => r.sub_account_type, title: (r) => r.sub_account_type },
   { id: 'amount', header: 'Amount', width: 130, fixed: true, sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: 64, fixed: true, render: (r) => r.currency },
-  { id: 'status', header: 'Status', width: 180, render: (r) => <StatusBadge status={r.status} kind="transfer" /> },
+  { id: 'status', header: 'Status', width: 180, min: 130, render: (r) => <StatusBadge status={r.status} kind="transfer" /> },
   {
     id: 'coid',
     header: 'Client order id',
@@ -39,7 +45,13 @@ const MAIN_SUB: Column<TransferRow>[] = [
 const UID: Column<UidTransferRow>[] = [
   { id: 'time', header: 'Time (UTC)', width: 140, fixed: true, sort: 'time', render: (r) => time(r.create_time) },
   { id: 'id', header: 'Id', width: 110, render: (r) => <span className="mono">{r.id}</span>, title: (r) => r.id },
-  { id: 'dir', header: 'Direction', width: 80, render: (r) => (r.transaction_type === 'withdraw' ? 'sent' : 'received') },
+  {
+    id: 'dir',
+    header: 'Direction',
+    width: 80,
+    render: (r) => (r.transaction_type === 'withdraw' ? 'sent' : 'received'),
+    title: (r) => (r.transaction_type === 'withdraw' ? 'sent' : 'received'),
+  },
   {
     id: 'peer',
     header: 'Counterpart',
@@ -48,7 +60,7 @@ const UID: Column<UidTransferRow>[] = [
   },
   { id: 'amount', header: 'Amount', width: 130, fixed: true, sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: 64, fixed: true, render: (r) => r.currency },
-  { id: 'status', header: 'Status', width: 180, render: (r) => <StatusBadge status={r.status} kind="uid_transfer" /> },
+  { id: 'status', header: 'Status', width: 180, min: 130, render: (r) => <StatusBadge status={r.status} kind="uid_transfer" /> },
   {
     id: 'flag',
     header: '',

@@ -36,7 +36,7 @@ const COLUMNS: Column<WithdrawalRow>[] = [
       </span>
     ),
   },
-  { id: 'status', header: 'Status', width: 230, render: (r) => <StatusBadge status={r.status} kind="withdrawal" /> },
+  { id: 'status', header: 'Status', width: 230, min: 110, render: (r) => <StatusBadge status={r.status} kind="withdrawal" /> },
   { id: 'amount', header: 'Amount', width: 130, fixed: true, sort: 'amount', num: true, render: (r) => groupDigits(r.amount) },
   { id: 'currency', header: 'Currency', width: 64, fixed: true, render: (r) => r.currency },
   { id: 'chain', header: 'Chain', width: 64, fixed: true, render: (r) => r.chain },

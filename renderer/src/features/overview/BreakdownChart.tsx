@@ -1,4 +1,5 @@
 import { Bar, BarChart, CartesianGrid, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { axisTick } from '../../components/axisTick.ts';
 import { groupDigits } from '../../../../shared/digits.ts';
 import { useThemeColours } from '../../app/theme.ts';
 
@@ -6,8 +7,6 @@ export interface BreakdownRow {
   name: string;
   amount: string;
 }
-
-const compactFormat = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
 
 /** The tooltip in the theme's own colours, with the exact amount grouped (the bar's length is only a picture of it). */
 function AmountTooltip({ active, payload, currency }: { active?: boolean; payload?: readonly { payload?: unknown }[]; currency: string }) {
@@ -32,7 +31,7 @@ export function BreakdownChart({ rows, currency }: { rows: BreakdownRow[]; curre
       <ResponsiveContainer width="100%" height={260}>
         <BarChart layout="vertical" data={data}>
           <CartesianGrid strokeDasharray="3 3" stroke={colours.grid} />
-          <XAxis type="number" stroke={colours.axis} tick={{ fill: colours.axis }} tickFormatter={(v: number) => compactFormat.format(v)} />
+          <XAxis type="number" stroke={colours.axis} tick={{ fill: colours.axis }} tickFormatter={axisTick} />
           <YAxis type="category" dataKey="name" stroke={colours.axis} tick={{ fill: colours.axis }} width={140} />
           <Tooltip
             content={(props) => <AmountTooltip active={props.active} payload={props.payload} currency={currency} />}
