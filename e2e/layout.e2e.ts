@@ -182,13 +182,21 @@ describe('every page fits the window on the large world', () => {
               // The status parts that do not fit are read behind "more", whole.
               const bar = page.getByRole('contentinfo', { name: 'Status' });
               const hidden = await bar.locator('.statusbar-overflow').allTextContents();
-              expect(hidden.length, 'the status bar at 1024 px has parts behind "more"').toBeGreaterThan(0);
-              const more = bar.getByRole('button', { name: `${hidden.length} more` });
-              await more.click();
-              expect(await more.getAttribute('aria-expanded')).toBe('true');
-              expect(await bar.getByRole('list', { name: 'More status' }).getByRole('listitem').allTextContents()).toEqual(hidden);
-              await page.keyboard.press('Escape');
-              expect(await more.getAttribute('aria-expanded')).toBe('false');
+              if (!hidden.length) failures.push(`withdrawals at ${size}: the status bar holds every part, none behind "more"`);
+              else {
+                const more = bar.getByRole('button', { name: `${hidden.length} more` });
+                await more.click();
+                expect(await more.getAttribute('aria-expanded')).toBe('true');
+                const listed = await bar.getByRole('list', { name: 'More status' }).getByRole('listitem').allTextContents();
+                expect(listed).toHaveLength(hidden.length);
+                // The request budget and the connection's age change as they are read; the other parts are read as they were.
+                const steady = await bar
+                  .locator('.statusbar-overflow:not([data-testid="rate-limits"]):not([data-testid="connection"])')
+                  .allTextContents();
+                for (const text of steady) expect(listed).toContain(text);
+                await page.keyboard.press('Escape');
+                expect(await more.getAttribute('aria-expanded')).toBe('false');
+              }
             }
           }
           if (p.path === 'sub-accounts') {
