@@ -36,6 +36,8 @@ export const ConfirmState = z.object({
   recovery: z.object({ effective_at: z.number(), reason: z.string() }).nullable(),
   /** Why signing is impossible now (locked, no profile), or null. */
   unavailable: z.string().nullable(),
+  /** Tickets taken out lately because what they asked for holds already or their request closed, the newest first. */
+  withdrawn: z.array(z.object({ id: z.string(), title: z.string(), why: z.string(), at: z.number() })),
 });
 export type ConfirmState = z.infer<typeof ConfirmState>;
 

@@ -84,7 +84,8 @@ export const events = {
     unsent: z.number().int().nonnegative(),
   }),
   /** Something the operator should know now: the Electron host shows it as a desktop notification, the web page as the browser's. */
-  notify: z.object({ title: z.string(), body: z.string(), tag: z.string() }),
+  /** `done`: it closes what an earlier notice of the same tag asked for (kept as read, shown nowhere else). */
+  notify: z.object({ title: z.string(), body: z.string(), tag: z.string(), done: z.boolean().optional() }),
   /** The desk's supervisor saw its Sandbox stop, and started it again on the same port and data. */
   sandbox: z.object({ state: z.enum(['down', 'restarted']), at: z.number() }),
   /** Request buckets in use changed: sent in the window, queued, in flight, or paused after a 429. */

@@ -21,6 +21,14 @@ describe('the notice board', () => {
     expect(board.read()).toMatchObject({ unread: 0 });
   });
 
+  it("a done notice replaces its tag's notice as read: a signature no longer needed leaves the unread count", () => {
+    const board = new NoticeBoard();
+    board.add({ title: 'Signature needed', body: 'Add T… to the address book', tag: 'ticket:a' });
+    expect(board.view().unread).toBe(1);
+    board.add({ title: 'Signature no longer needed', body: 'withdrawn', tag: 'ticket:a', done: true });
+    expect(board.view()).toMatchObject({ unread: 0, items: [{ title: 'Signature no longer needed', read: true }] });
+  });
+
   it('keeps at most 200, dropping the oldest', () => {
     const board = new NoticeBoard();
     for (let i = 0; i < 205; i++) board.add({ title: `n${i}`, body: '', tag: `t${i}` });

@@ -12,8 +12,10 @@ export class NoticeBoard {
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  add(n: { title: string; body: string; tag: string }): void {
-    this.items = [{ ...n, id: this.next++, at: this.now(), read: false }, ...this.items.filter((x) => x.tag !== n.tag)].slice(0, KEPT);
+  /** A notice that is `done` closes what its tag's earlier notice asked for: kept, as read. */
+  add({ done, ...n }: { title: string; body: string; tag: string; done?: boolean }): void {
+    const notice = { ...n, id: this.next++, at: this.now(), read: done === true };
+    this.items = [notice, ...this.items.filter((x) => x.tag !== n.tag)].slice(0, KEPT);
   }
 
   /** Marks the given notices read, or every one when none is named. */

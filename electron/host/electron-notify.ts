@@ -14,7 +14,8 @@ export interface NotificationCtor {
 export function showNotifications(core: Pick<Core, 'subscribe'>, Notification: NotificationCtor): () => void {
   return core.subscribe((event, payload) => {
     if (event !== 'notify' || !Notification.isSupported()) return;
-    const n = payload as { title: string; body: string };
+    const n = payload as { title: string; body: string; done?: boolean };
+    if (n.done) return;
     new Notification({ title: n.title, body: n.body }).show();
   });
 }

@@ -28,6 +28,7 @@ const STATE: ConfirmState = {
   wedged: null,
   recovery: null,
   unavailable: null,
+  withdrawn: [],
 };
 
 function confirmDesk() {

@@ -333,6 +333,22 @@ function ProposeOperator({ state, desk, onDone }: { state: ConfirmState; desk: C
   );
 }
 
+/** Tickets taken out of this window because signing them would change nothing: each with why. */
+function Withdrawn({ items }: { items: ConfirmState['withdrawn'] }) {
+  return (
+    <section className="card" aria-label="Withdrawn, no longer signable">
+      <h2>Withdrawn, no longer signable</h2>
+      <ul data-testid="withdrawn">
+        {items.map((w) => (
+          <li key={w.id}>
+            <strong>{w.title}</strong>: {w.why}.
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
 export function ConfirmApp({ desk }: { desk: ConfirmApi }) {
   const [state, setState] = useState<ConfirmState | null>(null);
   const [messages, setMessages] = useState<string[]>([]);
@@ -377,6 +393,7 @@ export function ConfirmApp({ desk }: { desk: ConfirmApi }) {
       {state?.tickets.map((t) => (
         <TicketCard key={t.id} t={t} state={state} desk={desk} onDone={done} />
       ))}
+      {state && state.withdrawn.length > 0 && <Withdrawn items={state.withdrawn} />}
       {state && state.operators.length > 0 && <ProposeOperator state={state} desk={desk} onDone={done} />}
       {state && !state.first_operator && !state.unavailable && <MakeOwnKey desk={desk} />}
     </div>

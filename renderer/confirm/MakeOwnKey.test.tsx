@@ -14,6 +14,7 @@ const STATE: ConfirmState = {
   wedged: null,
   recovery: null,
   unavailable: null,
+  withdrawn: [],
 };
 const CODE = 'tdop1.9b1d.MCowBQYDK2VwAyEAq83vEixV7vXkE8hCj1cYb0ZfN8Gr3xo9U1oI7T4W0yY=';
 const FINGERPRINT = '3F2A-9BC1-0D4E-77A0-C5B2';

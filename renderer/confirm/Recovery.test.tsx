@@ -14,6 +14,7 @@ const WEDGED: ConfirmState = {
   wedged: { why: 'The policy in force for p1 wedges the desk: rule two needs 2 approvers or admins (2 approvals).', credential: 'vault' },
   recovery: null,
   unavailable: null,
+  withdrawn: [],
 };
 
 function desk(state: ConfirmState) {

@@ -94,9 +94,12 @@ export class AddressBook {
   checkNew(e: NewEntry, removed: ReadonlySet<string> = new Set()): void {
     const problem = destinationProblems(e)[0];
     if (problem) throw new InputError([problem.field], problem.message);
-    if (this.file.read().some((b) => b.signed && sameDestination(b, e) && !removed.has(entryKey(b)))) {
-      throw new InputError(['address'], 'that address is in the address book already.');
-    }
+    if (this.has(e, removed)) throw new InputError(['address'], 'that address is in the address book already.');
+  }
+
+  /** A signed entry for this destination is in the book (one a quorum removed aside). */
+  has(e: NewEntry, removed: ReadonlySet<string>): boolean {
+    return this.file.read().some((b) => b.signed && sameDestination(b, e) && !removed.has(entryKey(b)));
   }
 
   /**

@@ -30,12 +30,21 @@ export class ConfirmWindow {
     try {
       forActive = this.opts.domains.forActive();
     } catch (e) {
-      return { tickets: [], operators: [], first_operator: null, wedged: null, recovery: null, unavailable: (e as Error).message };
+      return {
+        tickets: [],
+        operators: [],
+        first_operator: null,
+        wedged: null,
+        recovery: null,
+        unavailable: (e as Error).message,
+        withdrawn: [],
+      };
     }
     const { approvals } = forActive;
     let s: Awaited<ReturnType<Approvals['load']>>;
     try {
       s = await approvals.load();
+      await approvals.sweepTickets();
     } catch (e) {
       // The team store is offline: a freeze can still be signed here, against the operators last read.
       const last = (e as Error).name === 'TeamStoreOfflineError' ? approvals.operatorsLastRead() : null;
@@ -47,6 +56,7 @@ export class ConfirmWindow {
         wedged: null,
         recovery: null,
         unavailable: null,
+        withdrawn: approvals.withdrawnTickets(),
       };
     }
     return {
@@ -57,12 +67,18 @@ export class ConfirmWindow {
         s.operators.size === 0 ? null : await approvals.wedged().then((why) => (why ? { why, credential: approvals.credential } : null)),
       recovery: s.recovery ? { effective_at: s.recovery.effective_at, reason: s.recovery.reason } : null,
       unavailable: null,
+      withdrawn: approvals.withdrawnTickets(),
     };
   }
 
   async sign(ticket: string, operator: string, passphrase: string): Promise<{ signed: true; title: string }> {
     const { approvals } = this.opts.domains.forActive();
-    const t = await approvals.sign(ticket, operator, passphrase).catch(asInput);
+    const t = await approvals.sign(ticket, operator, passphrase).catch((e: unknown) => {
+      this.opts.onChange();
+      return asInput(e);
+    });
+    // What this signature put in force may make other tickets stale: they leave the window now, with why.
+    await approvals.sweepTickets().catch(() => {});
     this.opts.onChange();
     void this.opts.dispatch();
     return { signed: true, title: t.title };

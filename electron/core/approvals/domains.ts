@@ -36,7 +36,7 @@ export interface DeskApprovalsOptions {
    */
   teams?: TeamStores;
   /** Tells the operator (desktop notification and in-app notice) that a signature is needed. */
-  notify?: (n: { title: string; body: string; tag: string }) => void;
+  notify?: (n: { title: string; body: string; tag: string; done?: boolean }) => void;
   log: (line: string) => void;
 }
 
@@ -197,6 +197,14 @@ export class DomainGovernance {
         readOnly: () => (team?.auditor ? AUDITOR : this.opts.session.isAuditor() ? AUDITOR_PROFILE : null),
         onTicket: (t) =>
           this.opts.notify?.({ title: 'Signature needed', body: `${t.title}: waiting in the confirmation window.`, tag: `ticket:${t.id}` }),
+        // The same tag: the "Signature needed" notice is replaced by this one, done (read) already.
+        onClosed: (t, { withdrawn, why }) =>
+          this.opts.notify?.({
+            title: withdrawn ? 'Signature no longer needed' : 'Signature no longer waiting',
+            body: withdrawn ? `${t.title}: withdrawn from the confirmation window, ${why}.` : `${t.title}: ${why}.`,
+            tag: `ticket:${t.id}`,
+            done: true,
+          }),
         // Another desk of the team signed or drafted: the pages refresh, and a request now approved goes out.
         onRecordsChanged: (e) => {
           // Re-checked every few seconds (team/recheck.ts): a store that stays refused is logged once, not each time.

@@ -109,7 +109,16 @@ export class Drafting {
     this.opts.domains.book.checkNew(e, removedEntries(await this.opts.domains.forActive().approvals.load()));
     const payload = JSON.stringify({ currency: e.currency, chain: e.chain, address: e.address, ...(e.memo ? { memo: e.memo } : {}) });
     const title = `Add ${e.address} (${e.currency} on ${e.chain}) to the address book`;
-    return this.ticketFor((a) => a.detachedTicket('address_book', payload, title, (sign) => this.opts.domains.book.add(e, sign)));
+    const book = this.opts.domains.book;
+    return this.ticketFor((a) =>
+      a.detachedTicket(
+        'address_book',
+        payload,
+        title,
+        (sign) => book.add(e, sign),
+        (s) => (book.has(e, removedEntries(s)) ? 'that address is in the address book already' : null),
+      ),
+    );
   }
 
   async ticketFor(

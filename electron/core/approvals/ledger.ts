@@ -1,6 +1,7 @@
 import type { GovernanceBody } from '../journal/records.ts';
 import { applyGovernance, foldGovernance } from '../governance/fold.ts';
 import { GovernanceError, type GovernanceRules, type GovernanceState } from '../governance/state.ts';
+import { staleWhy } from '../governance/stale.ts';
 import { StoreConflictError, type GovernanceStore } from './store.ts';
 import { wedgeOfRecord } from './wedge.ts';
 
@@ -93,6 +94,8 @@ export class GovernanceLedger {
         const at = this.opts.now();
         const wedge = wedgeOfRecord(s, this.opts.rules, body, at);
         if (wedge) throw new GovernanceError(wedge);
+        const stale = staleRecord(s, body, at);
+        if (stale) throw new GovernanceError(`${stale}: nothing was signed into the records and nothing changed.`);
         const scratch = cloneState(s);
         applyGovernance(scratch, body, at, this.opts.rules);
         const record = withDecision(body, scratch, s.seq);
@@ -136,4 +139,11 @@ function withDecision(body: GovernanceBody, after: GovernanceState, seq: number)
   if (body.type !== 'proposal' && body.type !== 'signoff' && body.type !== 'rejection') return body;
   const judged = after.proposals.get(body.ref)?.judged;
   return judged && judged.seq === seq ? { ...body, decided: judged.decision } : body;
+}
+
+/** Why a change or freeze would change nothing now (governance/stale.ts): a record that asks for what already holds is not stored. */
+function staleRecord(s: GovernanceState, body: GovernanceBody, at: number): string | null {
+  if (body.type === 'freeze') return staleWhy(s, { action: 'freeze', what: 'freeze', ref: body.ref, payload: '{}' }, at);
+  if (body.type !== 'proposal' || body.what === 'request' || body.what === 'batch') return null;
+  return staleWhy(s, { action: 'propose', what: body.what, ref: body.ref, payload: body.payload }, at);
 }

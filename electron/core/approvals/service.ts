@@ -19,7 +19,7 @@ import { OperatorChanges } from './operatorChanges.ts';
 import { PolicyCopy, type PolicyStatus } from './policyCopy.ts';
 import { OperatorSigning } from './signing.ts';
 import type { GovernanceStore, SendLeases, StoreAudit } from './store.ts';
-import { TicketBook, type Ticket } from './tickets.ts';
+import { TicketBook, type Ticket, type WithdrawnTicket } from './tickets.ts';
 
 // What the desk does with one governance store: tickets waiting for a signature in the confirmation
 // window (tickets.ts), signing with an operator's passphrase (signing.ts), the operators themselves
@@ -27,7 +27,7 @@ import { TicketBook, type Ticket } from './tickets.ts';
 // the records as this desk holds them (ledger.ts); and, here, what the records say of each request and
 // which approved requests are ready to be sent. This class puts the parts together and speaks for them.
 
-export type { DetachedSignature, Ticket } from './tickets.ts';
+export type { DetachedSignature, Ticket, WithdrawnTicket } from './tickets.ts';
 export type { NewOperatorKey } from './operatorChanges.ts';
 export type { PolicyStatus } from './policyCopy.ts';
 
@@ -40,6 +40,8 @@ export interface ApprovalsOptions {
   scrypt?: ScryptParams;
   /** A ticket now waits in the confirmation window for an operator's signature. */
   onTicket?: (t: Ticket) => void;
+  /** A ticket left the confirmation window: signed, declined, or withdrawn with why (tickets.ts). */
+  onClosed?: (t: Ticket, outcome: { withdrawn: boolean; why: string }) => void;
   /**
    * Another desk changed the records of a shared store and they were read again (error: null), or the
    * read failed (a tampered row, the store unreachable): then nothing governed is sent until a read succeeds.
@@ -76,7 +78,12 @@ export class Approvals {
     });
     const parts = { store, rules, now, ledger: this.ledger };
     this.policy = new PolicyCopy(parts);
-    this.tickets = new TicketBook({ ...parts, policy: this.policy, ...(opts.onTicket ? { onTicket: opts.onTicket } : {}) });
+    this.tickets = new TicketBook({
+      ...parts,
+      policy: this.policy,
+      ...(opts.onTicket ? { onTicket: opts.onTicket } : {}),
+      ...(opts.onClosed ? { onClosed: opts.onClosed } : {}),
+    });
     this.signing = new OperatorSigning({ ...parts, tickets: this.tickets });
     this.operators = new OperatorChanges({
       ...parts,
@@ -130,8 +137,15 @@ export class Approvals {
   pendingTickets(): Ticket[] {
     return this.tickets.pendingTickets();
   }
+  /** Withdraws the tickets whose act holds already or whose request is closed, against the records read now. */
+  async sweepTickets(): Promise<void> {
+    this.tickets.sweep(await this.ledger.load());
+  }
+  withdrawnTickets(): WithdrawnTicket[] {
+    return this.tickets.withdrawn();
+  }
   decline(id: string): void {
-    this.tickets.decline(id);
+    this.tickets.close(id, 'declined, nothing was signed');
   }
   vouchTicket(...a: Parameters<TicketBook['vouchTicket']>): Ticket {
     return this.tickets.vouchTicket(...a);

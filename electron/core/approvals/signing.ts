@@ -19,23 +19,34 @@ export class OperatorSigning {
   /** Signs a ticket as the operator (their passphrase opens their key) and stores the record. */
   async sign(ticketId: string, operator: string, passphrase: string): Promise<Ticket> {
     const waiting = this.opts.tickets.waiting(ticketId);
-    if (!waiting) throw new GovernanceError('that confirmation is no longer waiting (it was signed, declined, or the desk restarted).');
+    if (!waiting) {
+      const gone = this.opts.tickets.withdrawnOne(ticketId);
+      if (gone) throw new GovernanceError(`"${gone.title}" was withdrawn: ${gone.why}. Nothing was signed and nothing changed.`);
+      throw new GovernanceError('that confirmation is no longer waiting (it was signed, declined, or the desk restarted).');
+    }
     const { ticket: t, vouch, complete } = waiting;
+    // Checked before the passphrase opens a key: signing what holds already, or a closed request, changes nothing.
+    const s = await this.opts.ledger.load().catch(() => this.opts.ledger.lastRead());
+    const stale = s && this.opts.tickets.staleWhy(t, s);
+    if (stale) {
+      this.opts.tickets.withdraw(t, stale);
+      throw new GovernanceError(`"${t.title}" was withdrawn: ${stale}. Nothing was signed and nothing changed.`);
+    }
     if (vouch) {
       // The signature proves the operator is in force and the passphrase opens their key; what follows uses both.
       await this.signature(operator, passphrase, textFor('propose', t.ref, t.what, t.payload, ''));
       await vouch((await this.opts.store.operatorKey(operator))!, passphrase);
-      this.opts.tickets.decline(ticketId);
+      this.opts.tickets.close(ticketId, 'signed');
       return t;
     }
     if (complete) {
       await complete((text) => this.signature(operator, passphrase, text));
-      this.opts.tickets.decline(ticketId);
+      this.opts.tickets.close(ticketId, 'signed');
       return t;
     }
     const extra = t.action === 'reject' ? t.reason! : t.action === 'freeze' ? (t.reason ?? '') : (t.profile ?? '');
     if (t.action === 'freeze' && (await this.freezeOffline(t, operator, passphrase))) {
-      this.opts.tickets.decline(ticketId);
+      this.opts.tickets.close(ticketId, 'signed');
       return t;
     }
     await this.signed(
@@ -67,7 +78,7 @@ export class OperatorSigning {
         }
       },
     );
-    this.opts.tickets.decline(ticketId);
+    this.opts.tickets.close(ticketId, 'signed');
     return t;
   }
 

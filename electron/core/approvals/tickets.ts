@@ -5,7 +5,8 @@ import { Policy, type Verdict, type WriteFacts } from '../../../shared/api/polic
 import type { PolicyReplay } from '../../../shared/api/replay.ts';
 import type { OperatorKey } from '../operators/keys.ts';
 import { containKind } from '../governance/management.ts';
-import { GovernanceError, withCoolingOff, type ProposalWhat, type RequestPayload } from '../governance/state.ts';
+import { staleWhy } from '../governance/stale.ts';
+import { GovernanceError, withCoolingOff, type GovernanceState, type ProposalWhat, type RequestPayload } from '../governance/state.ts';
 import type { ApprovalsParts } from './ledger.ts';
 import type { PolicyCopy } from './policyCopy.ts';
 import { wedgeOf } from './wedge.ts';
@@ -38,6 +39,8 @@ export interface DetachedSignature {
 
 /** Completes a ticket whose signature governance does not fold: it gets a signer of exact texts. */
 type Detached = (sign: (text: string) => Promise<DetachedSignature>) => Promise<unknown>;
+/** Why a detached ticket's act would change nothing now (its entry is in the book already), or null. */
+type DetachedStale = (s: GovernanceState) => string | null;
 /** Completes a ticket an operator vouches for with their passphrase: it gets their key and the passphrase. */
 type Vouched = (key: OperatorKey, passphrase: string) => Promise<unknown>;
 
@@ -47,7 +50,22 @@ export interface TicketBookOptions extends ApprovalsParts {
   policy: PolicyCopy;
   /** A ticket now waits in the confirmation window for an operator's signature. */
   onTicket?: (t: Ticket) => void;
+  /**
+   * A ticket left the confirmation window: signed or declined (`withdrawn` false), or withdrawn because what
+   * it asked for holds already or its request closed (true); `why` says which, in words.
+   */
+  onClosed?: (t: Ticket, outcome: { withdrawn: boolean; why: string }) => void;
 }
+
+/** A ticket taken out of the confirmation window, and why; the last few are shown there. */
+export interface WithdrawnTicket {
+  id: string;
+  title: string;
+  why: string;
+  at: number;
+}
+
+const WITHDRAWN_KEPT = 20;
 
 export class TicketBook {
   private readonly tickets = new Map<string, Ticket>();
@@ -55,6 +73,8 @@ export class TicketBook {
   private readonly detached = new Map<string, Detached>();
   /** Tickets an operator vouches for with their passphrase (founding or joining a team), with what follows. */
   private readonly vouched = new Map<string, Vouched>();
+  private readonly detachedStale = new Map<string, DetachedStale>();
+  private withdrawnList: WithdrawnTicket[] = [];
 
   constructor(private readonly opts: TicketBookOptions) {}
 
@@ -85,11 +105,49 @@ export class TicketBook {
     return [...this.tickets.values()];
   }
 
-  /** A ticket declined, or signed (signing.ts): it waits no more. */
-  decline(id: string): void {
+  /** A ticket signed (signing.ts) or declined: it waits no more, and its notice is done. */
+  close(id: string, why: string): void {
+    const t = this.tickets.get(id);
+    this.forget(id);
+    if (t) this.opts.onClosed?.(t, { withdrawn: false, why });
+  }
+
+  private forget(id: string): void {
     this.tickets.delete(id);
     this.detached.delete(id);
     this.vouched.delete(id);
+    this.detachedStale.delete(id);
+  }
+
+  /** Why signing the ticket would change nothing in `s`, or null (governance/stale.ts; a detached one asks its own). */
+  staleWhy(t: Ticket, s: GovernanceState): string | null {
+    const own = this.detachedStale.get(t.id);
+    return own ? own(s) : staleWhy(s, t, this.opts.now());
+  }
+
+  /** Takes a ticket out of the window with why: it waits no more, and its notice is done. */
+  withdraw(t: Ticket, why: string): void {
+    this.forget(t.id);
+    this.withdrawnList = [{ id: t.id, title: t.title, why, at: this.opts.now() }, ...this.withdrawnList].slice(0, WITHDRAWN_KEPT);
+    this.opts.onClosed?.(t, { withdrawn: true, why });
+  }
+
+  /** Withdraws every waiting ticket whose act holds already or whose request is closed in `s`. */
+  sweep(s: GovernanceState): void {
+    for (const t of [...this.tickets.values()]) {
+      const why = this.staleWhy(t, s);
+      if (why) this.withdraw(t, why);
+    }
+  }
+
+  /** The tickets withdrawn lately, the newest first. */
+  withdrawn(): WithdrawnTicket[] {
+    return this.withdrawnList;
+  }
+
+  /** A ticket withdrawn lately, by id: signing it is refused with why. */
+  withdrawnOne(id: string): WithdrawnTicket | undefined {
+    return this.withdrawnList.find((w) => w.id === id);
   }
 
   /**
@@ -106,9 +164,10 @@ export class TicketBook {
    * A ticket for an act an operator signs that governance does not fold (an address-book entry): when an
    * operator signs it, `complete` gets a signer of exact texts and keeps the signature where it belongs.
    */
-  detachedTicket(what: 'address_book', payload: string, title: string, complete: Detached): Ticket {
+  detachedTicket(what: 'address_book', payload: string, title: string, complete: Detached, stale: DetachedStale): Ticket {
     const t = this.ticket({ action: 'propose', ref: randomUUID(), what, payload, title });
     this.detached.set(t.id, complete);
+    this.detachedStale.set(t.id, stale);
     return t;
   }
 

@@ -62,6 +62,13 @@ describe('notifications of withdrawals', () => {
       tag: `ticket:${ticket}`,
     });
     await core.invokeConfirm('confirmDecline', { ticket });
+    // Declined, its notice is done: kept, read, saying so; no desktop notification is asked for it.
+    const kept = await core.invoke('noticesList', {});
+    expect(kept.ok && (kept.data as Notices).items.find((n) => n.tag === `ticket:${ticket}`)).toMatchObject({
+      title: 'Signature no longer waiting',
+      body: `${title}: declined, nothing was signed.`,
+      read: true,
+    });
   });
 
   it('tells when a rebalance batch finishes, with its counts', async () => {

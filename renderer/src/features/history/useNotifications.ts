@@ -11,6 +11,7 @@ export function useBrowserNotifications(): void {
   useEffect(() => {
     if (window.desk || typeof Notification === 'undefined') return;
     return desk.on('notify', (n) => {
+      if (n.done) return;
       const show = () => {
         if (Notification.permission === 'granted') new Notification(n.title, { body: n.body, tag: n.tag });
       };
