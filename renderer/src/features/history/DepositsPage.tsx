@@ -1,15 +1,14 @@
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import { DEPOSIT_STATUSES } from '../../../../shared/api/statuses.ts';
-import type { DepositRow, HistoryFilters, HistorySort } from '../../../../shared/history.ts';
+import type { DepositRow } from '../../../../shared/history.ts';
 import { groupDigits } from '../../../../shared/money.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
+import { useAddressedView } from './addressedView.ts';
 import { DepositAddressPanel } from './DepositAddressPanel.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
-import { useListedView } from './listedView.ts';
-import { FIRST_SORT } from './queries.ts';
 import { StatusBadge } from './StatusBadge.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { time } from './time.ts';
@@ -28,13 +27,10 @@ const rowKey = (r: DepositRow) => r.id;
 
 export function DepositsPage() {
   const desk = useDesk();
-  const view = useListedView('deposits', () => ({ filters: {}, sort: FIRST_SORT }));
-  const { choose } = view;
+  const { view, onFilters, onSort, onShown } = useAddressedView('deposits');
   const { filters, sort } = view.chosen;
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<Error | null>(null);
-  const onFilters = useCallback((f: HistoryFilters) => choose((v) => ({ filters: f, sort: v.sort })), [choose]);
-  const onSort = useCallback((s: HistorySort) => choose((v) => ({ filters: v.filters, sort: s })), [choose]);
   return (
     <section aria-label="Deposits">
       <div className="page-header">
@@ -63,6 +59,7 @@ export function DepositsPage() {
         onSort={onSort}
         columns={COLUMNS}
         rowKey={rowKey}
+        onShown={onShown}
       />
     </section>
   );

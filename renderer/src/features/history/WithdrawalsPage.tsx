@@ -1,17 +1,14 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useCallback, useState } from 'react';
 import { WITHDRAWAL_STATUSES } from '../../../../shared/api/statuses.ts';
-import type { HistoryFilters, HistorySort, WithdrawalRow } from '../../../../shared/history.ts';
+import type { WithdrawalRow } from '../../../../shared/history.ts';
 import { groupDigits } from '../../../../shared/digits.ts';
-import { afterPaint } from '../../components/afterPaint.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { useDesk } from '../../desk/DeskProvider.tsx';
 import { SendPanel } from '../approvals/panels.ts';
+import { useAddressedView } from './addressedView.ts';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
-import { useListedView } from './listedView.ts';
-import { FIRST_SORT } from './queries.ts';
 import { SyncLine } from './SyncLine.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { time } from './time.ts';
@@ -56,104 +53,13 @@ const COLUMNS: Column<WithdrawalRow>[] = [
 
 const rowKey = (r: WithdrawalRow) => r.id;
 
-const URL_FILTERS = ['currency', 'status', 'chain', 'search'] as const;
-
-function fromUrl(params: URLSearchParams): HistoryFilters {
-  const f: HistoryFilters = {};
-  for (const k of URL_FILTERS) {
-    const v = params.get(k);
-    if (v) f[k] = v;
-  }
-  return f;
-}
-
-/** The address part of a view's filters (its dates stay on the page). */
-function addressOf(f: HistoryFilters): Record<string, string> {
-  return Object.fromEntries(URL_FILTERS.flatMap((k) => (f[k] ? [[k, f[k]]] : [])));
-}
-
-/** The address follows a change at the latest this long after it, when its rows never came (an error). */
-const ADDRESS_LATEST_MS = 1_000;
-
 export function WithdrawalsPage() {
   const desk = useDesk();
-  // Currency, status, chain and search live in the address (#/withdrawals?status=EXTPEND): back, forward
-  // and reload keep the view; the date range stays on the page.
-  const [params, setParams] = useSearchParams();
-  // The filters the page shows are its own state (listedView.ts: the controls show a change at once, the
-  // list once its rows are in); the address follows once the rows under them are painted. The router's
-  // address update renders the whole window again (a transition) and the browser asks for the window's
-  // icon again: done from the change itself, both came between the filter and its rows (docs/performance.md §Long lists:
-  // `npm run bench -- ui` run twice each way, alternately, the filter's median went from 74.5 to 64 ms).
-  // The address is written from the filters in force when it is written, so a second change made before
-  // it is written (status, then currency) is kept with the first.
-  const view = useListedView('withdrawals', () => ({ filters: fromUrl(params), sort: FIRST_SORT }));
-  const { choose } = view;
+  const { view, onFilters, onSort, onShown } = useAddressedView('withdrawals');
   const { filters, sort } = view.chosen;
-  const inForce = useRef(filters);
-  inForce.current = filters;
-  const urlPart = params.toString();
-  /** The address part this page last wrote or followed. */
-  const shownUrl = useRef(urlPart);
-  useEffect(() => {
-    // Back, forward or a link changed the address: the page follows it, keeping its dates.
-    if (urlPart === shownUrl.current) return;
-    shownUrl.current = urlPart;
-    choose(({ filters: f, sort: s }) => ({
-      filters: {
-        ...(f.from !== undefined ? { from: f.from } : {}),
-        ...(f.to !== undefined ? { to: f.to } : {}),
-        ...fromUrl(params),
-      },
-      sort: s,
-    }));
-  }, [urlPart, params, choose]);
-  const mounted = useRef(true);
-  const latest = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => {
-    mounted.current = true;
-    return () => {
-      // A page left before its address was written must not write it over the next page's.
-      mounted.current = false;
-      if (latest.current) clearTimeout(latest.current);
-    };
-  }, []);
-  const writeAddress = useCallback(() => {
-    if (!mounted.current) return;
-    if (latest.current) clearTimeout(latest.current);
-    latest.current = null;
-    const inUrl = addressOf(inForce.current);
-    const part = new URLSearchParams(inUrl).toString();
-    if (part === shownUrl.current) return;
-    shownUrl.current = part;
-    setParams(inUrl, { replace: true });
-  }, [setParams]);
-  // Rows shown for filters since changed again wait for those: the address is written once, for the last.
-  const onShown = useCallback(
-    (f: HistoryFilters) => {
-      afterPaint(() => {
-        if (f === inForce.current) writeAddress();
-      });
-    },
-    [writeAddress],
-  );
   const [selected, setSelected] = useState<string | null>(null);
   const [exported, setExported] = useState<string | null>(null);
   const [exportError, setExportError] = useState<Error | null>(null);
-  const onFilters = useCallback(
-    (f: HistoryFilters) => {
-      const next = {
-        ...(f.from !== undefined ? { from: f.from } : {}),
-        ...(f.to !== undefined ? { to: f.to } : {}),
-        ...addressOf(f),
-      };
-      choose((v) => ({ filters: next, sort: v.sort }));
-      if (latest.current) clearTimeout(latest.current);
-      latest.current = setTimeout(writeAddress, ADDRESS_LATEST_MS);
-    },
-    [writeAddress, choose],
-  );
-  const onSort = useCallback((s: HistorySort) => choose((v) => ({ filters: v.filters, sort: s })), [choose]);
   const onSelect = useCallback((r: WithdrawalRow) => setSelected(r.id), []);
   return (
     <section aria-label="Withdrawals">

@@ -5,6 +5,7 @@ import { createDesk } from '../../desk/DeskProvider.tsx';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
 import { baseAnswers, withdrawalRow } from '../../testkit/fixtures.ts';
 import { renderRoutes, testQueryClient } from '../../testkit/renderPage.tsx';
+import { DepositsPage } from './DepositsPage.tsx';
 import { WithdrawalsPage } from './WithdrawalsPage.tsx';
 
 // The Withdrawals page keeps its filters in the address (back, forward and reload keep the view). The
@@ -91,6 +92,40 @@ describe('Withdrawals: the filters in the address', () => {
     await new Promise((r) => setTimeout(r, 1_100));
     expect(router.state.location.pathname).toBe('/other');
     expect(router.state.location.search).toBe('');
+  });
+
+  it('a filter change is a step of its own: Back undoes it and stays on the page', async () => {
+    const { fake, release } = heldDesk();
+    const router = renderRoutes(
+      [
+        { path: '/overview', element: <p>Overview</p> },
+        { path: '/withdrawals', element: <WithdrawalsPage /> },
+      ],
+      '/overview',
+      createDesk(fake.api),
+      testQueryClient(),
+    );
+    await act(() => router.navigate('/withdrawals'));
+    await screen.findByText('3 records');
+    choose('Status', 'EXTPEND');
+    await release();
+    await waitFor(() => expect(router.state.location.search).toBe('?status=EXTPEND'), { timeout: 2_000 });
+    await act(() => router.navigate(-1));
+    expect(router.state.location.pathname).toBe('/withdrawals');
+    expect(router.state.location.search).toBe('');
+    await screen.findByText('3 records');
+    expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('');
+  });
+
+  it('Deposits keeps its filters in the address the same way', async () => {
+    const fake = fakeDesk({ ...baseAnswers() });
+    const router = renderRoutes([{ path: '/deposits', element: <DepositsPage /> }], '/deposits', createDesk(fake.api), testQueryClient());
+    await screen.findByText('0 records');
+    choose('Status', 'DONE');
+    await waitFor(() => expect(router.state.location.search).toBe('?status=DONE'), { timeout: 2_000 });
+    await act(() => router.navigate(-1));
+    expect(router.state.location.search).toBe('');
+    expect(screen.getByLabelText<HTMLSelectElement>('Status').value).toBe('');
   });
 
   it('writes the address at the latest a second after a change whose rows never come', async () => {
