@@ -83,6 +83,7 @@ const CHANNELS = [
   'depositsList',
   'transfersList',
   'uidTransfersList',
+  'withdrawalsSentUnlisted',
   'withdrawalDetail',
   'historyExport',
   'historyStatus',

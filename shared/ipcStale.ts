@@ -21,6 +21,7 @@ export const QUERY_CHANNELS = [
   'depositsList',
   'transfersList',
   'uidTransfersList',
+  'withdrawalsSentUnlisted',
   'withdrawalDetail',
   'historyStatus',
   'unreadRecords',
@@ -69,7 +70,7 @@ export type QueryChannel = (typeof QUERY_CHANNELS)[number];
 export type WriteChannel = Exclude<ChannelName, QueryChannel>;
 
 /** The exchange's histories as the desk's cache holds them: the `history` event says they moved. */
-const HISTORY_READS = [...HISTORY_LISTS, 'withdrawalDetail', 'historyStatus', 'unsentList'] as const;
+const HISTORY_READS = [...HISTORY_LISTS, 'withdrawalsSentUnlisted', 'withdrawalDetail', 'historyStatus', 'unsentList'] as const;
 
 /** Balances of the main account and every sub-account, and their alerts. */
 const BALANCE_READS = ['balancesMain', 'balancesSnapshots', 'balancesMatrix', 'balancesSubAccount', 'balanceAlerts'] as const;
@@ -134,7 +135,15 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: ['withdrawalsCancellable', 'batchStatus', 'requestStatus', 'payoutsProgress', 'payoutsBatches', ...AUDIT_READS],
+  intent: [
+    'withdrawalsSentUnlisted',
+    'withdrawalsCancellable',
+    'batchStatus',
+    'requestStatus',
+    'payoutsProgress',
+    'payoutsBatches',
+    ...AUDIT_READS,
+  ],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],

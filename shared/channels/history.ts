@@ -25,6 +25,11 @@ export const historyChannels = {
   depositsList: { request: HistoryPageRequest, response: DepositPage },
   transfersList: { request: HistoryPageRequest, response: TransferPage },
   uidTransfersList: { request: HistoryPageRequest, response: UidTransferPage },
+  /**
+   * Withdrawals this desk sent that the exchange's list, as last read, does not hold yet (sent, answered or
+   * in doubt), the newest first: the Withdrawals page shows them at once, as not yet confirmed by the exchange.
+   */
+  withdrawalsSentUnlisted: { request: z.object({}).strict(), response: z.object({ items: z.array(IntentView) }) },
   /** One withdrawal with every status the desk saw and when, and the journal entry that sent it when the desk did. */
   withdrawalDetail: {
     request: z.object({ id: z.string().min(1).max(128) }).strict(),

@@ -159,6 +159,7 @@ export class HistoryDb {
         `CREATE INDEX IF NOT EXISTS ${t}_open ON ${t}(final, next_check)`,
       );
       if (spec.hasChain) ddl.push(`CREATE INDEX IF NOT EXISTS ${t}_chain ON ${t}(chain, ts, key)`);
+      if (spec.fields.includes('withdraw_order_id')) ddl.push(`CREATE INDEX IF NOT EXISTS ${t}_order ON ${t}(withdraw_order_id)`);
       // A trigram index over the searched fields: a fragment anywhere in an address or txid is found
       // without reading every row (a LIKE '%…%' must). Kept by triggers, so no write path can forget it.
       const found = spec.search.join(', ');
@@ -354,6 +355,19 @@ export class HistoryDb {
       if (!p.next_cursor) return;
       cursor = p.next_cursor;
     }
+  }
+
+  /** Which of these client order ids (`withdraw_order_id`) the withdrawal list holds. */
+  listedOrderIds(ids: readonly string[]): Set<string> {
+    const out = new Set<string>();
+    for (let i = 0; i < ids.length; i += 500) {
+      const part = ids.slice(i, i + 500);
+      const rows = this.db
+        .prepare(`SELECT withdraw_order_id AS id FROM withdrawals WHERE withdraw_order_id IN (${part.map(() => '?').join(', ')})`)
+        .all(...part) as { id: string }[];
+      for (const r of rows) out.add(r.id);
+    }
+    return out;
   }
 
   get(kind: HistoryKind, key: string): StoredRow | null {

@@ -16,6 +16,7 @@ type HistoryChannels =
   | 'depositsList'
   | 'transfersList'
   | 'uidTransfersList'
+  | 'withdrawalsSentUnlisted'
   | 'withdrawalDetail'
   | 'historyExport'
   | 'historyStatus'
@@ -53,11 +54,25 @@ export const MAPPED_ANSWERS: ReadonlySet<string> = new Set<HistoryChannels>(HIST
 /** The withdrawal list's ids begin with "w"; DELETE takes the id either way (§4.2, §2.3). */
 const withW = (id: string) => (id.startsWith('w') ? id : `w${id}`);
 
+/** A write's states once it was put on the wire: its record may be at the exchange. */
+const SENT: ReadonlySet<string> = new Set(['in_flight', 'unconfirmed', 'accepted', 'done', 'needs_attention', 'settled']);
+/** The most the Withdrawals page shows of them: more means the history is not being read at all. */
+const SENT_UNLISTED_SHOWN = 50;
+
 export const historyHandlers: Pick<Handlers, HistoryChannels> = {
   withdrawalsList: list('withdrawals'),
   depositsList: list('deposits'),
   transfersList: list('transfers'),
   uidTransfersList: list('uid_transfers'),
+
+  withdrawalsSentUnlisted: async (_req, deps) => {
+    const sent = (deps.session.active().journal?.intents() ?? []).filter(
+      (i) => i.kind === 'withdrawal' && i.attempts > 0 && SENT.has(i.state) && i.client_id,
+    );
+    const listed = historyOf(deps).db.listedOrderIds(sent.map((i) => i.client_id!));
+    const items = sent.filter((i) => !listed.has(i.client_id!)).sort((a, b) => b.created_at - a.created_at);
+    return { items: items.slice(0, SENT_UNLISTED_SHOWN) };
+  },
 
   withdrawalDetail: async (req, deps) => {
     const h = historyOf(deps);

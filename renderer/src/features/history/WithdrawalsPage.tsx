@@ -9,6 +9,7 @@ import { useAddressedView } from './addressedView.ts';
 import { downloadCsv } from './exportCsv.ts';
 import { Filters } from './Filters.tsx';
 import { HistoryTable, LongCell, type Column } from './HistoryTable.tsx';
+import { SentUnlistedPanel } from './SentUnlistedPanel.tsx';
 import { SyncLine } from './SyncLine.tsx';
 import { StatusBadge } from './StatusBadge.tsx';
 import { time } from './time.ts';
@@ -87,6 +88,7 @@ export function WithdrawalsPage() {
       )}
       {exportError && <ErrorPanel error={exportError} />}
       <UnsentPanel />
+      <SentUnlistedPanel />
       <Filters
         value={filters}
         onChange={onFilters}
