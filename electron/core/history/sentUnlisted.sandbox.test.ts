@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IntentView } from '../../../shared/ipc.ts';
-import type { WithdrawalPage } from '../../../shared/history.ts';
+import type { WithdrawalRow } from '../../../shared/history.ts';
 import { sendGoverned } from '../approvals/testkit/governed.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { ok, sandboxCore } from '../testkit/sandboxCore.ts';
@@ -23,11 +23,13 @@ describe('a sent withdrawal before the list holds it', () => {
         input: { currency: 'USDT', chain: 'TRX', address: 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8', amount: '25' },
       });
       expect(sent.state).toBe('accepted');
-      expect((await unlisted()).map((i) => [i.client_id, i.state, i.exchange_id])).toEqual([[sent.client_id, 'accepted', sent.exchange_id]]);
+      expect((await unlisted()).map((i) => [i.client_id, i.state, i.exchange_id])).toEqual([
+        [sent.client_id, 'accepted', sent.exchange_id],
+      ]);
 
       await ok(core.invoke('historySync', {}));
       expect(await unlisted()).toEqual([]);
-      const page = await ok<WithdrawalPage>(core.invoke('withdrawalsList', { filters: { search: sent.client_id! } }));
+      const page = await ok<{ rows: WithdrawalRow[] }>(core.invoke('withdrawalsList', { filters: { search: sent.client_id! } }));
       expect(page.rows.map((r) => r.withdraw_order_id)).toEqual([sent.client_id]);
     } finally {
       await core.close();
