@@ -166,6 +166,14 @@ describe('Orders: place, follow and cancel spot orders', () => {
     await expect.poll(() => done.getAttribute('data-finish-as')).toBe('cancelled');
     expect(await done.textContent()).toContain('Cancelled by the user');
     expect((await ordersAt('finished')).find((o) => o.id === r.exchangeId)).toMatchObject({ status: 'cancelled', finish_as: 'cancelled' });
+    // Activity's row of the order itself shows its latest known status, as the cancel's own row does.
+    await page.getByRole('link', { name: 'Activity' }).click();
+    const placed = page.locator('tr[data-intent]').filter({ hasText: `t-rest1.` });
+    await expect
+      .poll(() => placed.getByTestId('exchange-status').locator('.status-badge').textContent(), { timeout: 15_000 })
+      .toBe('cancelled');
+    await page.getByRole('link', { name: 'Orders' }).click();
+    await page.getByTestId('order-book').waitFor();
   }, 90_000);
 
   it('places an order whose answer the relay dropped exactly once', async () => {

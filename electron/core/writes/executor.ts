@@ -217,6 +217,8 @@ export class WriteExecutor {
         // The key is gone at the exchange either way; a desk that still holds it is only refused.
       }
     }
+    if (body.type === 'result' && body.outcome === 'accepted' && event.intent.kind === 'spot_cancel')
+      this.orderEnded(event.intent, body.status);
     for (const fn of this.listeners) {
       try {
         fn(event);
@@ -224,6 +226,25 @@ export class WriteExecutor {
         // A listener's failure must not stop a write half-way.
       }
     }
+  }
+
+  /**
+   * A cancel the exchange took answers the order's status then (§4.4: the order as it stands): the order's
+   * own intent takes it, so its row says cancelled (or closed, filled first), not the "open" it was placed with.
+   */
+  private orderEnded(cancel: IntentView, status: string | undefined): void {
+    if (status === undefined) return;
+    const order = this.journal
+      .intents()
+      .find(
+        (o) =>
+          o.kind === 'spot_order' &&
+          o.exchange_id === String(cancel.body.order_id) &&
+          o.body.currency_pair === cancel.body.currency_pair &&
+          o.signer === cancel.signer,
+      );
+    if (!order || order.status === status) return;
+    this.record({ type: 'status', intent: order.id, status, final: status !== 'open' });
   }
 
   private drive(id: string): Promise<IntentView> {
