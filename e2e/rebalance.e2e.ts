@@ -191,7 +191,18 @@ describe('Rebalance on the desk and the Sandbox', () => {
     await plan.scrollIntoViewIfNeeded();
     await page.screenshot({ path: join(SHOTS, 'rebalance-plan.png') });
 
-    await page.getByRole('button', { name: 'Submit for approval' }).click();
+    // The balances read again under the plan (as a move of money elsewhere makes the desk do): the choices,
+    // the plan and its button stay the same nodes, so a click aimed at it lands.
+    const submit = page.getByRole('button', { name: 'Submit for approval' });
+    await submit.evaluate((el) => el.setAttribute('data-seen', 'before the read'));
+    const reads = page.getByRole('button', { name: 'Read balances' });
+    await reads.click();
+    await expect.poll(() => reads.isDisabled()).toBe(false);
+    expect(await submit.getAttribute('data-seen')).toBe('before the read');
+    for (const uid of uids)
+      expect(await page.getByLabel(new RegExp(`^Include Sub-account ${uid} \\(rebal_\\d\\) · spot$`)).isChecked()).toBe(true);
+
+    await submit.click();
     await page.getByTestId('submitted').waitFor();
     expect(await page.getByTestId('batch-state').first().textContent()).toMatch(/^Waiting for approval/);
     // Nothing moved before the signature.

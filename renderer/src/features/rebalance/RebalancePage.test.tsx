@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { BatchView, RebalancePlan } from '../../../../shared/rebalance.ts';
 import { fakeDesk } from '../../testkit/fakeDesk.ts';
-import { baseAnswers } from '../../testkit/fixtures.ts';
+import { baseAnswers, intent } from '../../testkit/fixtures.ts';
 import { refusal } from '../../testkit/refusal.ts';
 import { renderWithDesk } from '../../testkit/renderPage.tsx';
 import RebalancePage from './RebalancePage.tsx';
@@ -151,6 +151,39 @@ describe('Rebalance page', () => {
       'Main account · spot takes the remainder: it ends with 675846.797047 USDT.',
     );
     expect(within(within(plan).getByTestId('plan-accounts')).getAllByRole('row')[1]!.textContent).toContain('takes the remainder');
+  });
+
+  it('keeps the targets, the plan and its button when the balances are read again under it', async () => {
+    const fake = fakeDesk({
+      ...baseAnswers(),
+      rebalanceScope: SCOPE,
+      rebalanceBatches: [],
+      rebalanceTemplates: [],
+      rebalancePlan: PLAN,
+      rebalanceDraft: { ticket: 't1', title: 'Rebalance USDT', ref: 'r1' },
+    });
+    renderWithDesk(fake, <RebalancePage />, { at: '/rebalance' });
+    await userEvent.click(await screen.findByRole('button', { name: 'Read balances' }));
+    const scope = await screen.findByTestId('scope');
+    await userEvent.click(within(scope).getByLabelText(/^Include Main account · spot$/));
+    await userEvent.click(within(scope).getByLabelText(/^Include Sub-account 101 \(desk a\) · spot$/));
+    await userEvent.clear(screen.getByLabelText('Target amount of Sub-account 101 · spot'));
+    await userEvent.type(screen.getByLabelText('Target amount of Sub-account 101 · spot'), '140');
+    await userEvent.click(screen.getByRole('button', { name: 'Plan' }));
+    const submit = await screen.findByRole('button', { name: 'Submit for approval' });
+    // Money moved somewhere (another operator's transfer): the scope is read again, with new figures.
+    const reads = fake.calls.rebalanceScope?.length ?? 0;
+    fake.answers.rebalanceScope = { ...SCOPE, accounts: SCOPE.accounts.map((x) => (x.account === a ? { ...x, balance: '90' } : x)) };
+    fake.emit('intent', intent({ state: 'done', kind: 'main_sub_transfer' }));
+    await waitFor(() => expect(fake.calls.rebalanceScope?.length).toBe(reads + 1));
+    await waitFor(() => expect(within(scope).getAllByRole('row')[2]!.textContent).toContain('90'));
+    // The same button, the choices as they were, the typed figure kept.
+    expect(screen.getByRole('button', { name: 'Submit for approval' })).toBe(submit);
+    expect(within(scope).getByLabelText<HTMLInputElement>(/^Include Main account · spot$/).checked).toBe(true);
+    expect(within(scope).getByLabelText<HTMLInputElement>(/^Include Sub-account 101 \(desk a\) · spot$/).checked).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Target amount of Sub-account 101 · spot').value).toBe('140');
+    await userEvent.click(submit);
+    await screen.findByTestId('submitted');
   });
 
   it('lets any one account take the remainder, and says so when two are set to', async () => {

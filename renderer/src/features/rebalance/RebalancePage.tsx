@@ -7,7 +7,7 @@ import { Field } from '../../components/Field.tsx';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { BatchPanel } from './BatchPanel.tsx';
 import { PlanView } from './PlanView.tsx';
-import { accountName, applyTemplate, keyOf, rowsOf, type Row } from './targets.ts';
+import { accountName, applyTemplate, keyOf, mergeScope, rowsOf, type Row } from './targets.ts';
 import { renamedOf, requestOf, TARGETS_DEFAULTS, targetsFormSchema, type Action, type TargetsValues } from './targetsForm.ts';
 
 // Rebalance (docs/rebalance.md): choose a currency and the accounts in scope, set targets (or a preset, or a
@@ -56,21 +56,42 @@ export default function RebalancePage() {
       ),
     [],
   );
-  const { register, control, handleSubmit, watch, getValues, onField, putOnField, formState } = useDeskForm(schema, {
+  const { register, control, handleSubmit, watch, getValues, setValue, onField, putOnField, formState } = useDeskForm(schema, {
     defaultValues: TARGETS_DEFAULTS,
     renamed: renamedOf,
   });
   const errors = formState.errors;
   const { replace } = useFieldArray({ control, name: 'rows' });
+  /** Set while a new read's figures are written into the rows: those are not the operator's change. */
+  const figuresOnly = useRef(false);
   const rows = watch('rows');
 
+  // The scope is read again whenever money moves or the window comes back into focus: the figures follow,
+  // what the operator chose stays, and the rows (and the plan under them) are not made again, so neither a
+  // click nor focus is lost under a read they did not ask for.
   useEffect(() => {
-    if (scope.data) replace(rowsOf(scope.data.accounts));
-  }, [scope.data, replace]);
-  // A plan is for the targets it was made from: any change to them sets it aside.
+    if (!scope.data) return;
+    const current = getValues('rows');
+    const merged = mergeScope(current, rowsOf(scope.data.accounts));
+    const same = merged.length === current.length && merged.every((r, i) => keyOf(r.account) === keyOf(current[i]!.account));
+    if (!same) return replace(merged);
+    figuresOnly.current = true;
+    try {
+      merged.forEach((r, i) => {
+        const was = current[i]!;
+        for (const f of ['name', 'balance', 'reachable', 'why', 'included'] as const)
+          if (r[f] !== was[f]) setValue(`rows.${i}.${f}`, r[f], { shouldDirty: false });
+      });
+    } finally {
+      figuresOnly.current = false;
+    }
+    // An account that can no longer be moved left the scope: the plan that moved it is set aside.
+    if (merged.some((r, i) => r.included !== current[i]!.included)) setPlan(null);
+  }, [scope.data, replace, getValues, setValue]);
+  // A plan is for the targets it was made from: a change of them sets it aside (new figures alone do not).
   useEffect(() => {
     const sub = watch((_, { name }) => {
-      if (name?.startsWith('rows')) setPlan(null);
+      if (name?.startsWith('rows') && !figuresOnly.current) setPlan(null);
     });
     return () => sub.unsubscribe();
   }, [watch]);

@@ -45,6 +45,20 @@ export function rowsOf(scope: readonly ScopeAccount[]): Row[] {
   }));
 }
 
+/**
+ * The rows after the balances were read again: each account keeps what the operator chose for it (in
+ * scope, its target and figures) and takes the new figures; an account no longer reachable leaves the scope.
+ */
+export function mergeScope(current: readonly Row[], fresh: readonly Row[]): Row[] {
+  const kept = new Map(current.map((r) => [keyOf(r.account), r]));
+  return fresh.map((f) => {
+    const was = kept.get(keyOf(f.account));
+    return was
+      ? { ...was, name: f.name, balance: f.balance, reachable: f.reachable, why: f.why, included: was.included && f.reachable }
+      : f;
+  });
+}
+
 export function targetOf(r: Row): Target {
   if (r.type === 'amount') return { type: 'amount', amount: r.amount.trim() };
   if (r.type === 'share') return { type: 'share', share: r.share.trim() };
