@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Verdict, WriteFacts } from './policy.ts';
+import { Decision, Verdict, WriteFacts } from './policy.ts';
 import { WriteKind, WriteRequest } from './writes.ts';
 
 // A batch of writes approved once: payouts from a file, or the transfers of a rebalance plan. The
@@ -77,5 +77,7 @@ export const BatchStatus = z.object({
   payload: BatchPayload,
   approved_by: z.array(z.string()),
   needed: z.number().int(),
+  /** What decided it, as recorded then (null: decided before decisions were recorded); absent while it waits. */
+  decided: Decision.nullable().optional(),
 });
 export type BatchStatus = z.infer<typeof BatchStatus>;

@@ -122,6 +122,8 @@ export const RequestStatus = z.object({
   approved_by: z.array(z.string()),
   needed: z.number().int(),
   rejected: z.object({ by: z.string(), reason: z.string() }).nullable(),
+  /** What decided it, as recorded then (null: decided before decisions were recorded); absent while it waits. */
+  decided: Decision.nullable().optional(),
   intent: IntentView.nullable(),
 });
 export type RequestStatus = z.infer<typeof RequestStatus>;

@@ -71,6 +71,8 @@ describe('a decided item is shown under the policy that decided it', () => {
       const sent = s.items.find((i) => i.ref === ref)!;
       const atDefault = { profile: expect.any(String), policy: null, version: 0, rule: 'confirm-every-write', quorum: 1 };
       expect(sent).toMatchObject({ state: 'sent', needed: 1, approved_by: ['Alice'], decided: atDefault });
+      // Its status, as the page that drafted it follows it, reads the same decision, not the policy now.
+      expect(await ok(core.invoke('requestStatus', { ref }))).toMatchObject({ needed: 1, approved_by: ['Alice'], decided: atDefault });
       expect(s.items.find((i) => i.what === 'add_operator')).toMatchObject({ state: 'in_force', needed: 1, decided: atDefault });
       // The policy itself was decided by the one it replaced.
       const change = s.items.find((i) => i.what === 'policy')!;

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { BatchPayload, type BatchKind, type BatchRow, type BatchStatus } from '../../../shared/api/batch.ts';
 import type { ApprovalItem, ApprovalsState, RequestStatus, TeamVerifyAnswer } from '../../../shared/ipc.ts';
+import type { Decision } from '../../../shared/api/policy.ts';
 import type { OperatorSignature } from '../journal/records.ts';
 import { activeAt, DEFAULT_COOLING_OFF_MS, roleAhead, roleAt, type Proposal, type RequestPayload } from '../governance/state.ts';
 import type { DomainGovernance } from './domains.ts';
@@ -77,8 +78,6 @@ export class ApprovalQueue {
 
   private item(approvals: Approvals, p: Proposal, now: number, operators: ReadonlyMap<string, { name: string }>): ApprovalItem {
     const expiry = approvals.expiry(p);
-    // Decided: read as it was decided, never under the policy in force now; an expired one as at its expiry.
-    const decidedAt = p.rejected ? p.rejected.at : expiry.expired ? expiry.at! : p.approved_at;
     const names = (ids: string[]): string[] =>
       ids.map((id) =>
         id === p.drafted_by.operator ? p.drafted_by.name : (p.signoffs.find((x) => x.signed.operator === id)?.signed.name ?? id),
@@ -102,7 +101,7 @@ export class ApprovalQueue {
             : p.effective_at! > now
               ? 'cooling_off'
               : 'in_force';
-    const q = approvals.quorum(p, state === 'waiting' ? now : (decidedAt ?? now));
+    const j = judged(approvals, p, state === 'waiting', now);
     return {
       ref: p.ref,
       what: p.what,
@@ -112,14 +111,14 @@ export class ApprovalQueue {
       summary: batch ? batchSummary(batch) : summarize(p, req, (id) => operators.get(id)?.name ?? id),
       drafted_by: p.drafted_by.name,
       drafted_at: p.drafted_at,
-      approved_by: names(q.approvers),
+      approved_by: names(j.approvers),
       // A blocked request can only be rejected; its verdict says which rule blocks it.
-      needed: state !== 'waiting' && p.decided?.quorum != null ? p.decided.quorum : Number.isFinite(q.needed) ? q.needed : 0,
+      needed: j.needed,
       state,
       expires_at: p.approved_at === null ? expiry.at : null,
       effective_at: p.effective_at,
       rejected: p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null,
-      ...(state === 'waiting' ? {} : { decided: expiry.expired ? approvals.judgedAt(p, expiry.at!) : p.decided }),
+      ...(j.decided !== undefined ? { decided: j.decided } : {}),
       ...deskNames(approvals, p),
     };
   }
@@ -129,8 +128,8 @@ export class ApprovalQueue {
     const { approvals, session } = this.opts.domains.forActive();
     const p = (await approvals.load()).proposals.get(ref);
     if (!p || p.what !== 'batch' || p.profile !== session.id) return null;
-    const q = approvals.quorum(p);
     const waiting = p.approved_at === null || (!p.dispatched && !approvals.stillApproved(p));
+    const j = judged(approvals, p, waiting && !p.rejected && !approvals.expiry(p).expired, this.now());
     const state = p.rejected
       ? 'rejected'
       : approvals.expiry(p).expired
@@ -144,8 +143,9 @@ export class ApprovalQueue {
       ref,
       state,
       payload: BatchPayload.parse(JSON.parse(p.payload)),
-      approved_by: this.approverNames(p, q.approvers),
-      needed: Number.isFinite(q.needed) ? q.needed : 0,
+      approved_by: this.approverNames(p, j.approvers),
+      needed: j.needed,
+      ...(j.decided !== undefined ? { decided: j.decided } : {}),
     };
   }
 
@@ -202,21 +202,41 @@ export class ApprovalQueue {
       const toSign = approvals.pendingTickets().some((t) => t.ref === ref && t.action === 'draft');
       return { ref, state: toSign ? 'to_sign' : 'gone', approved_by: [], needed: 0, rejected: null, expires_at: null, intent };
     }
-    const q = approvals.quorum(p);
     const waiting = p.approved_at === null || (!p.dispatched && !approvals.stillApproved(p));
     const rejected = p.rejected ? { by: p.rejected.signed.name, reason: p.rejected.reason } : null;
     const expiry = approvals.expiry(p);
     const state = rejected ? 'rejected' : expiry.expired ? 'expired' : waiting ? 'waiting' : p.dispatched ? 'sent' : 'approved';
+    const j = judged(approvals, p, state === 'waiting', this.now());
     return {
       ref,
       state,
-      approved_by: this.approverNames(p, q.approvers),
-      needed: Number.isFinite(q.needed) ? q.needed : 0,
+      approved_by: this.approverNames(p, j.approvers),
+      needed: j.needed,
+      ...(j.decided !== undefined ? { decided: j.decided } : {}),
       rejected,
       expires_at: p.approved_at === null ? expiry.at : null,
       intent,
     };
   }
+}
+
+/**
+ * What a proposal needs and whose approvals count: while it waits, under the policy in force now; once decided
+ * (approved, sent, rejected, expired), as it was decided, with the decision recorded then. A later policy
+ * never relabels it: the Approvals page, a request's and a batch's status all read it here.
+ */
+function judged(
+  approvals: Approvals,
+  p: Proposal,
+  waiting: boolean,
+  now: number,
+): { needed: number; approvers: string[]; decided?: Decision | null } {
+  const expiry = approvals.expiry(p);
+  const decidedAt = p.rejected ? p.rejected.at : expiry.expired ? expiry.at! : p.approved_at;
+  const q = approvals.quorum(p, waiting ? now : (decidedAt ?? now));
+  const needed = !waiting && p.decided?.quorum != null ? p.decided.quorum : Number.isFinite(q.needed) ? q.needed : 0;
+  if (waiting) return { needed, approvers: q.approvers };
+  return { needed, approvers: q.approvers, decided: expiry.expired ? approvals.judgedAt(p, expiry.at!) : p.decided };
 }
 
 /** On a team store, the desk each signature of `p` was made at (the drafter's, then each approver's). */

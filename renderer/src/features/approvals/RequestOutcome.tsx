@@ -8,6 +8,7 @@ import { outcomeWords } from '../activity/index.ts';
 import { dateTime, timeOfDay } from '../../components/localTime.ts';
 import { useNow } from '../../components/useNow.ts';
 import { doubtWords } from '../../../../shared/doubtWords.ts';
+import { DecidedBy } from './DecidedBy.tsx';
 
 type Step = 'signed' | 'approved' | 'sent' | 'answered' | 'final';
 const STEPS: { step: Step; name: string }[] = [
@@ -154,6 +155,11 @@ export function RequestOutcome({ requestRef, title, onAgain }: { requestRef: str
       <p role="status" className={`outcome outcome-${o.tone}`} data-testid="awaiting-signature">
         {o.words}
       </p>
+      {q.data.decided !== undefined && (
+        <p className="small muted">
+          Decided by <DecidedBy decided={q.data.decided} />
+        </p>
+      )}
       {q.data.intent && <RecordLink intent={q.data.intent} />}
       {o.ended && onAgain && (
         <div className="actions">
