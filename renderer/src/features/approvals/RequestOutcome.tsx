@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { INTENT_STATUS_KIND, statusEntry } from '../../../../shared/api/statusWords.ts';
 import type { IntentView, RequestStatus } from '../../../../shared/ipc.ts';
@@ -139,12 +140,25 @@ export function RequestOutcome({ requestRef, title, onAgain }: { requestRef: str
   const q = useDeskQuery('requestStatus', { ref: requestRef });
   // The time left of a write in doubt counts down (docs/failure-modes.md §In doubt).
   const now = useNow(1000);
+  // It takes the place of the button that sent the request for signing: focus comes here, not to the page body.
+  const box = useRef<HTMLDivElement>(null);
+  const shown = !!q.data;
+  useEffect(() => {
+    if (shown && (document.activeElement === null || document.activeElement === document.body)) box.current?.focus();
+  }, [shown]);
   if (q.isError) return <ErrorPanel error={q.error} onRetry={() => void q.refetch()} />;
   if (!q.data) return <p className="muted">Reading where the request stands…</p>;
   const o = outcomeOf(q.data, title, now);
   const reachedAt = o.reached ? STEPS.findIndex((s) => s.step === o.reached) : -1;
   return (
-    <div className="request-outcome" data-testid="request-outcome" data-state={q.data.intent?.state ?? q.data.state} data-ended={o.ended}>
+    <div
+      ref={box}
+      tabIndex={-1}
+      className="request-outcome"
+      data-testid="request-outcome"
+      data-state={q.data.intent?.state ?? q.data.state}
+      data-ended={o.ended}
+    >
       <ol className="steps" aria-label="Progress">
         {STEPS.map((s, i) => (
           <li key={s.step} className={i <= reachedAt ? 'step-done' : 'step-todo'} aria-current={i === reachedAt ? 'step' : undefined}>
