@@ -82,6 +82,8 @@ describe('a decided item is shown under the policy that decided it', () => {
       const words = 'decided by confirm-every-write · quorum 1 · the default policy';
       const page = await ok<AuditPage>(core.invoke('journalEntries', { intent: ref, limit: 100 }));
       expect(page.items.find((e) => e.journal === 'governance' && e.type === 'proposal')?.summary).toContain(words);
+      // And the write's own record in the desk's journal, where it was sent from.
+      expect(page.items.find((e) => e.journal !== 'governance' && e.type === 'intent')?.summary).toContain(words);
       const csv = await ok<{ text: string }>(core.invoke('journalExport', { format: 'csv', intent: ref }));
       expect(csv.text).toContain(words);
       // The signed bundle holds the records as written: the decision is in the line, under its signature.

@@ -81,6 +81,7 @@ async function resend(t: LeaseTick, l: SendLease, why: string): Promise<void> {
     .writes!.dispatchApproved(row.ref, row.kind as never, row.body, sigs, [...new Set(sigs.map((x) => x.name))].join(', '), {
       note: row.note ? `${row.note} (${why})` : why,
       ...(row.signer ? { signer: row.signer } : {}),
+      ...(p.decided ? { decided: p.decided } : {}),
     })
     .catch((e: unknown) => t.log(`[approvals] ${row.ref}: ${(e as Error).message}`));
 }

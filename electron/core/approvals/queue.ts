@@ -179,7 +179,9 @@ export class ApprovalQueue {
   }
 
   /** An approved batch's rows and the signatures its rows are journaled with (null while it is not approved). */
-  async approvedBatch(ref: string): Promise<{ rows: BatchRow[]; signatures: OperatorSignature[]; by: string; approved_at: number } | null> {
+  async approvedBatch(
+    ref: string,
+  ): Promise<{ rows: BatchRow[]; signatures: OperatorSignature[]; by: string; approved_at: number; decided?: Decision } | null> {
     const { approvals, session } = this.opts.domains.forActive();
     const p = (await approvals.load()).proposals.get(ref);
     if (!p || p.what !== 'batch' || p.profile !== session.id || p.approved_at === null || p.rejected) return null;
@@ -189,6 +191,7 @@ export class ApprovalQueue {
       signatures: sigs,
       by: [...new Set(sigs.map((x) => x.name))].join(', '),
       approved_at: p.approved_at,
+      ...(p.decided ? { decided: p.decided } : {}),
     };
   }
 

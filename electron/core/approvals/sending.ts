@@ -199,6 +199,7 @@ export class Sending {
         .dispatchApproved(row.ref, row.kind as never, row.body, sigs, by, {
           ...(p.what === 'batch' && row.note ? { note: row.note } : {}),
           ...(row.signer ? { signer: row.signer } : {}),
+          ...(p.decided ? { decided: p.decided } : {}),
           approved_at: p.approved_at!,
         })
         .catch((e: unknown) => this.opts.log(`[approvals] ${row.ref}: ${(e as Error).message}`));

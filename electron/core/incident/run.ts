@@ -41,6 +41,7 @@ export class IncidentRunner {
       const v = await sender.dispatchApproved(row.ref, row.kind, row.body, approved.signatures, approved.by, {
         ...(row.note ? { note: row.note } : {}),
         ...(row.signer ? { signer: row.signer } : {}),
+        ...(approved.decided ? { decided: approved.decided } : {}),
         approved_at: approved.approved_at,
       });
       this.opts.onProgress?.();

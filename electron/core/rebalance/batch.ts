@@ -10,6 +10,7 @@ import { accountKey, type AccountRef } from './route.ts';
 import type { ReportRow } from './report.ts';
 import { fromUnits, toUnits } from './units.ts';
 import { intentOutcome } from '../journal/intentOutcome.ts';
+import type { Decision } from '../../../shared/api/policy.ts';
 
 // A rebalance plan runs as one batch approved once in the confirmation window (shared/api/batch.ts): its
 // rows are the plan's requests, each with the exact body the operators signed. The runner sends each row
@@ -36,6 +37,8 @@ export interface Approved {
   by: string;
   /** When governance approved the batch: the executor looks up before the first send of a row approved before this run. */
   approved_at: number;
+  /** What decided the batch's approval: journaled with every row, so each leg's record says so. */
+  decided?: Decision;
 }
 
 /** The executor's two doors for approved batch rows. */
@@ -188,7 +191,10 @@ export class BatchRun {
 
   private skip(l: Leg, reason: string): void {
     const { approved } = this.opts;
-    this.opts.sender.skipApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, reason, extraOf(l.row));
+    this.opts.sender.skipApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, reason, {
+      ...extraOf(l.row),
+      ...(approved.decided ? { decided: approved.decided } : {}),
+    });
   }
 
   private async runTransfer(legs: Leg[]): Promise<void> {
@@ -207,6 +213,7 @@ export class BatchRun {
       // Idempotent: a row the journal holds is only driven to its end.
       v = await sender.dispatchApproved(l.row.ref, l.row.kind, l.row.body, approved.signatures, approved.by, {
         ...extraOf(l.row),
+        ...(approved.decided ? { decided: approved.decided } : {}),
         approved_at: approved.approved_at,
       });
       if (UNSETTLED.has(v.state)) {

@@ -147,6 +147,7 @@ export class WriteExecutor {
         signatures,
         ...(extra.note ? { note: extra.note } : {}),
         ...(extra.signer ? { signer: extra.signer } : {}),
+        ...(extra.decided ? { decided: extra.decided } : {}),
       });
     }
   }

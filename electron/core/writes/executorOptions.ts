@@ -1,5 +1,6 @@
 import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
+import type { Decision } from '../../../shared/api/policy.ts';
 import type { RecordType } from '../journal/records.ts';
 import type { WriteClient } from './lookups.ts';
 
@@ -51,6 +52,8 @@ export interface WriteEvent {
 export interface IntentExtra {
   note?: string;
   signer?: string;
+  /** What decided its approval (rule, quorum, policy), journaled with it: the write's own record says so. */
+  decided?: Decision;
   /**
    * When governance approved it (its quorum record's time). Not journaled: it decides whether the first send
    * needs a lookup. Absent, the approval counts as older than this run, so the lookup is never skipped.
