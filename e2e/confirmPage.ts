@@ -1,5 +1,6 @@
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
 
 // The confirmation page as operators use it, shared by the e2e tests that move money: the main window
 // and the confirmation page side by side, the first operator made there, and a ticket signed there.
@@ -22,6 +23,41 @@ export async function openWindows(
   await confirm.goto(urls.confirm);
   await page.goto(urls.host);
   return { page, confirm };
+}
+
+/** A desk under test, a browser, the main window and the confirmation page, and the first operator made there. */
+export interface OperatorDesk {
+  desk: DeskUnderTest;
+  browser: Browser;
+  page: Page;
+  confirm: Page;
+  /** Closes the browser and stops the desk (and its Sandbox). */
+  stop(): Promise<void>;
+}
+
+/** Starts a desk (cooling-off 0 unless `deskOpts` says), opens both windows at 1280×900 and makes `operator` there. */
+export async function openOperatorDesk(
+  operator: { name: string; passphrase: string },
+  deskOpts: Parameters<typeof startDesk>[0] = {},
+): Promise<OperatorDesk> {
+  const desk = await startDesk({ coolingOffMs: 0, ...deskOpts });
+  const browser = await launchBrowser();
+  const { page, confirm } = await openWindows(
+    browser,
+    { host: desk.host.url, confirm: desk.confirm.url },
+    { viewport: { width: 1280, height: 900 } },
+  );
+  await createFirstOperator(confirm, operator.name, operator.passphrase);
+  return {
+    desk,
+    browser,
+    page,
+    confirm,
+    stop: async () => {
+      await browser.close();
+      await desk.stop();
+    },
+  };
 }
 
 /** Makes the desk's first operator in the confirmation page, as the page offers while there is none. */

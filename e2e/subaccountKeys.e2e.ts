@@ -1,7 +1,7 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
-import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
+import { openOperatorDesk, signTicket, waitingTicket, type OperatorDesk } from './confirmPage.ts';
+import type { DeskUnderTest } from './harness.ts';
 import { sandboxGet } from './sandboxApi.ts';
 
 // A new sub-account, its first key, and disabling that key, as an operator clicks them on the
@@ -12,8 +12,8 @@ type Sub = { login_name: string; user_id: number; remark?: string };
 type Key = { key: string; name?: string | null };
 
 describe('Sub-account creation and its keys, from the desk', () => {
+  let opened: OperatorDesk | undefined;
   let desk: DeskUnderTest;
-  let browser: Browser;
   let page: Page;
   let confirm: Page;
   let uid = '';
@@ -21,19 +21,10 @@ describe('Sub-account creation and its keys, from the desk', () => {
   const keysAt = (id: string) => get<Key[]>(`/sub_accounts/${id}/keys`);
 
   beforeAll(async () => {
-    desk = await startDesk({ coolingOffMs: 0 });
-    browser = await launchBrowser();
-    ({ page, confirm } = await openWindows(
-      browser,
-      { host: desk.host.url, confirm: desk.confirm.url },
-      { viewport: { width: 1280, height: 900 } },
-    ));
-    await createFirstOperator(confirm, 'Alice', PASS);
+    opened = await openOperatorDesk({ name: 'Alice', passphrase: PASS });
+    ({ desk, page, confirm } = opened);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await desk?.stop();
-  });
+  afterAll(() => opened?.stop());
 
   it('creates a sub-account and its first key: both listed by the Sandbox', async () => {
     await page.getByRole('link', { name: 'Sub-accounts' }).click();

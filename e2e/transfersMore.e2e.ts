@@ -1,8 +1,8 @@
 import Decimal from 'decimal.js';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
-import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
+import { openOperatorDesk, signTicket, waitingTicket, type OperatorDesk } from './confirmPage.ts';
+import type { DeskUnderTest } from './harness.ts';
 import { sandboxAdmin, sandboxGet } from './sandboxApi.ts';
 
 // Money leaving by the Withdrawals page's other doors, as an operator types it: a UID transfer to
@@ -14,8 +14,8 @@ type Push = { id: number; receive_uid: number; currency: string; amount: string;
 type Withdrawal = { withdraw_order_id: string; address: string; memo: string; amount: string; chain: string };
 
 describe('UID transfer and a withdrawal with a memo, from the desk', () => {
+  let opened: OperatorDesk | undefined;
   let desk: DeskUnderTest;
-  let browser: Browser;
   let page: Page;
   let confirm: Page;
   const get = <T>(path: string, query = '') => sandboxGet<T>(desk.sandbox.credentialsPath, path, query);
@@ -42,19 +42,10 @@ describe('UID transfer and a withdrawal with a memo, from the desk', () => {
   }
 
   beforeAll(async () => {
-    desk = await startDesk({ coolingOffMs: 0 });
-    browser = await launchBrowser();
-    ({ page, confirm } = await openWindows(
-      browser,
-      { host: desk.host.url, confirm: desk.confirm.url },
-      { viewport: { width: 1280, height: 900 } },
-    ));
-    await createFirstOperator(confirm, 'Alice', PASS);
+    opened = await openOperatorDesk({ name: 'Alice', passphrase: PASS });
+    ({ desk, page, confirm } = opened);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await desk?.stop();
-  });
+  afterAll(() => opened?.stop());
 
   it('a withdrawal on a chain that needs a memo: the typed memo reaches the Sandbox record', async () => {
     const address = 'UQBvW8Z5huBkMJYdnfAEM5JqTNkuWX3diqYENkWsIL0XggGG';

@@ -1,7 +1,6 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFirstOperator, openWindows, signTicket, waitingTicket } from './confirmPage.ts';
-import { launchBrowser, startDesk, type DeskUnderTest } from './harness.ts';
+import { openOperatorDesk, signTicket, waitingTicket, type OperatorDesk } from './confirmPage.ts';
 
 // The Withdrawals page as an operator uses it right after sending: the withdrawal is on the page at
 // once, marked as not yet confirmed by the exchange, before the exchange's list is read again (the
@@ -11,25 +10,15 @@ const PASS = 'alice passphrase 1';
 const ADDRESS = 'TJRabPrwbZy45sbavfcjinPJC18kjpRTv8';
 
 describe('Withdrawals right after a send', () => {
-  let desk: DeskUnderTest;
-  let browser: Browser;
+  let opened: OperatorDesk | undefined;
   let page: Page;
   let confirm: Page;
 
   beforeAll(async () => {
-    desk = await startDesk({ coolingOffMs: 0, history: { syncEveryMs: 3_600_000 } });
-    browser = await launchBrowser();
-    ({ page, confirm } = await openWindows(
-      browser,
-      { host: desk.host.url, confirm: desk.confirm.url },
-      { viewport: { width: 1280, height: 900 } },
-    ));
-    await createFirstOperator(confirm, 'Alice', PASS);
+    opened = await openOperatorDesk({ name: 'Alice', passphrase: PASS }, { history: { syncEveryMs: 3_600_000 } });
+    ({ page, confirm } = opened);
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await desk?.stop();
-  });
+  afterAll(() => opened?.stop());
 
   it('a sent withdrawal is shown at once as not yet confirmed by the exchange, then in the list', async () => {
     await page.getByRole('link', { name: 'Withdrawals' }).click();
