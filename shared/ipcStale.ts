@@ -135,15 +135,7 @@ export const STALE_ON_EVENT: Record<EventName, readonly QueryChannel[]> = {
   vault: PROFILE_SCOPED,
   // The payload is the intent itself, written into every cached intentsList; balances move only when money
   // did. A withdrawal the exchange holds may have left the statuses a freeze offers to cancel.
-  intent: [
-    'withdrawalsSentUnlisted',
-    'withdrawalsCancellable',
-    'batchStatus',
-    'requestStatus',
-    'payoutsProgress',
-    'payoutsBatches',
-    ...AUDIT_READS,
-  ],
+  intent: ['withdrawalsCancellable', 'batchStatus', 'requestStatus', 'payoutsProgress', 'payoutsBatches', ...AUDIT_READS],
   // A damaged journal found, or archived for a new one: the last verification spoke of another file.
   // An archived journal is a new file: a new id, so a new audit key.
   journal: ['journalStatus', 'intentsList', ...AUDIT_READS, 'journalVerify', 'journalAuditKeys'],
@@ -193,6 +185,8 @@ export function readsOfIntentKind(kind: IntentView['kind']): readonly QueryChann
   if (kind.startsWith('spot_')) return SPOT_READS;
   if (kind === 'small_balance_convert') return DUST_WRITE_READS;
   if (kind.startsWith('sub_account_')) return SUB_ACCOUNT_READS;
+  // A withdrawal sent, answered or in doubt: the Withdrawals page's "not yet listed" panel.
+  if (kind === 'withdrawal') return ['withdrawalsSentUnlisted'];
   return [];
 }
 

@@ -27,6 +27,7 @@ function AllReads() {
     depositsList: useDeskQuery('depositsList', {}),
     transfersList: useDeskQuery('transfersList', {}),
     uidTransfersList: useDeskQuery('uidTransfersList', {}),
+    withdrawalsSentUnlisted: useDeskQuery('withdrawalsSentUnlisted', {}),
     withdrawalDetail: useDeskQuery('withdrawalDetail', { id: 'w1' }),
     historyStatus: useDeskQuery('historyStatus', {}),
     unsentList: useDeskQuery('unsentList', {}),
@@ -121,6 +122,7 @@ const HISTORY_ONCE = {
   depositsList: 1,
   transfersList: 1,
   uidTransfersList: 1,
+  withdrawalsSentUnlisted: 1,
   withdrawalDetail: 1,
   historyStatus: 1,
   unsentList: 1,
@@ -132,9 +134,10 @@ describe('targeted refresh: each event and write refetches only what it makes st
     expect(Object.values(counts())).toEqual(QUERY_CHANNELS.map(() => 1));
   });
 
-  it('writes an intent event straight into the list and refetches only the cancellable withdrawals and the journal entries', async () => {
+  it('writes an intent event straight into the list and refetches only the cancellable withdrawals, the sent-not-listed ones and the journal entries', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'in_flight' })))).toEqual({
+      withdrawalsSentUnlisted: 1,
       withdrawalsCancellable: 1,
       batchStatus: 1,
       requestStatus: 1,
@@ -144,6 +147,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
     });
     expect(screen.getByTestId('intents').textContent).toBe('w-9:in_flight');
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'unconfirmed' })))).toEqual({
+      withdrawalsSentUnlisted: 1,
       withdrawalsCancellable: 1,
       batchStatus: 1,
       requestStatus: 1,
@@ -180,6 +184,7 @@ describe('targeted refresh: each event and write refetches only what it makes st
   it('refetches every balance figure, and only those, when an intent says money moved', async () => {
     const { fake, counts, after } = await setUp();
     expect(await after(counts(), () => fake.emit('intent', intent({ id: 'w-9', state: 'accepted' })))).toEqual({
+      withdrawalsSentUnlisted: 1,
       totalBalance: 1,
       balancesMain: 1,
       balancesMatrix: 1,

@@ -107,6 +107,7 @@ export function baseAnswers(): FakeAnswers {
     depositsList: EMPTY_PAGE,
     transfersList: EMPTY_PAGE,
     uidTransfersList: EMPTY_PAGE,
+    withdrawalsSentUnlisted: { items: [] },
     withdrawalDetail: { record: null, timeline: [], intent: null, cancellable: false } as never,
     historyStatus: {
       synced_to: null,
