@@ -145,6 +145,17 @@ export class DeadlinePassedError extends Error {
   }
 }
 
+/**
+ * A write the desk held back as it left the queue (a freeze signed while it waited for its rate window):
+ * it never left, so the exchange cannot hold it, and it waits for what held it to be lifted.
+ */
+export class HeldBackError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'HeldBackError';
+  }
+}
+
 /** What journal verification found wrong (journal/verify.ts reports it; a damaged profile's writes stop on it). */
 export interface JournalDamage {
   /** What is wrong, in words an operator can act on. */

@@ -6,7 +6,7 @@ import type { UnreadRecord } from '../../../shared/unread.ts';
 
 export type { UnreadRecord } from '../../../shared/unread.ts';
 import { epochMsFromAnyUnit, ServerClock } from './clock.ts';
-import { AnswerShapeError, DeadlinePassedError, ExchangeError, NetworkError } from '../errors.ts';
+import { AnswerShapeError, DeadlinePassedError, ExchangeError, HeldBackError, NetworkError } from '../errors.ts';
 import { backoffMs, isRetryableRead } from './retry.ts';
 import { Scheduler, type Feedback, type Priority } from './scheduler.ts';
 import { encodeQuery, sign, type QueryPairs } from './sign.ts';
@@ -39,6 +39,11 @@ export interface ApiRequest {
    * one still queued when it passes never leaves (DeadlinePassedError), so no attempt outlives its record.
    */
   deadline?: number;
+  /**
+   * Why a write must not leave now (a freeze signed while it waited for its rate window), asked as it
+   * leaves the queue: a reason stops it there (HeldBackError), before anything is sent.
+   */
+  heldBy?: () => string | null;
 }
 
 export interface ApiClientOptions {
@@ -290,6 +295,8 @@ export class ApiClient {
     const ownTimeoutMs = this.opts.timeoutMs ?? 15_000;
     const left = req.deadline === undefined ? Infinity : req.deadline - this.timer.now();
     if (left <= 0) throw new DeadlinePassedError(`${where} was not sent: its deadline passed while it waited in the queue`);
+    const held = req.heldBy?.() ?? null;
+    if (held !== null) throw new HeldBackError(`${where} was not sent: ${held}`);
     const timeoutMs = Math.min(ownTimeoutMs, left);
     const abort = new AbortController();
     let timedOut = false;

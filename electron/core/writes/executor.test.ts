@@ -320,6 +320,41 @@ describe('exactly-once writes against a faulty exchange', () => {
     expect(() => executor.approve(v.id, 'a')).toThrow(/cancelled/);
   });
 
+  it('holds a write that waits for its rate window when a freeze is signed meanwhile, and sends it after', async () => {
+    await setUp({});
+    // §8.2's withdrawal window (one per 3 s) counted as the desk counts it: the second waits in the queue.
+    const client = new ApiClient({ baseUrl, credentials: { key: 'k', secret: 's' }, account: 'p1', timeoutMs: TIMEOUT_MS });
+    let frozen = false;
+    const paced = new WriteExecutor({
+      journal,
+      client,
+      settleMs: SETTLE_MS,
+      lookupIntervalMs: INTERVAL_MS,
+      blocked: () => (frozen ? 'the desk is frozen (by alice)' : null),
+    });
+    const first = await paced.submit(withdrawal(0), 'alice');
+    expect(first.state).toBe('accepted');
+    const second = paced.submit(withdrawal(1), 'alice');
+    await new Promise((r) => setTimeout(r, 500));
+    // It passed every check before it queued: only the check as it leaves the queue can stop it now.
+    expect(
+      journal
+        .intents()
+        .filter((v) => v.id !== first.id)
+        .map((v) => v.state),
+    ).toEqual(['in_flight']);
+    frozen = true;
+    const held = await second;
+    expect(held).toMatchObject({ state: 'approved' });
+    expect(held.reason).toMatch(/not sent: .*the desk is frozen \(by alice\)/);
+    expect(fake.withdrawals).toHaveLength(1);
+
+    frozen = false;
+    await paced.resume();
+    expect(journal.intent(held.id)).toMatchObject({ state: 'accepted' });
+    expect(fake.withdrawals.map((w) => w.withdraw_order_id).sort()).toEqual([first.client_id, held.client_id].sort());
+  });
+
   it('sends nothing while the vault is locked, and carries on after unlock', async () => {
     await setUp({});
     const vault = DeskVault.open({ path: join(dir, 'vault.json'), scrypt: { N: 2 ** 14, r: 8, p: 1 } });

@@ -1,4 +1,5 @@
 import { WriteAnswer } from '../../../shared/api/records.ts';
+import { HeldBackError } from '../errors.ts';
 import type { IntentView } from '../journal/intents.ts';
 import type { Journal } from '../journal/journal.ts';
 import type { IntentBody, OperatorSignature } from '../journal/records.ts';
@@ -346,12 +347,16 @@ export class WriteExecutor {
     this.record({ type: 'sent', intent: v.id, attempt, deadline: new Date(deadline).toISOString() });
     let answer: Record<string, unknown> | undefined;
     try {
-      answer = await client.request({ ...wireRequest(v.kind, v.body), deadline }, WriteAnswer);
+      // The gate and `blocked` were asked before the request queued for its rate window (up to §8.2's 3 s
+      // for a withdrawal): a freeze signed meanwhile stops it as it leaves the queue.
+      const heldBy = (): string | null => this.blocked(this.view(v.id));
+      answer = await client.request({ ...wireRequest(v.kind, v.body), deadline, heldBy }, WriteAnswer);
     } catch (e) {
       const f = classifyFailure(e);
       if (f.kind === 'not_sent') {
         this.record({ type: 'retry', intent: v.id, reason: `not sent: ${f.reason}` });
-        return this.sleep();
+        // Held back: the loop returns it unsent, and resume() takes it up when what held it is lifted.
+        return e instanceof HeldBackError ? undefined : this.sleep();
       }
       if (f.kind === 'rate_limited') {
         this.record({ type: 'retry', intent: v.id, reason: `${f.reason}: nothing was applied; sending again after a pause` });

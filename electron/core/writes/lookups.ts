@@ -18,6 +18,8 @@ export interface HttpRequest {
   priority?: 'action';
   /** A write's deadline (local epoch ms): aborted at it, never sent after it (client.ts ApiRequest). */
   deadline?: number;
+  /** Why the write must not leave now, asked as it leaves the queue (client.ts ApiRequest). */
+  heldBy?: () => string | null;
 }
 
 /** The part of the core's client the writes use (electron/core/client's ApiClient fits it). */

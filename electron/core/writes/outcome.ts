@@ -1,11 +1,11 @@
-import { DeadlinePassedError, ExchangeError, LockedError, NetworkError } from '../errors.ts';
+import { DeadlinePassedError, ExchangeError, HeldBackError, LockedError, NetworkError } from '../errors.ts';
 
 /**
  * What a failed write tells the desk:
  * - refused: a 4xx with a label; the exchange decided and applied nothing.
  * - rate_limited: a 429; refused at the gate before any processing, so nothing was applied.
  * - not_sent: the desk itself stopped the request before it left (the vault is locked, its deadline passed
- *   in the queue).
+ *   in the queue, a freeze held it back as it left the queue).
  * - ambiguous: no answer, a dropped connection, a timeout, a 5xx, or anything the desk cannot read:
  *   the write may or may not have been applied, and only the exchange's records can tell.
  */
@@ -18,7 +18,7 @@ export type Failure =
 export function classifyFailure(e: unknown): Failure {
   // Signing needs the vault: a request stopped by the lock never reached the exchange.
   if (e instanceof LockedError) return { kind: 'not_sent', reason: e.message };
-  if (e instanceof DeadlinePassedError) return { kind: 'not_sent', reason: e.message };
+  if (e instanceof DeadlinePassedError || e instanceof HeldBackError) return { kind: 'not_sent', reason: e.message };
   if (e instanceof ExchangeError) {
     if (e.status === 429) return { kind: 'rate_limited', reason: `HTTP 429 ${e.label}` };
     if (e.status >= 400 && e.status < 500) return { kind: 'refused', status: e.status, label: e.label, message: e.message };
