@@ -251,6 +251,8 @@ CREATE TABLE IF NOT EXISTS ledger_entries (
   id INTEGER PRIMARY KEY, ts INTEGER NOT NULL, uid TEXT NOT NULL, account_type TEXT NOT NULL, sub_key TEXT NOT NULL,
   currency TEXT NOT NULL, delta TEXT NOT NULL, kind TEXT NOT NULL, ref TEXT NOT NULL
 );
+-- GET /spot/account_book reads one account's entries from a time on (ledger/accountBook.ts).
+CREATE INDEX IF NOT EXISTS ledger_entries_account ON ledger_entries(uid, account_type, ts);
 `;
 
 /**

@@ -2,7 +2,8 @@ import { stmt } from '../db.ts';
 import { ApiError } from '../errors.ts';
 import { FUTURES_SETTLES } from '../ledger/catalog.ts';
 import type { RouteDef } from '../server.ts';
-import { currencyName, optional } from './params.ts';
+import { accountBook, BOOK_TYPES } from '../ledger/accountBook.ts';
+import { currencyName, MAX_RANGE_SEC, optional, pageLimit, timeRange } from './params.ts';
 import { balancesByUid, crossView, futuresAccount, marginView, Prices } from './views.ts';
 
 // §4.4 the caller's own account reads the desk needs; the spec names them without shapes, so the
@@ -20,6 +21,31 @@ export function accountRoutes(): RouteDef[] {
         return rows
           .filter((r) => c === undefined || r.currency === currencyName(c))
           .map((r) => ({ currency: r.currency, available: r.available, locked: r.locked, update_id: 1 }));
+      },
+    },
+    {
+      // §4.4 names it; §8.1: page-limit, at most 1,000 a page, a range of at most 30 days (7 by default).
+      method: 'GET',
+      path: '/spot/account_book',
+      group: 'spot',
+      handler: ({ db, caller, query, nowSec }) => {
+        const c = optional(query, 'currency');
+        const type = optional(query, 'type');
+        if (type !== undefined && !Object.values(BOOK_TYPES).some((t) => t.type === type))
+          throw new ApiError(
+            'INVALID_PARAM_VALUE',
+            `type must be one of ${[...new Set(Object.values(BOOK_TYPES).map((t) => t.type))].join(', ')}`,
+          );
+        const { from, to } = timeRange(query, nowSec, MAX_RANGE_SEC);
+        const p = pageLimit(query, 100, 1000);
+        return accountBook(db, {
+          uid: caller.uid,
+          ...(c === undefined ? {} : { currency: currencyName(c) }),
+          ...(type === undefined ? {} : { type }),
+          fromMs: from * 1000,
+          toMs: to * 1000 + 999,
+          ...p,
+        });
       },
     },
     {
