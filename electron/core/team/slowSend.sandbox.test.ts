@@ -32,8 +32,8 @@ const WRITES = { requestTimeoutMs: DEADLINE_MS, settleMs: SETTLE_MS };
  * For the lease pushed into the past: a longer hold (inside a longer settle window), so that desk B's
  * lease rounds, a third of the lease apart, have several chances to claim it on a loaded machine.
  */
-const LONG_WRITES = { requestTimeoutMs: DEADLINE_MS, settleMs: 15_000 };
-const LONG_HOLD_MS = 12_000;
+const LONG_WRITES = { requestTimeoutMs: DEADLINE_MS, settleMs: 25_000 };
+const LONG_HOLD_MS = 20_000;
 const missing = postgresMissing();
 
 describe.skipIf(missing !== null)(`a team whose exchange is slower than the deadline${missing ? ` (skipped: ${missing})` : ''}`, () => {
