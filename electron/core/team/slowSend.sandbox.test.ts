@@ -18,7 +18,7 @@ import {
 
 // A team whose exchange is slower than the sending desk's deadline (docs/team.md §Send leases): the
 // Sandbox holds desk A's POST /withdrawals past A's abort and commits it later. Whether A is SIGKILLed
-// mid-send or its lease is made to expire under it (its row's expires_at pushed into the past, as a
+// mid-send or its lease is made to expire under it (its renewals kept in the past by a trigger, as a
 // writer of the team's database could), desk B takes the lease over and finds the write in doubt: it
 // looks the id up until the doubt ends, finds the held withdrawal once it lands, and sends nothing.
 
@@ -28,12 +28,9 @@ const SETTLE_MS = 6_000;
 const HOLD_MS = 6_500;
 const LEASE_MS = 4_000;
 const WRITES = { requestTimeoutMs: DEADLINE_MS, settleMs: SETTLE_MS };
-/**
- * For the lease pushed into the past: a longer hold (inside a longer settle window), so that desk B's
- * lease rounds, a third of the lease apart, have several chances to claim it on a loaded machine.
- */
-const LONG_WRITES = { requestTimeoutMs: DEADLINE_MS, settleMs: 25_000 };
-const LONG_HOLD_MS = 20_000;
+/** For the lease made to expire: a longer hold (inside a longer settle window) leaves desk B several lease rounds. */
+const LONG_WRITES = { requestTimeoutMs: DEADLINE_MS, settleMs: 15_000 };
+const LONG_HOLD_MS = 12_000;
 const missing = postgresMissing();
 
 describe.skipIf(missing !== null)(`a team whose exchange is slower than the deadline${missing ? ` (skipped: ${missing})` : ''}`, () => {
@@ -126,19 +123,23 @@ describe.skipIf(missing !== null)(`a team whose exchange is slower than the dead
     const db = new pg.Client({ connectionString: url });
     db.on('error', () => {});
     await db.connect();
-    let expiring: NodeJS.Timeout | null = null;
     try {
       const ids = await aliceAndBob(a, b);
       await twoApprovalsFor(a, ids.alice);
       const ref = await draftWithdrawal(a, ids.alice, '61.67');
       await holdNextWithdrawal(LONG_HOLD_MS);
       await bobApproves(b, ids.bob, ref);
-      // Desk A takes the lease with the hand-over and sends; once its attempt is out, the lease row is
-      // pushed into the past every 300 ms, so that desk B may claim it while A's send is held.
+      // Desk A takes the lease with the hand-over and sends; once its attempt is out, its renewals stop
+      // counting: a trigger (as a writer of the team's database could add) keeps every renewal of A's own
+      // lease in the past, so that desk B's next lease round finds it expired while A's send is held.
+      // (Pushing the row back on a timer raced A's renewals, whose period B's rounds share.)
       await expect.poll(() => faultFired(sb), { timeout: 20_000, interval: 50 }).toBe(true);
-      expiring = setInterval(() => {
-        void db.query("UPDATE send_leases SET expires_at = now() - interval '1 second' WHERE ref = $1", [ref]).catch(() => {});
-      }, 300);
+      const owner = (await db.query<{ owner: string }>('SELECT owner FROM send_leases WHERE ref = $1', [ref])).rows[0]!.owner;
+      await db.query(`CREATE FUNCTION keep_expired() RETURNS trigger AS $$ BEGIN
+          IF OLD.owner = '${owner}' AND NEW.owner = OLD.owner THEN NEW.expires_at := now() - interval '1 second'; END IF;
+          RETURN NEW; END $$ LANGUAGE plpgsql`);
+      await db.query('CREATE TRIGGER keep_expired BEFORE UPDATE ON send_leases FOR EACH ROW EXECUTE FUNCTION keep_expired()');
+      await db.query("UPDATE send_leases SET expires_at = now() - interval '1 second' WHERE ref = $1", [ref]);
       await expect
         .poll(
           async () =>
@@ -155,14 +156,12 @@ describe.skipIf(missing !== null)(`a team whose exchange is slower than the dead
           );
           throw new Error(`${e.message}\nlease rows: ${rows}\ndesk B:\n${bLog.slice(-12).join('\n')}`, { cause: e });
         });
-      clearInterval(expiring);
-      expiring = null;
+      await db.query('DROP TRIGGER keep_expired ON send_leases');
       // Both desks end knowing the withdrawal landed; the exchange holds it once.
       for (const desk of [a, b])
         await expect.poll(async () => (await intentAt(desk, ref))?.state, { timeout: 30_000, interval: 200 }).toBe('accepted');
       expect(await heldAtExchange(ref, LONG_HOLD_MS)).toBe(1);
     } finally {
-      if (expiring) clearInterval(expiring);
       await db.end();
       await a.close();
       await b.close();
