@@ -20,6 +20,7 @@ import { smallBalanceChannels } from './channels/smallBalance.ts';
 import { subAccountsChannels } from './channels/subAccounts.ts';
 import { teamChannels, teamMembershipChannels } from './channels/team.ts';
 import { rehearsalChannels } from './channels/rehearsal.ts';
+import { statementsChannels } from './channels/statements.ts';
 export { TeamConnectionTest, TeamVerifyAnswer, TeamStatus } from './channels/team.ts';
 
 export { PermissionLevel, Permissions, ProfileSummary, ProfileInput, baseUrlProblem, VaultStatus, Settings } from './channels/profiles.ts';
@@ -48,6 +49,7 @@ export const channels = {
   ...teamChannels,
   ...teamMembershipChannels,
   ...rehearsalChannels,
+  ...statementsChannels,
 } as const;
 
 export type Channels = typeof channels;

@@ -22,6 +22,8 @@ export const QUERY_CHANNELS = [
   'transfersList',
   'uidTransfersList',
   'withdrawalsSentUnlisted',
+  'statementAccounts',
+  'statementProgress',
   'withdrawalDetail',
   'historyStatus',
   'unreadRecords',
@@ -285,6 +287,11 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   dustHistoryCsv: [],
   // The draft waits in the confirmation window; the page follows it with subAccountIncidentRuns.
   subAccountIncidentDraft: ['subAccountIncidentRuns'],
+  statementBuild: ['statementProgress'],
+  statementCancel: ['statementProgress'],
+  // Issuing journals the statement's digest.
+  statementIssue: ['journalEntries', 'journalVerify'],
+  statementVerify: [],
 };
 
 /** Writes whose answer is the new value of a query (request-free queries only). */

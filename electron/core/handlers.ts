@@ -13,6 +13,7 @@ import { walletHandlers } from './wallet/handlers.ts';
 import { writeHandlers } from './writes/handlers.ts';
 import { dustHandlers } from './smallBalance/handlers.ts';
 import { teamHandlers } from './team/handlers.ts';
+import { statementHandlers } from './statements/handlers.ts';
 
 export type { HandlerDeps, Handlers } from './handlerDeps.ts';
 
@@ -34,6 +35,7 @@ export const handlers: Handlers = {
   ...payoutHandlers,
   ...balanceHandlers,
   ...historyHandlers,
+  ...statementHandlers,
   ...spotHandlers,
   ...approvalHandlers,
   ...walletHandlers,

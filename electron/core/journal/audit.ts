@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { applyGovernance } from '../governance/fold.ts';
 import { emptyState, GovernanceError, type GovernanceRules } from '../governance/state.ts';
-import { isGovernance, type AnyRecord, type GovernanceRecord } from './records.ts';
+import { isGovernance, isIssued, type AnyRecord, type GovernanceRecord } from './records.ts';
 import { anchorDamage, anchorPathFor, missingHeadDamage, readAnchor, type AnchorRead } from './anchor.ts';
 import { JournalDamagedError, journalIdOf, verifyJournal, type JournalDamage, type Verified } from './verify.ts';
 import type { JournalKey } from './mac.ts';
@@ -53,7 +53,7 @@ export interface AuditResult {
 function operatorsOf(r: AnyRecord): string[] {
   if ('signed' in r) return [r.signed.name];
   if (r.type === 'intent') return [...new Set((r.signatures ?? []).map((s) => s.name))];
-  if (r.type === 'approval' || r.type === 'settled') return [r.by];
+  if (r.type === 'approval' || r.type === 'settled' || r.type === 'statement_issued') return [r.by];
   return [];
 }
 
@@ -85,6 +85,8 @@ function summaryOf(r: AnyRecord): string {
       return `first operator ${r.name}`;
     case 'dispatched':
       return `handed to ${r.profile}`;
+    case 'statement_issued':
+      return `statement ${r.filename} issued (${r.account}, ${r.currency}, closing ${r.closing}, difference ${r.difference}) · sha256 ${r.sha256}`;
     case 'recovery':
       return `recovery of a wedged desk (${r.credential === 'vault' ? "vault's credential" : 'Sandbox desk'}): ${r.reason}`;
     default:
@@ -104,7 +106,7 @@ export function toEntry(journal: JournalName, r: AnyRecord): AuditEntry {
     seq: r.seq,
     at: r.at,
     type: r.type,
-    intent: isGovernance(r) ? r.ref : r.intent,
+    intent: isGovernance(r) ? r.ref : isIssued(r) ? r.sha256.slice(0, 16) : r.intent,
     operators: operatorsOf(r),
     summary: withDecision(r, summaryOf(r)),
     mac: r.mac,

@@ -1,7 +1,7 @@
 import { isFinalTransferStatus, isFinalWithdrawalStatus } from '../../../shared/api/statuses.ts';
 import { FINISHED_INTENT_STATES, type IntentState, type IntentView } from '../../../shared/ipc.ts';
 import { SETTLED_DONE } from './intentOutcome.ts';
-import { isGovernance, type AnyRecord } from './records.ts';
+import { isGovernance, isIssued, type AnyRecord } from './records.ts';
 
 /**
  * Where an intent stands, as the journal proves it:
@@ -36,7 +36,7 @@ export function awaitsFinalStatus(v: IntentView): boolean {
 /** Applies one record to the map of intents; records of unknown intents are an error of the journal. */
 export function applyRecord(views: Map<string, IntentView>, r: AnyRecord): void {
   // Governance records (operators, requests, policy) are folded by governance/fold.ts, not here.
-  if (isGovernance(r)) return;
+  if (isGovernance(r) || isIssued(r)) return;
   const at = Date.parse(r.at);
   if (r.type === 'intent') {
     if (views.has(r.intent)) throw new Error(`intent ${r.intent} is journaled twice`);

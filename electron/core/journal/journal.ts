@@ -17,7 +17,15 @@ import { anchorDamage, anchorPathFor, AnchorWriter, missingHeadDamage, readAncho
 import { HeadWriter, headPath } from './head.ts';
 import { entryMac, type JournalKey } from './mac.ts';
 import { journalNameOf, type JournalRegistry } from './registry.ts';
-import { isGovernance, RecordBody, type AnyRecord, type GovernanceRecord, type IntentKind } from './records.ts';
+import {
+  isGovernance,
+  isIssued,
+  RecordBody,
+  type AnyRecord,
+  type GovernanceRecord,
+  type IntentKind,
+  type IssuedRecord,
+} from './records.ts';
 import { JournalDamagedError, journalIdOf, verifyJournal, type Verified } from './verify.ts';
 
 // The journal is the desk's memory of every write it decided on. Each line is one JSON entry carrying
@@ -117,6 +125,7 @@ export class Journal {
   private readonly views = new Map<string, IntentView>();
   /** Governance records in order (only the desk's governance journal holds any). */
   private readonly gov: GovernanceRecord[] = [];
+  private readonly issuedList: IssuedRecord[] = [];
   /** Intents approved by this process: any other approved intent came from an earlier run (or a restored copy). */
   private readonly approvedHere = new Set<string>();
   private readonly key: JournalKey;
@@ -160,6 +169,7 @@ export class Journal {
         try {
           applyRecord(this.views, r);
           if (isGovernance(r)) this.gov.push(r as GovernanceRecord);
+          if (isIssued(r)) this.issuedList.push(r as IssuedRecord);
           if (r.type === 'freeze') this.lastFreeze = r.seq;
         } catch (e) {
           throw new JournalDamagedError(path, {
@@ -230,16 +240,16 @@ export class Journal {
     const record = { ...parsed, seq, at, prev: this.lastMac, mac } as AnyRecord;
     // Fold first, on a copy: an entry the state machine rejects never reaches the file.
     const scratch = new Map<string, IntentView>();
-    const current = isGovernance(record) ? undefined : this.views.get(record.intent);
-    if (isGovernance(record)) {
-      // Checked by the governance fold before it is appended (governance/fold.ts).
+    const current = isGovernance(record) || isIssued(record) ? undefined : this.views.get(record.intent);
+    if (isGovernance(record) || isIssued(record)) {
+      // Governance: checked by the governance fold before it is appended (governance/fold.ts).
     } else if (record.type !== 'intent') {
       if (!current) throw new JournalError(`a ${record.type} record names intent ${record.intent}, which was never journaled`);
       scratch.set(record.intent, { ...current });
     } else if (current) {
       throw new JournalError(`intent ${record.intent} is journaled already`);
     }
-    if (!isGovernance(record)) applyRecord(scratch, record);
+    if (!isGovernance(record) && !isIssued(record)) applyRecord(scratch, record);
     try {
       writeSync(this.fd, `${text.slice(0, -1)},"mac":"${mac}"}\n`);
       this.step('line-written');
@@ -261,6 +271,10 @@ export class Journal {
     if (record.type === 'freeze') this.lastFreeze = seq;
     if (isGovernance(record)) {
       this.gov.push(record as GovernanceRecord);
+      return record;
+    }
+    if (isIssued(record)) {
+      this.issuedList.push(record as IssuedRecord);
       return record;
     }
     this.views.set(record.intent, scratch.get(record.intent)!);
@@ -289,6 +303,11 @@ export class Journal {
 
   governance(): GovernanceRecord[] {
     return [...this.gov];
+  }
+
+  /** The statements this journal recorded as issued, oldest first. */
+  issued(): IssuedRecord[] {
+    return [...this.issuedList];
   }
 
   get length(): number {

@@ -160,6 +160,26 @@ const recovery = z.strictObject({
 /** A request handed to its profile's journal (intent id = ref): written after the intent, so a crash between is found and finished. */
 const dispatched = z.strictObject({ type: z.literal('dispatched'), ref: Ref, profile: z.string().max(64) });
 
+/**
+ * A statement the desk issued (statements/issue.ts): the SHA-256 of the very bytes handed out, so that
+ * Verify can later tell that file from one with a changed figure. It names no intent and moves nothing.
+ */
+const statementIssued = z.strictObject({
+  type: z.literal('statement_issued'),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  filename: z.string().min(1).max(200),
+  format: z.enum(['csv', 'pdf']),
+  account: z.string().min(1).max(64),
+  currency: z.string().min(1).max(20),
+  from: z.number().int().nonnegative(),
+  to: z.number().int().positive(),
+  closing: z.string().max(64),
+  difference: z.string().max(64),
+  by: z.string().max(200),
+});
+
+export const ISSUED_TYPES = ['statement_issued'] as const;
+
 export const GOVERNANCE_TYPES = ['operator_created', 'proposal', 'signoff', 'rejection', 'freeze', 'dispatched', 'recovery'] as const;
 
 export const RecordBody = z.discriminatedUnion('type', [
@@ -182,15 +202,23 @@ export const RecordBody = z.discriminatedUnion('type', [
   freeze,
   dispatched,
   recovery,
+  statementIssued,
 ]);
 export type RecordBody = z.infer<typeof RecordBody>;
 export type RecordType = RecordBody['type'];
 export type GovernanceBody = Extract<RecordBody, { type: (typeof GOVERNANCE_TYPES)[number] }>;
-export type IntentBody = Exclude<RecordBody, GovernanceBody>;
+export type IssuedBody = Extract<RecordBody, { type: (typeof ISSUED_TYPES)[number] }>;
+export type IntentBody = Exclude<RecordBody, GovernanceBody | IssuedBody>;
+export type IssuedRecord = IssuedBody & RecordMeta;
 export type GovernanceRecord = GovernanceBody & RecordMeta;
 
 export function isGovernance(r: RecordBody): r is GovernanceBody {
   return (GOVERNANCE_TYPES as readonly string[]).includes(r.type);
+}
+
+/** A record of something the desk issued (a statement): no intent's, no governance's. */
+export function isIssued(r: RecordBody): r is IssuedBody {
+  return (ISSUED_TYPES as readonly string[]).includes(r.type);
 }
 
 /** What sits on each line besides the body: position, time, and the authenticated chain. */

@@ -1,0 +1,196 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { stringify } from 'csv-stringify/sync';
+import { z } from 'zod';
+import { Dec, fmt } from '../../../shared/money.ts';
+import {
+  STATEMENT_CSV_COLUMNS,
+  type Statement,
+  type StatementFile,
+  type StatementRequest,
+  type StatementVerdict,
+} from '../../../shared/statements.ts';
+import type { HistoryDb } from '../cache/historyDb.ts';
+import type { RecordReader } from '../client/pagination.ts';
+import { InputError } from '../errors.ts';
+import { spreadsheetSafe } from '../history/csv.ts';
+import type { Journal } from '../journal/journal.ts';
+import { buildStatement } from './reconcile.ts';
+import { deskRecords, readBook, StatementCancelled } from './sources.ts';
+
+// Statements of the active profile (docs/statements.md): built from the exchange's account book and the
+// desk's records, kept in the core by id so that what is exported and issued is what the core built
+// (never figures the window sends back), and issued with their SHA-256 in the journal for Verify.
+
+export interface StatementSources {
+  /** The client signing with `account`'s own key: "main", or a sub-account whose key the profile holds. */
+  clientOf(account: string): RecordReader;
+  /** Sub-accounts whose key the profile holds, and all the profile knows of. */
+  subAccounts(): { withKey: string[]; known: string[] };
+  history(): HistoryDb;
+  journal(): Journal | null;
+  now(): number;
+}
+
+const SpotRow = z.looseObject({ currency: z.string(), available: z.string(), locked: z.string() });
+
+/** Built statements kept for export; a few, the newest. */
+const KEPT = 8;
+
+const SCOPE_SPOT =
+  'Spot account only: the isolated margin, perpetual futures and cross margin account books are not read, so what moves inside those accounts is outside this statement (transfers between them and spot are in it).';
+const SCOPE_SUB =
+  'The desk keeps no withdrawal, deposit or UID-transfer list of a sub-account: such entries of its account book are shown as not explained.';
+
+/** How far before a statement's start the desk's records are read to name the period's book entries. */
+const RECORDS_BEFORE_MS = 90 * 86_400_000;
+
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+export class StatementService {
+  private readonly built = new Map<string, Statement>();
+  private progress = { running: false, done: 0, of: 0 };
+  private cancelAsked = false;
+
+  constructor(private readonly src: StatementSources) {}
+
+  accounts(): { account: string; label: string; readable: boolean; why?: string }[] {
+    const { withKey, known } = this.src.subAccounts();
+    const held = new Set(withKey);
+    return [
+      { account: 'main', label: 'Main account', readable: true },
+      ...[...new Set([...withKey, ...known])].sort().map((uid) =>
+        held.has(uid)
+          ? { account: uid, label: `Sub-account ${uid}`, readable: true }
+          : {
+              account: uid,
+              label: `Sub-account ${uid}`,
+              readable: false,
+              why: 'its account book is read with its own key, which this profile does not hold (Settings adds one)',
+            },
+      ),
+    ];
+  }
+
+  status(): { running: boolean; done: number; of: number } {
+    return { ...this.progress };
+  }
+
+  cancel(): void {
+    if (this.progress.running) this.cancelAsked = true;
+  }
+
+  async build(req: StatementRequest): Promise<Statement> {
+    if (this.progress.running) throw new InputError([], 'A statement is being built already: wait for it, or cancel it.');
+    const readable = this.accounts().find((a) => a.account === req.account);
+    if (!readable) throw new InputError(['account'], `sub-account ${req.account} is not one of this profile's`);
+    if (!readable.readable) throw new InputError(['account'], `${readable.label} cannot be read: ${readable.why}`);
+    const now = this.src.now();
+    if (req.from >= now) throw new InputError(['from'], 'the period starts in the future');
+    const client = this.src.clientOf(req.account);
+    this.progress = { running: true, done: 0, of: 0 };
+    this.cancelAsked = false;
+    try {
+      const spot = await client.request(
+        { method: 'GET', path: '/spot/accounts', query: [['currency', req.currency]], priority: 'action' },
+        z.array(SpotRow),
+      );
+      const row = spot.find((r) => r.currency === req.currency);
+      const totalNow = row ? fmt(new Dec(row.available).plus(row.locked)) : '0';
+      const book = await readBook(
+        client,
+        req.currency,
+        req.from,
+        now,
+        (done, of) => (this.progress = { running: true, done, of }),
+        () => this.cancelAsked,
+      );
+      const intents = this.src.journal()?.intents() ?? [];
+      const to = Math.min(req.to, now);
+      const made = buildStatement({
+        account: req.account,
+        accountLabel: readable.label,
+        currency: req.currency,
+        from: req.from,
+        to,
+        timeZone: req.time_zone,
+        book: book.lines,
+        totalNow,
+        // From before the start, so that a refund inside the period finds the withdrawal it returns.
+        desk: deskRecords(this.src.history(), intents, req.account, req.currency, req.from - RECORDS_BEFORE_MS, now + 1),
+        scope: req.account === 'main' ? [SCOPE_SPOT] : [SCOPE_SPOT, SCOPE_SUB],
+        requests: book.requests + 1,
+      });
+      const statement: Statement = { id: randomUUID(), ...made };
+      this.built.set(statement.id, statement);
+      while (this.built.size > KEPT) this.built.delete(this.built.keys().next().value!);
+      return statement;
+    } catch (e) {
+      if (e instanceof StatementCancelled) throw new InputError([], e.message);
+      throw e;
+    } finally {
+      this.progress = { ...this.progress, running: false };
+      this.cancelAsked = false;
+    }
+  }
+
+  /** The statement as CSV, one row a movement, and its digest recorded in the journal as issued by `by`. */
+  issueCsv(id: string, by: string): StatementFile {
+    const s = this.built.get(id);
+    if (!s) throw new InputError(['id'], 'this statement is no longer held by the desk: build it again');
+    const journal = this.src.journal();
+    if (!journal) throw new InputError([], 'This profile keeps no journal, so a statement cannot be issued with its digest.');
+    const text = statementCsv(s);
+    const sha256 = createHash('sha256').update(text, 'utf8').digest('hex');
+    const filename = `statement-${s.account}-${s.currency}-${isoDay(s.from)}-${isoDay(s.to - 1)}.csv`;
+    journal.append({
+      type: 'statement_issued',
+      sha256,
+      filename,
+      format: 'csv',
+      account: s.account,
+      currency: s.currency,
+      from: s.from,
+      to: s.to,
+      closing: s.closing,
+      difference: s.difference,
+      by,
+    });
+    return { filename, text, sha256 };
+  }
+
+  /** Whether `bytes` are, to the byte, a statement this profile's journal recorded as issued. */
+  verify(bytes: Buffer): StatementVerdict {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const found = (this.src.journal()?.issued() ?? []).find((r) => r.sha256 === sha256);
+    if (!found)
+      return {
+        ok: false,
+        sha256,
+        sentence: `No statement this desk issued has this content (SHA-256 ${sha256}): it was changed after it was issued, or it is not this profile's.`,
+      };
+    return {
+      ok: true,
+      sha256,
+      sentence: `Issued by this desk at ${found.at}${found.by ? ` by ${found.by}` : ''}: ${found.filename} (${found.account}, ${found.currency}, ${new Date(found.from).toISOString()} to ${new Date(found.to).toISOString()}), closing balance ${found.closing}, difference ${found.difference}. Journal entry ${found.seq}.`,
+    };
+  }
+}
+
+/** One row a movement, in the columns of a ledger import (shared/statements.ts); not-explained rows say so. */
+export function statementCsv(s: Statement): string {
+  const rows = s.movements.map((m) =>
+    [
+      new Date(m.at).toISOString(),
+      s.account_label,
+      s.currency,
+      m.counted ? m.type : `${m.type} (not explained)`,
+      m.amount,
+      m.fee,
+      m.balance_after,
+      m.exchange_id,
+      m.desk_id,
+      m.approved_by,
+    ].map(spreadsheetSafe),
+  );
+  return stringify(rows, { header: true, columns: [...STATEMENT_CSV_COLUMNS] });
+}

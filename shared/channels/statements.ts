@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { Statement, StatementAccount, StatementFile, StatementProgress, StatementRequest, StatementVerdict } from '../statements.ts';
+
+// Statements (docs/statements.md): built in the core from the exchange's account book and the desk's
+// records, exported and issued by the id the core gave them, verified from the file's bytes.
+
+/** A statement file, as its bytes (a CSV is text, a PDF is not): at most 20 MB. */
+const FileBytes = z
+  .string()
+  .max(28_000_000, 'the file is larger than 20 MB')
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be the file as base64');
+
+export const statementsChannels = {
+  statementAccounts: { request: z.object({}).strict(), response: z.array(StatementAccount) },
+  /** Reads the account book of the period (up to a year: §8.1 windows), and builds the statement. */
+  statementBuild: { request: StatementRequest, response: Statement },
+  statementProgress: { request: z.object({}).strict(), response: StatementProgress },
+  statementCancel: { request: z.object({}).strict(), response: z.object({}) },
+  /** The built statement `id` as CSV; its SHA-256 is journaled as issued before the file is handed over. */
+  statementIssue: { request: z.object({ id: z.string().uuid(), format: z.literal('csv') }).strict(), response: StatementFile },
+  statementVerify: { request: z.object({ content_base64: FileBytes }).strict(), response: StatementVerdict },
+} as const;
