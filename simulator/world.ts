@@ -7,6 +7,7 @@ import { addressShape } from './ledger/addresses.ts';
 import { CURRENCIES, seedCatalog, type ChainDef } from './ledger/catalog.ts';
 import { nextAt, PACE_SEC } from './ledger/withdrawals.ts';
 import { seedMakers } from './market/makers.ts';
+import { bookSeededHistory } from './seedBook.ts';
 import { mulberry32 } from '../shared/random.ts';
 
 export const PERMISSION_GROUPS = ['spot', 'futures', 'delivery', 'wallet', 'withdraw'] as const;
@@ -449,8 +450,11 @@ function seedTree(db: DB, world: WorldName, mainUid: string, now: number, withAc
     db.prepare('SELECT uid FROM accounts WHERE main_uid = ? ORDER BY CAST(uid AS INTEGER)').all(mainUid) as { uid: string }[]
   ).map((r) => r.uid);
   if (world === 'bench') seedBenchData(s, g, mainUid, subs, now);
-  // The records seeded in a live status move on at the Sandbox's own speed, as any other withdrawal does.
-  else seedDemoData(s, g, mainUid, subs, now, Number(getMeta(db, 'speed') ?? 1));
+  else {
+    // The records seeded in a live status move on at the Sandbox's own speed, as any other withdrawal does.
+    seedDemoData(s, g, mainUid, subs, now, Number(getMeta(db, 'speed') ?? 1));
+    bookSeededHistory(db, [mainUid, ...subs], now);
+  }
   return result;
 }
 
