@@ -29,6 +29,7 @@ const READY: Record<PagePath, (p: Page) => Promise<void>> = {
   'small-balances': (p) => p.getByTestId('dust-total').waitFor(),
   rebalance: (p) => p.getByRole('button', { name: 'Read balances' }).waitFor(),
   approvals: (p) => p.getByTestId('approval-item').first().waitFor(),
+  statements: (p) => p.getByRole('button', { name: 'Build statement' }).waitFor(),
   journal: (p) => p.locator('[data-entry]').first().waitFor(),
   activity: (p) => p.getByTestId('intents').waitFor(),
   settings: (p) => p.getByTestId('vault').waitFor(),

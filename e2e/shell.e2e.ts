@@ -26,6 +26,7 @@ const READY: Record<PagePath, (p: Page) => Promise<void>> = {
     await p.getByTestId('scope').waitFor();
   },
   approvals: (p) => p.getByTestId('approval-item').first().waitFor(),
+  statements: (p) => p.getByRole('button', { name: 'Build statement' }).waitFor(),
   journal: (p) => p.locator('[data-entry]').first().waitFor(),
   activity: (p) => p.getByTestId('intents').waitFor(),
   settings: (p) => p.getByTestId('vault').waitFor(),

@@ -95,4 +95,5 @@ export const ENTRY_TYPE_NAMES: Readonly<Record<string, string>> = {
   rejection: 'Rejection',
   freeze: 'Freeze',
   dispatched: 'Handed to the profile',
+  statement_issued: 'Statement issued',
 };

@@ -57,6 +57,7 @@ describe('the shell', () => {
       'Small balances',
       'Rebalance',
       'Approvals',
+      'Statements',
       'Journal',
       'Activity',
       'Settings',

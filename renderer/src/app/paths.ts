@@ -16,6 +16,7 @@ export interface PageSearch {
   rebalance: Record<string, never>;
   approvals: Record<string, never>;
   journal: Record<string, never>;
+  statements: Record<string, never>;
   /** `intent` marks one write's row (a page's link to the record of what it drafted). */
   activity: { show?: 'all' | 'unfinished'; intent?: string };
   settings: Record<string, never>;

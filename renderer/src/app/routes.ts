@@ -28,6 +28,7 @@ export const PAGES = [
   { path: 'small-balances', title: 'Small balances', load: () => import('../features/smallBalances/SmallBalancesPage.tsx') },
   { path: 'rebalance', title: 'Rebalance', load: () => import('../features/rebalance/RebalancePage.tsx') },
   { path: 'approvals', title: 'Approvals', load: () => import('../features/approvals/ApprovalsPage.tsx') },
+  { path: 'statements', title: 'Statements', load: () => import('../features/statements/StatementsPage.tsx') },
   { path: 'journal', title: 'Journal', load: () => import('../features/journal/JournalPage.tsx') },
   { path: 'activity', title: 'Activity', load: () => import('../features/activity/ActivityPage.tsx') },
   { path: 'settings', title: 'Settings', load: () => import('../features/settings/SettingsPage.tsx') },

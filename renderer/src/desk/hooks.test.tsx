@@ -71,6 +71,8 @@ function AllReads() {
     deskStatus: useDeskQuery('deskStatus', {}),
     teamStatus: useDeskQuery('teamStatus', {}),
     teamVerify: useDeskQuery('teamVerify', {}),
+    statementAccounts: useDeskQuery('statementAccounts', {}),
+    statementProgress: useDeskQuery('statementProgress', {}),
   };
   const save = useDeskMutation('settingsSave');
   return (

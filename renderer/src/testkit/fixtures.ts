@@ -223,6 +223,8 @@ export function baseAnswers(): FakeAnswers {
     spotTrades: [],
     teamStatus: { domain: 'sandbox', team: null },
     teamVerify: { team: false },
+    statementAccounts: [{ account: 'main', label: 'Main account', readable: true }],
+    statementProgress: { running: false, done: 0, of: 0 },
   };
 }
 

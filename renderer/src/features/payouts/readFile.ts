@@ -1,3 +1,4 @@
+import { fileBase64 } from '../../components/fileBase64.ts';
 import type { ChannelRequest } from '../../../../shared/ipc.ts';
 import { MAX_PAYOUT_FILE_BYTES } from '../../../../shared/payouts.ts';
 
@@ -6,19 +7,5 @@ import { MAX_PAYOUT_FILE_BYTES } from '../../../../shared/payouts.ts';
  * is the one `sha256sum` prints for the file. The core checks the size again and parses; nothing here does.
  */
 export async function readPayoutFile(f: File): Promise<ChannelRequest<'payoutsImport'>> {
-  if (f.size > MAX_PAYOUT_FILE_BYTES)
-    throw new Error(`${f.name} is ${f.size} bytes; a payout file may hold at most ${MAX_PAYOUT_FILE_BYTES} bytes.`);
-  const bytes = new Uint8Array(await bytesOf(f));
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return { file: f.name, content_base64: btoa(binary) };
-}
-
-function bytesOf(f: Blob): Promise<ArrayBuffer> {
-  return new Promise((resolve, reject) => {
-    const r = new FileReader();
-    r.onload = () => resolve(r.result as ArrayBuffer);
-    r.onerror = () => reject(new Error(`The file could not be read: ${r.error?.message ?? 'unknown error'}.`));
-    r.readAsArrayBuffer(f);
-  });
+  return { file: f.name, content_base64: await fileBase64(f, MAX_PAYOUT_FILE_BYTES, 'a payout file') };
 }

@@ -1,0 +1,102 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Decimal from 'decimal.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
+import { sendGoverned } from '../electron/core/approvals/testkit/governed.ts';
+import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
+import { sandboxGetAs, sandboxPost } from './sandboxApi.ts';
+
+// Month end: the operator builds this month's USDT statement of a sub-account (money sent to it by the
+// desk under the policy, and some taken back by another tool), downloads its CSV, and hands it back to
+// Verify; the same file with one figure changed does not verify.
+
+describe('Statements: a sub-account month, its CSV issued and verified', () => {
+  let desk: DeskUnderTest;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    desk = await startDesk({ coolingOffMs: 0 });
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1024, height: 900 }, acceptDownloads: true });
+    page.setDefaultTimeout(30_000);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await desk?.stop();
+  });
+
+  it('reconciles to the exchange, and Verify tells the issued file from a changed one', async () => {
+    const sub = readSandboxCredentials(desk.sandbox.credentialsPath).sub_accounts[0]!.uid;
+    const sent = await sendGoverned(desk.core, {
+      kind: 'main_sub_transfer',
+      input: { sub_account: sub, currency: 'USDT', amount: '25.5', direction: 'to' },
+    });
+    expect(sent).toMatchObject({ state: 'done' });
+    await sandboxPost(desk.sandbox.credentialsPath, '/wallet/sub_account_transfers', {
+      sub_account: sub,
+      currency: 'USDT',
+      amount: '4.25',
+      direction: 'from',
+    });
+    await desk.core.invoke('historySync', {});
+
+    await page.goto(desk.host.url);
+    await page.getByRole('link', { name: 'Statements' }).click();
+    const form = page.getByRole('form', { name: 'Statement' });
+    await form.getByLabel('Account').selectOption(sub);
+    await form.getByLabel('Currency').fill('usdt');
+    await form.getByRole('button', { name: 'Build statement' }).click();
+    const statement = page.getByTestId('statement');
+    await statement.waitFor();
+
+    // The exchange's own figure, read apart from the desk: the sub-account's USDT now.
+    const rows = await sandboxGetAs<{ currency: string; available: string; locked: string }[]>(
+      desk.sandbox.credentialsPath,
+      sub,
+      '/spot/accounts',
+      'currency=USDT',
+    );
+    const exchangeTotal = new Decimal(rows[0]!.available).plus(rows[0]!.locked).toFixed();
+    expect(await page.getByTestId('statement-closing').textContent()).toBe(`${exchangeTotal} USDT`);
+    expect(await page.getByTestId('statement-difference').textContent()).toBe('0 USDT');
+    await page.getByTestId('statement-reconciled').waitFor();
+    const table = page.getByTestId('statement-movements');
+    expect(await table.getByRole('row').filter({ hasText: '25.5' }).textContent()).toContain(sent.id);
+    expect(await table.getByRole('row').filter({ hasText: '-4.25' }).count()).toBe(1);
+    // The layout rule (docs/layout.md) with the statement drawn: nothing scrolls sideways at 1024 px.
+    expect(await page.evaluate('document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth')).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'statement.png'), fullPage: true });
+
+    const downloading = page.waitForEvent('download');
+    await statement.getByRole('button', { name: 'Download CSV' }).click();
+    const download = await downloading;
+    const file = join(desk.dataDir, download.suggestedFilename());
+    await download.saveAs(file);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^statement-${sub}-USDT-\\d{4}-\\d{2}-\\d{2}-\\d{4}-\\d{2}-\\d{2}\\.csv$`));
+    const csv = readFileSync(file, 'utf8');
+    expect(csv.split('\n')[0]).toBe('date,account,currency,type,amount,fee,balance_after,exchange_id,desk_id,approved_by');
+    expect(csv).toContain(`,25.5,0,`);
+    expect(csv).toContain(`,${sent.id},`);
+    await page.getByTestId('statement-issued').waitFor();
+
+    // The main account's month over the Sandbox's seeded history (withdrawals, deposits, transfers, UID
+    // transfers, conversions) adds up too.
+    await form.getByLabel('Account').selectOption('main');
+    await form.getByRole('button', { name: 'Build statement' }).click();
+    await expect.poll(() => page.getByTestId('statement').textContent()).toContain('Main account');
+    expect(await page.getByTestId('statement-difference').textContent()).toBe('0 USDT');
+
+    const verify = page.getByRole('region', { name: 'Verify a statement' });
+    await verify.getByLabel('Statement file').setInputFiles(file);
+    await expect.poll(() => page.getByTestId('statement-verdict').textContent()).toMatch(/^Verified\. Issued by this desk at /);
+    const changed = join(desk.dataDir, 'changed.csv');
+    writeFileSync(changed, csv.replace(',25.5,0,', ',255,0,'));
+    await verify.getByLabel('Statement file').setInputFiles(changed);
+    await expect
+      .poll(() => page.getByTestId('statement-verdict').textContent())
+      .toMatch(/^Does not verify\. No statement this desk issued has this content/);
+  });
+});
