@@ -7,12 +7,16 @@ import { readSandboxCredentials } from '../electron/core/profiles/sandbox.ts';
 import { sendGoverned } from '../electron/core/approvals/testkit/governed.ts';
 import { launchBrowser, ROOT, startDesk, type DeskUnderTest } from './harness.ts';
 import { sandboxGetAs, sandboxPost } from './sandboxApi.ts';
+import { pdfPages } from '../electron/core/statements/testkit/pdfText.ts';
 
 // Month end: the operator builds this month's USDT statement of a sub-account (money sent to it by the
 // desk under the policy, and some taken back by another tool), downloads its CSV, and hands it back to
-// Verify; the same file with one figure changed does not verify.
+// Verify, and its PDF too; the same CSV with one figure changed does not verify.
 
-describe('Statements: a sub-account month, its CSV issued and verified', () => {
+/** The verdict on the file issued as `filename` (each verdict names it, so one is not read for another). */
+const verified = (filename: string) => new RegExp(`^Verified\\. Issued by this desk at .*${filename.replaceAll('.', '\\.')}`);
+
+describe('Statements: a sub-account month, its CSV and PDF issued and verified', () => {
   let desk: DeskUnderTest;
   let browser: Browser;
   let page: Page;
@@ -70,6 +74,7 @@ describe('Statements: a sub-account month, its CSV issued and verified', () => {
     expect(await page.evaluate('document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth')).toBeLessThanOrEqual(0);
     await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'statement.png'), fullPage: true });
 
+    const verifyRegion = page.getByRole('region', { name: 'Verify a statement' });
     const downloading = page.waitForEvent('download');
     await statement.getByRole('button', { name: 'Download CSV' }).click();
     const download = await downloading;
@@ -82,6 +87,23 @@ describe('Statements: a sub-account month, its CSV issued and verified', () => {
     expect(csv).toContain(`,${sent.id},`);
     await page.getByTestId('statement-issued').waitFor();
 
+    // The PDF, as a viewer reads it: the same closing figure, the desk's id on the transfer it sent, its pages
+    // numbered; handed back, it verifies.
+    const pdfDownloading = page.waitForEvent('download');
+    await statement.getByRole('button', { name: 'Download PDF' }).click();
+    const pdfDownload = await pdfDownloading;
+    const pdfPath = join(desk.dataDir, pdfDownload.suggestedFilename());
+    await pdfDownload.saveAs(pdfPath);
+    expect(pdfDownload.suggestedFilename()).toMatch(/\.pdf$/);
+    const pages = await pdfPages(readFileSync(pdfPath));
+    expect(pages[0]).toContain(`Exchange's closing balance ${exchangeTotal} USDT`);
+    expect(pages[0]).toContain('Difference 0 USDT');
+    // A long id wraps inside its column: read without the line breaks.
+    expect(pages.join('').replace(/\s/g, '')).toContain(sent.id);
+    expect(pages.at(-1)).toContain(`Page ${pages.length} of ${pages.length}`);
+    await verifyRegion.getByLabel('Statement file').setInputFiles(pdfPath);
+    await expect.poll(() => page.getByTestId('statement-verdict').textContent()).toMatch(verified(pdfDownload.suggestedFilename()));
+
     // The main account's month over the Sandbox's seeded history (withdrawals, deposits, transfers, UID
     // transfers, conversions) adds up too.
     await form.getByLabel('Account').selectOption('main');
@@ -89,12 +111,11 @@ describe('Statements: a sub-account month, its CSV issued and verified', () => {
     await expect.poll(() => page.getByTestId('statement').textContent()).toContain('Main account');
     expect(await page.getByTestId('statement-difference').textContent()).toBe('0 USDT');
 
-    const verify = page.getByRole('region', { name: 'Verify a statement' });
-    await verify.getByLabel('Statement file').setInputFiles(file);
-    await expect.poll(() => page.getByTestId('statement-verdict').textContent()).toMatch(/^Verified\. Issued by this desk at /);
+    await verifyRegion.getByLabel('Statement file').setInputFiles(file);
+    await expect.poll(() => page.getByTestId('statement-verdict').textContent()).toMatch(verified(download.suggestedFilename()));
     const changed = join(desk.dataDir, 'changed.csv');
     writeFileSync(changed, csv.replace(',25.5,0,', ',255,0,'));
-    await verify.getByLabel('Statement file').setInputFiles(changed);
+    await verifyRegion.getByLabel('Statement file').setInputFiles(changed);
     await expect
       .poll(() => page.getByTestId('statement-verdict').textContent())
       .toMatch(/^Does not verify\. No statement this desk issued has this content/);

@@ -38,7 +38,8 @@ const [main, , ...preloads] = await Promise.all([
     platform: 'node',
     format: 'esm',
     target: 'node22',
-    external: ['electron', 'better-sqlite3'],
+    // pdfkit reads its standard fonts' metrics from files beside its code, which a bundle would leave behind.
+    external: ['electron', 'better-sqlite3', 'pdfkit'],
     plugins: [noPgNative],
     sourcemap: false,
     metafile: true,
@@ -53,7 +54,7 @@ const [main, , ...preloads] = await Promise.all([
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    external: ['electron', 'better-sqlite3'],
+    external: ['electron', 'better-sqlite3', 'pdfkit'],
     plugins: [noPgNative],
     sourcemap: false,
     logLevel: 'warning',

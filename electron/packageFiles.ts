@@ -17,8 +17,11 @@ const RUNTIME = new Set(['electron']);
  * copy built for Electron's ABI, shipped beside the archive (extraResources: native/better_sqlite3.node).
  */
 const NATIVE_BUILD_DIRS = ['src', 'deps', 'build', 'binding.gyp'];
-/** Documentation, tests and dotfiles of a package, maps and type declarations: nothing the app loads. */
-const NOT_SHIPPED = /(^|\/)(README(\.md)?|CHANGELOG\.md|History\.md|test|tests|\.[^/]+)$|\.(map|d\.ts|tmp)$/i;
+/**
+ * Documentation, tests and dotfiles of a package, maps, type declarations and the TypeScript sources some
+ * packages ship beside their JavaScript (@noble/*, under pdfkit): nothing the app loads.
+ */
+const NOT_SHIPPED = /(^|\/)(README(\.md)?|CHANGELOG\.md|History\.md|test|tests|\.[^/]+)$|\.(map|tmp|[cm]?ts)$/i;
 
 export interface PackageContents {
   /** Paths relative to the project, with forward slashes, sorted. */

@@ -91,7 +91,10 @@ export const STATEMENT_CSV_COLUMNS = [
 export const StatementAccount = z.object({ account: z.string(), label: z.string(), readable: z.boolean(), why: z.string().optional() });
 export type StatementAccount = z.infer<typeof StatementAccount>;
 
-export const StatementFile = z.object({ filename: z.string(), text: z.string(), sha256: z.string() });
+export const StatementFormat = z.enum(['csv', 'pdf']);
+export type StatementFormat = z.infer<typeof StatementFormat>;
+/** An issued statement file: its bytes as base64 (a PDF is not text), and their SHA-256 as journaled. */
+export const StatementFile = z.object({ filename: z.string(), format: StatementFormat, content_base64: z.string(), sha256: z.string() });
 export type StatementFile = z.infer<typeof StatementFile>;
 
 export const StatementVerdict = z.object({

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { Statement, StatementAccount, StatementFile, StatementProgress, StatementRequest, StatementVerdict } from '../statements.ts';
+import {
+  Statement,
+  StatementAccount,
+  StatementFile,
+  StatementFormat,
+  StatementProgress,
+  StatementRequest,
+  StatementVerdict,
+} from '../statements.ts';
 
 // Statements (docs/statements.md): built in the core from the exchange's account book and the desk's
 // records, exported and issued by the id the core gave them, verified from the file's bytes.
@@ -16,7 +24,7 @@ export const statementsChannels = {
   statementBuild: { request: StatementRequest, response: Statement },
   statementProgress: { request: z.object({}).strict(), response: StatementProgress },
   statementCancel: { request: z.object({}).strict(), response: z.object({}) },
-  /** The built statement `id` as CSV; its SHA-256 is journaled as issued before the file is handed over. */
-  statementIssue: { request: z.object({ id: z.string().uuid(), format: z.literal('csv') }).strict(), response: StatementFile },
+  /** The built statement `id` as CSV or PDF; its SHA-256 is journaled as issued before the file is handed over. */
+  statementIssue: { request: z.object({ id: z.string().uuid(), format: StatementFormat }).strict(), response: StatementFile },
   statementVerify: { request: z.object({ content_base64: FileBytes }).strict(), response: StatementVerdict },
 } as const;

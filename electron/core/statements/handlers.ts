@@ -35,6 +35,7 @@ export const statementHandlers: Pick<Handlers, StatementChannels> = {
     serviceOf(deps).cancel();
     return {};
   },
-  statementIssue: async (req, deps) => serviceOf(deps).issueCsv(req.id, `the desk of profile ${deps.session.active().profile.name}`),
+  statementIssue: async (req, deps) =>
+    serviceOf(deps).issue(req.id, req.format, `the desk of profile ${deps.session.active().profile.name}`),
   statementVerify: async (req, deps) => serviceOf(deps).verify(Buffer.from(req.content_base64, 'base64')),
 };

@@ -6,6 +6,7 @@ import {
   STATEMENT_CSV_COLUMNS,
   type Statement,
   type StatementFile,
+  type StatementFormat,
   type StatementRequest,
   type StatementVerdict,
 } from '../../../shared/statements.ts';
@@ -14,6 +15,7 @@ import type { RecordReader } from '../client/pagination.ts';
 import { InputError } from '../errors.ts';
 import { spreadsheetSafe } from '../history/csv.ts';
 import type { Journal } from '../journal/journal.ts';
+import { statementPdf } from './pdf.ts';
 import { buildStatement } from './reconcile.ts';
 import { deskRecords, readBook, StatementCancelled } from './sources.ts';
 
@@ -133,20 +135,20 @@ export class StatementService {
     }
   }
 
-  /** The statement as CSV, one row a movement, and its digest recorded in the journal as issued by `by`. */
-  issueCsv(id: string, by: string): StatementFile {
+  /** The statement as CSV (one row a movement) or PDF, and its digest recorded in the journal as issued by `by`. */
+  async issue(id: string, format: StatementFormat, by: string): Promise<StatementFile> {
     const s = this.built.get(id);
     if (!s) throw new InputError(['id'], 'this statement is no longer held by the desk: build it again');
     const journal = this.src.journal();
     if (!journal) throw new InputError([], 'This profile keeps no journal, so a statement cannot be issued with its digest.');
-    const text = statementCsv(s);
-    const sha256 = createHash('sha256').update(text, 'utf8').digest('hex');
-    const filename = `statement-${s.account}-${s.currency}-${isoDay(s.from)}-${isoDay(s.to - 1)}.csv`;
+    const bytes = format === 'csv' ? Buffer.from(statementCsv(s), 'utf8') : await statementPdf(s, this.src.now(), by);
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const filename = `statement-${s.account}-${s.currency}-${isoDay(s.from)}-${isoDay(s.to - 1)}.${format}`;
     journal.append({
       type: 'statement_issued',
       sha256,
       filename,
-      format: 'csv',
+      format,
       account: s.account,
       currency: s.currency,
       from: s.from,
@@ -155,7 +157,7 @@ export class StatementService {
       difference: s.difference,
       by,
     });
-    return { filename, text, sha256 };
+    return { filename, format, content_base64: bytes.toString('base64'), sha256 };
   }
 
   /** Whether `bytes` are, to the byte, a statement this profile's journal recorded as issued. */

@@ -9,6 +9,7 @@ import { ApiClient } from '../client/client.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
 import { ok, sandboxCore } from '../testkit/sandboxCore.ts';
+import { pdfPages } from './testkit/pdfText.ts';
 import { z } from 'zod';
 
 // Statements against a real Sandbox over HTTP: random worlds of deposits, withdrawals (done, cancelled,
@@ -134,15 +135,37 @@ describe('a statement of a random world', () => {
       expect(s.movements.find((m) => m.exchange_id === removed[0]!.key)).toMatchObject({ counted: false, amount: '-77' });
 
       // Issued as CSV, its digest journaled: the file verifies to the byte, and one changed figure does not.
-      const file_ = await ok<{ filename: string; text: string; sha256: string }>(
-        core.invoke('statementIssue', { id: s.id, format: 'csv' }),
-      );
-      expect(file_.text.split('\n')[0]).toBe('date,account,currency,type,amount,fee,balance_after,exchange_id,desk_id,approved_by');
-      expect(file_.text).toContain(`withdraw (not explained),-77,`);
-      const verify = (text: string) =>
-        ok<{ ok: boolean; sentence: string }>(core.invoke('statementVerify', { content_base64: Buffer.from(text).toString('base64') }));
-      expect(await verify(file_.text)).toMatchObject({ ok: true, sentence: expect.stringContaining(`${file_.filename} (main, USDT,`) });
-      expect(await verify(file_.text.replace(',-77,', ',-7,'))).toMatchObject({ ok: false });
+      const issue = (format: 'csv' | 'pdf') =>
+        ok<{ filename: string; content_base64: string; sha256: string }>(core.invoke('statementIssue', { id: s.id, format }));
+      const verify = (bytes: Buffer) =>
+        ok<{ ok: boolean; sentence: string }>(core.invoke('statementVerify', { content_base64: bytes.toString('base64') }));
+      const csvFile = await issue('csv');
+      const text = Buffer.from(csvFile.content_base64, 'base64').toString('utf8');
+      expect(text.split('\n')[0]).toBe('date,account,currency,type,amount,fee,balance_after,exchange_id,desk_id,approved_by');
+      expect(text).toContain(`withdraw (not explained),-77,`);
+      expect(await verify(Buffer.from(text))).toMatchObject({
+        ok: true,
+        sentence: expect.stringContaining(`${csvFile.filename} (main, USDT,`),
+      });
+      expect(await verify(Buffer.from(text.replace(',-77,', ',-7,')))).toMatchObject({ ok: false });
+
+      // The PDF, as a viewer reads it: the figures, the movement not explained, every page numbered and
+      // its counted in and out; it verifies, and with one byte changed it does not.
+      const pdfFile = await issue('pdf');
+      expect(pdfFile.filename).toMatch(/^statement-main-USDT-.*\.pdf$/);
+      const bytes = Buffer.from(pdfFile.content_base64, 'base64');
+      const pages = await pdfPages(bytes);
+      expect(pages[0]).toContain(`Exchange's closing balance ${s.closing} USDT`);
+      expect(pages[0]).toContain(`Difference ${s.difference} USDT`);
+      expect(pages.join(' ')).toContain('withdraw (not explained) -77');
+      pages.forEach((p, i) => {
+        expect(p).toContain(`Page ${i + 1} of ${pages.length}`);
+        expect(p).toMatch(/Counted on this page: in [\d.]+ USDT, out -?[\d.]+ USDT/);
+      });
+      expect(await verify(bytes)).toMatchObject({ ok: true, sentence: expect.stringContaining(pdfFile.filename) });
+      const changed = Buffer.from(bytes);
+      changed[changed.length - 10]! ^= 1;
+      expect(await verify(changed)).toMatchObject({ ok: false });
     } finally {
       await core.close();
     }

@@ -1,4 +1,4 @@
-import type { Movement, Statement } from '../../../../shared/statements.ts';
+import type { Movement, Statement, StatementFormat } from '../../../../shared/statements.ts';
 import { dateTime } from '../../components/localTime.ts';
 import type { Period } from './period.ts';
 
@@ -27,7 +27,7 @@ export function StatementView({
 }: {
   statement: Statement;
   period: Period;
-  onDownload: () => void;
+  onDownload: (format: StatementFormat) => void;
   issuing: boolean;
 }) {
   const rows = s.movements.slice(0, SHOWN);
@@ -38,8 +38,11 @@ export function StatementView({
           {s.account_label} · {s.currency}
         </h2>
         <div className="actions">
-          <button type="button" onClick={onDownload} disabled={issuing}>
-            {issuing ? 'Issuing…' : 'Download CSV'}
+          <button type="button" onClick={() => onDownload('csv')} disabled={issuing}>
+            Download CSV
+          </button>
+          <button type="button" onClick={() => onDownload('pdf')} disabled={issuing}>
+            Download PDF
           </button>
         </div>
       </header>

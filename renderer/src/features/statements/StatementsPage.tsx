@@ -1,11 +1,11 @@
 import { useState, type ChangeEvent } from 'react';
 import { z } from 'zod';
-import type { Statement } from '../../../../shared/statements.ts';
+import type { Statement, StatementFormat } from '../../../../shared/statements.ts';
 import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
 import { fileBase64 } from '../../components/fileBase64.ts';
-import { saveText } from '../../components/saveText.ts';
+import { saveBase64 } from '../../components/saveText.ts';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { deskTimeZone, periodOf, type Period } from './period.ts';
 import { StatementView } from './StatementView.tsx';
@@ -68,8 +68,11 @@ export default function StatementsPage() {
     issue.reset();
     build.mutate(request, { onSuccess: (statement) => setShown({ statement, period }) });
   });
-  const download = (s: Statement) =>
-    issue.mutate({ id: s.id, format: 'csv' }, { onSuccess: (f) => saveText(f.text, f.filename, 'text/csv') });
+  const download = (s: Statement, format: StatementFormat) =>
+    issue.mutate(
+      { id: s.id, format },
+      { onSuccess: (f) => saveBase64(f.content_base64, f.filename, format === 'csv' ? 'text/csv' : 'application/pdf') },
+    );
 
   return (
     <section className="page statements">
@@ -132,7 +135,7 @@ export default function StatementsPage() {
         <StatementView
           statement={shown.statement}
           period={shown.period}
-          onDownload={() => download(shown.statement)}
+          onDownload={(format) => download(shown.statement, format)}
           issuing={issue.isPending}
         />
       )}
@@ -162,8 +165,8 @@ function VerifyStatement() {
   return (
     <section className="statement-verify" aria-label="Verify a statement">
       <h2>Verify a statement</h2>
-      <Field label="Statement file" hint="A CSV this desk issued: it verifies only if not one byte has changed since.">
-        <input type="file" accept=".csv,text/csv" onChange={pick} />
+      <Field label="Statement file" hint="A CSV or PDF this desk issued: it verifies only if not one byte has changed since.">
+        <input type="file" accept=".csv,text/csv,.pdf,application/pdf" onChange={pick} />
       </Field>
       {readError !== null && <ErrorPanel error={readError} />}
       {verify.isError && <ErrorPanel error={verify.error} />}
