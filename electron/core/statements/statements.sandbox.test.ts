@@ -13,10 +13,11 @@ import { pdfPages } from './testkit/pdfText.ts';
 import { z } from 'zod';
 
 // Statements against a real Sandbox over HTTP: random worlds of deposits, withdrawals (done, cancelled,
-// rejected, failed), main/sub transfers both ways, transfers between own account types and spot trades
-// with their fees. For each currency the statement's opening + movements is the exchange's closing
-// balance to the last decimal, with nothing unexplained; a withdrawal taken out of the desk's cache is
-// then named as the difference.
+// rejected, failed), main/sub transfers both ways, transfers between own account types, spot trades
+// with their fees, UID transfers to another main account and small-balance conversions. For each
+// currency they touch, of the main account and of the sub-account, the statement's opening + movements
+// is the exchange's closing balance to the last decimal, with nothing unexplained; a withdrawal taken
+// out of the desk's cache is then named as the difference.
 
 const sb = useSandbox('statements', { limits: false });
 
@@ -31,8 +32,14 @@ const Op = fc.oneof(
   fc.record({ op: fc.constant('sub' as const), amount: fc.integer({ min: 1, max: 300 }), direction: fc.constantFrom('to', 'from') }),
   fc.record({ op: fc.constant('own' as const), amount: fc.integer({ min: 1, max: 50 }) }),
   fc.record({ op: fc.constant('trade' as const), side: fc.constantFrom('buy', 'sell'), quote: fc.integer({ min: 20, max: 200 }) }),
+  fc.record({ op: fc.constant('push' as const), amount: fc.integer({ min: 1, max: 90 }) }),
+  // 3 DOGE is worth less than the 5 USDT under which a balance converts (§2.9).
+  fc.record({ op: fc.constant('dust' as const) }),
 );
 type Op = typeof Op extends fc.Arbitrary<infer T> ? T : never;
+
+/** Another main account, the receiver of UID transfers. */
+let otherMain = '';
 
 async function run(client: ApiClient, op: Op): Promise<void> {
   const sub = sb.creds.sub_accounts[0]!.uid;
@@ -63,6 +70,13 @@ async function run(client: ApiClient, op: Op): Promise<void> {
     case 'own':
       await post('/wallet/transfers', { currency: 'USDT', from: 'spot', to: 'futures', settle: 'usdt', amount: String(op.amount) });
       return;
+    case 'push':
+      await post('/withdrawals/push', { receive_uid: Number(otherMain), currency: 'USDT', amount: String(op.amount) });
+      return;
+    case 'dust':
+      await adminCall(sb.creds, 'POST', '/deposits', { uid: sb.creds.main.uid, currency: 'DOGE', amount: '3' });
+      await post('/wallet/small_balance', { currency: ['DOGE'] });
+      return;
     case 'trade':
       await post('/spot/orders', {
         currency_pair: 'BTC_USDT',
@@ -89,15 +103,18 @@ describe('a statement of a random world', () => {
     // Money enough for any sequence.
     await adminCall(sb.creds, 'POST', '/deposits', { uid: sb.creds.main.uid, currency: 'USDT', amount: '100000' });
     await adminCall(sb.creds, 'POST', '/deposits', { uid: sb.creds.main.uid, currency: 'BTC', amount: '10' });
-    const total = async (currency: string) => {
-      const rows = (await client.request({ method: 'GET', path: '/spot/accounts', query: [['currency', currency]] }, Any)) as {
+    otherMain = (await adminCall<{ main: { uid: string } }>(sb.creds, 'POST', '/accounts', { world: 'demo' })).main.uid;
+    const sub = sb.creds.sub_accounts[0]!;
+    const subClient = new ApiClient({ baseUrl: sb.creds.base_url, credentials: sub, limitsOff: true });
+    const total = async (currency: string, c = client) => {
+      const rows = (await c.request({ method: 'GET', path: '/spot/accounts', query: [['currency', currency]] }, Any)) as {
         available: string;
         locked: string;
       }[];
       return rows[0] ? new Decimal(rows[0].available).plus(rows[0].locked).toFixed() : '0';
     };
-    const statement = (from: number, currency: string, timeZone: string) =>
-      ok<Statement>(core.invoke('statementBuild', { account: 'main', currency, from, to: Date.now() + 60_000, time_zone: timeZone }));
+    const statement = (from: number, currency: string, timeZone: string, account = 'main') =>
+      ok<Statement>(core.invoke('statementBuild', { account, currency, from, to: Date.now() + 60_000, time_zone: timeZone }));
     try {
       await fc.assert(
         fc.asyncProperty(
@@ -107,7 +124,9 @@ describe('a statement of a random world', () => {
             const from = Date.now() - 1000;
             for (const op of ops) await run(client, op);
             await ok(core.invoke('historySync', {}));
-            for (const currency of ['USDT', 'BTC']) checkReconciles(await statement(from, currency, tz), await total(currency));
+            for (const currency of ['USDT', 'BTC', 'GT', 'DOGE'])
+              checkReconciles(await statement(from, currency, tz), await total(currency));
+            checkReconciles(await statement(from, 'USDT', tz, sub.uid), await total('USDT', subClient));
           },
         ),
         { numRuns: 4, seed: 53, endOnFailure: true },
