@@ -121,6 +121,7 @@ const CHANNELS = [
   'subAccountIncidentDraft',
   'statementAccounts',
   'statementBuild',
+  'statementBuildEvery',
   'statementProgress',
   'statementCancel',
   'statementIssue',

@@ -288,6 +288,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   // The draft waits in the confirmation window; the page follows it with subAccountIncidentRuns.
   subAccountIncidentDraft: ['subAccountIncidentRuns'],
   statementBuild: ['statementProgress'],
+  statementBuildEvery: ['statementProgress'],
   statementCancel: ['statementProgress'],
   // Issuing journals the statement's digest.
   statementIssue: ['journalEntries', 'journalVerify'],

@@ -8,10 +8,8 @@ import { DecimalString } from './money.ts';
 /** At most a year a statement (§8.1 reads it in 30-day windows). */
 export const MAX_STATEMENT_DAYS = 366;
 
-export const StatementRequest = z
+const StatementPeriod = z
   .object({
-    /** "main", or a sub-account's uid whose key the profile holds. */
-    account: z.union([z.literal('main'), z.string().regex(/^\d{1,19}$/, 'must be "main" or a sub-account uid')]),
     currency: z.string().regex(/^[A-Z0-9_]{1,20}$/, 'must be a currency name in capitals, like USDT'),
     /** Epoch milliseconds, the period's start (inclusive) and end (exclusive), as the operator's time zone made them. */
     from: z.number().int().nonnegative(),
@@ -19,13 +17,28 @@ export const StatementRequest = z
     /** The operator's time zone (IANA), written on the statement beside the UTC bounds. */
     time_zone: z.string().min(1).max(64),
   })
-  .strict()
-  .refine((r) => r.to > r.from, { message: 'the period must end after it starts', path: ['to'] })
-  .refine((r) => r.to - r.from <= MAX_STATEMENT_DAYS * 86_400_000, {
-    message: `a statement covers at most ${MAX_STATEMENT_DAYS} days`,
-    path: ['to'],
-  });
+  .strict();
+
+function checkedPeriod<T extends z.ZodType<{ from: number; to: number }>>(schema: T) {
+  return schema
+    .refine((r) => r.to > r.from, { message: 'the period must end after it starts', path: ['to'] })
+    .refine((r) => r.to - r.from <= MAX_STATEMENT_DAYS * 86_400_000, {
+      message: `a statement covers at most ${MAX_STATEMENT_DAYS} days`,
+      path: ['to'],
+    });
+}
+
+export const StatementRequest = checkedPeriod(
+  StatementPeriod.extend({
+    /** "main", or a sub-account's uid whose key the profile holds. */
+    account: z.union([z.literal('main'), z.string().regex(/^\d{1,19}$/, 'must be "main" or a sub-account uid')]),
+  }),
+);
 export type StatementRequest = z.infer<typeof StatementRequest>;
+
+/** One currency's statement of every account the profile can read, for one period. */
+export const StatementEveryRequest = checkedPeriod(StatementPeriod);
+export type StatementEveryRequest = z.infer<typeof StatementEveryRequest>;
 
 /** Where a movement's line comes from: a desk record the exchange's book agrees with, the book alone, the desk alone. */
 export const MovementSource = z.enum(['both', 'book', 'desk']);
@@ -104,4 +117,18 @@ export const StatementVerdict = z.object({
 });
 export type StatementVerdict = z.infer<typeof StatementVerdict>;
 
-export const StatementProgress = z.object({ running: z.boolean(), done: z.number().int(), of: z.number().int() });
+/** What is being counted: the book's 30-day windows of one statement, or the accounts of every account's. */
+export const StatementProgress = z.object({
+  running: z.boolean(),
+  done: z.number().int(),
+  of: z.number().int(),
+  unit: z.enum(['windows', 'accounts']),
+});
+export type StatementProgress = z.infer<typeof StatementProgress>;
+
+export const StatementEvery = z.object({
+  statements: z.array(Statement),
+  /** Accounts left out, each with why (no key for its book). */
+  unreadable: z.array(StatementAccount),
+});
+export type StatementEvery = z.infer<typeof StatementEvery>;

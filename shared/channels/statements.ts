@@ -2,6 +2,8 @@ import { z } from 'zod';
 import {
   Statement,
   StatementAccount,
+  StatementEvery,
+  StatementEveryRequest,
   StatementFile,
   StatementFormat,
   StatementProgress,
@@ -22,6 +24,8 @@ export const statementsChannels = {
   statementAccounts: { request: z.object({}).strict(), response: z.array(StatementAccount) },
   /** Reads the account book of the period (up to a year: §8.1 windows), and builds the statement. */
   statementBuild: { request: StatementRequest, response: Statement },
+  /** The same for every account the profile can read, one after another (cancel stops between them). */
+  statementBuildEvery: { request: StatementEveryRequest, response: StatementEvery },
   statementProgress: { request: z.object({}).strict(), response: StatementProgress },
   statementCancel: { request: z.object({}).strict(), response: z.object({}) },
   /** The built statement `id` as CSV or PDF; its SHA-256 is journaled as issued before the file is handed over. */

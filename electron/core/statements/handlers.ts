@@ -6,7 +6,13 @@ import { StatementService } from './service.ts';
 // built under one profile is never exported under another.
 
 type StatementChannels =
-  'statementAccounts' | 'statementBuild' | 'statementProgress' | 'statementCancel' | 'statementIssue' | 'statementVerify';
+  | 'statementAccounts'
+  | 'statementBuild'
+  | 'statementBuildEvery'
+  | 'statementProgress'
+  | 'statementCancel'
+  | 'statementIssue'
+  | 'statementVerify';
 
 const services = new WeakMap<ActiveSession, StatementService>();
 
@@ -30,6 +36,7 @@ function serviceOf(deps: HandlerDeps): StatementService {
 export const statementHandlers: Pick<Handlers, StatementChannels> = {
   statementAccounts: async (_req, deps) => serviceOf(deps).accounts(),
   statementBuild: async (req, deps) => serviceOf(deps).build(req),
+  statementBuildEvery: async (req, deps) => serviceOf(deps).buildEvery(req),
   statementProgress: async (_req, deps) => serviceOf(deps).status(),
   statementCancel: async (_req, deps) => {
     serviceOf(deps).cancel();

@@ -5,8 +5,11 @@ import { Dec, fmt } from '../../../shared/money.ts';
 import {
   STATEMENT_CSV_COLUMNS,
   type Statement,
+  type StatementEvery,
+  type StatementEveryRequest,
   type StatementFile,
   type StatementFormat,
+  type StatementProgress,
   type StatementRequest,
   type StatementVerdict,
 } from '../../../shared/statements.ts';
@@ -35,8 +38,8 @@ export interface StatementSources {
 
 const SpotRow = z.looseObject({ currency: z.string(), available: z.string(), locked: z.string() });
 
-/** Built statements kept for export; a few, the newest. */
-const KEPT = 8;
+/** Built statements kept for export, the newest: every account of a 1,000-sub-account world, and some. */
+const KEPT = 1_100;
 
 const SCOPE_SPOT =
   'Spot account only: the isolated margin, perpetual futures and cross margin account books are not read, so what moves inside those accounts is outside this statement (transfers between them and spot are in it).';
@@ -50,7 +53,7 @@ const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 export class StatementService {
   private readonly built = new Map<string, Statement>();
-  private progress = { running: false, done: 0, of: 0 };
+  private progress: StatementProgress = { running: false, done: 0, of: 0, unit: 'windows' };
   private cancelAsked = false;
 
   constructor(private readonly src: StatementSources) {}
@@ -73,7 +76,7 @@ export class StatementService {
     ];
   }
 
-  status(): { running: boolean; done: number; of: number } {
+  status(): StatementProgress {
     return { ...this.progress };
   }
 
@@ -82,50 +85,35 @@ export class StatementService {
   }
 
   async build(req: StatementRequest): Promise<Statement> {
-    if (this.progress.running) throw new InputError([], 'A statement is being built already: wait for it, or cancel it.');
     const readable = this.accounts().find((a) => a.account === req.account);
     if (!readable) throw new InputError(['account'], `sub-account ${req.account} is not one of this profile's`);
     if (!readable.readable) throw new InputError(['account'], `${readable.label} cannot be read: ${readable.why}`);
-    const now = this.src.now();
-    if (req.from >= now) throw new InputError(['from'], 'the period starts in the future');
-    const client = this.src.clientOf(req.account);
-    this.progress = { running: true, done: 0, of: 0 };
+    return this.running('windows', (now) =>
+      this.one(req, readable.label, now, (done, of) => (this.progress = { running: true, done, of, unit: 'windows' })),
+    );
+  }
+
+  /** One currency's statement of each account the profile can read, one after another. */
+  async buildEvery(req: StatementEveryRequest): Promise<StatementEvery> {
+    const all = this.accounts();
+    const readable = all.filter((a) => a.readable);
+    return this.running('accounts', async (now) => {
+      const statements: Statement[] = [];
+      for (const [i, a] of readable.entries()) {
+        this.progress = { running: true, done: i, of: readable.length, unit: 'accounts' };
+        statements.push(await this.one({ ...req, account: a.account }, a.label, now, () => undefined));
+      }
+      return { statements, unreadable: all.filter((a) => !a.readable) };
+    });
+  }
+
+  /** Runs `work` as the one build in progress, cancellable, its "now" taken once for every account. */
+  private async running<T>(unit: StatementProgress['unit'], work: (now: number) => Promise<T>): Promise<T> {
+    if (this.progress.running) throw new InputError([], 'A statement is being built already: wait for it, or cancel it.');
+    this.progress = { running: true, done: 0, of: 0, unit };
     this.cancelAsked = false;
     try {
-      const spot = await client.request(
-        { method: 'GET', path: '/spot/accounts', query: [['currency', req.currency]], priority: 'action' },
-        z.array(SpotRow),
-      );
-      const row = spot.find((r) => r.currency === req.currency);
-      const totalNow = row ? fmt(new Dec(row.available).plus(row.locked)) : '0';
-      const book = await readBook(
-        client,
-        req.currency,
-        req.from,
-        now,
-        (done, of) => (this.progress = { running: true, done, of }),
-        () => this.cancelAsked,
-      );
-      const intents = this.src.journal()?.intents() ?? [];
-      const to = Math.min(req.to, now);
-      const made = buildStatement({
-        account: req.account,
-        accountLabel: readable.label,
-        currency: req.currency,
-        from: req.from,
-        to,
-        timeZone: req.time_zone,
-        book: book.lines,
-        totalNow,
-        // From before the start, so that a refund inside the period finds the withdrawal it returns.
-        desk: deskRecords(this.src.history(), intents, req.account, req.currency, req.from - RECORDS_BEFORE_MS, now + 1),
-        scope: req.account === 'main' ? [SCOPE_SPOT] : [SCOPE_SPOT, SCOPE_SUB],
-        requests: book.requests + 1,
-      });
-      const statement: Statement = { id: randomUUID(), ...made };
-      this.built.set(statement.id, statement);
-      while (this.built.size > KEPT) this.built.delete(this.built.keys().next().value!);
-      return statement;
+      return await work(this.src.now());
     } catch (e) {
       if (e instanceof StatementCancelled) throw new InputError([], e.message);
       throw e;
@@ -133,6 +121,37 @@ export class StatementService {
       this.progress = { ...this.progress, running: false };
       this.cancelAsked = false;
     }
+  }
+
+  private async one(req: StatementRequest, label: string, now: number, onWindows: (done: number, of: number) => void): Promise<Statement> {
+    if (req.from >= now) throw new InputError(['from'], 'the period starts in the future');
+    const client = this.src.clientOf(req.account);
+    const spot = await client.request(
+      { method: 'GET', path: '/spot/accounts', query: [['currency', req.currency]], priority: 'action' },
+      z.array(SpotRow),
+    );
+    const row = spot.find((r) => r.currency === req.currency);
+    const totalNow = row ? fmt(new Dec(row.available).plus(row.locked)) : '0';
+    const book = await readBook(client, req.currency, req.from, now, onWindows, () => this.cancelAsked);
+    const intents = this.src.journal()?.intents() ?? [];
+    const made = buildStatement({
+      account: req.account,
+      accountLabel: label,
+      currency: req.currency,
+      from: req.from,
+      to: Math.min(req.to, now),
+      timeZone: req.time_zone,
+      book: book.lines,
+      totalNow,
+      // From before the start, so that a refund inside the period finds the withdrawal it returns.
+      desk: deskRecords(this.src.history(), intents, req.account, req.currency, req.from - RECORDS_BEFORE_MS, now + 1),
+      scope: req.account === 'main' ? [SCOPE_SPOT] : [SCOPE_SPOT, SCOPE_SUB],
+      requests: book.requests + 1,
+    });
+    const statement: Statement = { id: randomUUID(), ...made };
+    this.built.set(statement.id, statement);
+    while (this.built.size > KEPT) this.built.delete(this.built.keys().next().value!);
+    return statement;
   }
 
   /** The statement as CSV (one row a movement) or PDF, and its digest recorded in the journal as issued by `by`. */

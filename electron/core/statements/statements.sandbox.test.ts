@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Statement } from '../../../shared/statements.ts';
+import type { Statement, StatementEvery } from '../../../shared/statements.ts';
 import { ApiClient } from '../client/client.ts';
 import { adminCall } from '../testkit/sandboxAdmin.ts';
 import { useSandbox } from '../testkit/sandbox.ts';
@@ -185,6 +185,36 @@ describe('a statement of a random world', () => {
       const changed = Buffer.from(bytes);
       changed[changed.length - 10]! ^= 1;
       expect(await verify(changed)).toMatchObject({ ok: false });
+    } finally {
+      await core.close();
+    }
+  }, 300_000);
+});
+
+describe('every account at month end', () => {
+  it("reconciles each readable account's last 30 days over the world's seeded history, and names the others", async () => {
+    const core = sandboxCore(sb, { history: { syncEveryMs: 3_600_000, tickMs: 3_600_000 } });
+    try {
+      await ok(core.invoke('historySync', {}));
+      const now = Date.now();
+      const every = await ok<StatementEvery>(
+        core.invoke('statementBuildEvery', { currency: 'USDT', from: now - 30 * 86_400_000, to: now, time_zone: 'Europe/Berlin' }),
+      );
+      const withKey = sb.creds.sub_accounts.map((k) => k.uid);
+      expect(every.statements.map((s) => s.account)).toEqual(['main', ...withKey.sort()]);
+      for (const s of every.statements) {
+        expect({ account: s.account, difference: s.difference, unexplained: s.unexplained }).toEqual({
+          account: s.account,
+          difference: '0',
+          unexplained: [],
+        });
+        // The seeded month moved money on every account: the statement is not empty.
+        expect(s.movements.length).toBeGreaterThan(0);
+      }
+      expect(await ok<{ running: boolean; unit: string }>(core.invoke('statementProgress', {}))).toMatchObject({
+        running: false,
+        unit: 'accounts',
+      });
     } finally {
       await core.close();
     }

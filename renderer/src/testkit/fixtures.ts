@@ -224,7 +224,7 @@ export function baseAnswers(): FakeAnswers {
     teamStatus: { domain: 'sandbox', team: null },
     teamVerify: { team: false },
     statementAccounts: [{ account: 'main', label: 'Main account', readable: true }],
-    statementProgress: { running: false, done: 0, of: 0 },
+    statementProgress: { running: false, done: 0, of: 0, unit: 'windows' },
   };
 }
 

@@ -1,6 +1,6 @@
 import { useState, type ChangeEvent } from 'react';
 import { z } from 'zod';
-import type { Statement, StatementFormat } from '../../../../shared/statements.ts';
+import type { Statement, StatementEvery, StatementFormat } from '../../../../shared/statements.ts';
 import { fieldMessage, useDeskForm } from '../../components/deskForm.ts';
 import { ErrorPanel } from '../../components/ErrorPanel.tsx';
 import { Field } from '../../components/Field.tsx';
@@ -8,6 +8,7 @@ import { fileBase64 } from '../../components/fileBase64.ts';
 import { saveBase64 } from '../../components/saveText.ts';
 import { useDeskMutation, useDeskQuery } from '../../desk/hooks.ts';
 import { deskTimeZone, periodOf, type Period } from './period.ts';
+import { EverySummary } from './EverySummary.tsx';
 import { StatementView } from './StatementView.tsx';
 import './statements.css';
 
@@ -18,6 +19,9 @@ const thisMonth = () => {
   const d = new Date();
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
 };
+
+/** The Account choice that builds one statement for each account the profile can read. */
+const EVERY = 'every';
 
 /** The form as typed, made the request the core checks again (StatementRequest) and the period as shown. */
 const StatementForm = z
@@ -53,10 +57,13 @@ type StatementForm = z.input<typeof StatementForm>;
 export default function StatementsPage() {
   const accounts = useDeskQuery('statementAccounts', {});
   const build = useDeskMutation('statementBuild');
+  const buildEvery = useDeskMutation('statementBuildEvery');
+  const building = build.isPending || buildEvery.isPending;
   const cancel = useDeskMutation('statementCancel');
   const issue = useDeskMutation('statementIssue');
-  const progress = useDeskQuery('statementProgress', {}, { enabled: build.isPending, refetchIntervalMs: 500 });
+  const progress = useDeskQuery('statementProgress', {}, { enabled: building, refetchIntervalMs: 500 });
   const [shown, setShown] = useState<{ statement: Statement; period: Period } | null>(null);
+  const [every, setEvery] = useState<{ every: StatementEvery; period: Period } | null>(null);
   const { register, handleSubmit, watch, formState } = useDeskForm(StatementForm, {
     defaultValues: { account: 'main', currency: 'USDT', kind: 'month', start: thisMonth(), end: '' } satisfies StatementForm,
     at: [],
@@ -66,7 +73,12 @@ export default function StatementsPage() {
 
   const submit = handleSubmit(({ request, period }) => {
     issue.reset();
-    build.mutate(request, { onSuccess: (statement) => setShown({ statement, period }) });
+    setShown(null);
+    setEvery(null);
+    if (request.account === EVERY) {
+      const { account: _every, ...rest } = request;
+      buildEvery.mutate(rest, { onSuccess: (result) => setEvery({ every: result, period }) });
+    } else build.mutate(request, { onSuccess: (statement) => setShown({ statement, period }) });
   });
   const download = (s: Statement, format: StatementFormat) =>
     issue.mutate(
@@ -80,13 +92,15 @@ export default function StatementsPage() {
         <h1 tabIndex={-1}>Statements</h1>
       </header>
       <p className="muted">
-        One account's spot balance of one currency over a period: the exchange's opening balance, every movement of its account book named
-        by the desk's own records, and its closing balance. Whatever the records and the book do not agree on is named below the figures.
+        One account's spot balance of one currency over a period, or every account's side by side: the exchange's opening balance, every
+        movement of its account book named by the desk's own records, and its closing balance. Whatever the records and the book do not
+        agree on is named below the figures.
       </p>
       {accounts.isError && <ErrorPanel error={accounts.error} onRetry={() => void accounts.refetch()} />}
       <form className="row" aria-label="Statement" onSubmit={(e) => void submit(e)} noValidate>
         <Field label="Account" error={fieldMessage(errors.account)}>
           <select {...register('account')}>
+            <option value={EVERY}>Every account ({(accounts.data ?? []).filter((a) => a.readable).length || 1})</option>
             {(accounts.data ?? [{ account: 'main', label: 'Main account', readable: true }]).map((a) => (
               <option key={a.account} value={a.account} disabled={!a.readable} title={a.why}>
                 {a.label}
@@ -114,24 +128,29 @@ export default function StatementsPage() {
           </Field>
         )}
         <div className="actions">
-          <button type="submit" className="primary" disabled={build.isPending}>
-            {build.isPending ? 'Building…' : 'Build statement'}
+          <button type="submit" className="primary" disabled={building}>
+            {building ? 'Building…' : 'Build statement'}
           </button>
-          {build.isPending && (
+          {building && (
             <button type="button" onClick={() => cancel.mutate({})}>
               Cancel
             </button>
           )}
         </div>
       </form>
-      {build.isPending && (
+      {building && (
         <p className="muted" role="status">
-          Reading the exchange's account book
-          {progress.data && progress.data.of > 0 ? `: ${progress.data.done} of ${progress.data.of} windows of 30 days` : '…'}
+          {progress.data?.unit === 'accounts' && progress.data.of > 0
+            ? `Reading the exchange's account books: account ${progress.data.done + 1} of ${progress.data.of}…`
+            : `Reading the exchange's account book${
+                progress.data && progress.data.of > 0 ? `: ${progress.data.done} of ${progress.data.of} windows of 30 days` : '…'
+              }`}
         </p>
       )}
       {build.isError && <ErrorPanel error={build.error} />}
-      {shown && !build.isPending && (
+      {buildEvery.isError && <ErrorPanel error={buildEvery.error} />}
+      {every && !building && <EverySummary every={every.every} onShow={(statement) => setShown({ statement, period: every.period })} />}
+      {shown && !building && (
         <StatementView
           statement={shown.statement}
           period={shown.period}

@@ -1,0 +1,64 @@
+import type { Statement, StatementEvery } from '../../../../shared/statements.ts';
+
+/**
+ * Every account's statement of one currency side by side: what finance asks for at month end, each row
+ * reconciled or saying how many movements are not explained; Show opens one for its money in and out,
+ * its movements and its files.
+ */
+export function EverySummary({ every, onShow }: { every: StatementEvery; onShow: (s: Statement) => void }) {
+  const currency = every.statements[0]?.currency ?? '';
+  const open = every.statements.filter((s) => s.difference !== '0' || s.unexplained.length > 0).length;
+  return (
+    <section className="statement-every" aria-label="Every account" data-testid="every-statements">
+      <p className={open === 0 ? 'notice' : 'error-panel'} role="status">
+        {open === 0
+          ? `All ${every.statements.length} accounts reconcile: each one's opening + movements is the exchange's closing balance.`
+          : `${open} of ${every.statements.length} accounts do not reconcile: open them for what is not explained.`}
+      </p>
+      <table className="table compact">
+        <colgroup>
+          <col />
+          <col className="col-figure" />
+          <col className="col-figure" />
+          <col className="col-difference" />
+          <col className="col-count" />
+          <col className="col-open" />
+        </colgroup>
+        <thead>
+          <tr>
+            <th>Account</th>
+            <th className="num">Opening ({currency})</th>
+            <th className="num">Closing</th>
+            <th className="num">Difference</th>
+            <th>Movements</th>
+            <th aria-label="Open" />
+          </tr>
+        </thead>
+        <tbody>
+          {every.statements.map((s) => (
+            <tr key={s.id} data-account={s.account}>
+              <td className="wrap">{s.account_label}</td>
+              <td className="num">{s.opening}</td>
+              <td className="num">{s.closing}</td>
+              <td className="num">{s.difference}</td>
+              <td className="wrap">
+                {s.movements.length}
+                {s.unexplained.length > 0 ? `, ${s.unexplained.reduce((n, u) => n + u.count, 0)} not explained` : ', all explained'}
+              </td>
+              <td>
+                <button type="button" onClick={() => onShow(s)}>
+                  Show
+                </button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {every.unreadable.length > 0 && (
+        <p className="muted small">
+          Not in it: {every.unreadable.map((a) => a.label).join(', ')}: {every.unreadable[0]!.why}.
+        </p>
+      )}
+    </section>
+  );
+}
