@@ -20,7 +20,7 @@ import { spreadsheetSafe } from '../history/csv.ts';
 import type { Journal } from '../journal/journal.ts';
 import { statementPdf } from './pdf.ts';
 import { buildStatement } from './reconcile.ts';
-import { deskRecords, readBook, StatementCancelled } from './sources.ts';
+import { deskRecords, readBook, readSubDeposits, StatementCancelled } from './sources.ts';
 
 // Statements of the active profile (docs/statements.md): built from the exchange's account book and the
 // desk's records, kept in the core by id so that what is exported and issued is what the core built
@@ -44,7 +44,7 @@ const KEPT = 1_100;
 const SCOPE_SPOT =
   'Spot account only: the isolated margin, perpetual futures and cross margin account books are not read, so what moves inside those accounts is outside this statement (transfers between them and spot are in it).';
 const SCOPE_SUB =
-  'The desk keeps no withdrawal, deposit or UID-transfer list of a sub-account: such entries of its account book are shown as not explained.';
+  "A sub-account's deposits are read with its own key; it cannot withdraw or make UID transfers (§5.5, §2.6), and its transfers to other sub-accounts are in its account book only, so they are counted as the book gives them.";
 
 /** How far before a statement's start the desk's records are read to name the period's book entries. */
 const RECORDS_BEFORE_MS = 90 * 86_400_000;
@@ -134,6 +134,15 @@ export class StatementService {
     const totalNow = row ? fmt(new Dec(row.available).plus(row.locked)) : '0';
     const book = await readBook(client, req.currency, req.from, now, onWindows, () => this.cancelAsked);
     const intents = this.src.journal()?.intents() ?? [];
+    // From before the start, so that a refund inside the period finds the withdrawal it returns.
+    const recordsFrom = req.from - RECORDS_BEFORE_MS;
+    const desk = deskRecords(this.src.history(), intents, req.account, req.currency, recordsFrom, now + 1);
+    let requests = book.requests + 1;
+    if (req.account !== 'main') {
+      const deposits = await readSubDeposits(client, req.currency, recordsFrom, now, () => this.cancelAsked);
+      desk.push(...deposits.records);
+      requests += deposits.requests;
+    }
     const made = buildStatement({
       account: req.account,
       accountLabel: label,
@@ -143,10 +152,9 @@ export class StatementService {
       timeZone: req.time_zone,
       book: book.lines,
       totalNow,
-      // From before the start, so that a refund inside the period finds the withdrawal it returns.
-      desk: deskRecords(this.src.history(), intents, req.account, req.currency, req.from - RECORDS_BEFORE_MS, now + 1),
+      desk,
       scope: req.account === 'main' ? [SCOPE_SPOT] : [SCOPE_SPOT, SCOPE_SUB],
-      requests: book.requests + 1,
+      requests,
     });
     const statement: Statement = { id: randomUUID(), ...made };
     this.built.set(statement.id, statement);

@@ -4,7 +4,7 @@ import type { StoredRow, HistoryDb } from '../cache/historyDb.ts';
 import { pagesByNumber, type RecordReader } from '../client/pagination.ts';
 import { uidTransferIntent, withdrawalIntent } from '../history/outflows.ts';
 import type { IntentView } from '../journal/intents.ts';
-import { thirtyDayWindows } from '../sync/windows.ts';
+import { readWindow, thirtyDayWindows } from '../sync/windows.ts';
 import type { BookLine, DeskRecord } from './reconcile.ts';
 
 // What a statement is made of: the account book read from the exchange (§8.1 windows of 30 days, pages
@@ -165,4 +165,44 @@ export function deskRecords(
     });
   }
   return out;
+}
+
+/**
+ * A sub-account's deposits of `currency` in [fromMs, nowMs], read with its own key (§2.4, 30-day windows):
+ * the desk's history cache holds the main account's, and a sub-account's key cannot withdraw (§5.5) nor
+ * make UID transfers (main accounts only), so with these and the main/sub transfers every kind of entry
+ * its book holds has a record to be matched with.
+ */
+export async function readSubDeposits(
+  client: RecordReader,
+  currency: string,
+  fromMs: number,
+  nowMs: number,
+  cancelled: () => boolean,
+): Promise<{ records: DeskRecord[]; requests: number }> {
+  let requests = 0;
+  const counting: RecordReader = {
+    request: (req, schema) => (requests++, client.request(req, schema)),
+    requestList: (req, record, opts) => (requests++, client.requestList(req, record, opts)),
+  };
+  const records: DeskRecord[] = [];
+  for (const w of thirtyDayWindows(Math.floor(fromMs / 1000), Math.ceil(nowMs / 1000) + 1)) {
+    if (cancelled()) throw new StatementCancelled();
+    const rows = await readWindow(counting, { path: '/wallet/deposits', query: [['currency', currency]], priority: 'action', ...w }, w);
+    for (const d of rows) {
+      if (d.currency !== currency) continue;
+      records.push({
+        kind: 'deposit',
+        at: Math.round(Number(d.timestamp) * 1000),
+        amount: CREDITED.has(d.status) ? fmt(new Dec(d.amount)) : '0',
+        fee: '0',
+        exchange_id: d.id,
+        desk_id: '',
+        approved_by: '',
+        bookText: d.id,
+      });
+    }
+  }
+  // Neighbouring windows share their boundary second.
+  return { records: [...new Map(records.map((r) => [r.exchange_id, r])).values()], requests };
 }

@@ -14,10 +14,10 @@ import { z } from 'zod';
 
 // Statements against a real Sandbox over HTTP: random worlds of deposits, withdrawals (done, cancelled,
 // rejected, failed), main/sub transfers both ways, transfers between own account types, spot trades
-// with their fees, UID transfers to another main account and small-balance conversions. For each
-// currency they touch, of the main account and of the sub-account, the statement's opening + movements
-// is the exchange's closing balance to the last decimal, with nothing unexplained; a withdrawal taken
-// out of the desk's cache is then named as the difference.
+// with their fees, UID transfers to another main account, small-balance conversions and deposits to the
+// sub-account. For each currency they touch, of the main account and of the sub-account, the statement's
+// opening + movements is the exchange's closing balance to the last decimal, with nothing unexplained; a
+// withdrawal taken out of the desk's cache is then named as the difference.
 
 const sb = useSandbox('statements', { limits: false });
 
@@ -33,6 +33,7 @@ const Op = fc.oneof(
   fc.record({ op: fc.constant('own' as const), amount: fc.integer({ min: 1, max: 50 }) }),
   fc.record({ op: fc.constant('trade' as const), side: fc.constantFrom('buy', 'sell'), quote: fc.integer({ min: 20, max: 200 }) }),
   fc.record({ op: fc.constant('push' as const), amount: fc.integer({ min: 1, max: 90 }) }),
+  fc.record({ op: fc.constant('subDeposit' as const), amount: fc.integer({ min: 1, max: 900 }) }),
   // 3 DOGE is worth less than the 5 USDT under which a balance converts (§2.9).
   fc.record({ op: fc.constant('dust' as const) }),
 );
@@ -72,6 +73,9 @@ async function run(client: ApiClient, op: Op): Promise<void> {
       return;
     case 'push':
       await post('/withdrawals/push', { receive_uid: Number(otherMain), currency: 'USDT', amount: String(op.amount) });
+      return;
+    case 'subDeposit':
+      await adminCall(sb.creds, 'POST', '/deposits', { uid: sub, currency: 'USDT', amount: String(op.amount) });
       return;
     case 'dust':
       await adminCall(sb.creds, 'POST', '/deposits', { uid: sb.creds.main.uid, currency: 'DOGE', amount: '3' });
