@@ -20,6 +20,8 @@ const BENCHMARKS: Record<string, string> = {
   start: '`npm start` to its URL, and the window to the first balance painted: new user, then from the cache (docs/benchmarks.md §start)',
   rebalance:
     'a USDT rebalance of 400 sub-accounts to equal shares: planner, then the batch on a bench-world Sandbox with limits on (docs/benchmarks.md §rebalance)',
+  statements:
+    "a year's USDT statement of the main account and 1,000 sub-accounts on a bench-world Sandbox with limits on (docs/benchmarks.md §statements)",
   team: 'three desks on one PostgreSQL team store: 200 requests, each approved at two other desks and sent once (docs/benchmarks.md §team)',
 };
 

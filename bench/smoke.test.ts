@@ -72,6 +72,7 @@ const FIGURES: Record<string, string[]> = {
   ],
   start: ['start_to_url_ms', 'new_user_first_balance_ms', 'first_paint_ms', 'fresh_figure_ms', 'first_read_ms', 'usable_ms'],
   rebalance: ['accounts', 'transfers', 'planner_ms', 'makespan_s', 'bound_s', 'twice', 'http_429', 'reached'],
+  statements: ['accounts', 'warm_s', 'year_s', 'requests', 'min_requests', 'reconciled', 'month_ms'],
   team: ['requests', 'sent', 'twice', 'tampered_refused', 'approve_to_send_p99_ms', 'notify_p99_ms'],
 };
 

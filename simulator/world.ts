@@ -450,11 +450,9 @@ function seedTree(db: DB, world: WorldName, mainUid: string, now: number, withAc
     db.prepare('SELECT uid FROM accounts WHERE main_uid = ? ORDER BY CAST(uid AS INTEGER)').all(mainUid) as { uid: string }[]
   ).map((r) => r.uid);
   if (world === 'bench') seedBenchData(s, g, mainUid, subs, now);
-  else {
-    // The records seeded in a live status move on at the Sandbox's own speed, as any other withdrawal does.
-    seedDemoData(s, g, mainUid, subs, now, Number(getMeta(db, 'speed') ?? 1));
-    bookSeededHistory(db, [mainUid, ...subs], now);
-  }
+  // The records seeded in a live status move on at the Sandbox's own speed, as any other withdrawal does.
+  else seedDemoData(s, g, mainUid, subs, now, Number(getMeta(db, 'speed') ?? 1));
+  bookSeededHistory(db, [mainUid, ...subs], now);
   return result;
 }
 
