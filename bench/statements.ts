@@ -84,7 +84,7 @@ async function main(): Promise<void> {
       const now = Date.now();
       const from = now - 365 * DAY;
       t = performance.now();
-      const every = await ok<StatementEvery>(core.invoke('statementBuildEvery', { currency: 'USDT', from, to: now, time_zone: 'UTC' }));
+      const every = await ok<StatementEvery>(core.invoke('statementBuildEvery', { currencies: ['USDT'], from, to: now, time_zone: 'UTC' }));
       const yearS = (performance.now() - t) / 1000;
       const requests = every.statements.reduce((n, s) => n + s.requests, 0);
       const minRequests = every.statements.reduce((n, s) => n + leastRequests(s, from, now), 0);

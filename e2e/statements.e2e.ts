@@ -121,19 +121,28 @@ describe('Statements: a sub-account month, its CSV and PDF issued and verified',
       .poll(() => page.getByTestId('statement-verdict').textContent())
       .toMatch(/^Does not verify\. No statement this desk issued has this content/);
 
-    // Month end for finance: every account the profile can read, side by side, each reconciled.
+    // Month end for finance: every account the profile can read, in two currencies, side by side, each
+    // reconciled; a currency named twice is refused on its field before anything is read.
     const withKey = readSandboxCredentials(desk.sandbox.credentialsPath).sub_accounts.map((k) => k.uid);
     await form.getByLabel('Account').selectOption('every');
+    await form.getByLabel('Currency').fill('usdt usdt');
+    await form.getByRole('button', { name: 'Build statement' }).click();
+    await expect.poll(() => form.getByText('A currency is named twice.').count()).toBe(1);
+    await form.getByLabel('Currency').fill('USDT, BTC');
     await form.getByRole('button', { name: 'Build statement' }).click();
     const every = page.getByTestId('every-statements');
     await every.waitFor();
     const everyRows = every.locator('tbody tr');
-    expect(await everyRows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-account')))).toEqual(['main', ...withKey.sort()]);
+    expect(
+      await everyRows.evaluateAll((trs) => trs.map((tr) => `${tr.getAttribute('data-account')} ${tr.getAttribute('data-currency')}`)),
+    ).toEqual(['main', ...withKey.sort()].flatMap((a) => [`${a} USDT`, `${a} BTC`]));
     expect(await every.getByRole('status').textContent()).toBe(
-      `All ${withKey.length + 1} accounts reconcile: each one's opening + movements is the exchange's closing balance.`,
+      `All ${2 * (withKey.length + 1)} statements reconcile: each one's opening + movements is the exchange's closing balance.`,
     );
+    // The account's name keeps room to be read at 1024 px beside the figures (no letter-by-letter column).
+    expect((await everyRows.first().locator('td').first().boundingBox())!.width).toBeGreaterThan(110);
     await page.screenshot({ path: join(ROOT, 'resources', 'screenshots', 'statement-every.png'), fullPage: true });
-    await every.locator(`tr[data-account="${sub}"]`).getByRole('button', { name: 'Show' }).click();
+    await every.locator(`tr[data-account="${sub}"][data-currency="USDT"]`).getByRole('button', { name: 'Show' }).click();
     expect(await page.getByTestId('statement-closing').textContent()).toBe(`${exchangeTotal} USDT`);
     expect(await page.evaluate('document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth')).toBeLessThanOrEqual(0);
   });

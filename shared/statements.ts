@@ -8,9 +8,13 @@ import { DecimalString } from './money.ts';
 /** At most a year a statement (§8.1 reads it in 30-day windows). */
 export const MAX_STATEMENT_DAYS = 366;
 
+const CurrencyName = z.string().regex(/^[A-Z0-9_]{1,20}$/, 'must be a currency name in capitals, like USDT');
+const AccountId = z.union([z.literal('main'), z.string().regex(/^\d{1,19}$/, 'must be "main" or a sub-account uid')]);
+/** Statements one run builds at most: every account of a 1,000-sub-account world, and some. */
+export const MAX_STATEMENTS_A_RUN = 1_100;
+
 const StatementPeriod = z
   .object({
-    currency: z.string().regex(/^[A-Z0-9_]{1,20}$/, 'must be a currency name in capitals, like USDT'),
     /** Epoch milliseconds, the period's start (inclusive) and end (exclusive), as the operator's time zone made them. */
     from: z.number().int().nonnegative(),
     to: z.number().int().positive(),
@@ -31,13 +35,28 @@ function checkedPeriod<T extends z.ZodType<{ from: number; to: number }>>(schema
 export const StatementRequest = checkedPeriod(
   StatementPeriod.extend({
     /** "main", or a sub-account's uid whose key the profile holds. */
-    account: z.union([z.literal('main'), z.string().regex(/^\d{1,19}$/, 'must be "main" or a sub-account uid')]),
+    account: AccountId,
+    currency: CurrencyName,
   }),
 );
 export type StatementRequest = z.infer<typeof StatementRequest>;
 
-/** One currency's statement of every account the profile can read, for one period. */
-export const StatementEveryRequest = checkedPeriod(StatementPeriod);
+/** A statement of each of these currencies for each account (every one the profile can read, unless named). */
+export const StatementEveryRequest = checkedPeriod(
+  StatementPeriod.extend({
+    accounts: z
+      .array(AccountId)
+      .min(1)
+      .max(MAX_STATEMENTS_A_RUN)
+      .refine((a) => new Set(a).size === a.length, 'names an account twice')
+      .optional(),
+    currencies: z
+      .array(CurrencyName)
+      .min(1)
+      .max(10, 'at most 10 currencies a run')
+      .refine((c) => new Set(c).size === c.length, 'names a currency twice'),
+  }),
+);
 export type StatementEveryRequest = z.infer<typeof StatementEveryRequest>;
 
 /** Where a movement's line comes from: a desk record the exchange's book agrees with, the book alone, the desk alone. */
@@ -117,18 +136,19 @@ export const StatementVerdict = z.object({
 });
 export type StatementVerdict = z.infer<typeof StatementVerdict>;
 
-/** What is being counted: the book's 30-day windows of one statement, or the accounts of every account's. */
+/** What is being counted: the book's 30-day windows of one statement, or the statements of a run of several. */
 export const StatementProgress = z.object({
   running: z.boolean(),
   done: z.number().int(),
   of: z.number().int(),
-  unit: z.enum(['windows', 'accounts']),
+  unit: z.enum(['windows', 'statements']),
 });
 export type StatementProgress = z.infer<typeof StatementProgress>;
 
 export const StatementEvery = z.object({
+  /** Account by account, each account's currencies in the order asked. */
   statements: z.array(Statement),
-  /** Accounts left out, each with why (no key for its book). */
+  /** Accounts left out of "every account", each with why (no key for its book). */
   unreadable: z.array(StatementAccount),
 });
 export type StatementEvery = z.infer<typeof StatementEvery>;

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { z } from 'zod';
 import { Dec, fmt } from '../../../shared/money.ts';
 import {
+  MAX_STATEMENTS_A_RUN,
   STATEMENT_CSV_COLUMNS,
   type Statement,
   type StatementEvery,
@@ -38,8 +39,8 @@ export interface StatementSources {
 
 const SpotRow = z.looseObject({ currency: z.string(), available: z.string(), locked: z.string() });
 
-/** Built statements kept for export, the newest: every account of a 1,000-sub-account world, and some. */
-const KEPT = 1_100;
+/** Built statements kept for export, the newest: the largest run, and as many single ones. */
+const KEPT = 2 * MAX_STATEMENTS_A_RUN;
 
 const SCOPE_SPOT =
   'Spot account only: the isolated margin, perpetual futures and cross margin account books are not read, so what moves inside those accounts is outside this statement (transfers between them and spot are in it).';
@@ -93,17 +94,29 @@ export class StatementService {
     );
   }
 
-  /** One currency's statement of each account the profile can read, one after another. */
+  /** A statement of each currency for each account asked (or each one the profile can read), one after another. */
   async buildEvery(req: StatementEveryRequest): Promise<StatementEvery> {
+    const { accounts: named, currencies, ...period } = req;
     const all = this.accounts();
-    const readable = all.filter((a) => a.readable);
-    return this.running('accounts', async (now) => {
+    const chosen = named
+      ? named.map((account) => {
+          const a = all.find((x) => x.account === account);
+          if (!a) throw new InputError(['accounts'], `sub-account ${account} is not one of this profile's`);
+          if (!a.readable) throw new InputError(['accounts'], `${a.label} cannot be read: ${a.why}`);
+          return a;
+        })
+      : all.filter((a) => a.readable);
+    const of = chosen.length * currencies.length;
+    if (of > MAX_STATEMENTS_A_RUN)
+      throw new InputError(['currencies'], `${of} statements is more than ${MAX_STATEMENTS_A_RUN} a run: ask for fewer currencies`);
+    return this.running('statements', async (now) => {
       const statements: Statement[] = [];
-      for (const [i, a] of readable.entries()) {
-        this.progress = { running: true, done: i, of: readable.length, unit: 'accounts' };
-        statements.push(await this.one({ ...req, account: a.account }, a.label, now, () => undefined));
-      }
-      return { statements, unreadable: all.filter((a) => !a.readable) };
+      for (const a of chosen)
+        for (const currency of currencies) {
+          this.progress = { running: true, done: statements.length, of, unit: 'statements' };
+          statements.push(await this.one({ ...period, account: a.account, currency }, a.label, now, () => undefined));
+        }
+      return { statements, unreadable: named ? [] : all.filter((a) => !a.readable) };
     });
   }
 

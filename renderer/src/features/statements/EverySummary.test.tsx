@@ -28,7 +28,7 @@ const statement = (account: string, unexplained: Statement['unexplained'], diffe
 });
 
 describe('every account side by side', () => {
-  it('counts the accounts that do not reconcile and opens the one asked for', () => {
+  it('counts the statements that do not reconcile and opens the one asked for', () => {
     const sub = statement('10000101', [{ sentence: '2 movements of -77 USDT not explained', amount: '-77', count: 2 }], '-77');
     const onShow = vi.fn();
     render(
@@ -40,7 +40,7 @@ describe('every account side by side', () => {
         onShow={onShow}
       />,
     );
-    expect(screen.getByRole('status').textContent).toBe('1 of 2 accounts do not reconcile: open them for what is not explained.');
+    expect(screen.getByRole('status').textContent).toBe('1 of 2 statements do not reconcile: open them for what is not explained.');
     const row = screen.getByText('Sub-account 10000101').closest('tr')!;
     expect(row.textContent).toContain('0, 2 not explained');
     expect(screen.getByText('Main account').closest('tr')!.textContent).toContain('0, all explained');

@@ -1,23 +1,24 @@
 import type { Statement, StatementEvery } from '../../../../shared/statements.ts';
 
 /**
- * Every account's statement of one currency side by side: what finance asks for at month end, each row
+ * Every account's statements side by side: what finance asks for at month end, each row
  * reconciled or saying how many movements are not explained; Show opens one for its money in and out,
  * its movements and its files.
  */
 export function EverySummary({ every, onShow }: { every: StatementEvery; onShow: (s: Statement) => void }) {
-  const currency = every.statements[0]?.currency ?? '';
   const open = every.statements.filter((s) => s.difference !== '0' || s.unexplained.length > 0).length;
+  const n = every.statements.length;
   return (
     <section className="statement-every" aria-label="Every account" data-testid="every-statements">
       <p className={open === 0 ? 'notice' : 'error-panel'} role="status">
         {open === 0
-          ? `All ${every.statements.length} accounts reconcile: each one's opening + movements is the exchange's closing balance.`
-          : `${open} of ${every.statements.length} accounts do not reconcile: open them for what is not explained.`}
+          ? `All ${n} statements reconcile: each one's opening + movements is the exchange's closing balance.`
+          : `${open} of ${n} statements do not reconcile: open them for what is not explained.`}
       </p>
       <table className="table compact">
         <colgroup>
           <col />
+          <col className="col-currency" />
           <col className="col-figure" />
           <col className="col-figure" />
           <col className="col-difference" />
@@ -27,7 +28,8 @@ export function EverySummary({ every, onShow }: { every: StatementEvery; onShow:
         <thead>
           <tr>
             <th>Account</th>
-            <th className="num">Opening ({currency})</th>
+            <th>Currency</th>
+            <th className="num">Opening</th>
             <th className="num">Closing</th>
             <th className="num">Difference</th>
             <th>Movements</th>
@@ -36,8 +38,9 @@ export function EverySummary({ every, onShow }: { every: StatementEvery; onShow:
         </thead>
         <tbody>
           {every.statements.map((s) => (
-            <tr key={s.id} data-account={s.account}>
+            <tr key={s.id} data-account={s.account} data-currency={s.currency}>
               <td className="wrap">{s.account_label}</td>
+              <td>{s.currency}</td>
               <td className="num">{s.opening}</td>
               <td className="num">{s.closing}</td>
               <td className="num">{s.difference}</td>

@@ -27,11 +27,27 @@ const EVERY = 'every';
 const StatementForm = z
   .object({
     account: z.string().min(1, 'Pick an account'),
-    currency: z
-      .string()
-      .trim()
-      .toUpperCase()
-      .regex(/^[A-Z0-9_]{1,20}$/, 'Must be a currency name, like USDT'),
+    /** One currency, or several separated by commas or spaces ("USDT, BTC"); a problem is the field's own. */
+    currency: z.string().transform((typed, ctx) => {
+      const list = typed
+        .toUpperCase()
+        .split(/[\s,]+/)
+        .filter(Boolean);
+      const bad = list.find((c) => !/^[A-Z0-9_]{1,20}$/.test(c));
+      const problem =
+        list.length === 0
+          ? 'Name a currency, like USDT'
+          : bad !== undefined
+            ? `${bad} is not a currency name, like USDT`
+            : list.length > 10
+              ? 'At most 10 currencies at once'
+              : new Set(list).size < list.length
+                ? 'A currency is named twice'
+                : null;
+      if (problem === null) return list;
+      ctx.addIssue({ code: 'custom', message: problem });
+      return z.NEVER;
+    }),
     kind: z.enum(['day', 'month', 'custom']),
     start: z.string(),
     end: z.string(),
@@ -40,7 +56,8 @@ const StatementForm = z
     const timeZone = deskTimeZone();
     try {
       const period = periodOf(v, timeZone);
-      return { request: { account: v.account, currency: v.currency, from: period.from, to: period.to, time_zone: timeZone }, period };
+      const at = { from: period.from, to: period.to, time_zone: timeZone };
+      return { account: v.account, currencies: v.currency, at, period };
     } catch (e) {
       const message = (e as Error).message;
       ctx.addIssue({ code: 'custom', message, path: [message.startsWith('The last day') ? 'end' : 'start'] });
@@ -71,14 +88,18 @@ export default function StatementsPage() {
   const kind = watch('kind');
   const errors = formState.errors;
 
-  const submit = handleSubmit(({ request, period }) => {
+  // One account and one currency open its statement; more of either list them side by side first.
+  const submit = handleSubmit(({ account, currencies, at, period }) => {
     issue.reset();
     setShown(null);
     setEvery(null);
-    if (request.account === EVERY) {
-      const { account: _every, ...rest } = request;
-      buildEvery.mutate(rest, { onSuccess: (result) => setEvery({ every: result, period }) });
-    } else build.mutate(request, { onSuccess: (statement) => setShown({ statement, period }) });
+    if (account !== EVERY && currencies.length === 1)
+      build.mutate({ ...at, account, currency: currencies[0]! }, { onSuccess: (statement) => setShown({ statement, period }) });
+    else
+      buildEvery.mutate(
+        { ...at, currencies, ...(account === EVERY ? {} : { accounts: [account] }) },
+        { onSuccess: (result) => setEvery({ every: result, period }) },
+      );
   });
   const download = (s: Statement, format: StatementFormat) =>
     issue.mutate(
@@ -109,8 +130,8 @@ export default function StatementsPage() {
             ))}
           </select>
         </Field>
-        <Field label="Currency" error={fieldMessage(errors.currency)}>
-          <input {...register('currency')} size={8} autoComplete="off" />
+        <Field label="Currency" hint="One, or several: USDT, BTC" error={fieldMessage(errors.currency)}>
+          <input {...register('currency')} size={10} autoComplete="off" />
         </Field>
         <Field label="Period">
           <select {...register('kind')}>
@@ -140,8 +161,8 @@ export default function StatementsPage() {
       </form>
       {building && (
         <p className="muted" role="status">
-          {progress.data?.unit === 'accounts' && progress.data.of > 0
-            ? `Reading the exchange's account books: account ${progress.data.done + 1} of ${progress.data.of}…`
+          {progress.data?.unit === 'statements' && progress.data.of > 0
+            ? `Reading the exchange's account books: statement ${progress.data.done + 1} of ${progress.data.of}…`
             : `Reading the exchange's account book${
                 progress.data && progress.data.of > 0 ? `: ${progress.data.done} of ${progress.data.of} windows of 30 days` : '…'
               }`}
