@@ -87,7 +87,9 @@ async function main(): Promise<void> {
       const every = await ok<StatementEvery>(core.invoke('statementBuildEvery', { currencies: ['USDT'], from, to: now, time_zone: 'UTC' }));
       const yearS = (performance.now() - t) / 1000;
       const requests = every.statements.reduce((n, s) => n + s.requests, 0);
-      const minRequests = every.statements.reduce((n, s) => n + leastRequests(s, from, now), 0);
+      let minRequests = 0;
+      for (const s of every.statements)
+        minRequests += leastRequests(await ok<Statement>(core.invoke('statementGet', { id: s.id })), from, now);
       const reconciled = every.statements.filter((s) => s.difference === '0' && s.unexplained.length === 0).length;
       for (const s of every.statements.filter((x) => x.unexplained.length > 0).slice(0, 3))
         log(`${s.account_label}: ${s.unexplained.map((u) => u.sentence).join('; ')}`);

@@ -122,6 +122,7 @@ const CHANNELS = [
   'statementAccounts',
   'statementBuild',
   'statementBuildEvery',
+  'statementGet',
   'statementProgress',
   'statementCancel',
   'statementIssue',

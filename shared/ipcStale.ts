@@ -289,6 +289,7 @@ export const STALE_AFTER_WRITE: Record<WriteChannel, readonly QueryChannel[]> = 
   subAccountIncidentDraft: ['subAccountIncidentRuns'],
   statementBuild: ['statementProgress'],
   statementBuildEvery: ['statementProgress'],
+  statementGet: [],
   statementCancel: ['statementProgress'],
   // Issuing journals the statement's digest.
   statementIssue: ['journalEntries', 'journalVerify'],

@@ -145,9 +145,13 @@ export const StatementProgress = z.object({
 });
 export type StatementProgress = z.infer<typeof StatementProgress>;
 
+/** A statement without its movements (their number instead): a run's answer stays small; statementGet opens one. */
+export const StatementSummary = Statement.omit({ movements: true }).extend({ movement_count: z.number().int().nonnegative() });
+export type StatementSummary = z.infer<typeof StatementSummary>;
+
 export const StatementEvery = z.object({
   /** Account by account, each account's currencies in the order asked. */
-  statements: z.array(Statement),
+  statements: z.array(StatementSummary),
   /** Accounts left out of "every account", each with why (no key for its book). */
   unreadable: z.array(StatementAccount),
 });

@@ -24,8 +24,10 @@ export const statementsChannels = {
   statementAccounts: { request: z.object({}).strict(), response: z.array(StatementAccount) },
   /** Reads the account book of the period (up to a year: §8.1 windows), and builds the statement. */
   statementBuild: { request: StatementRequest, response: Statement },
-  /** The same for every account the profile can read, one after another (cancel stops between them). */
+  /** Several accounts or currencies, one after another (cancel stops between them): each statement's figures. */
   statementBuildEvery: { request: StatementEveryRequest, response: StatementEvery },
+  /** A statement the core built and still holds, whole (what Show opens from a run's list). */
+  statementGet: { request: z.object({ id: z.string().uuid() }).strict(), response: Statement },
   statementProgress: { request: z.object({}).strict(), response: StatementProgress },
   statementCancel: { request: z.object({}).strict(), response: z.object({}) },
   /** The built statement `id` as CSV or PDF; its SHA-256 is journaled as issued before the file is handed over. */

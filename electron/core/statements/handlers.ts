@@ -9,6 +9,7 @@ type StatementChannels =
   | 'statementAccounts'
   | 'statementBuild'
   | 'statementBuildEvery'
+  | 'statementGet'
   | 'statementProgress'
   | 'statementCancel'
   | 'statementIssue'
@@ -37,6 +38,7 @@ export const statementHandlers: Pick<Handlers, StatementChannels> = {
   statementAccounts: async (_req, deps) => serviceOf(deps).accounts(),
   statementBuild: async (req, deps) => serviceOf(deps).build(req),
   statementBuildEvery: async (req, deps) => serviceOf(deps).buildEvery(req),
+  statementGet: async (req, deps) => serviceOf(deps).get(req.id),
   statementProgress: async (_req, deps) => serviceOf(deps).status(),
   statementCancel: async (_req, deps) => {
     serviceOf(deps).cancel();

@@ -110,11 +110,12 @@ export class StatementService {
     if (of > MAX_STATEMENTS_A_RUN)
       throw new InputError(['currencies'], `${of} statements is more than ${MAX_STATEMENTS_A_RUN} a run: ask for fewer currencies`);
     return this.running('statements', async (now) => {
-      const statements: Statement[] = [];
+      const statements: StatementEvery['statements'] = [];
       for (const a of chosen)
         for (const currency of currencies) {
           this.progress = { running: true, done: statements.length, of, unit: 'statements' };
-          statements.push(await this.one({ ...period, account: a.account, currency }, a.label, now, () => undefined));
+          const { movements, ...figures } = await this.one({ ...period, account: a.account, currency }, a.label, now, () => undefined);
+          statements.push({ ...figures, movement_count: movements.length });
         }
       return { statements, unreadable: named ? [] : all.filter((a) => !a.readable) };
     });
@@ -175,10 +176,16 @@ export class StatementService {
     return statement;
   }
 
-  /** The statement as CSV (one row a movement) or PDF, and its digest recorded in the journal as issued by `by`. */
-  async issue(id: string, format: StatementFormat, by: string): Promise<StatementFile> {
+  /** A statement this service built and still holds. */
+  get(id: string): Statement {
     const s = this.built.get(id);
     if (!s) throw new InputError(['id'], 'this statement is no longer held by the desk: build it again');
+    return s;
+  }
+
+  /** The statement as CSV (one row a movement) or PDF, and its digest recorded in the journal as issued by `by`. */
+  async issue(id: string, format: StatementFormat, by: string): Promise<StatementFile> {
+    const s = this.get(id);
     const journal = this.src.journal();
     if (!journal) throw new InputError([], 'This profile keeps no journal, so a statement cannot be issued with its digest.');
     const bytes = format === 'csv' ? Buffer.from(statementCsv(s), 'utf8') : await statementPdf(s, this.src.now(), by);

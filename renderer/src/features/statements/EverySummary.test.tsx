@@ -1,12 +1,12 @@
 import { fireEvent, render, screen, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { Statement } from '../../../../shared/statements.ts';
+import type { StatementSummary } from '../../../../shared/statements.ts';
 import { EverySummary } from './EverySummary.tsx';
 
 // Month end at a glance: an account that does not reconcile is counted in the headline and says how many
 // of its movements are not explained; Show opens exactly that account's statement.
 
-const statement = (account: string, unexplained: Statement['unexplained'], difference: string): Statement => ({
+const statement = (account: string, unexplained: StatementSummary['unexplained'], difference: string): StatementSummary => ({
   id: `00000000-0000-4000-8000-00000000000${account.length}`,
   account,
   account_label: account === 'main' ? 'Main account' : `Sub-account ${account}`,
@@ -17,7 +17,7 @@ const statement = (account: string, unexplained: Statement['unexplained'], diffe
   opening: '100',
   closing: '123',
   balances_from: 'the book',
-  movements: [],
+  movement_count: 0,
   total_in: '23',
   total_out: '0',
   computed_closing: '123',

@@ -1,11 +1,11 @@
-import type { Statement, StatementEvery } from '../../../../shared/statements.ts';
+import type { StatementEvery, StatementSummary } from '../../../../shared/statements.ts';
 
 /**
  * Every account's statements side by side: what finance asks for at month end, each row
  * reconciled or saying how many movements are not explained; Show opens one for its money in and out,
  * its movements and its files.
  */
-export function EverySummary({ every, onShow }: { every: StatementEvery; onShow: (s: Statement) => void }) {
+export function EverySummary({ every, onShow }: { every: StatementEvery; onShow: (s: StatementSummary) => void }) {
   const open = every.statements.filter((s) => s.difference !== '0' || s.unexplained.length > 0).length;
   const n = every.statements.length;
   return (
@@ -45,7 +45,7 @@ export function EverySummary({ every, onShow }: { every: StatementEvery; onShow:
               <td className="num">{s.closing}</td>
               <td className="num">{s.difference}</td>
               <td className="wrap">
-                {s.movements.length}
+                {s.movement_count}
                 {s.unexplained.length > 0 ? `, ${s.unexplained.reduce((n, u) => n + u.count, 0)} not explained` : ', all explained'}
               </td>
               <td>

@@ -75,6 +75,7 @@ export default function StatementsPage() {
   const accounts = useDeskQuery('statementAccounts', {});
   const build = useDeskMutation('statementBuild');
   const buildEvery = useDeskMutation('statementBuildEvery');
+  const openOne = useDeskMutation('statementGet');
   const building = build.isPending || buildEvery.isPending;
   const cancel = useDeskMutation('statementCancel');
   const issue = useDeskMutation('statementIssue');
@@ -170,7 +171,16 @@ export default function StatementsPage() {
       )}
       {build.isError && <ErrorPanel error={build.error} />}
       {buildEvery.isError && <ErrorPanel error={buildEvery.error} />}
-      {every && !building && <EverySummary every={every.every} onShow={(statement) => setShown({ statement, period: every.period })} />}
+      {every && !building && (
+        <EverySummary
+          every={every.every}
+          onShow={(summary) => {
+            issue.reset();
+            openOne.mutate({ id: summary.id }, { onSuccess: (statement) => setShown({ statement, period: every.period }) });
+          }}
+        />
+      )}
+      {openOne.isError && <ErrorPanel error={openOne.error} />}
       {shown && !building && (
         <StatementView
           statement={shown.statement}
