@@ -67,9 +67,10 @@ const StatementForm = z
 type StatementForm = z.input<typeof StatementForm>;
 
 /**
- * A statement of one account and currency for a period: the exchange's opening balance, every movement
- * named by the desk's records, the closing balance and what does not add up. Downloaded as CSV, each file
- * is issued with its SHA-256 in the journal; Verify tells an issued file from a changed one.
+ * A statement of one account and currency for a period (or several, side by side): the exchange's opening
+ * balance, every movement named by the desk's records, the closing balance and what does not add up.
+ * Downloaded as CSV or PDF, each file is issued with its SHA-256 in the journal; Verify tells an issued
+ * file from a changed one.
  */
 export default function StatementsPage() {
   const accounts = useDeskQuery('statementAccounts', {});
