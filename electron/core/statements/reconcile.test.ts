@@ -89,4 +89,24 @@ describe('a statement from the book and the desk', () => {
       },
     ]);
   });
+
+  it('takes a refund the book holds of a withdrawal the desk last saw under way, and not of one it saw done', () => {
+    const book = [line('1', T0 + DAY, 'withdraw', '-40', '60', 'w7'), line('2', T0 + 2 * DAY, 'withdraw_cancel', '40', '100', 'w7')];
+    // Read by the desk while its cancel was pending; the book, read after, already holds the refund.
+    const underWay = statement(book, [{ ...withdrawal('w7', T0 + DAY, '-40'), mayBe: ['0'] }], '100');
+    expect(underWay).toMatchObject({ opening: '100', closing: '100', difference: '0', unexplained: [] });
+    // Final as DONE when the desk read it: a refund in the book contradicts it, and is named.
+    const done = statement(book, [withdrawal('w7', T0 + DAY, '-40')], '100');
+    expect(done.unexplained.map((u) => u.sentence)).toEqual([expect.stringContaining('disagree on the amount: withdrawal w7')]);
+  });
+
+  it("closes on the last entry's balance, not on a total read before an entry the book holds", () => {
+    // The total was read (100) just before a deposit of 5 the book then held.
+    const s = statement(
+      [line('1', T0 + DAY, 'deposit', '5', '105', 'd1')],
+      [{ ...withdrawal('d1', T0 + DAY, '5'), kind: 'deposit' }],
+      '100',
+    );
+    expect(s).toMatchObject({ opening: '100', closing: '105', difference: '0', unexplained: [] });
+  });
 });

@@ -31,6 +31,11 @@ export interface DeskRecord {
   approved_by: string;
   /** The book's `text` for its entries (a withdrawal's id); null when the book names it otherwise (a main/sub transfer). */
   bookText: string | null;
+  /**
+   * Other sums the book may hold for it: a withdrawal not final when the desk read it may have been
+   * refunded, or not, by the time the book was read after it.
+   */
+  mayBe?: string[];
 }
 
 export interface StatementInput {
@@ -107,7 +112,10 @@ export function buildStatement(input: StatementInput): Omit<Statement, 'id'> {
   const firstAfter = book.find((e) => e.at >= to);
   const before = (e: BookLine | undefined): Decimal => (e ? new Dec(e.balance).minus(e.change) : new Dec(input.totalNow));
   const opening = before(firstFrom);
-  const closing = before(firstAfter);
+  // With no entry after the end, the balance after the last one: the book's balances hold whenever it is
+  // read, while the total now was read before the book and may miss an entry the book holds.
+  const last = book.at(-1);
+  const closing = firstAfter ? before(firstAfter) : last ? new Dec(last.balance) : new Dec(input.totalNow);
   const inPeriod = book.filter((e) => e.at >= from && e.at < to);
   const matched = match(book, input.desk);
   const used = new Set(matched.values());
@@ -186,7 +194,7 @@ export function buildStatement(input: StatementInput): Omit<Statement, 'id'> {
   // read of the book (from the start) can be compared: an older one's first entry was not read.
   const booked = new Map<DeskRecord, Decimal>();
   for (const [e, r] of matched) if (r.at >= from) booked.set(r, (booked.get(r) ?? new Dec(0)).plus(e.change));
-  const disagree = [...booked].filter(([r, sum]) => !sum.eq(r.amount));
+  const disagree = [...booked].filter(([r, sum]) => !sum.eq(r.amount) && !(r.mayBe ?? []).some((a) => sum.eq(a)));
   const named_ = unexplained.reduce((s, u) => s.plus(u.amount), new Dec(0));
   if (disagree.length > 0)
     unexplained.push({
@@ -220,7 +228,7 @@ export function buildStatement(input: StatementInput): Omit<Statement, 'id'> {
       firstFrom === undefined
         ? "the exchange's balance now: its account book holds no entry since the start"
         : firstAfter === undefined
-          ? "the exchange's account book (the balance before its first entry of the period) and its balance now (no entry since the end)"
+          ? "the exchange's account book: the balance before its first entry of the period, and after its last (none since the end)"
           : "the exchange's account book: the balance before its first entry from the start, and before its first entry from the end",
     movements: lines,
     total_in: fmt(totalIn),

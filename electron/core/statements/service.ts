@@ -146,11 +146,13 @@ export class StatementService {
     );
     const row = spot.find((r) => r.currency === req.currency);
     const totalNow = row ? fmt(new Dec(row.available).plus(row.locked)) : '0';
-    const book = await readBook(client, req.currency, req.from, now, onWindows, () => this.cancelAsked);
+    // The desk's records are read before the book, so that the book is never older than them: a record
+    // final then is final in the book; one still under way may have moved on (DeskRecord.mayBe).
     const intents = this.src.journal()?.intents() ?? [];
     // From before the start, so that a refund inside the period finds the withdrawal it returns.
     const recordsFrom = req.from - RECORDS_BEFORE_MS;
     const desk = deskRecords(this.src.history(), intents, req.account, req.currency, recordsFrom, now + 1);
+    const book = await readBook(client, req.currency, req.from, now, onWindows, () => this.cancelAsked);
     let requests = book.requests + 1;
     if (req.account !== 'main') {
       const deposits = await readSubDeposits(client, req.currency, recordsFrom, now, () => this.cancelAsked);

@@ -1,4 +1,5 @@
 import { ACCOUNT_BOOK_LIMIT, AccountBookEntry } from '../../../shared/api/accountBook.ts';
+import { FINAL_WITHDRAWAL_STATUSES } from '../../../shared/api/statuses.ts';
 import { Dec, fmt } from '../../../shared/money.ts';
 import type { StoredRow, HistoryDb } from '../cache/historyDb.ts';
 import { pagesByNumber, type RecordReader } from '../client/pagination.ts';
@@ -126,10 +127,13 @@ export function deskRecords(
   if (account !== 'main') return out;
   for (const r of rows(db, 'withdrawals', currency, from, to)) {
     const intent = withdrawalIntent(r.wire, intents);
+    const debit = fmt(new Dec(r.wire.amount ?? '0').neg());
     out.push({
       kind: 'withdrawal',
       at: r.ts,
-      amount: REFUNDED.has(r.wire.status ?? '') ? '0' : fmt(new Dec(r.wire.amount ?? '0').neg()),
+      amount: REFUNDED.has(r.wire.status ?? '') ? '0' : debit,
+      // Still under way when the desk read it: the book, read after, may already hold its refund.
+      ...(FINAL_WITHDRAWAL_STATUSES.has(r.wire.status ?? '') ? {} : { mayBe: ['0'] }),
       fee: r.wire.fee || '0',
       exchange_id: r.wire.id ?? r.key,
       desk_id: intent?.id ?? '',
