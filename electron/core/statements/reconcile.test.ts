@@ -100,6 +100,12 @@ describe('a statement from the book and the desk', () => {
     expect(done.unexplained.map((u) => u.sentence)).toEqual([expect.stringContaining('disagree on the amount: withdrawal w7')]);
   });
 
+  it('takes the credit of a deposit the desk last saw pending', () => {
+    const book = [line('1', T0 + DAY, 'deposit', '5', '105', 'd3')];
+    const pending = { ...withdrawal('d3', T0 + DAY, '0'), kind: 'deposit' as const, mayBe: ['5'] };
+    expect(statement(book, [pending], '105')).toMatchObject({ difference: '0', unexplained: [] });
+  });
+
   it("closes on the last entry's balance, not on a total read before an entry the book holds", () => {
     // The total was read (100) just before a deposit of 5 the book then held.
     const s = statement(

@@ -32,8 +32,8 @@ export interface DeskRecord {
   /** The book's `text` for its entries (a withdrawal's id); null when the book names it otherwise (a main/sub transfer). */
   bookText: string | null;
   /**
-   * Other sums the book may hold for it: a withdrawal not final when the desk read it may have been
-   * refunded, or not, by the time the book was read after it.
+   * Other sums the book may hold for it: a withdrawal or deposit not final when the desk read it may
+   * have been refunded or credited by the time the book was read after it.
    */
   mayBe?: string[];
 }

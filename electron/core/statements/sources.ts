@@ -1,5 +1,5 @@
 import { ACCOUNT_BOOK_LIMIT, AccountBookEntry } from '../../../shared/api/accountBook.ts';
-import { FINAL_WITHDRAWAL_STATUSES } from '../../../shared/api/statuses.ts';
+import { FINAL_DEPOSIT_STATUSES, FINAL_WITHDRAWAL_STATUSES } from '../../../shared/api/statuses.ts';
 import { Dec, fmt } from '../../../shared/money.ts';
 import type { StoredRow, HistoryDb } from '../cache/historyDb.ts';
 import { pagesByNumber, type RecordReader } from '../client/pagination.ts';
@@ -90,6 +90,23 @@ function rows(db: HistoryDb, kind: Parameters<HistoryDb['iterate']>[0], currency
 
 const by = (i: IntentView | null | undefined): string => i?.approved_by ?? '';
 
+/** A deposit as the desk read it; one not final then may have been credited (or not) by the time the book was read. */
+function depositRecord(id: string, at: number, amount: string, status: string): DeskRecord {
+  const credit = fmt(new Dec(amount));
+  const credited = CREDITED.has(status);
+  return {
+    kind: 'deposit',
+    at,
+    amount: credited ? credit : '0',
+    fee: '0',
+    exchange_id: id,
+    desk_id: '',
+    approved_by: '',
+    bookText: id,
+    ...(FINAL_DEPOSIT_STATUSES.has(status) ? {} : { mayBe: [credited ? '0' : credit] }),
+  };
+}
+
 /**
  * The desk's records of `account` ("main", or a sub-account's uid) in [from, to): for the main account
  * its withdrawals, deposits, UID transfers and main/sub transfers; for a sub-account the main/sub
@@ -142,16 +159,7 @@ export function deskRecords(
     });
   }
   for (const r of rows(db, 'deposits', currency, from, to))
-    out.push({
-      kind: 'deposit',
-      at: r.ts,
-      amount: CREDITED.has(r.wire.status ?? '') ? fmt(new Dec(r.wire.amount ?? '0')) : '0',
-      fee: '0',
-      exchange_id: r.wire.id ?? r.key,
-      desk_id: '',
-      approved_by: '',
-      bookText: r.wire.id ?? r.key,
-    });
+    out.push(depositRecord(r.wire.id ?? r.key, r.ts, r.wire.amount ?? '0', r.wire.status ?? ''));
   for (const r of rows(db, 'uid_transfers', currency, from, to)) {
     const intent = uidTransferIntent(r.wire, intents);
     // §2.6: the list of what this account sent is transaction_type "withdraw"; without it, what the desk sent.
@@ -193,19 +201,8 @@ export async function readSubDeposits(
   for (const w of thirtyDayWindows(Math.floor(fromMs / 1000), Math.ceil(nowMs / 1000) + 1)) {
     if (cancelled()) throw new StatementCancelled();
     const rows = await readWindow(counting, { path: '/wallet/deposits', query: [['currency', currency]], priority: 'action', ...w }, w);
-    for (const d of rows) {
-      if (d.currency !== currency) continue;
-      records.push({
-        kind: 'deposit',
-        at: Math.round(Number(d.timestamp) * 1000),
-        amount: CREDITED.has(d.status) ? fmt(new Dec(d.amount)) : '0',
-        fee: '0',
-        exchange_id: d.id,
-        desk_id: '',
-        approved_by: '',
-        bookText: d.id,
-      });
-    }
+    for (const d of rows)
+      if (d.currency === currency) records.push(depositRecord(d.id, Math.round(Number(d.timestamp) * 1000), d.amount, d.status));
   }
   // Neighbouring windows share their boundary second.
   return { records: [...new Map(records.map((r) => [r.exchange_id, r])).values()], requests };
