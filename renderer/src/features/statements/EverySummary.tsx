@@ -15,7 +15,7 @@ export function EverySummary({ every, onShow }: { every: StatementEvery; onShow:
           ? `All ${n} statements reconcile: each one's opening + movements is the exchange's closing balance.`
           : `${open} of ${n} statements do not reconcile: open them for what is not explained.`}
       </p>
-      <table className="table compact">
+      <table className="table compact statement-table">
         <colgroup>
           <col />
           <col className="col-currency" />

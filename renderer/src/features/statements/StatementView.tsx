@@ -90,7 +90,7 @@ export function StatementView({
 function MovementTable({ rows, currency }: { rows: Movement[]; currency: string }) {
   if (rows.length === 0) return <p className="muted">No movement in the period.</p>;
   return (
-    <table className="table compact statement-movements" aria-label="Movements" data-testid="statement-movements">
+    <table className="table compact statement-table statement-movements" aria-label="Movements" data-testid="statement-movements">
       <colgroup>
         <col className="col-when" />
         <col className="col-type" />
